@@ -1,0 +1,33 @@
+"""The one root error of the rules, and its few kinds.
+
+Every message names the people involved and the reason, in table words:
+``"cat cannot double: the box owns cat's cube"``.
+"""
+
+
+class ChouetteError(Exception):
+    """A rule or data error: the command is refused and nothing changes."""
+
+
+class RuleError(ChouetteError):
+    """An event the rules do not allow in the game as it stands."""
+
+
+class LineError(ChouetteError):
+    """A change to the line (join, leave, sit out) that cannot be made."""
+
+
+class AutoDoubleIgnored(RuleError):
+    """A tied opening roll past the automatic-double limit: the cubes stay as they are."""
+
+
+class RecordError(ChouetteError):
+    """A chouette game record that cannot be read or does not fit the session."""
+
+
+class MoneyError(ChouetteError):
+    """An amount of money that is not an exact number of cents."""
+
+
+class EngineFileError(ChouetteError):
+    """An engine file (.mat, .sgf, neutral record) that cannot be booked."""

@@ -1,0 +1,96 @@
+"""What a finished game is worth: points per pair, points and money per player, the next line."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from chouette.errors import RuleError
+from chouette.game import Game
+from chouette.line import Line, rotate
+from chouette.money import Cents, share
+from chouette.rules import HouseRules
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """``pairs``: points per member from the member's side; ``points`` and ``cents`` per player
+    (box, partner and members; each sums to zero); ``next_line``: the line after rotation."""
+
+    pairs: dict[str, int]
+    points: dict[str, int]
+    cents: dict[str, Cents]
+    next_line: Line
+
+
+def pair_stake(stakes: Mapping[str, Cents], a: str, b: str) -> Cents:
+    """A pair plays at the lower of the two players' stakes."""
+    return min(stakes[a], stakes[b])
+
+
+def book(
+    box: str,
+    pairs: Mapping[str, int],
+    stakes: Mapping[str, Cents],
+    *,
+    partner: str | None = None,
+    partner_share: int = 50,
+) -> tuple[dict[str, int], dict[str, Cents]]:
+    """Points and cents per player for pair results (member's side), exact to the cent.
+
+    With a partner, the box side's net is shared: ``partner_share`` % to the partner, rounded
+    toward zero, the rest to the box; in points when every pair plays at one stake, else in cents.
+    """
+    points = {box: 0, **({partner: 0} if partner else {})}
+    cents = dict.fromkeys(points, 0)
+    rates = {m: pair_stake(stakes, box, m) for m in pairs}
+    for member, pts in pairs.items():
+        points[member] = pts
+        cents[member] = pts * rates[member]
+    side_points = -sum(pairs.values())
+    side_cents = -sum(cents[m] for m in pairs)
+    if partner is None:
+        points[box], cents[box] = side_points, side_cents
+        return points, cents
+    points[partner] = share(side_points, partner_share)
+    points[box] = side_points - points[partner]
+    if len(set(rates.values())) <= 1:
+        rate = next(iter(rates.values()), 0)
+        cents[partner] = points[partner] * rate
+    else:
+        cents[partner] = share(side_cents, partner_share)
+    cents[box] = side_cents - cents[partner]
+    return points, cents
+
+
+def box_keeps(game: Game, rules: HouseRules) -> bool:
+    """Whether the box stays box, by the house rule ``retention``."""
+    pairs = game.pairs
+    net = -sum(pairs.values())
+    if rules.retention == "captain":
+        return pairs[game.captain] < 0
+    if rules.retention == "net-profit":
+        return net > 0
+    if rules.retention == "net-not-loss":
+        return net >= 0
+    return all(points < 0 for points in pairs.values())
+
+
+def settle_game(game: Game, stakes: Mapping[str, Cents]) -> Outcome:
+    """The outcome of a finished game; ``stakes`` gives every player's stake per point."""
+    if not game.over:
+        live = ", ".join(m for m, c in game.cubes.items() if c.live)
+        raise RuleError(f"the game is not over: {live} still playing")
+    pairs = game.pairs
+    points, cents = book(
+        game.box, pairs, stakes, partner=game.partner, partner_share=game.rules.partner_share
+    )
+    keeps = box_keeps(game, game.rules)
+    next_line = rotate(
+        game.line,
+        captain=game.captain,
+        box_keeps=keeps,
+        captain_beat_box=pairs[game.captain] >= 0,
+        rules=game.rules,
+    )
+    return Outcome(pairs=pairs, points=points, cents=cents, next_line=next_line)

@@ -1,0 +1,246 @@
+"""The chouette game record (INTERFACE.md): read and validate it into events, write a game back.
+
+A record is plain JSON data, as a person, a script or an app would write it::
+
+    {"session": "friday", "line": ["ann", "bob", "cat"],
+     "events": [{"act": "double", "by": "box", "members": ["bob"]},
+                {"act": "take", "member": "bob"}],
+     "result": {"winner": "box", "kind": "gammon", "resigned": false}}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, cast
+
+from chouette.errors import AutoDoubleIgnored, LineError, RecordError, RuleError
+from chouette.game import (
+    ANSWERS,
+    MULTIPLIER,
+    Answer,
+    AutoDouble,
+    Deal,
+    Double,
+    End,
+    Event,
+    Game,
+    apply,
+    start,
+)
+from chouette.line import Line, check_name
+from chouette.rules import HouseRules
+
+RECORD_KEYS = frozenset(
+    {"session", "line", "box", "captain", "crew", "partner", "events", "result"}
+)
+
+
+@dataclass(frozen=True)
+class Record:
+    """A parsed record: the seats it claims, its events, and how the board ended (if it did)."""
+
+    session: str | None
+    line: tuple[str, ...] | None
+    box: str | None
+    captain: str | None
+    crew: tuple[str, ...] | None
+    events: tuple[Event, ...]
+    result: End | None
+
+
+def _text(value: Any, what: str) -> str:
+    if not isinstance(value, str):
+        raise RecordError(f"{what} must be text, not {json_type(value)}")
+    try:
+        return check_name(value)
+    except LineError as err:
+        raise RecordError(f"{what}: {err}") from None
+
+
+def _names(value: Any, what: str) -> tuple[str, ...]:
+    if not isinstance(value, list):
+        raise RecordError(f"{what} must be a list of names, not {json_type(value)}")
+    return tuple(_text(v, f"{what}[{i}]") for i, v in enumerate(value))
+
+
+def json_type(value: Any) -> str:
+    """The JSON name of a value's type, for messages."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
+
+
+def _keys(obj: Mapping[str, Any], allowed: set[str] | frozenset[str], what: str) -> None:
+    unknown = sorted(set(obj) - set(allowed))
+    if unknown:
+        raise RecordError(f"{what}: unknown key {', '.join(map(repr, unknown))}")
+
+
+def parse_event(obj: Any, where: str) -> Event:
+    """One event object (``{"act": "take", "member": "cat"}``) -> an :data:`Event`."""
+    if not isinstance(obj, dict):
+        raise RecordError(f"{where} must be an object, not {json_type(obj)}")
+    act = obj.get("act")
+    if act == "auto-double":
+        _keys(obj, {"act"}, where)
+        return AutoDouble()
+    if act == "double":
+        _keys(obj, {"act", "by", "members"}, where)
+        by = obj.get("by", "box")
+        if by not in ("box", "member", "team"):
+            raise RecordError(f"{where}: 'by' must be box, member or team, not {by!r}")
+        members = _names(obj.get("members", []), f"{where}: members")
+        return Double(by=by, members=members)
+    if act in ANSWERS:
+        _keys(obj, {"act", "member"}, where)
+        if "member" not in obj:
+            raise RecordError(f"{where}: {act} needs a 'member'")
+        return Answer(act=act, member=_text(obj["member"], f"{where}: member"))
+    if act == "deal":
+        _keys(obj, {"act", "member", "points"}, where)
+        points = obj.get("points")
+        if not isinstance(points, int) or isinstance(points, bool):
+            raise RecordError(f"{where}: deal 'points' must be a whole number")
+        return Deal(member=_text(obj.get("member"), f"{where}: member"), points=points)
+    known = ", ".join(["auto-double", "double", *ANSWERS, "deal"])
+    raise RecordError(f"{where}: 'act' must be one of {known}, not {act!r}")
+
+
+def parse_result(obj: Any, where: str = "result") -> End:
+    if not isinstance(obj, dict):
+        raise RecordError(f"{where} must be an object, not {json_type(obj)}")
+    _keys(obj, {"winner", "kind", "resigned"}, where)
+    winner = obj.get("winner")
+    if winner not in ("box", "team"):
+        raise RecordError(f"{where}: 'winner' must be box or team, not {winner!r}")
+    kind = obj.get("kind", "single")
+    if kind not in MULTIPLIER:
+        raise RecordError(f"{where}: 'kind' must be single, gammon or backgammon, not {kind!r}")
+    resigned = obj.get("resigned", False)
+    if not isinstance(resigned, bool):
+        raise RecordError(f"{where}: 'resigned' must be true or false")
+    return End(winner=winner, kind=kind, resigned=resigned)
+
+
+def parse_record(obj: Any, where: str = "record") -> Record:
+    """Validate one record object (the shapes of INTERFACE.md)."""
+    if not isinstance(obj, dict):
+        raise RecordError(f"{where} must be a JSON object, not {json_type(obj)}")
+    _keys(obj, RECORD_KEYS, where)
+    session = obj.get("session")
+    if session is not None and not isinstance(session, str):
+        raise RecordError(f"{where}: 'session' must be text")
+    if "line" in obj and any(k in obj for k in ("box", "captain", "crew")):
+        raise RecordError(f"{where}: give either 'line' or 'box'/'captain'/'crew', not both")
+    events_obj = obj.get("events", [])
+    if not isinstance(events_obj, list):
+        raise RecordError(f"{where}: 'events' must be a list")
+    events = tuple(
+        parse_event(e, f"{where}, event {i} ") for i, e in enumerate(events_obj, start=1)
+    )
+    result = obj.get("result")
+    return Record(
+        session=session,
+        line=_names(obj["line"], f"{where}: line") if "line" in obj else None,
+        box=_text(obj["box"], f"{where}: box") if "box" in obj else None,
+        captain=_text(obj["captain"], f"{where}: captain") if "captain" in obj else None,
+        crew=_names(obj["crew"], f"{where}: crew") if "crew" in obj else None,
+        events=events,
+        result=None if result is None else parse_result(result, f"{where}: result"),
+    )
+
+
+def check_seats(record: Record, line: Line, where: str = "record") -> None:
+    """A record's seats must be the session's seats at that point."""
+    if record.line is not None and record.line not in (line.order, line.active):
+        raise RecordError(
+            f"{where}: its line {', '.join(record.line)} is not the session's line "
+            f"({', '.join(line.order)})"
+        )
+    for key, claimed, actual in (
+        ("box", record.box, line.box),
+        ("captain", record.captain, line.captain),
+    ):
+        if claimed is not None and claimed != actual:
+            raise RecordError(f"{where}: the {key} is {actual}, not {claimed}")
+    if record.crew is not None and record.crew != line.crew:
+        raise RecordError(
+            f"{where}: the crew is {', '.join(line.crew) or 'nobody'}, "
+            f"not {', '.join(record.crew) or 'nobody'}"
+        )
+
+
+def play_record(
+    record: Record, line: Line, rules: HouseRules, where: str = "record"
+) -> tuple[Game, list[str]]:
+    """Play a record's events on the session's line. Returns the finished game and notices
+    (automatic doubles past the limit are ignored, as at the table)."""
+    check_seats(record, line, where)
+    try:
+        game = start(line, rules)
+    except RuleError as err:
+        raise RecordError(f"{where}: {err}") from None
+    notices: list[str] = []
+    for i, event in enumerate(record.events, start=1):
+        try:
+            game = apply(game, event)
+        except AutoDoubleIgnored as err:
+            notices.append(f"{where}, event {i} (auto-double) ignored: {err}")
+        except RuleError as err:
+            raise RecordError(f"{where}, event {i} ({event.describe()}): {err}") from None
+    if record.result is not None:
+        if game.over:
+            raise RecordError(
+                f"{where}: every pair was already over before the board ended; leave 'result' out"
+            )
+        try:
+            game = apply(game, record.result)
+        except RuleError as err:
+            raise RecordError(f"{where}, result: {err}") from None
+    elif not game.over:
+        live = ", ".join(m for m, c in game.cubes.items() if c.live)
+        raise RecordError(f"{where}: no 'result', but {live} still playing")
+    return game, notices
+
+
+def event_to_json(event: Event) -> dict[str, Any]:
+    if isinstance(event, AutoDouble):
+        return {"act": "auto-double"}
+    if isinstance(event, Double):
+        out: dict[str, Any] = {"act": "double", "by": event.by}
+        if event.members:
+            out["members"] = list(event.members)
+        return out
+    if isinstance(event, Answer):
+        return {"act": event.act, "member": event.member}
+    if isinstance(event, Deal):
+        return {"act": "deal", "member": event.member, "points": event.points}
+    return {"winner": event.winner, "kind": event.kind, "resigned": event.resigned}
+
+
+def to_record(game: Game, session: str | None = None) -> dict[str, Any]:
+    """A game as a record that :func:`parse_record` and :func:`play_record` read back."""
+    out: dict[str, Any] = {}
+    if session is not None:
+        out["session"] = session
+    out["line"] = list(game.start_line.order)
+    out["events"] = [event_to_json(e) for e in game.events if not isinstance(e, End)]
+    if game.result is not None:
+        out["result"] = event_to_json(game.result)
+    return out
+
+
+def records_in(data: Any) -> Sequence[Any]:
+    """One record or a JSON array of them."""
+    return cast(Sequence[Any], data) if isinstance(data, list) else [data]

@@ -1,0 +1,112 @@
+"""House rules: every option a club chooses for a session, as one frozen value."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, fields
+from typing import Any, Literal, get_args
+
+from chouette.errors import ChouetteError
+
+CubeMode = Literal["multi", "single"]
+Retention = Literal["captain", "net-profit", "net-not-loss", "beat-all"]
+ActingCaptain = Literal["keep-seat", "inherit"]
+Newcomer = Literal["after-loser", "before-loser"]
+BoxDoubles = Literal["any", "same-level"]
+PartnerPick = Literal["next", "last"]
+
+_CHOICES: dict[str, tuple[str, ...]] = {
+    "cubes": get_args(CubeMode),
+    "retention": get_args(Retention),
+    "acting_captain": get_args(ActingCaptain),
+    "newcomer": get_args(Newcomer),
+    "box_doubles": get_args(BoxDoubles),
+    "partner_pick": get_args(PartnerPick),
+}
+
+
+@dataclass(frozen=True)
+class HouseRules:
+    """The options of RULES.md, with its defaults. Option names use ``_`` for the CLI's ``-``."""
+
+    cubes: CubeMode = "multi"
+    jacoby: bool = True
+    beavers: bool = True
+    raccoons: bool = True
+    auto_doubles: int = 0
+    max_cube: int | None = None
+    retention: Retention = "captain"
+    acting_captain: ActingCaptain = "keep-seat"
+    newcomer: Newcomer = "after-loser"
+    box_doubles: BoxDoubles = "any"
+    mandatory_beaver: bool = False
+    partner_from: int | None = None
+    partner_pick: PartnerPick = "next"
+    partner_share: int = 50
+
+    def __post_init__(self) -> None:
+        for name, choices in _CHOICES.items():
+            if getattr(self, name) not in choices:
+                option = name.replace("_", "-")
+                raise ChouetteError(
+                    f"{option} must be one of {', '.join(choices)}, not {getattr(self, name)!r}"
+                )
+        if self.raccoons and not self.beavers:
+            raise ChouetteError("raccoons need beavers: turn beavers on or raccoons off")
+        if self.auto_doubles < 0:
+            raise ChouetteError("auto-doubles must be 0 or more")
+        if self.max_cube is not None and (self.max_cube < 1 or self.max_cube & (self.max_cube - 1)):
+            raise ChouetteError(
+                f"max-cube must be a power of two (1, 2, 4, …), not {self.max_cube}"
+            )
+        if self.partner_from is not None and self.partner_from < 3:
+            raise ChouetteError(
+                "partner-from needs at least 3 seated players (box, partner, captain)"
+            )
+        if not 0 <= self.partner_share <= 100:
+            raise ChouetteError(f"partner-share is a percentage (0-100), not {self.partner_share}")
+
+    def to_dict(self) -> dict[str, Any]:
+        """The rules as plain JSON-ready values, keyed by the CLI's option names."""
+        return {name.replace("_", "-"): value for name, value in asdict(self).items()}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> HouseRules:
+        """Rules written by :meth:`to_dict`: unknown keys are refused, missing ones default."""
+        known = {f.name for f in fields(cls)}
+        values = {}
+        for key, value in data.items():
+            name = key.replace("-", "_")
+            if name not in known:
+                raise ChouetteError(f"unknown house rule {key!r}")
+            values[name] = value
+        return cls(**values)
+
+    def describe(self) -> list[tuple[str, str]]:
+        """The rules as (option, value) in words, for the heading of a report."""
+        return [
+            ("cubes", self.cubes),
+            ("jacoby", "per-cube" if self.jacoby else "off"),
+            ("beavers", _on(self.beavers)),
+            ("raccoons", _on(self.raccoons)),
+            ("auto-doubles", str(self.auto_doubles)),
+            ("max-cube", "none" if self.max_cube is None else str(self.max_cube)),
+            ("retention", self.retention),
+            ("acting-captain", self.acting_captain),
+            ("newcomer", self.newcomer),
+            ("box-doubles", self.box_doubles),
+            ("mandatory-beaver", _on(self.mandatory_beaver)),
+            ("partner-from", "off" if self.partner_from is None else str(self.partner_from)),
+            ("partner-pick", self.partner_pick),
+            ("partner-share", f"{self.partner_share}%"),
+        ]
+
+    def summary(self) -> str:
+        """One line: the options that differ from the defaults (or "standard rules")."""
+        default = dict(HouseRules().describe())
+        changed = [f"{k} {v}" for k, v in self.describe() if default[k] != v]
+        return ", ".join(changed) if changed else "standard rules"
+
+
+def _on(flag: bool) -> str:
+    return "on" if flag else "off"

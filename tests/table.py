@@ -1,0 +1,68 @@
+"""Test helpers that read like a score sheet: seats as ``"B | C, M1, M2"``, events as words."""
+
+from __future__ import annotations
+
+from chouette.game import Answer, AutoDouble, Deal, Double, End, Event, Game, apply, start
+from chouette.line import Line, new_line
+from chouette.outcome import Outcome, settle_game
+from chouette.rules import HouseRules
+
+
+def seats(text: str, rules: HouseRules | None = None) -> Line:
+    """``"B | C, M1"`` -> the line B, C, M1 (a ``+P`` after the box seats a partner next)."""
+    box, _, team = text.partition("|")
+    names = [n.strip() for n in team.split(",") if n.strip()]
+    box, _, partner = box.strip().partition("+")
+    order = [box, *([partner] if partner else []), *names]
+    line = new_line(order, rules or HouseRules())
+    return Line(line.order, line.sitting_out, partner or None, None)
+
+
+def show(line: Line) -> str:
+    """The inverse of :func:`seats`: ``"B+P | C, M1"``."""
+    return line.describe()
+
+
+def ev(text: str) -> Event:
+    """``"double C M1"`` (box doubles), ``"double C --by member"``, ``"take C"``,
+    ``"deal C 2"``, ``"end box gammon"``, ``"auto"``."""
+    words = text.split()
+    act, args = words[0], words[1:]
+    if act == "auto":
+        return AutoDouble()
+    if act == "double":
+        by = "box"
+        if "--by" in args:
+            i = args.index("--by")
+            by = args[i + 1]
+            args = args[:i] + args[i + 2 :]
+        return Double(by=by, members=tuple(args))  # type: ignore[arg-type]
+    if act in ("take", "drop", "beaver", "raccoon"):
+        return Answer(act, args[0])  # type: ignore[arg-type]
+    if act == "deal":
+        return Deal(args[0], int(args[1]))
+    if act == "end":
+        kind = args[1] if len(args) > 1 and args[1] != "resigned" else "single"
+        return End(args[0], kind, "resigned" in args)  # type: ignore[arg-type]
+    raise ValueError(text)
+
+
+def play(line: Line | str, *events: str, rules: HouseRules | None = None) -> Game:
+    rules = rules or HouseRules()
+    if isinstance(line, str):
+        line = seats(line, rules)
+    game = start(line, rules)
+    for text in events:
+        game = apply(game, ev(text))
+    return game
+
+
+def play_on(game: Game, *events: str) -> Game:
+    for text in events:
+        game = apply(game, ev(text))
+    return game
+
+
+def outcome(game: Game, stakes: dict[str, int] | None = None) -> Outcome:
+    players = [game.box, *([game.partner] if game.partner else []), *game.members]
+    return settle_game(game, stakes or dict.fromkeys(players, 1))

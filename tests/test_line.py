@@ -1,0 +1,199 @@
+"""Seats: roll-off, joining and leaving, sitting out, partners, and the rotation rules."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from chouette.errors import LineError
+from chouette.line import join, leave, new_line, roll_off, sit_in, sit_out
+from chouette.rules import HouseRules
+from tests.table import outcome, play, play_on, seats, show
+
+
+class ScriptedDice:
+    def __init__(self, *rolls: int) -> None:
+        self.rolls = list(rolls)
+
+    def randint(self, a: int, b: int) -> int:
+        return self.rolls.pop(0)
+
+
+def test_roll_off_orders_by_the_highest_die():
+    result = roll_off(["ann", "bob", "cat"], ScriptedDice(2, 6, 4))
+    assert result.order == ("bob", "cat", "ann")
+    assert result.rounds == ((("ann", 2), ("bob", 6), ("cat", 4)),)
+
+
+def test_roll_off_ties_re_roll_among_the_tied_only():
+    result = roll_off(["a", "b", "c", "d"], ScriptedDice(5, 6, 5, 2, 3, 3, 1, 4))
+    assert result.order == ("b", "c", "a", "d")
+    assert result.rounds == (
+        (("a", 5), ("b", 6), ("c", 5), ("d", 2)),
+        (("a", 3), ("c", 3)),
+        (("a", 1), ("c", 4)),
+    )
+
+
+def test_roll_off_is_reproducible_with_a_seed():
+    players = ["ann", "bob", "cat", "dan", "eve"]
+    first = roll_off(players, random.Random(7))
+    assert roll_off(players, random.Random(7)) == first
+    assert sorted(first.order) == sorted(players)
+
+
+@pytest.mark.parametrize(
+    ("players", "message"),
+    [
+        (["ann", "ann"], "ann is named twice"),
+        (["ann", "  "], "cannot be empty"),
+        (["ann", "b\nob"], "control characters"),
+        (["ann", "box"], "a word the scorer uses"),
+        (["ann", "x" * 81], "longer than 80"),
+    ],
+)
+def test_bad_names_are_refused(players, message):
+    with pytest.raises(LineError, match=message):
+        new_line(players, HouseRules())
+
+
+def test_names_keep_quotes_sql_and_accents():
+    names = ["O'Brien", 'Robert"); DROP TABLE player;--', "Zoë", "Big Al"]
+    assert new_line(names, HouseRules()).order == tuple(names)
+
+
+def test_roles_skip_a_player_sitting_out():
+    rules = HouseRules()
+    line = sit_out(seats("B | C, M1, M2"), "C", rules)
+    assert (line.box, line.captain, line.crew) == ("B", "M1", ("M2",))
+    assert line.order == ("B", "C", "M1", "M2")
+    assert sit_in(line, "C", rules) == seats("B | C, M1, M2")
+
+
+def test_line_changes_name_the_player():
+    rules = HouseRules()
+    line = seats("B | C")
+    with pytest.raises(LineError, match="zed is not in the line"):
+        leave(line, "zed", rules)
+    with pytest.raises(LineError, match="C is already in the line"):
+        join(line, "C", rules)
+    with pytest.raises(LineError, match="C is not sitting out"):
+        sit_in(line, "C", rules)
+    with pytest.raises(LineError, match="C is already sitting out"):
+        sit_out(sit_out(line, "C", rules), "C", rules)
+
+
+@pytest.mark.parametrize(
+    ("newcomer", "expected"),
+    [("after-loser", "B | M1, M2, C, N"), ("before-loser", "B | M1, M2, N, C")],
+)
+def test_a_newcomer_sits_by_the_player_just_sent_down(newcomer, expected):
+    rules = HouseRules(newcomer=newcomer)
+    game = play("B | C, M1, M2", "end box", rules=rules)
+    line = outcome(game).next_line
+    assert show(join(line, "N", rules)) == expected
+
+
+def test_a_newcomer_before_any_game_goes_to_the_bottom():
+    rules = HouseRules(newcomer="before-loser")
+    assert show(join(seats("B | C"), "N", rules)) == "B | C, N"
+
+
+# ------------------------------------------------------------ rotation (RULES.md §3)
+
+ROTATIONS = [
+    # retention, pair results as deals (C, M1, M2), next line
+    ("captain", (-1, 1, 1), "B | M1, M2, C"),
+    ("captain", (1, -1, -1), "C | M1, M2, B"),
+    ("net-profit", (1, -1, -1), "B | M1, M2, C"),
+    ("net-profit", (-1, 1, 0), "M1 | M2, C, B"),  # net 0: box goes; captain lost: stand-up
+    ("net-profit", (1, 0, -1), "C | M1, M2, B"),
+    ("net-not-loss", (-1, 1, 0), "B | M1, M2, C"),
+    ("net-not-loss", (-1, 2, 0), "M1 | M2, C, B"),
+    ("beat-all", (-1, -1, 1), "M1 | M2, C, B"),
+    ("beat-all", (-1, -1, -1), "B | M1, M2, C"),
+    ("beat-all", (2, -1, -1), "C | M1, M2, B"),
+]
+
+
+@pytest.mark.parametrize(("retention", "results", "expected"), ROTATIONS)
+def test_rotation_by_retention_rule(retention, results, expected):
+    rules = HouseRules(retention=retention)
+    deals = [f"deal {m} {p}" for m, p in zip(("C", "M1", "M2"), results, strict=True)]
+    game = play("B | C, M1, M2", *deals, rules=rules)
+    assert show(outcome(game).next_line) == expected
+
+
+def test_captain_drop_keep_seat_lets_the_captains_result_decide():
+    rules = HouseRules(acting_captain="keep-seat")
+    game = play("B | C, M1, M2", "double C", "drop C", rules=rules)
+    assert game.acting_captain == "M1" and game.captain == "C"
+    assert show(game.line) == "B | C, M1, M2"
+    assert show(outcome(play_on(game, "end team")).next_line) == "B | M1, M2, C"
+
+
+def test_captain_drop_inherit_sends_the_captain_down_at_once():
+    rules = HouseRules(acting_captain="inherit")
+    game = play("B | C, M1, M2", "double C", "drop C", rules=rules)
+    assert game.captain == "M1"
+    assert show(game.line) == "B | M1, M2, C"
+    assert show(outcome(play_on(game, "end team")).next_line) == "M1 | M2, C, B"
+    assert show(outcome(play_on(game, "end box")).next_line) == "B | M2, C, M1"
+
+
+def test_inherit_a_captain_who_won_by_the_box_dropping_keeps_their_place():
+    rules = HouseRules(acting_captain="inherit")
+    game = play("B | C, M1, M2", "double C --by member", "drop C", rules=rules)
+    assert game.captain == "M1" and show(game.line) == "B | C, M1, M2"
+    assert show(outcome(play_on(game, "end box")).next_line) == "B | C, M2, M1"
+
+
+# ------------------------------------------------------------ partner (RULES.md §4)
+
+PARTNER = HouseRules(partner_from=5)
+
+
+def test_partner_is_picked_from_five_seated_players():
+    assert show(new_line(["B", "C", "M1", "M2"], PARTNER)) == "B | C, M1, M2"
+    assert show(new_line(["B", "C", "M1", "M2", "M3"], PARTNER)) == "B+M1 | C, M2, M3"
+    last = HouseRules(partner_from=5, partner_pick="last")
+    assert show(new_line(["B", "C", "M1", "M2", "M3"], last)) == "B+M3 | C, M1, M2"
+
+
+def test_partnership_stays_when_the_box_side_wins():
+    game = play("B+P | C, M1, M2, M3", "end box", rules=PARTNER)
+    assert show(outcome(game).next_line) == "B+P | M1, M2, M3, C"
+
+
+def test_partnership_breaks_when_the_box_side_loses():
+    game = play("B+P | C, M1, M2, M3", "end team", rules=PARTNER)
+    assert show(outcome(game).next_line) == "C+M1 | P, M2, M3, B"
+
+
+@pytest.mark.parametrize(
+    ("results", "box", "partner"),
+    [((-1, -1, -1, 0), 2, 1), ((1, 1, 1, 0), -2, -1), ((-1, -1, 0, 0), 1, 1)],
+)
+def test_partner_takes_half_the_box_side_rounded_toward_zero(results, box, partner):
+    deals = [f"deal {m} {p}" for m, p in zip(("C", "M1", "M2", "M3"), results, strict=True)]
+    result = outcome(play("B+P | C, M1, M2, M3", *deals, rules=PARTNER))
+    assert (result.points["B"], result.points["P"]) == (box, partner)
+    assert sum(result.points.values()) == 0
+
+
+def test_partner_split_is_made_in_cents_when_stakes_differ():
+    game = play(
+        "B+P | C, M1, M2, M3", "deal C -1", "deal M1 -1", "deal M2 -1", "deal M3 0", rules=PARTNER
+    )
+    stakes = {"B": 300, "P": 300, "C": 100, "M1": 300, "M2": 300, "M3": 300}
+    result = outcome(game, stakes)
+    # box side wins 100 + 300 + 300 = 700 cents: partner 350, box 350
+    assert (result.cents["B"], result.cents["P"]) == (350, 350)
+    assert sum(result.cents.values()) == 0
+
+
+def test_leaving_partner_is_replaced():
+    line = seats("B+P | C, M1, M2, M3")
+    assert show(leave(line, "P", PARTNER)) == "B+M1 | C, M2, M3"
+    assert show(leave(leave(line, "P", PARTNER), "M3", PARTNER)) == "B | C, M1, M2"
