@@ -87,11 +87,16 @@ def _keys(obj: Mapping[str, Any], allowed: set[str] | frozenset[str], what: str)
         raise RecordError(f"{what}: unknown key {', '.join(map(repr, unknown))}")
 
 
-def parse_event(obj: Any, where: str) -> Event:
-    """One event object (``{"act": "take", "member": "cat"}``) -> an :data:`Event`."""
+def parse_event(obj: Any, where: str, *, allow_end: bool = False) -> Event:
+    """One event object (``{"act": "take", "member": "cat"}``) -> an :data:`Event`.
+
+    A record gives the board's end as its ``result``; stored games keep it as an event
+    (``{"act": "end", ...}``), read with ``allow_end``."""
     if not isinstance(obj, dict):
         raise RecordError(f"{where} must be an object, not {json_type(obj)}")
     act = obj.get("act")
+    if act == "end" and allow_end:
+        return parse_result({k: v for k, v in obj.items() if k != "act"}, where)
     if act == "auto-double":
         _keys(obj, {"act"}, where)
         return AutoDouble()
@@ -146,9 +151,7 @@ def parse_record(obj: Any, where: str = "record") -> Record:
     events_obj = obj.get("events", [])
     if not isinstance(events_obj, list):
         raise RecordError(f"{where}: 'events' must be a list")
-    events = tuple(
-        parse_event(e, f"{where}, event {i} ") for i, e in enumerate(events_obj, start=1)
-    )
+    events = tuple(parse_event(e, f"{where}, event {i}") for i, e in enumerate(events_obj, start=1))
     result = obj.get("result")
     return Record(
         session=session,
@@ -226,7 +229,12 @@ def event_to_json(event: Event) -> dict[str, Any]:
         return {"act": event.act, "member": event.member}
     if isinstance(event, Deal):
         return {"act": "deal", "member": event.member, "points": event.points}
-    return {"winner": event.winner, "kind": event.kind, "resigned": event.resigned}
+    return {"act": "end", "winner": event.winner, "kind": event.kind, "resigned": event.resigned}
+
+
+def result_to_json(end: End) -> dict[str, Any]:
+    """The record's ``result`` object."""
+    return {"winner": end.winner, "kind": end.kind, "resigned": end.resigned}
 
 
 def to_record(game: Game, session: str | None = None) -> dict[str, Any]:
@@ -237,7 +245,7 @@ def to_record(game: Game, session: str | None = None) -> dict[str, Any]:
     out["line"] = list(game.start_line.order)
     out["events"] = [event_to_json(e) for e in game.events if not isinstance(e, End)]
     if game.result is not None:
-        out["result"] = event_to_json(game.result)
+        out["result"] = result_to_json(game.result)
     return out
 
 

@@ -1,0 +1,395 @@
+"""Reports as data: the shapes of INTERFACE.md's ``--json`` and the rows of every table.
+
+The ledger hands over plain values (:class:`GameLine`, :class:`Entry`, totals); the functions
+here turn them into JSON-ready dicts and into rows of preformatted strings that the CLI
+prints as a table, CSV or Markdown. Money is formatted here and only here, exact to the cent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from chouette.game import Game
+from chouette.line import Line
+from chouette.money import Cents, format_money
+from chouette.outcome import Outcome
+from chouette.settlement import Payment
+
+Rows = tuple[list[str], list[list[str]]]
+
+
+@dataclass(frozen=True)
+class GameLine:
+    """One finished game on the score sheet."""
+
+    number: int
+    kind: str
+    box: str
+    captain: str | None
+    points: dict[str, int]
+    cents: dict[str, Cents]
+    ended_at: datetime | None = None
+    session: str = ""
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One line of the ledger: a game's booking or a payment."""
+
+    at: datetime
+    session: str
+    game: int | None
+    player: str
+    points: int
+    cents: Cents
+    note: str = "game"
+
+
+@dataclass(frozen=True)
+class Standing:
+    name: str
+    points: int
+    cents: Cents
+
+
+@dataclass(frozen=True)
+class Status:
+    """The table as it stands: the line, and the game in progress if there is one."""
+
+    session: str
+    line: Line
+    number: int
+    game: Game | None
+    stake: Cents = 0
+    rules_summary: str = ""
+    notes: list[str] = field(default_factory=list)
+
+
+def signed(points: int) -> str:
+    return f"{points:+d}" if points else "0"
+
+
+def money(cents: Cents) -> str:
+    return format_money(cents)
+
+
+def balance(cents: Cents) -> str:
+    """A balance: ``+50.00`` received, ``-5.00`` paid."""
+    return format_money(cents, sign=True)
+
+
+# ---------------------------------------------------------------- status
+
+
+def _pending(game: Game, member: str) -> str | None:
+    offer = game.cubes[member].offer
+    if offer is None:
+        return None
+    return "box" if offer.answerer == "box" else member
+
+
+def _owner(game: Game, member: str) -> str:
+    owner = game.cubes[member].owner
+    return member if owner == "member" else owner
+
+
+def status_json(status: Status) -> dict[str, Any]:
+    line, game = status.line, status.game
+    if game is not None:
+        line = game.line
+    return {
+        "session": status.session,
+        "line": list(line.order),
+        "box": line.box,
+        "captain": line.captain,
+        "crew": list(line.crew),
+        "partner": line.partner,
+        "game": None
+        if game is None
+        else {
+            "number": status.number,
+            "cubes": {
+                m: {
+                    "value": c.value,
+                    "owner": _owner(game, m),
+                    "pending": _pending(game, m),
+                    "out": not c.live,
+                }
+                for m, c in game.cubes.items()
+            },
+        },
+    }
+
+
+def status_text(status: Status) -> tuple[list[str], Rows | None]:
+    """Heading lines, and the cube table when a game is in progress."""
+    game = status.game
+    line = game.line if game is not None else status.line
+    state = "in progress" if game is not None else "not started"
+    heading = [
+        f"Session {status.session}: game {status.number} ({state})",
+        f"Line: {line.describe()}",
+    ]
+    if game is None:
+        return heading, None
+    acting = game.acting_captain
+    if acting is not None and acting != line.captain:
+        heading.append(f"Acting captain: {acting}")
+    rows = []
+    for m, c in game.cubes.items():
+        pending = _pending(game, m)
+        if c.live:
+            state = "live" if pending is None else f"{c.offer.stage if c.offer else ''} pending"
+        else:
+            state = f"out, {signed(c.result or 0)} ({c.ended_by})"
+        rows.append([m, str(c.value), _owner(game, m), pending or "-", state])
+    return heading, (["member", "cube", "owner", "to answer", "state"], rows)
+
+
+# ---------------------------------------------------------------- a booked game
+
+
+def booked_json(session: str, number: int, outcome: Outcome) -> dict[str, Any]:
+    return {
+        "session": session,
+        "game": number,
+        "pairs": dict(outcome.pairs),
+        "points": dict(outcome.points),
+        "cents": dict(outcome.cents),
+        "next_line": list(outcome.next_line.order),
+    }
+
+
+def booked_rows(outcome: Outcome) -> Rows:
+    rows = [[p, signed(outcome.points[p]), balance(outcome.cents[p])] for p in outcome.points]
+    return ["player", "points", "money"], rows
+
+
+# ---------------------------------------------------------------- standings
+
+
+def standings(players: Sequence[str], totals: Mapping[str, tuple[int, Cents]]) -> list[Standing]:
+    """Every player with their totals, best first (ties in the order they joined)."""
+    names = list(players) + [p for p in totals if p not in players]
+    rank = {name: i for i, name in enumerate(names)}
+    table = [Standing(p, *totals.get(p, (0, 0))) for p in names]
+    return sorted(table, key=lambda s: (-s.cents, -s.points, rank[s.name]))
+
+
+def standings_json(session: str | None, table: Sequence[Standing]) -> dict[str, Any]:
+    return {
+        "session": session,
+        "players": [{"name": s.name, "points": s.points, "cents": s.cents} for s in table],
+    }
+
+
+def standings_rows(table: Sequence[Standing]) -> Rows:
+    rows = [[s.name, signed(s.points), balance(s.cents)] for s in table]
+    return ["player", "points", "money"], rows
+
+
+# ---------------------------------------------------------------- the score sheet
+
+
+def sheet_players(players: Sequence[str], lines: Sequence[GameLine]) -> list[str]:
+    names = list(players)
+    for line in lines:
+        names += [p for p in line.points if p not in names]
+    return names
+
+
+def sheet_json(
+    session: str | None, players: Sequence[str], lines: Sequence[GameLine]
+) -> dict[str, Any]:
+    everyone = sheet_players(players, lines)
+    games = []
+    for i, line in enumerate(lines, start=1):
+        entry: dict[str, Any] = {
+            "game": line.number if session is not None else i,
+            "points": {p: line.points[p] for p in everyone if p in line.points},
+            "cents": {p: line.cents[p] for p in everyone if p in line.cents},
+        }
+        if session is None:
+            entry["session"] = line.session
+        games.append(entry)
+    return {"session": session, "players": everyone, "games": games}
+
+
+def sheet_rows(players: Sequence[str], lines: Sequence[GameLine], *, sessions: bool) -> Rows:
+    """A row per game: box, captain, and each player's result with the running total."""
+    everyone = sheet_players(players, lines)
+    running = dict.fromkeys(everyone, 0)
+    money_total = dict.fromkeys(everyone, 0)
+    headers = [*(["session"] if sessions else []), "game", "box", "captain", *everyone]
+    rows = []
+    for line in lines:
+        cells = []
+        for p in everyone:
+            if p in line.points:
+                running[p] += line.points[p]
+                money_total[p] += line.cents[p]
+                cells.append(f"{signed(line.points[p])} → {signed(running[p])}")
+            else:
+                cells.append("")
+        label = str(line.number) if line.kind == "chouette" else f"{line.number}*"
+        prefix = [line.session] if sessions else []
+        rows.append([*prefix, label, line.box, line.captain or "", *cells])
+    pad = [""] if sessions else []
+    rows.append([*pad, "total", "", "", *[signed(running[p]) for p in everyone]])
+    rows.append([*pad, "money", "", "", *[balance(money_total[p]) for p in everyone]])
+    return headers, rows
+
+
+def sheet_csv_rows(players: Sequence[str], lines: Sequence[GameLine], *, sessions: bool) -> Rows:
+    """The sheet for a spreadsheet: one number per cell (points per game), then the totals."""
+    everyone = sheet_players(players, lines)
+    headers = [*(["session"] if sessions else []), "game", "kind", "box", "captain", *everyone]
+    rows = []
+    for line in lines:
+        prefix = [line.session] if sessions else []
+        cells = [str(line.points[p]) if p in line.points else "" for p in everyone]
+        rows.append([*prefix, str(line.number), line.kind, line.box, line.captain or "", *cells])
+    pad = [""] if sessions else []
+    totals = [str(sum(g.points.get(p, 0) for g in lines)) for p in everyone]
+    cents = [money(sum(g.cents.get(p, 0) for g in lines)) for p in everyone]
+    rows.append([*pad, "total", "points", "", "", *totals])
+    rows.append([*pad, "total", "money", "", "", *cents])
+    return headers, rows
+
+
+# ---------------------------------------------------------------- settlement
+
+
+def settle_json(payments: Sequence[Payment]) -> dict[str, Any]:
+    return {"payments": [{"from": p.payer, "to": p.payee, "cents": p.cents} for p in payments]}
+
+
+def settle_rows(payments: Sequence[Payment]) -> Rows:
+    return ["from", "to", "amount"], [[p.payer, p.payee, money(p.cents)] for p in payments]
+
+
+# ---------------------------------------------------------------- the ledger
+
+
+def ledger_json(session: str | None, entries: Sequence[Entry]) -> dict[str, Any]:
+    return {
+        "session": session,
+        "bookings": [
+            {
+                "at": e.at.isoformat(),
+                "session": e.session,
+                "game": e.game,
+                "player": e.player,
+                "points": e.points,
+                "cents": e.cents,
+                "note": e.note,
+            }
+            for e in entries
+        ],
+    }
+
+
+def ledger_rows(entries: Sequence[Entry]) -> Rows:
+    headers = ["time (UTC)", "session", "game", "player", "points", "money", "note"]
+    rows = [
+        [
+            e.at.strftime("%Y-%m-%d %H:%M"),
+            e.session,
+            "" if e.game is None else str(e.game),
+            e.player,
+            signed(e.points),
+            balance(e.cents),
+            e.note,
+        ]
+        for e in entries
+    ]
+    return headers, rows
+
+
+# ---------------------------------------------------------------- what a command did
+
+VERBS = {"take": "takes", "drop": "drops", "beaver": "beavers", "raccoon": "raccoons"}
+
+
+def cube_text(game: Game, member: str) -> str:
+    """``cube 2, bob owns it`` / ``cube 1, double to 2 pending: bob to answer`` / ``out, -1 …``."""
+    cube = game.cubes[member]
+    if not cube.live:
+        return f"out, {signed(cube.result or 0)} ({cube.ended_by})"
+    if cube.offer is not None:
+        who = game.box if cube.offer.answerer == "box" else member
+        return f"cube {cube.value}, {cube.offer.stage} to {cube.value * 2} pending: {who} to answer"
+    if cube.owner == "centre":
+        return f"cube {cube.value}, centred"
+    return f"cube {cube.value}, {game.box if cube.owner == 'box' else member} owns it"
+
+
+def event_sentence(before: Game | None, after: Game, event: Any) -> str:
+    from chouette.game import Answer, AutoDouble, Deal, Double, End
+
+    box = after.box
+    if isinstance(event, AutoDouble):
+        return "tied opening roll: an automatic double"
+    if isinstance(event, Double):
+        if event.by == "box":
+            return f"the box, {box}, doubles {', '.join(event.members) or 'the cube'}"
+        if event.by == "team":
+            return f"{before.acting_captain if before else 'the captain'} doubles for the team"
+        return f"{', '.join(event.members)} doubles the box"
+    if isinstance(event, Answer):
+        offer = (
+            before.cubes[event.member].offer if before and event.member in before.cubes else None
+        )
+        if offer is not None and offer.answerer == "box":
+            return f"the box, {box}, {VERBS[event.act]} on {event.member}'s cube"
+        return f"{event.member} {VERBS[event.act]}"
+    if isinstance(event, Deal):
+        return f"{box} and {event.member} deal: {signed(event.points)} to {event.member}"
+    if isinstance(event, End):
+        how = " by resignation" if event.resigned else ""
+        return f"the {event.winner} wins a {event.kind}{how}"
+    return str(event)
+
+
+def describe_events(number: int, before: Game | None, after: Game) -> list[str]:
+    """What one command did: a sentence per event, then every cube it changed."""
+    done = len(before.events) if before is not None else 0
+    lines = [f"Game {number}: {event_sentence(before, after, e)}." for e in after.events[done:]]
+    for member, cube in after.cubes.items():
+        old = before.cubes.get(member) if before is not None else None
+        if old != cube and (old is not None or cube.value != 1 or not cube.live or cube.offer):
+            lines.append(f"  {member}: {cube_text(after, member)}")
+    if after.over:
+        lines.append(f"Game {number} is over.")
+    return lines
+
+
+def game_text(
+    session: str,
+    number: int,
+    game: Game | None,
+    facts: Mapping[str, Any],
+    bookings: Sequence[Entry],
+) -> tuple[list[str], Rows]:
+    """``chouette game N``: the seats, the events in order, the bookings."""
+    state = "over" if facts["over"] else "in progress"
+    heading = [f"Game {number} of {session} ({state})"]
+    if game is not None:
+        heading.append(f"Line: {game.start_line.describe()}")
+        heading += [f"  {i}. {e.describe()}" for i, e in enumerate(game.events, start=1)]
+        if facts["over"]:
+            heading += [f"  {m}: {cube_text(game, m)}" for m in game.cubes]
+    else:
+        detail = facts.get("detail") or {}
+        heading.append(
+            f"Imported: {detail.get('winner')} beat {detail.get('loser')}, "
+            f"{detail.get('points')} points (cube {detail.get('cube')}, {detail.get('result')}, "
+            f"{detail.get('end')})"
+        )
+    if facts.get("line_after") is not None:
+        heading.append(f"Next line: {facts['line_after'].describe()}")
+    rows = [[b.player, signed(b.points), balance(b.cents)] for b in bookings]
+    return heading, (["player", "points", "money"], rows)

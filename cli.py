@@ -1,0 +1,1001 @@
+"""chouette: the command line. Parse -> open the ledger -> call the rules -> save -> print.
+
+Commands that need no database never import it, so ``chouette --help`` stays quick.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from enum import StrEnum
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
+
+import typer
+
+from chouette.errors import ChouetteError
+from chouette.money import parse_money
+
+if TYPE_CHECKING:
+    from chouette.game import Event, Game
+    from chouette.report import Rows
+    from db import Ledger
+    from db.store import Played, SessionInfo
+
+app = typer.Typer(
+    name="chouette",
+    help="Keep score at a backgammon chouette: the line, every cube, beavers, settlement.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+# ---------------------------------------------------------------- plumbing
+
+
+@dataclass
+class Options:
+    """The global options, shared by every command of one process (the table mode's too)."""
+
+    db: str | None
+    session: str | None
+    booked: bool = False
+
+
+def default_database() -> Path:
+    return Path(typer.get_app_dir("chouette")) / "chouette.db"
+
+
+def clock() -> datetime:
+    """The time of this command (``CHOUETTE_NOW`` pins it, for tests and demos)."""
+    pinned = os.environ.get("CHOUETTE_NOW")
+    if pinned:
+        return datetime.fromisoformat(pinned).astimezone(UTC)
+    return datetime.now(UTC)
+
+
+def fail(message: str, code: int = 1) -> NoReturn:
+    typer.echo(f"Error: {message}", err=True)
+    raise typer.Exit(code)
+
+
+def options(ctx: typer.Context) -> Options:
+    obj = ctx.find_root().obj
+    return obj if isinstance(obj, Options) else Options(None, None)
+
+
+@contextmanager
+def ledger(ctx: typer.Context, *, write: bool) -> Iterator[Ledger]:
+    """The ledger in one transaction; a refusal prints ``Error: …`` and exits 1."""
+    from db import database_url, open_ledger
+
+    opts = options(ctx)
+    url = database_url(opts.db or str(default_database()))
+    try:
+        with open_ledger(url, write=write, now=clock()) as book:
+            yield book
+    except ChouetteError as err:
+        fail(str(err))
+
+
+def current(book: Ledger, ctx: typer.Context, *, lock: bool = False) -> SessionInfo:
+    """The session named by ``--session`` (remembered as the current one) or the current one."""
+    name = options(ctx).session
+    info = book.session(name, lock=lock)
+    if name is not None and lock:
+        book.use(info.name)
+    return info
+
+
+NUMBER = re.compile(r"^[+-]?\d+(\.\d\d)?( → [+-]?\d+)?$")
+
+
+class Format(StrEnum):
+    table = "table"
+    csv = "csv"
+    markdown = "markdown"
+    json = "json"
+
+
+def emit(rows: Rows, fmt: Format = Format.table) -> None:
+    headers, body = rows
+    if fmt is Format.csv:
+        import csv
+
+        writer = csv.writer(sys.stdout, lineterminator="\n")
+        writer.writerow(headers)
+        writer.writerows(body)
+        return
+    from tabulate import tabulate
+
+    style = "github" if fmt is Format.markdown else "simple"
+    align = (
+        [
+            "right" if any(cells) and all(NUMBER.match(c) for c in cells if c) else "left"
+            for cells in zip(*body, strict=True)
+        ]
+        if body
+        else None
+    )
+    typer.echo(tabulate(body, headers, tablefmt=style, disable_numparse=True, colalign=align))
+
+
+def emit_json(data: Any) -> None:
+    typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+def pick_format(as_json: bool, fmt: Format | None) -> Format:
+    return Format.json if as_json else (fmt or Format.table)
+
+
+JsonFlag = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
+FormatOption = Annotated[
+    Format | None, typer.Option("--format", help="table, csv, markdown or json.")
+]
+AllFlag = Annotated[bool, typer.Option("--all", help="Every session in the database.")]
+GameOption = Annotated[
+    int | None,
+    typer.Option(
+        "--game",
+        help="The game this event is for: refused if another game is current "
+        "(guards two terminals against each other).",
+    ),
+]
+
+
+@app.callback()
+def main(
+    ctx: typer.Context,
+    db: Annotated[
+        str | None,
+        typer.Option(
+            "--db",
+            envvar="CHOUETTE_DB",
+            help="The ledger: a file path (SQLite) or an SQLAlchemy URL. "
+            "Default: chouette.db in your data directory.",
+        ),
+    ] = None,
+    session: Annotated[
+        str | None, typer.Option("--session", help="The session to use (default: the last used).")
+    ] = None,
+) -> None:
+    """Keep score at a backgammon chouette: the line, every cube, beavers, settlement."""
+    if isinstance(ctx.obj, Options):  # the table mode runs many commands in one process
+        ctx.obj.db, ctx.obj.session = db or ctx.obj.db, session or ctx.obj.session
+    else:
+        ctx.obj = Options(db, session)
+
+
+# ---------------------------------------------------------------- setting up
+
+
+class CubeMode(StrEnum):
+    multi = "multi"
+    single = "single"
+
+
+class Retention(StrEnum):
+    captain = "captain"
+    net_profit = "net-profit"
+    net_not_loss = "net-not-loss"
+    beat_all = "beat-all"
+
+
+class ActingCaptain(StrEnum):
+    keep_seat = "keep-seat"
+    inherit = "inherit"
+
+
+class Newcomer(StrEnum):
+    after_loser = "after-loser"
+    before_loser = "before-loser"
+
+
+class BoxDoubles(StrEnum):
+    any = "any"
+    same_level = "same-level"
+
+
+class PartnerPick(StrEnum):
+    next = "next"
+    last = "last"
+
+
+def money_option(text: str | None, what: str) -> int | None:
+    if text is None:
+        return None
+    try:
+        return parse_money(text)
+    except ChouetteError as err:
+        fail(f"{what}: {err}", 2)
+
+
+@app.command()
+def new(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(help="The session's name, e.g. friday.")],
+    players: Annotated[list[str], typer.Argument(help="The line: box, captain, crew.")],
+    stake: Annotated[str, typer.Option(help="Money per point.")] = "1.00",
+    roll: Annotated[bool, typer.Option("--roll", help="Order the line by a roll-off.")] = False,
+    seed: Annotated[int | None, typer.Option(help="Seed for a reproducible roll-off.")] = None,
+    player_stake: Annotated[
+        list[str] | None,
+        typer.Option("--player-stake", help="NAME=AMOUNT: a player's own stake (repeatable)."),
+    ] = None,
+    cubes: Annotated[CubeMode, typer.Option(help="A cube per member, or one team cube.")] = (
+        CubeMode.multi
+    ),
+    jacoby: Annotated[bool, typer.Option(help="Gammons count single on a centred cube.")] = True,
+    beavers: Annotated[bool, typer.Option(help="Allow beavers.")] = True,
+    raccoons: Annotated[
+        bool | None, typer.Option(help="Allow raccoons (default: when beavers are on).")
+    ] = None,
+    auto_doubles: Annotated[int, typer.Option(help="Automatic doubles per game (0: none).")] = 0,
+    max_cube: Annotated[int | None, typer.Option(help="Highest cube value allowed.")] = None,
+    retention: Annotated[
+        Retention, typer.Option(help="When the box keeps the box.")
+    ] = Retention.captain,
+    acting_captain: Annotated[
+        ActingCaptain, typer.Option(help="What a captain who is out does to the rotation.")
+    ] = ActingCaptain.keep_seat,
+    newcomer: Annotated[
+        Newcomer, typer.Option(help="Where a newcomer sits.")
+    ] = Newcomer.after_loser,
+    box_doubles: Annotated[
+        BoxDoubles, typer.Option(help="Which members the box may double together.")
+    ] = BoxDoubles.any,
+    mandatory_beaver: Annotated[
+        bool, typer.Option("--mandatory-beaver", help="A lone taker must beaver or drop.")
+    ] = False,
+    partner_from: Annotated[
+        int | None, typer.Option(help="Seated players from which the box takes a partner.")
+    ] = None,
+    partner_pick: Annotated[
+        PartnerPick, typer.Option(help="Who becomes partner.")
+    ] = PartnerPick.next,
+    partner_share: Annotated[int, typer.Option(help="Partner's % of the box side.")] = 50,
+) -> None:
+    """Start a session: the players in order are the line (box, captain, crew)."""
+    import random
+
+    from chouette.line import new_line, roll_off
+    from chouette.rules import HouseRules
+
+    cents = money_option(stake, "--stake")
+    assert cents is not None
+    own = parse_player_stakes(player_stake or [])
+    try:
+        rules = HouseRules(
+            cubes=cubes.value,
+            jacoby=jacoby,
+            beavers=beavers,
+            raccoons=beavers if raccoons is None else raccoons,
+            auto_doubles=auto_doubles,
+            max_cube=max_cube,
+            retention=retention.value,
+            acting_captain=acting_captain.value,
+            newcomer=newcomer.value,
+            box_doubles=box_doubles.value,
+            mandatory_beaver=mandatory_beaver,
+            partner_from=partner_from,
+            partner_pick=partner_pick.value,
+            partner_share=partner_share,
+        )
+        order = players
+        if roll:
+            seed = random.SystemRandom().randrange(1 << 32) if seed is None else seed
+            result = roll_off(players, random.Random(seed))
+            typer.echo(f"Roll-off (seed {seed}):")
+            for i, rolls in enumerate(result.rounds, start=1):
+                typer.echo(f"  round {i}: " + ", ".join(f"{p} {d}" for p, d in rolls))
+            order = list(result.order)
+        line = new_line(order, rules)
+    except ChouetteError as err:
+        fail(str(err))
+    unknown = sorted(set(own) - set(line.order))
+    if unknown:
+        fail(f"--player-stake names {', '.join(unknown)}, who is not in the line")
+    with ledger(ctx, write=True) as book:
+        info = book.create_session(name, line, cents, rules, own)
+    typer.echo(f"Session {info.name}: stake {format_cents(cents)} a point; {rules.summary()}.")
+    typer.echo(f"Line: {info.line.describe()}")
+
+
+def parse_player_stakes(items: Sequence[str]) -> dict[str, int]:
+    from chouette.line import check_name
+
+    stakes = {}
+    for item in items:
+        name, sep, amount = item.rpartition("=")
+        if not sep or not name:
+            fail(f"--player-stake {item!r}: write NAME=AMOUNT", 2)
+        try:
+            stakes[check_name(name)] = parse_money(amount)
+        except ChouetteError as err:
+            fail(f"--player-stake {item!r}: {err}", 2)
+    return stakes
+
+
+def format_cents(cents: int) -> str:
+    from chouette.money import format_money
+
+    return format_money(cents)
+
+
+def change_line(ctx: typer.Context, name: str, change: Callable[..., Any], verb: str) -> None:
+    with ledger(ctx, write=True) as book:
+        info = current(book, ctx, lock=True)
+        book.between_games(info)
+        try:
+            line = change(info.line, name, info.rules)
+        except ChouetteError as err:
+            fail(str(err))
+        info = book.set_line(info, line)
+    typer.echo(f"{name} {verb}. Line: {info.line.describe()}")
+
+
+@app.command()
+def join(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(help="The newcomer.")],
+    stake: Annotated[str | None, typer.Option(help="Their own stake per point.")] = None,
+) -> None:
+    """A player joins the line (at the bottom, or as the newcomer rule says)."""
+    from chouette.line import check_name
+    from chouette.line import join as join_line
+
+    cents = money_option(stake, "--stake")
+    try:
+        name = check_name(name)
+    except ChouetteError as err:
+        fail(str(err))
+    with ledger(ctx, write=True) as book:
+        info = current(book, ctx, lock=True)
+        book.between_games(info)
+        try:
+            line = join_line(info.line, name, info.rules)
+        except ChouetteError as err:
+            fail(str(err))
+        info = book.set_line(info, line)
+        book.add_player(info, name, cents)
+    typer.echo(f"{name} joins. Line: {info.line.describe()}")
+
+
+@app.command()
+def leave(ctx: typer.Context, name: Annotated[str, typer.Argument(help="Who leaves.")]) -> None:
+    """A player leaves the line; their balance stays in the ledger."""
+    from chouette.line import leave as leave_line
+
+    change_line(ctx, name, leave_line, "leaves")
+
+
+@app.command("sit-out")
+def sit_out(ctx: typer.Context, name: Annotated[str, typer.Argument(help="Who sits out.")]) -> None:
+    """A player keeps their place but skips games until they sit in."""
+    from chouette.line import sit_out as sit_out_line
+
+    change_line(ctx, name, sit_out_line, "sits out")
+
+
+@app.command("sit-in")
+def sit_in(ctx: typer.Context, name: Annotated[str, typer.Argument(help="Who sits in.")]) -> None:
+    """A player who sat out plays again from their place."""
+    from chouette.line import sit_in as sit_in_line
+
+    change_line(ctx, name, sit_in_line, "sits in")
+
+
+@app.command()
+def sessions(ctx: typer.Context, as_json: JsonFlag = False) -> None:
+    """List the sessions in the database (* marks the current one)."""
+    with ledger(ctx, write=False) as book:
+        found = book.sessions()
+    if as_json:
+        emit_json(
+            {
+                "sessions": [
+                    {
+                        "name": s.name,
+                        "created_at": s.created_at.isoformat(),
+                        "stake_cents": s.stake,
+                        "players": s.players,
+                        "games": s.games,
+                        "current": s.current,
+                        "rules": s.rules.to_dict(),
+                    }
+                    for s in found
+                ]
+            }
+        )
+        return
+    if not found:
+        typer.echo("No sessions yet: start one with `chouette new NAME PLAYER...`.")
+        return
+    rows = [
+        [
+            "*" if s.current else "",
+            s.name,
+            s.created_at.strftime("%Y-%m-%d"),
+            format_cents(s.stake),
+            str(s.players),
+            str(s.games),
+            s.rules.summary(),
+        ]
+        for s in found
+    ]
+    emit((["", "session", "started", "stake", "players", "games", "house rules"], rows))
+
+
+# ---------------------------------------------------------------- playing a game
+
+
+def play(
+    ctx: typer.Context,
+    make: Callable[[Game | None], Sequence[Event]],
+    expect: int | None,
+    as_json: bool = False,
+) -> None:
+    """Apply one command's events to the current game, as one transaction."""
+    if expect is None:
+        with ledger(ctx, write=False) as book:
+            expect = book.live(current(book, ctx)).number
+    with ledger(ctx, write=True) as book:
+        info = current(book, ctx, lock=True)
+        live = book.live(info)
+        try:
+            events = make(live.game)
+        except ChouetteError as err:
+            fail(str(err))
+        before = live.game
+        played = book.play(info, events, expect)
+    options(ctx).booked = played.outcome is not None
+    report_played(played, before, as_json)
+
+
+def report_played(played: Played, before: Game | None, as_json: bool) -> None:
+    from chouette.report import booked_json, booked_rows, describe_events
+
+    for notice in played.notices:
+        typer.echo(f"Note: {notice}", err=as_json)
+    if as_json:
+        if played.outcome is None:
+            fail(f"game {played.number} is not over yet")
+        emit_json(booked_json(played.session.name, played.number, played.outcome))
+        return
+    for text in describe_events(played.number, before, played.game):
+        typer.echo(text)
+    if played.outcome is not None:
+        emit(booked_rows(played.outcome))
+        typer.echo(f"Next line: {played.outcome.next_line.describe()}")
+
+
+def one(event: Event) -> Callable[[Game | None], Sequence[Event]]:
+    return lambda _game: [event]
+
+
+@app.command("auto-double")
+def auto_double(ctx: typer.Context, game: GameOption = None) -> None:
+    """A tied opening roll: every cube doubles and stays centred (up to the limit)."""
+    from chouette.game import AutoDouble
+
+    play(ctx, one(AutoDouble()), game)
+
+
+class By(StrEnum):
+    box = "box"
+    member = "member"
+    team = "team"
+
+
+@app.command()
+def double(
+    ctx: typer.Context,
+    members: Annotated[list[str] | None, typer.Argument(help="Whose cubes are turned.")] = None,
+    by: Annotated[By, typer.Option("--by", help="Who doubles: box, member or team.")] = By.box,
+    game: GameOption = None,
+) -> None:
+    """The box doubles MEMBERS (--by member: a member doubles the box; --by team: single cube).
+
+    Without --by, the box doubles the members named. With --by member, that one member
+    doubles the box on their own cube. With --by team (single-cube play), the captain turns
+    the team's one cube.
+    """
+    from chouette.game import Double
+
+    play(ctx, one(Double(by.value, tuple(members or ()))), game)
+
+
+def answer(ctx: typer.Context, act: str, member: str | None, every: bool, game: int | None) -> None:
+    from chouette.game import Answer, answer_all
+
+    if every and member is not None:
+        fail("name a member or use --all, not both", 2)
+    if not every and member is None:
+        fail(f"name the member whose cube you {act}, or use --all", 2)
+
+    def make(live: Game | None) -> Sequence[Event]:
+        if every:
+            if live is None:
+                raise ChouetteError(f"there is no pending double to {act}")
+            return answer_all(live, act)  # type: ignore[arg-type]
+        return [Answer(act, member or "")]  # type: ignore[arg-type]
+
+    play(ctx, make, game)
+
+
+MemberArg = Annotated[str | None, typer.Argument(help="The member whose cube is answered.")]
+EveryFlag = Annotated[bool, typer.Option("--all", help="Answer every pending double.")]
+
+
+@app.command()
+def take(
+    ctx: typer.Context, member: MemberArg = None, all: EveryFlag = False, game: GameOption = None
+) -> None:
+    """Accept the pending double (or beaver, or raccoon) on MEMBER's cube."""
+    answer(ctx, "take", member, all, game)
+
+
+@app.command()
+def drop(
+    ctx: typer.Context, member: MemberArg = None, all: EveryFlag = False, game: GameOption = None
+) -> None:
+    """Refuse the pending double on MEMBER's cube: the refuser pays and the pair is over."""
+    answer(ctx, "drop", member, all, game)
+
+
+@app.command()
+def beaver(
+    ctx: typer.Context,
+    member: Annotated[str, typer.Argument(help="The pair.")],
+    game: GameOption = None,
+) -> None:
+    """Take the double on MEMBER's cube and turn it straight back (the beaverer keeps it)."""
+    answer(ctx, "beaver", member, False, game)
+
+
+@app.command()
+def raccoon(
+    ctx: typer.Context,
+    member: Annotated[str, typer.Argument(help="The pair.")],
+    game: GameOption = None,
+) -> None:
+    """Answer a beaver on MEMBER's cube by turning it once more."""
+    answer(ctx, "raccoon", member, False, game)
+
+
+@app.command()
+def deal(
+    ctx: typer.Context,
+    member: Annotated[str, typer.Argument(help="The member who settles with the box.")],
+    points: Annotated[int, typer.Argument(help="Points to the member (negative: to the box).")],
+    game: GameOption = None,
+) -> None:
+    """The box and MEMBER settle their pair at POINTS; that pair is over."""
+    from chouette.game import Deal
+
+    play(ctx, one(Deal(member, points)), game)
+
+
+class Side(StrEnum):
+    box = "box"
+    team = "team"
+
+
+@app.command()
+def end(
+    ctx: typer.Context,
+    winner: Annotated[Side, typer.Argument(help="Who won the board: box or team.")],
+    gammon: Annotated[bool, typer.Option("--gammon", help="Won a gammon.")] = False,
+    backgammon: Annotated[bool, typer.Option("--backgammon", help="Won a backgammon.")] = False,
+    resigned: Annotated[
+        bool, typer.Option("--resigned", help="By an accepted resignation.")
+    ] = False,
+    as_json: JsonFlag = False,
+    game: GameOption = None,
+) -> None:
+    """The board ends: every live pair is paid cube × 1, 2 or 3 and the line rotates."""
+    from chouette.game import End
+
+    if gammon and backgammon:
+        fail("--gammon or --backgammon, not both", 2)
+    kind = "backgammon" if backgammon else "gammon" if gammon else "single"
+    play(ctx, one(End(winner.value, kind, resigned)), game, as_json)
+
+
+@app.command()
+def undo(ctx: typer.Context) -> None:
+    """Take back the last event of the current session (a game's end included)."""
+    with ledger(ctx, write=True) as book:
+        info = current(book, ctx, lock=True)
+        said = book.undo(info)
+    typer.echo(f"Undone: {said}.")
+
+
+# ---------------------------------------------------------------- reports
+
+
+@app.command()
+def status(ctx: typer.Context, as_json: JsonFlag = False) -> None:
+    """The line, the roles, and every member's cube: value, owner, pending, out."""
+    from chouette.report import Status, status_json, status_text
+
+    with ledger(ctx, write=False) as book:
+        info = current(book, ctx)
+        live = book.live(info)
+    state = Status(info.name, info.line, live.number, live.game, info.stake, info.rules.summary())
+    if as_json:
+        emit_json(status_json(state))
+        return
+    heading, cubes = status_text(state)
+    typer.echo("\n".join(heading))
+    if cubes is not None:
+        emit(cubes)
+
+
+def scope(book: Ledger, ctx: typer.Context, every: bool) -> SessionInfo | None:
+    return None if every else current(book, ctx)
+
+
+@app.command()
+def standings(
+    ctx: typer.Context, as_json: JsonFlag = False, fmt: FormatOption = None, all: AllFlag = False
+) -> None:
+    """Points and money per player (the session, or --all for the club's running ledger)."""
+    from chouette.report import standings as rank
+    from chouette.report import standings_json, standings_rows
+
+    with ledger(ctx, write=False) as book:
+        info = scope(book, ctx, all)
+        table = rank(book.players(info), book.totals(info))
+    name = None if info is None else info.name
+    fmt = pick_format(as_json, fmt)
+    if fmt is Format.json:
+        emit_json(standings_json(name, table))
+    else:
+        emit(standings_rows(table), fmt)
+
+
+@app.command()
+def sheet(
+    ctx: typer.Context, as_json: JsonFlag = False, fmt: FormatOption = None, all: AllFlag = False
+) -> None:
+    """The score sheet: a row per game, a column per player, running totals."""
+    from chouette.report import sheet_csv_rows, sheet_json, sheet_rows
+
+    with ledger(ctx, write=False) as book:
+        info = scope(book, ctx, all)
+        players = book.players(info)
+        lines = book.sheet(info)
+    fmt = pick_format(as_json, fmt)
+    if fmt is Format.json:
+        emit_json(sheet_json(None if info is None else info.name, players, lines))
+        return
+    if info is not None and fmt is not Format.csv:
+        typer.echo(
+            f"Session {info.name}: stake {format_cents(info.stake)} a point; "
+            f"{info.rules.summary()}."
+        )
+    build = sheet_csv_rows if fmt is Format.csv else sheet_rows
+    emit(build(players, lines, sessions=info is None), fmt)
+
+
+@app.command()
+def settle(
+    ctx: typer.Context, as_json: JsonFlag = False, fmt: FormatOption = None, all: AllFlag = False
+) -> None:
+    """Who pays whom to settle up, in the fewest payments."""
+    from chouette.report import settle_json, settle_rows
+    from chouette.settlement import settle as fewest
+
+    with ledger(ctx, write=False) as book:
+        info = scope(book, ctx, all)
+        payments = fewest({p: c for p, (_, c) in book.totals(info).items()})
+    fmt = pick_format(as_json, fmt)
+    if fmt is Format.json:
+        emit_json(settle_json(payments))
+    elif not payments and fmt is Format.table:
+        typer.echo("Everyone is square: no payments.")
+    else:
+        emit(settle_rows(payments), fmt)
+
+
+@app.command("ledger")
+def ledger_command(
+    ctx: typer.Context, as_json: JsonFlag = False, fmt: FormatOption = None, all: AllFlag = False
+) -> None:
+    """Every booking: each game's points and money per player."""
+    from chouette.report import ledger_json, ledger_rows
+
+    with ledger(ctx, write=False) as book:
+        info = scope(book, ctx, all)
+        entries = book.entries(info)
+    fmt = pick_format(as_json, fmt)
+    if fmt is Format.json:
+        emit_json(ledger_json(None if info is None else info.name, entries))
+    else:
+        emit(ledger_rows(entries), fmt)
+
+
+@app.command("game")
+def game_command(
+    ctx: typer.Context,
+    number: Annotated[int, typer.Argument(help="The game's number in the session.")],
+    as_json: JsonFlag = False,
+) -> None:
+    """One game: its seats, events and bookings (--json: the game as a record)."""
+    from chouette.record import to_record
+    from chouette.report import game_text
+
+    with ledger(ctx, write=False) as book:
+        info = current(book, ctx)
+        played, facts, bookings = book.game(info, number)
+    if as_json:
+        if played is not None:
+            emit_json(to_record(played, info.name))
+        else:
+            emit_json({"session": info.name, "game": number, **(facts["detail"] or {})})
+        return
+    heading, rows = game_text(info.name, number, played, facts, bookings)
+    typer.echo("\n".join(heading))
+    emit(rows)
+
+
+# ---------------------------------------------------------------- records
+
+
+@app.command()
+def record(
+    ctx: typer.Context,
+    source: Annotated[str, typer.Argument(help="A file of records, or - for standard input.")],
+    as_json: JsonFlag = False,
+) -> None:
+    """Book chouette game records (one, a JSON array, or JSON Lines); all or nothing."""
+    from chouette.record import parse_record
+    from chouette.report import booked_json
+
+    records = read_records(source)
+    booked = []
+    with ledger(ctx, write=True) as book:
+        default = options(ctx).session
+        for where, data in records:
+            try:
+                parsed = parse_record(data, where)
+            except ChouetteError as err:
+                fail(str(err))
+            name = parsed.session or default
+            info = book.session(name, lock=True)
+            booked.append(book.record(info, parsed, where))
+        if booked:
+            book.use(booked[-1].session.name)
+    if as_json:
+        shapes = [booked_json(p.session.name, p.number, p.outcome) for p in booked if p.outcome]
+        emit_json(shapes[0] if len(shapes) == 1 else shapes)
+        return
+    for played in booked:
+        for notice in played.notices:
+            typer.echo(f"Note: {notice}")
+        assert played.outcome is not None
+        typer.echo(
+            f"Booked game {played.number} of {played.session.name}; "
+            f"next line: {played.outcome.next_line.describe()}"
+        )
+
+
+def read_records(source: str) -> list[tuple[str, Any]]:
+    """The records in a file (or stdin): one JSON value, an array, or JSON Lines."""
+    try:
+        text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as err:
+        fail(f"cannot read {source}: {err}")
+    label = "record" if source == "-" else source
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        found = []
+        for number, line in enumerate(text.splitlines(), start=1):
+            if not line.strip():
+                continue
+            try:
+                found.append((f"{label} line {number}", json.loads(line)))
+            except json.JSONDecodeError as err:
+                fail(f"{label} line {number}: not JSON ({err.msg})")
+        return found
+    if isinstance(data, list):
+        return [(f"{label} record {i}", item) for i, item in enumerate(data, start=1)]
+    return [(label, data)]
+
+
+# ---------------------------------------------------------------- the table mode
+
+
+def command_names() -> list[str]:
+    """Every command of the app, for completion at the table's prompt."""
+    names = [
+        info.name or (info.callback.__name__ if info.callback else "")
+        for info in app.registered_commands
+    ]
+    return [*names, "help", "quit"]
+
+
+def dispatch(words: Sequence[str], opts: Options) -> int:
+    """Run one command line in this process, as ``chouette WORDS`` would (exit code back)."""
+    from typer.main import get_command
+
+    global _command
+    if _command is None:
+        _command = get_command(app)
+    try:
+        code = _command.main(
+            args=list(words), prog_name="chouette", standalone_mode=False, obj=opts
+        )
+    except typer.Exit as done:
+        return done.exit_code
+    except typer.Abort:
+        return 1
+    except typer.TyperException as err:  # a usage error
+        show = getattr(err, "show", None)
+        if show is not None:
+            show()
+        else:
+            typer.echo(f"Error: {err}", err=True)
+        return 2
+    return code if isinstance(code, int) else 0
+
+
+_command: Any = None
+
+
+def table_loop(opts: Options, read: Callable[[str], str]) -> None:
+    """The prompt of ``chouette table``: live commands without the ``chouette`` prefix."""
+    prefix = [*(["--db", opts.db] if opts.db else [])]
+    while True:
+        try:
+            text = read("chouette> ")
+        except EOFError:
+            typer.echo()
+            return
+        try:
+            words = shlex.split(text)
+        except ValueError as err:
+            typer.echo(f"Error: {err}", err=True)
+            continue
+        if not words:
+            continue
+        if words[0] in ("quit", "exit"):
+            return
+        if words[0] == "help":
+            words = [*words[1:], "--help"] if len(words) > 1 else ["--help"]
+        opts.booked = False
+        dispatch([*prefix, *words], opts)
+        if opts.booked:
+            dispatch([*prefix, "status"], opts)
+
+
+def completer(opts: Options) -> Callable[[str, int], str | None]:
+    """Tab completion of command names and the session's players."""
+    import readline
+
+    names: list[str] = []
+
+    def refresh() -> None:
+        try:
+            with ledger_for(opts) as book:
+                info = book.session(opts.session)
+                names[:] = list(info.line.order)
+        except ChouetteError:
+            names[:] = []
+
+    def complete(text: str, state: int) -> str | None:
+        if state == 0:
+            refresh()
+        first = not readline.get_line_buffer()[: readline.get_begidx()].strip()
+        pool = command_names() if first else [*names, "box", "team", "--all", "--by", "--json"]
+        found = [w for w in pool if w.startswith(text)]
+        return found[state] + " " if state < len(found) else None
+
+    return complete
+
+
+@contextmanager
+def ledger_for(opts: Options) -> Iterator[Ledger]:
+    from db import database_url, open_ledger
+
+    url = database_url(opts.db or str(default_database()))
+    with open_ledger(url, write=False, now=clock()) as book:
+        yield book
+
+
+@app.command()
+def table(ctx: typer.Context) -> None:
+    """Run the evening at one prompt: live commands without the `chouette` prefix."""
+    opts = options(ctx)
+    with ledger(ctx, write=True) as book:
+        info = current(book, ctx, lock=True)
+    opts.session = None  # from here on: the current session (a `new` at the prompt switches)
+    typer.echo(f"Table mode for {info.name}: type commands (help, quit); Tab completes.")
+    read = input
+    if sys.stdin.isatty():
+        try:
+            import readline
+
+            readline.set_completer(completer(opts))
+            readline.set_completer_delims(" ")
+            readline.parse_and_bind("tab: complete")
+        except ImportError:
+            pass
+    dispatch(["status"], opts)
+    table_loop(opts, read)
+
+
+# ---------------------------------------------------------------- the demo
+
+DEMO = [
+    "new friday ann bob cat dan --stake 5.00",
+    "double bob cat",
+    "drop cat",
+    "beaver bob",
+    "take bob",
+    "end box --gammon",
+    "join eve",
+    "double dan --by member",
+    "take dan",
+    "end team",
+    "double bob eve",
+    "take --all",
+    "double eve --by member",
+    "take eve",
+    "end box --gammon",
+    "double ann dan",
+    "take ann",
+    "drop dan",
+    "deal bob 1",
+    "end team --backgammon",
+    "sheet",
+    "standings",
+    "settle",
+]
+
+
+@app.command()
+def demo(ctx: typer.Context) -> None:
+    """Play a scripted evening into a throw-away database and settle it."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="chouette-demo-") as folder:
+        opts = Options(str(Path(folder) / "demo.db"), None)
+        typer.echo("A demo evening in a throw-away database (your own ledger is untouched).")
+        for text in DEMO:
+            typer.echo(f"\n$ chouette {text}")
+            if dispatch(["--db", str(opts.db), *shlex.split(text)], opts) != 0:
+                fail(f"the demo stopped at `{text}`")
+        from db.engine import dispose_all
+
+        dispose_all()
+
+
+# ---------------------------------------------------------------- the entry point
+
+
+def run() -> None:
+    """The console entry point: no traceback ever reaches a user."""
+    try:
+        app()
+    except Exception as err:  # a bug: say so plainly, without a traceback
+        typer.echo(
+            f"Error: unexpected internal error ({type(err).__name__}: {err}). "
+            "Nothing was written. Please report this.",
+            err=True,
+        )
+        raise SystemExit(1) from None
+
+
+if __name__ == "__main__":
+    run()

@@ -1,0 +1,46 @@
+"""The ledger: SQLModel tables, one transaction per command, migrations.
+
+    with open_ledger(url, write=True, now=now) as ledger:
+        info = ledger.session(None, lock=True)
+        ...
+
+A :class:`~chouette.errors.ChouetteError` raised inside the block rolls the transaction
+back, so a refused command writes nothing. Database trouble (a file that cannot be opened,
+a server that does not answer, a lock held too long) comes out as a ChouetteError too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import datetime
+
+from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
+
+from chouette.errors import ChouetteError
+from db.engine import connect, database_url, transaction
+from db.store import Ledger
+
+__all__ = ["Ledger", "database_url", "open_ledger"]
+
+
+@contextmanager
+def open_ledger(url: str, *, write: bool, now: datetime) -> Iterator[Ledger]:
+    """The ledger at ``url`` in one transaction (``write``: take the write lock at once)."""
+    try:
+        engine = connect(url)
+        with transaction(engine, write=write) as session:
+            yield Ledger(session, now)
+    except IntegrityError as err:
+        raise ChouetteError(
+            "another command changed the ledger at the same moment; nothing was written "
+            f"({_first_line(err)})"
+        ) from None
+    except OperationalError as err:
+        raise ChouetteError(f"the database cannot be used: {_first_line(err)}") from None
+    except DBAPIError as err:
+        raise ChouetteError(f"database error: {_first_line(err)}") from None
+
+
+def _first_line(err: DBAPIError) -> str:
+    return str(err.orig).strip().splitlines()[0] if err.orig else str(err).splitlines()[0]

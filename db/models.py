@@ -1,0 +1,122 @@
+"""The ledger's tables. Rows stay inside ``db/``: the store turns them into domain values.
+
+Money is integer cents (``BIGINT``), never a float or a Decimal column. Time stamps are
+UTC, stored without an offset and re-attached on read. House rules, lines and event bodies
+are JSON text, so the same schema runs on SQLite and PostgreSQL.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import BigInteger, Column, DateTime, Index, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+
+class SchemaVersion(SQLModel, table=True):
+    __tablename__ = "schema_version"
+
+    version: int = Field(primary_key=True)
+
+
+class Setting(SQLModel, table=True):
+    """Small named values, such as the session used last."""
+
+    __tablename__ = "setting"
+
+    key: str = Field(primary_key=True)
+    value: str
+
+
+class SessionRow(SQLModel, table=True):
+    """One evening or money series: its stake, house rules and the line between games."""
+
+    __tablename__ = "session"
+
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(unique=True)
+    stake_cents: int = Field(sa_column=Column(BigInteger, nullable=False))
+    rules: str
+    line: str
+    created_at: datetime = Field(sa_column=Column(DateTime(timezone=True), nullable=False))
+
+
+class PlayerRow(SQLModel, table=True):
+    """A player of a session, with their own stake if they play for a different one."""
+
+    __tablename__ = "player"
+    __table_args__ = (UniqueConstraint("session_id", "name"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    session_id: int = Field(foreign_key="session.id")
+    name: str
+    stake_cents: int | None = Field(default=None, sa_column=Column(BigInteger, nullable=True))
+    joined_at: datetime = Field(sa_column=Column(DateTime(timezone=True), nullable=False))
+
+
+class GameRow(SQLModel, table=True):
+    """A game of a session: a chouette game (events) or an imported engine game."""
+
+    __tablename__ = "game"
+    __table_args__ = (
+        UniqueConstraint("session_id", "number"),
+        UniqueConstraint("source_sha256", "source_index"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    session_id: int = Field(foreign_key="session.id")
+    number: int
+    kind: str = "chouette"
+    over: bool = False
+    line_before: str
+    line_after: str | None = None
+    detail: str | None = None
+    source_sha256: str | None = None
+    source_index: int | None = None
+    started_at: datetime = Field(sa_column=Column(DateTime(timezone=True), nullable=False))
+    ended_at: datetime | None = Field(
+        default=None, sa_column=Column(DateTime(timezone=True), nullable=True)
+    )
+
+
+class EventRow(SQLModel, table=True):
+    """One event of a chouette game, in order."""
+
+    __tablename__ = "event"
+    __table_args__ = (UniqueConstraint("game_id", "seq"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id")
+    seq: int
+    body: str
+    at: datetime = Field(sa_column=Column(DateTime(timezone=True), nullable=False))
+
+
+class PairRow(SQLModel, table=True):
+    """What a finished game booked for one box–member pair (from the member's side)."""
+
+    __tablename__ = "pair"
+
+    game_id: int = Field(foreign_key="game.id", primary_key=True)
+    member: str = Field(primary_key=True)
+    box: str
+    points: int
+    cents: int = Field(sa_column=Column(BigInteger, nullable=False))
+
+
+class BookingRow(SQLModel, table=True):
+    """A line of the ledger: points and cents to one player from a game (or a payment)."""
+
+    __tablename__ = "booking"
+    __table_args__ = (
+        Index("booking_by_session", "session_id", "player", "points", "cents"),
+        Index("booking_by_game", "game_id"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    session_id: int = Field(foreign_key="session.id")
+    game_id: int | None = Field(default=None, foreign_key="game.id")
+    player: str
+    points: int
+    cents: int = Field(sa_column=Column(BigInteger, nullable=False))
+    at: datetime = Field(sa_column=Column(DateTime(timezone=True), nullable=False))

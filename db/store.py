@@ -1,0 +1,607 @@
+"""The ledger inside one transaction: domain values in, domain values out.
+
+Every command opens one :class:`Ledger` (see :func:`db.open_ledger`), asks it for domain
+values, calls the rules in ``chouette/``, and hands the results back to be saved. Rows never
+leave this module. A refused command raises :class:`~chouette.errors.ChouetteError` inside
+the transaction, which rolls back: nothing is written.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import delete, func, insert, update
+from sqlmodel import Session, col, select
+
+from chouette.errors import AutoDoubleIgnored, ChouetteError
+from chouette.game import Event, Game, apply, replay, start
+from chouette.line import Line
+from chouette.money import Cents
+from chouette.outcome import Outcome, settle_game
+from chouette.record import Record, event_to_json, parse_event, play_record
+from chouette.report import Entry, GameLine
+from chouette.rules import HouseRules
+from db.models import (
+    BookingRow,
+    EventRow,
+    GameRow,
+    PairRow,
+    PlayerRow,
+    SessionRow,
+    Setting,
+)
+
+CURRENT = "current_session"
+
+
+# ---------------------------------------------------------------- codecs
+
+
+def line_to_json(line: Line) -> str:
+    return json.dumps(
+        {
+            "order": list(line.order),
+            "sitting_out": [p for p in line.order if p in line.sitting_out],
+            "partner": line.partner,
+            "last_down": line.last_down,
+        },
+        ensure_ascii=False,
+    )
+
+
+def line_from_json(text: str) -> Line:
+    data = json.loads(text)
+    return Line(
+        order=tuple(data["order"]),
+        sitting_out=frozenset(data.get("sitting_out", ())),
+        partner=data.get("partner"),
+        last_down=data.get("last_down"),
+    )
+
+
+def utc(moment: datetime) -> datetime:
+    """Stored naive (SQLite drops offsets); read back as aware UTC."""
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
+# ---------------------------------------------------------------- domain values
+
+
+@dataclass(frozen=True)
+class SessionInfo:
+    """A session as the rules see it: stake, house rules, the line between games."""
+
+    id: int
+    name: str
+    stake: Cents
+    rules: HouseRules
+    line: Line
+    created_at: datetime
+    player_stakes: dict[str, Cents] = field(default_factory=dict)
+
+    def stake_of(self, player: str) -> Cents:
+        return self.player_stakes.get(player, self.stake)
+
+    def stakes(self, players: Iterable[str]) -> dict[str, Cents]:
+        return {p: self.stake_of(p) for p in players}
+
+
+@dataclass(frozen=True)
+class LiveGame:
+    """The game in progress, or the number of the next one (``game`` None: not started)."""
+
+    number: int
+    game: Game | None = None
+    row_id: int | None = None
+
+    @property
+    def started(self) -> bool:
+        return self.game is not None
+
+
+@dataclass(frozen=True)
+class Played:
+    """What a command did to the current game."""
+
+    session: SessionInfo
+    number: int
+    game: Game
+    outcome: Outcome | None
+    notices: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class SessionSummary:
+    name: str
+    created_at: datetime
+    stake: Cents
+    rules: HouseRules
+    players: int
+    games: int
+    current: bool
+
+
+# ---------------------------------------------------------------- the ledger
+
+
+class Ledger:
+    """The ledger in one open transaction."""
+
+    def __init__(self, session: Session, now: datetime) -> None:
+        self.db = session
+        self.now = now.astimezone(UTC)
+
+    # -------------------------------------------------------- sessions
+
+    def create_session(
+        self,
+        name: str,
+        line: Line,
+        stake: Cents,
+        rules: HouseRules,
+        player_stakes: dict[str, Cents] | None = None,
+    ) -> SessionInfo:
+        name = name.strip()
+        if not name:
+            raise ChouetteError("a session needs a name")
+        if stake <= 0:
+            raise ChouetteError("the stake must be more than zero")
+        if self.db.exec(select(SessionRow.id).where(SessionRow.name == name)).first():
+            raise ChouetteError(f"there is already a session called {name}")
+        row = SessionRow(
+            name=name,
+            stake_cents=stake,
+            rules=json.dumps(rules.to_dict()),
+            line=line_to_json(line),
+            created_at=self.now,
+        )
+        self.db.add(row)
+        self.db.flush()
+        assert row.id is not None
+        stakes = player_stakes or {}
+        self.db.execute(
+            insert(PlayerRow),
+            [
+                {
+                    "session_id": row.id,
+                    "name": p,
+                    "stake_cents": stakes.get(p),
+                    "joined_at": self.now,
+                }
+                for p in line.order
+            ],
+        )
+        self._set_current(name)
+        return self._info(row)
+
+    def session(self, name: str | None, *, lock: bool = False) -> SessionInfo:
+        """The named session, or the one used last. ``lock``: hold it for this transaction."""
+        if name is None:
+            current = self.db.get(Setting, CURRENT)
+            if current is None:
+                raise ChouetteError("no session yet: start one with `chouette new NAME PLAYER...`")
+            name = current.value
+        query = select(SessionRow).where(SessionRow.name == name)
+        if lock:
+            query = query.with_for_update()
+        row = self.db.exec(query).first()
+        if row is None:
+            known = ", ".join(self.db.exec(select(SessionRow.name).order_by(SessionRow.id)).all())
+            raise ChouetteError(
+                f"there is no session called {name}" + (f" (sessions: {known})" if known else "")
+            )
+        return self._info(row)
+
+    def use(self, name: str) -> None:
+        """Remember ``name`` as the session used last."""
+        current = self.db.get(Setting, CURRENT)
+        if current is None or current.value != name:
+            self._set_current(name)
+
+    def _set_current(self, name: str) -> None:
+        row = self.db.get(Setting, CURRENT)
+        if row is None:
+            self.db.add(Setting(key=CURRENT, value=name))
+        else:
+            row.value = name
+            self.db.add(row)
+
+    def _info(self, row: SessionRow) -> SessionInfo:
+        assert row.id is not None
+        stakes = self.db.exec(
+            select(PlayerRow.name, PlayerRow.stake_cents).where(
+                PlayerRow.session_id == row.id, col(PlayerRow.stake_cents).is_not(None)
+            )
+        ).all()
+        return SessionInfo(
+            id=row.id,
+            name=row.name,
+            stake=row.stake_cents,
+            rules=HouseRules.from_dict(json.loads(row.rules)),
+            line=line_from_json(row.line),
+            created_at=utc(row.created_at),
+            player_stakes={n: s for n, s in stakes if s is not None},
+        )
+
+    def sessions(self) -> list[SessionSummary]:
+        current = self.db.get(Setting, CURRENT)
+        players = dict(
+            self.db.exec(
+                select(PlayerRow.session_id, func.count()).group_by(PlayerRow.session_id)
+            ).all()
+        )
+        games = dict(
+            self.db.exec(
+                select(GameRow.session_id, func.count())
+                .where(GameRow.over == True)  # noqa: E712
+                .group_by(GameRow.session_id)
+            ).all()
+        )
+        return [
+            SessionSummary(
+                name=row.name,
+                created_at=utc(row.created_at),
+                stake=row.stake_cents,
+                rules=HouseRules.from_dict(json.loads(row.rules)),
+                players=players.get(row.id, 0),
+                games=games.get(row.id, 0),
+                current=current is not None and current.value == row.name,
+            )
+            for row in self.db.exec(select(SessionRow).order_by(SessionRow.id)).all()
+        ]
+
+    # -------------------------------------------------------- the line
+
+    def between_games(self, info: SessionInfo) -> None:
+        """The line changes only between games."""
+        live = self.live(info)
+        if live.started:
+            raise ChouetteError(f"game {live.number} is in progress: change the line after it ends")
+
+    def set_line(self, info: SessionInfo, line: Line) -> SessionInfo:
+        """Save a line changed between games (join, leave, sit out, sit in)."""
+        self.between_games(info)
+        self.db.execute(
+            update(SessionRow).where(col(SessionRow.id) == info.id).values(line=line_to_json(line))
+        )
+        return replace(info, line=line)
+
+    def add_player(self, info: SessionInfo, name: str, stake: Cents | None) -> None:
+        """A player who joins (or joins again): their stake, if they play for their own."""
+        row = self.db.exec(
+            select(PlayerRow).where(PlayerRow.session_id == info.id, PlayerRow.name == name)
+        ).first()
+        if row is None:
+            row = PlayerRow(session_id=info.id, name=name, stake_cents=stake, joined_at=self.now)
+        elif stake is not None:
+            row.stake_cents = stake
+        self.db.add(row)
+
+    def set_stake(self, info: SessionInfo, name: str, stake: Cents | None) -> None:
+        row = self.db.exec(
+            select(PlayerRow).where(PlayerRow.session_id == info.id, PlayerRow.name == name)
+        ).first()
+        if row is None:
+            raise ChouetteError(f"{name} has not played in {info.name}")
+        row.stake_cents = stake
+        self.db.add(row)
+
+    # -------------------------------------------------------- the game
+
+    def live(self, info: SessionInfo) -> LiveGame:
+        """The game in progress, or the next game (not started) if none is."""
+        row = self.db.exec(
+            select(GameRow).where(
+                GameRow.session_id == info.id,
+                GameRow.kind == "chouette",
+                GameRow.over == False,  # noqa: E712
+            )
+        ).first()
+        if row is None:
+            return LiveGame(self._next_number(info))
+        events = [
+            parse_event(json.loads(body), "stored event", allow_end=True)
+            for body in self.db.exec(
+                select(EventRow.body).where(EventRow.game_id == row.id).order_by(EventRow.seq)
+            ).all()
+        ]
+        game = replay(line_from_json(row.line_before), info.rules, events)
+        return LiveGame(row.number, game, row.id)
+
+    def _next_number(self, info: SessionInfo) -> int:
+        top = self.db.exec(
+            select(func.max(GameRow.number)).where(GameRow.session_id == info.id)
+        ).one()
+        return (top or 0) + 1
+
+    def play(self, info: SessionInfo, events: Sequence[Event], expect: int | None) -> Played:
+        """Apply one command's events to the current game and book it if it ends."""
+        live = self.live(info)
+        if expect is not None and expect != live.number:
+            if expect < live.number:
+                raise ChouetteError(
+                    f"game {expect} is already over (another command booked it first): "
+                    "nothing written"
+                )
+            raise ChouetteError(f"there is no game {expect} yet: the next game is {live.number}")
+        game = live.game or start(info.line, info.rules)
+        notices: list[str] = []
+        applied: list[Event] = []
+        for event in events:
+            try:
+                game = apply(game, event)
+            except AutoDoubleIgnored as err:
+                notices.append(f"automatic double ignored: {err}")
+                continue
+            applied.append(event)
+        if not applied:
+            return Played(info, live.number, game, None, tuple(notices))
+        game_id = live.row_id
+        if game_id is None:
+            game_id = self._create_game(info, live.number, info.line)
+        seq = len(game.events) - len(applied)
+        self.db.execute(
+            insert(EventRow),
+            [
+                {
+                    "game_id": game_id,
+                    "seq": seq + i,
+                    "body": json.dumps(event_to_json(e)),
+                    "at": self.now,
+                }
+                for i, e in enumerate(applied)
+            ],
+        )
+        outcome = self._finish(info, game_id, game) if game.over else None
+        return Played(info, live.number, game, outcome, tuple(notices))
+
+    def _create_game(self, info: SessionInfo, number: int, line: Line) -> int:
+        row = GameRow(
+            session_id=info.id,
+            number=number,
+            kind="chouette",
+            line_before=line_to_json(line),
+            started_at=self.now,
+        )
+        self.db.add(row)
+        self.db.flush()
+        assert row.id is not None
+        return row.id
+
+    def _finish(self, info: SessionInfo, game_id: int, game: Game) -> Outcome:
+        players = [game.box, *([game.partner] if game.partner else []), *game.members]
+        stakes = info.stakes(players)
+        outcome = settle_game(game, stakes)
+        self.db.execute(
+            insert(PairRow),
+            [
+                {
+                    "game_id": game_id,
+                    "member": m,
+                    "box": game.box,
+                    "points": pts,
+                    "cents": pts * min(stakes[m], stakes[game.box]),
+                }
+                for m, pts in outcome.pairs.items()
+            ],
+        )
+        self._book(info.id, game_id, outcome.points, outcome.cents)
+        self.db.execute(
+            update(GameRow)
+            .where(col(GameRow.id) == game_id)
+            .values(over=True, line_after=line_to_json(outcome.next_line), ended_at=self.now)
+        )
+        self.db.execute(
+            update(SessionRow)
+            .where(col(SessionRow.id) == info.id)
+            .values(line=line_to_json(outcome.next_line))
+        )
+        return outcome
+
+    def _book(
+        self, session_id: int, game_id: int | None, points: dict[str, int], cents: dict[str, Cents]
+    ) -> None:
+        if sum(points.values()) != 0 or sum(cents.values()) != 0:
+            raise ChouetteError("internal error: a booking that does not sum to zero was refused")
+        self.db.execute(
+            insert(BookingRow),
+            [
+                {
+                    "session_id": session_id,
+                    "game_id": game_id,
+                    "player": p,
+                    "points": points[p],
+                    "cents": cents[p],
+                    "at": self.now,
+                }
+                for p in points
+            ],
+        )
+
+    def undo(self, info: SessionInfo) -> str:
+        """Take back the last event of the session's games, a game's end included."""
+        live = self.live(info)
+        if live.game is not None and live.row_id is not None:
+            return self._drop_last_event(live.row_id, live.number, live.game)
+        row = self.db.exec(
+            select(GameRow)
+            .where(GameRow.session_id == info.id)
+            .order_by(col(GameRow.number).desc())
+        ).first()
+        if row is None or row.id is None:
+            raise ChouetteError(f"nothing to undo in {info.name}: no game has been played")
+        if row.kind != "chouette":
+            raise ChouetteError(
+                f"game {row.number} was imported from an engine file: undo takes back "
+                "live events only"
+            )
+        if row.line_after is not None and line_from_json(row.line_after) != info.line:
+            raise ChouetteError(
+                f"the line has changed since game {row.number} ended (a join, leave or "
+                "sit-out): undo that first"
+            )
+        self.db.execute(delete(BookingRow).where(col(BookingRow.game_id) == row.id))
+        self.db.execute(delete(PairRow).where(col(PairRow.game_id) == row.id))
+        self.db.execute(
+            update(GameRow)
+            .where(col(GameRow.id) == row.id)
+            .values(over=False, line_after=None, ended_at=None)
+        )
+        self.db.execute(
+            update(SessionRow).where(col(SessionRow.id) == info.id).values(line=row.line_before)
+        )
+        game = self.live(replace(info, line=line_from_json(row.line_before))).game
+        assert game is not None
+        return self._drop_last_event(row.id, row.number, game)
+
+    def _drop_last_event(self, game_id: int, number: int, game: Game) -> str:
+        last = game.events[-1]
+        self.db.execute(
+            delete(EventRow).where(
+                col(EventRow.game_id) == game_id, col(EventRow.seq) == len(game.events) - 1
+            )
+        )
+        if len(game.events) == 1:
+            self.db.execute(delete(GameRow).where(col(GameRow.id) == game_id))
+            return f"took back {last.describe()} (game {number} has not started now)"
+        return f"took back {last.describe()} (game {number})"
+
+    def record(self, info: SessionInfo, record: Record, where: str) -> Played:
+        """Book one chouette game record, played on the session's line as it stands."""
+        live = self.live(info)
+        if live.started:
+            raise ChouetteError(
+                f"{where}: game {live.number} is in progress in {info.name}: finish or undo "
+                "it before recording games"
+            )
+        game, notices = play_record(record, info.line, info.rules, where)
+        game_id = self._create_game(info, live.number, info.line)
+        self.db.execute(
+            insert(EventRow),
+            [
+                {"game_id": game_id, "seq": i, "body": json.dumps(event_to_json(e)), "at": self.now}
+                for i, e in enumerate(game.events)
+            ],
+        )
+        outcome = self._finish(info, game_id, game)
+        return Played(
+            replace(info, line=outcome.next_line), live.number, game, outcome, tuple(notices)
+        )
+
+    def game(
+        self, info: SessionInfo, number: int
+    ) -> tuple[Game | None, dict[str, Any], list[Entry]]:
+        """Game ``number``: the replayed game (None for an engine game), its row facts, bookings."""
+        row = self.db.exec(
+            select(GameRow).where(GameRow.session_id == info.id, GameRow.number == number)
+        ).first()
+        if row is None:
+            raise ChouetteError(f"there is no game {number} in {info.name}")
+        facts: dict[str, Any] = {
+            "number": row.number,
+            "kind": row.kind,
+            "over": row.over,
+            "started_at": utc(row.started_at),
+            "ended_at": utc(row.ended_at) if row.ended_at else None,
+            "detail": json.loads(row.detail) if row.detail else None,
+            "line_after": line_from_json(row.line_after) if row.line_after else None,
+        }
+        game = None
+        if row.kind == "chouette":
+            events = [
+                parse_event(json.loads(body), "stored event", allow_end=True)
+                for body in self.db.exec(
+                    select(EventRow.body).where(EventRow.game_id == row.id).order_by(EventRow.seq)
+                ).all()
+            ]
+            game = replay(line_from_json(row.line_before), info.rules, events)
+        bookings = [
+            Entry(utc(b.at), info.name, number, b.player, b.points, b.cents, "game")
+            for b in self.db.exec(
+                select(BookingRow).where(BookingRow.game_id == row.id).order_by(BookingRow.id)
+            ).all()
+        ]
+        return game, facts, bookings
+
+    # -------------------------------------------------------- reports
+
+    def players(self, info: SessionInfo | None) -> list[str]:
+        """Players in the order they joined (every session's, for the club ledger)."""
+        query = select(PlayerRow.name).order_by(PlayerRow.session_id, PlayerRow.id)
+        if info is not None:
+            query = query.where(PlayerRow.session_id == info.id)
+        seen: dict[str, None] = {}
+        for name in self.db.exec(query).all():
+            seen.setdefault(name, None)
+        return list(seen)
+
+    def totals(self, info: SessionInfo | None) -> dict[str, tuple[int, Cents]]:
+        """Points and cents per player, summed in SQL."""
+        query = select(
+            BookingRow.player, func.sum(BookingRow.points), func.sum(BookingRow.cents)
+        ).group_by(BookingRow.player)
+        if info is not None:
+            query = query.where(BookingRow.session_id == info.id)
+        return {p: (int(pts), int(c)) for p, pts, c in self.db.exec(query).all()}
+
+    def sheet(self, info: SessionInfo | None) -> list[GameLine]:
+        """A row per finished game, in order, with every player's points and cents."""
+        query = (
+            select(GameRow, SessionRow.name)
+            .join(SessionRow, col(SessionRow.id) == col(GameRow.session_id))
+            .where(GameRow.over == True)  # noqa: E712
+            .order_by(col(GameRow.session_id), col(GameRow.number))
+        )
+        bookings = select(
+            BookingRow.game_id, BookingRow.player, BookingRow.points, BookingRow.cents
+        ).where(col(BookingRow.game_id).is_not(None))
+        if info is not None:
+            query = query.where(GameRow.session_id == info.id)
+            bookings = bookings.where(BookingRow.session_id == info.id)
+        by_game: dict[int, tuple[dict[str, int], dict[str, Cents]]] = {}
+        for game_id, player, points, cents in self.db.exec(bookings.order_by(BookingRow.id)).all():
+            pts, cts = by_game.setdefault(game_id or 0, ({}, {}))
+            pts[player] = pts.get(player, 0) + points
+            cts[player] = cts.get(player, 0) + cents
+        lines = []
+        for row, session_name in self.db.exec(query).all():
+            assert row.id is not None
+            if row.kind == "chouette":
+                seats = line_from_json(row.line_before)
+                box, captain = seats.box or "", seats.captain
+            else:
+                detail = json.loads(row.detail or "{}")
+                box, captain = detail.get("winner", ""), detail.get("loser")
+            pts, cts = by_game.get(row.id, ({}, {}))
+            lines.append(
+                GameLine(
+                    number=row.number,
+                    kind=row.kind,
+                    box=box,
+                    captain=captain,
+                    points=pts,
+                    cents=cts,
+                    ended_at=utc(row.ended_at) if row.ended_at else None,
+                    session=session_name,
+                )
+            )
+        return lines
+
+    def entries(self, info: SessionInfo | None) -> list[Entry]:
+        """Every booking, oldest first."""
+        query = (
+            select(BookingRow, SessionRow.name, GameRow.number)
+            .join(SessionRow, col(SessionRow.id) == col(BookingRow.session_id))
+            .join(GameRow, col(GameRow.id) == col(BookingRow.game_id), isouter=True)
+            .order_by(col(BookingRow.id))
+        )
+        if info is not None:
+            query = query.where(BookingRow.session_id == info.id)
+        return [
+            Entry(utc(b.at), name, number, b.player, b.points, b.cents, "game")
+            for b, name, number in self.db.exec(query).all()
+        ]

@@ -1,0 +1,411 @@
+"""A whole evening through the CLI, every report as exact text, every --json shape."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from tests.dump import dump
+
+EVENING = [
+    ("new", "friday", "ann", "bob", "cat", "dan", "--stake", "2.50", "--player-stake", "dan=1.00"),
+    ("double", "bob", "cat", "dan"),
+    ("take", "bob"),
+    ("beaver", "cat"),
+    ("raccoon", "cat"),
+    ("drop", "cat"),
+    ("drop", "dan"),
+]
+
+
+def play_evening(chouette):
+    for args in EVENING:
+        chouette(*args)
+
+
+def test_a_cube_exchange_reads_like_the_table(chouette):
+    chouette("new", "friday", "ann", "bob", "cat", "dan")
+    assert chouette("double", "bob", "cat").stdout == (
+        "Game 1: the box, ann, doubles bob, cat.\n"
+        "  bob: cube 1, double to 2 pending: bob to answer\n"
+        "  cat: cube 1, double to 2 pending: cat to answer\n"
+    )
+    assert chouette("beaver", "bob").stdout == (
+        "Game 1: bob beavers.\n  bob: cube 2, beaver to 4 pending: ann to answer\n"
+    )
+    assert chouette("raccoon", "bob").stdout == (
+        "Game 1: the box, ann, raccoons on bob's cube.\n"
+        "  bob: cube 4, raccoon to 8 pending: bob to answer\n"
+    )
+
+
+def test_status_shows_every_cube(chouette):
+    play_evening(chouette)
+    assert chouette("status").stdout == (
+        "Session friday: game 1 (in progress)\n"
+        "Line: ann | bob, cat, dan\n"
+        "member      cube  owner    to answer    state\n"
+        "--------  ------  -------  -----------  ---------------------------------\n"
+        "bob            2  bob      -            live\n"
+        "cat            4  cat      -            out, -4 (cat refused the raccoon)\n"
+        "dan            1  centre   -            out, -1 (dan dropped)\n"
+    )
+
+
+def test_undo_takes_back_the_last_event(chouette):
+    play_evening(chouette)
+    assert chouette("undo").stdout == "Undone: took back drop dan (game 1).\n"
+    assert chouette.json("status") == {
+        "session": "friday",
+        "line": ["ann", "bob", "cat", "dan"],
+        "box": "ann",
+        "captain": "bob",
+        "crew": ["cat", "dan"],
+        "partner": None,
+        "game": {
+            "number": 1,
+            "cubes": {
+                "bob": {"value": 2, "owner": "bob", "pending": None, "out": False},
+                "cat": {"value": 4, "owner": "cat", "pending": None, "out": True},
+                "dan": {"value": 1, "owner": "centre", "pending": "dan", "out": False},
+            },
+        },
+    }
+
+
+def test_end_books_the_game_at_per_player_stakes(chouette):
+    play_evening(chouette)
+    assert chouette.json("end", "team", "--gammon") == {
+        "session": "friday",
+        "game": 1,
+        "pairs": {"bob": 4, "cat": -4, "dan": -1},
+        "points": {"ann": 1, "bob": 4, "cat": -4, "dan": -1},
+        "cents": {"ann": 100, "bob": 1000, "cat": -1000, "dan": -100},
+        "next_line": ["bob", "cat", "dan", "ann"],
+    }
+    assert chouette("status").stdout == (
+        "Session friday: game 2 (not started)\nLine: bob | cat, dan, ann\n"
+    )
+
+
+def test_reports_after_a_game(chouette):
+    play_evening(chouette)
+    chouette("end", "team", "--gammon")
+    assert chouette("sheet", "--format", "csv").stdout == (
+        "game,kind,box,captain,ann,bob,cat,dan\n"
+        "1,chouette,ann,bob,1,4,-4,-1\n"
+        "total,points,,,1,4,-4,-1\n"
+        "total,money,,,1.00,10.00,-10.00,-1.00\n"
+    )
+    assert chouette("sheet", "--format", "markdown").stdout == (
+        "Session friday: stake 2.50 a point; standard rules.\n"
+        "| game   | box   | captain   |     ann |     bob |     cat |     dan |\n"
+        "|--------|-------|-----------|---------|---------|---------|---------|\n"
+        "| 1      | ann   | bob       | +1 → +1 | +4 → +4 | -4 → -4 | -1 → -1 |\n"
+        "| total  |       |           |      +1 |      +4 |      -4 |      -1 |\n"
+        "| money  |       |           |   +1.00 |  +10.00 |  -10.00 |   -1.00 |\n"
+    )
+    assert chouette("standings").stdout == (
+        "player      points    money\n"
+        "--------  --------  -------\n"
+        "bob             +4   +10.00\n"
+        "ann             +1    +1.00\n"
+        "dan             -1    -1.00\n"
+        "cat             -4   -10.00\n"
+    )
+    assert chouette.json("standings") == {
+        "session": "friday",
+        "players": [
+            {"name": "bob", "points": 4, "cents": 1000},
+            {"name": "ann", "points": 1, "cents": 100},
+            {"name": "dan", "points": -1, "cents": -100},
+            {"name": "cat", "points": -4, "cents": -1000},
+        ],
+    }
+    assert chouette.json("sheet") == {
+        "session": "friday",
+        "players": ["ann", "bob", "cat", "dan"],
+        "games": [
+            {
+                "game": 1,
+                "points": {"ann": 1, "bob": 4, "cat": -4, "dan": -1},
+                "cents": {"ann": 100, "bob": 1000, "cat": -1000, "dan": -100},
+            }
+        ],
+    }
+    assert chouette("settle").stdout == (
+        "from    to      amount\n"
+        "------  ----  --------\n"
+        "cat     bob      10.00\n"
+        "dan     ann       1.00\n"
+    )
+    assert chouette.json("settle") == {
+        "payments": [
+            {"from": "cat", "to": "bob", "cents": 1000},
+            {"from": "dan", "to": "ann", "cents": 100},
+        ]
+    }
+    assert chouette("ledger", "--format", "csv").stdout == (
+        "time (UTC),session,game,player,points,money,note\n"
+        "2026-11-20 20:00,friday,1,ann,+1,+1.00,game\n"
+        "2026-11-20 20:00,friday,1,bob,+4,+10.00,game\n"
+        "2026-11-20 20:00,friday,1,cat,-4,-10.00,game\n"
+        "2026-11-20 20:00,friday,1,dan,-1,-1.00,game\n"
+    )
+    ledger = chouette.json("ledger")
+    assert [(b["player"], b["cents"]) for b in ledger["bookings"]] == [
+        ("ann", 100),
+        ("bob", 1000),
+        ("cat", -1000),
+        ("dan", -100),
+    ]
+
+
+def test_undo_of_an_end_removes_its_bookings_and_restores_the_line(chouette):
+    play_evening(chouette)
+    chouette("end", "team", "--gammon")
+    assert chouette("undo").stdout == "Undone: took back end team gammon (game 1).\n"
+    assert chouette.json("standings")["players"] == [
+        {"name": n, "points": 0, "cents": 0} for n in ("ann", "bob", "cat", "dan")
+    ]
+    assert chouette.json("status")["line"] == ["ann", "bob", "cat", "dan"]
+    assert chouette.json("status")["game"]["number"] == 1
+    chouette("end", "box")
+    assert chouette.json("standings")["players"][0] == {"name": "ann", "points": 7, "cents": 1600}
+
+
+def test_every_pair_dropping_ends_the_game(chouette):
+    chouette("new", "friday", "ann", "bob", "cat")
+    chouette("double", "bob", "cat")
+    chouette("drop", "bob")
+    out = chouette("drop", "cat").stdout
+    assert "Game 1 is over." in out and "Next line: ann | cat, bob" in out
+
+
+def test_game_json_is_a_record_that_books_the_same_game(chouette, tmp_path):
+    play_evening(chouette)
+    chouette("end", "box", "--backgammon", "--resigned")
+    record = chouette.json("game", "1")
+    assert record == {
+        "session": "friday",
+        "line": ["ann", "bob", "cat", "dan"],
+        "events": [
+            {"act": "double", "by": "box", "members": ["bob", "cat", "dan"]},
+            {"act": "take", "member": "bob"},
+            {"act": "beaver", "member": "cat"},
+            {"act": "raccoon", "member": "cat"},
+            {"act": "drop", "member": "cat"},
+            {"act": "drop", "member": "dan"},
+        ],
+        "result": {"winner": "box", "kind": "backgammon", "resigned": True},
+    }
+    chouette(
+        "new",
+        "saturday",
+        "ann",
+        "bob",
+        "cat",
+        "dan",
+        "--stake",
+        "2.50",
+        "--player-stake",
+        "dan=1.00",
+    )
+    del record["session"]
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record))
+    booked = chouette.json("record", str(path))
+    assert booked["session"] == "saturday"
+    assert booked["points"] == {"ann": 11, "bob": -6, "cat": -4, "dan": -1}
+
+
+def test_record_reads_json_lines_from_stdin(chouette):
+    chouette("new", "friday", "ann", "bob", "cat")
+    lines = "\n".join(
+        json.dumps(r)
+        for r in [
+            {"line": ["ann", "bob", "cat"], "events": [], "result": {"winner": "box"}},
+            {"box": "ann", "captain": "cat", "crew": ["bob"], "result": {"winner": "team"}},
+        ]
+    )
+    out = chouette("record", "-", input=lines).stdout
+    assert out == (
+        "Booked game 1 of friday; next line: ann | cat, bob\n"
+        "Booked game 2 of friday; next line: cat | bob, ann\n"
+    )
+
+
+BAD_RECORDS = [
+    (
+        '{"line": ["bob", "ann", "cat"], "result": {"winner": "box"}}',
+        "record: its line bob, ann, cat is not the session's line (ann, bob, cat)",
+    ),
+    (
+        '[{"result": {"winner": "box"}}, {"events": [{"act": "raccoon", "member": "cat"}]}]',
+        "record 2, event 1 (raccoon cat): there is no double on cat's cube to raccoon",
+    ),
+    (
+        '{"events": [{"act": "double", "by": "member", "members": ["zed"]}]}',
+        "record, event 1 (double zed --by member): zed is not playing this game",
+    ),
+    (
+        '{"events": [{"act": "double", "members": ["bob"]}]}',
+        "record: no 'result', but bob, cat still playing",
+    ),
+    ('{"events": [{"act": "dance"}]}', "record, event 1: 'act' must be one of auto-double,"),
+    ('{"result": {"winner": "box", "kind": "triple"}}', "'kind' must be single, gammon or"),
+    ("[1, 2", "not JSON"),
+    ('{"session": "nope", "result": {"winner": "box"}}', "there is no session called nope"),
+]
+
+
+@pytest.mark.parametrize(("text", "message"), BAD_RECORDS)
+def test_a_bad_record_is_refused_whole_and_writes_nothing(chouette, ledger_file, text, message):
+    chouette("new", "friday", "ann", "bob", "cat")
+    before = dump(f"sqlite:///{ledger_file}")
+    result = chouette("record", "-", input=text, code=1)
+    assert message in result.stderr
+    assert result.stderr.startswith("Error: ")
+    assert dump(f"sqlite:///{ledger_file}") == before
+
+
+REFUSALS = [
+    (["take", "zed"], "zed is not playing this game"),
+    (["double", "ann"], "ann is the box: name a member of the team"),
+    (["drop", "cat"], "there is no double on cat's cube to drop"),
+    (["end", "box"], "the game cannot end with a decision pending on bob's cube"),
+    (["join", "eve"], "game 2 is in progress: change the line after it ends"),
+    (["sit-out", "cat"], "game 2 is in progress: change the line after it ends"),
+    (["new", "friday", "x", "y"], "there is already a session called friday"),
+    (["--session", "nope", "status"], "there is no session called nope"),
+    (["take", "bob", "--game", "1"], "game 1 is already over"),
+    (["take", "bob", "--game", "3"], "there is no game 3 yet: the next game is 2"),
+    (["raccoon", "bob"], "bob cannot raccoon: only a beaver can be raccooned"),
+    (["auto-double"], "automatic doubles happen on the opening roll"),
+]
+
+
+@pytest.mark.parametrize(("args", "message"), REFUSALS)
+def test_refusals_name_the_people_exit_1_and_write_nothing(chouette, ledger_file, args, message):
+    chouette("new", "friday", "ann", "bob", "cat")
+    chouette("end", "box")
+    chouette("double", "bob")
+    before = dump(f"sqlite:///{ledger_file}")
+    result = chouette(*args, code=1)
+    assert result.stderr == f"Error: {message}\n" or message in result.stderr
+    assert dump(f"sqlite:///{ledger_file}") == before
+
+
+def test_an_ignored_automatic_double_says_so_and_writes_nothing(chouette, ledger_file):
+    chouette("new", "friday", "ann", "bob", "cat", "--auto-doubles", "1")
+    chouette("auto-double")
+    before = dump(f"sqlite:///{ledger_file}")
+    result = chouette("auto-double")
+    assert "automatic double ignored: the limit of 1 automatic double is reached" in result.stdout
+    assert dump(f"sqlite:///{ledger_file}") == before
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["new", "x", "a", "b", "--stake", "1.005"], "not a whole number of cents"),
+        (["new", "x", "a", "b", "--cubes", "triple"], "Invalid value"),
+        (["end", "sideways"], "Invalid value"),
+        (["take"], "name the member whose cube you take, or use --all"),
+        (["end", "box", "--gammon", "--backgammon"], "--gammon or --backgammon, not both"),
+    ],
+)
+def test_bad_usage_exits_2(chouette, args, message):
+    chouette("new", "friday", "ann", "bob")
+    assert message in chouette(*args, code=2).stderr
+
+
+def test_no_session_yet_is_a_clear_error(chouette):
+    result = chouette("status", code=1)
+    assert result.stderr == "Error: no session yet: start one with `chouette new NAME PLAYER...`\n"
+
+
+def test_roll_off_prints_the_rolls_and_is_reproducible(chouette):
+    out = chouette("new", "friday", "ann", "bob", "cat", "dan", "--roll", "--seed", "7").stdout
+    again = chouette("new", "saturday", "ann", "bob", "cat", "dan", "--roll", "--seed", "7").stdout
+    assert out.startswith("Roll-off (seed 7):\n  round 1: ann ")
+    assert out.splitlines()[:-2] == again.splitlines()[:-2]
+    assert out.splitlines()[-1] == again.splitlines()[-1]
+
+
+def test_line_changes_between_games(chouette):
+    chouette("new", "friday", "ann", "bob", "cat", "--newcomer", "before-loser")
+    chouette("end", "box")
+    assert (
+        chouette("join", "dan", "--stake", "3").stdout == "dan joins. Line: ann | cat, dan, bob\n"
+    )
+    assert chouette("sit-out", "cat").stdout == (
+        "cat sits out. Line: ann | dan, bob  (sitting out: cat)\n"
+    )
+    assert chouette.json("status")["captain"] == "dan"
+    chouette("sit-in", "cat")
+    assert chouette("leave", "ann").stdout == "ann leaves. Line: cat | dan, bob\n"
+    chouette("end", "team")
+    names = [p["name"] for p in chouette.json("standings")["players"]]
+    assert sorted(names) == ["ann", "bob", "cat", "dan"]
+
+
+def test_session_option_switches_the_current_session(chouette):
+    chouette("new", "friday", "ann", "bob")
+    chouette("new", "saturday", "cat", "dan")
+    assert chouette.json("status")["session"] == "saturday"
+    chouette("--session", "friday", "end", "box")
+    assert chouette.json("status")["session"] == "friday"
+    out = chouette("sessions").stdout
+    assert [line.split()[:2] for line in out.splitlines()[2:]] == [
+        ["*", "friday"],
+        ["saturday", "2026-11-20"],
+    ]
+
+
+def test_single_cube_evening_e4(chouette):
+    chouette("new", "friday", "B", "C", "M1", "M2", "--cubes", "single")
+    for args in (
+        ["double"],
+        ["take", "C"],
+        ["drop", "M1"],
+        ["take", "M2"],
+        ["double", "--by", "team"],
+        ["take", "C"],
+    ):
+        chouette(*args)
+    assert chouette.json("end", "box", "--gammon")["points"] == {
+        "B": 17,
+        "C": -8,
+        "M1": -1,
+        "M2": -8,
+    }
+
+
+def test_take_all_answers_every_pending_double(chouette):
+    chouette("new", "friday", "ann", "bob", "cat", "dan")
+    chouette("double", "bob", "cat")
+    chouette("double", "dan", "--by", "member")
+    chouette("take", "--all")
+    cubes = chouette.json("status")["game"]["cubes"]
+    assert {m: c["owner"] for m, c in cubes.items()} == {"bob": "bob", "cat": "cat", "dan": "box"}
+
+
+def test_table_mode_runs_the_evening_at_one_prompt(chouette):
+    chouette("new", "friday", "ann", "bob", "cat")
+    script = "double bob\ntake bob\nbogus\nend team --gammon\nstandings --json\nquit\n"
+    out = chouette("table", input=script).stdout
+    assert "Table mode for friday" in out
+    assert "Game 1: bob takes." in out
+    assert "Session friday: game 2 (not started)\nLine: bob | cat, ann\n" in out
+    assert '"cents": 400' in out  # bob won 4 points at 1.00
+    assert chouette.json("status")["box"] == "bob"
+
+
+def test_the_demo_settles_an_evening(chouette, tmp_path):
+    out = chouette("demo").stdout
+    assert out.count("$ chouette ") == 23
+    assert out.rstrip().endswith("eve     cat      30.00")
+    assert not os.path.exists(tmp_path / "ledger.db")  # the demo never touches the ledger
