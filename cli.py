@@ -748,6 +748,27 @@ def game_command(
     emit(rows)
 
 
+@app.command()
+def pay(
+    ctx: typer.Context,
+    payer: Annotated[str, typer.Argument(help="Who pays.")],
+    payee: Annotated[str, typer.Argument(help="Who is paid.")],
+    amount: Annotated[str, typer.Argument(help="How much, e.g. 12.50.")],
+    note: Annotated[str, typer.Option(help="What it was for.")] = "",
+) -> None:
+    """Book a payment between two players: paid debts disappear from settle.
+
+    Also for a player leaving early: another player pays them their balance and takes it
+    over (`chouette pay cat dan 12.50 --note "takes over dan's balance"`).
+    """
+    cents = money_option(amount, "AMOUNT")
+    assert cents is not None
+    with ledger(ctx, write=True) as book:
+        info = current(book, ctx, lock=True)
+        book.pay(info, payer, payee, cents, note)
+    typer.echo(f"{payer} paid {payee} {format_cents(cents)} ({info.name}).")
+
+
 # ---------------------------------------------------------------- records
 
 

@@ -10,7 +10,20 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from sqlalchemy import Connection, Engine, inspect, text
+from sqlalchemy import (
+    BigInteger,
+    Column,
+    Connection,
+    DateTime,
+    Engine,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    inspect,
+    text,
+)
 from sqlalchemy.exc import DBAPIError
 from sqlmodel import SQLModel
 
@@ -19,8 +32,40 @@ from db import models  # noqa: F401  (registers the tables)
 
 Migration = Callable[[Connection], None]
 
+
+def v2_payments_and_imports(conn: Connection) -> None:
+    """Schema 2: payments between players, imported engine files, the club-ledger index."""
+    frozen = MetaData()
+    Table("session", frozen, Column("id", Integer, primary_key=True))
+    payment = Table(
+        "payment",
+        frozen,
+        Column("id", Integer, primary_key=True),
+        Column("session_id", Integer, ForeignKey("session.id"), nullable=False),
+        Column("payer", String, nullable=False),
+        Column("payee", String, nullable=False),
+        Column("cents", BigInteger, nullable=False),
+        Column("note", String, nullable=False),
+        Column("at", DateTime(timezone=True), nullable=False),
+    )
+    source_file = Table(
+        "source_file",
+        frozen,
+        Column("sha256", String, primary_key=True),
+        Column("name", String, nullable=False),
+        Column("format", String, nullable=False),
+        Column("session_id", Integer, ForeignKey("session.id"), nullable=False),
+        Column("games", Integer, nullable=False),
+        Column("imported_at", DateTime(timezone=True), nullable=False),
+    )
+    payment.create(conn)
+    source_file.create(conn)
+    conn.execute(text("ALTER TABLE booking ADD COLUMN payment_id INTEGER REFERENCES payment (id)"))
+    conn.execute(text("CREATE INDEX booking_by_player ON booking (player, points, cents)"))
+
+
 #: ``MIGRATIONS[i]`` brings a database from version ``i + 1`` to ``i + 2``.
-MIGRATIONS: list[Migration] = []
+MIGRATIONS: list[Migration] = [v2_payments_and_imports]
 LATEST = len(MIGRATIONS) + 1
 
 

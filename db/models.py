@@ -104,18 +104,47 @@ class PairRow(SQLModel, table=True):
     cents: int = Field(sa_column=Column(BigInteger, nullable=False))
 
 
+class PaymentRow(SQLModel, table=True):
+    """Money that changed hands between two players (a settle-up, or taking over a balance)."""
+
+    __tablename__ = "payment"
+
+    id: int | None = Field(default=None, primary_key=True)
+    session_id: int = Field(foreign_key="session.id")
+    payer: str
+    payee: str
+    cents: int = Field(sa_column=Column(BigInteger, nullable=False))
+    note: str = ""
+    at: datetime = Field(sa_column=Column(DateTime(timezone=True), nullable=False))
+
+
+class SourceFileRow(SQLModel, table=True):
+    """An engine file that was imported: its SHA-256 is how a second import books nothing."""
+
+    __tablename__ = "source_file"
+
+    sha256: str = Field(primary_key=True)
+    name: str
+    format: str
+    session_id: int = Field(foreign_key="session.id")
+    games: int
+    imported_at: datetime = Field(sa_column=Column(DateTime(timezone=True), nullable=False))
+
+
 class BookingRow(SQLModel, table=True):
-    """A line of the ledger: points and cents to one player from a game (or a payment)."""
+    """A line of the ledger: points and cents to one player from a game or a payment."""
 
     __tablename__ = "booking"
     __table_args__ = (
         Index("booking_by_session", "session_id", "player", "points", "cents"),
+        Index("booking_by_player", "player", "points", "cents"),
         Index("booking_by_game", "game_id"),
     )
 
     id: int | None = Field(default=None, primary_key=True)
     session_id: int = Field(foreign_key="session.id")
     game_id: int | None = Field(default=None, foreign_key="game.id")
+    payment_id: int | None = Field(default=None, foreign_key="payment.id")
     player: str
     points: int
     cents: int = Field(sa_column=Column(BigInteger, nullable=False))

@@ -30,6 +30,7 @@ from db.models import (
     EventRow,
     GameRow,
     PairRow,
+    PaymentRow,
     PlayerRow,
     SessionRow,
     Setting,
@@ -470,6 +471,46 @@ class Ledger:
             return f"took back {last.describe()} (game {number} has not started now)"
         return f"took back {last.describe()} (game {number})"
 
+    def pay(self, info: SessionInfo, payer: str, payee: str, cents: Cents, note: str) -> None:
+        """A payment between two players of the session, booked so the debt disappears."""
+        if payer == payee:
+            raise ChouetteError(f"{payer} cannot pay themselves")
+        if cents <= 0:
+            raise ChouetteError("a payment must be more than zero")
+        known = set(self.players(info))
+        for name in (payer, payee):
+            if name not in known:
+                raise ChouetteError(
+                    f"{name} has not played in {info.name} (book a payment in the session "
+                    "they played in, with --session)"
+                )
+        row = PaymentRow(
+            session_id=info.id, payer=payer, payee=payee, cents=cents, note=note, at=self.now
+        )
+        self.db.add(row)
+        self.db.flush()
+        self.db.execute(
+            insert(BookingRow),
+            [
+                {
+                    "session_id": info.id,
+                    "payment_id": row.id,
+                    "player": payer,
+                    "points": 0,
+                    "cents": cents,
+                    "at": self.now,
+                },
+                {
+                    "session_id": info.id,
+                    "payment_id": row.id,
+                    "player": payee,
+                    "points": 0,
+                    "cents": -cents,
+                    "at": self.now,
+                },
+            ],
+        )
+
     def record(self, info: SessionInfo, record: Record, where: str) -> Played:
         """Book one chouette game record, played on the session's line as it stands."""
         live = self.live(info)
@@ -592,16 +633,24 @@ class Ledger:
         return lines
 
     def entries(self, info: SessionInfo | None) -> list[Entry]:
-        """Every booking, oldest first."""
+        """Every booking, oldest first: games and payments."""
         query = (
-            select(BookingRow, SessionRow.name, GameRow.number)
+            select(BookingRow, SessionRow.name, GameRow.number, PaymentRow)
             .join(SessionRow, col(SessionRow.id) == col(BookingRow.session_id))
             .join(GameRow, col(GameRow.id) == col(BookingRow.game_id), isouter=True)
+            .join(PaymentRow, col(PaymentRow.id) == col(BookingRow.payment_id), isouter=True)
             .order_by(col(BookingRow.id))
         )
         if info is not None:
             query = query.where(BookingRow.session_id == info.id)
         return [
-            Entry(utc(b.at), name, number, b.player, b.points, b.cents, "game")
-            for b, name, number in self.db.exec(query).all()
+            Entry(utc(b.at), name, number, b.player, b.points, b.cents, _note(b.player, payment))
+            for b, name, number, payment in self.db.exec(query).all()
         ]
+
+
+def _note(player: str, payment: PaymentRow | None) -> str:
+    if payment is None:
+        return "game"
+    text = f"paid {payment.payee}" if player == payment.payer else f"paid by {payment.payer}"
+    return f"{text}: {payment.note}" if payment.note else text

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import shutil
 import sqlite3
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 from sqlalchemy import create_engine, inspect, text
@@ -16,6 +18,7 @@ from db import open_ledger
 from db.engine import connect, dispose_all
 from db.migrations import LATEST
 from db.store import line_from_json, line_to_json
+from tests.dump import dump
 
 WHEN = datetime(2026, 11, 20, 21, 30, tzinfo=UTC)
 
@@ -112,3 +115,45 @@ def schema(url: str) -> dict[str, object]:
         }
     finally:
         engine.dispose()
+
+
+V1 = Path(__file__).parent / "data" / "ledger-v1.sqlite"
+
+
+def test_a_first_schema_ledger_migrates_to_exactly_the_fresh_schema(tmp_path):
+    old = tmp_path / "old.sqlite"
+    shutil.copy(V1, old)
+    before = dump(f"sqlite:///{old}")
+    assert before["schema_version"] == [(1,)]
+    connect(f"sqlite:///{old}")
+    fresh = tmp_path / "fresh.sqlite"
+    connect(f"sqlite:///{fresh}")
+    dispose_all()
+    assert schema(f"sqlite:///{old}") == schema(f"sqlite:///{fresh}")
+    after = dump(f"sqlite:///{old}")
+    assert after["schema_version"] == [(LATEST,)]
+    for table, rows in before.items():
+        if table == "booking":  # one new column, empty
+            assert [r[:-1] for r in after[table]] != [] and len(after[table]) == len(rows)
+            assert {r[-1] for r in after[table]} == {None}
+        elif table != "schema_version":
+            assert after[table] == rows, table
+
+
+def test_a_migrated_ledger_reports_what_it_held(chouette, tmp_path, monkeypatch):
+    old = tmp_path / "old.sqlite"
+    shutil.copy(V1, old)
+    monkeypatch.setenv("CHOUETTE_DB", str(old))
+    assert chouette.json("standings", "--all")["players"] == [
+        {"name": "Big Al", "points": 6, "cents": 600},
+        {"name": "ann", "points": 2, "cents": 500},
+        {"name": "eve", "points": 1, "cents": 250},
+        {"name": "cat", "points": 0, "cents": 0},
+        {"name": "dan", "points": 0, "cents": 0},
+        {"name": "zoë", "points": -6, "cents": -600},
+        {"name": "bob", "points": -3, "cents": -750},
+    ]
+    status = chouette.json("--session", "friday", "status")
+    assert status["game"]["cubes"]["bob"]["pending"] == "box"
+    chouette("take", "bob")
+    chouette.json("end", "box")
