@@ -10,6 +10,7 @@ import os
 import re
 import shlex
 import sys
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -18,10 +19,12 @@ from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
-import typer
+STARTED = time.time()  # when the command was given, before the imports below take their time
 
-from chouette.errors import ChouetteError
-from chouette.money import parse_money
+import typer  # noqa: E402
+
+from chouette.errors import ChouetteError  # noqa: E402
+from chouette.money import parse_money  # noqa: E402
 
 if TYPE_CHECKING:
     from chouette.game import Event, Game
@@ -48,6 +51,7 @@ class Options:
     db: str | None
     session: str | None
     booked: bool = False
+    issued: datetime | None = None
 
 
 def default_database() -> Path:
@@ -60,6 +64,15 @@ def clock() -> datetime:
     if pinned:
         return datetime.fromisoformat(pinned).astimezone(UTC)
     return datetime.now(UTC)
+
+
+def issued(opts: Options) -> datetime:
+    """When the user gave this command (the table mode stamps each line as it is typed)."""
+    if opts.issued is not None:
+        return opts.issued
+    if os.environ.get("CHOUETTE_NOW"):
+        return clock()
+    return datetime.fromtimestamp(STARTED, UTC)
 
 
 def fail(message: str, code: int = 1) -> NoReturn:
@@ -80,7 +93,7 @@ def ledger(ctx: typer.Context, *, write: bool) -> Iterator[Ledger]:
     opts = options(ctx)
     url = database_url(opts.db or str(default_database()))
     try:
-        with open_ledger(url, write=write, now=clock()) as book:
+        with open_ledger(url, write=write, now=clock(), clock=clock) as book:
             yield book
     except ChouetteError as err:
         fail(str(err))
@@ -444,9 +457,6 @@ def play(
     as_json: bool = False,
 ) -> None:
     """Apply one command's events to the current game, as one transaction."""
-    if expect is None:
-        with ledger(ctx, write=False) as book:
-            expect = book.live(current(book, ctx)).number
     with ledger(ctx, write=True) as book:
         info = current(book, ctx, lock=True)
         live = book.live(info)
@@ -455,7 +465,7 @@ def play(
         except ChouetteError as err:
             fail(str(err))
         before = live.game
-        played = book.play(info, events, expect)
+        played = book.play(info, events, expect, issued(options(ctx)))
     options(ctx).booked = played.outcome is not None
     report_played(played, before, as_json)
 
@@ -895,6 +905,7 @@ def table_loop(opts: Options, read: Callable[[str], str]) -> None:
         if words[0] == "help":
             words = [*words[1:], "--help"] if len(words) > 1 else ["--help"]
         opts.booked = False
+        opts.issued = clock()
         dispatch([*prefix, *words], opts)
         if opts.booked:
             dispatch([*prefix, "status"], opts)

@@ -11,7 +11,7 @@ a server that does not answer, a lock held too long) comes out as a ChouetteErro
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
 
@@ -25,12 +25,15 @@ __all__ = ["Ledger", "database_url", "open_ledger"]
 
 
 @contextmanager
-def open_ledger(url: str, *, write: bool, now: datetime) -> Iterator[Ledger]:
-    """The ledger at ``url`` in one transaction (``write``: take the write lock at once)."""
+def open_ledger(
+    url: str, *, write: bool, now: datetime, clock: Callable[[], datetime] | None = None
+) -> Iterator[Ledger]:
+    """The ledger at ``url`` in one transaction (``write``: take the write lock at once).
+    ``now`` is the time of the command; ``clock`` reads the time again (for a game's end)."""
     try:
         engine = connect(url)
         with transaction(engine, write=write) as session:
-            yield Ledger(session, now)
+            yield Ledger(session, now, clock)
     except IntegrityError as err:
         raise ChouetteError(
             "another command changed the ledger at the same moment; nothing was written "

@@ -9,7 +9,7 @@ the transaction, which rolls back: nothing is written.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
@@ -132,9 +132,12 @@ class SessionSummary:
 class Ledger:
     """The ledger in one open transaction."""
 
-    def __init__(self, session: Session, now: datetime) -> None:
+    def __init__(
+        self, session: Session, now: datetime, clock: Callable[[], datetime] | None = None
+    ) -> None:
         self.db = session
         self.now = now.astimezone(UTC)
+        self.clock = clock or (lambda: self.now)
 
     # -------------------------------------------------------- sessions
 
@@ -319,9 +322,22 @@ class Ledger:
         ).one()
         return (top or 0) + 1
 
-    def play(self, info: SessionInfo, events: Sequence[Event], expect: int | None) -> Played:
-        """Apply one command's events to the current game and book it if it ends."""
+    def play(
+        self,
+        info: SessionInfo,
+        events: Sequence[Event],
+        expect: int | None,
+        issued_at: datetime | None = None,
+    ) -> Played:
+        """Apply one command's events to the current game and book it if it ends.
+
+        ``expect``: the game the command is for (refused if another is current).
+        ``issued_at``: when the command was given; if no game is in progress and the last one
+        ended after that moment, another terminal ended the game this command was meant for,
+        and it is refused rather than starting a new game."""
         live = self.live(info)
+        if live.game is None and issued_at is not None:
+            self._check_not_stale(info, live.number, issued_at)
         if expect is not None and expect != live.number:
             if expect < live.number:
                 raise ChouetteError(
@@ -360,6 +376,18 @@ class Ledger:
         outcome = self._finish(info, game_id, game) if game.over else None
         return Played(info, live.number, game, outcome, tuple(notices))
 
+    def _check_not_stale(self, info: SessionInfo, number: int, issued_at: datetime) -> None:
+        ended = self.db.exec(
+            select(GameRow.ended_at).where(
+                GameRow.session_id == info.id, GameRow.number == number - 1
+            )
+        ).first()
+        if ended is not None and utc(ended) > issued_at:
+            raise ChouetteError(
+                f"game {number - 1} was ended by another command after this one was given: "
+                f"nothing written (give the command again to start game {number})"
+            )
+
     def _create_game(self, info: SessionInfo, number: int, line: Line) -> int:
         row = GameRow(
             session_id=info.id,
@@ -394,7 +422,7 @@ class Ledger:
         self.db.execute(
             update(GameRow)
             .where(col(GameRow.id) == game_id)
-            .values(over=True, line_after=line_to_json(outcome.next_line), ended_at=self.now)
+            .values(over=True, line_after=line_to_json(outcome.next_line), ended_at=self.clock())
         )
         self.db.execute(
             update(SessionRow)
