@@ -337,6 +337,10 @@ def parse_player_stakes(items: Sequence[str]) -> dict[str, int]:
     return stakes
 
 
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
 def format_cents(cents: int) -> str:
     from chouette.money import format_money
 
@@ -581,7 +585,7 @@ def raccoon(
     answer(ctx, "raccoon", member, False, game)
 
 
-@app.command()
+@app.command(context_settings={"ignore_unknown_options": True})
 def deal(
     ctx: typer.Context,
     member: Annotated[str, typer.Argument(help="The member who settles with the box.")],
@@ -842,6 +846,164 @@ def read_records(source: str) -> list[tuple[str, Any]]:
     if isinstance(data, list):
         return [(f"{label} record {i}", item) for i, item in enumerate(data, start=1)]
     return [(label, data)]
+
+
+# ---------------------------------------------------------------- engine files
+
+
+def parse_names(items: Sequence[str]) -> dict[str, str]:
+    names = {}
+    for item in items:
+        engine, sep, player = item.rpartition("=")
+        if not sep or not engine or not player:
+            fail(f"--as {item!r}: write ENGINE_NAME=PLAYER", 2)
+        names[engine] = player
+    return names
+
+
+@app.command("import")
+def import_command(
+    ctx: typer.Context,
+    files: Annotated[list[Path], typer.Argument(help=".mat, .sgf, .jsonl or .csv files.")],
+    names: Annotated[
+        list[str] | None,
+        typer.Option("--as", help="ENGINE_NAME=PLAYER: who an engine's player is (repeatable)."),
+    ] = None,
+    match_as_money: Annotated[
+        bool, typer.Option("--match-as-money", help="Book a match file's games as money games.")
+    ] = False,
+) -> None:
+    """Book engine games (gnubg, XG, BGBlitz, servers) as head-to-head games of the session.
+
+    Each file is all or nothing; a file imported before books nothing the second time.
+    """
+    from db.imports import import_file
+
+    mapping = parse_names(names or [])
+    if len(files) == 1 and is_export_file(files[0]):
+        restore_export(ctx, files[0])
+        return
+    summaries = []
+    with ledger(ctx, write=True) as book:
+        info = current(book, ctx, lock=True)
+        for path in files:
+            with progress_bar(path) as update:
+                try:
+                    summaries.append(
+                        import_file(
+                            book,
+                            info,
+                            path,
+                            names=mapping,
+                            match_as_money=match_as_money,
+                            progress=update,
+                        )
+                    )
+                except ChouetteError as err:
+                    fail(str(err))
+    for summary in summaries:
+        report_import(summary)
+
+
+def is_export_file(path: Path) -> bool:
+    from db.transfer import is_export
+
+    try:
+        with path.open(encoding="utf-8-sig") as handle:
+            return is_export(handle.readline())
+    except (OSError, UnicodeError):
+        return False
+
+
+def restore_export(ctx: typer.Context, path: Path) -> None:
+    from db.transfer import restore
+
+    with ledger(ctx, write=True) as book, path.open(encoding="utf-8-sig") as handle:
+        counts = restore(book, enumerate(handle, start=1))
+    sessions, games, payments = (
+        plural(counts[k], k[:-1]) for k in ("sessions", "games", "payments")
+    )
+    typer.echo(f"Restored {sessions}, {games} and {payments} from {path.name}.")
+
+
+@app.command()
+def export(
+    ctx: typer.Context,
+    target: Annotated[str, typer.Argument(help="File to write, or - for standard output.")] = "-",
+) -> None:
+    """Write the whole ledger as JSON Lines: a backup, or a move to another database.
+
+    `chouette import FILE` of the export into an empty database (SQLite or PostgreSQL)
+    rebuilds it with identical standings and sheets.
+    """
+    from db.transfer import export as rows
+
+    with ledger(ctx, write=False) as book:
+        lines = [json.dumps(row, ensure_ascii=False) for row in rows(book)]
+    text = "\n".join(lines) + "\n"
+    if target == "-":
+        typer.echo(text, nl=False)
+        return
+    try:
+        Path(target).write_text(text, encoding="utf-8")
+    except OSError as err:
+        fail(f"cannot write {target}: {err.strerror or err}")
+    typer.echo(f"Exported {len(lines) - 1} lines to {target}.")
+
+
+@app.command()
+def check(ctx: typer.Context) -> None:
+    """Verify the ledger: bookings sum to zero and equal what replaying the events gives."""
+    from db.audit import check as audit
+
+    with ledger(ctx, write=False) as book:
+        found = audit(book)
+    if found.problems:
+        for problem in found.problems:
+            typer.echo(f"Problem: {problem}", err=True)
+        fail(f"{plural(len(found.problems), 'problem')} in the ledger")
+    typer.echo(
+        f"The ledger is consistent: {found.sessions} sessions, {found.games} games, "
+        f"{found.bookings} bookings."
+    )
+
+
+@contextmanager
+def progress_bar(path: Path) -> Iterator[Callable[[int], None] | None]:
+    """A progress bar on a terminal for a big file; nothing in a pipe."""
+    try:
+        size = path.stat().st_size
+    except OSError:
+        size = 0
+    if not sys.stderr.isatty() or size < (4 << 20):
+        yield None
+        return
+    with typer.progressbar(length=size, label=path.name, file=sys.stderr) as bar:
+        seen = 0
+
+        def update(done: int) -> None:
+            nonlocal seen
+            bar.update(done - seen)
+            seen = done
+
+        yield update
+
+
+def report_import(summary: Any) -> None:
+    if summary.already:
+        typer.echo(summary.already)
+        return
+    skipped = f", {summary.skipped} booked before (skipped)" if summary.skipped else ""
+    typer.echo(f"{summary.file}: {summary.booked} games booked into {summary.session}{skipped}.")
+    if summary.points:
+        from chouette.report import balance, signed
+
+        rows = [[p, signed(summary.points[p]), balance(summary.cents[p])] for p in summary.points]
+        emit((["player", "points", "money"], rows))
+    for warning in summary.warnings[:20]:
+        typer.echo(f"Warning: {warning}")
+    if len(summary.warnings) > 20:
+        typer.echo(f"… and {len(summary.warnings) - 20} more warnings.")
 
 
 # ---------------------------------------------------------------- the table mode

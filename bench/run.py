@@ -1,0 +1,380 @@
+"""The benchmark: chouette's speed measured side by side with its floors, in one run.
+
+    python bench/run.py            # everything (a few minutes: it builds a 500,000-game ledger)
+    python bench/run.py --quick    # smaller sizes, for a first look
+
+Prints one line per figure with the goal it is measured against. Nothing here is a test:
+the numbers depend on the machine; the ratios are what matter.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import json
+import os
+import random
+import resource
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from chouette.errors import ChouetteError  # noqa: E402
+from chouette.game import ANSWERS, Answer, AutoDouble, Deal, Double, End, Event, apply  # noqa: E402
+from chouette.line import new_line  # noqa: E402
+from chouette.rules import HouseRules  # noqa: E402
+from chouette.settlement import settle  # noqa: E402
+
+PYTHON = sys.executable
+CHOUETTE = [PYTHON, "-c", "import cli; cli.run()"]
+FLOOR = [PYTHON, str(ROOT / "bench" / "floor_app.py")]
+PLAYERS = ["ann", "bob", "cat", "dan", "eve"]
+NOW = datetime(2026, 11, 20, 20, 0, tzinfo=UTC)
+
+
+def wall(command: Sequence[str], runs: int, env: dict[str, str] | None = None) -> float:
+    """Median wall time of a command, in seconds."""
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run(command, check=True, stdout=subprocess.DEVNULL, env=env, cwd=ROOT)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def side_by_side(ours: Sequence[str], floor: Sequence[str], runs: int) -> tuple[float, float]:
+    """Alternate the two commands so that both see the same machine."""
+    a, b = [], []
+    for _ in range(runs):
+        a.append(wall(ours, 1))
+        b.append(wall(floor, 1))
+    return statistics.median(a), statistics.median(b)
+
+
+def line(name: str, value: str, goal: str, ok: bool) -> None:
+    print(f"{name:<58} {value:>28}   goal {goal:<16} {'met' if ok else 'NOT MET'}", flush=True)
+
+
+# ---------------------------------------------------------------- a played-out evening
+
+
+def random_game(line_, rules: HouseRules, rng: random.Random) -> list[Event]:
+    """A legal random game: cube play first, then the board ends."""
+    from chouette.game import start
+
+    game = start(line_, rules)
+    events: list[Event] = []
+    for _ in range(rng.randint(0, 6)):
+        members = list(game.members)
+        candidates: list[Event] = [AutoDouble(), Double("box", tuple(rng.sample(members, 2)))]
+        candidates += [Double("member", (m,)) for m in members]
+        candidates += [Answer(a, m) for a in ANSWERS for m in members]
+        candidates += [Deal(rng.choice(members), rng.randint(-2, 2))]
+        rng.shuffle(candidates)
+        for event in candidates:
+            try:
+                game = apply(game, event)
+            except ChouetteError:
+                continue
+            events.append(event)
+            break
+        if game.over:
+            return events
+    for member in list(game.pending):
+        if not game.cubes[member].live or game.cubes[member].offer is None:
+            continue
+        try:
+            game = apply(game, Answer("take", member))
+            events.append(Answer("take", member))
+        except ChouetteError:
+            game = apply(game, Answer("drop", member))
+            events.append(Answer("drop", member))
+    if not game.over:
+        events.append(End(rng.choice(["box", "team"]), rng.choice(["single", "single", "gammon"])))
+    return events
+
+
+def build_evening(path: Path, games: int) -> None:
+    from db import open_ledger
+
+    rules = HouseRules(auto_doubles=1)
+    rng = random.Random(500)
+    url = f"sqlite:///{path}"
+    with open_ledger(url, write=True, now=NOW) as book:
+        book.create_session("bench", new_line(PLAYERS, rules), 100, rules)
+    for _ in range(games):
+        with open_ledger(url, write=True, now=NOW) as book:
+            info = book.session(None, lock=True)
+            book.play(info, random_game(info.line, rules, rng), None)
+    with open_ledger(url, write=True, now=NOW) as book:  # leave a game in progress
+        info = book.session(None, lock=True)
+        book.play(info, [Double("box", info.line.team[:2])], None)
+
+
+# ---------------------------------------------------------------- the figures
+
+
+def one_shot(folder: Path, evening: Path, runs: int) -> None:
+    env_free = {**os.environ, "CHOUETTE_DB": str(evening)}
+    ours = [*CHOUETTE, "--db", str(evening), "status", "--json"]
+    floor = [*FLOOR, "status", "--db", str(evening)]
+    subprocess.run(ours, check=True, stdout=subprocess.DEVNULL, env=env_free)
+    a, b = side_by_side(ours, floor, runs)
+    line(
+        "one-shot `status --json` (500 games) vs bare Typer+sqlmodel",
+        f"{a * 1000:.0f} ms vs {b * 1000:.0f} ms = {a / b:.2f}x",
+        "<= 1.3x",
+        a / b <= 1.3,
+    )
+    a, b = side_by_side([*CHOUETTE, "--help"], [*FLOOR, "--help"], runs)
+    line(
+        "`chouette --help` vs a bare Typer app's --help",
+        f"{a * 1000:.0f} ms vs {b * 1000:.0f} ms = {a / b:.2f}x",
+        "<= 1.2x",
+        a / b <= 1.2,
+    )
+
+
+def table_mode(evening: Path, rounds: int) -> None:
+    import cli
+
+    copy = evening.with_name("table.db")
+    copy.write_bytes(evening.read_bytes())
+    opts = cli.Options(str(copy), None)
+    prefix = ["--db", str(copy)]
+    script = [
+        ["status"],
+        ["double", "bob", "--by", "member"],
+        ["take", "bob"],
+        ["status", "--json"],
+        ["end", "team"],
+        ["standings"],
+        ["undo"],
+        ["undo"],
+        ["undo"],
+    ]
+    times: dict[str, list[float]] = {}
+    sink = io.StringIO()
+    for _ in range(rounds):
+        for words in script:
+            opts.issued = None
+            start = time.perf_counter()
+            with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
+                cli.dispatch([*prefix, *words], opts)
+            times.setdefault(" ".join(words), []).append(time.perf_counter() - start)
+    worst = max(statistics.median(v) for v in times.values())
+    detail = ", ".join(
+        f"{k.split()[0]} {statistics.median(v) * 1000:.1f}" for k, v in list(times.items())[:6]
+    )
+    line(
+        "table mode, in-process per live command (500 games)",
+        f"worst median {worst * 1000:.1f} ms",
+        "< 20 ms",
+        worst < 0.020,
+    )
+    print(f"    ({detail} ms)")
+
+
+def neutral_file(path: Path, count: int, players: Sequence[str], seed: int) -> None:
+    rng = random.Random(seed)
+    with path.open("w", encoding="utf-8") as out:
+        for i in range(1, count + 1):
+            winner, loser = rng.sample(list(players), 2)
+            cube = rng.choice([1, 1, 2, 2, 4, 8])
+            result = rng.choice(["single", "single", "single", "gammon", "backgammon"])
+            points = cube * {"single": 1, "gammon": 2, "backgammon": 3}[result]
+            out.write(
+                json.dumps(
+                    {
+                        "session": "bench",
+                        "game": i,
+                        "winner": winner,
+                        "loser": loser,
+                        "cube": cube,
+                        "result": result,
+                        "end": "bearoff",
+                        "points": points,
+                    }
+                )
+                + "\n"
+            )
+
+
+def child_peak_kb() -> int:
+    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+
+
+def run_import(db: Path, data: Path, players: Sequence[str]) -> tuple[float, int]:
+    """Seconds and peak memory (kB) of `chouette import` of ``data`` into a new session."""
+    env = {**os.environ, "CHOUETTE_DB": str(db)}
+    subprocess.run(
+        [*CHOUETTE, "new", "bench", *players], check=True, env=env, stdout=subprocess.DEVNULL
+    )
+    code = (
+        "import resource, sys, cli\n"
+        "try:\n    cli.run()\nexcept SystemExit: pass\n"
+        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)\n"
+    )
+    start = time.perf_counter()
+    done = subprocess.run(
+        [PYTHON, "-c", code, "import", str(data)],
+        check=True,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+    )
+    seconds = time.perf_counter() - start
+    return seconds, int(done.stderr.strip().splitlines()[-1])
+
+
+def raw_executemany(db: Path, data: Path, with_games: bool) -> float:
+    """The floor: a raw sqlite3 executemany of the same bookings (and games), one transaction."""
+    rows = [json.loads(text) for text in data.open(encoding="utf-8")]
+    start = time.perf_counter()
+    conn = sqlite3.connect(db)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS raw_game (id INTEGER PRIMARY KEY, session_id, "
+        "number, kind, detail, source_sha256, source_index, at)"
+    )
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS raw_booking (id INTEGER PRIMARY KEY, session_id, "
+        "game_id, player, points, cents, at)"
+    )
+    at = NOW.isoformat()
+    with conn:
+        if with_games:
+            conn.executemany(
+                "INSERT INTO raw_game VALUES (?, 1, ?, 'engine', ?, 'x', ?, ?)",
+                ((i, i, json.dumps(r), i, at) for i, r in enumerate(rows, 1)),
+            )
+        conn.executemany(
+            "INSERT INTO raw_booking (session_id, game_id, player, points, cents, at) "
+            "VALUES (1, ?, ?, ?, ?, ?)",
+            (
+                b
+                for i, r in enumerate(rows, 1)
+                for b in (
+                    (i, r["winner"], r["points"], r["points"] * 100, at),
+                    (i, r["loser"], -r["points"], -r["points"] * 100, at),
+                )
+            ),
+        )
+    conn.close()
+    return time.perf_counter() - start
+
+
+def imports(folder: Path, big: int, small: int) -> None:
+    players = [f"p{i:02d}" for i in range(12)]
+    data = {n: folder / f"neutral-{n}.jsonl" for n in (small, big)}
+    for n, path in data.items():
+        neutral_file(path, n, players, n)
+    seconds, _ = run_import(folder / "import-big.db", data[big], players)
+    raw = raw_executemany(folder / "raw.db", data[big], with_games=False)
+    raw_games = raw_executemany(folder / "raw-games.db", data[big], with_games=True)
+    line(
+        f"import {big:,} neutral records vs raw sqlite3 executemany",
+        f"{seconds:.2f} s vs {raw:.2f} s = {seconds / raw:.2f}x",
+        "<= 3x",
+        seconds / raw <= 3,
+    )
+    print(
+        f"    (with the game rows in the floor too: {raw_games:.2f} s = {seconds / raw_games:.2f}x)"
+    )
+    _, peak_small = run_import(folder / "import-small.db", data[small], players)
+    _, peak_big = run_import(folder / "import-big2.db", data[big], players)
+    line(
+        f"peak memory importing {small:,} vs {big:,} records",
+        f"{peak_small / 1024:.0f} MB vs {peak_big / 1024:.0f} MB",
+        "flat",
+        peak_big <= peak_small * 1.25,
+    )
+
+
+def reports(folder: Path, games: int) -> None:
+    players = [f"p{i:02d}" for i in range(16)]
+    data = folder / f"neutral-{games}.jsonl"
+    neutral_file(data, games, players, 7)
+    db = folder / "club.db"
+    run_import(db, data, players)
+    conn = sqlite3.connect(db)
+    conn.execute("CREATE TABLE raw AS SELECT player, points, cents FROM booking")
+    conn.commit()
+    start = time.perf_counter()
+    for _ in range(3):
+        conn.execute("SELECT player, SUM(points), SUM(cents) FROM raw GROUP BY player").fetchall()
+    raw = (time.perf_counter() - start) / 3
+    conn.close()
+    for report in ("standings", "settle"):
+        ours = wall([*CHOUETTE, "--db", str(db), report, "--all", "--json"], 3)
+        line(
+            f"`{report} --all` over {games:,} games vs one raw GROUP BY",
+            f"{ours:.2f} s vs {raw:.2f} s = {ours / raw:.2f}x",
+            "<= 3x and < 1 s",
+            ours / raw <= 3 and ours < 1,
+        )
+
+
+def settlement() -> None:
+    worst = 0.0
+    for seed in range(5):
+        rng = random.Random(seed)
+        amounts = [rng.randint(-100_000, 100_000) for _ in range(15)]
+        balances = {f"p{i}": a for i, a in enumerate([*amounts, -sum(amounts)])}
+        start = time.perf_counter()
+        settle(balances)
+        worst = max(worst, time.perf_counter() - start)
+    line(
+        "exact settlement of 16 non-zero balances (worst of 5)",
+        f"{worst * 1000:.0f} ms",
+        "< 500 ms",
+        worst < 0.5,
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="smaller sizes")
+    parser.add_argument("--only", help="one figure: oneshot, table, import, reports, settle")
+    args = parser.parse_args(argv)
+    runs = 5 if args.quick else 15
+    steps: dict[str, Callable[[Path, Path], None]] = {
+        "oneshot": lambda f, e: one_shot(f, e, runs),
+        "table": lambda f, e: table_mode(e, 5 if args.quick else 20),
+        "import": lambda f, e: imports(
+            f, 20_000 if args.quick else 100_000, 2_000 if args.quick else 10_000
+        ),
+        "reports": lambda f, e: reports(f, 50_000 if args.quick else 500_000),
+        "settle": lambda f, e: settlement(),
+    }
+    print(
+        f"chouette benchmark, {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, Python "
+        f"{sys.version.split()[0]}, {os.cpu_count()} cores, sqlite {sqlite3.sqlite_version}"
+    )
+    with tempfile.TemporaryDirectory(prefix="chouette-bench-") as tmp:
+        folder = Path(tmp)
+        evening = folder / "evening.db"
+        if args.only in (None, "oneshot", "table"):
+            build_evening(evening, 500)
+            from db.engine import dispose_all
+
+            dispose_all()
+        for name, step in steps.items():
+            if args.only in (None, name):
+                step(folder, evening)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,584 @@
+"""Jellyfish ``.mat`` files, as gnubg, XG, BGBlitz and the servers write them.
+
+A file is a header (``; [Key "Value"]`` tags, then `` N point match``; 0 = money), then one
+block per game: `` Game N``, the score **before** the game (``Alice : 3   Bob : 5``), and
+numbered lines with the two players' turns side by side (left column = the first player).
+A turn is a roll with its moves (``52: 13/8 13/11``), a cube action (``Doubles => 2``,
+``Takes``, ``Drops``, ``Beavers => 4``; a raccoon is written ``Beavers`` too, and no
+``Takes`` follows a beaver) or the end, ``Wins N points``, written in the winner's column.
+
+What a game was worth is worked out from the cube actions and how the game ended, then
+checked against the next game's score header, which is always right: gnubg writes the
+``Wins`` line without Jacoby and without automatic doubles. The header wins where it
+exists; a difference it does not explain becomes a warning on the game. The last game has
+no header after it and is booked as its moves say.
+
+Warnings (on the game, which is booked as the header says):
+
+- ``game 7: the file's moves say 2 points, the next score header says 4 points`` — a
+  difference nothing explains (up to the session's automatic doubles it is explained, and
+  silent: the file never shows them);
+- ``game 7: the next score header counts the gammon at a centred cube (2 points), as if
+  Jacoby were off`` (or ``… as a single …, as if Jacoby were on``) — the file was played
+  under the other Jacoby rule than the one used to read it;
+- ``game 7: the file's moves say Ann won, the next score header says Bob``;
+- ``game 7: 'Wins 5 points' does not fit the cube 4; the next score header says 8``;
+- on the last game, when the session has automatic doubles: ``no score header follows the
+  last game, so automatic doubles (up to 2) cannot be seen; booked at 1 point as the moves
+  say``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+from chouette.engines.model import (
+    LEVELS,
+    MULTIPLIER,
+    Ending,
+    EngineGame,
+    EngineRead,
+    EngineSession,
+    Scored,
+    is_power_of_two,
+    numbered,
+    problem,
+    split_points,
+)
+
+_TAG = re.compile(r';\s*\[\s*([^"\]]*?)\s*"(.*)"\s*\]\s*')
+_MATCH = re.compile(r"\s*([0-9]{1,9})\s+point\s+match\s*", re.IGNORECASE)
+_GAME = re.compile(r"\s*Game\s+([0-9]{1,9})\s*")
+_SCORE = re.compile(r"\s*(\S.*?) : (-?[0-9]{1,9})\s*(\S.*?) : (-?[0-9]{1,9})\s*")
+_NUMBERED = re.compile(r"\s*([0-9]{1,9})\)")
+_NUMBER = re.compile(r"[0-9]{1,9}")
+_DATE = re.compile(r"([0-9]{4})[.-]([0-9]{2})[.-]([0-9]{2})")
+_TOKEN = re.compile(r"\S+")
+_DICE = re.compile(r"[1-6][1-6]:")
+_MOVE = re.compile(r"(?:bar|[0-9]{1,2})(?:/(?:[0-9]{1,2}|off)\*?)+(?:\(([1-4])\))?", re.IGNORECASE)
+_OFF = re.compile(r".*/(?:0|off)\*?(?:\([1-4]\))?", re.IGNORECASE)
+
+#: A lone entry that starts at or after this column is in the right-hand player's column.
+#: gnubg puts the left column at 5-6 and the right at 33-35; XG and Jellyfish are alike.
+_RIGHT_COLUMN = 20
+_CHECKERS = 15
+_MAX_DOUBLINGS = 62
+
+
+@dataclass
+class _Game:
+    """What one game's lines say, gathered as they are read."""
+
+    number: int
+    line: int
+    score: tuple[int, int]
+    score_line: int
+    checkers: int
+    cube: int = 1
+    offers: list[tuple[int, int]] = field(default_factory=list)  # (value, offered by)
+    taken: bool = False
+    borne_off: list[int] = field(default_factory=lambda: [0, 0])
+    last_roll: tuple[int, bool] | None = None  # (player, bore off) of the latest event
+    move_number: int = 0
+    dropped_by: int | None = None
+    pays: int = 0
+    winner: int | None = None
+    wins: int | None = None
+    wins_line: int = 0
+    end: Ending = "resign"
+
+
+@dataclass(frozen=True)
+class _Rules:
+    names: tuple[str, str]
+    jacoby: bool
+    auto_doubles: int
+    played_at: str | None
+
+
+def read_mat(lines: Iterable[str], *, jacoby: bool, auto_doubles: int = 0) -> EngineRead:
+    """Read a ``.mat`` file: its header now, its games as they stream.
+
+    ``jacoby`` and ``auto_doubles`` are the session's house rules, used where the file does
+    not say (a ``; [Jacoby "On"]`` tag wins over ``jacoby``). Raises
+    :class:`~chouette.errors.EngineFileError` (``"line N: reason"``) for a file that cannot be
+    read, here for its header and later, while the games stream, for the rest.
+    """
+    source = numbered(lines)
+    tags, tag_lines, match_length, last = _read_header(source)
+    first = _next_game_start(source, last)
+    if first is None:
+        raise problem(last, "the file has no games (no ' Game 1' line)")
+    game_line, number = first
+    names, score, score_line = _read_score(source, game_line)
+    session = _session(tags, tag_lines, names, match_length)
+    rules = _Rules(
+        names=names,
+        jacoby=(session.jacoby if session.jacoby is not None else jacoby) and not match_length,
+        auto_doubles=0 if match_length else min(max(auto_doubles, 0), _MAX_DOUBLINGS),
+        played_at=_event_date(tags.get("EventDate")),
+    )
+    checkers = _checkers(session.variation)
+    start = _Game(number, game_line, score, score_line, checkers)
+    return EngineRead(session, _games(source, start, rules))
+
+
+def _read_header(
+    source: Iterator[tuple[int, str]],
+) -> tuple[dict[str, str], dict[str, int], int, int]:
+    """The tags (and their lines) and the match length, up to the `` N point match`` line."""
+    tags: dict[str, str] = {}
+    tag_lines: dict[str, int] = {}
+    last = 0
+    for number, text in source:
+        last = number
+        stripped = text.strip()
+        if not stripped:
+            continue
+        if stripped.startswith(";"):
+            tag = _TAG.fullmatch(stripped)
+            if tag and tag.group(1):
+                tags[tag.group(1)] = tag.group(2)
+                tag_lines[tag.group(1)] = number
+            continue
+        match = _MATCH.fullmatch(text)
+        if match is None:
+            raise problem(
+                number, f"expected the ' N point match' line of a .mat file, found {_show(text)}"
+            )
+        return tags, tag_lines, int(match.group(1)), number
+    raise problem(last + 1, "the file ends before its ' N point match' line")
+
+
+def _next_game_start(source: Iterator[tuple[int, str]], last: int) -> tuple[int, int] | None:
+    """The next `` Game N`` line after blank and comment lines, or ``None`` at the end."""
+    for number, text in source:
+        stripped = text.strip()
+        if not stripped or stripped.startswith(";"):
+            continue
+        game = _GAME.fullmatch(text)
+        if game is None:
+            raise problem(number, f"expected ' Game N', found {_show(text)}")
+        return number, int(game.group(1))
+    return None
+
+
+def _read_score(
+    source: Iterator[tuple[int, str]], game_line: int
+) -> tuple[tuple[str, str], tuple[int, int], int]:
+    """The score header right after `` Game N``: the names and the score before the game."""
+    for number, text in source:
+        score = _SCORE.fullmatch(text)
+        if score is None:
+            raise problem(
+                number,
+                f"expected the score line 'name : score   name : score', found {_show(text)}",
+            )
+        names = (score.group(1).strip(), score.group(3).strip())
+        if names[0] == names[1]:
+            raise problem(number, f"both players are called {names[0]!r}")
+        return names, (int(score.group(2)), int(score.group(4))), number
+    raise problem(game_line + 1, "the file ends before the game's score line")
+
+
+def _session(
+    tags: dict[str, str], lines: dict[str, int], names: tuple[str, str], match_length: int
+) -> EngineSession:
+    """What the header says: XG's tags for the rules and stake, and the players."""
+    cube_limit = None
+    if "CubeLimit" in tags:
+        text = tags["CubeLimit"].strip()
+        if not _NUMBER.fullmatch(text) or int(text) < 1:
+            raise problem(
+                lines["CubeLimit"], f'CubeLimit must be a whole number of 1 or more, not "{text}"'
+            )
+        cube_limit = int(text)
+    return EngineSession(
+        format="mat",
+        players=names,
+        match_length=match_length,
+        jacoby=_on_off(tags, lines, "Jacoby"),
+        beavers=_on_off(tags, lines, "Beaver"),
+        cube_limit=cube_limit,
+        stake=tags.get("Stake"),
+        currency=tags.get("Currency"),
+        variation=tags.get("Variation"),
+        name=tags.get("Event"),
+        tags=tags,
+    )
+
+
+def _on_off(tags: dict[str, str], lines: dict[str, int], key: str) -> bool | None:
+    if key not in tags:
+        return None
+    value = tags[key].strip().lower()
+    if value in ("on", "yes", "true", "1"):
+        return True
+    if value in ("off", "no", "false", "0"):
+        return False
+    raise problem(lines[key], f'the {key} tag must be "On" or "Off", not "{tags[key]}"')
+
+
+def _event_date(text: str | None) -> str | None:
+    """``; [EventDate "2024.01.27"]`` as an ISO date, ``2024-01-27``."""
+    date = _DATE.fullmatch(text.strip()) if text else None
+    return "-".join(date.groups()) if date else None
+
+
+def _checkers(variation: str | None) -> int:
+    """Checkers per side: 15, but 1-3 in Hypergammon."""
+    if variation and "hyper" in variation.lower():
+        digits = [int(c) for c in variation if c in "123"]
+        return digits[0] if digits else 3
+    return _CHECKERS
+
+
+def _games(source: Iterator[tuple[int, str]], start: _Game, rules: _Rules) -> Iterator[EngineGame]:
+    """Every game, each settled once the next game's score header is known."""
+    index = 1
+    current = start
+    for number, text in source:
+        stripped = text.strip()
+        if not stripped or stripped.startswith(";"):
+            continue
+        game = _GAME.fullmatch(text)
+        if game is None:
+            if " : " in text and _SCORE.fullmatch(text) and not _NUMBERED.match(text):
+                raise problem(
+                    number, f"a score line with no ' Game N' line before it: {_show(text)}"
+                )
+            _read_line(current, number, text, rules)
+            continue
+        if int(game.group(1)) != current.number + 1:
+            raise problem(number, f"Game {game.group(1)} follows Game {current.number}")
+        _close(current, number, rules)
+        _, score, score_line = _read_score(source, number)
+        following = _Game(current.number + 1, number, score, score_line, current.checkers)
+        yield _settle(current, index, following, rules)
+        index += 1
+        current = following
+    _close(current, None, rules)
+    yield _settle(current, index, None, rules)
+
+
+def _read_line(game: _Game, number: int, text: str, rules: _Rules) -> None:
+    """One line of a game: up to two entries, the left player's then the right player's."""
+    numbered_line = _NUMBERED.match(text)
+    offset = 0
+    if numbered_line:
+        move_number = int(numbered_line.group(1))
+        if move_number != game.move_number + 1:
+            raise problem(number, f"turn {move_number}) follows turn {game.move_number})")
+        game.move_number = move_number
+        offset = numbered_line.end()
+    entries = _entries(number, text, offset)
+    if len(entries) > 2:
+        raise problem(number, f"more than two turns on one line: {_show(text)}")
+    for position, (column, entry) in enumerate(entries):
+        player = 1 if position == 1 or column >= _RIGHT_COLUMN else 0
+        if position == 1 and entries[0][0] >= _RIGHT_COLUMN:
+            raise problem(number, f"two turns in the right-hand column: {_show(text)}")
+        _apply(game, number, player, entry, rules)
+
+
+def _entries(number: int, text: str, offset: int) -> list[tuple[int, list[str]]]:
+    """Split a line into entries (a roll and its moves, a cube action, a win) with columns."""
+    tokens = [(m.start(), m.group()) for m in _TOKEN.finditer(text, offset)]
+    entries: list[tuple[int, list[str]]] = []
+    i = 0
+    while i < len(tokens):
+        column, word = tokens[i]
+        if _DICE.fullmatch(word):
+            j = i + 1
+            while j < len(tokens) and _MOVE.fullmatch(tokens[j][1]):
+                j += 1
+        elif word in ("Doubles", "Beavers", "Raccoons"):
+            j = i + 3
+            if (
+                j > len(tokens)
+                or tokens[i + 1][1] != "=>"
+                or not _NUMBER.fullmatch(tokens[i + 2][1])
+            ):
+                raise problem(number, f"expected '{word} => N', found {_show(text[column:])}")
+        elif word in ("Takes", "Drops"):
+            j = i + 1
+        elif word == "Wins":
+            j = i + 3
+            if (
+                j > len(tokens)
+                or not _NUMBER.fullmatch(tokens[i + 1][1])
+                or tokens[i + 2][1] not in ("point", "points")
+            ):
+                raise problem(number, f"expected 'Wins N points', found {_show(text[column:])}")
+            if [t for _, t in tokens[j : j + 3]] == ["and", "the", "match"]:
+                j += 3
+        else:
+            raise problem(number, f"cannot read {word!r} in {_show(text)}")
+        entries.append((column, [t for _, t in tokens[i:j]]))
+        i = j
+    return entries
+
+
+def _apply(game: _Game, number: int, player: int, entry: list[str], rules: _Rules) -> None:
+    """One player's entry, applied to the game as read so far."""
+    name = rules.names[player]
+    word = entry[0]
+    if game.winner is not None or (game.dropped_by is not None and word != "Wins"):
+        raise problem(number, f"{name} plays on after the game has ended")
+    if word == "Wins":
+        _win(game, number, player, int(entry[1]), rules)
+        return
+    if game.offers and word not in ("Takes", "Drops", "Beavers", "Raccoons", "Doubles"):
+        _resolve_beaver(game, number, rules)
+    if _DICE.fullmatch(word):
+        off = 0
+        for move in entry[1:]:
+            if _OFF.fullmatch(move):
+                times = _MOVE.fullmatch(move)
+                off += int(times.group(1)) if times and times.group(1) else 1
+        game.borne_off[player] += off
+        game.last_roll = (player, off > 0)
+        return
+    game.last_roll = None
+    if word in ("Doubles", "Beavers", "Raccoons"):
+        _offer(game, number, player, int(entry[2]), word, rules)
+    elif not game.offers:
+        raise problem(number, f"{name} {word.lower()} but no double is pending")
+    elif game.offers[-1][1] == player:
+        raise problem(number, f"{name} {word.lower()} {name}'s own double")
+    elif word == "Takes":
+        game.cube = game.offers[-1][0]
+        game.offers.clear()
+        game.taken = True
+    else:
+        game.pays = game.offers[-2][0] if len(game.offers) > 1 else game.cube
+        game.dropped_by = player
+        game.offers.clear()
+
+
+def _offer(game: _Game, number: int, player: int, value: int, word: str, rules: _Rules) -> None:
+    """A double, or a beaver or raccoon (an offer while another is pending)."""
+    name = rules.names[player]
+    if not is_power_of_two(value) or value < 2 or value.bit_length() > _MAX_DOUBLINGS:
+        raise problem(number, f"{name} offers a cube of {value}, which no cube shows")
+    if game.offers:
+        top, by = game.offers[-1]
+        if by == player:
+            raise problem(number, f"{name} redoubles {name}'s own offer of {top}")
+        if value != 2 * top:
+            raise problem(number, f"{name} answers an offer of {top} with {value}")
+        game.offers.append((value, player))
+        return
+    if word != "Doubles":
+        raise problem(number, f"{name} {word.lower()} but no double is pending")
+    if value <= game.cube:
+        raise problem(number, f"{name} doubles to {value} with the cube already at {game.cube}")
+    if value != 2 * game.cube:
+        if game.taken:
+            raise problem(number, f"{name} doubles to {value} with the cube at {game.cube}")
+        game.cube = value // 2  # the writer counted cube turns the file does not show
+    game.offers.append((value, player))
+
+
+def _resolve_beaver(game: _Game, number: int, rules: _Rules) -> None:
+    """Play goes on after a beaver or raccoon: the last offer stands (no ``Takes`` is written)."""
+    if len(game.offers) < 2:
+        value, by = game.offers[0]
+        raise problem(
+            number, f"{rules.names[1 - by]} neither takes nor drops the double to {value}"
+        )
+    game.cube = game.offers[-1][0]
+    game.offers.clear()
+    game.taken = True
+
+
+def _win(game: _Game, number: int, player: int, value: int, rules: _Rules) -> None:
+    """The ``Wins N points`` line: who won, and how the game ended."""
+    if value < 1:
+        raise problem(number, f"{rules.names[player]} wins {value} points")
+    if game.dropped_by is not None:
+        if game.dropped_by == player:
+            raise problem(number, f"{rules.names[player]} drops and then wins")
+        game.end = "drop"
+    elif game.offers and game.offers[-1][1] == player:
+        game.pays = game.offers[-2][0] if len(game.offers) > 1 else game.cube
+        game.offers.clear()
+        game.dropped_by = 1 - player
+        game.end = "drop"
+    else:
+        if game.offers:
+            _resolve_beaver(game, number, rules)
+        bore_off = game.last_roll == (player, True)
+        game.end = "bearoff" if bore_off and game.borne_off[player] >= game.checkers else "resign"
+    game.winner = player
+    game.wins = value
+    game.wins_line = number
+
+
+def _close(game: _Game, next_line: int | None, rules: _Rules) -> None:
+    """The game's lines are over: it must have a winner (a drop without a ``Wins`` line will do)."""
+    if game.winner is not None:
+        return
+    at = next_line if next_line is not None else game.line
+    if game.dropped_by is not None:
+        game.winner = 1 - game.dropped_by
+        game.end = "drop"
+        game.wins_line = at
+        return
+    raise problem(at, f"game {game.number} has no winner (no 'Wins' line)")
+
+
+def _settle(game: _Game, index: int, following: _Game | None, rules: _Rules) -> EngineGame:
+    """The game as booked: its own reading, checked against the next score header."""
+    label = f"game {game.number}"
+    reading = _reading(game, rules)
+    winner = game.winner if game.winner is not None else 0
+    warnings: list[str] = []
+    if following is None:
+        if reading.scored is None:
+            raise problem(
+                game.wins_line,
+                f"{label}: 'Wins {_points(game.wins)}' is not the cube {reading.cube} × 1, 2 or 3",
+            )
+        cube, scored = reading.cube, reading.scored
+        if rules.auto_doubles:
+            warnings.append(
+                f"{label}: no score header follows the last game, so automatic doubles "
+                f"(up to {rules.auto_doubles}) cannot be seen; booked at "
+                f"{_points(cube * MULTIPLIER[scored])} as the moves say"
+            )
+    else:
+        winner, points = _header_result(game, following)
+        note = _explain(game, label, winner, points, reading, rules)
+        if note is not None:
+            warnings.append(note)
+        fitted = _fit(points, reading, rules)
+        if fitted is None:
+            raise problem(
+                following.score_line,
+                f"{label} is worth {_points(points)} by the score headers, "
+                "which no cube × 1, 2 or 3 makes",
+            )
+        cube, scored = fitted
+    return EngineGame(
+        index=index,
+        line=game.line,
+        winner=rules.names[winner],
+        loser=rules.names[1 - winner],
+        points=cube * MULTIPLIER[scored],
+        cube=cube,
+        result=scored,
+        end=game.end,
+        played_at=rules.played_at,
+        warnings=tuple(warnings),
+        number=game.number,
+    )
+
+
+@dataclass(frozen=True)
+class _Reading:
+    """A game's worth from its moves alone: the file's cube and the level scored (``None``
+    when the ``Wins`` line fits no level), and the level under the other Jacoby setting
+    when that would differ."""
+
+    cube: int
+    scored: Scored | None
+    other_jacoby: Scored | None = None
+
+    @property
+    def points(self) -> int | None:
+        return None if self.scored is None else self.cube * MULTIPLIER[self.scored]
+
+
+def _reading(game: _Game, rules: _Rules) -> _Reading:
+    if game.end == "drop":
+        return _Reading(game.pays, "single")
+    wins = game.wins or 0
+    level = LEVELS.get(wins // game.cube) if wins % game.cube == 0 else None
+    if level is None or level == "single" or game.taken:
+        return _Reading(game.cube, level)
+    if rules.jacoby:
+        return _Reading(game.cube, "single", other_jacoby=level)
+    return _Reading(game.cube, level, other_jacoby="single")
+
+
+def _header_result(game: _Game, following: _Game) -> tuple[int, int]:
+    """Who won and how many points, by the score before this game and before the next."""
+    (a0, a1), (b0, b1) = game.score, following.score
+    d0, d1 = b0 - a0, b1 - a1
+    if d0 > 0 and d1 == 0:
+        return 0, d0
+    if d1 > 0 and d0 == 0:
+        return 1, d1
+    if a0 + a1 == 0 == b0 + b1 and d0:  # net scores: +n for one player, -n for the other
+        return (0, d0) if d0 > 0 else (1, d1)
+    raise problem(
+        following.score_line,
+        f"the score goes from {a0}-{a1} to {b0}-{b1}, which no single game result makes",
+    )
+
+
+def _explain(
+    game: _Game, label: str, winner: int, points: int, reading: _Reading, rules: _Rules
+) -> str | None:
+    """A warning for a score header the moves do not explain, or ``None`` if they do."""
+    names = rules.names
+    if winner != game.winner:
+        return (
+            f"{label}: the file's moves say {names[1 - winner]} won, "
+            f"the next score header says {names[winner]}"
+        )
+    derived = reading.points
+    if derived is None:
+        return (
+            f"{label}: 'Wins {_points(game.wins)}' does not fit the cube {reading.cube}; "
+            f"the next score header says {points}"
+        )
+    if _doublings(points, reading.cube, reading.scored, rules) is not None:
+        return None
+    if _doublings(points, reading.cube, reading.other_jacoby, rules) is not None:
+        if rules.jacoby:
+            return (
+                f"{label}: the next score header counts the {reading.other_jacoby} at a "
+                f"centred cube ({_points(points)}), as if Jacoby were off"
+            )
+        return (
+            f"{label}: the next score header counts the {reading.scored} at a centred cube "
+            f"as a single ({_points(points)}), as if Jacoby were on"
+        )
+    return (
+        f"{label}: the file's moves say {_points(derived)}, "
+        f"the next score header says {_points(points)}"
+    )
+
+
+def _doublings(points: int, cube: int, scored: Scored | None, rules: _Rules) -> int | None:
+    """The cube that makes ``points`` at level ``scored`` after at most the session's
+    automatic doubles, or ``None``."""
+    if scored is None:
+        return None
+    for turns in range(rules.auto_doubles + 1):
+        if points == (cube << turns) * MULTIPLIER[scored]:
+            return cube << turns
+    return None
+
+
+def _fit(points: int, reading: _Reading, rules: _Rules) -> tuple[int, Scored] | None:
+    """The cube and level that make the header's points, as close to the moves as can be."""
+    for scored in (reading.scored, reading.other_jacoby):
+        cube = _doublings(points, reading.cube, scored, rules)
+        if cube is not None and scored is not None:
+            return cube, scored
+    return split_points(points, reading.cube, reading.scored or "single")
+
+
+def _points(points: int | None) -> str:
+    return f"{points} point" if points == 1 else f"{points} points"
+
+
+def _show(text: str) -> str:
+    """A line as quoted in a message, cut short."""
+    text = text.strip()
+    return repr(text if len(text) <= 60 else text[:57] + "...")

@@ -1,0 +1,139 @@
+"""The values every engine reader produces, and the small text helpers they share."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Literal
+
+from chouette.errors import EngineFileError
+
+Scored = Literal["single", "gammon", "backgammon"]
+Ending = Literal["bearoff", "drop", "resign", "settle", "forfeit"]
+MULTIPLIER: dict[Scored, int] = {"single": 1, "gammon": 2, "backgammon": 3}
+LEVELS: dict[int, Scored] = {1: "single", 2: "gammon", 3: "backgammon"}
+
+
+@dataclass(frozen=True)
+class EngineSource:
+    """Where a neutral record says its game came from (all parts optional)."""
+
+    engine: str | None = None
+    file: str | None = None
+    sha256: str | None = None
+    game_index: int | None = None
+
+
+@dataclass(frozen=True)
+class EngineGame:
+    """One settled two-party game as the ledger books it.
+
+    ``index`` is the game's 1-based position in the file and ``line`` the file line where it
+    starts (for messages and for remembering what was imported). ``points`` is what the
+    winner receives after Jacoby and automatic doubles; ``cube`` the cube value the game was
+    decided at (for a drop: the value before the refused offer); ``result`` the level it was
+    scored at (``points == cube × 1/2/3`` unless ``end`` is ``settle`` or ``forfeit``).
+    ``warnings`` are things a person should look at (the game is still booked as read).
+    ``number`` is the game's own number in its source (`` Game N`` in a ``.mat``, the
+    record's ``game``); ``session``, ``rules`` and ``source`` are what a neutral record says
+    of itself.
+    """
+
+    index: int
+    line: int
+    winner: str
+    loser: str
+    points: int
+    cube: int
+    result: Scored
+    end: Ending
+    played_at: str | None = None
+    warnings: tuple[str, ...] = ()
+    number: int | None = None
+    session: str | None = None
+    rules: str | None = None
+    source: EngineSource | None = None
+
+
+@dataclass(frozen=True)
+class EngineSession:
+    """What a file says about itself, read before its games (header).
+
+    ``None`` means the file does not say; the session's house rules decide.
+    """
+
+    format: Literal["mat", "sgf", "jsonl", "csv"]
+    players: tuple[str, ...]
+    match_length: int = 0
+    jacoby: bool | None = None
+    beavers: bool | None = None
+    cube_limit: int | None = None
+    stake: str | None = None
+    currency: str | None = None
+    variation: str | None = None
+    name: str | None = None
+    tags: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def is_match(self) -> bool:
+        return self.match_length > 0
+
+
+@dataclass(frozen=True)
+class EngineRead:
+    """A file being read: its header now, its games as they stream."""
+
+    session: EngineSession
+    games: Iterator[EngineGame]
+
+
+def problem(line: int, reason: str) -> EngineFileError:
+    """The error for a file that cannot be read: ``"line 12: reason"``."""
+    return EngineFileError(f"line {line}: {reason}")
+
+
+def numbered(lines: Iterable[str]) -> Iterator[tuple[int, str]]:
+    """The lines with their 1-based numbers, without line ends or a UTF-8 byte-order mark.
+
+    Text that is not UTF-8 (a decoding error while the caller's file is read) becomes an
+    :class:`EngineFileError` naming the line.
+    """
+    number = 0
+    iterator = iter(lines)
+    while True:
+        try:
+            text = next(iterator)
+        except StopIteration:
+            return
+        except UnicodeError:
+            raise problem(number + 1, "not UTF-8 text") from None
+        number += 1
+        if not isinstance(text, str):
+            raise problem(number, "not text (the file must be opened as UTF-8 text)")
+        if number == 1:
+            text = text.removeprefix("\ufeff")
+        yield number, text.rstrip("\r\n")
+
+
+def is_power_of_two(value: int) -> bool:
+    """1, 2, 4, 8, …: the values a doubling cube can show."""
+    return value >= 1 and value & (value - 1) == 0
+
+
+def split_points(points: int, cube: int, result: Scored) -> tuple[int, Scored] | None:
+    """A cube and result that make ``points`` (``cube × 1/2/3``), or ``None`` if none can.
+
+    The given result is kept when it fits, then the given cube, then the smallest level.
+    """
+    fits = [
+        (points // level, scored)
+        for level, scored in LEVELS.items()
+        if points % level == 0 and is_power_of_two(points // level)
+    ]
+    for candidate in fits:
+        if candidate[1] == result:
+            return candidate
+    for candidate in fits:
+        if candidate[0] == cube:
+            return candidate
+    return fits[0] if fits else None

@@ -1,0 +1,401 @@
+"""The engine-neutral result record (INTERFACE.md), as JSON Lines or CSV.
+
+One record per settled two-party game, for any engine, script or person::
+
+    {"session": "club-2024-05-01", "game": 3, "winner": "ann", "loser": "bob", "cube": 2,
+     "result": "gammon", "end": "bearoff", "points": 4, "played_at": "2024-05-01T21:30:00Z",
+     "rules": "jacoby", "source": {"engine": "gnubg", "file": "may.sgf",
+     "sha256": "…64 hex digits…", "game_index": 3}}
+
+Required: ``session`` (the source's own name for its series), ``game`` (its number there,
+1 or more), ``winner``, ``loser`` (different, non-empty), ``cube`` (1, 2, 4, …), ``result``
+(``single``, ``gammon`` or ``backgammon``, as scored), ``end`` (``bearoff``, ``drop``,
+``resign``, ``settle`` or ``forfeit``) and ``points`` (0 or more; ``cube × 1/2/3`` by the
+result unless the game was settled or forfeited; a drop is single). Optional:
+``played_at`` (an ISO 8601 date or time), ``rules`` (text, or a JSON object or list, kept as
+JSON text) and ``source`` (``engine``, ``file``, ``sha256``, ``game_index``, each optional).
+Any other field is refused.
+
+JSON Lines: one JSON object per line; blank lines are skipped. A file whose first
+non-blank character is ``[`` is read as one JSON array of records instead.
+
+CSV: a header row naming the columns, in any order, then one row per record. The columns
+are the fields above, with ``source`` flattened:
+
+    session, game, winner, loser, cube, result, end, points,
+    played_at, rules, source_engine, source_file, source_sha256, source_game_index
+
+The first eight are required; the others may be left out or left empty. ``rules`` is text.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from datetime import datetime
+from typing import Any
+
+from chouette.engines.model import (
+    MULTIPLIER,
+    EngineGame,
+    EngineRead,
+    EngineSession,
+    EngineSource,
+    is_power_of_two,
+    numbered,
+    problem,
+)
+
+REQUIRED = ("session", "game", "winner", "loser", "cube", "result", "end", "points")
+OPTIONAL = ("played_at", "rules", "source")
+SOURCE_FIELDS = ("engine", "file", "sha256", "game_index")
+CSV_COLUMNS = (
+    *REQUIRED,
+    "played_at",
+    "rules",
+    *(f"source_{name}" for name in SOURCE_FIELDS),
+)
+_RESULTS = ("single", "gammon", "backgammon")
+_ENDS = ("bearoff", "drop", "resign", "settle", "forfeit")
+_INTEGER = re.compile(r"[0-9]{1,18}")
+_SHA256 = re.compile(r"[0-9a-fA-F]{64}")
+
+
+def read_jsonl(lines: Iterable[str]) -> EngineRead:
+    """Read neutral records from JSON Lines (or one JSON array): the first now, the rest as
+    they stream. Raises :class:`~chouette.errors.EngineFileError` naming line and field."""
+    return _read("jsonl", _json_records(numbered(lines)))
+
+
+def read_csv(lines: Iterable[str]) -> EngineRead:
+    """Read neutral records from CSV with a header row (columns in the module docstring)."""
+    return _read("csv", _csv_records(numbered(lines)))
+
+
+def _read(kind: str, records: Iterator[tuple[int, Mapping[str, Any]]]) -> EngineRead:
+    games = (_game(index, line, record) for index, (line, record) in enumerate(records, 1))
+    first = next(games, None)
+    if first is None:
+        raise problem(1, "no records in the file")
+    session = EngineSession(
+        format="jsonl" if kind == "jsonl" else "csv", players=(), name=first.session
+    )
+    return EngineRead(session, _chain(first, games))
+
+
+def _chain(first: EngineGame, rest: Iterator[EngineGame]) -> Iterator[EngineGame]:
+    yield first
+    yield from rest
+
+
+def _json_records(source: Iterator[tuple[int, str]]) -> Iterator[tuple[int, Mapping[str, Any]]]:
+    """``(line, object)`` per record of a JSON Lines file, or of one JSON array."""
+    first = True
+    for number, text in source:
+        stripped = text.strip()
+        if not stripped:
+            continue
+        if first and stripped.startswith("["):
+            yield from _json_array(number, text, source)
+            return
+        first = False
+        yield number, _as_object(number, _parse_json(number, stripped))
+
+
+def _json_array(
+    first: int, text: str, source: Iterator[tuple[int, str]]
+) -> Iterator[tuple[int, Mapping[str, Any]]]:
+    """The records of a file that is one JSON array, each with the line where it starts.
+
+    The array is read whole: JSON Lines is the form for large files."""
+    whole = "\n".join([text, *(rest for _, rest in source)])
+    decoder = json.JSONDecoder(parse_constant=_no_constant, object_pairs_hook=_no_duplicates)
+    pos = _skip_space(whole, whole.index("[") + 1)
+    if pos < len(whole) and whole[pos] == "]":
+        _array_end(first, whole, pos)
+        return
+    while True:
+        line = first + whole.count("\n", 0, pos)
+        try:
+            value, pos = decoder.raw_decode(whole, pos)
+        except (ValueError, RecursionError) as error:
+            raise problem(line, f"not JSON: {_json_reason(error)}") from None
+        yield line, _as_object(line, value)
+        pos = _skip_space(whole, pos)
+        if pos < len(whole) and whole[pos] == "]":
+            _array_end(first, whole, pos)
+            return
+        if pos >= len(whole) or whole[pos] != ",":
+            line = first + whole.count("\n", 0, pos)
+            raise problem(line, "expected ',' or ']' after a record of the JSON array")
+        pos = _skip_space(whole, pos + 1)
+
+
+def _array_end(first: int, whole: str, pos: int) -> None:
+    rest = _skip_space(whole, pos + 1)
+    if rest < len(whole):
+        raise problem(first + whole.count("\n", 0, rest), "text after the end of the JSON array")
+
+
+def _skip_space(text: str, pos: int) -> int:
+    while pos < len(text) and text[pos] in " \t\r\n":
+        pos += 1
+    return pos
+
+
+def _parse_json(number: int, text: str) -> Any:
+    try:
+        return json.loads(text, parse_constant=_no_constant, object_pairs_hook=_no_duplicates)
+    except (ValueError, RecursionError) as error:
+        raise problem(number, f"not JSON: {_json_reason(error)}") from None
+
+
+def _json_reason(error: Exception) -> str:
+    if isinstance(error, json.JSONDecodeError):
+        return error.msg
+    return str(error) or type(error).__name__
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number a record can hold")
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    result: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in result:
+            raise ValueError(f"field {key!r} given twice")
+        result[key] = value
+    return result
+
+
+def _as_object(number: int, value: Any) -> Mapping[str, Any]:
+    if not isinstance(value, dict):
+        raise problem(number, f"a record must be a JSON object, not {_json_type(value)}")
+    return value
+
+
+def _csv_records(source: Iterator[tuple[int, str]]) -> Iterator[tuple[int, Mapping[str, Any]]]:
+    """``(line, record)`` per CSV row, the columns named by the header row."""
+    lines = _CsvLines(source)
+    reader = csv.reader(lines, strict=True)
+    header: list[str] | None = None
+    while True:
+        start = lines.number + 1
+        try:
+            row = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as error:
+            raise problem(lines.number, f"cannot read the CSV: {error}") from None
+        if not row or all(not cell.strip() for cell in row):
+            continue
+        if header is None:
+            header = _csv_header(start, row)
+            continue
+        if len(row) != len(header):
+            raise problem(
+                start, f"{len(row)} values, but the header row names {len(header)} columns"
+            )
+        yield start, _csv_record(start, dict(zip(header, row, strict=True)))
+    if header is None:
+        raise problem(1, "no header row (expected: " + ",".join(REQUIRED) + ")")
+
+
+class _CsvLines:
+    """The file's lines for :mod:`csv`, counting them (a quoted value may span lines)."""
+
+    def __init__(self, source: Iterator[tuple[int, str]]) -> None:
+        self.source = source
+        self.number = 0
+
+    def __iter__(self) -> _CsvLines:
+        return self
+
+    def __next__(self) -> str:
+        self.number, text = next(self.source)
+        return text + "\n"
+
+
+def _csv_header(line: int, row: list[str]) -> list[str]:
+    header = [cell.strip() for cell in row]
+    for column in header:
+        if column not in CSV_COLUMNS:
+            raise problem(
+                line,
+                f"unknown column {column!r} (the columns are: {', '.join(CSV_COLUMNS)})",
+            )
+    seen: set[str] = set()
+    for column in header:
+        if column in seen:
+            raise problem(line, f"column {column!r} named twice")
+        seen.add(column)
+    missing = [column for column in REQUIRED if column not in seen]
+    if missing:
+        raise problem(line, f"the header row lacks {', '.join(missing)}")
+    return header
+
+
+def _csv_record(line: int, row: dict[str, str]) -> dict[str, Any]:
+    """A CSV row as the JSON record it stands for: numbers as numbers, ``source`` nested."""
+    record: dict[str, Any] = {}
+    source: dict[str, Any] = {}
+    for column, text in row.items():
+        if column in ("game", "cube", "points", "source_game_index"):
+            if column not in REQUIRED and not text.strip():
+                continue
+            if not _INTEGER.fullmatch(text.strip()):
+                raise problem(line, f"{column} must be a whole number, not {text!r}")
+            value: Any = int(text.strip())
+        elif column not in REQUIRED and not text.strip():
+            continue
+        else:
+            value = text
+        if column.startswith("source_"):
+            source[column.removeprefix("source_")] = value
+        else:
+            record[column] = value
+    if source:
+        record["source"] = source
+    return record
+
+
+def _game(index: int, line: int, record: Mapping[str, Any]) -> EngineGame:
+    """One record, checked field by field."""
+    for key in record:
+        if key not in REQUIRED and key not in OPTIONAL:
+            raise problem(
+                line,
+                f"unknown field {key!r} (the fields are: {', '.join(REQUIRED + OPTIONAL)})",
+            )
+    missing = [key for key in REQUIRED if key not in record]
+    if missing:
+        raise problem(line, f"missing field{'s' if len(missing) > 1 else ''} {', '.join(missing)}")
+    session = _name(line, record, "session")
+    game = _integer(line, record, "game", 1)
+    winner = _name(line, record, "winner")
+    loser = _name(line, record, "loser")
+    if winner == loser:
+        raise problem(line, f"winner and loser are both {winner!r}")
+    cube = _integer(line, record, "cube", 1)
+    if not is_power_of_two(cube):
+        raise problem(line, f"cube must be 1, 2, 4, 8, …, not {cube}")
+    result = _choice(line, record, "result", _RESULTS)
+    end = _choice(line, record, "end", _ENDS)
+    points = _integer(line, record, "points", 0)
+    if end not in ("settle", "forfeit"):
+        if end == "drop" and result != "single":
+            raise problem(line, f"result must be single for a drop, not {result!r}")
+        expected = cube * MULTIPLIER[result]
+        if points != expected:
+            raise problem(
+                line,
+                f"points must be {expected} (cube {cube} × {MULTIPLIER[result]} for a {result}), "
+                f"not {points}",
+            )
+    return EngineGame(
+        index=index,
+        line=line,
+        winner=winner,
+        loser=loser,
+        points=points,
+        cube=cube,
+        result=result,
+        end=end,
+        played_at=_played_at(line, record.get("played_at")),
+        number=game,
+        session=session,
+        rules=_rules(line, record.get("rules")),
+        source=_source(line, record.get("source")),
+    )
+
+
+def _name(line: int, record: Mapping[str, Any], key: str) -> str:
+    value = record[key]
+    if not isinstance(value, str):
+        raise problem(line, f"{key} must be text, not {_json_type(value)}")
+    if not value.strip():
+        raise problem(line, f"{key} must not be empty")
+    return value
+
+
+def _integer(line: int, record: Mapping[str, Any], key: str, least: int) -> int:
+    value = record[key]
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise problem(line, f"{key} must be a whole number, not {_json_type(value)}")
+    if value < least:
+        raise problem(line, f"{key} must be {least} or more, not {value}")
+    return value
+
+
+def _choice(line: int, record: Mapping[str, Any], key: str, choices: tuple[str, ...]) -> Any:
+    value = record[key]
+    if value not in choices or not isinstance(value, str):
+        raise problem(line, f"{key} must be one of {', '.join(choices)}, not {value!r}")
+    return value
+
+
+def _played_at(line: int, value: Any) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise problem(line, f"played_at must be an ISO 8601 date or time, not {_json_type(value)}")
+    try:
+        datetime.fromisoformat(value.strip())
+    except ValueError:
+        raise problem(line, f"played_at must be an ISO 8601 date or time, not {value!r}") from None
+    return value.strip()
+
+
+def _rules(line: int, value: Any) -> str | None:
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, dict | list):
+        return json.dumps(value, sort_keys=True, ensure_ascii=False)
+    raise problem(line, f"rules must be text or a JSON object, not {_json_type(value)}")
+
+
+def _source(line: int, value: Any) -> EngineSource | None:
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise problem(line, f"source must be a JSON object, not {_json_type(value)}")
+    for key in value:
+        if key not in SOURCE_FIELDS:
+            raise problem(
+                line, f"unknown field source.{key} (the fields are: {', '.join(SOURCE_FIELDS)})"
+            )
+    texts: dict[str, str | None] = {}
+    for key in ("engine", "file", "sha256"):
+        text = value.get(key)
+        if text is not None and (not isinstance(text, str) or not text.strip()):
+            raise problem(line, f"source.{key} must be non-empty text")
+        texts[key] = text
+    sha = texts["sha256"]
+    if sha is not None and not _SHA256.fullmatch(sha):
+        raise problem(line, "source.sha256 must be 64 hexadecimal digits")
+    game_index = value.get("game_index")
+    if game_index is not None and (
+        isinstance(game_index, bool) or not isinstance(game_index, int) or game_index < 0
+    ):
+        raise problem(line, f"source.game_index must be a whole number, not {game_index!r}")
+    return EngineSource(
+        engine=texts["engine"],
+        file=texts["file"],
+        sha256=sha.lower() if sha else None,
+        game_index=game_index,
+    )
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, int | float):
+        return f"the number {value!r}"
+    if isinstance(value, str):
+        return f"the text {value!r}"
+    return "a list" if isinstance(value, list) else "an object"

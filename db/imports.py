@@ -1,0 +1,288 @@
+"""Booking engine files: each engine game a head-to-head game of the chosen session.
+
+The file is read as a stream (the readers in ``chouette.engines`` are generators) and
+booked in batches of set-based inserts, so memory stays flat however large the file. The
+whole file is one transaction: a bad game anywhere refuses the file and books nothing.
+A file's SHA-256 is remembered, and each game's identity (the file's hash and the game's
+index, or the source a neutral record names), so importing again books nothing twice.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from sqlalchemy import Connection, func, text
+from sqlmodel import select
+
+from chouette.engines import EngineGame, read_engine_file
+from chouette.errors import EngineFileError
+from chouette.line import check_name
+from chouette.money import Cents
+from db.models import GameRow, SourceFileRow
+from db.store import Ledger, SessionInfo
+
+BATCH = 5000
+CHUNK = 1 << 20
+
+
+@dataclass
+class ImportSummary:
+    """What an import did: games booked or skipped, points per player, warnings."""
+
+    file: str
+    session: str
+    format: str = ""
+    booked: int = 0
+    skipped: int = 0
+    already: str | None = None
+    points: dict[str, int] = field(default_factory=dict)
+    cents: dict[str, Cents] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+
+
+def file_sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        while chunk := handle.read(CHUNK):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def _text_lines(handle: IO[bytes], progress: Callable[[int], None] | None) -> Iterator[str]:
+    """The file's lines as text, decoded as UTF-8, reporting bytes read as it goes."""
+    done = 0
+    for raw in handle:
+        done += len(raw)
+        if progress is not None and done % CHUNK < len(raw):
+            progress(done)
+        try:
+            yield raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise UnicodeError("not UTF-8") from None
+    if progress is not None:
+        progress(done)
+
+
+def import_file(
+    book: Ledger,
+    info: SessionInfo,
+    path: Path,
+    *,
+    names: Mapping[str, str],
+    match_as_money: bool = False,
+    progress: Callable[[int], None] | None = None,
+) -> ImportSummary:
+    """Book every game of the engine file at ``path`` into the session ``info``."""
+    summary = ImportSummary(file=path.name, session=info.name)
+    try:
+        sha = file_sha256(path)
+        handle = path.open("rb")
+    except OSError as err:
+        raise EngineFileError(f"{path}: cannot read it ({err.strerror or err})") from None
+    earlier = book.db.get(SourceFileRow, sha)
+    if earlier is not None:
+        where = _session_name(book, earlier.session_id)
+        summary.already = (
+            f"{path.name} was imported already ({earlier.games} games into {where} on "
+            f"{earlier.imported_at:%Y-%m-%d}): nothing booked"
+        )
+        handle.close()
+        return summary
+    with handle:
+        try:
+            read = read_engine_file(
+                path.name,
+                _text_lines(handle, progress),
+                jacoby=info.rules.jacoby,
+                auto_doubles=info.rules.auto_doubles,
+            )
+            summary.format = read.session.format
+            if read.session.is_match and not match_as_money:
+                raise EngineFileError(
+                    f"a {read.session.match_length}-point match, not money play: refused "
+                    "(give --match-as-money to book its games as money games anyway)"
+                )
+            booked = _book_games(book, info, sha, read.games, names, summary)
+        except EngineFileError as err:
+            raise EngineFileError(f"{path.name}: {err}") from None
+    book.db.add(
+        SourceFileRow(
+            sha256=sha,
+            name=path.name,
+            format=summary.format,
+            session_id=info.id,
+            games=booked,
+            imported_at=book.now,
+        )
+    )
+    return summary
+
+
+def _session_name(book: Ledger, session_id: int) -> str:
+    from db.models import SessionRow
+
+    row = book.db.get(SessionRow, session_id)
+    return row.name if row is not None else "another session"
+
+
+def _book_games(
+    book: Ledger,
+    info: SessionInfo,
+    sha: str,
+    games: Iterable[EngineGame],
+    names: Mapping[str, str],
+    summary: ImportSummary,
+) -> int:
+    conn = book.db.connection()
+    seated = set(info.line.order)
+    number = _next_number(book, info)
+    batch: list[tuple[EngineGame, str, str, str, int]] = []
+    for game in games:
+        winner = _player(game.winner, game, names, seated, info)
+        loser = _player(game.loser, game, names, seated, info)
+        if winner == loser:
+            raise EngineFileError(f"line {game.line}: {winner} would play against themselves")
+        source, index = _identity(game, sha)
+        summary.warnings += game.warnings
+        batch.append((game, winner, loser, source, index))
+        if len(batch) >= BATCH:
+            number = _flush(book, conn, info, batch, number, summary)
+            batch = []
+    if batch:
+        number = _flush(book, conn, info, batch, number, summary)
+    return summary.booked
+
+
+def _player(
+    name: str, game: EngineGame, names: Mapping[str, str], seated: set[str], info: SessionInfo
+) -> str:
+    mapped = names.get(name, name)
+    try:
+        mapped = check_name(mapped)
+    except Exception as err:
+        raise EngineFileError(f"line {game.line}: {err}") from None
+    if mapped not in seated:
+        hint = f" (map it with --as '{name}=PLAYER')" if mapped == name else ""
+        raise EngineFileError(f"line {game.line}: {mapped} is not seated in {info.name}{hint}")
+    return mapped
+
+
+def _identity(game: EngineGame, sha: str) -> tuple[str, int]:
+    """A game's identity: the source a neutral record names, else this file and index."""
+    source = game.source
+    if source is not None and source.sha256 and source.game_index is not None:
+        return source.sha256.lower(), source.game_index
+    return sha, game.index
+
+
+def _next_number(book: Ledger, info: SessionInfo) -> int:
+    top = book.db.exec(select(func.max(GameRow.number)).where(GameRow.session_id == info.id)).one()
+    return (top or 0) + 1
+
+
+def _flush(
+    book: Ledger,
+    conn: Connection,
+    info: SessionInfo,
+    batch: list[tuple[EngineGame, str, str, str, int]],
+    number: int,
+    summary: ImportSummary,
+) -> int:
+    """One batch: skip games booked before, then set-based inserts of games and bookings."""
+    known = _known(conn, {(source, index) for _, _, _, source, index in batch})
+    fresh = [item for item in batch if (item[3], item[4]) not in known]
+    summary.skipped += len(batch) - len(fresh)
+    if not fresh:
+        return number
+    ids = _allocate_ids(conn, len(fresh))
+    now = book.now
+    games: list[dict[str, Any]] = []
+    bookings: list[dict[str, Any]] = []
+    for game_id, (game, winner, loser, source, index) in zip(ids, fresh, strict=True):
+        stake = min(info.stake_of(winner), info.stake_of(loser))
+        cents = game.points * stake
+        detail = {
+            "winner": winner,
+            "loser": loser,
+            "points": game.points,
+            "cube": game.cube,
+            "result": game.result,
+            "end": game.end,
+            "played_at": game.played_at,
+            "file": summary.file,
+            "index": game.index,
+            "names": [game.winner, game.loser],
+        }
+        games.append(
+            {
+                "id": game_id,
+                "session_id": info.id,
+                "number": number,
+                "kind": "engine",
+                "over": True,
+                "line_before": json.dumps({"order": [winner, loser]}, ensure_ascii=False),
+                "detail": json.dumps(detail, ensure_ascii=False),
+                "source_sha256": source,
+                "source_index": index,
+                "started_at": now,
+                "ended_at": now,
+            }
+        )
+        for player, sign in ((winner, 1), (loser, -1)):
+            bookings.append(
+                {
+                    "session_id": info.id,
+                    "game_id": game_id,
+                    "player": player,
+                    "points": sign * game.points,
+                    "cents": sign * cents,
+                    "at": now,
+                }
+            )
+            summary.points[player] = summary.points.get(player, 0) + sign * game.points
+            summary.cents[player] = summary.cents.get(player, 0) + sign * cents
+        number += 1
+    from sqlalchemy import insert
+
+    from db.models import BookingRow
+
+    conn.execute(insert(GameRow), games)
+    conn.execute(insert(BookingRow), bookings)
+    summary.booked += len(fresh)
+    return number
+
+
+def _known(conn: Connection, keys: set[tuple[str, int]]) -> set[tuple[str, int]]:
+    """Which of these game identities are booked already."""
+    found: set[tuple[str, int]] = set()
+    by_source: dict[str, list[int]] = {}
+    for source, index in keys:
+        by_source.setdefault(source, []).append(index)
+    for source, indexes in by_source.items():
+        rows = conn.execute(
+            select(GameRow.source_index).where(
+                GameRow.source_sha256 == source,
+                GameRow.source_index.in_(indexes),  # type: ignore[union-attr]
+            )
+        )
+        found |= {(source, i) for (i,) in rows}
+    return found
+
+
+def _allocate_ids(conn: Connection, count: int) -> list[int]:
+    """Ids for ``count`` new games, taken under the write lock this transaction holds."""
+    if conn.dialect.name == "postgresql":
+        rows = conn.execute(
+            text(
+                "SELECT nextval(pg_get_serial_sequence('game', 'id')) FROM generate_series(1, :n)"
+            ),
+            {"n": count},
+        )
+        return [int(r[0]) for r in rows]
+    top = conn.execute(text("SELECT COALESCE(MAX(id), 0) FROM game")).scalar_one()
+    return list(range(int(top) + 1, int(top) + 1 + count))

@@ -1,0 +1,72 @@
+"""End to end: gnubg plays a fresh session, and both readers book it as gnubg scored it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from chouette.engines import EngineGame, read_engine_file
+from tests.gnubg_driver import GnubgSession, find_gnubg, play_money_session
+
+pytestmark = pytest.mark.slow
+
+
+def read_all(path: Path) -> list[EngineGame]:
+    with path.open(encoding="utf-8") as f:
+        return list(read_engine_file(path.name, f, jacoby=True, auto_doubles=2).games)
+
+
+def final_score(session: GnubgSession, games: list[EngineGame]) -> tuple[int, int]:
+    score = [0, 0]
+    for game in games:
+        score[session.players.index(game.winner)] += game.points
+    return score[0], score[1]
+
+
+@pytest.fixture(scope="module")
+def session(tmp_path_factory: pytest.TempPathFactory) -> GnubgSession:
+    assert find_gnubg() is not None, "GNU Backgammon is not installed: apt-get install gnubg"
+    return play_money_session(tmp_path_factory.mktemp("gnubg"), games=16, seed=4711)
+
+
+def test_a_session_gnubg_plays_is_read_back_as_gnubg_scored_it(session: GnubgSession) -> None:
+    truth = [(g.winner, g.loser, g.points, g.end) for g in session.games]
+    assert len(truth) == 16
+    assert session.players == ("Big Al", "Zoë")
+    # the seed gives the cube noise the session is for
+    assert any(g.initial_cube > 1 for g in session.games[:-1])
+    assert sum(g.beavers for g in session.games) > 0
+    assert sum(g.raccoons for g in session.games) > 0
+
+    sgf = read_all(session.sgf)
+    assert [(g.winner, g.loser, g.points, g.end) for g in sgf] == truth
+    assert [g.cube for g in sgf] == [g.cube for g in session.games]
+    assert final_score(session, sgf) == session.final_score
+
+    mat = read_all(session.mat)
+    assert [(g.winner, g.loser, g.points, g.end) for g in mat[:-1]] == truth[:-1]
+    assert [w for g in mat[:-1] for w in g.warnings] == []
+    # the last game has no score header after it: an opening double is invisible there
+    last, last_truth = mat[-1], session.games[-1]
+    assert (last.winner, last.end) == (last_truth.winner, last_truth.end)
+    assert last.points * last_truth.initial_cube == last_truth.points
+    assert any("automatic doubles" in w for w in last.warnings)
+
+
+def test_the_ledger_books_the_session_as_gnubg_scored_it(session: GnubgSession, chouette) -> None:
+    """Both exports imported through the CLI: the ledger's balance is gnubg's session score."""
+    p0, p1 = session.players
+    net = session.final_score[0] - session.final_score[1]
+    chouette("new", "from-sgf", p0, p1, "--auto-doubles", "2")
+    chouette("import", str(session.sgf))
+    standings = {p["name"]: p["points"] for p in chouette.json("standings")["players"]}
+    assert standings == {p0: net, p1: -net}
+    chouette("new", "from-mat", p0, p1, "--auto-doubles", "2")
+    out = chouette("import", str(session.mat)).stdout
+    assert "cannot be seen" in out  # the last game's opening doubles, said as a warning
+    sheet = chouette.json("sheet")["games"]
+    assert [g["points"] for g in sheet[:-1]] == [
+        {g.winner: g.points, g.loser: -g.points} for g in session.games[:-1]
+    ]
+    chouette("check")

@@ -1,0 +1,167 @@
+"""Engine files into the ledger: every sample game booked as gnubg scored it, once."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+SAMPLES = Path(__file__).resolve().parents[1].parent / "shared" / "engine-samples"
+MANIFEST = json.loads((SAMPLES / "manifest.json").read_text(encoding="utf-8"))
+MONEY = [f for f in MANIFEST["files"] if f["kind"] == "money"]
+
+
+def jacoby_flag(entry):
+    return "--jacoby" if "Jacoby" in entry["rules"] else "--no-jacoby"
+
+
+@pytest.mark.parametrize("entry", MONEY, ids=[f["path"] for f in MONEY])
+def test_every_sample_game_is_booked_with_the_manifests_winner_and_points(chouette, entry):
+    p0, p1 = entry["players"]
+    chouette("new", "money", p0, p1, jacoby_flag(entry))
+    out = chouette("import", str(SAMPLES / entry["path"])).stdout
+    assert f"{entry['num_games']} games booked into money" in out
+    sheet = chouette.json("sheet")
+    assert len(sheet["games"]) == entry["num_games"]
+    for truth, game in zip(entry["games"], sheet["games"], strict=True):
+        assert game["points"] == {
+            truth["winner"]: truth["points_won"],
+            truth["loser"]: -truth["points_won"],
+        }, truth["game"]
+    final = dict(zip(entry["players"], entry["final_score"], strict=True))
+    totals = {p["name"]: p["points"] for p in chouette.json("standings")["players"]}
+    assert totals[p0] == -totals[p1] == final[p0] - final[p1]
+    chouette("check")
+
+
+def test_importing_the_same_file_again_books_nothing(chouette, ledger_file):
+    entry = MONEY[0]
+    chouette("new", "money", *entry["players"])
+    path = str(SAMPLES / entry["path"])
+    chouette("import", path)
+    again = chouette("import", path).stdout
+    assert "was imported already (50 games into money on 2026-11-20): nothing booked" in again
+    assert len(chouette.json("sheet")["games"]) == 50
+
+
+def test_a_match_file_is_refused_unless_booked_as_money(chouette):
+    chouette("new", "money", "Match West", "Match East")
+    path = str(SAMPLES / "gnubg/mat/m01_match_7pt.mat")
+    result = chouette("import", path, code=1)
+    assert result.stderr == (
+        "Error: m01_match_7pt.mat: a 7-point match, not money play: refused "
+        "(give --match-as-money to book its games as money games anyway)\n"
+    )
+    assert chouette.json("sheet")["games"] == []
+    chouette("import", path, "--match-as-money")
+    assert len(chouette.json("sheet")["games"]) == 4
+
+
+def test_engine_names_are_mapped_with_as(chouette):
+    chouette("new", "money", "alice", "bob", "--stake", "0.50")
+    path = str(SAMPLES / "gnubg/sgf/s01_money_jacoby_beavers3.sgf")
+    refused = chouette("import", path, code=1)
+    assert "line 1: Bob is not seated in money (map it with --as 'Bob=PLAYER')" in refused.stderr
+    chouette("import", path, "--as", "Alice=alice", "--as", "Bob=bob")
+    standings = chouette.json("standings")["players"]
+    assert standings == [
+        {"name": "bob", "points": 5, "cents": 250},
+        {"name": "alice", "points": -5, "cents": -250},
+    ]
+
+
+NEUTRAL = [
+    {
+        "session": "club",
+        "game": 1,
+        "winner": "ann",
+        "loser": "bob",
+        "cube": 2,
+        "result": "gammon",
+        "end": "bearoff",
+        "points": 4,
+    },
+    {
+        "session": "club",
+        "game": 2,
+        "winner": "bob",
+        "loser": "ann",
+        "cube": 1,
+        "result": "single",
+        "end": "drop",
+        "points": 1,
+        "source": {"engine": "xg", "sha256": "ab" * 32, "game_index": 7},
+    },
+    {
+        "session": "club",
+        "game": 3,
+        "winner": "ann",
+        "loser": "bob",
+        "cube": 4,
+        "result": "single",
+        "end": "settle",
+        "points": 3,
+    },
+]
+
+
+def test_neutral_records_as_json_lines_and_csv(chouette, tmp_path):
+    chouette("new", "club", "ann", "bob", "--stake", "2.00")
+    jsonl = tmp_path / "games.jsonl"
+    jsonl.write_text("\n".join(json.dumps(r) for r in NEUTRAL) + "\n", encoding="utf-8")
+    out = chouette("import", str(jsonl)).stdout
+    assert out.startswith("games.jsonl: 3 games booked into club.\n")
+    assert chouette.json("standings")["players"][0] == {"name": "ann", "points": 6, "cents": 1200}
+    csv = tmp_path / "games.csv"
+    csv.write_text(
+        "session,game,winner,loser,cube,result,end,points,source_sha256,source_game_index\n"
+        f"club,2,bob,ann,1,single,drop,1,{'ab' * 32},7\n"
+        "club,4,bob,ann,2,single,resign,2,,\n",
+        encoding="utf-8",
+    )
+    out = chouette("import", str(csv)).stdout
+    assert "1 games booked into club, 1 booked before (skipped)" in out
+    assert len(chouette.json("sheet")["games"]) == 4
+
+
+BAD_FILES = [
+    (
+        "bad.jsonl",
+        '{"session": "s", "game": 1, "winner": "ann", "loser": "bob", "cube": 2, '
+        '"result": "gammon", "end": "bearoff", "points": 3}\n',
+        "bad.jsonl: line 1:",
+    ),
+    ("bad.mat", " 0 point match\n\n Game 1\n ann : 0   bob : x\n", "bad.mat: line 4"),
+    ("bad.sgf", "(;FF[4]GM[6]MI[length:0]PW[ann]PB[bob]RE[W+", "bad.sgf:"),
+    ("bad.csv", "session,game\nclub,1\n", "bad.csv:"),
+    ("notes.docx", "hello", "notes.docx: not an engine file"),
+    ("latin1.mat", None, "latin1.mat: line"),
+]
+
+
+@pytest.mark.parametrize(("name", "content", "message"), BAD_FILES)
+def test_malformed_files_are_refused_whole_with_the_line(
+    chouette, ledger_file, tmp_path, name, content, message
+):
+    from tests.dump import dump
+
+    chouette("new", "club", "ann", "bob")
+    path = tmp_path / name
+    if content is None:
+        path.write_bytes(" 0 point match\n\n Game 1\n Zo\xeb : 0   bob : 0\n".encode("latin-1"))
+    else:
+        path.write_text(content, encoding="utf-8")
+    good = tmp_path / "good.jsonl"
+    good.write_text(json.dumps(NEUTRAL[0]) + "\n", encoding="utf-8")
+    before = dump(f"sqlite:///{ledger_file}")
+    result = chouette("import", str(good), str(path), code=1)
+    assert result.stderr.startswith("Error: ") and message in result.stderr, result.stderr
+    assert "Traceback" not in result.stderr
+    assert dump(f"sqlite:///{ledger_file}") == before
+
+
+def test_a_missing_file_is_a_clear_error(chouette, tmp_path):
+    chouette("new", "club", "ann", "bob")
+    result = chouette("import", str(tmp_path / "nope.mat"), code=1)
+    assert "nope.mat: cannot read it (No such file or directory)" in result.stderr

@@ -1,0 +1,146 @@
+"""Export and re-import: the backup, and the path between databases; and `chouette check`."""
+
+from __future__ import annotations
+
+import shlex
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from tests.test_import import SAMPLES
+
+V1 = Path(__file__).parent / "data" / "ledger-v1.sqlite"
+REPORTS = [
+    ("standings", "--all"),
+    ("sheet", "--all"),
+    ("ledger", "--all"),
+    ("settle", "--all"),
+    ("standings", "--all", "--json"),
+    ("sheet", "--all", "--json"),
+]
+
+
+CLUB = [
+    "new friday ann bob cat dan eve --partner-from 5 --stake 2.50 --player-stake eve=1.00",
+    "double bob dan",
+    "take bob",
+    "beaver dan",
+    "take dan",
+    "end team --gammon",
+    "sit-out cat",
+    "deal dan -3",
+    "end box --backgammon",
+    "pay ann cat 4.25",
+    "new saturday B C M1 M2 --cubes single --no-jacoby",
+    "double",
+    "take C",
+    "drop M1",
+    "take M2",
+    "end box",
+    "new money Alice Bob",
+    f"import {SAMPLES}/gnubg/sgf/s03_money_jacoby_beavers1_cubenoise.sgf "
+    "--as Eve=Alice --as Frank=Bob",
+    "--session friday double eve --by member",
+]
+
+
+def club_ledger(chouette):
+    """Several evenings: partner, single cube, a payment, an imported file, a live game."""
+    for command in CLUB:
+        chouette(*shlex.split(command))
+
+
+def reports(chouette):
+    return {args: chouette(*args).stdout for args in REPORTS}
+
+
+def test_an_export_imported_into_an_empty_database_reproduces_every_report(
+    chouette, tmp_path, monkeypatch
+):
+    club_ledger(chouette)
+    before = reports(chouette)
+    status = chouette("--session", "friday", "status").stdout
+    export = tmp_path / "club.jsonl"
+    assert chouette("export", str(export)).stdout.startswith("Exported ")
+    monkeypatch.setenv("CHOUETTE_DB", str(tmp_path / "copy.db"))
+    out = chouette("import", str(export)).stdout
+    assert out == "Restored 3 sessions, 54 games and 1 payment from club.jsonl.\n"
+    assert reports(chouette) == before
+    assert chouette("--session", "friday", "status").stdout == status
+    assert chouette("check").stdout.startswith("The ledger is consistent: 3 sessions, 54 games")
+    again = tmp_path / "again.jsonl"
+    chouette("export", str(again))
+    strip = lambda text: text.split("\n", 1)[1]  # noqa: E731  (the heading has the export time)
+    assert strip(again.read_text()) == strip(export.read_text())
+
+
+def test_an_export_goes_only_into_an_empty_database(chouette, tmp_path):
+    chouette("new", "friday", "ann", "bob")
+    export = tmp_path / "x.jsonl"
+    chouette("export", str(export))
+    result = chouette("import", str(export), code=1)
+    assert result.stderr == "Error: an export is imported into an empty database only\n"
+
+
+def test_a_migrated_first_schema_ledger_exports_and_restores(chouette, tmp_path, monkeypatch):
+    old = tmp_path / "old.sqlite"
+    shutil.copy(V1, old)
+    monkeypatch.setenv("CHOUETTE_DB", str(old))
+    before = reports(chouette)
+    export = tmp_path / "old.jsonl"
+    chouette("export", str(export))
+    monkeypatch.setenv("CHOUETTE_DB", str(tmp_path / "new.db"))
+    chouette("import", str(export))
+    assert reports(chouette) == before
+    chouette("check")
+
+
+def test_check_passes_on_an_honest_ledger(chouette):
+    club_ledger(chouette)
+    assert chouette("check").stdout == (
+        "The ledger is consistent: 3 sessions, 54 games, 115 bookings.\n"
+    )
+
+
+TAMPERING = [
+    (
+        "UPDATE booking SET cents = cents + 1 WHERE id = 1",
+        [
+            "the whole ledger does not sum to zero",
+            "friday game 1: the bookings do not sum to zero",
+            "friday game 1: ann is booked",
+        ],
+    ),
+    (
+        "UPDATE booking SET cents = -cents, points = -points WHERE game_id = 2",
+        ["friday game 2: ann is booked +1 points (+2.50); the events give -1 (-2.50)"],
+    ),
+    ("DELETE FROM event WHERE game_id = 1 AND seq = 2", ["friday game 1: its events are not"]),
+    ("UPDATE pair SET points = 99 WHERE game_id = 3", ["saturday game 1: its pair results"]),
+    (
+        "UPDATE booking SET cents = 0 WHERE payment_id IS NOT NULL",
+        ["payment ann → cat 4.25: its bookings are"],
+    ),
+    (
+        "UPDATE game SET line_after = line_before WHERE id = 1",
+        ["friday game 1: the line after it is not the rotation its result gives"],
+    ),
+    (
+        "UPDATE booking SET cents = cents * 2 WHERE game_id = 5",
+        ["money game 2: the bookings are not Bob +2 from Alice"],
+    ),
+]
+
+
+@pytest.mark.parametrize(("sql", "problems"), TAMPERING)
+def test_check_lists_every_problem_and_exits_1(chouette, ledger_file, sql, problems):
+    club_ledger(chouette)
+    with sqlite3.connect(ledger_file) as raw:
+        raw.execute(sql)
+    result = chouette("check", code=1)
+    for problem in problems:
+        assert f"Problem: {problem}" in result.stderr, result.stderr
+    count = len(result.stderr.splitlines()) - 1
+    assert result.stderr.endswith(f"Error: {count} problem{'s' * (count > 1)} in the ledger\n")
