@@ -763,6 +763,49 @@ def game_command(
 
 
 @app.command()
+def report(
+    ctx: typer.Context,
+    html: Annotated[
+        Path,
+        typer.Option(
+            "--html",
+            dir_okay=False,
+            help="Write the page to this file (one self-contained HTML file).",
+        ),
+    ],
+    all: AllFlag = False,
+) -> None:
+    """One page to print or share: sheet, standings, who pays whom, house rules, a chart."""
+    from chouette.page import render_report
+    from chouette.report import standings as rank
+    from chouette.settlement import settle as fewest
+
+    with ledger(ctx, write=False) as book:
+        info = scope(book, ctx, all)
+        players = book.players(info)
+        lines = book.sheet(info)
+        totals = book.totals(info)
+        payments = fewest({p: c for p, (_, c) in totals.items()})
+    page = render_report(
+        session=None if info is None else info.name,
+        stake=None if info is None else info.stake,
+        rules=None if info is None else info.rules,
+        players=players,
+        lines=lines,
+        standings=rank(players, totals),
+        payments=payments,
+        generated_at=clock(),
+        player_stakes=None if info is None else info.player_stakes,
+    )
+    try:
+        html.write_text(page, encoding="utf-8")
+    except OSError as err:
+        fail(f"cannot write {html}: {err.strerror or err}")
+    what = "every session" if info is None else info.name
+    typer.echo(f"Report for {what} written to {html}")
+
+
+@app.command()
 def pay(
     ctx: typer.Context,
     payer: Annotated[str, typer.Argument(help="Who pays.")],

@@ -23,7 +23,7 @@ from chouette.engines import EngineGame, read_engine_file
 from chouette.errors import EngineFileError
 from chouette.line import check_name
 from chouette.money import Cents
-from db.models import GameRow, SourceFileRow
+from db.models import BookingRow, GameRow, SourceFileRow
 from db.store import Ledger, SessionInfo
 
 BATCH = 5000
@@ -200,61 +200,82 @@ def _flush(
     if not fresh:
         return number
     ids = _allocate_ids(conn, len(fresh))
-    now = book.now
-    games: list[dict[str, Any]] = []
-    bookings: list[dict[str, Any]] = []
+    now = _bind(conn, BookingRow, "at", book.now)
+    over = _bind(conn, GameRow, "over", True)
+    quoted: dict[str, str] = {}
+    games: list[tuple[Any, ...]] = []
+    bookings: list[tuple[Any, ...]] = []
+    points, cents_of = summary.points, summary.cents
     for game_id, (game, winner, loser, source, index) in zip(ids, fresh, strict=True):
         stake = min(info.stake_of(winner), info.stake_of(loser))
         cents = game.points * stake
-        detail = {
-            "winner": winner,
-            "loser": loser,
-            "points": game.points,
-            "cube": game.cube,
-            "result": game.result,
-            "end": game.end,
-            "played_at": game.played_at,
-            "file": summary.file,
-            "index": game.index,
-            "names": [game.winner, game.loser],
-        }
-        games.append(
-            {
-                "id": game_id,
-                "session_id": info.id,
-                "number": number,
-                "kind": "engine",
-                "over": True,
-                "line_before": json.dumps({"order": [winner, loser]}, ensure_ascii=False),
-                "detail": json.dumps(detail, ensure_ascii=False),
-                "source_sha256": source,
-                "source_index": index,
-                "started_at": now,
-                "ended_at": now,
-            }
+        w = quoted.get(winner) or quoted.setdefault(winner, json.dumps(winner, ensure_ascii=False))
+        lo = quoted.get(loser) or quoted.setdefault(loser, json.dumps(loser, ensure_ascii=False))
+        detail = (
+            f'{{"winner": {w}, "loser": {lo}, "points": {game.points}, "cube": {game.cube}, '
+            f'"result": "{game.result}", "end": "{game.end}", '
+            f'"played_at": {json.dumps(game.played_at)}, "index": {game.index}}}'
         )
-        for player, sign in ((winner, 1), (loser, -1)):
-            bookings.append(
-                {
-                    "session_id": info.id,
-                    "game_id": game_id,
-                    "player": player,
-                    "points": sign * game.points,
-                    "cents": sign * cents,
-                    "at": now,
-                }
+        games.append(
+            (
+                game_id,
+                info.id,
+                number,
+                "engine",
+                over,
+                f'{{"order": [{w}, {lo}]}}',
+                detail,
+                source,
+                index,
+                now,
+                now,
             )
-            summary.points[player] = summary.points.get(player, 0) + sign * game.points
-            summary.cents[player] = summary.cents.get(player, 0) + sign * cents
+        )
+        bookings.append((info.id, game_id, winner, game.points, cents, now))
+        bookings.append((info.id, game_id, loser, -game.points, -cents, now))
+        points[winner] = points.get(winner, 0) + game.points
+        points[loser] = points.get(loser, 0) - game.points
+        cents_of[winner] = cents_of.get(winner, 0) + cents
+        cents_of[loser] = cents_of.get(loser, 0) - cents
         number += 1
-    from sqlalchemy import insert
-
-    from db.models import BookingRow
-
-    conn.execute(insert(GameRow), games)
-    conn.execute(insert(BookingRow), bookings)
+    _insert_many(
+        conn,
+        "game",
+        (
+            "id",
+            "session_id",
+            "number",
+            "kind",
+            "over",
+            "line_before",
+            "detail",
+            "source_sha256",
+            "source_index",
+            "started_at",
+            "ended_at",
+        ),
+        games,
+    )
+    _insert_many(
+        conn, "booking", ("session_id", "game_id", "player", "points", "cents", "at"), bookings
+    )
     summary.booked += len(fresh)
     return number
+
+
+def _bind(conn: Connection, model: Any, column: str, value: Any) -> Any:
+    """``value`` as the database driver takes it for that column (SQLAlchemy's own conversion)."""
+    process = model.__table__.c[column].type.bind_processor(conn.dialect)
+    return process(value) if process is not None else value
+
+
+def _insert_many(
+    conn: Connection, table: str, columns: tuple[str, ...], rows: list[tuple[Any, ...]]
+) -> None:
+    """A plain driver-level executemany: the set-based insert of a whole batch."""
+    mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
+    sql = f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join([mark] * len(columns))})"
+    conn.exec_driver_sql(sql, rows)
 
 
 def _known(conn: Connection, keys: set[tuple[str, int]]) -> set[tuple[str, int]]:

@@ -31,7 +31,8 @@ from chouette.engines import (
 from chouette.errors import EngineFileError
 
 HEADER = "session,game,winner,loser,cube,result,end,points\n"
-SAMPLES = Path(__file__).resolve().parents[1].parent / "shared" / "engine-samples"
+from tests.shared import SAMPLES  # noqa: E402
+
 DATA = Path(__file__).resolve().parent / "engine_data"
 
 

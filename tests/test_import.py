@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
-SAMPLES = Path(__file__).resolve().parents[1].parent / "shared" / "engine-samples"
+from tests.shared import SAMPLES
+
 MANIFEST = json.loads((SAMPLES / "manifest.json").read_text(encoding="utf-8"))
 MONEY = [f for f in MANIFEST["files"] if f["kind"] == "money"]
 

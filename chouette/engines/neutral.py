@@ -111,7 +111,7 @@ def _json_array(
 
     The array is read whole: JSON Lines is the form for large files."""
     whole = "\n".join([text, *(rest for _, rest in source)])
-    decoder = json.JSONDecoder(parse_constant=_no_constant, object_pairs_hook=_no_duplicates)
+    decoder = _DECODER
     pos = _skip_space(whole, whole.index("[") + 1)
     if pos < len(whole) and whole[pos] == "]":
         _array_end(first, whole, pos)
@@ -147,7 +147,7 @@ def _skip_space(text: str, pos: int) -> int:
 
 def _parse_json(number: int, text: str) -> Any:
     try:
-        return json.loads(text, parse_constant=_no_constant, object_pairs_hook=_no_duplicates)
+        return _DECODER.decode(text)
     except (ValueError, RecursionError) as error:
         raise problem(number, f"not JSON: {_json_reason(error)}") from None
 
@@ -169,6 +169,9 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
             raise ValueError(f"field {key!r} given twice")
         result[key] = value
     return result
+
+
+_DECODER = json.JSONDecoder(parse_constant=_no_constant, object_pairs_hook=_no_duplicates)
 
 
 def _as_object(number: int, value: Any) -> Mapping[str, Any]:

@@ -1,0 +1,558 @@
+"""The evening as one page: score sheet, standings, settlement, house rules and a chart.
+
+:func:`render_report` turns the values the ledger already hands the other reports into one
+self-contained HTML page: inline CSS, the chart as inline SVG, no script, no font, no
+network (a Content-Security-Policy says so to the browser). Every name is escaped; money is
+integer cents formatted by :func:`~chouette.money.format_money`; floats appear only as pixel
+coordinates in the chart. Elements carry stable ids and ``data-`` attributes (cents as
+integers) so that a program can read the page back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from html import escape
+
+from chouette.money import Cents, format_money
+from chouette.report import GameLine, Standing, sheet_players, signed
+from chouette.rules import HouseRules
+from chouette.settlement import Payment, clears
+
+# One colour per player, in the order they joined (Tableau 10: tells apart well on screen and
+# in print); past ten players the colours repeat with a dash pattern.
+COLOURS = (
+    "#1f77b4",
+    "#d62728",
+    "#2ca02c",
+    "#9467bd",
+    "#ff7f0e",
+    "#8c564b",
+    "#e377c2",
+    "#17becf",
+    "#7f7f7f",
+    "#bcbd22",
+)
+DASHES = ("", "8 4", "2 3", "8 3 2 3")
+
+# The chart's geometry in SVG user units (the SVG scales to the page's width).
+WIDTH, HEIGHT = 720, 340
+LEFT, RIGHT, TOP, BOTTOM = 84, 16, 24, 44
+PLOT_BACKGROUND = "#f6f8fc"  # the plot area's fill, used nowhere else on the page
+
+
+def _e(text: object) -> str:
+    """Text or an attribute value, escaped (quotes too: attributes are always quoted)."""
+    return escape(str(text), quote=True)
+
+
+def _attr(name: str, value: object) -> str:
+    """`` name="value"`` (escaped), or nothing when ``value`` is empty."""
+    return f' {name}="{_e(value)}"' if value != "" else ""
+
+
+def _money_class(cents: Cents) -> str:
+    return "pos" if cents > 0 else "neg" if cents < 0 else "zero"
+
+
+def _amount(cents: Cents, *, sign: bool = True) -> str:
+    """A money cell's content: the amount, coloured by its sign (the sign is printed too)."""
+    return f'<span class="money {_money_class(cents)}">{format_money(cents, sign=sign)}</span>'
+
+
+def style_of(index: int) -> tuple[str, str]:
+    """The stroke colour and dash pattern of the player at ``index`` (in joining order)."""
+    return COLOURS[index % len(COLOURS)], DASHES[(index // len(COLOURS)) % len(DASHES)]
+
+
+def running_balances(players: Sequence[str], lines: Sequence[GameLine]) -> dict[str, list[Cents]]:
+    """Each player's balance before the first game (0) and after every game, in cents."""
+    run = {p: [0] for p in players}
+    for line in lines:
+        for p in players:
+            run[p].append(run[p][-1] + line.cents.get(p, 0))
+    return run
+
+
+# ---------------------------------------------------------------- the page
+
+
+def render_report(
+    *,
+    session: str | None,
+    stake: Cents | None,
+    rules: HouseRules | None,
+    players: Sequence[str],
+    lines: Sequence[GameLine],
+    standings: Sequence[Standing],
+    payments: Sequence[Payment],
+    generated_at: datetime,
+    player_stakes: Mapping[str, Cents] | None = None,
+) -> str:
+    """The page for one session (``session`` named) or the whole ledger (``session`` None).
+
+    ``players`` in joining order, ``lines`` the finished games in order (as ``sheet``),
+    ``standings`` as ``chouette standings`` (payments booked included), ``payments`` as
+    ``chouette settle``.
+    """
+    everyone = sheet_players(players, lines)
+    everyone += [s.name for s in standings if s.name not in everyone]
+    styles = {p: style_of(i) for i, p in enumerate(everyone)}
+    run = running_balances(everyone, lines)
+    title = f"Chouette: {session}" if session is not None else "Chouette: the club ledger"
+    body = [
+        _heading(title, session, stake, player_stakes or {}, everyone, lines, generated_at),
+        '<div class="pair">',
+        _standings(standings, run, styles),
+        _settlement(standings, payments),
+        "</div>",
+        _chart(everyone, lines, run, styles, by_session=session is None),
+        _sheet(everyone, lines, run, by_session=session is None),
+        _rules(rules, stake),
+        _footer(standings, generated_at),
+    ]
+    return "\n".join(
+        [
+            "<!DOCTYPE html>",
+            '<html lang="en">',
+            "<head>",
+            '<meta charset="utf-8">',
+            '<meta name="viewport" content="width=device-width, initial-scale=1">',
+            '<meta http-equiv="Content-Security-Policy" '
+            "content=\"default-src 'none'; style-src 'unsafe-inline'\">",
+            '<meta name="generator" content="chouette">',
+            f"<title>{_e(title)}</title>",
+            f"<style>{CSS}</style>",
+            "</head>",
+            "<body>",
+            *body,
+            "</body>",
+            "</html>",
+            "",
+        ]
+    )
+
+
+def _heading(
+    title: str,
+    session: str | None,
+    stake: Cents | None,
+    player_stakes: Mapping[str, Cents],
+    everyone: Sequence[str],
+    lines: Sequence[GameLine],
+    generated_at: datetime,
+) -> str:
+    facts = []
+    if stake is not None:
+        own = ", ".join(
+            f"{_e(p)} {format_money(c)}" for p, c in player_stakes.items() if c != stake
+        )
+        facts.append(
+            f'stake <span id="stake" data-cents="{stake}">{format_money(stake)}</span> a point'
+            + (f" ({own})" if own else "")
+        )
+    elif session is None:
+        sessions = len(dict.fromkeys(line.session for line in lines))
+        facts.append(f"every session ({sessions} with games played)")
+    games = len(lines)
+    facts.append(f"{games} game{'' if games == 1 else 's'}")
+    facts.append(f"{len(everyone)} player{'' if len(everyone) == 1 else 's'}")
+    facts.append(f"generated {_when(generated_at)}")
+    return (
+        f'<header><h1 id="title">{_e(title)}</h1><p class="facts">{" · ".join(facts)}</p></header>'
+    )
+
+
+def _when(moment: datetime) -> str:
+    zone = moment.tzname()
+    text = moment.strftime("%Y-%m-%d %H:%M") + (f" {zone}" if zone else "")
+    return f'<time datetime="{_e(moment.isoformat())}">{_e(text)}</time>'
+
+
+def _dot(styles: Mapping[str, tuple[str, str]], player: str) -> str:
+    return f'<span class="dot" style="background:{styles[player][0]}"></span>'
+
+
+# ---------------------------------------------------------------- standings and settlement
+
+
+def _standings(
+    standings: Sequence[Standing],
+    run: Mapping[str, Sequence[Cents]],
+    styles: Mapping[str, tuple[str, str]],
+) -> str:
+    """Best first. Where payments were booked, their column shows how the balance came about."""
+    table_cents = {s.name: run[s.name][-1] for s in standings}
+    paid = any(s.cents != table_cents[s.name] for s in standings)
+    head = ["", "player", "points"]
+    head += ["at the table", "paid (+) / received (−)", "balance"] if paid else ["money"]
+    rows = []
+    for rank, s in enumerate(standings, start=1):
+        cells = [
+            f'<td class="rank">{rank}</td>',
+            f'<td class="name">{_dot(styles, s.name)}{_e(s.name)}</td>',
+            f'<td class="num">{signed(s.points)}</td>',
+        ]
+        if paid:
+            cells.append(f'<td class="num">{_amount(table_cents[s.name])}</td>')
+            cells.append(f'<td class="num">{_amount(s.cents - table_cents[s.name])}</td>')
+        cells.append(f'<td class="num balance">{_amount(s.cents)}</td>')
+        rows.append(
+            f'<tr class="standing" data-player="{_e(s.name)}" data-points="{s.points}" '
+            f'data-cents="{s.cents}">{"".join(cells)}</tr>'
+        )
+    if not rows:
+        rows.append(f'<tr class="empty"><td colspan="{len(head)}">No players yet.</td></tr>')
+    total = sum(s.cents for s in standings)
+    foot = (
+        f'<tfoot><tr class="total"><td></td><td>sum</td>'
+        f'<td class="num">{signed(sum(s.points for s in standings))}</td>'
+        + ("<td></td><td></td>" if paid else "")
+        + f'<td class="num" data-cents="{total}">{format_money(total, sign=True)}</td></tr></tfoot>'
+    )
+    return (
+        '<section id="standings"><h2>Standings</h2><div class="scroll"><table>'
+        f"<thead><tr>{''.join(f'<th>{h}</th>' for h in head)}</tr></thead>"
+        f"<tbody>{''.join(rows)}</tbody>{foot}</table></div></section>"
+    )
+
+
+def _settlement(standings: Sequence[Standing], payments: Sequence[Payment]) -> str:
+    if payments:
+        rows = "".join(
+            f'<tr class="payment" data-from="{_e(p.payer)}" data-to="{_e(p.payee)}" '
+            f'data-cents="{p.cents}"><td class="name">{_e(p.payer)}</td>'
+            f'<td class="arrow">pays</td><td class="name">{_e(p.payee)}</td>'
+            f'<td class="num">{format_money(p.cents)}</td></tr>'
+            for p in payments
+        )
+        table = (
+            '<div class="scroll"><table><thead><tr><th>from</th><th></th><th>to</th>'
+            f"<th>amount</th></tr></thead><tbody>{rows}</tbody></table></div>"
+        )
+        count = len(payments)
+        note = f"{count} payment{'' if count == 1 else 's'}, the fewest that settle everyone."
+    else:
+        table = '<p class="square">Everyone is square: no payments.</p>'
+        note = ""
+    balances = {s.name: s.cents for s in standings}
+    ok = sum(balances.values()) == 0 and clears(balances, list(payments))
+    check = (
+        "After these payments every balance is exactly 0.00."
+        if ok
+        else "These payments do not clear the balances: do not pay from this page."
+    )
+    return (
+        '<section id="settlement"><h2>Who pays whom</h2>'
+        f'{table}<p class="note">{note} <span class="check" data-clears="{str(ok).lower()}">'
+        f"{check}</span></p></section>"
+    )
+
+
+# ---------------------------------------------------------------- the chart
+
+
+@dataclass(frozen=True)
+class Axis:
+    """The money axis: from ``low`` to ``high`` cents in gridlines ``step`` cents apart."""
+
+    low: Cents
+    high: Cents
+    step: Cents
+
+    @property
+    def ticks(self) -> range:
+        return range(self.low, self.high + 1, self.step)
+
+
+def money_axis(values: Sequence[Cents], lines: int = 6) -> Axis:
+    """Round gridlines (1, 2 or 5 × a power of ten cents) around 0 and every value."""
+    low, high = min([0, *values]), max([0, *values])
+    span = max(high - low, 1)
+    step, power = 1, 1
+    while True:
+        found = next((m * power for m in (1, 2, 5) if span <= m * power * lines), None)
+        if found is not None:
+            step = found
+            break
+        power *= 10
+    low = (low // step) * step
+    high = -((-high) // step) * step
+    if low == high:
+        high = low + step
+    return Axis(low, high, step)
+
+
+def _chart(
+    everyone: Sequence[str],
+    lines: Sequence[GameLine],
+    run: Mapping[str, Sequence[Cents]],
+    styles: Mapping[str, tuple[str, str]],
+    *,
+    by_session: bool,
+) -> str:
+    games = len(lines)
+    axis = money_axis([c for p in everyone for c in run[p]])
+    plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
+
+    def x(i: int) -> float:
+        return LEFT + i * plot_w / max(games, 1)
+
+    def y(cents: Cents) -> float:
+        return TOP + (axis.high - cents) * plot_h / (axis.high - axis.low)
+
+    parts = [
+        f'<svg id="balance-chart" xmlns="http://www.w3.org/2000/svg" '
+        f'viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-labelledby="chart-title" '
+        f'data-games="{games}" data-low-cents="{axis.low}" data-high-cents="{axis.high}">',
+        '<title id="chart-title">Running balance of each player, game by game</title>',
+        f'<rect class="plot" x="{LEFT}" y="{TOP}" width="{plot_w}" height="{plot_h}" '
+        f'fill="{PLOT_BACKGROUND}"/>',
+    ]
+    for tick in axis.ticks:
+        ty = f"{y(tick):.2f}"
+        kind = "zero" if tick == 0 else "grid"
+        parts.append(
+            f'<line class="{kind}" x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{ty}" y2="{ty}"/>'
+            f'<text class="ylabel" x="{LEFT - 6}" y="{ty}" data-cents="{tick}">'
+            f"{format_money(tick, sign=True)}</text>"
+        )
+    every = max(1, -(-games // 12))
+    for i, line in enumerate(lines, start=1):
+        if (games - i) % every == 0:
+            label = (
+                str(i) if by_session else f"{line.number}{'' if line.kind == 'chouette' else '*'}"
+            )
+            parts.append(
+                f'<text class="xlabel" x="{x(i):.2f}" y="{HEIGHT - BOTTOM + 18}">{label}</text>'
+            )
+    if by_session:
+        for i, line in enumerate(lines):
+            if i == 0 or lines[i - 1].session != line.session:
+                parts.append(
+                    f'<line class="session-break" x1="{x(i):.2f}" x2="{x(i):.2f}" y1="{TOP}" '
+                    f'y2="{HEIGHT - BOTTOM}"/><text class="session-label" x="{x(i) + 4:.2f}" '
+                    f'y="{TOP - 8}">{_e(line.session)}</text>'
+                )
+    parts.append(
+        f'<text class="axis-title" x="{LEFT + plot_w / 2:.2f}" y="{HEIGHT - 4}">'
+        f"{'game (in order)' if by_session else 'game'}</text>"
+    )
+    if not games:
+        parts.append(
+            f'<text class="nogames" x="{LEFT + plot_w / 2:.2f}" y="{TOP + plot_h / 2 - 12:.2f}">'
+            "No games finished yet</text>"
+        )
+    for p in everyone:
+        colour, dash = styles[p]
+        points = " ".join(f"{x(i):.2f},{y(c):.2f}" for i, c in enumerate(run[p]))
+        cents = " ".join(str(c) for c in run[p])
+        parts.append(
+            f'<polyline class="balance" data-player="{_e(p)}" data-cents="{cents}" '
+            f'fill="none" stroke="{colour}" stroke-width="3" vector-effect="non-scaling-stroke" '
+            f'stroke-linejoin="round" '
+            f'stroke-linecap="round"{_attr("stroke-dasharray", dash)} '
+            f'points="{points}"><title>{_e(p)}: {format_money(run[p][-1], sign=True)}</title>'
+            "</polyline>"
+        )
+    parts.append("</svg>")
+    legend = "".join(
+        f'<li data-player="{_e(p)}" data-cents="{run[p][-1]}">'
+        f'<svg class="swatch" viewBox="0 0 24 6" aria-hidden="true"><line x1="0" x2="24" y1="3" '
+        f'y2="3" stroke="{styles[p][0]}" stroke-width="4"'
+        f"{_attr('stroke-dasharray', styles[p][1])}/></svg>"
+        f"{_e(p)} {_amount(run[p][-1])}</li>"
+        for p in everyone
+    )
+    paid = ""
+    if any(run[p][-1] for p in everyone) or games:
+        paid = (
+            '<p class="note">Each line is a player’s money won or lost at the table, after '
+            "each game; payments booked between players are not in the chart.</p>"
+        )
+    return (
+        '<section id="chart"><h2>Running balance</h2>'
+        f'<figure>{"".join(parts)}<figcaption><ul id="legend">{legend}</ul></figcaption>'
+        f"</figure>{paid}</section>"
+    )
+
+
+# ---------------------------------------------------------------- the score sheet
+
+
+def _sheet(
+    everyone: Sequence[str],
+    lines: Sequence[GameLine],
+    run: Mapping[str, Sequence[Cents]],
+    *,
+    by_session: bool,
+) -> str:
+    head = [*(["session"] if by_session else []), "game", "box", "captain"]
+    header = "".join(f"<th>{h}</th>" for h in head) + "".join(
+        f'<th class="player" data-player="{_e(p)}">{_e(p)}</th>' for p in everyone
+    )
+    rows = []
+    points = dict.fromkeys(everyone, 0)
+    for i, line in enumerate(lines, start=1):
+        engine = line.kind != "chouette"
+        cells = [f'<td class="name">{_e(line.session)}</td>'] if by_session else []
+        cells += [
+            f'<td class="num">{line.number}{"*" if engine else ""}</td>',
+            f'<td class="name">{_e(line.box)}</td>',
+            f'<td class="name">{_e(line.captain or "")}</td>',
+        ]
+        for p in everyone:
+            if p not in line.cents:
+                cells.append(f'<td class="result idle" data-player="{_e(p)}"></td>')
+                continue
+            pts, cents = line.points.get(p, 0), line.cents[p]
+            points[p] += pts
+            role = "box" if p == line.box else "captain" if p == line.captain else ""
+            cells.append(
+                f'<td class="result{f" {role}" if role else ""}" data-player="{_e(p)}" '
+                f'data-points="{pts}" data-cents="{cents}" data-running-cents="{run[p][i]}">'
+                f'{_amount(cents)} <span class="pts">({signed(pts)})</span>'
+                f'<span class="run">→ {format_money(run[p][i], sign=True)}</span></td>'
+            )
+        rows.append(
+            f'<tr class="game{" engine" if engine else ""}" data-game="{line.number}"'
+            f"{_attr('data-session', line.session) if by_session else ''}>"
+            f"{''.join(cells)}</tr>"
+        )
+    if not rows:
+        rows.append(
+            f'<tr class="empty"><td colspan="{len(head) + len(everyone)}">'
+            "No games finished yet.</td></tr>"
+        )
+    pad = "".join("<td></td>" for _ in head[1:])
+    totals = "".join(
+        f'<td class="num" data-player="{_e(p)}" data-points="{points[p]}">{signed(points[p])}</td>'
+        for p in everyone
+    )
+    money = "".join(
+        f'<td class="num" data-player="{_e(p)}" data-cents="{run[p][-1]}">'
+        f"{_amount(run[p][-1])}</td>"
+        for p in everyone
+    )
+    foot = (
+        f'<tfoot><tr class="total points"><th>points</th>{pad}{totals}</tr>'
+        f'<tr class="total money"><th>money</th>{pad}{money}</tr></tfoot>'
+    )
+    notes = []
+    if any(line.kind != "chouette" for line in lines):
+        notes.append(
+            "* imported from an engine file: a head-to-head game, the winner in the box column "
+            "and the loser as captain."
+        )
+    notes.append(
+        "Each cell: the game’s money (its points), then the running total; "
+        '<span class="key box">the box</span> and <span class="key captain">the captain</span> '
+        "are shaded."
+    )
+    return (
+        '<section id="sheet"><h2>Score sheet</h2><div class="scroll"><table>'
+        f"<thead><tr>{header}</tr></thead><tbody>{''.join(rows)}</tbody>{foot}</table></div>"
+        f'<p class="note">{" ".join(notes)}</p></section>'
+    )
+
+
+# ---------------------------------------------------------------- house rules and footer
+
+
+def _rules(rules: HouseRules | None, stake: Cents | None) -> str:
+    if rules is None:
+        return (
+            '<section id="rules"><h2>House rules</h2><p>Every session keeps its own house '
+            "rules and stake: see each session’s own report.</p></section>"
+        )
+    described = ([("stake", f"{format_money(stake)} a point")] if stake is not None else []) + [
+        *rules.describe()
+    ]
+    rows = "".join(
+        f'<tr data-rule="{_e(option)}"><th>{_e(option)}</th><td>{_e(value)}</td></tr>'
+        for option, value in described
+    )
+    return (
+        f'<section id="rules"><h2>House rules</h2><p class="summary">{_e(rules.summary())}.</p>'
+        f'<table class="rules">{rows}</table></section>'
+    )
+
+
+def _footer(standings: Sequence[Standing], generated_at: datetime) -> str:
+    total = sum(s.cents for s in standings)
+    return (
+        f"<footer><p>Money in integer cents, exact: the balances sum to "
+        f'<span id="sum" data-cents="{total}">{format_money(total)}</span>. '
+        f"Generated by chouette at {_when(generated_at)}.</p></footer>"
+    )
+
+
+CSS = """
+:root { color-scheme: light; --ink: #1d2330; --muted: #5f6b7a; --rule: #d9dee7;
+  --pos: #1a7f37; --neg: #b42318; }
+* { box-sizing: border-box; -webkit-print-color-adjust: exact; print-color-adjust: exact; }
+body { margin: 0 auto; max-width: 980px; padding: 1rem; color: var(--ink); background: #fff;
+  font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial,
+  sans-serif; }
+h1 { font-size: 1.6rem; margin: 0 0 .2rem; overflow-wrap: anywhere; }
+h2 { font-size: 1.15rem; margin: 1.6rem 0 .5rem; border-bottom: 2px solid var(--ink);
+  padding-bottom: .15rem; }
+.facts, .note, footer { color: var(--muted); font-size: .88rem; }
+.pair { display: flex; flex-wrap: wrap; gap: 0 2.5rem; }
+.pair > section { flex: 1 1 320px; min-width: 0; }
+.scroll { overflow-x: auto; }
+table { border-collapse: collapse; font-variant-numeric: tabular-nums; }
+th, td { padding: .3rem .55rem; border-bottom: 1px solid var(--rule); text-align: left;
+  vertical-align: top; }
+thead th { font-size: .8rem; text-transform: uppercase; letter-spacing: .03em;
+  color: var(--muted); }
+thead th.player { text-transform: none; letter-spacing: 0; font-size: .9rem; color: var(--ink); }
+tfoot td, tfoot th { border-top: 2px solid var(--ink); border-bottom: 0; font-weight: 600; }
+td.num, td.result, th.player { text-align: right; white-space: nowrap; }
+td.name { overflow-wrap: anywhere; }
+td.rank { color: var(--muted); }
+.money.pos { color: var(--pos); } .money.neg { color: var(--neg); }
+td.balance { font-weight: 700; }
+td.result .run { display: block; font-size: .8rem; color: var(--muted); }
+td.result .pts { font-size: .8rem; color: var(--muted); }
+td.result.box, .key.box { background: #fff7e0; }
+td.result.captain, .key.captain { background: #eef4ff; }
+.key { padding: 0 .25em; }
+tr.engine td:first-child { font-style: italic; }
+#sheet tbody tr:nth-child(even) { background: #fafbfc; }
+.dot { display: inline-block; width: .7em; height: .7em; border-radius: 50%;
+  margin-right: .4em; }
+.square { font-weight: 600; }
+.check { color: var(--ink); }
+figure { margin: 0; }
+#balance-chart { display: block; width: 100%; height: auto; }
+#balance-chart .grid { stroke: #dde2ea; stroke-width: 1; }
+#balance-chart .zero { stroke: #7a8494; stroke-width: 1.5; }
+#balance-chart .session-break { stroke: #aab2bf; stroke-dasharray: 4 4; }
+#balance-chart text { font: 11px system-ui, sans-serif; fill: #5f6b7a; }
+#balance-chart .ylabel { text-anchor: end; dominant-baseline: middle; }
+#balance-chart .xlabel, #balance-chart .axis-title, #balance-chart .nogames {
+  text-anchor: middle; }
+#balance-chart .nogames { font-size: 14px; }
+#legend { list-style: none; padding: 0; margin: .4rem 0 0; display: flex; flex-wrap: wrap;
+  gap: .3rem 1.2rem; font-size: .9rem; }
+#legend li { white-space: nowrap; }
+.swatch { width: 24px; height: 6px; margin-right: .35em; vertical-align: middle; }
+table.rules th { font-weight: 500; color: var(--muted); }
+footer { margin-top: 2rem; border-top: 1px solid var(--rule); padding-top: .5rem; }
+@media (max-width: 600px) {
+  body { padding: .6rem; font-size: 14px; }
+  th, td { padding: .25rem .35rem; }
+  #balance-chart text { font-size: 20px; }
+  #balance-chart .nogames { font-size: 24px; }
+}
+@media print {
+  body { max-width: none; padding: 0; font-size: 11pt; }
+  .scroll { overflow: visible; }
+  section { break-inside: avoid; }
+  #sheet { break-inside: auto; }
+  tr { break-inside: avoid; }
+  thead { display: table-header-group; }
+}
+""".strip()
