@@ -15,7 +15,6 @@ import io
 import json
 import os
 import random
-import resource
 import sqlite3
 import statistics
 import subprocess
@@ -38,6 +37,7 @@ from chouette.settlement import settle  # noqa: E402
 PYTHON = sys.executable
 CHOUETTE = [PYTHON, "-c", "import cli; cli.run()"]
 FLOOR = [PYTHON, str(ROOT / "bench" / "floor_app.py")]
+FLOOR_HELP = [PYTHON, str(ROOT / "bench" / "floor_help.py")]
 PLAYERS = ["ann", "bob", "cat", "dan", "eve"]
 NOW = datetime(2026, 11, 20, 20, 0, tzinfo=UTC)
 
@@ -136,7 +136,7 @@ def one_shot(folder: Path, evening: Path, runs: int) -> None:
         "<= 1.3x",
         a / b <= 1.3,
     )
-    a, b = side_by_side([*CHOUETTE, "--help"], [*FLOOR, "--help"], runs)
+    a, b = side_by_side([*CHOUETTE, "--help"], [*FLOOR_HELP, "--help"], runs)
     line(
         "`chouette --help` vs a bare Typer app's --help",
         f"{a * 1000:.0f} ms vs {b * 1000:.0f} ms = {a / b:.2f}x",
@@ -210,10 +210,6 @@ def neutral_file(path: Path, count: int, players: Sequence[str], seed: int) -> N
             )
 
 
-def child_peak_kb() -> int:
-    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-
-
 def run_import(db: Path, data: Path, players: Sequence[str]) -> tuple[float, int]:
     """Seconds and peak memory (kB) of `chouette import` of ``data`` into a new session."""
     env = {**os.environ, "CHOUETTE_DB": str(db)}
@@ -239,10 +235,13 @@ def run_import(db: Path, data: Path, players: Sequence[str]) -> tuple[float, int
     return seconds, int(done.stderr.strip().splitlines()[-1])
 
 
-def raw_executemany(db: Path, data: Path, with_games: bool) -> float:
-    """The floor: a raw sqlite3 executemany of the same bookings (and games), one transaction."""
-    rows = [json.loads(text) for text in data.open(encoding="utf-8")]
+def raw_executemany(db: Path, data: Path, with_games: bool, parse: bool = False) -> float:
+    """The floor: a raw sqlite3 executemany of the same bookings (and games), one transaction.
+    ``parse``: the timing includes reading and parsing the file (a raw importer)."""
     start = time.perf_counter()
+    rows = [json.loads(text) for text in data.open(encoding="utf-8")]
+    if not parse:
+        start = time.perf_counter()
     conn = sqlite3.connect(db)
     conn.execute("PRAGMA journal_mode=WAL")
     conn.execute(
@@ -290,8 +289,11 @@ def imports(folder: Path, big: int, small: int) -> None:
         "<= 3x",
         seconds / raw <= 3,
     )
+    raw_importer = raw_executemany(folder / "raw-importer.db", data[big], True, parse=True)
     print(
-        f"    (with the game rows in the floor too: {raw_games:.2f} s = {seconds / raw_games:.2f}x)"
+        f"    (floor with the game rows too: {raw_games:.2f} s = {seconds / raw_games:.2f}x; "
+        f"a raw importer that also reads and parses the file: {raw_importer:.2f} s = "
+        f"{seconds / raw_importer:.2f}x)"
     )
     _, peak_small = run_import(folder / "import-small.db", data[small], players)
     _, peak_big = run_import(folder / "import-big2.db", data[big], players)

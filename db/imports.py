@@ -20,7 +20,7 @@ from sqlalchemy import Connection, func, text
 from sqlmodel import select
 
 from chouette.engines import EngineGame, read_engine_file
-from chouette.errors import EngineFileError
+from chouette.errors import ChouetteError, EngineFileError
 from chouette.line import check_name
 from chouette.money import Cents
 from db.models import BookingRow, GameRow, SourceFileRow
@@ -140,11 +140,12 @@ def _book_games(
 ) -> int:
     conn = book.db.connection()
     seated = set(info.line.order)
+    player = _players(names, seated, info)
     number = _next_number(book, info)
     batch: list[tuple[EngineGame, str, str, str, int]] = []
     for game in games:
-        winner = _player(game.winner, game, names, seated, info)
-        loser = _player(game.loser, game, names, seated, info)
+        winner = player(game.winner, game.line)
+        loser = player(game.loser, game.line)
         if winner == loser:
             raise EngineFileError(f"line {game.line}: {winner} would play against themselves")
         source, index = _identity(game, sha)
@@ -158,18 +159,28 @@ def _book_games(
     return summary.booked
 
 
-def _player(
-    name: str, game: EngineGame, names: Mapping[str, str], seated: set[str], info: SessionInfo
-) -> str:
-    mapped = names.get(name, name)
-    try:
-        mapped = check_name(mapped)
-    except Exception as err:
-        raise EngineFileError(f"line {game.line}: {err}") from None
-    if mapped not in seated:
-        hint = f" (map it with --as '{name}=PLAYER')" if mapped == name else ""
-        raise EngineFileError(f"line {game.line}: {mapped} is not seated in {info.name}{hint}")
-    return mapped
+def _players(
+    names: Mapping[str, str], seated: set[str], info: SessionInfo
+) -> Callable[[str, int], str]:
+    """The session's player for an engine's name (each name checked once)."""
+    known: dict[str, str] = {}
+
+    def player(name: str, line: int) -> str:
+        found = known.get(name)
+        if found is not None:
+            return found
+        mapped = names.get(name, name)
+        try:
+            mapped = check_name(mapped)
+        except ChouetteError as err:
+            raise EngineFileError(f"line {line}: {err}") from None
+        if mapped not in seated:
+            hint = f" (map it with --as '{name}=PLAYER')" if mapped == name else ""
+            raise EngineFileError(f"line {line}: {mapped} is not seated in {info.name}{hint}")
+        known[name] = mapped
+        return mapped
+
+    return player
 
 
 def _identity(game: EngineGame, sha: str) -> tuple[str, int]:
@@ -206,15 +217,19 @@ def _flush(
     games: list[tuple[Any, ...]] = []
     bookings: list[tuple[Any, ...]] = []
     points, cents_of = summary.points, summary.cents
+    stakes: dict[tuple[str, str], int] = {}
     for game_id, (game, winner, loser, source, index) in zip(ids, fresh, strict=True):
-        stake = min(info.stake_of(winner), info.stake_of(loser))
+        stake = stakes.get((winner, loser))
+        if stake is None:
+            stake = stakes[winner, loser] = min(info.stake_of(winner), info.stake_of(loser))
         cents = game.points * stake
         w = quoted.get(winner) or quoted.setdefault(winner, json.dumps(winner, ensure_ascii=False))
         lo = quoted.get(loser) or quoted.setdefault(loser, json.dumps(loser, ensure_ascii=False))
         detail = (
             f'{{"winner": {w}, "loser": {lo}, "points": {game.points}, "cube": {game.cube}, '
             f'"result": "{game.result}", "end": "{game.end}", '
-            f'"played_at": {json.dumps(game.played_at)}, "index": {game.index}}}'
+            f'"played_at": {"null" if game.played_at is None else json.dumps(game.played_at)}, '
+            f'"index": {game.index}}}'
         )
         games.append(
             (
@@ -265,7 +280,8 @@ def _flush(
 
 def _bind(conn: Connection, model: Any, column: str, value: Any) -> Any:
     """``value`` as the database driver takes it for that column (SQLAlchemy's own conversion)."""
-    process = model.__table__.c[column].type.bind_processor(conn.dialect)
+    kind = model.__table__.c[column].type.dialect_impl(conn.dialect)
+    process = kind.bind_processor(conn.dialect)
     return process(value) if process is not None else value
 
 
@@ -279,19 +295,21 @@ def _insert_many(
 
 
 def _known(conn: Connection, keys: set[tuple[str, int]]) -> set[tuple[str, int]]:
-    """Which of these game identities are booked already."""
+    """Which of these game identities are booked already (one range query per source)."""
     found: set[tuple[str, int]] = set()
     by_source: dict[str, list[int]] = {}
     for source, index in keys:
         by_source.setdefault(source, []).append(index)
     for source, indexes in by_source.items():
         rows = conn.execute(
-            select(GameRow.source_index).where(
-                GameRow.source_sha256 == source,
-                GameRow.source_index.in_(indexes),  # type: ignore[union-attr]
-            )
+            text(
+                "SELECT source_index FROM game WHERE source_sha256 = :source "
+                "AND source_index BETWEEN :low AND :high"
+            ),
+            {"source": source, "low": min(indexes), "high": max(indexes)},
         )
-        found |= {(source, i) for (i,) in rows}
+        wanted = set(indexes)
+        found |= {(source, i) for (i,) in rows if i in wanted}
     return found
 
 

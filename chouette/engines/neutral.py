@@ -57,6 +57,7 @@ CSV_COLUMNS = (
     "rules",
     *(f"source_{name}" for name in SOURCE_FIELDS),
 )
+_FIELDS = frozenset(REQUIRED + OPTIONAL)
 _RESULTS = ("single", "gammon", "backgammon")
 _ENDS = ("bearoff", "drop", "resign", "settle", "forfeit")
 _INTEGER = re.compile(r"[0-9]{1,18}")
@@ -163,11 +164,13 @@ def _no_constant(name: str) -> Any:
 
 
 def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    result: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in result:
-            raise ValueError(f"field {key!r} given twice")
-        result[key] = value
+    result = dict(pairs)
+    if len(result) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise ValueError(f"field {key!r} given twice")
+            seen.add(key)
     return result
 
 
@@ -268,7 +271,7 @@ def _csv_record(line: int, row: dict[str, str]) -> dict[str, Any]:
 def _game(index: int, line: int, record: Mapping[str, Any]) -> EngineGame:
     """One record, checked field by field."""
     for key in record:
-        if key not in REQUIRED and key not in OPTIONAL:
+        if key not in _FIELDS:
             raise problem(
                 line,
                 f"unknown field {key!r} (the fields are: {', '.join(REQUIRED + OPTIONAL)})",
