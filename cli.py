@@ -24,6 +24,7 @@ STARTED = time.time()  # when the command was given, before the imports below ta
 import typer  # noqa: E402
 
 from chouette.errors import ChouetteError  # noqa: E402
+from chouette.line import normal_name  # noqa: E402
 from chouette.money import parse_money  # noqa: E402
 
 if TYPE_CHECKING:
@@ -102,6 +103,7 @@ def ledger(ctx: typer.Context, *, write: bool) -> Iterator[Ledger]:
 def current(book: Ledger, ctx: typer.Context, *, lock: bool = False) -> SessionInfo:
     """The session named by ``--session`` (remembered as the current one) or the current one."""
     name = options(ctx).session
+    name = None if name is None else normal_name(name)
     info = book.session(name, lock=lock)
     if name is not None and lock:
         book.use(info.name)
@@ -279,7 +281,7 @@ def new(
     """Start a session: the players in order are the line (box, captain, crew)."""
     import random
 
-    from chouette.line import new_line, roll_off
+    from chouette.line import check_session_name, new_line, roll_off
     from chouette.rules import HouseRules
 
     cents = money_option(stake, "--stake")
@@ -311,6 +313,7 @@ def new(
                 typer.echo(f"  round {i}: " + ", ".join(f"{p} {d}" for p, d in rolls))
             order = list(result.order)
         line = new_line(order, rules)
+        name = check_session_name(name)
     except ChouetteError as err:
         fail(str(err))
     unknown = sorted(set(own) - set(line.order))
@@ -318,6 +321,7 @@ def new(
         fail(f"--player-stake names {', '.join(unknown)}, who is not in the line")
     with ledger(ctx, write=True) as book:
         info = book.create_session(name, line, cents, rules, own)
+    options(ctx).session = info.name  # a table prompt follows its own new session
     typer.echo(f"Session {info.name}: stake {format_cents(cents)} a point; {rules.summary()}.")
     typer.echo(f"Line: {info.line.describe()}")
 
@@ -524,7 +528,8 @@ def double(
     """
     from chouette.game import Double
 
-    play(ctx, one(Double(by.value, tuple(members or ()))), game)
+    names = tuple(normal_name(m) for m in members or ())
+    play(ctx, one(Double(by.value, names)), game)
 
 
 def answer(ctx: typer.Context, act: str, member: str | None, every: bool, game: int | None) -> None:
@@ -540,7 +545,7 @@ def answer(ctx: typer.Context, act: str, member: str | None, every: bool, game: 
             if live is None:
                 raise ChouetteError(f"there is no pending double to {act}")
             return answer_all(live, act)  # type: ignore[arg-type]
-        return [Answer(act, member or "")]  # type: ignore[arg-type]
+        return [Answer(act, normal_name(member or ""))]  # type: ignore[arg-type]
 
     play(ctx, make, game)
 
@@ -595,7 +600,7 @@ def deal(
     """The box and MEMBER settle their pair at POINTS; that pair is over."""
     from chouette.game import Deal
 
-    play(ctx, one(Deal(member, points)), game)
+    play(ctx, one(Deal(normal_name(member), points)), game)
 
 
 class Side(StrEnum):
@@ -699,6 +704,8 @@ def sheet(
         )
     build = sheet_csv_rows if fmt is Format.csv else sheet_rows
     emit(build(players, lines, sessions=info is None), fmt)
+    if fmt is not Format.csv and any(line.kind == "engine" for line in lines):
+        typer.echo("* an imported engine game: the winner is in the box column, the loser next.")
 
 
 @app.command()
@@ -820,6 +827,7 @@ def pay(
     """
     cents = money_option(amount, "AMOUNT")
     assert cents is not None
+    payer, payee = normal_name(payer), normal_name(payee)
     with ledger(ctx, write=True) as book:
         info = current(book, ctx, lock=True)
         book.pay(info, payer, payee, cents, note)
@@ -876,7 +884,9 @@ def read_records(source: str) -> list[tuple[str, Any]]:
     label = "record" if source == "-" else source
     try:
         data = json.loads(text)
-    except json.JSONDecodeError:
+    except RecursionError:
+        fail(f"{label}: not JSON this program reads (nested too deeply)")
+    except ValueError:
         found = []
         for number, line in enumerate(text.splitlines(), start=1):
             if not line.strip():
@@ -885,6 +895,8 @@ def read_records(source: str) -> list[tuple[str, Any]]:
                 found.append((f"{label} line {number}", json.loads(line)))
             except json.JSONDecodeError as err:
                 fail(f"{label} line {number}: not JSON ({err.msg})")
+            except (ValueError, RecursionError):
+                fail(f"{label} line {number}: not JSON this program reads")
         return found
     if isinstance(data, list):
         return [(f"{label} record {i}", item) for i, item in enumerate(data, start=1)]
@@ -900,7 +912,7 @@ def parse_names(items: Sequence[str]) -> dict[str, str]:
         engine, sep, player = item.rpartition("=")
         if not sep or not engine or not player:
             fail(f"--as {item!r}: write ENGINE_NAME=PLAYER", 2)
-        names[engine] = player
+        names[normal_name(engine)] = normal_name(player)
     return names
 
 
@@ -1068,6 +1080,7 @@ def dispatch(words: Sequence[str], opts: Options) -> int:
     global _command
     if _command is None:
         _command = get_command(app)
+    opts.issued = clock()  # this line was given now, not when the process started
     try:
         code = _command.main(
             args=list(words), prog_name="chouette", standalone_mode=False, obj=opts
@@ -1110,7 +1123,6 @@ def table_loop(opts: Options, read: Callable[[str], str]) -> None:
         if words[0] == "help":
             words = [*words[1:], "--help"] if len(words) > 1 else ["--help"]
         opts.booked = False
-        opts.issued = clock()
         dispatch([*prefix, *words], opts)
         if opts.booked:
             dispatch([*prefix, "status"], opts)
@@ -1156,7 +1168,7 @@ def table(ctx: typer.Context) -> None:
     opts = options(ctx)
     with ledger(ctx, write=True) as book:
         info = current(book, ctx, lock=True)
-    opts.session = None  # from here on: the current session (a `new` at the prompt switches)
+    opts.session = info.name  # this table's session, until `new` or --session at its prompt
     typer.echo(f"Table mode for {info.name}: type commands (help, quit); Tab completes.")
     read = input
     if sys.stdin.isatty():

@@ -19,20 +19,38 @@ RESERVED_NAMES = frozenset({"box", "team", "centre", "center", "member", "all"})
 MAX_NAME_LENGTH = 80
 
 
-def check_name(name: str) -> str:
-    """A player's name as stored: NFC-normalised text that a report can show on one line."""
-    text = unicodedata.normalize("NFC", name).strip()
+def normal_name(name: str) -> str:
+    """A name as typed, the way it is stored: NFC-normalised, without surrounding spaces
+    (``zoe`` + a combining diaeresis, as some keyboards send it, is ``zoë``)."""
+    return unicodedata.normalize("NFC", name).strip()
+
+
+def _check_text(name: str, what: str) -> str:
+    text = normal_name(name)
     if not text:
-        raise LineError("a player's name cannot be empty")
-    if any(unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") for ch in text):
-        raise LineError(f"{text!r} cannot be a player's name: it has control characters")
+        raise LineError(f"{what} cannot be empty")
+    if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Zl", "Zp") for ch in text):
+        raise LineError(
+            f"{text!r} cannot be {what}: it has control characters or is not valid text"
+        )
     if len(text) > MAX_NAME_LENGTH:
         raise LineError(
-            f"{text[:20]!r}… cannot be a player's name: longer than {MAX_NAME_LENGTH} characters"
+            f"{text[:20]!r}… cannot be {what}: longer than {MAX_NAME_LENGTH} characters"
         )
+    return text
+
+
+def check_name(name: str) -> str:
+    """A player's name as stored: NFC-normalised text that a report can show on one line."""
+    text = _check_text(name, "a player's name")
     if text.casefold() in RESERVED_NAMES:
         raise LineError(f"{text!r} cannot be a player's name: it is a word the scorer uses")
     return text
+
+
+def check_session_name(name: str) -> str:
+    """A session's name: one line of text, like a player's name."""
+    return _check_text(name, "a session's name")
 
 
 @dataclass(frozen=True)
@@ -124,6 +142,7 @@ def join(line: Line, name: str, rules: HouseRules) -> Line:
 
 def leave(line: Line, name: str, rules: HouseRules) -> Line:
     """The player leaves the line (their balance stays in the ledger)."""
+    name = normal_name(name)
     _require_seated(line, name)
     return seat(
         Line(
@@ -138,6 +157,7 @@ def leave(line: Line, name: str, rules: HouseRules) -> Line:
 
 def sit_out(line: Line, name: str, rules: HouseRules) -> Line:
     """The player keeps their place but is skipped when the seats are filled."""
+    name = normal_name(name)
     _require_seated(line, name)
     if name in line.sitting_out:
         raise LineError(f"{name} is already sitting out")
@@ -147,6 +167,7 @@ def sit_out(line: Line, name: str, rules: HouseRules) -> Line:
 
 def sit_in(line: Line, name: str, rules: HouseRules) -> Line:
     """A player who sat out plays again from their place in the line."""
+    name = normal_name(name)
     _require_seated(line, name)
     if name not in line.sitting_out:
         raise LineError(f"{name} is not sitting out")

@@ -25,6 +25,7 @@ from chouette.game import (
     End,
     Event,
     Game,
+    Kind,
     apply,
     start,
 )
@@ -130,12 +131,12 @@ def parse_result(obj: Any, where: str = "result") -> End:
     if winner not in ("box", "team"):
         raise RecordError(f"{where}: 'winner' must be box or team, not {winner!r}")
     kind = obj.get("kind", "single")
-    if kind not in MULTIPLIER:
+    if not isinstance(kind, str) or kind not in MULTIPLIER:
         raise RecordError(f"{where}: 'kind' must be single, gammon or backgammon, not {kind!r}")
     resigned = obj.get("resigned", False)
     if not isinstance(resigned, bool):
         raise RecordError(f"{where}: 'resigned' must be true or false")
-    return End(winner=winner, kind=kind, resigned=resigned)
+    return End(winner=winner, kind=cast(Kind, kind), resigned=resigned)
 
 
 def parse_record(obj: Any, where: str = "record") -> Record:

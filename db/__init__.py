@@ -34,15 +34,36 @@ def open_ledger(
         engine = connect(url)
         with transaction(engine, write=write) as session:
             yield Ledger(session, now, clock)
+    except OverflowError as err:  # SQLite: a Python int beyond 64 bits
+        raise ChouetteError(
+            f"a number too large for the ledger ({err}); nothing was written"
+        ) from None
     except IntegrityError as err:
         raise ChouetteError(
             "another command changed the ledger at the same moment; nothing was written "
             f"({_first_line(err)})"
         ) from None
     except OperationalError as err:
+        if _busy(err):
+            raise ChouetteError(
+                "the ledger is busy: another command held it too long; nothing was written, "
+                f"try again ({_first_line(err)})"
+            ) from None
         raise ChouetteError(f"the database cannot be used: {_first_line(err)}") from None
     except DBAPIError as err:
+        if getattr(err.orig, "sqlstate", None) == "22003":  # PostgreSQL: out of range
+            raise ChouetteError(
+                f"a number too large for the ledger ({_first_line(err)}); nothing was written"
+            ) from None
         raise ChouetteError(f"database error: {_first_line(err)}") from None
+
+
+def _busy(err: DBAPIError) -> bool:
+    """A lock waited for too long (SQLite's busy timeout, PostgreSQL's lock_timeout) or a
+    deadlock between two commands."""
+    return getattr(err.orig, "sqlstate", None) in ("55P03", "40P01") or (
+        "database is locked" in str(err.orig)
+    )
 
 
 def _first_line(err: DBAPIError) -> str:

@@ -3,7 +3,10 @@
 SQLite runs in WAL mode with foreign keys on and a busy timeout, so two terminals at one
 table can both write; a writing transaction starts with ``BEGIN IMMEDIATE`` (SQLAlchemy's
 documented pysqlite recipe), so two writers queue instead of failing half-way. The same
-code runs on PostgreSQL, where a writer locks its session's row.
+code runs on PostgreSQL, where a writer locks its session's row (``SELECT … FOR UPDATE``)
+and waits for it at most as long as SQLite's busy timeout; a report reads one snapshot
+(``REPEATABLE READ``), as it does on SQLite; and processes that find an empty database at
+the same moment create its schema one after the other, under an advisory lock.
 """
 
 from __future__ import annotations
@@ -13,13 +16,14 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.exc import ArgumentError
 from sqlmodel import Session
 
 from chouette.errors import ChouetteError
 
 BUSY_TIMEOUT_MS = 30_000
+SCHEMA_LOCK = 0x63686F75  # PostgreSQL advisory lock key ("chou") held while creating the schema
 _engines: dict[str, Engine] = {}
 
 
@@ -37,7 +41,10 @@ def connect(url: str) -> Engine:
     if url.startswith("sqlite"):
         path = url.split("///", 1)[-1]
         if path and path != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
+            try:
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+            except OSError as err:
+                raise ChouetteError(f"cannot create the ledger at {path}: {err.strerror}") from None
     try:
         engine = create_engine(url, connect_args=_connect_args(url))
     except (ArgumentError, ImportError) as err:
@@ -46,7 +53,16 @@ def connect(url: str) -> Engine:
         _sqlite_recipe(engine)
     from db.migrations import ensure_schema
 
-    ensure_schema(engine)
+    try:
+        if engine.dialect.name == "postgresql":
+            with engine.connect() as guard:  # released when this transaction ends
+                guard.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": SCHEMA_LOCK})
+                ensure_schema(engine)
+        else:
+            ensure_schema(engine)  # BEGIN IMMEDIATE serialises it
+    except BaseException:
+        engine.dispose()  # a refused ledger (newer schema, no server) leaves no connection open
+        raise
     _engines[url] = engine
     return engine
 
@@ -55,7 +71,7 @@ def _connect_args(url: str) -> dict[str, Any]:
     if url.startswith("sqlite"):
         return {"timeout": BUSY_TIMEOUT_MS / 1000}
     if url.startswith("postgresql"):
-        return {"connect_timeout": 10}
+        return {"connect_timeout": 10, "options": f"-c lock_timeout={BUSY_TIMEOUT_MS}"}
     return {}
 
 
@@ -78,7 +94,10 @@ def _sqlite_recipe(engine: Engine) -> None:
 @contextmanager
 def transaction(engine: Engine, *, write: bool) -> Iterator[Session]:
     """One transaction: commit on success, roll back on any error (nothing written)."""
-    bind = engine.execution_options(chouette_write=write)
+    options: dict[str, Any] = {"chouette_write": write}
+    if engine.dialect.name == "postgresql" and not write:
+        options["isolation_level"] = "REPEATABLE READ"  # one snapshot for a whole report
+    bind = engine.execution_options(**options)
     with Session(bind, expire_on_commit=False) as session, session.begin():
         yield session
 

@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import delete, func, insert, update
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Session, col, select
 
 from chouette.errors import AutoDoubleIgnored, ChouetteError
@@ -37,6 +38,7 @@ from db.models import (
 )
 
 CURRENT = "current_session"
+UPSERT = {"postgresql": postgresql.insert, "sqlite": sqlite.insert}
 
 
 # ---------------------------------------------------------------- codecs
@@ -192,7 +194,7 @@ class Ledger:
         query = select(SessionRow).where(SessionRow.name == name)
         if lock:
             query = query.with_for_update()
-        row = self.db.exec(query).first()
+        row = None if "\x00" in name else self.db.exec(query).first()  # (PostgreSQL refuses NUL)
         if row is None:
             known = ", ".join(self.db.exec(select(SessionRow.name).order_by(SessionRow.id)).all())
             raise ChouetteError(
@@ -207,12 +209,19 @@ class Ledger:
             self._set_current(name)
 
     def _set_current(self, name: str) -> None:
-        row = self.db.get(Setting, CURRENT)
-        if row is None:
-            self.db.add(Setting(key=CURRENT, value=name))
-        else:
+        """An upsert: two terminals starting the ledger's first sessions at the same moment
+        both succeed (on PostgreSQL the second waits for the first, then overwrites)."""
+        dialect = self.db.get_bind().dialect.name
+        if dialect not in UPSERT:  # another database: read, then write
+            row = self.db.get(Setting, CURRENT) or Setting(key=CURRENT)
             row.value = name
             self.db.add(row)
+            return
+        upsert = UPSERT[dialect](Setting).values(key=CURRENT, value=name)
+        self.db.execute(upsert.on_conflict_do_update(index_elements=["key"], set_={"value": name}))
+        cached = self.db.identity_map.get(self.db.identity_key(Setting, CURRENT))
+        if cached is not None:
+            self.db.expire(cached)  # read again if asked again in this transaction
 
     def _info(self, row: SessionRow) -> SessionInfo:
         assert row.id is not None

@@ -1,4 +1,13 @@
-"""Fixtures: every test gets its own ledger file and a pinned clock."""
+"""Fixtures: every test gets its own empty ledger and a pinned clock.
+
+The ledger is an SQLite file in ``tmp_path``. A test module that says
+``pytestmark = pytest.mark.backends("sqlite", "postgres")`` runs each of its tests twice,
+with the ids ``sqlite`` and ``postgres``: the second time on a fresh database of a real
+PostgreSQL server (``tests/pg.py``), started once for the run. A test of SQLite itself
+(pragmas, the file, an old schema file) says ``@pytest.mark.backends("sqlite")``.
+``ledger_url`` is the database's SQLAlchemy URL on either backend; ``ledger_file`` is the
+SQLite file.
+"""
 
 from __future__ import annotations
 
@@ -8,18 +17,74 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner, Result
 
+pytest_plugins = ["tests.pg"]
+
 NOW = "2026-11-20T20:00:00+00:00"
+BACKENDS = ("sqlite", "postgres")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "backends(*names): run the test on these ledger backends (sqlite, postgres); "
+        "default sqlite",
+    )
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    marker = metafunc.definition.get_closest_marker("backends")
+    if marker is None or "backend" not in metafunc.fixturenames:
+        return
+    unknown = set(marker.args) - set(BACKENDS)
+    if unknown or not marker.args:
+        raise pytest.UsageError(f"backends({marker.args}): choose from {BACKENDS}")
+    if marker.args == ("sqlite",):
+        return  # the default: no id suffix
+    metafunc.parametrize(
+        "backend",
+        [
+            pytest.param(name, id=name, marks=[pytest.mark.postgres] if name == "postgres" else [])
+            for name in marker.args
+        ],
+        indirect=True,
+    )
+
+
+@pytest.fixture
+def backend(request: pytest.FixtureRequest) -> str:
+    """The database this test runs on: ``sqlite`` or ``postgres``."""
+    return str(getattr(request, "param", "sqlite"))
 
 
 @pytest.fixture(autouse=True)
-def ledger_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    path = tmp_path / "ledger.db"
-    monkeypatch.setenv("CHOUETTE_DB", str(path))
-    monkeypatch.setenv("CHOUETTE_NOW", NOW)
-    yield path
+def ledger_url(
+    request: pytest.FixtureRequest,
+    backend: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> Iterator[str]:
+    """The test's own empty ledger (``CHOUETTE_DB`` points at it) and a pinned clock."""
     from db.engine import dispose_all
 
+    monkeypatch.setenv("CHOUETTE_NOW", NOW)
+    if backend == "postgres":
+        url = request.getfixturevalue("postgres_server").fresh_ledger()
+        monkeypatch.setenv("CHOUETTE_DB", url)
+        yield url
+        dispose_all()
+        return
+    path = tmp_path / "ledger.db"
+    monkeypatch.setenv("CHOUETTE_DB", str(path))
+    yield f"sqlite:///{path}"
     dispose_all()
+
+
+@pytest.fixture
+def ledger_file(backend: str, tmp_path: Path) -> Path:
+    """The SQLite file of the test's ledger (SQLite tests only: elsewhere use ``ledger_url``)."""
+    if backend != "sqlite":
+        pytest.fail("ledger_file is the SQLite file: use ledger_url, or mark the test sqlite")
+    return tmp_path / "ledger.db"
 
 
 class Chouette:

@@ -70,10 +70,16 @@ KINDS: list[type] = [Double] * 4 + [Answer] * 5 + [AutoDouble, Deal, End, End]
 
 
 @st.composite
-def games(draw: st.DrawFn, max_events: int = 30) -> tuple[Line, HouseRules, Game, list[Game]]:
-    """A random legal game played to its end, with every state along the way."""
-    rules = draw(house_rules())
-    line = draw(lines(rules))
+def games(
+    draw: st.DrawFn,
+    max_events: int = 30,
+    rules: HouseRules | None = None,
+    line: Line | None = None,
+) -> tuple[Line, HouseRules, Game, list[Game]]:
+    """A random legal game played to its end, with every state along the way (on the given
+    house rules and line, or random ones)."""
+    rules = rules or draw(house_rules())
+    line = line or draw(lines(rules))
     game = start(line, rules)
     states = [game]
     for _ in range(max_events):

@@ -9,6 +9,8 @@ import pytest
 
 from tests.dump import dump
 
+pytestmark = pytest.mark.backends("sqlite", "postgres")
+
 EVENING = [
     ("new", "friday", "ann", "bob", "cat", "dan", "--stake", "2.50", "--player-stake", "dan=1.00"),
     ("double", "bob", "cat", "dan"),
@@ -262,13 +264,13 @@ BAD_RECORDS = [
 
 
 @pytest.mark.parametrize(("text", "message"), BAD_RECORDS)
-def test_a_bad_record_is_refused_whole_and_writes_nothing(chouette, ledger_file, text, message):
+def test_a_bad_record_is_refused_whole_and_writes_nothing(chouette, ledger_url, text, message):
     chouette("new", "friday", "ann", "bob", "cat")
-    before = dump(f"sqlite:///{ledger_file}")
+    before = dump(ledger_url)
     result = chouette("record", "-", input=text, code=1)
     assert message in result.stderr
     assert result.stderr.startswith("Error: ")
-    assert dump(f"sqlite:///{ledger_file}") == before
+    assert dump(ledger_url) == before
 
 
 REFUSALS = [
@@ -288,23 +290,23 @@ REFUSALS = [
 
 
 @pytest.mark.parametrize(("args", "message"), REFUSALS)
-def test_refusals_name_the_people_exit_1_and_write_nothing(chouette, ledger_file, args, message):
+def test_refusals_name_the_people_exit_1_and_write_nothing(chouette, ledger_url, args, message):
     chouette("new", "friday", "ann", "bob", "cat")
     chouette("end", "box")
     chouette("double", "bob")
-    before = dump(f"sqlite:///{ledger_file}")
+    before = dump(ledger_url)
     result = chouette(*args, code=1)
     assert result.stderr == f"Error: {message}\n" or message in result.stderr
-    assert dump(f"sqlite:///{ledger_file}") == before
+    assert dump(ledger_url) == before
 
 
-def test_an_ignored_automatic_double_says_so_and_writes_nothing(chouette, ledger_file):
+def test_an_ignored_automatic_double_says_so_and_writes_nothing(chouette, ledger_url):
     chouette("new", "friday", "ann", "bob", "cat", "--auto-doubles", "1")
     chouette("auto-double")
-    before = dump(f"sqlite:///{ledger_file}")
+    before = dump(ledger_url)
     result = chouette("auto-double")
     assert "automatic double ignored: the limit of 1 automatic double is reached" in result.stdout
-    assert dump(f"sqlite:///{ledger_file}") == before
+    assert dump(ledger_url) == before
 
 
 @pytest.mark.parametrize(
@@ -404,8 +406,9 @@ def test_table_mode_runs_the_evening_at_one_prompt(chouette):
     assert chouette.json("status")["box"] == "bob"
 
 
-def test_the_demo_settles_an_evening(chouette, tmp_path):
+def test_the_demo_settles_an_evening(chouette, tmp_path, ledger_url):
     out = chouette("demo").stdout
     assert out.count("$ chouette ") == 23
     assert out.rstrip().endswith("eve     cat      30.00")
     assert not os.path.exists(tmp_path / "ledger.db")  # the demo never touches the ledger
+    assert dump(ledger_url) == {}

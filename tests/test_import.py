@@ -8,6 +8,8 @@ import pytest
 
 from tests.shared import SAMPLES
 
+pytestmark = pytest.mark.backends("sqlite", "postgres")
+
 MANIFEST = json.loads((SAMPLES / "manifest.json").read_text(encoding="utf-8"))
 MONEY = [f for f in MANIFEST["files"] if f["kind"] == "money"]
 
@@ -35,7 +37,7 @@ def test_every_sample_game_is_booked_with_the_manifests_winner_and_points(chouet
     chouette("check")
 
 
-def test_importing_the_same_file_again_books_nothing(chouette, ledger_file):
+def test_importing_the_same_file_again_books_nothing(chouette):
     entry = MONEY[0]
     chouette("new", "money", *entry["players"])
     path = str(SAMPLES / entry["path"])
@@ -142,7 +144,7 @@ BAD_FILES = [
 
 @pytest.mark.parametrize(("name", "content", "message"), BAD_FILES)
 def test_malformed_files_are_refused_whole_with_the_line(
-    chouette, ledger_file, tmp_path, name, content, message
+    chouette, ledger_url, tmp_path, name, content, message
 ):
     from tests.dump import dump
 
@@ -154,11 +156,11 @@ def test_malformed_files_are_refused_whole_with_the_line(
         path.write_text(content, encoding="utf-8")
     good = tmp_path / "good.jsonl"
     good.write_text(json.dumps(NEUTRAL[0]) + "\n", encoding="utf-8")
-    before = dump(f"sqlite:///{ledger_file}")
+    before = dump(ledger_url)
     result = chouette("import", str(good), str(path), code=1)
     assert result.stderr.startswith("Error: ") and message in result.stderr, result.stderr
     assert "Traceback" not in result.stderr
-    assert dump(f"sqlite:///{ledger_file}") == before
+    assert dump(ledger_url) == before
 
 
 def test_a_missing_file_is_a_clear_error(chouette, tmp_path):

@@ -1,10 +1,9 @@
-"""The ledger on a real SQLite file: round trips, settings, schema versions."""
+"""The ledger on SQLite and PostgreSQL: round trips, settings, schema versions."""
 
 from __future__ import annotations
 
 import shutil
-import sqlite3
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
@@ -20,14 +19,17 @@ from db.migrations import LATEST
 from db.store import line_from_json, line_to_json
 from tests.dump import dump
 
+pytestmark = pytest.mark.backends("sqlite", "postgres")
+
 WHEN = datetime(2026, 11, 20, 21, 30, tzinfo=UTC)
 
 
 @pytest.fixture
-def url(ledger_file):
-    return f"sqlite:///{ledger_file}"
+def url(ledger_url):
+    return ledger_url
 
 
+@pytest.mark.backends("sqlite")  # no database
 def test_line_round_trips_through_json_with_partner_sitting_out_and_last_down():
     line = Line(("ann", "pat", "bob", "cat", "dan"), frozenset({"cat"}), "pat", "dan")
     assert line_from_json(line_to_json(line)) == line
@@ -49,7 +51,7 @@ def test_a_game_in_progress_survives_a_restart(url):
 
 
 def test_times_come_back_as_utc(url):
-    local = datetime(2026, 11, 20, 22, 30, tzinfo=UTC).astimezone()
+    local = datetime(2026, 11, 20, 22, 30, tzinfo=UTC).astimezone(timezone(timedelta(hours=-5)))
     with open_ledger(url, write=True, now=local) as book:
         info = book.create_session(
             "friday", new_line(["ann", "bob"], HouseRules()), 100, HouseRules()
@@ -73,6 +75,58 @@ def test_a_refused_command_rolls_back_everything(url):
         assert book.live(book.session(None)).number == 1
 
 
+def test_the_session_used_last_is_remembered_within_one_command_too(url):
+    rules = HouseRules()
+    with open_ledger(url, write=True, now=WHEN) as book:
+        book.create_session("friday", new_line(["ann", "bob"], rules), 100, rules)
+        book.create_session("saturday", new_line(["cat", "dan"], rules), 100, rules)
+        assert book.session(None).name == "saturday"
+        book.use("friday")
+        assert book.session(None).name == "friday"
+    with open_ledger(url, write=False, now=WHEN) as book:
+        assert [(s.name, s.current) for s in book.sessions()] == [
+            ("friday", True),
+            ("saturday", False),
+        ]
+
+
+def test_a_report_reads_one_snapshot_while_another_command_books_a_game(url):
+    """A report sees the ledger as it was when it began, not half of a game booked meanwhile
+    (SQLite's read transactions do this; on PostgreSQL it takes REPEATABLE READ)."""
+    rules = HouseRules()
+    with open_ledger(url, write=True, now=WHEN) as book:
+        book.create_session("friday", new_line(["ann", "bob", "cat"], rules), 100, rules)
+    with open_ledger(url, write=False, now=WHEN) as report:
+        info = report.session(None)
+        assert report.entries(info) == []
+        with open_ledger(url, write=True, now=WHEN) as other:  # another terminal ends game 1
+            other.play(other.session(None, lock=True), [End("box")], None)
+        assert report.sheet(info) == [] and report.totals(info) == {}
+    with open_ledger(url, write=False, now=WHEN) as report:
+        assert [line.number for line in report.sheet(report.session(None))] == [1]
+
+
+def test_a_command_that_waits_too_long_for_the_table_is_refused(url, monkeypatch):
+    """A writer waits for another's lock as long as the busy timeout, then gives up with a
+    message, having written nothing (SQLite's busy timeout; PostgreSQL's lock_timeout)."""
+    monkeypatch.setattr("db.engine.BUSY_TIMEOUT_MS", 300)
+    rules = HouseRules()
+    with open_ledger(url, write=True, now=WHEN) as book:
+        book.create_session("friday", new_line(["ann", "bob", "cat"], rules), 100, rules)
+    with open_ledger(url, write=True, now=WHEN) as book:
+        book.play(book.session(None, lock=True), [Double("box", ("bob",))], None)
+        with (
+            pytest.raises(ChouetteError, match="the ledger is busy") as refused,
+            open_ledger(url, write=True, now=WHEN) as other,
+        ):
+            other.play(other.session(None, lock=True), [End("box")], None)
+        assert "nothing was written" in str(refused.value)
+    with open_ledger(url, write=False, now=WHEN) as book:
+        live = book.live(book.session(None))
+        assert live.game is not None and len(live.game.events) == 1
+
+
+@pytest.mark.backends("sqlite")
 def test_sqlite_runs_in_wal_with_foreign_keys_and_a_busy_timeout(url):
     engine = connect(url)
     with engine.connect() as conn:
@@ -81,17 +135,18 @@ def test_sqlite_runs_in_wal_with_foreign_keys_and_a_busy_timeout(url):
         assert conn.execute(text("PRAGMA busy_timeout")).scalar() == 30000
 
 
-def test_a_fresh_ledger_is_stamped_with_the_latest_schema(url, ledger_file):
+def test_a_fresh_ledger_is_stamped_with_the_latest_schema(url):
     connect(url)
-    with sqlite3.connect(ledger_file) as raw:
-        assert raw.execute("SELECT version FROM schema_version").fetchall() == [(LATEST,)]
+    assert dump(url)["schema_version"] == [(LATEST,)]
 
 
-def test_a_ledger_from_a_newer_chouette_is_refused(url, ledger_file):
+def test_a_ledger_from_a_newer_chouette_is_refused(url):
     connect(url)
     dispose_all()
-    with sqlite3.connect(ledger_file) as raw:
-        raw.execute("UPDATE schema_version SET version = ?", (LATEST + 1,))
+    raw = create_engine(url)
+    with raw.begin() as conn:
+        conn.execute(text("UPDATE schema_version SET version = :v"), {"v": LATEST + 1})
+    raw.dispose()
     with pytest.raises(ChouetteError, match="written by a newer chouette"):
         connect(url)
 
@@ -120,6 +175,7 @@ def schema(url: str) -> dict[str, object]:
 V1 = Path(__file__).parent / "data" / "ledger-v1.sqlite"
 
 
+@pytest.mark.backends("sqlite")
 def test_a_first_schema_ledger_migrates_to_exactly_the_fresh_schema(tmp_path):
     old = tmp_path / "old.sqlite"
     shutil.copy(V1, old)
@@ -140,6 +196,7 @@ def test_a_first_schema_ledger_migrates_to_exactly_the_fresh_schema(tmp_path):
             assert after[table] == rows, table
 
 
+@pytest.mark.backends("sqlite")
 def test_a_migrated_ledger_reports_what_it_held(chouette, tmp_path, monkeypatch):
     old = tmp_path / "old.sqlite"
     shutil.copy(V1, old)

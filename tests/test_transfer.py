@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import shlex
 import shutil
-import sqlite3
 from pathlib import Path
 
 import pytest
+from sqlalchemy import create_engine, text
 
 from tests.test_import import SAMPLES
+
+pytestmark = pytest.mark.backends("sqlite", "postgres")
 
 V1 = Path(__file__).parent / "data" / "ledger-v1.sqlite"
 REPORTS = [
@@ -84,14 +86,33 @@ def test_an_export_goes_only_into_an_empty_database(chouette, tmp_path):
     assert result.stderr == "Error: an export is imported into an empty database only\n"
 
 
-def test_a_migrated_first_schema_ledger_exports_and_restores(chouette, tmp_path, monkeypatch):
+def test_a_migrated_first_schema_ledger_moves_into_this_backend(
+    chouette, tmp_path, monkeypatch, ledger_url
+):
+    """A schema-1 SQLite file, migrated, exported, and imported into an empty ledger of this
+    backend (SQLite, or a PostgreSQL server): the same reports."""
     old = tmp_path / "old.sqlite"
     shutil.copy(V1, old)
     monkeypatch.setenv("CHOUETTE_DB", str(old))
     before = reports(chouette)
     export = tmp_path / "old.jsonl"
     chouette("export", str(export))
-    monkeypatch.setenv("CHOUETTE_DB", str(tmp_path / "new.db"))
+    monkeypatch.setenv("CHOUETTE_DB", ledger_url)
+    chouette("import", str(export))
+    assert reports(chouette) == before
+    chouette("check")
+
+
+def test_an_evening_moves_from_this_backend_to_the_other(
+    chouette, tmp_path, monkeypatch, backend, postgres_server
+):
+    """SQLite to PostgreSQL and back: export, import into an empty ledger, same reports."""
+    club_ledger(chouette)
+    before = reports(chouette)
+    export = tmp_path / "club.jsonl"
+    chouette("export", str(export))
+    other = postgres_server.create_database() if backend == "sqlite" else str(tmp_path / "x.db")
+    monkeypatch.setenv("CHOUETTE_DB", other)
     chouette("import", str(export))
     assert reports(chouette) == before
     chouette("check")
@@ -135,10 +156,12 @@ TAMPERING = [
 
 
 @pytest.mark.parametrize(("sql", "problems"), TAMPERING)
-def test_check_lists_every_problem_and_exits_1(chouette, ledger_file, sql, problems):
+def test_check_lists_every_problem_and_exits_1(chouette, ledger_url, sql, problems):
     club_ledger(chouette)
-    with sqlite3.connect(ledger_file) as raw:
-        raw.execute(sql)
+    engine = create_engine(ledger_url)
+    with engine.begin() as raw:
+        raw.execute(text(sql))
+    engine.dispose()
     result = chouette("check", code=1)
     for problem in problems:
         assert f"Problem: {problem}" in result.stderr, result.stderr
