@@ -848,17 +848,12 @@ def record(
     from chouette.report import booked_json
 
     records = read_records(source)
-    booked = []
     with ledger(ctx, write=True) as book:
-        default = options(ctx).session
-        for where, data in records:
-            try:
-                parsed = parse_record(data, where)
-            except ChouetteError as err:
-                fail(str(err))
-            name = parsed.session or default
-            info = book.session(name, lock=True)
-            booked.append(book.record(info, parsed, where))
+        try:
+            parsed = [(parse_record(data, where), where) for where, data in records]
+        except ChouetteError as err:
+            fail(str(err))
+        booked = book.record_all(parsed, options(ctx).session)
         if booked:
             book.use(booked[-1].session.name)
     if as_json:
@@ -1017,10 +1012,12 @@ def check(ctx: typer.Context) -> None:
         for problem in found.problems:
             typer.echo(f"Problem: {problem}", err=True)
         fail(f"{plural(len(found.problems), 'problem')} in the ledger")
-    typer.echo(
-        f"The ledger is consistent: {found.sessions} sessions, {found.games} games, "
-        f"{found.bookings} bookings."
+    counts = (
+        plural(found.sessions, "session"),
+        plural(found.games, "game"),
+        plural(found.bookings, "booking"),
     )
+    typer.echo(f"The ledger is consistent: {', '.join(counts)}.")
 
 
 @contextmanager

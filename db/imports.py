@@ -23,6 +23,7 @@ from chouette.engines import EngineGame, read_engine_file
 from chouette.errors import ChouetteError, EngineFileError
 from chouette.line import check_name
 from chouette.money import Cents
+from db.bulk import allocate_ids, bind, insert_many
 from db.models import BookingRow, GameRow, SourceFileRow
 from db.store import Ledger, SessionInfo
 
@@ -210,9 +211,9 @@ def _flush(
     summary.skipped += len(batch) - len(fresh)
     if not fresh:
         return number
-    ids = _allocate_ids(conn, len(fresh))
-    now = _bind(conn, BookingRow, "at", book.now)
-    over = _bind(conn, GameRow, "over", True)
+    ids = allocate_ids(conn, "game", len(fresh))
+    now = bind(conn, BookingRow, "at", book.now)
+    over = bind(conn, GameRow, "over", True)
     quoted: dict[str, str] = {}
     games: list[tuple[Any, ...]] = []
     bookings: list[tuple[Any, ...]] = []
@@ -253,7 +254,7 @@ def _flush(
         cents_of[winner] = cents_of.get(winner, 0) + cents
         cents_of[loser] = cents_of.get(loser, 0) - cents
         number += 1
-    _insert_many(
+    insert_many(
         conn,
         "game",
         (
@@ -271,27 +272,11 @@ def _flush(
         ),
         games,
     )
-    _insert_many(
+    insert_many(
         conn, "booking", ("session_id", "game_id", "player", "points", "cents", "at"), bookings
     )
     summary.booked += len(fresh)
     return number
-
-
-def _bind(conn: Connection, model: Any, column: str, value: Any) -> Any:
-    """``value`` as the database driver takes it for that column (SQLAlchemy's own conversion)."""
-    kind = model.__table__.c[column].type.dialect_impl(conn.dialect)
-    process = kind.bind_processor(conn.dialect)
-    return process(value) if process is not None else value
-
-
-def _insert_many(
-    conn: Connection, table: str, columns: tuple[str, ...], rows: list[tuple[Any, ...]]
-) -> None:
-    """A plain driver-level executemany: the set-based insert of a whole batch."""
-    mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
-    sql = f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join([mark] * len(columns))})"
-    conn.exec_driver_sql(sql, rows)
 
 
 def _known(conn: Connection, keys: set[tuple[str, int]]) -> set[tuple[str, int]]:
@@ -311,17 +296,3 @@ def _known(conn: Connection, keys: set[tuple[str, int]]) -> set[tuple[str, int]]
         wanted = set(indexes)
         found |= {(source, i) for (i,) in rows if i in wanted}
     return found
-
-
-def _allocate_ids(conn: Connection, count: int) -> list[int]:
-    """Ids for ``count`` new games, taken under the write lock this transaction holds."""
-    if conn.dialect.name == "postgresql":
-        rows = conn.execute(
-            text(
-                "SELECT nextval(pg_get_serial_sequence('game', 'id')) FROM generate_series(1, :n)"
-            ),
-            {"n": count},
-        )
-        return [int(r[0]) for r in rows]
-    top = conn.execute(text("SELECT COALESCE(MAX(id), 0) FROM game")).scalar_one()
-    return list(range(int(top) + 1, int(top) + 1 + count))

@@ -26,6 +26,7 @@ from chouette.outcome import Outcome, settle_game
 from chouette.record import Record, event_to_json, parse_event, play_record
 from chouette.report import Entry, GameLine
 from chouette.rules import HouseRules
+from db.bulk import allocate_ids, bind, insert_many
 from db.models import (
     BookingRow,
     EventRow,
@@ -548,26 +549,100 @@ class Ledger:
             ],
         )
 
-    def record(self, info: SessionInfo, record: Record, where: str) -> Played:
-        """Book one chouette game record, played on the session's line as it stands."""
-        live = self.live(info)
-        if live.started:
-            raise ChouetteError(
-                f"{where}: game {live.number} is in progress in {info.name}: finish or undo "
-                "it before recording games"
+    def record_all(
+        self, records: Sequence[tuple[Record, str]], default: str | None
+    ) -> list[Played]:
+        """Book chouette game records in order, each on the line the one before it left.
+
+        The games are played and settled in memory first; then a handful of set-based
+        inserts write them all, however many there are."""
+        sessions: dict[str | None, str] = {}
+        infos: dict[str, SessionInfo] = {}
+        numbers: dict[str, int] = {}
+        played: list[Played] = []
+        for record, where in records:
+            name = record.session or default
+            if name not in sessions:
+                info = self.session(name, lock=True)
+                live = self.live(info)
+                if live.started:
+                    raise ChouetteError(
+                        f"{where}: game {live.number} is in progress in {info.name}: finish or "
+                        "undo it before recording games"
+                    )
+                sessions[name], infos[info.name], numbers[info.name] = info.name, info, live.number
+            info = infos[sessions[name]]
+            game, notices = play_record(record, info.line, info.rules, where)
+            players = [game.box, *([game.partner] if game.partner else []), *game.members]
+            outcome = settle_game(game, info.stakes(players))
+            info = infos[info.name] = replace(info, line=outcome.next_line)
+            played.append(Played(info, numbers[info.name], game, outcome, tuple(notices)))
+            numbers[info.name] += 1
+        self._write_games(played)
+        for info in infos.values():
+            self.db.execute(
+                update(SessionRow)
+                .where(col(SessionRow.id) == info.id)
+                .values(line=line_to_json(info.line))
             )
-        game, notices = play_record(record, info.line, info.rules, where)
-        game_id = self._create_game(info, live.number, info.line)
-        self.db.execute(
-            insert(EventRow),
-            [
-                {"game_id": game_id, "seq": i, "body": json.dumps(event_to_json(e)), "at": self.now}
-                for i, e in enumerate(game.events)
-            ],
+        return played
+
+    def _write_games(self, played: Sequence[Played]) -> None:
+        """Finished chouette games, their events, pair results and bookings: four inserts."""
+        conn = self.db.connection()
+        now = bind(conn, BookingRow, "at", self.now)
+        over = bind(conn, GameRow, "over", True)
+        games, events, pairs, bookings = [], [], [], []
+        for game_id, done in zip(allocate_ids(conn, "game", len(played)), played, strict=True):
+            game, outcome, info = done.game, done.outcome, done.session
+            assert outcome is not None
+            if sum(outcome.points.values()) or sum(outcome.cents.values()):
+                raise ChouetteError("internal error: a booking that does not sum to zero")
+            line_before = line_to_json(game.start_line)
+            games.append(
+                (
+                    game_id,
+                    info.id,
+                    done.number,
+                    "chouette",
+                    over,
+                    line_before,
+                    line_to_json(outcome.next_line),
+                    now,
+                    now,
+                )
+            )
+            events += [
+                (game_id, i, json.dumps(event_to_json(e)), now) for i, e in enumerate(game.events)
+            ]
+            pairs += [
+                (game_id, m, game.box, p, p * min(info.stake_of(m), info.stake_of(game.box)))
+                for m, p in outcome.pairs.items()
+            ]
+            bookings += [
+                (info.id, game_id, p, outcome.points[p], outcome.cents[p], now)
+                for p in outcome.points
+            ]
+        insert_many(
+            conn,
+            "game",
+            (
+                "id",
+                "session_id",
+                "number",
+                "kind",
+                "over",
+                "line_before",
+                "line_after",
+                "started_at",
+                "ended_at",
+            ),
+            games,
         )
-        outcome = self._finish(info, game_id, game)
-        return Played(
-            replace(info, line=outcome.next_line), live.number, game, outcome, tuple(notices)
+        insert_many(conn, "event", ("game_id", "seq", "body", "at"), events)
+        insert_many(conn, "pair", ("game_id", "member", "box", "points", "cents"), pairs)
+        insert_many(
+            conn, "booking", ("session_id", "game_id", "player", "points", "cents", "at"), bookings
         )
 
     def game(

@@ -1,0 +1,46 @@
+"""Set-based writes: many rows in one driver-level ``executemany``, not one ORM object each.
+
+Used where a command writes many games at once (``chouette record`` of a file of games,
+``chouette import`` of an engine file). Ids for new games are taken under the write lock the
+transaction already holds, so game rows and their bookings go in as two statements.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import Connection, text
+
+
+def bind(conn: Connection, model: Any, column: str, value: Any) -> Any:
+    """``value`` as the database driver takes it for that column (SQLAlchemy's own conversion)."""
+    kind = model.__table__.c[column].type.dialect_impl(conn.dialect)
+    process = kind.bind_processor(conn.dialect)
+    return process(value) if process is not None else value
+
+
+def insert_many(
+    conn: Connection, table: str, columns: Sequence[str], rows: list[tuple[Any, ...]]
+) -> None:
+    """One ``INSERT`` for a whole batch of rows."""
+    if not rows:
+        return
+    mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
+    sql = f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join([mark] * len(columns))})"
+    conn.exec_driver_sql(sql, rows)
+
+
+def allocate_ids(conn: Connection, table: str, count: int) -> list[int]:
+    """Ids for ``count`` new rows of ``table``, under the write lock this transaction holds."""
+    if conn.dialect.name == "postgresql":
+        rows = conn.execute(
+            text(
+                f"SELECT nextval(pg_get_serial_sequence('{table}', 'id')) "
+                "FROM generate_series(1, :n)"
+            ),
+            {"n": count},
+        )
+        return [int(r[0]) for r in rows]
+    top = conn.execute(text(f"SELECT COALESCE(MAX(id), 0) FROM {table}")).scalar_one()
+    return list(range(int(top) + 1, int(top) + 1 + count))
