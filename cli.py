@@ -1,9 +1,9 @@
 """chouette: the command line. Parse -> open the ledger -> call the rules -> save -> print.
 
-Commands that need no database never import it, so ``chouette --help`` stays quick.
+Commands that need no database never import it, so ``chouette --help`` stays quick. (No
+``from __future__ import annotations`` here: Typer would evaluate every annotation string of
+every command at start-up; the few names imported only for type checking are quoted.)
 """
-
-from __future__ import annotations
 
 import json
 import os
@@ -39,6 +39,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,
 )
 
 
@@ -87,7 +88,7 @@ def options(ctx: typer.Context) -> Options:
 
 
 @contextmanager
-def ledger(ctx: typer.Context, *, write: bool) -> Iterator[Ledger]:
+def ledger(ctx: typer.Context, *, write: bool) -> "Iterator[Ledger]":
     """The ledger in one transaction; a refusal prints ``Error: …`` and exits 1."""
     from db import database_url, open_ledger
 
@@ -100,7 +101,7 @@ def ledger(ctx: typer.Context, *, write: bool) -> Iterator[Ledger]:
         fail(str(err))
 
 
-def current(book: Ledger, ctx: typer.Context, *, lock: bool = False) -> SessionInfo:
+def current(book: "Ledger", ctx: typer.Context, *, lock: bool = False) -> "SessionInfo":
     """The session named by ``--session`` (remembered as the current one) or the current one."""
     name = options(ctx).session
     name = None if name is None else normal_name(name)
@@ -120,7 +121,7 @@ class Format(StrEnum):
     json = "json"
 
 
-def emit(rows: Rows, fmt: Format = Format.table) -> None:
+def emit(rows: "Rows", fmt: Format = Format.table) -> None:
     headers, body = rows
     if fmt is Format.csv:
         import csv
@@ -236,8 +237,10 @@ def money_option(text: str | None, what: str) -> int | None:
 @app.command()
 def new(
     ctx: typer.Context,
-    name: Annotated[str, typer.Argument(help="The session's name, e.g. friday.")],
-    players: Annotated[list[str], typer.Argument(help="The line: box, captain, crew.")],
+    name: Annotated[str, typer.Argument(metavar="NAME", help="The session's name, e.g. friday.")],
+    players: Annotated[
+        list[str], typer.Argument(metavar="PLAYER", help="The line: box, captain, crew.")
+    ],
     stake: Annotated[str, typer.Option(help="Money per point.")] = "1.00",
     roll: Annotated[bool, typer.Option("--roll", help="Order the line by a roll-off.")] = False,
     seed: Annotated[int | None, typer.Option(help="Seed for a reproducible roll-off.")] = None,
@@ -278,7 +281,11 @@ def new(
     ] = PartnerPick.next,
     partner_share: Annotated[int, typer.Option(help="Partner's % of the box side.")] = 50,
 ) -> None:
-    """Start a session: the players in order are the line (box, captain, crew)."""
+    """Start a session: the players in order are the line.
+
+    The first player is the box, the second the captain, the rest the crew (or --roll for a
+    roll-off). Every house rule is an option; they are stored with the session.
+    """
     import random
 
     from chouette.line import check_session_name, new_line, roll_off
@@ -366,10 +373,13 @@ def change_line(ctx: typer.Context, name: str, change: Callable[..., Any], verb:
 @app.command()
 def join(
     ctx: typer.Context,
-    name: Annotated[str, typer.Argument(help="The newcomer.")],
+    name: Annotated[str, typer.Argument(metavar="NAME", help="The newcomer.")],
     stake: Annotated[str | None, typer.Option(help="Their own stake per point.")] = None,
 ) -> None:
-    """A player joins the line (at the bottom, or as the newcomer rule says)."""
+    """A player joins the line.
+
+    At the bottom, or in front of the last loser (--newcomer before-loser); between games.
+    """
     from chouette.line import check_name
     from chouette.line import join as join_line
 
@@ -391,24 +401,30 @@ def join(
 
 
 @app.command()
-def leave(ctx: typer.Context, name: Annotated[str, typer.Argument(help="Who leaves.")]) -> None:
-    """A player leaves the line; their balance stays in the ledger."""
+def leave(
+    ctx: typer.Context, name: Annotated[str, typer.Argument(metavar="NAME", help="Who leaves.")]
+) -> None:
+    """A player leaves the line; their balance stays."""
     from chouette.line import leave as leave_line
 
     change_line(ctx, name, leave_line, "leaves")
 
 
 @app.command("sit-out")
-def sit_out(ctx: typer.Context, name: Annotated[str, typer.Argument(help="Who sits out.")]) -> None:
-    """A player keeps their place but skips games until they sit in."""
+def sit_out(
+    ctx: typer.Context, name: Annotated[str, typer.Argument(metavar="NAME", help="Who sits out.")]
+) -> None:
+    """A player sits out, keeping their place."""
     from chouette.line import sit_out as sit_out_line
 
     change_line(ctx, name, sit_out_line, "sits out")
 
 
 @app.command("sit-in")
-def sit_in(ctx: typer.Context, name: Annotated[str, typer.Argument(help="Who sits in.")]) -> None:
-    """A player who sat out plays again from their place."""
+def sit_in(
+    ctx: typer.Context, name: Annotated[str, typer.Argument(metavar="NAME", help="Who sits in.")]
+) -> None:
+    """A player who sat out plays again."""
     from chouette.line import sit_in as sit_in_line
 
     change_line(ctx, name, sit_in_line, "sits in")
@@ -416,7 +432,7 @@ def sit_in(ctx: typer.Context, name: Annotated[str, typer.Argument(help="Who sit
 
 @app.command()
 def sessions(ctx: typer.Context, as_json: JsonFlag = False) -> None:
-    """List the sessions in the database (* marks the current one)."""
+    """List the sessions (* marks the current one)."""
     with ledger(ctx, write=False) as book:
         found = book.sessions()
     if as_json:
@@ -460,7 +476,7 @@ def sessions(ctx: typer.Context, as_json: JsonFlag = False) -> None:
 
 def play(
     ctx: typer.Context,
-    make: Callable[[Game | None], Sequence[Event]],
+    make: "Callable[[Game | None], Sequence[Event]]",
     expect: int | None,
     as_json: bool = False,
 ) -> None:
@@ -478,7 +494,7 @@ def play(
     report_played(played, before, as_json)
 
 
-def report_played(played: Played, before: Game | None, as_json: bool) -> None:
+def report_played(played: "Played", before: "Game | None", as_json: bool) -> None:
     from chouette.report import booked_json, booked_rows, describe_events
 
     for notice in played.notices:
@@ -495,13 +511,16 @@ def report_played(played: Played, before: Game | None, as_json: bool) -> None:
         typer.echo(f"Next line: {played.outcome.next_line.describe()}")
 
 
-def one(event: Event) -> Callable[[Game | None], Sequence[Event]]:
+def one(event: "Event") -> "Callable[[Game | None], Sequence[Event]]":
     return lambda _game: [event]
 
 
 @app.command("auto-double")
 def auto_double(ctx: typer.Context, game: GameOption = None) -> None:
-    """A tied opening roll: every cube doubles and stays centred (up to the limit)."""
+    """A tied opening roll: every cube doubles.
+
+    The cubes stay centred; past the automatic-double limit the roll changes nothing.
+    """
     from chouette.game import AutoDouble
 
     play(ctx, one(AutoDouble()), game)
@@ -516,11 +535,13 @@ class By(StrEnum):
 @app.command()
 def double(
     ctx: typer.Context,
-    members: Annotated[list[str] | None, typer.Argument(help="Whose cubes are turned.")] = None,
+    members: Annotated[
+        list[str] | None, typer.Argument(metavar="MEMBER", help="Whose cubes are turned.")
+    ] = None,
     by: Annotated[By, typer.Option("--by", help="Who doubles: box, member or team.")] = By.box,
     game: GameOption = None,
 ) -> None:
-    """The box doubles MEMBERS (--by member: a member doubles the box; --by team: single cube).
+    """The box doubles MEMBERS (or --by member / team).
 
     Without --by, the box doubles the members named. With --by member, that one member
     doubles the box on their own cube. With --by team (single-cube play), the captain turns
@@ -540,7 +561,7 @@ def answer(ctx: typer.Context, act: str, member: str | None, every: bool, game: 
     if not every and member is None:
         fail(f"name the member whose cube you {act}, or use --all", 2)
 
-    def make(live: Game | None) -> Sequence[Event]:
+    def make(live: "Game | None") -> "Sequence[Event]":
         if every:
             if live is None:
                 raise ChouetteError(f"there is no pending double to {act}")
@@ -550,7 +571,9 @@ def answer(ctx: typer.Context, act: str, member: str | None, every: bool, game: 
     play(ctx, make, game)
 
 
-MemberArg = Annotated[str | None, typer.Argument(help="The member whose cube is answered.")]
+MemberArg = Annotated[
+    str | None, typer.Argument(metavar="MEMBER", help="The member whose cube is answered.")
+]
 EveryFlag = Annotated[bool, typer.Option("--all", help="Answer every pending double.")]
 
 
@@ -558,7 +581,10 @@ EveryFlag = Annotated[bool, typer.Option("--all", help="Answer every pending dou
 def take(
     ctx: typer.Context, member: MemberArg = None, all: EveryFlag = False, game: GameOption = None
 ) -> None:
-    """Accept the pending double (or beaver, or raccoon) on MEMBER's cube."""
+    """Take the pending double, beaver or raccoon.
+
+    Who answers follows from who doubled; MEMBER names the pair (--all: every pending double).
+    """
     answer(ctx, "take", member, all, game)
 
 
@@ -566,38 +592,51 @@ def take(
 def drop(
     ctx: typer.Context, member: MemberArg = None, all: EveryFlag = False, game: GameOption = None
 ) -> None:
-    """Refuse the pending double on MEMBER's cube: the refuser pays and the pair is over."""
+    """Refuse the pending double: the refuser pays.
+
+    The refuser pays the cube's value before the double and that pair is over.
+    """
     answer(ctx, "drop", member, all, game)
 
 
 @app.command()
 def beaver(
     ctx: typer.Context,
-    member: Annotated[str, typer.Argument(help="The pair.")],
+    member: Annotated[str, typer.Argument(metavar="MEMBER", help="The pair.")],
     game: GameOption = None,
 ) -> None:
-    """Take the double on MEMBER's cube and turn it straight back (the beaverer keeps it)."""
+    """Take a double and turn the cube straight back.
+
+    The beaverer keeps the cube; the doubler may take, drop or raccoon.
+    """
     answer(ctx, "beaver", member, False, game)
 
 
 @app.command()
 def raccoon(
     ctx: typer.Context,
-    member: Annotated[str, typer.Argument(help="The pair.")],
+    member: Annotated[str, typer.Argument(metavar="MEMBER", help="The pair.")],
     game: GameOption = None,
 ) -> None:
-    """Answer a beaver on MEMBER's cube by turning it once more."""
+    """Answer a beaver by turning the cube again."""
     answer(ctx, "raccoon", member, False, game)
 
 
 @app.command(context_settings={"ignore_unknown_options": True})
 def deal(
     ctx: typer.Context,
-    member: Annotated[str, typer.Argument(help="The member who settles with the box.")],
-    points: Annotated[int, typer.Argument(help="Points to the member (negative: to the box).")],
+    member: Annotated[
+        str, typer.Argument(metavar="MEMBER", help="The member who settles with the box.")
+    ],
+    points: Annotated[
+        int, typer.Argument(metavar="POINTS", help="Points to the member (negative: to the box).")
+    ],
     game: GameOption = None,
 ) -> None:
-    """The box and MEMBER settle their pair at POINTS; that pair is over."""
+    """Box and MEMBER settle their pair at POINTS.
+
+    Positive POINTS go to the member, negative to the box; that pair is over.
+    """
     from chouette.game import Deal
 
     play(ctx, one(Deal(normal_name(member), points)), game)
@@ -611,7 +650,9 @@ class Side(StrEnum):
 @app.command()
 def end(
     ctx: typer.Context,
-    winner: Annotated[Side, typer.Argument(help="Who won the board: box or team.")],
+    winner: Annotated[
+        Side, typer.Argument(metavar="box|team", help="Who won the board: box or team.")
+    ],
     gammon: Annotated[bool, typer.Option("--gammon", help="Won a gammon.")] = False,
     backgammon: Annotated[bool, typer.Option("--backgammon", help="Won a backgammon.")] = False,
     resigned: Annotated[
@@ -620,7 +661,10 @@ def end(
     as_json: JsonFlag = False,
     game: GameOption = None,
 ) -> None:
-    """The board ends: every live pair is paid cube × 1, 2 or 3 and the line rotates."""
+    """The board ends: pairs are paid, the line rotates.
+
+    Every live pair is paid cube × 1, 2 or 3 (a centred cube pays a single under Jacoby).
+    """
     from chouette.game import End
 
     if gammon and backgammon:
@@ -631,7 +675,7 @@ def end(
 
 @app.command()
 def undo(ctx: typer.Context) -> None:
-    """Take back the last event of the current session (a game's end included)."""
+    """Take back the last event, a game's end included."""
     with ledger(ctx, write=True) as book:
         info = current(book, ctx, lock=True)
         said = book.undo(info)
@@ -643,7 +687,7 @@ def undo(ctx: typer.Context) -> None:
 
 @app.command()
 def status(ctx: typer.Context, as_json: JsonFlag = False) -> None:
-    """The line, the roles, and every member's cube: value, owner, pending, out."""
+    """The line, the roles and every member's cube."""
     from chouette.report import Status, status_json, status_text
 
     with ledger(ctx, write=False) as book:
@@ -659,7 +703,7 @@ def status(ctx: typer.Context, as_json: JsonFlag = False) -> None:
         emit(cubes)
 
 
-def scope(book: Ledger, ctx: typer.Context, every: bool) -> SessionInfo | None:
+def scope(book: "Ledger", ctx: typer.Context, every: bool) -> "SessionInfo | None":
     return None if every else current(book, ctx)
 
 
@@ -667,7 +711,10 @@ def scope(book: Ledger, ctx: typer.Context, every: bool) -> SessionInfo | None:
 def standings(
     ctx: typer.Context, as_json: JsonFlag = False, fmt: FormatOption = None, all: AllFlag = False
 ) -> None:
-    """Points and money per player (the session, or --all for the club's running ledger)."""
+    """Points and money per player.
+
+    For the session, or with --all for the club's running ledger.
+    """
     from chouette.report import standings as rank
     from chouette.report import standings_json, standings_rows
 
@@ -686,7 +733,7 @@ def standings(
 def sheet(
     ctx: typer.Context, as_json: JsonFlag = False, fmt: FormatOption = None, all: AllFlag = False
 ) -> None:
-    """The score sheet: a row per game, a column per player, running totals."""
+    """The score sheet: a row per game, running totals."""
     from chouette.report import sheet_csv_rows, sheet_json, sheet_rows
 
     with ledger(ctx, write=False) as book:
@@ -712,7 +759,7 @@ def sheet(
 def settle(
     ctx: typer.Context, as_json: JsonFlag = False, fmt: FormatOption = None, all: AllFlag = False
 ) -> None:
-    """Who pays whom to settle up, in the fewest payments."""
+    """Who pays whom, in the fewest payments."""
     from chouette.report import settle_json, settle_rows
     from chouette.settlement import settle as fewest
 
@@ -732,7 +779,7 @@ def settle(
 def ledger_command(
     ctx: typer.Context, as_json: JsonFlag = False, fmt: FormatOption = None, all: AllFlag = False
 ) -> None:
-    """Every booking: each game's points and money per player."""
+    """Every booking in the ledger."""
     from chouette.report import ledger_json, ledger_rows
 
     with ledger(ctx, write=False) as book:
@@ -748,10 +795,13 @@ def ledger_command(
 @app.command("game")
 def game_command(
     ctx: typer.Context,
-    number: Annotated[int, typer.Argument(help="The game's number in the session.")],
+    number: Annotated[int, typer.Argument(metavar="N", help="The game's number in the session.")],
     as_json: JsonFlag = False,
 ) -> None:
-    """One game: its seats, events and bookings (--json: the game as a record)."""
+    """One game: seats, events and bookings.
+
+    With --json: the game as a chouette game record.
+    """
     from chouette.record import to_record
     from chouette.report import game_text
 
@@ -782,7 +832,11 @@ def report(
     ],
     all: AllFlag = False,
 ) -> None:
-    """One page to print or share: sheet, standings, who pays whom, house rules, a chart."""
+    """One HTML page to print or share.
+
+    The score sheet, standings, who pays whom, the house rules and a chart of every
+    player's running balance, in one self-contained file.
+    """
     from chouette.page import render_report
     from chouette.report import standings as rank
     from chouette.settlement import settle as fewest
@@ -815,15 +869,16 @@ def report(
 @app.command()
 def pay(
     ctx: typer.Context,
-    payer: Annotated[str, typer.Argument(help="Who pays.")],
-    payee: Annotated[str, typer.Argument(help="Who is paid.")],
-    amount: Annotated[str, typer.Argument(help="How much, e.g. 12.50.")],
+    payer: Annotated[str, typer.Argument(metavar="FROM", help="Who pays.")],
+    payee: Annotated[str, typer.Argument(metavar="TO", help="Who is paid.")],
+    amount: Annotated[str, typer.Argument(metavar="AMOUNT", help="How much, e.g. 12.50.")],
     note: Annotated[str, typer.Option(help="What it was for.")] = "",
 ) -> None:
-    """Book a payment between two players: paid debts disappear from settle.
+    """Book a payment between two players.
 
-    Also for a player leaving early: another player pays them their balance and takes it
-    over (`chouette pay cat dan 12.50 --note "takes over dan's balance"`).
+    Paid debts disappear from settle. Also for a player leaving early: another player pays
+    them their balance and takes it over
+    (`chouette pay cat dan 12.50 --note "takes over dan's balance"`).
     """
     cents = money_option(amount, "AMOUNT")
     assert cents is not None
@@ -840,10 +895,15 @@ def pay(
 @app.command()
 def record(
     ctx: typer.Context,
-    source: Annotated[str, typer.Argument(help="A file of records, or - for standard input.")],
+    source: Annotated[
+        str, typer.Argument(metavar="FILE|-", help="A file of records, or - for standard input.")
+    ],
     as_json: JsonFlag = False,
 ) -> None:
-    """Book chouette game records (one, a JSON array, or JSON Lines); all or nothing."""
+    """Book chouette game records, all or nothing.
+
+    One record, a JSON array of them, or JSON Lines; FILE or - for standard input.
+    """
     from chouette.record import parse_record
     from chouette.report import booked_json
 
@@ -914,7 +974,9 @@ def parse_names(items: Sequence[str]) -> dict[str, str]:
 @app.command("import")
 def import_command(
     ctx: typer.Context,
-    files: Annotated[list[Path], typer.Argument(help=".mat, .sgf, .jsonl or .csv files.")],
+    files: Annotated[
+        list[Path], typer.Argument(metavar="FILE", help=".mat, .sgf, .jsonl or .csv files.")
+    ],
     names: Annotated[
         list[str] | None,
         typer.Option("--as", help="ENGINE_NAME=PLAYER: who an engine's player is (repeatable)."),
@@ -923,9 +985,11 @@ def import_command(
         bool, typer.Option("--match-as-money", help="Book a match file's games as money games.")
     ] = False,
 ) -> None:
-    """Book engine games (gnubg, XG, BGBlitz, servers) as head-to-head games of the session.
+    """Book engine games: .mat, .sgf, .jsonl, .csv.
 
-    Each file is all or nothing; a file imported before books nothing the second time.
+    Each engine game becomes a head-to-head game of the session. Each file is all or
+    nothing; a file imported before books nothing the second time. An export of chouette
+    itself is restored into an empty database.
     """
     from db.imports import import_file
 
@@ -979,12 +1043,14 @@ def restore_export(ctx: typer.Context, path: Path) -> None:
 @app.command()
 def export(
     ctx: typer.Context,
-    target: Annotated[str, typer.Argument(help="File to write, or - for standard output.")] = "-",
+    target: Annotated[
+        str, typer.Argument(metavar="FILE|-", help="File to write, or - for standard output.")
+    ] = "-",
 ) -> None:
-    """Write the whole ledger as JSON Lines: a backup, or a move to another database.
+    """Write the whole ledger as JSON Lines.
 
-    `chouette import FILE` of the export into an empty database (SQLite or PostgreSQL)
-    rebuilds it with identical standings and sheets.
+    A backup, or a move to another database: `chouette import FILE` of the export into an
+    empty database (SQLite or PostgreSQL) rebuilds it with identical standings and sheets.
     """
     from db.transfer import export as rows
 
@@ -1003,7 +1069,11 @@ def export(
 
 @app.command()
 def check(ctx: typer.Context) -> None:
-    """Verify the ledger: bookings sum to zero and equal what replaying the events gives."""
+    """Verify the ledger and list every problem.
+
+    Bookings sum to zero and equal what replaying the stored events gives; the line is
+    consistent. Exit code 1 if anything is wrong.
+    """
     from db.audit import check as audit
 
     with ledger(ctx, write=False) as book:
@@ -1151,7 +1221,7 @@ def completer(opts: Options) -> Callable[[str, int], str | None]:
 
 
 @contextmanager
-def ledger_for(opts: Options) -> Iterator[Ledger]:
+def ledger_for(opts: Options) -> "Iterator[Ledger]":
     from db import database_url, open_ledger
 
     url = database_url(opts.db or str(default_database()))
@@ -1161,7 +1231,11 @@ def ledger_for(opts: Options) -> Iterator[Ledger]:
 
 @app.command()
 def table(ctx: typer.Context) -> None:
-    """Run the evening at one prompt: live commands without the `chouette` prefix."""
+    """Run the evening at one prompt.
+
+    Live commands without the `chouette` prefix, Tab completion of commands and names,
+    the status after every game; each command is still its own transaction.
+    """
     opts = options(ctx)
     with ledger(ctx, write=True) as book:
         info = current(book, ctx, lock=True)
@@ -1212,7 +1286,7 @@ DEMO = [
 
 @app.command()
 def demo(ctx: typer.Context) -> None:
-    """Play a scripted evening into a throw-away database and settle it."""
+    """Play a demo evening in a throw-away database."""
     import tempfile
 
     with tempfile.TemporaryDirectory(prefix="chouette-demo-") as folder:

@@ -16,8 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from sqlalchemy import Connection, func, text
-from sqlmodel import select
+from sqlalchemy import Connection, text
 
 from chouette.engines import EngineGame, read_engine_file
 from chouette.errors import ChouetteError, EngineFileError
@@ -142,7 +141,7 @@ def _book_games(
     conn = book.db.connection()
     seated = set(info.line.order)
     player = _players(names, seated, info)
-    number = _next_number(book, info)
+    number = book.next_number(info)
     batch: list[tuple[EngineGame, str, str, str, int]] = []
     for game in games:
         winner = player(game.winner, game.line)
@@ -190,11 +189,6 @@ def _identity(game: EngineGame, sha: str) -> tuple[str, int]:
     if source is not None and source.sha256 and source.game_index is not None:
         return source.sha256.lower(), source.game_index
     return sha, game.index
-
-
-def _next_number(book: Ledger, info: SessionInfo) -> int:
-    top = book.db.exec(select(func.max(GameRow.number)).where(GameRow.session_id == info.id)).one()
-    return (top or 0) + 1
 
 
 def _flush(

@@ -8,6 +8,7 @@ the transaction, which rolls back: nothing is written.
 
 from __future__ import annotations
 
+import importlib
 import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
@@ -15,7 +16,6 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import delete, func, insert, update
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Session, col, select
 
 from chouette.errors import AutoDoubleIgnored, ChouetteError
@@ -39,7 +39,7 @@ from db.models import (
 )
 
 CURRENT = "current_session"
-UPSERT = {"postgresql": postgresql.insert, "sqlite": sqlite.insert}
+UPSERT = ("postgresql", "sqlite")  # dialects with INSERT … ON CONFLICT, imported when used
 
 
 # ---------------------------------------------------------------- codecs
@@ -218,7 +218,8 @@ class Ledger:
             row.value = name
             self.db.add(row)
             return
-        upsert = UPSERT[dialect](Setting).values(key=CURRENT, value=name)
+        dialect_insert = importlib.import_module(f"sqlalchemy.dialects.{dialect}").insert
+        upsert = dialect_insert(Setting).values(key=CURRENT, value=name)
         self.db.execute(upsert.on_conflict_do_update(index_elements=["key"], set_={"value": name}))
         cached = self.db.identity_map.get(self.db.identity_key(Setting, CURRENT))
         if cached is not None:
@@ -316,17 +317,21 @@ class Ledger:
             )
         ).first()
         if row is None:
-            return LiveGame(self._next_number(info))
+            return LiveGame(self.next_number(info))
+        return LiveGame(row.number, self._replay(row, info.rules), row.id)
+
+    def _replay(self, row: GameRow, rules: HouseRules) -> Game:
+        """A stored chouette game, replayed from its line and events."""
         events = [
             parse_event(json.loads(body), "stored event", allow_end=True)
             for body in self.db.exec(
                 select(EventRow.body).where(EventRow.game_id == row.id).order_by(EventRow.seq)
             ).all()
         ]
-        game = replay(line_from_json(row.line_before), info.rules, events)
-        return LiveGame(row.number, game, row.id)
+        return replay(line_from_json(row.line_before), rules, events)
 
-    def _next_number(self, info: SessionInfo) -> int:
+    def next_number(self, info: SessionInfo) -> int:
+        """The number the session's next game gets."""
         top = self.db.exec(
             select(func.max(GameRow.number)).where(GameRow.session_id == info.id)
         ).one()
@@ -665,13 +670,7 @@ class Ledger:
         }
         game = None
         if row.kind == "chouette":
-            events = [
-                parse_event(json.loads(body), "stored event", allow_end=True)
-                for body in self.db.exec(
-                    select(EventRow.body).where(EventRow.game_id == row.id).order_by(EventRow.seq)
-                ).all()
-            ]
-            game = replay(line_from_json(row.line_before), info.rules, events)
+            game = self._replay(row, info.rules)
         bookings = [
             Entry(utc(b.at), info.name, number, b.player, b.points, b.cents, "game")
             for b in self.db.exec(
