@@ -19,7 +19,7 @@ from chouette.game import replay
 from chouette.money import format_money
 from chouette.outcome import settle_game
 from chouette.record import parse_event
-from db.models import BookingRow, EventRow, GameRow, PairRow, PaymentRow, SessionRow
+from db.models import BalanceRow, BookingRow, EventRow, GameRow, PairRow, PaymentRow, SessionRow
 from db.store import Ledger, SessionInfo, line_from_json
 
 
@@ -82,7 +82,29 @@ def check(book: Ledger) -> Audit:
             )
     for payment_id in by_payment:
         audit.problems.append(f"bookings of a payment that does not exist (id {payment_id})")
+    audit.problems += _balances(book)
     return audit
+
+
+def _balances(book: Ledger) -> list[str]:
+    """The running balances must be the sums of the bookings, player by player."""
+    db = book.db
+    names = dict(db.exec(select(SessionRow.id, SessionRow.name)).all())
+    summed: dict[tuple[int, str], tuple[int, int]] = {}
+    for row in db.exec(select(BookingRow)).all():
+        points, cents = summed.get((row.session_id, row.player), (0, 0))
+        summed[row.session_id, row.player] = (points + row.points, cents + row.cents)
+    kept = {(b.session_id, b.player): (b.points, b.cents) for b in db.exec(select(BalanceRow))}
+    problems = []
+    for key in sorted(set(summed) | set(kept), key=lambda k: (names.get(k[0], ""), k[1])):
+        want, got = summed.get(key, (0, 0)), kept.get(key, (0, 0))
+        if want != got:
+            problems.append(
+                f"{names.get(key[0], key[0])}: {key[1]}'s running balance is {got[0]:+d} points "
+                f"({format_money(got[1], sign=True)}); the bookings sum to {want[0]:+d} "
+                f"({format_money(want[1], sign=True)})"
+            )
+    return problems
 
 
 def _sums(where: str, rows: list[BookingRow]) -> list[str]:

@@ -22,7 +22,7 @@ from chouette.engines import EngineGame, read_engine_file
 from chouette.errors import ChouetteError, EngineFileError
 from chouette.line import check_name
 from chouette.money import Cents
-from db.bulk import allocate_ids, bind, insert_many
+from db.bulk import allocate_ids, bind, insert_bookings, insert_many
 from db.models import BookingRow, GameRow, SourceFileRow
 from db.store import Ledger, SessionInfo
 
@@ -241,8 +241,8 @@ def _flush(
                 now,
             )
         )
-        bookings.append((info.id, game_id, winner, game.points, cents, now))
-        bookings.append((info.id, game_id, loser, -game.points, -cents, now))
+        bookings.append((info.id, game_id, None, winner, game.points, cents, book.now))
+        bookings.append((info.id, game_id, None, loser, -game.points, -cents, book.now))
         points[winner] = points.get(winner, 0) + game.points
         points[loser] = points.get(loser, 0) - game.points
         cents_of[winner] = cents_of.get(winner, 0) + cents
@@ -266,9 +266,7 @@ def _flush(
         ),
         games,
     )
-    insert_many(
-        conn, "booking", ("session_id", "game_id", "player", "points", "cents", "at"), bookings
-    )
+    insert_bookings(conn, bookings)
     summary.booked += len(fresh)
     return number
 

@@ -64,8 +64,30 @@ def v2_payments_and_imports(conn: Connection) -> None:
     conn.execute(text("CREATE INDEX booking_by_player ON booking (player, points, cents)"))
 
 
+def v3_running_balances(conn: Connection) -> None:
+    """Schema 3: every player's running totals per session, filled from the bookings."""
+    frozen = MetaData()
+    Table("session", frozen, Column("id", Integer, primary_key=True))
+    balance = Table(
+        "balance",
+        frozen,
+        Column("session_id", Integer, ForeignKey("session.id"), primary_key=True),
+        Column("player", String, primary_key=True),
+        Column("points", BigInteger, nullable=False),
+        Column("cents", BigInteger, nullable=False),
+    )
+    balance.create(conn)
+    conn.execute(
+        text(
+            "INSERT INTO balance (session_id, player, points, cents) "
+            "SELECT session_id, player, SUM(points), SUM(cents) FROM booking "
+            "GROUP BY session_id, player"
+        )
+    )
+
+
 #: ``MIGRATIONS[i]`` brings a database from version ``i + 1`` to ``i + 2``.
-MIGRATIONS: list[Migration] = [v2_payments_and_imports]
+MIGRATIONS: list[Migration] = [v2_payments_and_imports, v3_running_balances]
 LATEST = len(MIGRATIONS) + 1
 
 

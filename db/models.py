@@ -131,6 +131,19 @@ class SourceFileRow(SQLModel, table=True):
     imported_at: datetime = Field(sa_column=Column(DateTime(timezone=True), nullable=False))
 
 
+class BalanceRow(SQLModel, table=True):
+    """Each player's running totals in a session, moved with every booking in the same
+    transaction, so the standings of a club's whole ledger are a read of a few rows;
+    ``chouette check`` proves they equal the sum of the bookings."""
+
+    __tablename__ = "balance"
+
+    session_id: int = Field(foreign_key="session.id", primary_key=True)
+    player: str = Field(primary_key=True)
+    points: int = Field(sa_column=Column(BigInteger, nullable=False))
+    cents: int = Field(sa_column=Column(BigInteger, nullable=False))
+
+
 class BookingRow(SQLModel, table=True):
     """A line of the ledger: points and cents to one player from a game or a payment."""
 

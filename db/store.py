@@ -26,8 +26,9 @@ from chouette.outcome import Outcome, settle_game
 from chouette.record import Record, event_to_json, parse_event, play_record
 from chouette.report import Entry, GameLine
 from chouette.rules import HouseRules
-from db.bulk import allocate_ids, bind, insert_many
+from db.bulk import Booking, allocate_ids, bind, insert_bookings, insert_many, move_balances
 from db.models import (
+    BalanceRow,
     BookingRow,
     EventRow,
     GameRow,
@@ -451,19 +452,9 @@ class Ledger:
     ) -> None:
         if sum(points.values()) != 0 or sum(cents.values()) != 0:
             raise ChouetteError("internal error: a booking that does not sum to zero was refused")
-        self.db.execute(
-            insert(BookingRow),
-            [
-                {
-                    "session_id": session_id,
-                    "game_id": game_id,
-                    "player": p,
-                    "points": points[p],
-                    "cents": cents[p],
-                    "at": self.now,
-                }
-                for p in points
-            ],
+        insert_bookings(
+            self.db.connection(),
+            [(session_id, game_id, None, p, points[p], cents[p], self.now) for p in points],
         )
 
     def undo(self, info: SessionInfo) -> str:
@@ -488,6 +479,12 @@ class Ledger:
                 f"the line has changed since game {row.number} ended (a join, leave or "
                 "sit-out): undo that first"
             )
+        booked = self.db.exec(
+            select(BookingRow.player, BookingRow.points, BookingRow.cents).where(
+                BookingRow.game_id == row.id
+            )
+        ).all()
+        move_balances(self.db.connection(), [(info.id, p, -pts, -c) for p, pts, c in booked])
         self.db.execute(delete(BookingRow).where(col(BookingRow.game_id) == row.id))
         self.db.execute(delete(PairRow).where(col(PairRow.game_id) == row.id))
         self.db.execute(
@@ -532,25 +529,11 @@ class Ledger:
         )
         self.db.add(row)
         self.db.flush()
-        self.db.execute(
-            insert(BookingRow),
+        insert_bookings(
+            self.db.connection(),
             [
-                {
-                    "session_id": info.id,
-                    "payment_id": row.id,
-                    "player": payer,
-                    "points": 0,
-                    "cents": cents,
-                    "at": self.now,
-                },
-                {
-                    "session_id": info.id,
-                    "payment_id": row.id,
-                    "player": payee,
-                    "points": 0,
-                    "cents": -cents,
-                    "at": self.now,
-                },
+                (info.id, None, row.id, payer, 0, cents, self.now),
+                (info.id, None, row.id, payee, 0, -cents, self.now),
             ],
         )
 
@@ -597,7 +580,8 @@ class Ledger:
         conn = self.db.connection()
         now = bind(conn, BookingRow, "at", self.now)
         over = bind(conn, GameRow, "over", True)
-        games, events, pairs, bookings = [], [], [], []
+        games, events, pairs = [], [], []
+        bookings: list[Booking] = []
         for game_id, done in zip(allocate_ids(conn, "game", len(played)), played, strict=True):
             game, outcome, info = done.game, done.outcome, done.session
             assert outcome is not None
@@ -625,7 +609,7 @@ class Ledger:
                 for m, p in outcome.pairs.items()
             ]
             bookings += [
-                (info.id, game_id, p, outcome.points[p], outcome.cents[p], now)
+                (info.id, game_id, None, p, outcome.points[p], outcome.cents[p], self.now)
                 for p in outcome.points
             ]
         insert_many(
@@ -646,9 +630,7 @@ class Ledger:
         )
         insert_many(conn, "event", ("game_id", "seq", "body", "at"), events)
         insert_many(conn, "pair", ("game_id", "member", "box", "points", "cents"), pairs)
-        insert_many(
-            conn, "booking", ("session_id", "game_id", "player", "points", "cents", "at"), bookings
-        )
+        insert_bookings(conn, bookings)
 
     def game(
         self, info: SessionInfo, number: int
@@ -692,12 +674,13 @@ class Ledger:
         return list(seen)
 
     def totals(self, info: SessionInfo | None) -> dict[str, tuple[int, Cents]]:
-        """Points and cents per player, summed in SQL."""
+        """Points and cents per player: the running balances (a few rows, however long the
+        ledger), summed over the sessions for the club ledger."""
         query = select(
-            BookingRow.player, func.sum(BookingRow.points), func.sum(BookingRow.cents)
-        ).group_by(BookingRow.player)
+            BalanceRow.player, func.sum(BalanceRow.points), func.sum(BalanceRow.cents)
+        ).group_by(BalanceRow.player)
         if info is not None:
-            query = query.where(BookingRow.session_id == info.id)
+            query = query.where(BalanceRow.session_id == info.id)
         return {p: (int(pts), int(c)) for p, pts, c in self.db.exec(query).all()}
 
     def sheet(self, info: SessionInfo | None) -> list[GameLine]:

@@ -23,6 +23,7 @@ from chouette.line import Line
 from chouette.outcome import settle_game
 from chouette.record import event_to_json, parse_event
 from chouette.rules import HouseRules
+from db.bulk import insert_bookings
 from db.migrations import LATEST
 from db.models import (
     BookingRow,
@@ -267,10 +268,10 @@ def _restore_game(
             "source_index": index,
         }
         game_id = db.execute(insert(GameRow).values(values).returning(GameRow.id)).scalar_one()
-        db.execute(
-            insert(BookingRow),
+        insert_bookings(
+            db.connection(),
             [
-                {"session_id": session_id, "game_id": game_id, "at": ended or started, **b}
+                (session_id, game_id, None, b["player"], b["points"], b["cents"], ended or started)
                 for b in item["bookings"]
             ],
         )
@@ -293,6 +294,7 @@ def _restore_game(
             ],
         )
     if game.over:
+        at = ended or started
         db.execute(
             insert(PairRow),
             [
@@ -306,17 +308,10 @@ def _restore_game(
                 for m, p in outcome.pairs.items()
             ],
         )
-        db.execute(
-            insert(BookingRow),
+        insert_bookings(
+            db.connection(),
             [
-                {
-                    "session_id": session_id,
-                    "game_id": game_id,
-                    "player": p,
-                    "points": outcome.points[p],
-                    "cents": outcome.cents[p],
-                    "at": ended,
-                }
+                (session_id, game_id, None, p, outcome.points[p], outcome.cents[p], at)
                 for p in outcome.points
             ],
         )
@@ -336,24 +331,11 @@ def _payment(book: Ledger, item: dict[str, Any], session_id: int) -> None:
         )
         .returning(PaymentRow.id)
     ).scalar_one()
-    book.db.execute(
-        insert(BookingRow),
+    cents = int(item["cents"])
+    insert_bookings(
+        book.db.connection(),
         [
-            {
-                "session_id": session_id,
-                "payment_id": payment_id,
-                "player": item["payer"],
-                "points": 0,
-                "cents": int(item["cents"]),
-                "at": at,
-            },
-            {
-                "session_id": session_id,
-                "payment_id": payment_id,
-                "player": item["payee"],
-                "points": 0,
-                "cents": -int(item["cents"]),
-                "at": at,
-            },
+            (session_id, None, payment_id, item["payer"], 0, cents, at),
+            (session_id, None, payment_id, item["payee"], 0, -cents, at),
         ],
     )

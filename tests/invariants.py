@@ -9,7 +9,8 @@ for itself:
 - a chouette game's events are numbered 0, 1, … k, and replaying them books exactly what
   the ledger holds, and rotates the line as stored (``replay=True``);
 - the session's line is where its last chouette game left it (``lines=True``: for ledgers
-  whose line was not changed by join, leave or sit-out).
+  whose line was not changed by join, leave or sit-out);
+- every running balance is the sum of that player's bookings in that session.
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ class Tables:
     events: dict[int, list[tuple[int, str]]]
     bookings: list[Any]
     stakes: dict[tuple[int, str], int | None]
+    balances: dict[tuple[int, str], tuple[int, int]]
 
 
 def read_tables(url: str) -> Tables:
@@ -73,7 +75,13 @@ def _read(conn: Connection) -> Tables:
             "ORDER BY session_id, number"
         ),
         events=events,
-        bookings=rows("SELECT game_id, payment_id, player, points, cents FROM booking"),
+        bookings=rows("SELECT game_id, payment_id, player, points, cents, session_id FROM booking"),
+        balances={
+            (sid, player): (int(points), int(cents))
+            for sid, player, points, cents in rows(
+                "SELECT session_id, player, points, cents FROM balance"
+            )
+        },
         stakes={
             (sid, name): stake
             for sid, name, stake in rows("SELECT session_id, name, stake_cents FROM player")
@@ -87,7 +95,10 @@ def check_ledger(url: str, *, replay_games: bool = True, lines: bool = True) -> 
     facts = Facts(bookings=len(tables.bookings))
     booked: dict[int, dict[str, tuple[int, int]]] = defaultdict(dict)
     payments: dict[int, list[int]] = defaultdict(list)
-    for game_id, payment_id, player, points, cents in tables.bookings:
+    summed: dict[tuple[int, str], tuple[int, int]] = {}
+    for game_id, payment_id, player, points, cents, session_id in tables.bookings:
+        total = summed.get((session_id, player), (0, 0))
+        summed[session_id, player] = (total[0] + int(points), total[1] + int(cents))
         assert (game_id is None) != (payment_id is None), ("a booking of what?", player)
         if payment_id is not None:
             payments[payment_id].append(int(cents))
@@ -96,6 +107,8 @@ def check_ledger(url: str, *, replay_games: bool = True, lines: bool = True) -> 
         booked[game_id][player] = (int(points), int(cents))
     for payment_id, cents in payments.items():
         assert len(cents) == 2 and sum(cents) == 0, ("a payment that does not balance", payment_id)
+    kept = {key: value for key, value in tables.balances.items() if value != (0, 0)}
+    assert kept == {k: v for k, v in summed.items() if v != (0, 0)}, "running balances"
     for session_id, name, rules_json, line_json, stake in tables.sessions:
         rules = HouseRules.from_dict(json.loads(rules_json))
         mine = [g for g in tables.games if g[1] == session_id]

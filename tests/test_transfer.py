@@ -127,6 +127,10 @@ def test_check_passes_on_an_honest_ledger(chouette):
 
 TAMPERING = [
     (
+        "UPDATE balance SET cents = cents + 5 WHERE player = 'ann'",
+        ["friday: ann's running balance is -8 points (-13.70); the bookings sum to -8 (-13.75)"],
+    ),
+    (
         "UPDATE booking SET cents = cents + 1 WHERE id = 1",
         [
             "the whole ledger does not sum to zero",
