@@ -142,6 +142,7 @@ def _book_games(
     seated = set(info.line.order)
     player = _players(names, seated, info)
     number = book.next_number(info)
+    seen = _Seen(conn, sha)
     batch: list[tuple[EngineGame, str, str, str, int]] = []
     for game in games:
         winner = player(game.winner, game.line)
@@ -152,10 +153,10 @@ def _book_games(
         summary.warnings += game.warnings
         batch.append((game, winner, loser, source, index))
         if len(batch) >= BATCH:
-            number = _flush(book, conn, info, batch, number, summary)
+            number = _flush(book, conn, info, seen.fresh(batch, summary), number, summary)
             batch = []
     if batch:
-        number = _flush(book, conn, info, batch, number, summary)
+        number = _flush(book, conn, info, seen.fresh(batch, summary), number, summary)
     return summary.booked
 
 
@@ -199,10 +200,8 @@ def _flush(
     number: int,
     summary: ImportSummary,
 ) -> int:
-    """One batch: skip games booked before, then set-based inserts of games and bookings."""
-    known = _known(conn, {(source, index) for _, _, _, source, index in batch})
-    fresh = [item for item in batch if (item[3], item[4]) not in known]
-    summary.skipped += len(batch) - len(fresh)
+    """One batch of games not booked before: set-based inserts of games and bookings."""
+    fresh = batch
     if not fresh:
         return number
     ids = allocate_ids(conn, "game", len(fresh))
@@ -271,20 +270,57 @@ def _flush(
     return number
 
 
-def _known(conn: Connection, keys: set[tuple[str, int]]) -> set[tuple[str, int]]:
-    """Which of these game identities are booked already (one range query per source)."""
-    found: set[tuple[str, int]] = set()
-    by_source: dict[str, list[int]] = {}
-    for source, index in keys:
-        by_source.setdefault(source, []).append(index)
-    for source, indexes in by_source.items():
-        rows = conn.execute(
-            text(
-                "SELECT source_index FROM game WHERE source_sha256 = :source "
-                "AND source_index BETWEEN :low AND :high"
-            ),
-            {"source": source, "low": min(indexes), "high": max(indexes)},
-        )
-        wanted = set(indexes)
-        found |= {(source, i) for (i,) in rows if i in wanted}
-    return found
+class _Seen:
+    """Which game identities are booked already: in the ledger (each source asked once,
+    then only sources the ledger knows are checked game by game) or earlier in this file."""
+
+    def __init__(self, conn: Connection, file_sha: str) -> None:
+        self.conn = conn
+        self.file_sha = file_sha
+        self.in_ledger: dict[str, bool] = {}
+        self.cited: set[tuple[str, int]] = set()
+
+    def fresh(
+        self, batch: list[tuple[EngineGame, str, str, str, int]], summary: ImportSummary
+    ) -> list[tuple[EngineGame, str, str, str, int]]:
+        """The games of ``batch`` to book (the others are counted as skipped)."""
+        booked = self._booked({(item[3], item[4]) for item in batch})
+        keep = []
+        for item in batch:
+            key = (item[3], item[4])
+            if key in booked:
+                continue
+            if item[3] != self.file_sha:  # a source a neutral record cites: once per file
+                if key in self.cited:
+                    continue
+                self.cited.add(key)
+            keep.append(item)
+        summary.skipped += len(batch) - len(keep)
+        return keep
+
+    def _booked(self, keys: set[tuple[str, int]]) -> set[tuple[str, int]]:
+        by_source: dict[str, list[int]] = {}
+        for source, index in keys:
+            by_source.setdefault(source, []).append(index)
+        found: set[tuple[str, int]] = set()
+        for source, indexes in by_source.items():
+            if source not in self.in_ledger:
+                self.in_ledger[source] = (
+                    self.conn.execute(
+                        text("SELECT 1 FROM game WHERE source_sha256 = :source LIMIT 1"),
+                        {"source": source},
+                    ).first()
+                    is not None
+                )
+            if not self.in_ledger[source]:
+                continue
+            rows = self.conn.execute(
+                text(
+                    "SELECT source_index FROM game WHERE source_sha256 = :source "
+                    "AND source_index BETWEEN :low AND :high"
+                ),
+                {"source": source, "low": min(indexes), "high": max(indexes)},
+            )
+            wanted = set(indexes)
+            found |= {(source, i) for (i,) in rows if i in wanted}
+        return found

@@ -149,8 +149,7 @@ class BookingRow(SQLModel, table=True):
 
     __tablename__ = "booking"
     __table_args__ = (
-        Index("booking_by_session", "session_id", "player", "points", "cents"),
-        Index("booking_by_player", "player", "points", "cents"),
+        Index("booking_session", "session_id"),
         Index("booking_by_game", "game_id"),
     )
 

@@ -818,6 +818,12 @@ def record_with(**changes: Any) -> dict[str, Any]:
     return {key: value for key, value in record.items() if value is not ...}
 
 
+def test_a_value_that_reads_like_a_field_name_is_not_a_repeated_field() -> None:
+    record = record_with(session="winner", winner="loser", loser="bob")
+    (game,) = list(read_jsonl([jsonl(record)]).games)
+    assert (game.session, game.winner, game.loser) == ("winner", "loser", "bob")
+
+
 JSONL_REFUSALS = [
     ("", "line 1: no records in the file"),
     ("{nope\n", "line 1: not JSON: Expecting property name enclosed in double quotes"),
@@ -826,6 +832,8 @@ JSONL_REFUSALS = [
     (jsonl(RECORD) + "[1]\n", "line 2: a record must be a JSON object, not a list"),
     ('{"cube": NaN}\n', "line 1: not JSON: NaN is not a number a record can hold"),
     ('{"game": 1, "game": 2}\n', "line 1: not JSON: field 'game' given twice"),
+    ('{"game": 1, "\\u0067ame": 2}\n', "line 1: not JSON: field 'game' given twice"),
+    ('{"source": {"file": "a", "file": "b"}}\n', "line 1: not JSON: field 'file' given twice"),
     (
         jsonl(record_with(colour="red")),
         "line 1: unknown field 'colour' (the fields are: "

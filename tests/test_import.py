@@ -167,3 +167,12 @@ def test_a_missing_file_is_a_clear_error(chouette, tmp_path):
     chouette("new", "club", "ann", "bob")
     result = chouette("import", str(tmp_path / "nope.mat"), code=1)
     assert "nope.mat: cannot read it (No such file or directory)" in result.stderr
+
+
+def test_a_game_a_file_cites_twice_is_booked_once(chouette, tmp_path):
+    chouette("new", "club", "ann", "bob")
+    path = tmp_path / "twice.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in (NEUTRAL[1], NEUTRAL[0], NEUTRAL[1])) + "\n")
+    out = chouette("import", str(path)).stdout
+    assert out.startswith("twice.jsonl: 2 games booked into club, 1 booked before (skipped).\n")
+    chouette("check")

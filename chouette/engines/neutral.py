@@ -147,10 +147,26 @@ def _skip_space(text: str, pos: int) -> int:
 
 
 def _parse_json(number: int, text: str) -> Any:
+    """One JSON value; a field given twice in an object is refused. The plain decoder runs
+    first (it keeps the last of two equal fields); only a line that might repeat a field,
+    or that escapes characters, is read again with the checking decoder."""
     try:
-        return _DECODER.decode(text)
+        value = _PLAIN.decode(text)
+        if "\\" in text or _may_repeat(value, text):
+            value = _DECODER.decode(text)
+        return value
     except (ValueError, RecursionError) as error:
         raise problem(number, f"not JSON: {_json_reason(error)}") from None
+
+
+def _may_repeat(value: Any, text: str) -> bool:
+    if isinstance(value, dict):
+        return any(
+            text.count(f'"{key}"') > 1 or _may_repeat(item, text) for key, item in value.items()
+        )
+    if isinstance(value, list):
+        return any(_may_repeat(item, text) for item in value)
+    return False
 
 
 def _json_reason(error: Exception) -> str:
@@ -175,6 +191,7 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 
 _DECODER = json.JSONDecoder(parse_constant=_no_constant, object_pairs_hook=_no_duplicates)
+_PLAIN = json.JSONDecoder(parse_constant=_no_constant)
 
 
 def _as_object(number: int, value: Any) -> Mapping[str, Any]:
