@@ -1214,7 +1214,8 @@ def completer(opts: Options) -> Callable[[str, int], str | None]:
             refresh()
         first = not readline.get_line_buffer()[: readline.get_begidx()].strip()
         pool = command_names() if first else [*names, "box", "team", "--all", "--by", "--json"]
-        found = [w for w in pool if w.startswith(text)]
+        typed = text.lstrip("'\"")
+        found = [shlex.quote(w) for w in pool if w.startswith(typed)]  # 'Big Al' stays one word
         return found[state] + " " if state < len(found) else None
 
     return complete
