@@ -21,7 +21,7 @@ from sqlmodel import Session, col, select
 from chouette.errors import AutoDoubleIgnored, ChouetteError
 from chouette.game import Event, Game, apply, replay, start
 from chouette.line import Line
-from chouette.money import Cents
+from chouette.money import Cents, format_money
 from chouette.outcome import Outcome, settle_game
 from chouette.record import Record, event_to_json, parse_event, play_record
 from chouette.report import Entry, GameLine
@@ -293,17 +293,21 @@ class Ledger:
         ).first()
         if row is None:
             row = PlayerRow(session_id=info.id, name=name, stake_cents=stake, joined_at=self.now)
-        elif stake is not None:
+        elif stake is not None and stake != info.stake_of(name):
+            played = self.db.exec(
+                select(BookingRow.id).where(
+                    BookingRow.session_id == info.id,
+                    BookingRow.player == name,
+                    col(BookingRow.game_id).is_not(None),
+                )
+            ).first()
+            if played is not None:
+                raise ChouetteError(
+                    f"{name} has played in {info.name} at {format_money(info.stake_of(name))} "
+                    "a point: a different stake needs a new session (the games already booked "
+                    "must replay to the same money)"
+                )
             row.stake_cents = stake
-        self.db.add(row)
-
-    def set_stake(self, info: SessionInfo, name: str, stake: Cents | None) -> None:
-        row = self.db.exec(
-            select(PlayerRow).where(PlayerRow.session_id == info.id, PlayerRow.name == name)
-        ).first()
-        if row is None:
-            raise ChouetteError(f"{name} has not played in {info.name}")
-        row.stake_cents = stake
         self.db.add(row)
 
     # -------------------------------------------------------- the game

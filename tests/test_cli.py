@@ -412,3 +412,16 @@ def test_the_demo_settles_an_evening(chouette, tmp_path, ledger_url):
     assert out.rstrip().endswith("eve     cat      30.00")
     assert not os.path.exists(tmp_path / "ledger.db")  # the demo never touches the ledger
     assert dump(ledger_url) == {}
+
+
+def test_a_player_who_played_cannot_come_back_at_another_stake(chouette):
+    chouette("new", "friday", "ann", "bob", "cat")
+    chouette("end", "box")
+    chouette("leave", "cat")
+    result = chouette("join", "cat", "--stake", "5", code=1)
+    assert result.stderr == (
+        "Error: cat has played in friday at 1.00 a point: a different stake needs a new "
+        "session (the games already booked must replay to the same money)\n"
+    )
+    assert chouette("join", "cat", "--stake", "1.00").stdout == "cat joins. Line: ann | bob, cat\n"
+    chouette("check")
