@@ -1086,3 +1086,34 @@ def test_a_mutated_file_is_read_or_refused_with_an_engine_file_error(
         assert re.match(r"line [0-9]+: \S", str(error)), str(error)
         return
     check_invariants(games)
+
+
+# ------------------------------------------------------------ the reader's quick path
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.fixed_dictionaries(
+        {
+            "session": st.sampled_from(["club", " ", "", 7]),
+            "game": st.sampled_from([1, 0, 5, True, "2"]),
+            "winner": st.sampled_from(["ann", "bob", " ", None]),
+            "loser": st.sampled_from(["bob", "ann", ""]),
+            "cube": st.sampled_from([1, 2, 3, 4, 0, -2, True, 2.0]),
+            "result": st.sampled_from(["single", "gammon", "backgammon", "double", ["single"]]),
+            "end": st.sampled_from(["bearoff", "drop", "resign", "settle", "forfeit", "x"]),
+            "points": st.sampled_from([0, 1, 2, 3, 4, 6, 8, 12, -1, False]),
+        },
+        optional={"played_at": st.sampled_from(["2024-05-01", "soon"]), "colour": st.just("red")},
+    )
+)
+def test_the_quick_path_reads_a_record_exactly_as_the_checks_do(record: dict[str, Any]) -> None:
+    from chouette.engines.neutral import _checked_game, _game
+
+    def outcome(read: Any) -> Any:
+        try:
+            return read(3, 9, record)
+        except EngineFileError as error:
+            return str(error)
+
+    assert outcome(_game) == outcome(_checked_game)
