@@ -88,14 +88,20 @@ def options(ctx: typer.Context) -> Options:
 
 
 @contextmanager
-def ledger(ctx: typer.Context, *, write: bool) -> "Iterator[Ledger]":
-    """The ledger in one transaction; a refusal prints ``Error: …`` and exits 1."""
+def ledger_for(opts: Options, *, write: bool = False) -> "Iterator[Ledger]":
+    """The ledger the options name, in one transaction (errors are the caller's to show)."""
     from db import database_url, open_ledger
 
-    opts = options(ctx)
     url = database_url(opts.db or str(default_database()))
+    with open_ledger(url, write=write, now=clock(), clock=clock) as book:
+        yield book
+
+
+@contextmanager
+def ledger(ctx: typer.Context, *, write: bool) -> "Iterator[Ledger]":
+    """The ledger in one transaction; a refusal prints ``Error: …`` and exits 1."""
     try:
-        with open_ledger(url, write=write, now=clock(), clock=clock) as book:
+        with ledger_for(options(ctx), write=write) as book:
             yield book
     except ChouetteError as err:
         fail(str(err))
@@ -908,6 +914,8 @@ def record(
     from chouette.report import booked_json
 
     records = read_records(source)
+    if not records:
+        fail(f"{'standard input' if source == '-' else source} holds no records to book")
     with ledger(ctx, write=True) as book:
         try:
             parsed = [(parse_record(data, where), where) for where, data in records]
@@ -1219,15 +1227,6 @@ def completer(opts: Options) -> Callable[[str, int], str | None]:
         return found[state] + " " if state < len(found) else None
 
     return complete
-
-
-@contextmanager
-def ledger_for(opts: Options) -> "Iterator[Ledger]":
-    from db import database_url, open_ledger
-
-    url = database_url(opts.db or str(default_database()))
-    with open_ledger(url, write=False, now=clock()) as book:
-        yield book
 
 
 @app.command()

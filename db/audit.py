@@ -183,7 +183,7 @@ def _engine(where: str, game: GameRow, rows: list[BookingRow], info: SessionInfo
         MULTIPLIER.get(detail.get("result"), 0)  # type: ignore[call-overload]
     ):
         problems.append(f"{where}: {points} points is not cube × {detail.get('result')}")
-    stake = min(info.stake_of(winner), info.stake_of(loser))
+    stake = info.pair_stake(winner, loser)
     want = {winner: (points, points * stake), loser: (-points, -points * stake)}
     if _by_player(rows) != want:
         problems.append(f"{where}: the bookings are not {winner} +{points} from {loser}")

@@ -215,7 +215,7 @@ def _flush(
     for game_id, (game, winner, loser, source, index) in zip(ids, fresh, strict=True):
         stake = stakes.get((winner, loser))
         if stake is None:
-            stake = stakes[winner, loser] = min(info.stake_of(winner), info.stake_of(loser))
+            stake = stakes[winner, loser] = info.pair_stake(winner, loser)
         cents = game.points * stake
         w = quoted.get(winner) or quoted.setdefault(winner, json.dumps(winner, ensure_ascii=False))
         lo = quoted.get(loser) or quoted.setdefault(loser, json.dumps(loser, ensure_ascii=False))

@@ -22,7 +22,7 @@ from chouette.errors import AutoDoubleIgnored, ChouetteError
 from chouette.game import Event, Game, apply, replay, start
 from chouette.line import Line
 from chouette.money import Cents, format_money
-from chouette.outcome import Outcome, settle_game
+from chouette.outcome import Outcome, pair_stake, settle_game
 from chouette.record import Record, event_to_json, parse_event, play_record
 from chouette.report import Entry, GameLine
 from chouette.rules import HouseRules
@@ -93,6 +93,10 @@ class SessionInfo:
 
     def stakes(self, players: Iterable[str]) -> dict[str, Cents]:
         return {p: self.stake_of(p) for p in players}
+
+    def pair_stake(self, a: str, b: str) -> Cents:
+        """What a point is worth between ``a`` and ``b`` (the rules' lower-stake rule)."""
+        return pair_stake(self.stakes((a, b)), a, b)
 
 
 @dataclass(frozen=True)
@@ -433,7 +437,7 @@ class Ledger:
                     "member": m,
                     "box": game.box,
                     "points": pts,
-                    "cents": pts * min(stakes[m], stakes[game.box]),
+                    "cents": outcome.cents[m],
                 }
                 for m, pts in outcome.pairs.items()
             ],
@@ -608,10 +612,7 @@ class Ledger:
             events += [
                 (game_id, i, json.dumps(event_to_json(e)), now) for i, e in enumerate(game.events)
             ]
-            pairs += [
-                (game_id, m, game.box, p, p * min(info.stake_of(m), info.stake_of(game.box)))
-                for m, p in outcome.pairs.items()
-            ]
+            pairs += [(game_id, m, game.box, p, outcome.cents[m]) for m, p in outcome.pairs.items()]
             bookings += [
                 (info.id, game_id, None, p, outcome.points[p], outcome.cents[p], self.now)
                 for p in outcome.points

@@ -303,7 +303,7 @@ def _restore_game(
                     "member": m,
                     "box": game.box,
                     "points": p,
-                    "cents": p * min(stakes.get(m, stake), stakes.get(game.box, stake)),
+                    "cents": outcome.cents[m],
                 }
                 for m, p in outcome.pairs.items()
             ],

@@ -425,3 +425,10 @@ def test_a_player_who_played_cannot_come_back_at_another_stake(chouette):
     )
     assert chouette("join", "cat", "--stake", "1.00").stdout == "cat joins. Line: ann | bob, cat\n"
     chouette("check")
+
+
+@pytest.mark.parametrize("text", ["", "[]", "\n\n"])
+def test_recording_nothing_is_refused(chouette, text):
+    chouette("new", "friday", "ann", "bob")
+    result = chouette("record", "-", input=text, code=1)
+    assert result.stderr == "Error: standard input holds no records to book\n"
