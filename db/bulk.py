@@ -7,15 +7,17 @@ transaction already holds, so game rows and their bookings go in as two statemen
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Connection, text
 
-#: A booking as written: session, game (or None), payment (or None), player, points, cents, time.
-Booking = tuple[int, int | None, int | None, str, int, int, datetime]
+#: A booking as written: session, game (or None), payment (or None), player, points, cents.
+Booking = tuple[int, int | None, int | None, str, int, int]
 BOOKING_COLUMNS = ("session_id", "game_id", "payment_id", "player", "points", "cents", "at")
+#: The columns every game row written in bulk starts with (chouette and engine games alike).
+GAME_HEAD = ("id", "session_id", "number", "kind", "over", "line_before")
 
 
 def bind(conn: Connection, model: Any, column: str, value: Any) -> Any:
@@ -51,36 +53,33 @@ def allocate_ids(conn: Connection, table: str, count: int) -> list[int]:
     return list(range(int(top) + 1, int(top) + 1 + count))
 
 
-def insert_bookings(conn: Connection, rows: Sequence[Booking]) -> None:
-    """Bookings, and the running balances they move: the one way bookings are written."""
+def insert_bookings(conn: Connection, rows: Sequence[Booking], at: datetime) -> None:
+    """Bookings made at ``at``, and the running balances they move: the one way bookings
+    are written."""
     if not rows:
         return
     from db.models import BookingRow
 
-    times: dict[datetime, Any] = {}
-    bound = [
-        (
-            *row[:6],
-            times.get(row[6]) or times.setdefault(row[6], bind(conn, BookingRow, "at", row[6])),
-        )
-        for row in rows
-    ]
-    insert_many(conn, "booking", BOOKING_COLUMNS, bound)
-    move_balances(conn, [(row[0], row[3], row[4], row[5]) for row in rows])
+    stamp = bind(conn, BookingRow, "at", at)
+    insert_many(conn, "booking", BOOKING_COLUMNS, [(*row, stamp) for row in rows])
+    move_balances(conn, ((row[0], row[3], row[4], row[5]) for row in rows))
 
 
-def move_balances(conn: Connection, deltas: Sequence[tuple[int, str, int, int]]) -> None:
+def move_balances(conn: Connection, deltas: Iterable[tuple[int, str, int, int]]) -> None:
     """Add (session, player, points, cents) to the running balances, in one upsert."""
-    totals: dict[tuple[int, str], list[int]] = {}
-    for session_id, player, points, cents in deltas:
-        total = totals.setdefault((session_id, player), [0, 0])
-        total[0] += points
-        total[1] += cents
+    points: dict[tuple[int, str], int] = {}
+    cents: dict[tuple[int, str], int] = {}
+    for session_id, player, gained, paid in deltas:
+        key = (session_id, player)
+        points[key] = points.get(key, 0) + gained
+        cents[key] = cents.get(key, 0) + paid
+    if not points:
+        return
     mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
     conn.exec_driver_sql(
         f"INSERT INTO balance (session_id, player, points, cents) "
         f"VALUES ({mark}, {mark}, {mark}, {mark}) "
         "ON CONFLICT (session_id, player) DO UPDATE SET "
         "points = balance.points + excluded.points, cents = balance.cents + excluded.cents",
-        [(s, p, pts, c) for (s, p), (pts, c) in totals.items()],
+        [(s, p, total, cents[s, p]) for (s, p), total in points.items()],
     )

@@ -22,8 +22,8 @@ from chouette.engines import EngineGame, read_engine_file
 from chouette.errors import ChouetteError, EngineFileError
 from chouette.line import check_name
 from chouette.money import Cents
-from db.bulk import allocate_ids, bind, insert_bookings, insert_many
-from db.models import BookingRow, GameRow, SourceFileRow
+from db.bulk import GAME_HEAD, Booking, allocate_ids, bind, insert_bookings, insert_many
+from db.models import GameRow, SourceFileRow
 from db.store import Ledger, SessionInfo
 
 BATCH = 5000
@@ -139,24 +139,22 @@ def _book_games(
     summary: ImportSummary,
 ) -> int:
     conn = book.db.connection()
-    seated = set(info.line.order)
-    player = _players(names, seated, info)
-    number = book.next_number(info)
+    player = _players(names, set(info.line.order), info)
     seen = _Seen(conn, sha)
-    batch: list[tuple[EngineGame, str, str, str, int]] = []
+    writer = _Writer(book, conn, info, summary)
+    batch: list[tuple[EngineGame, str, str]] = []
     for game in games:
         winner = player(game.winner, game.line)
         loser = player(game.loser, game.line)
         if winner == loser:
             raise EngineFileError(f"line {game.line}: {winner} would play against themselves")
-        source, index = _identity(game, sha)
-        summary.warnings += game.warnings
-        batch.append((game, winner, loser, source, index))
+        if game.warnings:
+            summary.warnings += game.warnings
+        batch.append((game, winner, loser))
         if len(batch) >= BATCH:
-            number = _flush(book, conn, info, seen.fresh(batch, summary), number, summary)
+            writer.write(seen.fresh(batch, summary))
             batch = []
-    if batch:
-        number = _flush(book, conn, info, seen.fresh(batch, summary), number, summary)
+    writer.write(seen.fresh(batch, summary))
     return summary.booked
 
 
@@ -189,85 +187,70 @@ def _identity(game: EngineGame, sha: str) -> tuple[str, int]:
     source = game.source
     if source is not None and source.sha256 and source.game_index is not None:
         return source.sha256.lower(), source.game_index
-    return sha, game.index
+    return sha, game.position
 
 
-def _flush(
-    book: Ledger,
-    conn: Connection,
-    info: SessionInfo,
-    batch: list[tuple[EngineGame, str, str, str, int]],
-    number: int,
-    summary: ImportSummary,
-) -> int:
-    """One batch of games not booked before: set-based inserts of games and bookings."""
-    fresh = batch
-    if not fresh:
-        return number
-    ids = allocate_ids(conn, "game", len(fresh))
-    now = bind(conn, BookingRow, "at", book.now)
-    over = bind(conn, GameRow, "over", True)
-    quoted: dict[str, str] = {}
-    games: list[tuple[Any, ...]] = []
-    bookings: list[tuple[Any, ...]] = []
-    points, cents_of = summary.points, summary.cents
-    stakes: dict[tuple[str, str], int] = {}
-    for game_id, (game, winner, loser, source, index) in zip(ids, fresh, strict=True):
-        stake = stakes.get((winner, loser))
-        if stake is None:
-            stake = stakes[winner, loser] = info.pair_stake(winner, loser)
-        cents = game.points * stake
-        w = quoted.get(winner) or quoted.setdefault(winner, json.dumps(winner, ensure_ascii=False))
-        lo = quoted.get(loser) or quoted.setdefault(loser, json.dumps(loser, ensure_ascii=False))
-        detail = (
-            f'{{"winner": {w}, "loser": {lo}, "points": {game.points}, "cube": {game.cube}, '
-            f'"result": "{game.result}", "end": "{game.end}", '
-            f'"played_at": {"null" if game.played_at is None else json.dumps(game.played_at)}, '
-            f'"index": {game.index}}}'
-        )
-        games.append(
-            (
-                game_id,
-                info.id,
-                number,
-                "engine",
-                over,
-                f'{{"order": [{w}, {lo}]}}',
-                detail,
-                source,
-                index,
-                now,
-                now,
+#: A game to book: the engine game, its winner and loser (the session's names), its identity.
+Fresh = tuple[EngineGame, str, str, str, int]
+
+GAME_COLUMNS = (*GAME_HEAD, "detail", "source_sha256", "source_index", "started_at", "ended_at")
+
+
+class _Writer:
+    """Books batches of fresh games: set-based inserts of games and bookings."""
+
+    def __init__(
+        self, book: Ledger, conn: Connection, info: SessionInfo, summary: ImportSummary
+    ) -> None:
+        self.book, self.conn, self.info, self.summary = book, conn, info, summary
+        self.number = book.next_number(info)
+        self.now = bind(conn, GameRow, "ended_at", book.now)
+        self.over = bind(conn, GameRow, "over", True)
+        self.quoted: dict[str, str] = {}
+        self.stakes: dict[tuple[str, str], int] = {}
+
+    def write(self, fresh: list[Fresh]) -> None:
+        if not fresh:
+            return
+        info, now, over, number = self.info, self.now, self.over, self.number
+        quoted, stakes = self.quoted, self.stakes
+        points, cents_of = self.summary.points, self.summary.cents
+        games: list[tuple[Any, ...]] = []
+        bookings: list[Booking] = []
+        ids = allocate_ids(self.conn, "game", len(fresh))
+        for game_id, (game, winner, loser, source, index) in zip(ids, fresh, strict=True):
+            stake = stakes.get((winner, loser))
+            if stake is None:
+                stake = stakes[winner, loser] = info.pair_stake(winner, loser)
+            won = game.points
+            cents = won * stake
+            w = quoted.get(winner) or quoted.setdefault(
+                winner, json.dumps(winner, ensure_ascii=False)
             )
-        )
-        bookings.append((info.id, game_id, None, winner, game.points, cents, book.now))
-        bookings.append((info.id, game_id, None, loser, -game.points, -cents, book.now))
-        points[winner] = points.get(winner, 0) + game.points
-        points[loser] = points.get(loser, 0) - game.points
-        cents_of[winner] = cents_of.get(winner, 0) + cents
-        cents_of[loser] = cents_of.get(loser, 0) - cents
-        number += 1
-    insert_many(
-        conn,
-        "game",
-        (
-            "id",
-            "session_id",
-            "number",
-            "kind",
-            "over",
-            "line_before",
-            "detail",
-            "source_sha256",
-            "source_index",
-            "started_at",
-            "ended_at",
-        ),
-        games,
-    )
-    insert_bookings(conn, bookings)
-    summary.booked += len(fresh)
-    return number
+            lo = quoted.get(loser) or quoted.setdefault(
+                loser, json.dumps(loser, ensure_ascii=False)
+            )
+            played = "null" if game.played_at is None else json.dumps(game.played_at)
+            detail = (
+                f'{{"winner": {w}, "loser": {lo}, "points": {won}, "cube": {game.cube}, '
+                f'"result": "{game.result}", "end": "{game.end}", "played_at": {played}, '
+                f'"index": {game.position}}}'
+            )
+            games.append(
+                (game_id, info.id, number, "engine", over, f'{{"order": [{w}, {lo}]}}', detail,
+                 source, index, now, now)
+            )  # fmt: skip
+            bookings.append((info.id, game_id, None, winner, won, cents))
+            bookings.append((info.id, game_id, None, loser, -won, -cents))
+            points[winner] = points.get(winner, 0) + won
+            points[loser] = points.get(loser, 0) - won
+            cents_of[winner] = cents_of.get(winner, 0) + cents
+            cents_of[loser] = cents_of.get(loser, 0) - cents
+            number += 1
+        insert_many(self.conn, "game", GAME_COLUMNS, games)
+        insert_bookings(self.conn, bookings, self.book.now)
+        self.number = number
+        self.summary.booked += len(fresh)
 
 
 class _Seen:
@@ -281,22 +264,40 @@ class _Seen:
         self.cited: set[tuple[str, int]] = set()
 
     def fresh(
-        self, batch: list[tuple[EngineGame, str, str, str, int]], summary: ImportSummary
-    ) -> list[tuple[EngineGame, str, str, str, int]]:
-        """The games of ``batch`` to book (the others are counted as skipped)."""
-        booked = self._booked({(item[3], item[4]) for item in batch})
+        self, batch: list[tuple[EngineGame, str, str]], summary: ImportSummary
+    ) -> list[Fresh]:
+        """The games of ``batch`` to book, each with its identity (the others are counted
+        as skipped). Games known only by this file's own hash and index are all fresh when
+        the ledger has never seen that hash: the file itself was refused if imported."""
+        sha = self.file_sha
+        if all(game.source is None for game, _, _ in batch) and not self._known(sha):
+            return [(game, winner, loser, sha, game.position) for game, winner, loser in batch]
+        items = [(*item, *_identity(item[0], sha)) for item in batch]
+        booked = self._booked({(item[3], item[4]) for item in items})
         keep = []
-        for item in batch:
+        for item in items:
             key = (item[3], item[4])
             if key in booked:
                 continue
-            if item[3] != self.file_sha:  # a source a neutral record cites: once per file
+            if item[3] != sha:  # a source a neutral record cites: once per file
                 if key in self.cited:
                     continue
                 self.cited.add(key)
             keep.append(item)
-        summary.skipped += len(batch) - len(keep)
+        summary.skipped += len(items) - len(keep)
         return keep
+
+    def _known(self, source: str) -> bool:
+        """Whether the ledger holds any game of ``source`` (asked once per source)."""
+        if source not in self.in_ledger:
+            self.in_ledger[source] = (
+                self.conn.execute(
+                    text("SELECT 1 FROM game WHERE source_sha256 = :source LIMIT 1"),
+                    {"source": source},
+                ).first()
+                is not None
+            )
+        return self.in_ledger[source]
 
     def _booked(self, keys: set[tuple[str, int]]) -> set[tuple[str, int]]:
         by_source: dict[str, list[int]] = {}
@@ -304,15 +305,7 @@ class _Seen:
             by_source.setdefault(source, []).append(index)
         found: set[tuple[str, int]] = set()
         for source, indexes in by_source.items():
-            if source not in self.in_ledger:
-                self.in_ledger[source] = (
-                    self.conn.execute(
-                        text("SELECT 1 FROM game WHERE source_sha256 = :source LIMIT 1"),
-                        {"source": source},
-                    ).first()
-                    is not None
-                )
-            if not self.in_ledger[source]:
+            if not self._known(source):
                 continue
             rows = self.conn.execute(
                 text(

@@ -26,7 +26,15 @@ from chouette.outcome import Outcome, pair_stake, settle_game
 from chouette.record import Record, event_to_json, parse_event, play_record
 from chouette.report import Entry, GameLine
 from chouette.rules import HouseRules
-from db.bulk import Booking, allocate_ids, bind, insert_bookings, insert_many, move_balances
+from db.bulk import (
+    GAME_HEAD,
+    Booking,
+    allocate_ids,
+    bind,
+    insert_bookings,
+    insert_many,
+    move_balances,
+)
 from db.models import (
     BalanceRow,
     BookingRow,
@@ -462,7 +470,8 @@ class Ledger:
             raise ChouetteError("internal error: a booking that does not sum to zero was refused")
         insert_bookings(
             self.db.connection(),
-            [(session_id, game_id, None, p, points[p], cents[p], self.now) for p in points],
+            [(session_id, game_id, None, p, points[p], cents[p]) for p in points],
+            self.now,
         )
 
     def undo(self, info: SessionInfo) -> str:
@@ -539,10 +548,8 @@ class Ledger:
         self.db.flush()
         insert_bookings(
             self.db.connection(),
-            [
-                (info.id, None, row.id, payer, 0, cents, self.now),
-                (info.id, None, row.id, payee, 0, -cents, self.now),
-            ],
+            [(info.id, None, row.id, payer, 0, cents), (info.id, None, row.id, payee, 0, -cents)],
+            self.now,
         )
 
     def record_all(
@@ -614,28 +621,18 @@ class Ledger:
             ]
             pairs += [(game_id, m, game.box, p, outcome.cents[m]) for m, p in outcome.pairs.items()]
             bookings += [
-                (info.id, game_id, None, p, outcome.points[p], outcome.cents[p], self.now)
+                (info.id, game_id, None, p, outcome.points[p], outcome.cents[p])
                 for p in outcome.points
             ]
         insert_many(
             conn,
             "game",
-            (
-                "id",
-                "session_id",
-                "number",
-                "kind",
-                "over",
-                "line_before",
-                "line_after",
-                "started_at",
-                "ended_at",
-            ),
+            (*GAME_HEAD, "line_after", "started_at", "ended_at"),
             games,
         )
         insert_many(conn, "event", ("game_id", "seq", "body", "at"), events)
         insert_many(conn, "pair", ("game_id", "member", "box", "points", "cents"), pairs)
-        insert_bookings(conn, bookings)
+        insert_bookings(conn, bookings, self.now)
 
     def game(
         self, info: SessionInfo, number: int

@@ -271,9 +271,10 @@ def _restore_game(
         insert_bookings(
             db.connection(),
             [
-                (session_id, game_id, None, b["player"], b["points"], b["cents"], ended or started)
+                (session_id, game_id, None, b["player"], b["points"], b["cents"])
                 for b in item["bookings"]
             ],
+            ended or started,
         )
         return
     events = [parse_event(e, "event", allow_end=True) for e in item["events"]]
@@ -311,9 +312,10 @@ def _restore_game(
         insert_bookings(
             db.connection(),
             [
-                (session_id, game_id, None, p, outcome.points[p], outcome.cents[p], at)
+                (session_id, game_id, None, p, outcome.points[p], outcome.cents[p])
                 for p in outcome.points
             ],
+            at,
         )
 
 
@@ -335,7 +337,8 @@ def _payment(book: Ledger, item: dict[str, Any], session_id: int) -> None:
     insert_bookings(
         book.db.connection(),
         [
-            (session_id, None, payment_id, item["payer"], 0, cents, at),
-            (session_id, None, payment_id, item["payee"], 0, -cents, at),
+            (session_id, None, payment_id, item["payer"], 0, cents),
+            (session_id, None, payment_id, item["payee"], 0, -cents),
         ],
+        at,
     )

@@ -78,7 +78,7 @@ def expected_row(truth: dict[str, Any]) -> tuple[str, str, int, str, int, str]:
 def check_invariants(games: list[EngineGame]) -> None:
     """What every booked engine game must satisfy, whatever the file said."""
     for position, game in enumerate(games, 1):
-        assert game.index == position
+        assert game.position == position
         assert game.winner != game.loser
         assert game.cube >= 1 and game.cube & (game.cube - 1) == 0
         if game.end not in ("settle", "forfeit"):
@@ -236,7 +236,7 @@ def test_a_house_rule_without_jacoby_is_overruled_by_the_headers_with_a_warning(
     _, games, entry = data_read("s08_money_jacoby_scripted_never_doubles.mat", jacoby=False)
     assert [truth_row(g) for g in games[:-1]] == [expected_row(t) for t in entry["games"][:-1]]
     gammons = [number for number in centred_gammons(entry) if number < len(games)]
-    warned = {g.index: g.warnings for g in games if g.warnings}
+    warned = {g.position: g.warnings for g in games if g.warnings}
     assert sorted(warned) == gammons
     assert warned[gammons[0]] == (
         f"game {gammons[0]}: the next score header counts the gammon at a centred cube as a "
@@ -516,7 +516,7 @@ def test_games_stream_one_at_a_time() -> None:
     assert read.session.players == ("Ann", "Bob")
     assert len(consumed) == 5  # the header and the first game's score line
     first = next(read.games)
-    assert first.index == 1
+    assert first.position == 1
     assert len(consumed) == 11  # up to the second game's score line
     assert len(list(read.games)) == 4
 
@@ -764,7 +764,7 @@ def test_neutral_records_read_from_json_lines() -> None:
     read = read_jsonl(io.StringIO(jsonl(RECORD) + "\n   \n" + jsonl(full, settle)))
     assert read.session.format == "jsonl" and read.session.name == "club-2024-05-01"
     games = list(read.games)
-    assert [(g.index, g.line, g.number) for g in games] == [(1, 1, 1), (2, 4, 2), (3, 5, 3)]
+    assert [(g.position, g.line, g.number) for g in games] == [(1, 1, 1), (2, 4, 2), (3, 5, 3)]
     assert booked(games) == [
         ("ann", 4, 2, "gammon", "bearoff"),
         ("ann", 4, 2, "gammon", "bearoff"),
@@ -784,7 +784,7 @@ def test_neutral_records_read_from_json_lines() -> None:
 def test_neutral_records_read_from_a_json_array() -> None:
     text = "[\n" + json.dumps(RECORD) + ",\n\n  " + json.dumps({**RECORD, "game": 2}) + "\n]\n"
     games = list(read_jsonl(io.StringIO(text)).games)
-    assert [(g.index, g.line, g.number) for g in games] == [(1, 2, 1), (2, 4, 2)]
+    assert [(g.position, g.line, g.number) for g in games] == [(1, 2, 1), (2, 4, 2)]
 
 
 CSV_TEXT = (
@@ -801,7 +801,7 @@ def test_neutral_records_read_from_csv() -> None:
     read = read_csv(io.StringIO(CSV_TEXT, newline=""))
     assert read.session.format == "csv"
     games = list(read.games)
-    assert [(g.index, g.line) for g in games] == [(1, 2), (2, 4), (3, 5)]
+    assert [(g.position, g.line) for g in games] == [(1, 2), (2, 4), (3, 5)]
     assert booked(games) == [
         ("ann", 4, 2, "gammon", "bearoff"),
         ("Big Al", 1, 1, "single", "drop"),
@@ -827,6 +827,9 @@ def test_a_value_that_reads_like_a_field_name_is_not_a_repeated_field() -> None:
 JSONL_REFUSALS = [
     ("", "line 1: no records in the file"),
     ("{nope\n", "line 1: not JSON: Expecting property name enclosed in double quotes"),
+    ("nope\n", "line 1: not JSON: Expecting value"),
+    (jsonl(RECORD).strip() + " {}\n", "line 1: not JSON: Extra data"),
+    (jsonl(RECORD) + '"text"\n', "line 2: a record must be a JSON object, not the text 'text'"),
     ("[1, 2]\n", "line 1: a record must be a JSON object, not the number 1"),
     ("[]\n", "line 1: no records in the file"),
     (jsonl(RECORD) + "[1]\n", "line 2: a record must be a JSON object, not a list"),

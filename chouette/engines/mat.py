@@ -463,7 +463,7 @@ def _settle(game: _Game, index: int, following: _Game | None, rules: _Rules) -> 
             )
         cube, scored = fitted
     return EngineGame(
-        index=index,
+        position=index,
         line=game.line,
         winner=rules.names[winner],
         loser=rules.names[1 - winner],

@@ -32,10 +32,11 @@ from __future__ import annotations
 
 import csv
 import json
+import json.scanner
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from chouette.engines.model import (
     MULTIPLIER,
@@ -149,26 +150,17 @@ def _skip_space(text: str, pos: int) -> int:
 
 
 def _parse_json(number: int, text: str) -> Any:
-    """One JSON value; a field given twice in an object is refused. The plain decoder runs
-    first (it keeps the last of two equal fields); only a line that might repeat a field,
-    or that escapes characters, is read again with the checking decoder."""
+    """One JSON value filling ``text`` (stripped); a field given twice in an object is
+    refused. The decoder's scanner is called directly: one C call per record."""
     try:
-        value = _PLAIN.decode(text)
-        if "\\" in text or _may_repeat(value, text):
-            value = _DECODER.decode(text)
-        return value
+        value, end = _SCAN(text, 0)
+    except StopIteration:
+        raise problem(number, "not JSON: Expecting value") from None
     except (ValueError, RecursionError) as error:
         raise problem(number, f"not JSON: {_json_reason(error)}") from None
-
-
-def _may_repeat(value: Any, text: str) -> bool:
-    if isinstance(value, dict):
-        return any(
-            text.count(f'"{key}"') > 1 or _may_repeat(item, text) for key, item in value.items()
-        )
-    if isinstance(value, list):
-        return any(_may_repeat(item, text) for item in value)
-    return False
+    if end != len(text):
+        raise problem(number, "not JSON: Extra data")
+    return value
 
 
 def _json_reason(error: Exception) -> str:
@@ -193,7 +185,9 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 
 _DECODER = json.JSONDecoder(parse_constant=_no_constant, object_pairs_hook=_no_duplicates)
-_PLAIN = json.JSONDecoder(parse_constant=_no_constant)
+#: The decoder's own scanner (``JSONDecoder.scan_once``), typed: typeshed's stub for
+#: ``make_scanner`` does not take the decoder it is documented to take.
+_SCAN: Callable[[str, int], tuple[Any, int]] = json.scanner.make_scanner(cast(Any, _DECODER))
 
 
 def _as_object(number: int, value: Any) -> Mapping[str, Any]:
@@ -289,9 +283,19 @@ def _csv_record(line: int, row: dict[str, str]) -> dict[str, Any]:
 
 def _game(index: int, line: int, record: Mapping[str, Any]) -> EngineGame:
     """One record, checked field by field (a plain, valid record in one pass)."""
-    if len(record) == len(REQUIRED) and _REQUIRED_SET.issuperset(record):
-        session, game, winner, loser = (record[k] for k in REQUIRED[:4])
-        cube, result, end, points = (record[k] for k in REQUIRED[4:])
+    if record.keys() == _REQUIRED_SET:
+        session, game, winner, loser = (
+            record["session"],
+            record["game"],
+            record["winner"],
+            record["loser"],
+        )
+        cube, result, end, points = (
+            record["cube"],
+            record["result"],
+            record["end"],
+            record["points"],
+        )
         if (
             type(session) is str  # exact types: True is not a number of points
             and type(winner) is str
@@ -351,7 +355,7 @@ def _checked_game(index: int, line: int, record: Mapping[str, Any]) -> EngineGam
                 f"not {points}",
             )
     return EngineGame(
-        index=index,
+        position=index,
         line=line,
         winner=winner,
         loser=loser,

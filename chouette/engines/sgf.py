@@ -154,7 +154,7 @@ def _settle(tree: _Tree, index: int, following: _Tree | None, date: str | None) 
         scored = level
     warnings.extend(_score_check(tree, index, following, winner, points, names))
     return EngineGame(
-        index=index,
+        position=index,
         line=tree.line,
         winner=names[winner],
         loser=names[1 - winner],
