@@ -1124,11 +1124,13 @@ def report_import(summary: Any) -> None:
         typer.echo(summary.already)
         return
     skipped = f", {summary.skipped} booked before (skipped)" if summary.skipped else ""
-    typer.echo(f"{summary.file}: {summary.booked} games booked into {summary.session}{skipped}.")
+    booked = plural(summary.booked, "game")
+    typer.echo(f"{summary.file}: {booked} booked into {summary.session}{skipped}.")
     if summary.points:
         from chouette.report import balance, signed
 
-        rows = [[p, signed(summary.points[p]), balance(summary.cents[p])] for p in summary.points]
+        order = sorted(summary.points, key=lambda p: (-summary.cents[p], -summary.points[p], p))
+        rows = [[p, signed(summary.points[p]), balance(summary.cents[p])] for p in order]
         emit((["player", "points", "money"], rows))
     for warning in summary.warnings[:20]:
         typer.echo(f"Warning: {warning}")

@@ -123,8 +123,29 @@ def test_neutral_records_as_json_lines_and_csv(chouette, tmp_path):
         encoding="utf-8",
     )
     out = chouette("import", str(csv)).stdout
-    assert "1 games booked into club, 1 booked before (skipped)" in out
+    assert out.startswith("games.csv: 1 game booked into club, 1 booked before (skipped).\n")
     assert len(chouette.json("sheet")["games"]) == 4
+
+
+def test_the_summary_lists_winners_first_as_the_standings_do(chouette, tmp_path):
+    chouette("new", "club", "ann", "bob", "cat")
+    games = [("ann", "bob", 1), ("cat", "ann", 4), ("bob", "ann", 1)]
+    path = tmp_path / "games.jsonl"
+    path.write_text(
+        "".join(
+            json.dumps({**NEUTRAL[0], "game": i, "winner": w, "loser": lo, "cube": p, "points": p,
+                        "result": "single"}) + "\n"
+            for i, (w, lo, p) in enumerate(games, 1)
+        ),
+        encoding="utf-8",
+    )  # fmt: skip
+    out = chouette("import", str(path)).stdout.splitlines()
+    assert out[0] == "games.jsonl: 3 games booked into club."
+    assert [row.split() for row in out[3:]] == [
+        ["cat", "+4", "+4.00"],
+        ["bob", "0", "0.00"],
+        ["ann", "-4", "-4.00"],
+    ]
 
 
 BAD_FILES = [
