@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 
 import pytest
@@ -45,6 +46,27 @@ def test_importing_the_same_file_again_books_nothing(chouette):
     again = chouette("import", path).stdout
     assert "was imported already (50 games into money on 2026-11-20): nothing booked" in again
     assert len(chouette.json("sheet")["games"]) == 50
+
+
+def test_a_game_a_neutral_record_cited_is_skipped_when_its_file_comes(chouette, tmp_path):
+    entry = MONEY[0]
+    p0, p1 = entry["players"]
+    chouette("new", "money", p0, p1, jacoby_flag(entry))
+    path = SAMPLES / entry["path"]
+    cited = {
+        **NEUTRAL[0],
+        "winner": p0,
+        "loser": p1,
+        "source": {"sha256": hashlib.sha256(path.read_bytes()).hexdigest(), "game_index": 2},
+    }
+    record = tmp_path / "cited.jsonl"
+    record.write_text(json.dumps(cited) + "\n", encoding="utf-8")
+    chouette("import", str(record))
+    out = chouette("import", str(path)).stdout
+    games = entry["num_games"]
+    assert out.startswith(f"{path.name}: {games - 1} games booked into money, 1 booked before")
+    assert len(chouette.json("sheet")["games"]) == games
+    chouette("check")
 
 
 def test_a_match_file_is_refused_unless_booked_as_money(chouette):
