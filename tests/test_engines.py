@@ -916,6 +916,10 @@ CSV_REFUSALS = [
     ),
     (HEADER + "club,1,ann,bob,,gammon,bearoff,4\n", "line 2: cube must be a whole number, not ''"),
     (
+        HEADER.strip() + ",source_game_index\nclub,1,ann,bob,2,gammon,bearoff,4, ３\n",
+        "line 2: source_game_index must be a whole number, not ' ３'",
+    ),
+    (
         HEADER + "club,1,ann,bob,2,gammon,bearoff,5\n",
         "line 2: points must be 4 (cube 2 × 2 for a gammon), not 5",
     ),

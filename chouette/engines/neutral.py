@@ -36,7 +36,7 @@ import json.scanner
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from datetime import datetime
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 from chouette.engines.model import (
     MULTIPLIER,
@@ -200,7 +200,7 @@ def _csv_records(source: Iterator[tuple[int, str]]) -> Iterator[tuple[int, Mappi
     """``(line, record)`` per CSV row, the columns named by the header row."""
     lines = _CsvLines(source)
     reader = csv.reader(lines, strict=True)
-    header: list[str] | None = None
+    header: list[_Column] | None = None
     while True:
         start = lines.number + 1
         try:
@@ -209,7 +209,7 @@ def _csv_records(source: Iterator[tuple[int, str]]) -> Iterator[tuple[int, Mappi
             break
         except csv.Error as error:
             raise problem(lines.number, f"cannot read the CSV: {error}") from None
-        if not row or all(not cell.strip() for cell in row):
+        if not "".join(row).strip():
             continue
         if header is None:
             header = _csv_header(start, row)
@@ -218,7 +218,7 @@ def _csv_records(source: Iterator[tuple[int, str]]) -> Iterator[tuple[int, Mappi
             raise problem(
                 start, f"{len(row)} values, but the header row names {len(header)} columns"
             )
-        yield start, _csv_record(start, dict(zip(header, row, strict=True)))
+        yield start, _csv_record(start, header, row)
     if header is None:
         raise problem(1, "no header row (expected: " + ",".join(REQUIRED) + ")")
 
@@ -238,7 +238,17 @@ class _CsvLines:
         return text + "\n"
 
 
-def _csv_header(line: int, row: list[str]) -> list[str]:
+class _Column(NamedTuple):
+    """A CSV column as the header names it, and what its cells become in the record."""
+
+    name: str  # as the header names it
+    field: str  # the record's field (``source_file`` is ``file`` in ``source``)
+    number: bool
+    required: bool
+    nested: bool  # a field of ``source``
+
+
+def _csv_header(line: int, row: list[str]) -> list[_Column]:
     header = [cell.strip() for cell in row]
     for column in header:
         if column not in CSV_COLUMNS:
@@ -254,28 +264,38 @@ def _csv_header(line: int, row: list[str]) -> list[str]:
     missing = [column for column in REQUIRED if column not in seen]
     if missing:
         raise problem(line, f"the header row lacks {', '.join(missing)}")
-    return header
+    return [
+        _Column(
+            name=column,
+            field=column.removeprefix("source_"),
+            number=column in ("game", "cube", "points", "source_game_index"),
+            required=column in REQUIRED,
+            nested=column.startswith("source_"),
+        )
+        for column in header
+    ]
 
 
-def _csv_record(line: int, row: dict[str, str]) -> dict[str, Any]:
-    """A CSV row as the JSON record it stands for: numbers as numbers, ``source`` nested."""
+def _csv_record(line: int, header: list[_Column], row: list[str]) -> dict[str, Any]:
+    """A CSV row as the JSON record it stands for: numbers as numbers, ``source`` nested.
+    An optional column left empty is left out."""
     record: dict[str, Any] = {}
     source: dict[str, Any] = {}
-    for column, text in row.items():
-        if column in ("game", "cube", "points", "source_game_index"):
-            if column not in REQUIRED and not text.strip():
+    for column, text in zip(header, row, strict=True):
+        value: Any = text
+        if column.number:
+            digits = text.strip()
+            if not digits and not column.required:
                 continue
-            if not _INTEGER.fullmatch(text.strip()):
-                raise problem(line, f"{column} must be a whole number, not {text!r}")
-            value: Any = int(text.strip())
-        elif column not in REQUIRED and not text.strip():
+            if not _INTEGER.fullmatch(digits):
+                raise problem(line, f"{column.name} must be a whole number, not {text!r}")
+            value = int(digits)
+        elif not column.required and not text.strip():
             continue
+        if column.nested:
+            source[column.field] = value
         else:
-            value = text
-        if column.startswith("source_"):
-            source[column.removeprefix("source_")] = value
-        else:
-            record[column] = value
+            record[column.field] = value
     if source:
         record["source"] = source
     return record
