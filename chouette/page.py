@@ -554,5 +554,7 @@ footer { margin-top: 2rem; border-top: 1px solid var(--rule); padding-top: .5rem
   #sheet { break-inside: auto; }
   tr { break-inside: avoid; }
   thead { display: table-header-group; }
+  tfoot { display: table-row-group; }
+  h2 { break-after: avoid; }
 }
 """.strip()

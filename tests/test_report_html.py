@@ -26,7 +26,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chouette.money import parse_money
+from chouette.money import format_money, parse_money
 from chouette.outcome import settle_game
 from chouette.page import PLOT_BACKGROUND, render_report
 from chouette.report import GameLine, Standing, standings
@@ -659,3 +659,49 @@ def test_a_browser_shows_the_page_and_paints_the_chart(tmp_path):
         assert ends, f"{player}'s line does not reach the last game"
         expected = top + (high - RUNNING[player][-1]) * (bottom - top) / (high - low)
         assert abs(sum(ends) / len(ends) - expected) < 5, (player, ends, expected)
+
+
+@pytest.mark.slow
+def test_a_long_evening_prints_with_the_sheets_heading_on_every_page(tmp_path):
+    """Print a 120-game evening to PDF in Chromium and read the text of each page back."""
+    from pypdf import PdfReader
+
+    rounds = 40
+    lines = [
+        GameLine(n, "chouette", box, captain, pts, cents, session="friday")
+        for n, (box, captain, pts, cents) in enumerate(GAMES * rounds, start=1)
+    ]
+    totals = {
+        p: (sum(g[2].get(p, 0) for g in GAMES) * rounds, RUNNING[p][-1] * rounds) for p in PLAYERS
+    }
+    page = tmp_path / "long.html"
+    page.write_text(
+        render_report(
+            **evening(
+                lines=lines,
+                standings=standings(PLAYERS, totals),
+                payments=settle({p: c for p, (_, c) in totals.items()}),
+            )
+        ),
+        encoding="utf-8",
+    )
+    pdf = tmp_path / "long.pdf"
+    run_chromium("--no-pdf-header-footer", f"--print-to-pdf={pdf}", page.as_uri())
+    pages = [p.extract_text() for p in PdfReader(pdf).pages]
+
+    headings = ["Standings", "Who pays whom", "Running balance", "Score sheet", "House rules"]
+    for number, text in enumerate(pages, start=1):
+        assert text.strip().splitlines()[-1] not in headings, f"page {number} ends in a heading"
+    first = next(i for i, text in enumerate(pages) if "Score sheet" in text)
+    last = next(i for i, text in enumerate(pages) if "House rules" in text)
+    assert last - first >= 3, "the score sheet should fill several pages"
+    header = "GAME BOX CAPTAIN"
+    assert header in pages[first].split("Score sheet", 1)[1]
+    for number in range(first + 1, last):
+        assert pages[number].startswith(header), f"page {number + 1} does not repeat the header"
+    # the totals close the sheet once, not at the foot of every page
+    money = " ".join(format_money(RUNNING[p][-1] * rounds, sign=True) for p in PLAYERS)
+    assert sum(text.count(f"money {money}") for text in pages) == 1
+    assert f"money {money}" in pages[last] or f"money {money}" in pages[last - 1]
+    standings_page = next(text for text in pages if "Standings" in text)
+    assert "sum 0 0.00" in standings_page, "the standings are split across pages"
