@@ -11,7 +11,7 @@ import json
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from sqlmodel import select
+from sqlmodel import col, select
 
 from chouette.engines import MULTIPLIER
 from chouette.errors import ChouetteError
@@ -19,7 +19,16 @@ from chouette.game import replay
 from chouette.money import format_money
 from chouette.outcome import settle_game
 from chouette.record import parse_event
-from db.models import BalanceRow, BookingRow, EventRow, GameRow, PairRow, PaymentRow, SessionRow
+from db.models import (
+    BalanceRow,
+    BookingRow,
+    EventRow,
+    GameRow,
+    PairRow,
+    PaymentRow,
+    SessionRow,
+    SourceFileRow,
+)
 from db.store import Ledger, SessionInfo, line_from_json
 
 
@@ -83,7 +92,36 @@ def check(book: Ledger) -> Audit:
     for payment_id in by_payment:
         audit.problems.append(f"bookings of a payment that does not exist (id {payment_id})")
     audit.problems += _balances(book)
+    audit.problems += _imports(book)
     return audit
+
+
+def _imports(book: Ledger) -> list[str]:
+    """Each imported file's games are the engine games it numbers, as many as it booked."""
+    db = book.db
+    names = dict(db.exec(select(SessionRow.id, SessionRow.name)).all())
+    problems = []
+    for source in db.exec(select(SourceFileRow).order_by(SourceFileRow.imported_at)).all():
+        first, last = source.first_game, source.last_game
+        if first is None and last is None:
+            continue
+        where = f"{names.get(source.session_id, source.session_id)}: {source.name}"
+        if first is None or last is None or last - first + 1 != source.games:
+            problems.append(
+                f"{where} booked {source.games} games, but names games {first} to {last}"
+            )
+            continue
+        kinds = db.exec(
+            select(GameRow.kind).where(
+                GameRow.session_id == source.session_id, col(GameRow.number).between(first, last)
+            )
+        ).all()
+        if len(kinds) != source.games or set(kinds) != {"engine"}:
+            problems.append(
+                f"{where} booked games {first} to {last}, but the session holds "
+                f"{kinds.count('engine')} engine games there"
+            )
+    return problems
 
 
 def _balances(book: Ledger) -> list[str]:

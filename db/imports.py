@@ -4,7 +4,8 @@ The file is read as a stream (the readers in ``chouette.engines`` are generators
 booked in batches of set-based inserts, so memory stays flat however large the file. The
 whole file is one transaction: a bad game anywhere refuses the file and books nothing.
 A file's SHA-256 is remembered, and each game's identity (the file's hash and the game's
-index, or the source a neutral record names), so importing again books nothing twice.
+index, or the source a neutral record names), so importing again books nothing twice; and
+the session's numbers of the games it booked, so ``undo`` can take the import back whole.
 """
 
 from __future__ import annotations
@@ -39,6 +40,8 @@ class ImportSummary:
     format: str = ""
     booked: int = 0
     skipped: int = 0
+    first_game: int | None = None  # the session's numbers of the games booked
+    last_game: int | None = None
     already: str | None = None
     points: dict[str, int] = field(default_factory=dict)
     cents: dict[str, Cents] = field(default_factory=dict)
@@ -118,6 +121,8 @@ def import_file(
             session_id=info.id,
             games=booked,
             imported_at=book.now,
+            first_game=summary.first_game,
+            last_game=summary.last_game,
         )
     )
     return summary
@@ -249,6 +254,9 @@ class _Writer:
             number += 1
         insert_many(self.conn, "game", GAME_COLUMNS, games)
         insert_bookings(self.conn, bookings, self.book.now)
+        if self.summary.first_game is None:
+            self.summary.first_game = self.number
+        self.summary.last_game = number - 1
         self.number = number
         self.summary.booked += len(fresh)
 

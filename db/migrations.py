@@ -90,8 +90,29 @@ def v3_running_balances(conn: Connection) -> None:
     conn.execute(text("CREATE INDEX booking_session ON booking (session_id)"))
 
 
+def v4_import_ranges(conn: Connection) -> None:
+    """Schema 4: the session's game numbers each imported file booked, so ``undo`` can take
+    a whole import back. Filled in for an earlier import where its games can still be told
+    apart: booked by that import (same time), under the file's own hash, numbered without
+    a gap. A file whose records cited other files is left without (it cannot be undone)."""
+    conn.execute(text("ALTER TABLE source_file ADD COLUMN first_game INTEGER"))
+    conn.execute(text("ALTER TABLE source_file ADD COLUMN last_game INTEGER"))
+    mine = (
+        "FROM game g WHERE g.session_id = source_file.session_id AND g.kind = 'engine' "
+        "AND g.source_sha256 = source_file.sha256 AND g.started_at = source_file.imported_at"
+    )
+    conn.execute(
+        text(
+            f"UPDATE source_file SET first_game = (SELECT MIN(g.number) {mine}), "
+            f"last_game = (SELECT MAX(g.number) {mine}) "
+            f"WHERE games > 0 AND games = (SELECT COUNT(*) {mine}) "
+            f"AND games = (SELECT MAX(g.number) - MIN(g.number) + 1 {mine})"
+        )
+    )
+
+
 #: ``MIGRATIONS[i]`` brings a database from version ``i + 1`` to ``i + 2``.
-MIGRATIONS: list[Migration] = [v2_payments_and_imports, v3_running_balances]
+MIGRATIONS: list[Migration] = [v2_payments_and_imports, v3_running_balances, v4_import_ranges]
 LATEST = len(MIGRATIONS) + 1
 
 

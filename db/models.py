@@ -119,7 +119,8 @@ class PaymentRow(SQLModel, table=True):
 
 
 class SourceFileRow(SQLModel, table=True):
-    """An engine file that was imported: its SHA-256 is how a second import books nothing."""
+    """An engine file that was imported: its SHA-256 is how a second import books nothing,
+    and its games' numbers are how ``undo`` takes the import back."""
 
     __tablename__ = "source_file"
 
@@ -129,6 +130,10 @@ class SourceFileRow(SQLModel, table=True):
     session_id: int = Field(foreign_key="session.id")
     games: int
     imported_at: datetime = Field(sa_column=Column(DateTime(timezone=True), nullable=False))
+    #: The session's game numbers the file booked, first to last (``undo`` takes them back
+    #: together); None when it booked none, or its games cannot be told apart any more.
+    first_game: int | None = None
+    last_game: int | None = None
 
 
 class BalanceRow(SQLModel, table=True):

@@ -45,6 +45,7 @@ from db.models import (
     PlayerRow,
     SessionRow,
     Setting,
+    SourceFileRow,
 )
 
 CURRENT = "current_session"
@@ -475,7 +476,8 @@ class Ledger:
         )
 
     def undo(self, info: SessionInfo) -> str:
-        """Take back the last event of the session's games, a game's end included."""
+        """Take back the last event of the session's games, a game's end included; when the
+        last game was imported from an engine file, the whole import."""
         live = self.live(info)
         if live.game is not None and live.row_id is not None:
             return self._drop_last_event(live.row_id, live.number, live.game)
@@ -487,10 +489,7 @@ class Ledger:
         if row is None or row.id is None:
             raise ChouetteError(f"nothing to undo in {info.name}: no game has been played")
         if row.kind != "chouette":
-            raise ChouetteError(
-                f"game {row.number} was imported from an engine file: undo takes back "
-                "live events only"
-            )
+            return self._undo_import(info, row.number)
         if row.line_after is not None and line_from_json(row.line_after) != info.line:
             raise ChouetteError(
                 f"the line has changed since game {row.number} ended (a join, leave or "
@@ -515,6 +514,42 @@ class Ledger:
         game = self.live(replace(info, line=line_from_json(row.line_before))).game
         assert game is not None
         return self._drop_last_event(row.id, row.number, game)
+
+    def _undo_import(self, info: SessionInfo, last: int) -> str:
+        """Take back the import that booked the session's last game, ``last``: every game
+        the file booked, their bookings and balances, and the memory of the file (so it can
+        be imported again, into the right session)."""
+        source = self.db.exec(
+            select(SourceFileRow).where(
+                SourceFileRow.session_id == info.id, SourceFileRow.last_game == last
+            )
+        ).first()
+        if source is None or source.first_game is None:
+            raise ChouetteError(
+                f"game {last} was imported by an older chouette that did not note which games "
+                "each file booked: undo cannot take it back"
+            )
+        first = source.first_game
+        games = select(GameRow.id).where(
+            GameRow.session_id == info.id, col(GameRow.number).between(first, last)
+        )
+        booked = self.db.exec(
+            select(BookingRow.player, func.sum(BookingRow.points), func.sum(BookingRow.cents))
+            .where(col(BookingRow.game_id).in_(games))
+            .group_by(BookingRow.player)
+        ).all()
+        move_balances(
+            self.db.connection(), [(info.id, p, -int(pts), -int(c)) for p, pts, c in booked]
+        )
+        self.db.execute(delete(BookingRow).where(col(BookingRow.game_id).in_(games)))
+        self.db.execute(
+            delete(GameRow).where(
+                col(GameRow.session_id) == info.id, col(GameRow.number).between(first, last)
+            )
+        )
+        self.db.execute(delete(SourceFileRow).where(col(SourceFileRow.sha256) == source.sha256))
+        which = f"game {first}" if first == last else f"games {first}–{last}"
+        return f"took back the import of {source.name} ({which})"
 
     def _drop_last_event(self, game_id: int, number: int, game: Game) -> str:
         last = game.events[-1]

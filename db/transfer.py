@@ -120,6 +120,8 @@ def export(book: Ledger) -> Iterator[dict[str, Any]]:
             "session": names[source.session_id],
             "games": source.games,
             "imported_at": _time(source.imported_at),
+            "first_game": source.first_game,
+            "last_game": source.last_game,
         }
 
 
@@ -197,6 +199,8 @@ def restore(book: Ledger, lines: Iterable[tuple[int, str]]) -> dict[str, int]:
                         session_id=sessions[item["session"]][0],
                         games=item["games"],
                         imported_at=datetime.fromisoformat(item["imported_at"]),
+                        first_game=item.get("first_game"),  # not in an export of schema 3
+                        last_game=item.get("last_game"),
                     )
                 )
             else:

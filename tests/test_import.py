@@ -6,6 +6,7 @@ import hashlib
 import json
 
 import pytest
+from sqlalchemy import create_engine, text
 
 from tests.shared import SAMPLES
 
@@ -66,6 +67,64 @@ def test_a_game_a_neutral_record_cited_is_skipped_when_its_file_comes(chouette, 
     games = entry["num_games"]
     assert out.startswith(f"{path.name}: {games - 1} games booked into money, 1 booked before")
     assert len(chouette.json("sheet")["games"]) == games
+    chouette("check")
+
+
+def test_undo_takes_back_a_whole_import_which_can_then_go_to_the_right_session(chouette):
+    chouette("new", "right", "Alice", "Bob")
+    chouette("new", "wrong", "Alice", "Bob")
+    first = SAMPLES / "gnubg/mat/s01_money_jacoby_beavers3.mat"
+    second = SAMPLES / "gnubg/mat/s05_money_nocube.mat"
+    chouette("import", str(first))
+    booked_first = chouette.json("standings")
+    chouette("import", str(second), "--as", "gnubgA=Alice", "--as", "gnubgB=Bob")
+    assert len(chouette.json("sheet")["games"]) == 70
+
+    said = chouette("undo").stdout
+    assert said == "Undone: took back the import of s05_money_nocube.mat (games 51–70).\n"
+    assert chouette.json("standings") == booked_first
+    said = chouette("undo").stdout
+    assert said == f"Undone: took back the import of {first.name} (games 1–50).\n"
+    assert chouette.json("sheet")["games"] == []
+    assert {p["cents"] for p in chouette.json("standings")["players"]} == {0}
+    refused = chouette("undo", code=1)
+    assert "nothing to undo in wrong: no game has been played" in refused.stderr
+    chouette("check")
+
+    out = chouette("--session", "right", "import", str(first)).stdout
+    assert out.startswith(f"{first.name}: 50 games booked into right.")
+    chouette("check")
+
+
+def test_undo_takes_back_a_live_game_played_after_an_import_first(chouette):
+    chouette("new", "club", "ann", "bob", "cat")
+    path = SAMPLES / "gnubg/mat/s05_money_nocube.mat"
+    chouette("import", str(path), "--as", "gnubgA=ann", "--as", "gnubgB=bob")
+    chouette("double", "bob")
+    said = chouette("undo").stdout
+    assert said == "Undone: took back double bob --by box (game 21 has not started now).\n"
+    said = chouette("undo").stdout
+    assert said == "Undone: took back the import of s05_money_nocube.mat (games 1–20).\n"
+
+
+def test_schema_4_notes_the_games_of_imports_a_schema_3_ledger_made(chouette, ledger_url):
+    """The migration on this backend: a ledger set back to schema 3 gets its ranges back."""
+    chouette("new", "club", "ann", "bob")
+    path = SAMPLES / "gnubg/mat/s05_money_nocube.mat"
+    chouette("import", str(path), "--as", "gnubgA=ann", "--as", "gnubgB=bob")
+    from db.engine import dispose_all
+
+    dispose_all()
+    engine = create_engine(ledger_url)
+    with engine.begin() as raw:
+        raw.execute(text("ALTER TABLE source_file DROP COLUMN first_game"))
+        raw.execute(text("ALTER TABLE source_file DROP COLUMN last_game"))
+        raw.execute(text("UPDATE schema_version SET version = 3"))
+    with engine.connect() as raw:
+        assert raw.execute(text("SELECT COUNT(*) FROM source_file")).scalar() == 1
+    engine.dispose()
+    said = chouette("undo").stdout  # the first command migrates
+    assert said == "Undone: took back the import of s05_money_nocube.mat (games 1–20).\n"
     chouette("check")
 
 

@@ -17,7 +17,7 @@ from db import open_ledger
 from db.engine import connect, dispose_all
 from db.migrations import LATEST
 from db.store import line_from_json, line_to_json
-from tests.dump import dump
+from tests.dump import Dump, dump
 
 pytestmark = pytest.mark.backends("sqlite", "postgres")
 
@@ -175,12 +175,13 @@ def schema(url: str) -> dict[str, object]:
 V1 = Path(__file__).parent / "data" / "ledger-v1.sqlite"
 
 
-@pytest.mark.backends("sqlite")
-def test_a_first_schema_ledger_migrates_to_exactly_the_fresh_schema(tmp_path):
+def migrated(ledger: Path, version: int, tmp_path: Path) -> tuple[Dump, Dump]:
+    """A copy of an old ledger file opened (so migrated), with exactly a fresh ledger's
+    schema: its rows before and after."""
     old = tmp_path / "old.sqlite"
-    shutil.copy(V1, old)
+    shutil.copy(ledger, old)
     before = dump(f"sqlite:///{old}")
-    assert before["schema_version"] == [(1,)]
+    assert before["schema_version"] == [(version,)]
     connect(f"sqlite:///{old}")
     fresh = tmp_path / "fresh.sqlite"
     connect(f"sqlite:///{fresh}")
@@ -188,12 +189,60 @@ def test_a_first_schema_ledger_migrates_to_exactly_the_fresh_schema(tmp_path):
     assert schema(f"sqlite:///{old}") == schema(f"sqlite:///{fresh}")
     after = dump(f"sqlite:///{old}")
     assert after["schema_version"] == [(LATEST,)]
+    return before, after
+
+
+@pytest.mark.backends("sqlite")
+def test_a_first_schema_ledger_migrates_to_exactly_the_fresh_schema(tmp_path):
+    before, after = migrated(V1, 1, tmp_path)
     for table, rows in before.items():
         if table == "booking":  # one new column, empty
             assert [r[:-1] for r in after[table]] != [] and len(after[table]) == len(rows)
             assert {r[-1] for r in after[table]} == {None}
         elif table != "schema_version":
             assert after[table] == rows, table
+
+
+V3 = Path(__file__).parent / "data" / "ledger-v3.sqlite"
+
+
+@pytest.mark.backends("sqlite")
+def test_a_third_schema_ledger_migrates_and_notes_which_games_each_import_booked(tmp_path):
+    """ledger-v3.sqlite, written by schema 3: session money has s01 (games 1–50), a neutral
+    record citing game 1 of s05 (game 51), then s05 (games 52–70); friday one live game."""
+    before, after = migrated(V3, 3, tmp_path)
+    for table, rows in before.items():
+        if table == "source_file":  # two new columns
+            assert [r[:-2] for r in after[table]] == rows
+            ranges = {r[1]: r[-2:] for r in after[table]}
+            assert ranges == {
+                "s01_money_jacoby_beavers3.mat": (1, 50),
+                "cited.jsonl": (None, None),  # its game is known by another file's hash
+                "s05_money_nocube.mat": (52, 70),
+            }
+        elif table != "schema_version":
+            assert after[table] == rows, table
+
+
+@pytest.mark.backends("sqlite")
+def test_undo_takes_back_an_import_a_migrated_ledger_can_tell_apart(
+    chouette, tmp_path, monkeypatch
+):
+    old = tmp_path / "old.sqlite"
+    shutil.copy(V3, old)
+    monkeypatch.setenv("CHOUETTE_DB", str(old))
+    said = chouette("--session", "money", "undo").stdout
+    assert said == "Undone: took back the import of s05_money_nocube.mat (games 52–70).\n"
+    refused = chouette("--session", "money", "undo", code=1).stderr
+    assert refused == (
+        "Error: game 51 was imported by an older chouette that did not note which games each "
+        "file booked: undo cannot take it back\n"
+    )
+    assert chouette.json("--session", "money", "standings")["players"] == [
+        {"name": "Bob", "points": 4, "cents": 200},
+        {"name": "Alice", "points": -4, "cents": -200},
+    ]
+    chouette("check")
 
 
 @pytest.mark.backends("sqlite")

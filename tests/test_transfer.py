@@ -153,6 +153,10 @@ TAMPERING = [
         ["friday game 1: the line after it is not the rotation its result gives"],
     ),
     (
+        "UPDATE source_file SET last_game = 49",
+        ["money: s03_money_jacoby_beavers1_cubenoise.sgf booked 50 games, but names games 1 to 49"],
+    ),
+    (
         "UPDATE booking SET cents = cents * 2 WHERE game_id = 5",
         ["money game 2: the bookings are not Bob +2 from Alice"],
     ),
