@@ -384,10 +384,11 @@ def game_text(
             heading += [f"  {m}: {cube_text(game, m)}" for m in game.cubes]
     else:
         detail = facts.get("detail") or {}
+        points = detail.get("points")
         heading.append(
             f"Imported: {detail.get('winner')} beat {detail.get('loser')}, "
-            f"{detail.get('points')} points (cube {detail.get('cube')}, {detail.get('result')}, "
-            f"{detail.get('end')})"
+            f"{points} point{'' if points == 1 else 's'} (cube {detail.get('cube')}, "
+            f"{detail.get('result')}, {detail.get('end')})"
         )
     if facts.get("line_after") is not None:
         heading.append(f"Next line: {facts['line_after'].describe()}")

@@ -128,6 +128,22 @@ def test_schema_4_notes_the_games_of_imports_a_schema_3_ledger_made(chouette, le
     chouette("check")
 
 
+def test_an_imported_game_is_shown_as_the_engine_scored_it(chouette):
+    chouette("new", "money", "Alice", "Bob", "--stake", "0.50")
+    chouette("import", str(SAMPLES / "gnubg/sgf/s01_money_jacoby_beavers3.sgf"))
+    assert chouette("game", "3").stdout.splitlines()[:2] == [
+        "Game 3 of money (over)",
+        "Imported: Bob beat Alice, 1 point (cube 1, single, drop)",
+    ]
+    assert chouette("game", "2").stdout.splitlines()[1:] == [
+        "Imported: Bob beat Alice, 4 points (cube 4, single, resign)",
+        "player      points    money",
+        "--------  --------  -------",
+        "Bob             +4    +2.00",
+        "Alice           -4    -2.00",
+    ]
+
+
 def test_a_match_file_is_refused_unless_booked_as_money(chouette):
     chouette("new", "money", "Match West", "Match East")
     path = str(SAMPLES / "gnubg/mat/m01_match_7pt.mat")
