@@ -91,7 +91,8 @@ def import_file(
     if earlier is not None:
         where = _session_name(book, earlier.session_id)
         summary.already = (
-            f"{path.name} was imported already ({earlier.games} games into {where} on "
+            f"{path.name} was imported already ({earlier.games} "
+            f"game{'' if earlier.games == 1 else 's'} into {where} on "
             f"{earlier.imported_at:%Y-%m-%d}): nothing booked"
         )
         handle.close()

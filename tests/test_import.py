@@ -63,6 +63,11 @@ def test_a_game_a_neutral_record_cited_is_skipped_when_its_file_comes(chouette, 
     record = tmp_path / "cited.jsonl"
     record.write_text(json.dumps(cited) + "\n", encoding="utf-8")
     chouette("import", str(record))
+    again = chouette("import", str(record)).stdout
+    assert (
+        again
+        == "cited.jsonl was imported already (1 game into money on 2026-11-20): nothing booked\n"
+    )
     out = chouette("import", str(path)).stdout
     games = entry["num_games"]
     assert out.startswith(f"{path.name}: {games - 1} games booked into money, 1 booked before")
