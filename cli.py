@@ -683,8 +683,8 @@ def end(
 def undo(ctx: typer.Context) -> None:
     """Take back the last event, a game's end included.
 
-    When the session's last game was imported from an engine file, the whole import is
-    taken back, and the file can be imported again (into the right session).
+    When the session's last game was imported from an engine file, all that file's games
+    are taken back, and the file can be imported again (into the right session).
     """
     with ledger(ctx, write=True) as book:
         info = current(book, ctx, lock=True)
