@@ -21,9 +21,10 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -240,6 +241,13 @@ def run_import(db: Path, data: Path, players: Sequence[str]) -> tuple[float, flo
     return seconds, float(inside), int(peak)
 
 
+def raw_bookings(rows: list[dict[str, Any]], at: str) -> Iterator[tuple[Any, ...]]:
+    """The two bookings of each record (game id, player, points, cents at 1.00 a point, time)."""
+    for i, r in enumerate(rows, 1):
+        yield (i, r["winner"], r["points"], r["points"] * 100, at)
+        yield (i, r["loser"], -r["points"], -r["points"] * 100, at)
+
+
 def raw_executemany(db: Path, data: Path, with_games: bool, parse: bool = False) -> float:
     """The floor: a raw sqlite3 executemany of the same bookings (and games) into bare
     tables, one transaction. ``parse``: the timing includes reading and parsing the file
@@ -268,14 +276,7 @@ def raw_executemany(db: Path, data: Path, with_games: bool, parse: bool = False)
         conn.executemany(
             "INSERT INTO raw_booking (session_id, game_id, player, points, cents, at) "
             "VALUES (1, ?, ?, ?, ?, ?)",
-            (
-                b
-                for i, r in enumerate(rows, 1)
-                for b in (
-                    (i, r["winner"], r["points"], r["points"] * 100, at),
-                    (i, r["loser"], -r["points"], -r["points"] * 100, at),
-                )
-            ),
+            raw_bookings(rows, at),
         )
     conn.close()
     return time.perf_counter() - start
@@ -318,14 +319,7 @@ def raw_into_ledger(db: Path, data: Path, players: Sequence[str]) -> float:
     conn.executemany(
         "INSERT INTO booking (session_id, game_id, payment_id, player, points, cents, at) "
         "VALUES (1, ?, NULL, ?, ?, ?, ?)",
-        (
-            b
-            for i, r in enumerate(rows, 1)
-            for b in (
-                (i, r["winner"], r["points"], r["points"] * 100, at),
-                (i, r["loser"], -r["points"], -r["points"] * 100, at),
-            )
-        ),
+        raw_bookings(rows, at),
     )
     conn.execute("COMMIT")
     conn.close()
