@@ -276,8 +276,8 @@ class _Seen:
         self, batch: list[tuple[EngineGame, str, str]], summary: ImportSummary
     ) -> list[Fresh]:
         """The games of ``batch`` to book, each with its identity (the others are counted
-        as skipped). Games known only by this file's own hash and index are all fresh when
-        the ledger has never seen that hash: the file itself was refused if imported."""
+        as skipped). Games known by this file's own hash and index are all fresh when no game
+        in the ledger cites that hash (a file imported before never gets this far)."""
         sha = self.file_sha
         if all(game.source is None for game, _, _ in batch) and not self._known(sha):
             return [(game, winner, loser, sha, game.position) for game, winner, loser in batch]
