@@ -14,8 +14,10 @@ from chouette.game import Answer, Double, End
 from chouette.line import Line, new_line
 from chouette.rules import HouseRules
 from db import open_ledger
+from db.bulk import GAME_HEAD, bind, insert_many
 from db.engine import connect, dispose_all
 from db.migrations import LATEST
+from db.models import GameRow
 from db.store import line_from_json, line_to_json
 from tests.dump import Dump, dump
 
@@ -48,6 +50,24 @@ def test_a_game_in_progress_survives_a_restart(url):
     assert live.number == 1 and live.game is not None
     assert (live.game.cubes["bob"].value, live.game.cubes["bob"].offer.stage) == (2, "beaver")
     assert info.created_at == WHEN
+
+
+def test_a_bulk_write_the_database_refuses_is_refused_whole_with_a_message(url):
+    """insert_many (executemany on SQLite, COPY on PostgreSQL) reports a refused row as any
+    statement does, and the command writes nothing."""
+    rules = HouseRules()
+    with open_ledger(url, write=True, now=WHEN) as book:
+        info = book.create_session("friday", new_line(["ann", "bob"], rules), 100, rules)
+        book.play(info, [End("box")], None)
+    before = dump(url)
+    refused = pytest.raises(ChouetteError, match="another command changed the ledger at the same")
+    with refused, open_ledger(url, write=True, now=WHEN) as book:
+        conn = book.db.connection()
+        over = bind(conn, GameRow, "over", True)
+        stamp = bind(conn, GameRow, "started_at", WHEN)
+        rows = [(n, info.id, n, "engine", over, "{}", stamp) for n in (90, 91, 91)]
+        insert_many(conn, "game", (*GAME_HEAD, "started_at"), rows)
+    assert dump(url) == before
 
 
 def test_times_come_back_as_utc(url):
