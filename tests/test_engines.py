@@ -31,7 +31,7 @@ from chouette.engines import (
 from chouette.errors import EngineFileError
 
 HEADER = "session,game,winner,loser,cube,result,end,points\n"
-from tests.shared import SAMPLES  # noqa: E402
+from tests.samples import SAMPLES  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "engine_data"
 

@@ -8,7 +8,7 @@ import json
 import pytest
 from sqlalchemy import create_engine, text
 
-from tests.shared import SAMPLES
+from tests.samples import SAMPLES
 
 pytestmark = pytest.mark.backends("sqlite", "postgres")
 
