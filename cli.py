@@ -22,10 +22,12 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 STARTED = time.time()  # when the command was given, before the imports below take their time
 
 import typer  # noqa: E402
+from typer.core import TyperGroup  # noqa: E402
 
-from chouette.errors import ChouetteError  # noqa: E402
+from chouette.errors import ChouetteError, MoneyError  # noqa: E402
 from chouette.line import normal_name  # noqa: E402
 from chouette.money import parse_money  # noqa: E402
+from chouette.text import json_safe, shown, shown_lines  # noqa: E402
 
 if TYPE_CHECKING:
     from chouette.game import Event, Game
@@ -33,8 +35,36 @@ if TYPE_CHECKING:
     from db import Ledger
     from db.store import Played, SessionInfo
 
+class Commands(TyperGroup):
+    """The app's commands; a command that meets data it cannot read says whether the ledger
+    is damaged (and so not a bug of chouette's)."""
+
+    def invoke(self, ctx: typer.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except (ValueError, TypeError, KeyError, AttributeError):
+            found = damage(ctx)
+            if not found:
+                raise  # a sound ledger: a bug, reported as one
+            more = f", and {plural(len(found) - 1, 'more problem')}" if len(found) > 1 else ""
+            fail(
+                f"the ledger is damaged ({found[0]}{more}): `chouette check` lists the "
+                "problems; restore the ledger from a backup"
+            )
+
+
+def damage(ctx: typer.Context) -> list[str]:
+    """What is damaged in the ledger the options name, if it was opened at all."""
+    from db.audit import damage as found
+    from db.engine import opened
+
+    url = ledger_url(options(ctx))
+    return found(url) if opened(url) else []
+
+
 app = typer.Typer(
     name="chouette",
+    cls=Commands,
     help="Keep score at a backgammon chouette: the line, every cube, beavers, settlement.",
     no_args_is_help=True,
     add_completion=False,
@@ -77,8 +107,14 @@ def issued(opts: Options) -> datetime:
     return datetime.fromtimestamp(STARTED, UTC)
 
 
+def say(message: str = "", *, err: bool = False, nl: bool = True) -> None:
+    """Print text for a person: every character that could drive the terminal (an escape
+    sequence, a bidirectional override) in a name, a note or a file name is shown escaped."""
+    typer.echo(shown_lines(message), err=err, nl=nl)
+
+
 def fail(message: str, code: int = 1) -> NoReturn:
-    typer.echo(f"Error: {message}", err=True)
+    say(f"Error: {message}", err=True)
     raise typer.Exit(code)
 
 
@@ -87,21 +123,30 @@ def options(ctx: typer.Context) -> Options:
     return obj if isinstance(obj, Options) else Options(None, None)
 
 
-@contextmanager
-def ledger_for(opts: Options, *, write: bool = False) -> "Iterator[Ledger]":
-    """The ledger the options name, in one transaction (errors are the caller's to show)."""
-    from db import database_url, open_ledger
+def ledger_url(opts: Options) -> str:
+    """The SQLAlchemy URL of the ledger the options name."""
+    from db import database_url
 
-    url = database_url(opts.db or str(default_database()))
-    with open_ledger(url, write=write, now=clock(), clock=clock) as book:
+    return database_url(opts.db or str(default_database()))
+
+
+@contextmanager
+def ledger_for(opts: Options, *, write: bool = False, create: bool = False) -> "Iterator[Ledger]":
+    """The ledger the options name, in one transaction (errors are the caller's to show).
+    Only a command that starts a ledger (``create``) makes one where there is none."""
+    from db import open_ledger
+
+    with open_ledger(
+        ledger_url(opts), write=write, now=clock(), clock=clock, create=create
+    ) as book:
         yield book
 
 
 @contextmanager
-def ledger(ctx: typer.Context, *, write: bool) -> "Iterator[Ledger]":
+def ledger(ctx: typer.Context, *, write: bool, create: bool = False) -> "Iterator[Ledger]":
     """The ledger in one transaction; a refusal prints ``Error: …`` and exits 1."""
     try:
-        with ledger_for(options(ctx), write=write) as book:
+        with ledger_for(options(ctx), write=write, create=create) as book:
             yield book
     except ChouetteError as err:
         fail(str(err))
@@ -133,8 +178,8 @@ def emit(rows: "Rows", fmt: Format = Format.table) -> None:
         import csv
 
         writer = csv.writer(sys.stdout, lineterminator="\n")
-        writer.writerow(headers)
-        writer.writerows(body)
+        writer.writerow([shown(h) for h in headers])
+        writer.writerows([shown(cell) for cell in row] for row in body)
         return
     from tabulate import tabulate
 
@@ -147,11 +192,13 @@ def emit(rows: "Rows", fmt: Format = Format.table) -> None:
         if body
         else None
     )
+    headers = [shown(h) for h in headers]
+    body = [[shown(cell) for cell in row] for row in body]
     typer.echo(tabulate(body, headers, tablefmt=style, disable_numparse=True, colalign=align))
 
 
 def emit_json(data: Any) -> None:
-    typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
+    typer.echo(json_safe(json.dumps(data, indent=2, ensure_ascii=False)))
 
 
 def pick_format(as_json: bool, fmt: Format | None) -> Format:
@@ -232,12 +279,29 @@ class PartnerPick(StrEnum):
 
 
 def money_option(text: str | None, what: str) -> int | None:
+    """An amount given on the command line: exit 2 if it is not an amount of money, 1 if it
+    is one the ledger refuses (past the limit)."""
     if text is None:
         return None
     try:
         return parse_money(text)
-    except ChouetteError as err:
+    except MoneyError as err:
         fail(f"{what}: {err}", 2)
+    except ChouetteError as err:
+        fail(f"{what}: {err}")
+
+
+def stake_option(text: str | None, option: str, what: str) -> int | None:
+    """A stake given on the command line (``option``): an amount more than zero."""
+    from chouette.money import check_stake
+
+    cents = money_option(text, option)
+    if cents is None:
+        return None
+    try:
+        return check_stake(cents, what)
+    except ChouetteError as err:
+        fail(str(err))
 
 
 @app.command()
@@ -297,7 +361,7 @@ def new(
     from chouette.line import check_session_name, new_line, roll_off
     from chouette.rules import HouseRules
 
-    cents = money_option(stake, "--stake")
+    cents = stake_option(stake, "--stake", "the stake")
     assert cents is not None
     own = parse_player_stakes(player_stake or [])
     try:
@@ -321,9 +385,9 @@ def new(
         if roll:
             seed = random.SystemRandom().randrange(1 << 32) if seed is None else seed
             result = roll_off(players, random.Random(seed))
-            typer.echo(f"Roll-off (seed {seed}):")
+            say(f"Roll-off (seed {seed}):")
             for i, rolls in enumerate(result.rounds, start=1):
-                typer.echo(f"  round {i}: " + ", ".join(f"{p} {d}" for p, d in rolls))
+                say(f"  round {i}: " + ", ".join(f"{p} {d}" for p, d in rolls))
             order = list(result.order)
         line = new_line(order, rules)
         name = check_session_name(name)
@@ -332,11 +396,13 @@ def new(
     unknown = sorted(set(own) - set(line.order))
     if unknown:
         fail(f"--player-stake names {', '.join(unknown)}, who is not in the line")
-    with ledger(ctx, write=True) as book:
+    with ledger(ctx, write=True, create=True) as book:
         info = book.create_session(name, line, cents, rules, own)
     options(ctx).session = info.name  # a table prompt follows its own new session
-    typer.echo(f"Session {info.name}: stake {format_cents(cents)} a point; {rules.summary()}.")
-    typer.echo(f"Line: {info.line.describe()}")
+    say(f"Session {info.name}: stake {format_cents(cents)} a point; {rules.summary()}.")
+    for player, amount in own.items():
+        say(f"{player} plays at {format_cents(amount)} a point.")
+    say(f"Line: {info.line.describe()}")
 
 
 def parse_player_stakes(items: Sequence[str]) -> dict[str, int]:
@@ -348,9 +414,12 @@ def parse_player_stakes(items: Sequence[str]) -> dict[str, int]:
         if not sep or not name:
             fail(f"--player-stake {item!r}: write NAME=AMOUNT", 2)
         try:
-            stakes[check_name(name)] = parse_money(amount)
+            name = check_name(name)
         except ChouetteError as err:
             fail(f"--player-stake {item!r}: {err}", 2)
+        cents = stake_option(amount, f"--player-stake {item!r}", f"{name}'s stake")
+        assert cents is not None
+        stakes[name] = cents
     return stakes
 
 
@@ -373,7 +442,7 @@ def change_line(ctx: typer.Context, name: str, change: Callable[..., Any], verb:
         except ChouetteError as err:
             fail(str(err))
         info = book.set_line(info, line)
-    typer.echo(f"{name} {verb}. Line: {info.line.describe()}")
+    say(f"{name} {verb}. Line: {info.line.describe()}")
 
 
 @app.command()
@@ -389,11 +458,11 @@ def join(
     from chouette.line import check_name
     from chouette.line import join as join_line
 
-    cents = money_option(stake, "--stake")
     try:
         name = check_name(name)
     except ChouetteError as err:
         fail(str(err))
+    cents = stake_option(stake, "--stake", f"{name}'s stake")
     with ledger(ctx, write=True) as book:
         info = current(book, ctx, lock=True)
         book.between_games(info)
@@ -403,7 +472,8 @@ def join(
             fail(str(err))
         info = book.set_line(info, line)
         book.add_player(info, name, cents)
-    typer.echo(f"{name} joins. Line: {info.line.describe()}")
+    at = "" if cents is None else f" at {format_cents(cents)} a point"
+    say(f"{name} joins{at}. Line: {info.line.describe()}")
 
 
 @app.command()
@@ -460,7 +530,7 @@ def sessions(ctx: typer.Context, as_json: JsonFlag = False) -> None:
         )
         return
     if not found:
-        typer.echo("No sessions yet: start one with `chouette new NAME PLAYER...`.")
+        say("No sessions yet: start one with `chouette new NAME PLAYER...`.")
         return
     rows = [
         [
@@ -504,17 +574,17 @@ def report_played(played: "Played", before: "Game | None", as_json: bool) -> Non
     from chouette.report import booked_json, booked_rows, describe_events
 
     for notice in played.notices:
-        typer.echo(f"Note: {notice}", err=as_json)
+        say(f"Note: {notice}", err=as_json)
     if as_json:
         if played.outcome is None:
             fail(f"game {played.number} is not over yet")
         emit_json(booked_json(played.session.name, played.number, played.outcome))
         return
     for text in describe_events(played.number, before, played.game):
-        typer.echo(text)
+        say(text)
     if played.outcome is not None:
         emit(booked_rows(played.outcome))
-        typer.echo(f"Next line: {played.outcome.next_line.describe()}")
+        say(f"Next line: {played.outcome.next_line.describe()}")
 
 
 def one(event: "Event") -> "Callable[[Game | None], Sequence[Event]]":
@@ -644,7 +714,12 @@ def deal(
     Positive POINTS go to the member, negative to the box; that pair is over.
     """
     from chouette.game import Deal
+    from chouette.limits import check_points
 
+    try:
+        check_points(points, f"deal {member}")
+    except ChouetteError as err:
+        fail(str(err))
     play(ctx, one(Deal(normal_name(member), points)), game)
 
 
@@ -689,7 +764,7 @@ def undo(ctx: typer.Context) -> None:
     with ledger(ctx, write=True) as book:
         info = current(book, ctx, lock=True)
         said = book.undo(info)
-    typer.echo(f"Undone: {said}.")
+    say(f"Undone: {said}.")
 
 
 # ---------------------------------------------------------------- reports
@@ -708,7 +783,7 @@ def status(ctx: typer.Context, as_json: JsonFlag = False) -> None:
         emit_json(status_json(state))
         return
     heading, cubes = status_text(state)
-    typer.echo("\n".join(heading))
+    say("\n".join(heading))
     if cubes is not None:
         emit(cubes)
 
@@ -755,14 +830,14 @@ def sheet(
         emit_json(sheet_json(None if info is None else info.name, players, lines))
         return
     if info is not None and fmt is not Format.csv:
-        typer.echo(
+        say(
             f"Session {info.name}: stake {format_cents(info.stake)} a point; "
             f"{info.rules.summary()}."
         )
     build = sheet_csv_rows if fmt is Format.csv else sheet_rows
     emit(build(players, lines, sessions=info is None), fmt)
     if fmt is not Format.csv and any(line.kind == "engine" for line in lines):
-        typer.echo("* an imported engine game: the winner is in the box column, the loser next.")
+        say("* an imported engine game: the winner is in the box column, the loser next.")
 
 
 @app.command()
@@ -780,7 +855,7 @@ def settle(
     if fmt is Format.json:
         emit_json(settle_json(payments))
     elif not payments and fmt is Format.table:
-        typer.echo("Everyone is square: no payments.")
+        say("Everyone is square: no payments.")
     else:
         emit(settle_rows(payments), fmt)
 
@@ -825,7 +900,7 @@ def game_command(
             emit_json({"session": info.name, "game": number, **(facts["detail"] or {})})
         return
     heading, rows = game_text(info.name, number, played, facts, bookings)
-    typer.echo("\n".join(heading))
+    say("\n".join(heading))
     emit(rows)
 
 
@@ -851,6 +926,7 @@ def report(
     from chouette.report import standings as rank
     from chouette.settlement import settle as fewest
 
+    refuse_ledger_file(ctx, html)
     with ledger(ctx, write=False) as book:
         info = scope(book, ctx, all)
         players = book.players(info)
@@ -868,12 +944,9 @@ def report(
         generated_at=clock(),
         player_stakes=None if info is None else info.player_stakes,
     )
-    try:
-        html.write_text(page, encoding="utf-8")
-    except OSError as err:
-        fail(f"cannot write {html}: {err.strerror or err}")
+    write_file(html, page, private=False)
     what = "every session" if info is None else info.name
-    typer.echo(f"Report for {what} written to {html}")
+    say(f"Report for {what} written to {html}")
 
 
 @app.command()
@@ -896,7 +969,7 @@ def pay(
     with ledger(ctx, write=True) as book:
         info = current(book, ctx, lock=True)
         book.pay(info, payer, payee, cents, note)
-    typer.echo(f"{payer} paid {payee} {format_cents(cents)} ({info.name}).")
+    say(f"{payer} paid {payee} {format_cents(cents)} ({info.name}).")
 
 
 # ---------------------------------------------------------------- records
@@ -914,17 +987,19 @@ def record(
 
     One record, a JSON array of them, or JSON Lines; FILE or - for standard input.
     """
-    from chouette.record import parse_record
+    from chouette.record import parse_record, read_records
     from chouette.report import booked_json
+    from db.files import read_input
 
-    records = read_records(source)
-    if not records:
-        fail(f"{'standard input' if source == '-' else source} holds no records to book")
+    label = "standard input" if source == "-" else source
+    try:  # read and checked whole before the ledger is opened: no lock held meanwhile
+        records = read_records(read_input(source, "records"), "record" if source == "-" else source)
+        parsed = [(parse_record(data, where), where) for where, data in records]
+    except ChouetteError as err:
+        fail(str(err))
+    if not parsed:
+        fail(f"{label} holds no records to book")
     with ledger(ctx, write=True) as book:
-        try:
-            parsed = [(parse_record(data, where), where) for where, data in records]
-        except ChouetteError as err:
-            fail(str(err))
         booked = book.record_all(parsed, options(ctx).session)
         if booked:
             book.use(booked[-1].session.name)
@@ -934,40 +1009,12 @@ def record(
         return
     for played in booked:
         for notice in played.notices:
-            typer.echo(f"Note: {notice}")
+            say(f"Note: {notice}")
         assert played.outcome is not None
-        typer.echo(
+        say(
             f"Booked game {played.number} of {played.session.name}; "
             f"next line: {played.outcome.next_line.describe()}"
         )
-
-
-def read_records(source: str) -> list[tuple[str, Any]]:
-    """The records in a file (or stdin): one JSON value, an array, or JSON Lines."""
-    try:
-        text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as err:
-        fail(f"cannot read {source}: {err}")
-    label = "record" if source == "-" else source
-    try:
-        data = json.loads(text)
-    except RecursionError:
-        fail(f"{label}: not JSON this program reads (nested too deeply)")
-    except ValueError:
-        found = []
-        for number, line in enumerate(text.splitlines(), start=1):
-            if not line.strip():
-                continue
-            try:
-                found.append((f"{label} line {number}", json.loads(line)))
-            except json.JSONDecodeError as err:
-                fail(f"{label} line {number}: not JSON ({err.msg})")
-            except (ValueError, RecursionError):
-                fail(f"{label} line {number}: not JSON this program reads")
-        return found
-    if isinstance(data, list):
-        return [(f"{label} record {i}", item) for i, item in enumerate(data, start=1)]
-    return [(label, data)]
 
 
 # ---------------------------------------------------------------- engine files
@@ -1035,8 +1082,10 @@ def is_export_file(path: Path) -> bool:
     from db.transfer import is_export
 
     try:
+        if not path.is_file():  # a device or a pipe is no export (the import says what it is)
+            return False
         with path.open(encoding="utf-8-sig") as handle:
-            return is_export(handle.readline())
+            return is_export(handle.readline(1 << 20))  # an export's heading is short
     except (OSError, UnicodeError):
         return False
 
@@ -1044,12 +1093,15 @@ def is_export_file(path: Path) -> bool:
 def restore_export(ctx: typer.Context, path: Path) -> None:
     from db.transfer import restore
 
-    with ledger(ctx, write=True) as book, path.open(encoding="utf-8-sig") as handle:
-        counts = restore(book, enumerate(handle, start=1))
+    with ledger(ctx, write=True, create=True) as book, path.open(encoding="utf-8-sig") as handle:
+        try:
+            counts = restore(book, enumerate(handle, start=1))
+        except UnicodeDecodeError:
+            fail(f"{path} is not UTF-8 text; nothing was restored")
     sessions, games, payments = (
         plural(counts[k], k[:-1]) for k in ("sessions", "games", "payments")
     )
-    typer.echo(f"Restored {sessions}, {games} and {payments} from {path.name}.")
+    say(f"Restored {sessions}, {games} and {payments} from {path.name}.")
 
 
 @app.command()
@@ -1066,17 +1118,52 @@ def export(
     """
     from db.transfer import export as rows
 
+    if target != "-":
+        refuse_ledger_file(ctx, Path(target))
     with ledger(ctx, write=False) as book:
-        lines = [json.dumps(row, ensure_ascii=False) for row in rows(book)]
+        lines = [json_safe(json.dumps(row, ensure_ascii=False)) for row in rows(book)]
     text = "\n".join(lines) + "\n"
     if target == "-":
         typer.echo(text, nl=False)
         return
+    write_file(Path(target), text, private=True)
+    say(f"Exported {len(lines) - 1} lines to {target}.")
+
+
+def refuse_ledger_file(ctx: typer.Context, target: Path) -> None:
+    """An export or a report is never written over the ledger's own files."""
+    from db.files import refuse_ledger
+
     try:
-        Path(target).write_text(text, encoding="utf-8")
+        refuse_ledger(target, ledger_url(options(ctx)))
+    except ChouetteError as err:
+        fail(str(err))
+
+
+def write_file(target: Path, text: str, *, private: bool) -> None:
+    """``text`` into ``target`` whole, or an error saying why and that nothing changed."""
+    from db.files import reason, write_whole
+
+    existed = target.exists()
+    try:
+        write_whole(target, text.encode("utf-8"), private=private)
     except OSError as err:
-        fail(f"cannot write {target}: {err.strerror or err}")
-    typer.echo(f"Exported {len(lines) - 1} lines to {target}.")
+        kept = f"{target} is as it was" if existed else "nothing was written"
+        fail(f"cannot write {target}: {reason(err)}; {kept}")
+
+
+@app.command()
+def migrate(ctx: typer.Context) -> None:
+    """Bring a ledger written by an older chouette up to date.
+
+    Reports never change the ledger, so they refuse an older one; any command that writes
+    migrates it first, and this one does only that (a new ledger where there is none).
+    """
+    from db.migrations import LATEST
+
+    with ledger(ctx, write=True, create=True):
+        pass
+    say(f"The ledger is up to date (schema {LATEST}).")
 
 
 @app.command()
@@ -1092,14 +1179,14 @@ def check(ctx: typer.Context) -> None:
         found = audit(book)
     if found.problems:
         for problem in found.problems:
-            typer.echo(f"Problem: {problem}", err=True)
+            say(f"Problem: {problem}", err=True)
         fail(f"{plural(len(found.problems), 'problem')} in the ledger")
     counts = (
         plural(found.sessions, "session"),
         plural(found.games, "game"),
         plural(found.bookings, "booking"),
     )
-    typer.echo(f"The ledger is consistent: {', '.join(counts)}.")
+    say(f"The ledger is consistent: {', '.join(counts)}.")
 
 
 @contextmanager
@@ -1125,11 +1212,11 @@ def progress_bar(path: Path) -> Iterator[Callable[[int], None] | None]:
 
 def report_import(summary: Any) -> None:
     if summary.already:
-        typer.echo(summary.already)
+        say(summary.already)
         return
     skipped = f", {summary.skipped} booked before (skipped)" if summary.skipped else ""
     booked = plural(summary.booked, "game")
-    typer.echo(f"{summary.file}: {booked} booked into {summary.session}{skipped}.")
+    say(f"{summary.file}: {booked} booked into {summary.session}{skipped}.")
     if summary.points:
         from chouette.report import balance, signed
 
@@ -1137,9 +1224,9 @@ def report_import(summary: Any) -> None:
         rows = [[p, signed(summary.points[p]), balance(summary.cents[p])] for p in order]
         emit((["player", "points", "money"], rows))
     for warning in summary.warnings[:20]:
-        typer.echo(f"Warning: {warning}")
+        say(f"Warning: {warning}")
     if len(summary.warnings) > 20:
-        typer.echo(f"… and {len(summary.warnings) - 20} more warnings.")
+        say(f"… and {len(summary.warnings) - 20} more warnings.")
 
 
 # ---------------------------------------------------------------- the table mode
@@ -1175,7 +1262,7 @@ def dispatch(words: Sequence[str], opts: Options) -> int:
         if show is not None:
             show()
         else:
-            typer.echo(f"Error: {err}", err=True)
+            say(f"Error: {err}", err=True)
         return 2
     return code if isinstance(code, int) else 0
 
@@ -1190,12 +1277,12 @@ def table_loop(opts: Options, read: Callable[[str], str]) -> None:
         try:
             text = read("chouette> ")
         except EOFError:
-            typer.echo()
+            say()
             return
         try:
             words = shlex.split(text)
         except ValueError as err:
-            typer.echo(f"Error: {err}", err=True)
+            say(f"Error: {err}", err=True)
             continue
         if not words:
             continue
@@ -1246,7 +1333,7 @@ def table(ctx: typer.Context) -> None:
     with ledger(ctx, write=True) as book:
         info = current(book, ctx, lock=True)
     opts.session = info.name  # this table's session, until `new` or --session at its prompt
-    typer.echo(f"Table mode for {info.name}: type commands (help, quit); Tab completes.")
+    say(f"Table mode for {info.name}: type commands (help, quit); Tab completes.")
     read = input
     if sys.stdin.isatty():
         try:
@@ -1297,9 +1384,9 @@ def demo(ctx: typer.Context) -> None:
 
     with tempfile.TemporaryDirectory(prefix="chouette-demo-") as folder:
         opts = Options(str(Path(folder) / "demo.db"), None)
-        typer.echo("A demo evening in a throw-away database (your own ledger is untouched).")
+        say("A demo evening in a throw-away database (your own ledger is untouched).")
         for text in DEMO:
-            typer.echo(f"\n$ chouette {text}")
+            say(f"\n$ chouette {text}")
             if dispatch(["--db", str(opts.db), *shlex.split(text)], opts) != 0:
                 fail(f"the demo stopped at `{text}`")
         from db.engine import dispose_all
@@ -1315,7 +1402,7 @@ def run() -> None:
     try:
         app()
     except Exception as err:  # a bug: say so plainly, without a traceback
-        typer.echo(
+        say(
             f"Error: unexpected internal error ({type(err).__name__}: {err}). "
             "Nothing was written. Please report this.",
             err=True,

@@ -31,3 +31,7 @@ class MoneyError(ChouetteError):
 
 class EngineFileError(ChouetteError):
     """An engine file (.mat, .sgf, neutral record) that cannot be booked."""
+
+
+class LimitError(ChouetteError):
+    """A number past what the ledger keeps (:data:`chouette.limits.LIMIT`)."""

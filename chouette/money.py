@@ -2,26 +2,66 @@
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal, InvalidOperation
 
-from chouette.errors import MoneyError
+from chouette.errors import ChouetteError, LimitError, MoneyError
+from chouette.limits import LIMIT, MONEY_SHOWN, check_cents
 
 Cents = int
 
 
+#: Commas read as thousands separators: groups of three digits, and a decimal point or a
+#: second comma to show they cannot be a decimal comma (``1,000.00``, ``1,000,000``).
+_THOUSANDS = re.compile(r"[+-]?[0-9]{1,3}(,[0-9]{3})+(\.[0-9]*)?")
+
+
 def parse_money(text: str) -> Cents:
-    """``"5"``, ``"5.00"``, ``"$2.50"``, ``"0.05"`` -> cents; refuses fractions of a cent."""
-    cleaned = text.strip().replace(",", "").lstrip("$€£")
+    """``"5"``, ``"5.00"``, ``"$2.50"``, ``"0.05"``, ``"1,000.00"`` -> cents.
+
+    Refuses a fraction of a cent, an amount past the ledger's limit (:class:`LimitError`)
+    and a comma that could be a decimal comma (``5,00``, ``5,000``: write ``5.00``)."""
+    cleaned = text.strip().lstrip("$€£").strip()
+    if "," in cleaned:
+        if not (_THOUSANDS.fullmatch(cleaned) and ("." in cleaned or cleaned.count(",") > 1)):
+            raise MoneyError(
+                f"{text!r}: a comma could be a decimal comma or a thousands separator; "
+                "write a point for decimals (5.00), and commas only between thousands "
+                "with a point (1,000.00)"
+            )
+        cleaned = cleaned.replace(",", "")
     try:
         amount = Decimal(cleaned)
     except InvalidOperation:
         raise MoneyError(f"{text!r} is not an amount of money") from None
     if not amount.is_finite():
         raise MoneyError(f"{text!r} is not an amount of money")
-    cents = amount * 100
-    if cents != cents.to_integral_value():
+    # Exact, without the decimal context (which overflows on 1e999999999): the digits and
+    # the exponent say how big the amount is and whether it is a whole number of cents.
+    sign, digits, exponent = amount.as_tuple()
+    assert isinstance(exponent, int)
+    if not any(digits):
+        return 0
+    if amount.adjusted() >= 20 or amount.copy_abs() * 100 > LIMIT:
+        shown = text.strip() if len(text.strip()) <= 40 else text.strip()[:40] + "…"
+        raise LimitError(f"{shown!r} is past the ledger's limit of {MONEY_SHOWN}")
+    whole = int("".join(map(str, digits)))
+    shift = exponent + 2  # the exponent of the amount in cents
+    if shift >= 0:
+        whole = int(whole * 10**shift)  # shift < 22: the amount is below the limit
+    elif -shift > len(digits) or whole % int(10**-shift):
         raise MoneyError(f"{text!r} is not a whole number of cents")
-    return int(cents)
+    else:
+        whole //= int(10**-shift)
+    return -whole if sign else whole
+
+
+def check_stake(cents: Cents, what: str = "the stake") -> Cents:
+    """A stake per point: more than zero (a stake of nothing or less would make the winner
+    pay) and within the ledger's limit."""
+    if cents <= 0:
+        raise ChouetteError(f"{what} must be more than zero, not {format_money(cents)}")
+    return check_cents(cents, what)
 
 
 def format_money(cents: Cents, *, sign: bool = False) -> str:

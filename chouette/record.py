@@ -10,6 +10,7 @@ A record is plain JSON data, as a person, a script or an app would write it::
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
@@ -29,7 +30,8 @@ from chouette.game import (
     apply,
     start,
 )
-from chouette.line import Line, check_name
+from chouette.limits import check_points
+from chouette.line import Line, check_name, check_session_name
 from chouette.rules import HouseRules
 
 RECORD_KEYS = frozenset(
@@ -118,6 +120,7 @@ def parse_event(obj: Any, where: str, *, allow_end: bool = False) -> Event:
         points = obj.get("points")
         if not isinstance(points, int) or isinstance(points, bool):
             raise RecordError(f"{where}: deal 'points' must be a whole number")
+        check_points(points, f"{where}: deal")
         return Deal(member=_text(obj.get("member"), f"{where}: member"), points=points)
     known = ", ".join(["auto-double", "double", *ANSWERS, "deal"])
     raise RecordError(f"{where}: 'act' must be one of {known}, not {act!r}")
@@ -145,8 +148,13 @@ def parse_record(obj: Any, where: str = "record") -> Record:
         raise RecordError(f"{where} must be a JSON object, not {json_type(obj)}")
     _keys(obj, RECORD_KEYS, where)
     session = obj.get("session")
-    if session is not None and not isinstance(session, str):
-        raise RecordError(f"{where}: 'session' must be text")
+    if session is not None:
+        if not isinstance(session, str):
+            raise RecordError(f"{where}: 'session' must be text")
+        try:
+            session = check_session_name(session)
+        except LineError as err:
+            raise RecordError(f"{where}: session: {err}") from None
     if "line" in obj and any(k in obj for k in ("box", "captain", "crew")):
         raise RecordError(f"{where}: give either 'line' or 'box'/'captain'/'crew', not both")
     events_obj = obj.get("events", [])
@@ -248,6 +256,70 @@ def to_record(game: Game, session: str | None = None) -> dict[str, Any]:
     if game.result is not None:
         out["result"] = result_to_json(game.result)
     return out
+
+
+class _Repeated(ValueError):
+    """A key given twice in one JSON object."""
+
+
+def _no_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    found = dict(pairs)
+    if len(found) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _Repeated(f"{key!r} is given twice in one object")
+            seen.add(key)
+    return found
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number a record can hold")
+
+
+_DECODER = json.JSONDecoder(object_pairs_hook=_no_repeats, parse_constant=_no_constant)
+
+
+def _decode(text: str, where: str) -> Any:
+    """One JSON value; a key given twice in any object is refused (which value would count?)."""
+    try:
+        return _DECODER.decode(text)
+    except json.JSONDecodeError as err:
+        raise RecordError(f"{where}: not JSON ({err.msg}, line {err.lineno})") from None
+    except _Repeated as err:
+        raise RecordError(f"{where}: {err}") from None
+    except RecursionError:
+        raise RecordError(f"{where}: not JSON this program reads (nested too deeply)") from None
+    except ValueError as err:  # a number too long to read, NaN, Infinity
+        raise RecordError(f"{where}: not JSON this program reads ({err})") from None
+
+
+def read_records(text: str, label: str) -> list[tuple[str, Any]]:
+    """The records in a text: one JSON value, a JSON array of them, or JSON Lines; each with
+    where it was (``label``, ``label line 3``, ``label record 2``) for messages."""
+    stripped = text.strip()
+    if not stripped:
+        return []
+    first, _, rest = stripped.partition("\n")
+    if rest.strip() and _complete(first):
+        return [
+            (f"{label} line {number}", _decode(line, f"{label} line {number}"))
+            for number, line in enumerate(text.splitlines(), start=1)
+            if line.strip()
+        ]
+    data = _decode(stripped, label)
+    if isinstance(data, list):
+        return [(f"{label} record {i}", item) for i, item in enumerate(data, start=1)]
+    return [(label, data)]
+
+
+def _complete(line: str) -> bool:
+    """Whether a line holds a whole JSON value (then the text is JSON Lines)."""
+    try:
+        json.loads(line)
+    except (ValueError, RecursionError):
+        return False
+    return True
 
 
 def records_in(data: Any) -> Sequence[Any]:

@@ -18,7 +18,14 @@ from datetime import datetime
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 
 from chouette.errors import ChouetteError
-from db.engine import connect, database_url, transaction
+from db.engine import (
+    connect,
+    database_url,
+    first_line,
+    masked,
+    transaction,
+    unusable,
+)
 from db.store import Ledger
 
 __all__ = ["Ledger", "database_url", "open_ledger"]
@@ -26,36 +33,48 @@ __all__ = ["Ledger", "database_url", "open_ledger"]
 
 @contextmanager
 def open_ledger(
-    url: str, *, write: bool, now: datetime, clock: Callable[[], datetime] | None = None
+    url: str,
+    *,
+    write: bool,
+    now: datetime,
+    clock: Callable[[], datetime] | None = None,
+    create: bool | None = None,
 ) -> Iterator[Ledger]:
-    """The ledger at ``url`` in one transaction (``write``: take the write lock at once).
-    ``now`` is the time of the command; ``clock`` reads the time again (for a game's end)."""
+    """The ledger at ``url`` in one transaction (``write``: take the write lock at once;
+    ``create``, by default ``write``: start a ledger where there is none). ``now`` is the
+    time of the command; ``clock`` reads the time again (for a game's end)."""
     try:
-        engine = connect(url)
+        engine = connect(url, write=write, create=create)
         with transaction(engine, write=write) as session:
             yield Ledger(session, now, clock)
     except OverflowError as err:  # SQLite: a Python int beyond 64 bits
         raise ChouetteError(
             f"a number too large for the ledger ({err}); nothing was written"
         ) from None
+    except UnicodeEncodeError:  # a lone surrogate: bytes that were not UTF-8, say
+        raise ChouetteError(
+            "text that is not valid Unicode (from bytes that are not UTF-8?) cannot be "
+            "stored; nothing was written"
+        ) from None
     except IntegrityError as err:
         raise ChouetteError(
             "another command changed the ledger at the same moment; nothing was written "
-            f"({_first_line(err)})"
+            f"({masked(first_line(err), url)})"
         ) from None
     except OperationalError as err:
         if _busy(err):
             raise ChouetteError(
                 "the ledger is busy: another command held it too long; nothing was written, "
-                f"try again ({_first_line(err)})"
+                f"try again ({masked(first_line(err), url)})"
             ) from None
-        raise ChouetteError(f"the database cannot be used: {_first_line(err)}") from None
+        raise ChouetteError(unusable(url, err) + "; nothing was written") from None
     except DBAPIError as err:
         if getattr(err.orig, "sqlstate", None) == "22003":  # PostgreSQL: out of range
             raise ChouetteError(
-                f"a number too large for the ledger ({_first_line(err)}); nothing was written"
+                f"a number too large for the ledger ({masked(first_line(err), url)}); "
+                "nothing was written"
             ) from None
-        raise ChouetteError(f"database error: {_first_line(err)}") from None
+        raise ChouetteError(unusable(url, err) + "; nothing was written") from None
 
 
 def _busy(err: DBAPIError) -> bool:
@@ -64,7 +83,3 @@ def _busy(err: DBAPIError) -> bool:
     return getattr(err.orig, "sqlstate", None) in ("55P03", "40P01") or (
         "database is locked" in str(err.orig)
     )
-
-
-def _first_line(err: DBAPIError) -> str:
-    return str(err.orig).strip().splitlines()[0] if err.orig else str(err).splitlines()[0]

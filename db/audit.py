@@ -1,8 +1,14 @@
 """``chouette check``: prove the ledger is what its events say it is.
 
-Every game's bookings sum to zero; the bookings of every chouette game equal what replaying
-its stored events gives; imported games pay points × stake; payments balance; the line is
-consistent. Problems are listed, never repaired here.
+First the file itself: on SQLite, SQLite's own ``PRAGMA integrity_check`` (every page, every
+index entry) and ``PRAGMA foreign_key_check`` (no row refers to a row that is not there), and
+on either database every stored value readable as what its column holds (whole numbers,
+times, UTF-8 text, JSON). PostgreSQL enforces types and foreign keys itself, and checks its
+own pages (with data checksums on). Then the contents: every game's bookings sum to zero;
+the bookings of every chouette game equal what replaying its stored events gives; imported
+games pay points × stake; payments balance; every session's games are numbered 1, 2, …;
+every player booked or seated is a player of the session; the line is consistent. Problems
+are listed, never repaired here.
 """
 
 from __future__ import annotations
@@ -10,8 +16,11 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from dataclasses import dataclass, field
+from datetime import datetime
 
-from sqlmodel import col, select
+from sqlalchemy import Boolean, Connection, DateTime, Integer, String, text
+from sqlalchemy.exc import DBAPIError
+from sqlmodel import SQLModel, col, select
 
 from chouette.engines import MULTIPLIER
 from chouette.errors import ChouetteError
@@ -26,6 +35,7 @@ from db.models import (
     GameRow,
     PairRow,
     PaymentRow,
+    PlayerRow,
     SessionRow,
     SourceFileRow,
 )
@@ -40,9 +50,134 @@ class Audit:
     problems: list[str] = field(default_factory=list)
 
 
+#: Columns of JSON text, by table.
+JSON_COLUMNS = {
+    "session": ("rules", "line"),
+    "game": ("line_before", "line_after", "detail"),
+    "event": ("body",),
+}
+#: Damage that stops the check of the contents (what is read would not be what was written).
+_UNREADABLE = (ValueError, TypeError, KeyError, AttributeError, ChouetteError, DBAPIError)
+
+
 def check(book: Ledger) -> Audit:
     """Every problem in the ledger, each naming the session, the game and the players."""
     audit = Audit()
+    audit.problems += storage(book.db.connection())
+    try:
+        _contents(book, audit)
+    except _UNREADABLE as err:
+        if not audit.problems:
+            raise
+        reason = str(err.orig) if isinstance(err, DBAPIError) else f"{type(err).__name__}: {err}"
+        audit.problems.append(
+            "the rest of the ledger cannot be checked until the problems above are mended "
+            f"({reason.splitlines()[0][:200]})"
+        )
+    return audit
+
+
+def storage(conn: Connection) -> list[str]:
+    """The database file (SQLite's own checks) and every stored value: readable as what its
+    column holds."""
+    problems = []
+    if conn.dialect.name == "sqlite":
+        try:
+            found = [row[0] for row in conn.exec_driver_sql("PRAGMA integrity_check").all()]
+        except DBAPIError as err:  # damaged where the check itself must read
+            found = [str(err.orig)]
+        if found != ["ok"]:
+            problems += [
+                "the database file is damaged: "
+                + line.removeprefix("*** in database main ***\n").replace("\n", "; ")
+                for line in found
+            ]
+            return problems  # a damaged file: what is read from it cannot be trusted
+        for table, rowid, parent, _ in conn.exec_driver_sql("PRAGMA foreign_key_check").all():
+            problems.append(f"{table} row {rowid} refers to a row of {parent} that is not there")
+    return problems + values(conn)
+
+
+def values(conn: Connection) -> list[str]:
+    """Every stored value readable as its column's kind: whole numbers (SQLite keeps any
+    value in any column), times, UTF-8 text, JSON."""
+    problems: list[str] = []
+    sqlite = conn.dialect.name == "sqlite"
+    for table in SQLModel.metadata.sorted_tables:
+        for column in table.columns:
+            kind = getattr(column.type, "impl_instance", column.type)  # SQLModel's AutoString
+            name, where = column.name, table.name
+            if sqlite and isinstance(kind, Integer | Boolean):
+                allowed = "('integer', 'null')" if column.nullable else "('integer')"
+                for rowid, found, value in conn.exec_driver_sql(
+                    f"SELECT rowid, typeof({name}), CAST({name} AS TEXT) FROM {where} "
+                    f"WHERE typeof({name}) NOT IN {allowed} LIMIT 20"
+                ).all():
+                    problems.append(
+                        f"{where} row {rowid}: {name} is {found} {value!r}, not a whole number"
+                    )
+            elif sqlite and isinstance(kind, String | DateTime):
+                problems += _texts(conn, where, name, column.nullable, isinstance(kind, DateTime))
+            elif name in JSON_COLUMNS.get(where, ()):
+                problems += _json_texts(conn, where, name)
+    return problems
+
+
+def _texts(conn: Connection, table: str, column: str, nullable: bool, time: bool) -> list[str]:
+    """SQLite: a column of text holds UTF-8 text (a time: ISO 8601; JSON: JSON)."""
+    problems = []
+    json_text = column in JSON_COLUMNS.get(table, ())
+    for rowid, found, raw in conn.exec_driver_sql(
+        f"SELECT rowid, typeof({column}), CAST({column} AS BLOB) FROM {table}"
+    ).all():
+        if found == "null" and nullable:
+            continue
+        where = f"{table} row {rowid}: {column}"
+        if found != "text":
+            problems.append(f"{where} is {found}, not text")
+            continue
+        try:
+            decoded = bytes(raw).decode("utf-8")
+            if time:
+                datetime.fromisoformat(decoded)
+            elif json_text:
+                json.loads(decoded)
+        except UnicodeDecodeError:
+            problems.append(f"{where} is not UTF-8 text")
+        except ValueError:
+            problems.append(f"{where} is not {'a time' if time else 'JSON'}: {decoded[:60]!r}")
+        if len(problems) >= 20:
+            break
+    return problems
+
+
+def _json_texts(conn: Connection, table: str, column: str) -> list[str]:
+    """PostgreSQL: a column of JSON text holds JSON."""
+    problems = []
+    for key, body in conn.execute(text(f"SELECT id, {column} FROM {table}")).all():
+        if body is None:
+            continue
+        try:
+            json.loads(body)
+        except ValueError:
+            problems.append(f"{table} {key}: {column} is not JSON: {body[:60]!r}")
+    return problems
+
+
+def damage(url: str) -> list[str]:
+    """The damage :func:`storage` finds in the ledger at ``url`` (none: it is sound), looked
+    for after a command met data it could not read; read-only, on a connection of its own."""
+    from db.engine import connect
+
+    try:
+        with connect(url, write=False).connect() as conn:
+            return storage(conn)
+    except (ChouetteError, DBAPIError, ValueError) as err:
+        return [str(err)]
+
+
+def _contents(book: Ledger, audit: Audit) -> None:
+    """The ledger's contents, against what its events say."""
     db = book.db
     bookings: dict[int | None, list[BookingRow]] = defaultdict(list)
     by_payment: dict[int, list[BookingRow]] = defaultdict(list)
@@ -93,7 +228,46 @@ def check(book: Ledger) -> Audit:
         audit.problems.append(f"bookings of a payment that does not exist (id {payment_id})")
     audit.problems += _balances(book)
     audit.problems += _imports(book)
-    return audit
+    audit.problems += _numbers(book)
+    audit.problems += _players(book)
+
+
+def _numbers(book: Ledger) -> list[str]:
+    """A session's games are numbered 1, 2, 3, … without a gap (undo takes the last)."""
+    problems = []
+    numbers: dict[str, list[int]] = defaultdict(list)
+    for name, number in book.db.exec(
+        select(SessionRow.name, GameRow.number)
+        .join(GameRow, col(GameRow.session_id) == col(SessionRow.id))
+        .order_by(col(SessionRow.id), col(GameRow.number))
+    ).all():
+        numbers[name].append(number)
+    for name, found in numbers.items():
+        if found != list(range(1, len(found) + 1)):
+            gaps = sorted(set(range(1, max(found) + 1)) - set(found))[:5]
+            problems.append(
+                f"{name}: its games are not numbered 1 to {len(found)} "
+                f"(missing: {', '.join(map(str, gaps)) or 'none'}; numbers given twice or past "
+                "the end otherwise)"
+            )
+    return problems
+
+
+def _players(book: Ledger) -> list[str]:
+    """Everyone seated in a session, booked in it or paying in it is one of its players."""
+    db = book.db
+    problems = []
+    for row in db.exec(select(SessionRow).order_by(SessionRow.id)).all():
+        known = set(db.exec(select(PlayerRow.name).where(PlayerRow.session_id == row.id)).all())
+        named = set(line_from_json(row.line).order)
+        named |= set(db.exec(select(BookingRow.player).where(BookingRow.session_id == row.id)))
+        missing = sorted(named - known)
+        if missing:
+            problems.append(
+                f"{row.name}: {', '.join(missing)} {'is' if len(missing) == 1 else 'are'} "
+                "seated or booked but not a player of the session"
+            )
+    return problems
 
 
 def _imports(book: Ledger) -> list[str]:
@@ -215,7 +389,12 @@ def _replayed(
 
 def _engine(where: str, game: GameRow, rows: list[BookingRow], info: SessionInfo) -> list[str]:
     detail = json.loads(game.detail or "{}")
+    if not isinstance(detail, dict):
+        detail = {}
     winner, loser, points = detail.get("winner"), detail.get("loser"), detail.get("points")
+    shapes = (winner, str), (loser, str), (points, int), (detail.get("cube", 0), int)
+    if not all(isinstance(v, t) for v, t in shapes):
+        return [f"{where}: its stored result is not a result ({str(game.detail)[:100]!r})"]
     problems = []
     if detail.get("end") not in ("settle", "forfeit") and points != detail.get("cube", 0) * (
         MULTIPLIER.get(detail.get("result"), 0)  # type: ignore[call-overload]

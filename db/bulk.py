@@ -15,6 +15,8 @@ from typing import Any
 from sqlalchemy import Connection, text
 from sqlalchemy.exc import DBAPIError
 
+from chouette.limits import check_balance, check_cents, check_points
+
 #: A booking as written: session, game (or None), payment (or None), player, points, cents.
 Booking = tuple[int, int | None, int | None, str, int, int]
 BOOKING_COLUMNS = ("session_id", "game_id", "payment_id", "player", "points", "cents", "at")
@@ -82,6 +84,9 @@ def insert_bookings(conn: Connection, rows: Sequence[Booking], at: datetime) -> 
         return
     from db.models import BookingRow
 
+    for _, _, _, player, points, cents in rows:  # the last guard: no number past the limit
+        check_points(points, f"a booking of {player}")
+        check_cents(cents, f"a booking of money to {player}")
     stamp = bind(conn, BookingRow, "at", at)
     insert_many(conn, "booking", BOOKING_COLUMNS, [(*row, stamp) for row in rows])
     move_balances(conn, ((row[0], row[3], row[4], row[5]) for row in rows))
@@ -98,6 +103,7 @@ def move_balances(conn: Connection, deltas: Iterable[tuple[int, str, int, int]])
     if not points:
         return
     mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
+    _check_balances(conn, points, cents, mark)
     conn.exec_driver_sql(
         f"INSERT INTO balance (session_id, player, points, cents) "
         f"VALUES ({mark}, {mark}, {mark}, {mark}) "
@@ -105,3 +111,23 @@ def move_balances(conn: Connection, deltas: Iterable[tuple[int, str, int, int]])
         "points = balance.points + excluded.points, cents = balance.cents + excluded.cents",
         [(s, p, total, cents[s, p]) for (s, p), total in points.items()],
     )
+
+
+def _check_balances(
+    conn: Connection,
+    points: dict[tuple[int, str], int],
+    cents: dict[tuple[int, str], int],
+    mark: str,
+) -> None:
+    """Every balance a write moves stays within the limit (so no sum leaves 64 bits: SQLite
+    would silently turn it into a float). The write lock is held: nobody moves them now."""
+    sessions = sorted({session_id for session_id, _ in points})
+    rows = conn.exec_driver_sql(
+        "SELECT session_id, player, points, cents FROM balance "
+        f"WHERE session_id IN ({', '.join([mark] * len(sessions))})",
+        tuple(sessions),
+    ).all()
+    now = {(s, p): (pts, c) for s, p, pts, c in rows}
+    for key, gained in points.items():
+        before_points, before_cents = now.get(key, (0, 0))
+        check_balance(key[1], before_points + gained, before_cents + cents[key])

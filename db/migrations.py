@@ -111,42 +111,131 @@ def v4_import_ranges(conn: Connection) -> None:
     )
 
 
+def v5_wide_points(conn: Connection) -> None:
+    """Schema 5: points as wide as money (64 bits), so a ledger within the limits of
+    :mod:`chouette.limits` restores on PostgreSQL as on SQLite, whose integers are 64 bits
+    already (there the schema is unchanged: only the stamp moves)."""
+    if conn.dialect.name != "postgresql":
+        return
+    for table in ("booking", "pair"):
+        conn.execute(text(f"ALTER TABLE {table} ALTER COLUMN points TYPE BIGINT"))
+
+
 #: ``MIGRATIONS[i]`` brings a database from version ``i + 1`` to ``i + 2``.
-MIGRATIONS: list[Migration] = [v2_payments_and_imports, v3_running_balances, v4_import_ranges]
+MIGRATIONS: list[Migration] = [
+    v2_payments_and_imports,
+    v3_running_balances,
+    v4_import_ranges,
+    v5_wide_points,
+]
 LATEST = len(MIGRATIONS) + 1
+SCHEMA_LOCK = 0x63686F75  # PostgreSQL advisory lock key ("chou") held while creating the schema
 
 
-def current_version(conn: Connection) -> int | None:
-    """The schema version of the database, or None for an empty one."""
+def current_version(conn: Connection, where: str = "this database") -> int | None:
+    """The schema version of the database, or None for an empty one. A database holding
+    other tables, or chouette's without a sound schema stamp, is refused: nothing in it is
+    touched."""
     tables = set(inspect(conn).get_table_names())
-    if "schema_version" not in tables:
-        if tables & set(SQLModel.metadata.tables):
-            raise ChouetteError("this database has chouette tables but no schema version")
+    if not tables:
         return None
-    version = conn.execute(text("SELECT MAX(version) FROM schema_version")).scalar()
-    return int(version) if version is not None else None
+    known = set(SQLModel.metadata.tables)
+    if "schema_version" not in tables:
+        if tables & known:
+            raise ChouetteError(
+                f"the ledger at {where} has lost its schema stamp (chouette's tables, but no "
+                "schema_version table): it cannot be read safely; restore it from a backup"
+            )
+        others = sorted(tables)
+        listed = ", ".join(others[:5]) + (", …" if len(others) > 5 else "")
+        raise ChouetteError(
+            f"{where} is not a chouette ledger (it holds other tables: {listed}): "
+            "give chouette a database of its own with --db"
+        )
+    rows = conn.execute(text("SELECT version FROM schema_version")).all()
+    stamp = rows[0][0] if len(rows) == 1 else None
+    if not isinstance(stamp, int) or isinstance(stamp, bool) or stamp < 1:
+        found = "is empty" if not rows else "holds " + ", ".join(repr(r[0]) for r in rows[:3])
+        raise ChouetteError(
+            f"the ledger at {where} has a damaged schema stamp (its schema_version table "
+            f"{found}): it cannot be read safely; restore it from a backup"
+        )
+    if stamp > LATEST:
+        raise ChouetteError(
+            f"the ledger at {where} was written by a newer chouette (schema {stamp}, "
+            f"this one knows {LATEST}): upgrade chouette"
+        )
+    if stamp == LATEST and known - tables:
+        raise ChouetteError(
+            f"the ledger at {where} has lost tables ({', '.join(sorted(known - tables))}): "
+            "it cannot be read safely; restore it from a backup"
+        )
+    return stamp
 
 
-def ensure_schema(engine: Engine) -> None:
-    """Create or migrate the schema, once, under the write lock."""
+def ensure_schema(
+    engine: Engine, *, write: bool = True, create: bool = True, where: str = "this database"
+) -> None:
+    """Check the schema; for a write, bring an older ledger up to date, and with ``create``
+    make the schema of an empty database: once, under the write lock."""
     try:
         with engine.connect() as conn:
-            if conn.execute(text("SELECT MAX(version) FROM schema_version")).scalar() == LATEST:
+            if conn.execute(text("SELECT version FROM schema_version")).all() == [
+                (LATEST,)
+            ] and _tables(conn) == len(SQLModel.metadata.tables):
                 return
     except DBAPIError:
-        pass  # no schema yet: create it below
+        pass  # no schema yet, or an unusual one: looked at closely below
+    with engine.connect() as conn:
+        version = current_version(conn, where)
+    if version == LATEST:
+        return
+    if version is None and not create:
+        raise ChouetteError(
+            f"the ledger at {where} is empty: `chouette new NAME PLAYER...` starts one"
+        )
+    if version is not None and not write:
+        raise ChouetteError(
+            f"the ledger at {where} was written by an older chouette (schema {version}; this "
+            f"one uses {LATEST}): `chouette migrate` brings it up to date (so does any "
+            "command that writes); a report never changes the ledger"
+        )
     with engine.execution_options(chouette_write=True).begin() as conn:
-        version = current_version(conn)
+        if conn.dialect.name == "postgresql":  # held until this transaction ends
+            conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": SCHEMA_LOCK})
+        version = current_version(conn, where)  # again, under the lock
         if version is None:
+            if not create:
+                raise ChouetteError(f"the ledger at {where} is empty")
             SQLModel.metadata.create_all(conn)
             conn.execute(text("INSERT INTO schema_version (version) VALUES (:v)"), {"v": LATEST})
-            return
-        if version > LATEST:
-            raise ChouetteError(
-                f"this ledger was written by a newer chouette (schema {version}, "
-                f"this one knows {LATEST}): upgrade chouette"
-            )
-        for migrate in MIGRATIONS[version - 1 :]:
-            migrate(conn)
-        conn.execute(text("DELETE FROM schema_version"))
-        conn.execute(text("INSERT INTO schema_version (version) VALUES (:v)"), {"v": LATEST})
+        elif version < LATEST:
+            for migrate in MIGRATIONS[version - 1 :]:
+                migrate(conn)
+            conn.execute(text("DELETE FROM schema_version"))
+            conn.execute(text("INSERT INTO schema_version (version) VALUES (:v)"), {"v": LATEST})
+    _write_ahead(engine)
+
+
+def _tables(conn: Connection) -> int:
+    """How many of chouette's tables the database holds (one query, for every command)."""
+    names = sorted(SQLModel.metadata.tables)
+    marks = ", ".join(f":t{i}" for i in range(len(names)))
+    catalogue = (
+        f"SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ({marks})"
+        if conn.dialect.name == "sqlite"
+        else "SELECT count(*) FROM pg_catalog.pg_tables "
+        f"WHERE schemaname = current_schema() AND tablename IN ({marks})"
+    )
+    return int(
+        conn.execute(text(catalogue), {f"t{i}": n for i, n in enumerate(names)}).scalar_one()
+    )
+
+
+def _write_ahead(engine: Engine) -> None:
+    """SQLite: the write-ahead log, a setting the file keeps (made outside a transaction)."""
+    if engine.dialect.name == "sqlite":
+        with engine.connect() as conn:
+            driver = conn.connection.dbapi_connection
+            assert driver is not None
+            driver.execute("PRAGMA journal_mode=WAL")

@@ -8,9 +8,16 @@ are JSON text, so the same schema runs on SQLite and PostgreSQL.
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import BigInteger, Column, DateTime, Index, UniqueConstraint
+from sqlalchemy import BigInteger, Column, DateTime, Index, Integer, UniqueConstraint
 from sqlmodel import Field, SQLModel
+
+
+def points_column() -> Any:
+    """Points, 64 bits wide as money is (schema 5): ``BIGINT`` on PostgreSQL; on SQLite
+    ``INTEGER``, which holds 64 bits already (the declared type a ledger has always had)."""
+    return Column(BigInteger().with_variant(Integer(), "sqlite"), nullable=False)
 
 
 class SchemaVersion(SQLModel, table=True):
@@ -100,7 +107,7 @@ class PairRow(SQLModel, table=True):
     game_id: int = Field(foreign_key="game.id", primary_key=True)
     member: str = Field(primary_key=True)
     box: str
-    points: int
+    points: int = Field(sa_column=points_column())
     cents: int = Field(sa_column=Column(BigInteger, nullable=False))
 
 
@@ -163,6 +170,6 @@ class BookingRow(SQLModel, table=True):
     game_id: int | None = Field(default=None, foreign_key="game.id")
     payment_id: int | None = Field(default=None, foreign_key="payment.id")
     player: str
-    points: int
+    points: int = Field(sa_column=points_column())
     cents: int = Field(sa_column=Column(BigInteger, nullable=False))
     at: datetime = Field(sa_column=Column(DateTime(timezone=True), nullable=False))

@@ -18,14 +18,16 @@ from typing import Any
 from sqlalchemy import delete, func, insert, update
 from sqlmodel import Session, col, select
 
-from chouette.errors import AutoDoubleIgnored, ChouetteError
+from chouette.errors import AutoDoubleIgnored, ChouetteError, LimitError
 from chouette.game import Event, Game, apply, replay, start
+from chouette.limits import check_cents, check_game
 from chouette.line import Line
-from chouette.money import Cents, format_money
+from chouette.money import Cents, check_stake, format_money
 from chouette.outcome import Outcome, pair_stake, settle_game
 from chouette.record import Record, event_to_json, parse_event, play_record
 from chouette.report import Entry, GameLine
 from chouette.rules import HouseRules
+from chouette.text import check_note
 from db.bulk import (
     GAME_HEAD,
     Booking,
@@ -169,8 +171,9 @@ class Ledger:
         name = name.strip()
         if not name:
             raise ChouetteError("a session needs a name")
-        if stake <= 0:
-            raise ChouetteError("the stake must be more than zero")
+        check_stake(stake)
+        for player, own in (player_stakes or {}).items():
+            check_stake(own, f"{player}'s stake")
         if self.db.exec(select(SessionRow.id).where(SessionRow.name == name)).first():
             raise ChouetteError(f"there is already a session called {name}")
         row = SessionRow(
@@ -301,6 +304,8 @@ class Ledger:
 
     def add_player(self, info: SessionInfo, name: str, stake: Cents | None) -> None:
         """A player who joins (or joins again): their stake, if they play for their own."""
+        if stake is not None:
+            check_stake(stake, f"{name}'s stake")
         row = self.db.exec(
             select(PlayerRow).where(PlayerRow.session_id == info.id, PlayerRow.name == name)
         ).first()
@@ -390,6 +395,7 @@ class Ledger:
             applied.append(event)
         if not applied:
             return Played(info, live.number, game, None, tuple(notices))
+        check_game(game, info.stakes(_seated(game)))
         game_id = live.row_id
         if game_id is None:
             game_id = self._create_game(info, live.number, info.line)
@@ -569,6 +575,8 @@ class Ledger:
             raise ChouetteError(f"{payer} cannot pay themselves")
         if cents <= 0:
             raise ChouetteError("a payment must be more than zero")
+        check_cents(cents, f"a payment of {format_money(cents)}")
+        check_note(note)
         known = set(self.players(info))
         for name in (payer, payee):
             if name not in known:
@@ -611,8 +619,11 @@ class Ledger:
                 sessions[name], infos[info.name], numbers[info.name] = info.name, info, live.number
             info = infos[sessions[name]]
             game, notices = play_record(record, info.line, info.rules, where)
-            players = [game.box, *([game.partner] if game.partner else []), *game.members]
-            outcome = settle_game(game, info.stakes(players))
+            try:
+                check_game(game, info.stakes(_seated(game)))
+            except LimitError as err:
+                raise LimitError(f"{where}: {err}") from None
+            outcome = settle_game(game, info.stakes(_seated(game)))
             info = infos[info.name] = replace(info, line=outcome.next_line)
             played.append(Played(info, numbers[info.name], game, outcome, tuple(notices)))
             numbers[info.name] += 1
@@ -778,6 +789,11 @@ class Ledger:
             Entry(utc(b.at), name, number, b.player, b.points, b.cents, _note(b.player, payment))
             for b, name, number, payment in self.db.exec(query).all()
         ]
+
+
+def _seated(game: Game) -> list[str]:
+    """The players of a game: the box, the partner if any, the members."""
+    return [game.box, *([game.partner] if game.partner else []), *game.members]
 
 
 def _note(player: str, payment: PaymentRow | None) -> str:

@@ -19,10 +19,13 @@ from sqlmodel import select
 
 from chouette.errors import ChouetteError
 from chouette.game import replay
-from chouette.line import Line
+from chouette.limits import check_cents
+from chouette.line import Line, check_name, check_session_name
+from chouette.money import check_stake
 from chouette.outcome import settle_game
 from chouette.record import event_to_json, parse_event
 from chouette.rules import HouseRules
+from chouette.text import check_note
 from db.bulk import insert_bookings
 from db.migrations import LATEST
 from db.models import (
@@ -157,7 +160,7 @@ def _game(book: Ledger, game: GameRow, session: str) -> dict[str, Any]:
 def is_export(first_line: str) -> bool:
     try:
         data = json.loads(first_line)
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or nested too deeply to be a heading
         return False
     return isinstance(data, dict) and data.get("kind") == HEADING
 
@@ -214,17 +217,25 @@ def restore(book: Ledger, lines: Iterable[tuple[int, str]]) -> dict[str, int]:
     return counts
 
 
+def _whole(value: Any, what: str) -> int:
+    """A whole number from the export (not true/false, not a fraction)."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ChouetteError(f"{what} must be a whole number, not {value!r}")
+    return value
+
+
 def _session(book: Ledger, item: dict[str, Any]) -> tuple[int, HouseRules, dict[str, int], int]:
     rules = HouseRules.from_dict(item["rules"])
     line = Line(
-        order=tuple(item["line"]["order"]),
+        order=tuple(check_name(p) for p in item["line"]["order"]),
         sitting_out=frozenset(item["line"].get("sitting_out", ())),
         partner=item["line"].get("partner"),
         last_down=item["line"].get("last_down"),
     )
+    stake = check_stake(_whole(item["stake_cents"], "the stake"))
     row = SessionRow(
-        name=item["name"],
-        stake_cents=int(item["stake_cents"]),
+        name=check_session_name(item["name"]),
+        stake_cents=stake,
         rules=json.dumps(rules.to_dict()),
         line=line_to_json(line),
         created_at=datetime.fromisoformat(item["created_at"]),
@@ -234,17 +245,19 @@ def _session(book: Ledger, item: dict[str, Any]) -> tuple[int, HouseRules, dict[
     assert row.id is not None
     stakes = {}
     for p in item["players"]:
+        name = check_name(p["name"])
+        own = p["stake_cents"]
+        if own is not None:
+            own = stakes[name] = check_stake(_whole(own, f"{name}'s stake"), f"{name}'s stake")
         book.db.add(
             PlayerRow(
                 session_id=row.id,
-                name=p["name"],
-                stake_cents=p["stake_cents"],
+                name=name,
+                stake_cents=own,
                 joined_at=datetime.fromisoformat(p["joined_at"]),
             )
         )
-        if p["stake_cents"] is not None:
-            stakes[p["name"]] = int(p["stake_cents"])
-    return row.id, rules, stakes, int(item["stake_cents"])
+    return row.id, rules, stakes, stake
 
 
 def _restore_game(
@@ -256,7 +269,7 @@ def _restore_game(
     ended = datetime.fromisoformat(item["ended_at"]) if item.get("ended_at") else None
     values: dict[str, Any] = {
         "session_id": session_id,
-        "number": int(item["number"]),
+        "number": _whole(item["number"], "a game's number"),
         "kind": item["type"],
         "over": bool(item["over"]),
         "line_before": line_text,
@@ -325,24 +338,28 @@ def _restore_game(
 
 def _payment(book: Ledger, item: dict[str, Any], session_id: int) -> None:
     at = datetime.fromisoformat(item["at"])
+    cents = _whole(item["cents"], "a payment")
+    if cents <= 0:
+        raise ChouetteError("a payment must be more than zero")
+    check_cents(cents, "a payment")
+    payer, payee = check_name(item["payer"]), check_name(item["payee"])
     payment_id = book.db.execute(
         insert(PaymentRow)
         .values(
             session_id=session_id,
-            payer=item["payer"],
-            payee=item["payee"],
-            cents=int(item["cents"]),
-            note=item.get("note", ""),
+            payer=payer,
+            payee=payee,
+            cents=cents,
+            note=check_note(item.get("note", "")),
             at=at,
         )
         .returning(PaymentRow.id)
     ).scalar_one()
-    cents = int(item["cents"])
     insert_bookings(
         book.db.connection(),
         [
-            (session_id, None, payment_id, item["payer"], 0, cents),
-            (session_id, None, payment_id, item["payee"], 0, -cents),
+            (session_id, None, payment_id, payer, 0, cents),
+            (session_id, None, payment_id, payee, 0, -cents),
         ],
         at,
     )

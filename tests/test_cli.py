@@ -324,7 +324,23 @@ def test_bad_usage_exits_2(chouette, args, message):
     assert message in chouette(*args, code=2).stderr
 
 
-def test_no_session_yet_is_a_clear_error(chouette):
+def test_no_session_yet_is_a_clear_error(chouette, backend, ledger_url):
+    """A report of a ledger not started yet says so, and names it; once a ledger is started
+    (`chouette migrate`), a report of it says it has no session yet."""
+    from db.engine import where
+
+    result = chouette("status", code=1)
+    if backend == "sqlite":
+        assert result.stderr == (
+            f"Error: there is no ledger at {where(ledger_url)}: `chouette new NAME PLAYER...` "
+            "starts one (or check --db and CHOUETTE_DB)\n"
+        )
+    else:
+        assert result.stderr == (
+            f"Error: the ledger at {where(ledger_url)} is empty: `chouette new NAME PLAYER...` "
+            "starts one\n"
+        )
+    chouette("migrate")
     result = chouette("status", code=1)
     assert result.stderr == "Error: no session yet: start one with `chouette new NAME PLAYER...`\n"
 
@@ -341,7 +357,8 @@ def test_line_changes_between_games(chouette):
     chouette("new", "friday", "ann", "bob", "cat", "--newcomer", "before-loser")
     chouette("end", "box")
     assert (
-        chouette("join", "dan", "--stake", "3").stdout == "dan joins. Line: ann | cat, dan, bob\n"
+        chouette("join", "dan", "--stake", "3").stdout
+        == "dan joins at 3.00 a point. Line: ann | cat, dan, bob\n"
     )
     assert chouette("sit-out", "cat").stdout == (
         "cat sits out. Line: ann | dan, bob  (sitting out: cat)\n"
@@ -423,7 +440,10 @@ def test_a_player_who_played_cannot_come_back_at_another_stake(chouette):
         "Error: cat has played in friday at 1.00 a point: a different stake needs a new "
         "session (the games already booked must replay to the same money)\n"
     )
-    assert chouette("join", "cat", "--stake", "1.00").stdout == "cat joins. Line: ann | bob, cat\n"
+    assert (
+        chouette("join", "cat", "--stake", "1.00").stdout
+        == "cat joins at 1.00 a point. Line: ann | bob, cat\n"
+    )
     chouette("check")
 
 

@@ -270,6 +270,15 @@ def test_a_migrated_ledger_reports_what_it_held(chouette, tmp_path, monkeypatch)
     old = tmp_path / "old.sqlite"
     shutil.copy(V1, old)
     monkeypatch.setenv("CHOUETTE_DB", str(old))
+    untouched = old.read_bytes()
+    refused = chouette("standings", "--all", code=1).stderr  # a report never migrates
+    assert refused == (
+        f"Error: the ledger at {old} was written by an older chouette (schema 1; this one "
+        f"uses {LATEST}): `chouette migrate` brings it up to date (so does any command that "
+        "writes); a report never changes the ledger\n"
+    )
+    assert old.read_bytes() == untouched
+    assert chouette("migrate").stdout == f"The ledger is up to date (schema {LATEST}).\n"
     assert chouette.json("standings", "--all")["players"] == [
         {"name": "Big Al", "points": 6, "cents": 600},
         {"name": "ann", "points": 2, "cents": 500},

@@ -94,6 +94,7 @@ def test_a_migrated_first_schema_ledger_moves_into_this_backend(
     old = tmp_path / "old.sqlite"
     shutil.copy(V1, old)
     monkeypatch.setenv("CHOUETTE_DB", str(old))
+    chouette("migrate")
     before = reports(chouette)
     export = tmp_path / "old.jsonl"
     chouette("export", str(export))

@@ -1,0 +1,83 @@
+"""The largest numbers the ledger keeps, and the checks where numbers are made.
+
+Every amount of money (a stake, a payment, a booking, a running balance) is at most
+:data:`LIMIT` cents either way, and every count of points (a deal, a booking, a running
+balance) at most :data:`LIMIT` points: 10^15, ten trillion in money, which no club reaches,
+while a sum of nine thousand such numbers still fits the 64 bits a database keeps
+(2^63 ≈ 9.2 × 10^18). A number past it is refused where it is made: a stake or a payment
+as it is read, a deal as it is given, a game at the event that would let it book more, a
+balance before it moves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from chouette.errors import LimitError
+
+if TYPE_CHECKING:
+    from chouette.game import Game
+
+LIMIT = 10**15
+#: The limit as people read it.
+SHOWN = "1,000,000,000,000,000"
+MONEY_SHOWN = "10,000,000,000,000.00"
+
+
+def check_points(points: int, what: str) -> int:
+    """``points`` if within the limit; else a :class:`LimitError` naming ``what``."""
+    if not -LIMIT <= points <= LIMIT:
+        raise LimitError(
+            f"{what}: {_digits(points)} points is past the ledger's limit of {SHOWN} points"
+        )
+    return points
+
+
+def check_cents(cents: int, what: str) -> int:
+    """``cents`` if within the limit; else a :class:`LimitError` naming ``what``."""
+    if not -LIMIT <= cents <= LIMIT:
+        raise LimitError(f"{what} is past the ledger's limit of {MONEY_SHOWN}")
+    return cents
+
+
+def check_balance(player: str, points: int, cents: int) -> None:
+    """A running balance after a booking: within the limit, or the booking is refused."""
+    if not (-LIMIT <= points <= LIMIT and -LIMIT <= cents <= LIMIT):
+        raise LimitError(
+            f"{player}'s running balance would pass the ledger's limit ({SHOWN} points, "
+            f"{MONEY_SHOWN} in money): nothing was written"
+        )
+
+
+def check_game(game: Game, stakes: Mapping[str, int]) -> None:
+    """Refuse a game that could book past the limit: every pair at its most (a finished
+    pair's result; a live cube at its value, doubled if an offer is pending, times a
+    backgammon) and the box side's sum of them, in points and in money at the highest
+    stake at the table. Checked after every event, so a game can always end."""
+    rate = max((stakes[p] for p in (game.box, *game.members) if p in stakes), default=1)
+    side = 0
+    for member, cube in game.cubes.items():
+        if cube.result is not None:
+            most = abs(cube.result)
+        else:
+            most = cube.value * (2 if cube.offer is not None else 1) * 3
+        if most > LIMIT or most * rate > LIMIT:
+            raise LimitError(
+                f"the pair of {game.box} and {member} could book past the ledger's limit "
+                f"({SHOWN} points, {MONEY_SHOWN} in money)"
+            )
+        side += most
+    if side > LIMIT or side * rate > LIMIT:
+        raise LimitError(
+            f"the box, {game.box}, could be booked past the ledger's limit "
+            f"({SHOWN} points, {MONEY_SHOWN} in money) in this game"
+        )
+
+
+def _digits(number: int) -> str:
+    """A number for a message: in full up to 30 digits, else about how many it has."""
+    if abs(number) < 10**30:
+        return str(number)
+    size = int(abs(number).bit_length() * 0.30103)  # log10(2): no conversion of a huge number
+    return f"{'-' if number < 0 else ''}a {size}-digit number of"

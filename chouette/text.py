@@ -1,0 +1,70 @@
+"""Text from users, shown safely: a note, a file name or a name from someone else's file may
+hold terminal escape sequences or bidirectional overrides that would rewrite or reorder what
+the terminal shows. :func:`shown` writes every such character as an escape (``\\x1b``,
+``\\u202e``); :func:`json_safe` does the same inside JSON text, where the escape keeps the
+value (``\\u001b``)."""
+
+from __future__ import annotations
+
+import unicodedata
+
+from chouette.errors import ChouetteError
+
+#: Characters that are not plain visible text: controls (C0, DEL, C1), format characters
+#: (bidirectional overrides, invisible marks), lone surrogates, line and paragraph
+#: separators. The two joiners, which emoji and some scripts need, are left alone.
+_HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
+_JOINERS = frozenset({"\u200c", "\u200d"})
+
+
+def _hidden(char: str) -> bool:
+    return char not in _JOINERS and unicodedata.category(char) in _HIDDEN_CATEGORIES
+
+
+def _escape(char: str) -> str:
+    code = ord(char)
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    return f"\\U{code:08x}"
+
+
+def shown(text: str) -> str:
+    """``text`` as it may be printed on a terminal: one line, every hidden character escaped."""
+    if text.isprintable():  # the usual case, in one C call
+        return text
+    return "".join(_escape(c) if _hidden(c) else c for c in text)
+
+
+def shown_lines(text: str) -> str:
+    """Like :func:`shown`, keeping the line breaks of a message of several lines."""
+    return "\n".join(shown(line) for line in text.split("\n"))
+
+
+def json_safe(encoded: str) -> str:
+    """JSON text (``json.dumps(..., ensure_ascii=False)``) with every hidden character written
+    as a ``\\uXXXX`` escape: the same JSON value, safe on a terminal. (``json.dumps`` escapes
+    the controls below U+0020 itself; the line breaks and indentation it writes stay.)"""
+    if encoded.isascii() and "\x7f" not in encoded:
+        return encoded
+    return "".join(_json_escape(c) if c > "\x7e" and _hidden(c) else c for c in encoded)
+
+
+def _json_escape(char: str) -> str:
+    code = ord(char)
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+
+
+def check_note(note: str) -> str:
+    """A note (of a payment) is free text, shown escaped; but it must be text a database
+    keeps: no NUL character, no lone surrogate (bytes that were not UTF-8)."""
+    if "\x00" in note or any("\ud800" <= c <= "\udfff" for c in note):
+        raise ChouetteError(
+            f"the note {note[:40]!r} holds a NUL character or bytes that are not UTF-8 "
+            "text: write it again"
+        )
+    return note

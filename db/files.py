@@ -1,0 +1,154 @@
+"""The files a command reads or writes beside the ledger.
+
+An export or a report is written whole or not at all: into a temporary file beside the
+target, flushed to the disk, then renamed over it, so a full disk or a killed process leaves
+the old file as it was; and never over the ledger's own files. A file of records is read
+whole before the ledger is opened, bounded (:data:`MAX_INPUT`): a regular file or standard
+input, UTF-8 text.
+"""
+
+from __future__ import annotations
+
+import codecs
+import errno
+import os
+import stat
+import sys
+import tempfile
+from contextlib import suppress
+from pathlib import Path
+
+from chouette.errors import ChouetteError
+from db.engine import sqlite_file
+
+#: The most ``chouette record`` reads at once: 64 MiB, some 200,000 game records.
+MAX_INPUT = 64 << 20
+
+_REASONS = {
+    errno.ENOSPC: "the disk is full",
+    errno.EDQUOT: "the disk quota is used up",
+    errno.EFBIG: "the file would pass the largest size allowed here",
+    errno.EROFS: "the disk is read-only",
+    errno.EACCES: "permission denied",
+    errno.EPERM: "permission denied",
+    errno.ENOENT: "no such folder",
+    errno.EISDIR: "it is a folder",
+    errno.ENOTDIR: "a part of the path is not a folder",
+}
+
+
+def reason(err: OSError) -> str:
+    """What went wrong with a file, in plain words."""
+    if err.errno in _REASONS:
+        return _REASONS[err.errno]
+    return err.strerror or str(err)
+
+
+def _ledger_files(url: str) -> list[Path]:
+    file = sqlite_file(url)
+    if file is None:
+        return []
+    return [file, *(file.with_name(file.name + end) for end in ("-wal", "-shm", "-journal"))]
+
+
+def refuse_ledger(target: Path, url: str) -> None:
+    """Refuse to write ``target`` if it is one of the ledger's own files (through a symbolic
+    or a hard link too)."""
+    real = Path(os.path.realpath(target))
+    try:
+        mine = os.stat(real)
+    except OSError:
+        mine = None
+    for own in _ledger_files(url):
+        same = real == Path(os.path.realpath(own))
+        if not same and mine is not None:
+            with suppress(OSError):
+                theirs = os.stat(own)
+                same = (mine.st_dev, mine.st_ino) == (theirs.st_dev, theirs.st_ino)
+        if same:
+            raise ChouetteError(
+                f"{target} is the ledger's own file ({own}): writing there would destroy "
+                "the ledger; give another file"
+            )
+
+
+def write_whole(target: Path, data: bytes, *, private: bool) -> bool:
+    """Write ``data`` to ``target`` whole or not at all; True if it replaced a file.
+
+    A new file is made readable by its owner only if ``private`` (an export holds the whole
+    ledger), else as the umask says; a replaced file keeps its permissions. A terminal, a
+    pipe or a device is written in place. Raises :class:`OSError`; the old file, if any, is
+    then untouched and no temporary file is left."""
+    real = Path(os.path.realpath(target))
+    try:
+        found: os.stat_result | None = os.stat(real)
+    except FileNotFoundError:
+        found = None
+    if found is not None and not stat.S_ISREG(found.st_mode):
+        if stat.S_ISDIR(found.st_mode):
+            raise IsADirectoryError(errno.EISDIR, "Is a directory", str(target))
+        with open(real, "wb") as out:
+            out.write(data)
+        return False
+    handle, temporary = tempfile.mkstemp(dir=real.parent, prefix=f".{real.name}.", suffix=".part")
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        if found is not None:
+            os.chmod(temporary, stat.S_IMODE(found.st_mode))
+        elif not private:
+            mask = os.umask(0)
+            os.umask(mask)
+            os.chmod(temporary, 0o666 & ~mask)
+        os.replace(temporary, real)
+    except BaseException:
+        with suppress(OSError):
+            os.unlink(temporary)
+        raise
+    with suppress(OSError):  # the rename itself, on the disk
+        folder = os.open(real.parent, os.O_RDONLY)
+        try:
+            os.fsync(folder)
+        finally:
+            os.close(folder)
+    return found is not None
+
+
+def read_input(source: str, what: str, limit: int = MAX_INPUT) -> str:
+    """The text of a regular file, or of standard input for ``-``: at most ``limit`` bytes
+    of UTF-8. ``what`` names the command's files in messages (``"records"``)."""
+    label = "standard input" if source == "-" else source
+    if source == "-":
+        data = sys.stdin.buffer.read(limit + 1)
+    else:
+        try:
+            handle = os.open(source, os.O_RDONLY | os.O_NONBLOCK)  # a pipe must not block us
+        except OSError as err:
+            raise ChouetteError(f"cannot read {source}: {reason(err)}") from None
+        if not stat.S_ISREG(os.fstat(handle).st_mode):
+            os.close(handle)
+            raise ChouetteError(
+                f"{source} is not a regular file (a device, a pipe or a folder): give a "
+                f"file of {what}, or - for standard input"
+            )
+        with open(handle, "rb") as file:
+            try:
+                data = file.read(limit + 1)
+            except OSError as err:
+                raise ChouetteError(f"cannot read {source}: {reason(err)}") from None
+    if len(data) > limit:
+        raise ChouetteError(
+            f"{label} holds more than {limit >> 20} MiB, the most read at once: "
+            f"split the {what} into smaller files"
+        )
+    if data.startswith(codecs.BOM_UTF8):  # a mark some editors put first
+        data = data[len(codecs.BOM_UTF8) :]
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = data.count(b"\n", 0, err.start) + 1
+        raise ChouetteError(
+            f"{label} is not UTF-8 text (byte 0x{data[err.start]:02x} on line {line})"
+        ) from None
