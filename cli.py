@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from db import Ledger
     from db.store import Played, SessionInfo
 
+
 class Commands(TyperGroup):
     """The app's commands; a command that meets data it cannot read says whether the ledger
     is damaged (and so not a bug of chouette's)."""
@@ -985,7 +986,8 @@ def record(
 ) -> None:
     """Book chouette game records, all or nothing.
 
-    One record, a JSON array of them, or JSON Lines; FILE or - for standard input.
+    One record, a JSON array of them, or JSON Lines; FILE or - for standard input (UTF-8, at
+    most 64 MiB), read and checked whole before the ledger is locked.
     """
     from chouette.record import parse_record, read_records
     from chouette.report import booked_json
@@ -1115,6 +1117,7 @@ def export(
 
     A backup, or a move to another database: `chouette import FILE` of the export into an
     empty database (SQLite or PostgreSQL) rebuilds it with identical standings and sheets.
+    FILE is written whole or not at all (never over the ledger itself).
     """
     from db.transfer import export as rows
 
@@ -1170,7 +1173,8 @@ def migrate(ctx: typer.Context) -> None:
 def check(ctx: typer.Context) -> None:
     """Verify the ledger and list every problem.
 
-    Bookings sum to zero and equal what replaying the stored events gives; the line is
+    The file itself (SQLite's integrity and foreign-key checks, every stored value readable);
+    bookings sum to zero and equal what replaying the stored events gives; the line is
     consistent. Exit code 1 if anything is wrong.
     """
     from db.audit import check as audit

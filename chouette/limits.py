@@ -28,9 +28,7 @@ MONEY_SHOWN = "10,000,000,000,000.00"
 def check_points(points: int, what: str) -> int:
     """``points`` if within the limit; else a :class:`LimitError` naming ``what``."""
     if not -LIMIT <= points <= LIMIT:
-        raise LimitError(
-            f"{what}: {_digits(points)} points is past the ledger's limit of {SHOWN} points"
-        )
+        raise LimitError(f"{what}: {_points(points)} is past the ledger's limit of {SHOWN} points")
     return points
 
 
@@ -75,9 +73,10 @@ def check_game(game: Game, stakes: Mapping[str, int]) -> None:
         )
 
 
-def _digits(number: int) -> str:
-    """A number for a message: in full up to 30 digits, else about how many it has."""
+def _points(number: int) -> str:
+    """A count of points for a message: in full up to 30 digits, else how long it is (a
+    number of thousands of digits is not even turned into text)."""
     if abs(number) < 10**30:
-        return str(number)
-    size = int(abs(number).bit_length() * 0.30103)  # log10(2): no conversion of a huge number
-    return f"{'-' if number < 0 else ''}a {size}-digit number of"
+        return f"{number} points"
+    digits = int(abs(number).bit_length() * 0.30103) + 1  # log10(2), within a digit
+    return f"a number of points some {digits} digits long"

@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import create_engine, inspect, text
 
 from chouette.errors import ChouetteError
-from chouette.game import Answer, Double, End
+from chouette.game import Answer, Deal, Double, End
 from chouette.line import Line, new_line
 from chouette.rules import HouseRules
 from db import open_ledger
@@ -242,6 +242,62 @@ def test_a_third_schema_ledger_migrates_and_notes_which_games_each_import_booked
             }
         elif table != "schema_version":
             assert after[table] == rows, table
+
+
+V4 = Path(__file__).parent / "data" / "ledger-v4.sqlite"
+
+
+@pytest.mark.backends("sqlite")
+def test_a_fourth_schema_ledger_migrates_unchanged_and_books_points_past_32_bits(
+    chouette, tmp_path, monkeypatch
+):
+    """ledger-v4.sqlite, written by schema 4: the club of test_transfer, whose friday game 3
+    is in progress with a deal of 3,000,000,000 points to eve. Migrated, every row is kept;
+    the game ends and books its points (SQLite's integers were 64 bits wide already)."""
+    before, after = migrated(V4, 4, tmp_path)
+    assert {t: r for t, r in after.items() if t != "schema_version"} == {
+        t: r for t, r in before.items() if t != "schema_version"
+    }
+    monkeypatch.setenv("CHOUETTE_DB", str(tmp_path / "old.sqlite"))
+    chouette("--session", "friday", "end", "box")
+    standings = chouette.json("--session", "friday", "standings")["players"]
+    assert {"name": "eve", "points": 3000000000, "cents": 300000000000} in standings
+    chouette("check")
+
+
+@pytest.mark.backends("postgres")
+def test_points_widen_to_64_bits_when_a_postgresql_ledger_migrates(url, ledger_url):
+    """A PostgreSQL ledger of the schema before points were widened (its points columns
+    INTEGER, as schema 4 made them) migrates to exactly a fresh ledger's schema, every row
+    kept, and then books points past 32 bits."""
+    rules = HouseRules()
+    with open_ledger(url, write=True, now=WHEN) as book:
+        info = book.create_session("friday", new_line(["ann", "bob", "cat"], rules), 1, rules)
+        book.play(info, [Double("box", ("bob",)), Answer("take", "bob"), End("box")], None)
+    fresh = schema(url)
+    dispose_all()
+    raw = create_engine(url)
+    with raw.begin() as conn:
+        for table in ("booking", "pair"):
+            conn.execute(text(f"ALTER TABLE {table} ALTER COLUMN points TYPE INTEGER"))
+        conn.execute(text("UPDATE schema_version SET version = :v"), {"v": LATEST - 1})
+    raw.dispose()
+    old = dump(url)
+    assert schema(url) != fresh
+    connect(url)
+    dispose_all()
+    assert schema(url) == fresh
+    after = dump(url)
+    assert after["schema_version"] == [(LATEST,)]
+    assert {t: r for t, r in after.items() if t != "schema_version"} == {
+        t: r for t, r in old.items() if t != "schema_version"
+    }
+    with open_ledger(url, write=True, now=WHEN) as book:
+        info = book.session("friday", lock=True)
+        book.play(info, [Deal("cat", 3_000_000_000)], None)
+        book.play(info, [End("box")], None)
+    with open_ledger(url, write=False, now=WHEN) as book:
+        assert book.totals(None)["cat"] == (3_000_000_000 - 1, 3_000_000_000 - 1)
 
 
 @pytest.mark.backends("sqlite")
