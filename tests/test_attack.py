@@ -83,6 +83,15 @@ def run(
     return done
 
 
+def refused(chouette, ledger_url: str, *args: str, code: int = 1, input: str | None = None) -> str:
+    """``chouette ARGS`` refused (exit ``code``) with nothing written: its message."""
+    before = dump(ledger_url)
+    result = chouette(*args, code=code, input=input)
+    assert dump(ledger_url) == before
+    tally("refused")
+    return result.stderr
+
+
 def error(done: subprocess.CompletedProcess[bytes]) -> str:
     return done.stderr.decode()
 
@@ -256,11 +265,8 @@ def test_a_stake_of_zero_or_less_is_refused_for_a_player_as_for_the_session(
     chouette, ledger_url, args, who, amount
 ):
     chouette("new", "friday", "ann", "bob")
-    before = dump(ledger_url)
-    result = chouette(*args, code=1)
-    assert result.stderr == f"Error: {who} must be more than zero, not {amount}\n"
-    assert dump(ledger_url) == before
-    tally("refused")
+    said = refused(chouette, ledger_url, *args)
+    assert said == f"Error: {who} must be more than zero, not {amount}\n"
 
 
 LIMIT_MONEY = "10,000,000,000,000.00"
@@ -279,11 +285,8 @@ PAST_LIMIT = [
 @pytest.mark.parametrize(("args", "said"), PAST_LIMIT)
 def test_an_amount_past_the_limit_is_refused_with_the_limit(chouette, ledger_url, args, said):
     chouette("new", "friday", "ann", "bob")
-    before = dump(ledger_url)
-    result = chouette(*args, code=1)
-    assert result.stderr == f"Error: {said} is past the ledger's limit of {LIMIT_MONEY}\n"
-    assert dump(ledger_url) == before
-    tally("refused")
+    message = refused(chouette, ledger_url, *args)
+    assert message == f"Error: {said} is past the ledger's limit of {LIMIT_MONEY}\n"
 
 
 @pytest.mark.parametrize("text", ["1e-999999999", "2.5E-999999999"])
@@ -298,13 +301,11 @@ def test_a_deal_past_the_limit_is_refused_and_the_game_can_still_end(chouette, l
     """A 23-digit deal was booked and left a game that could not end."""
     chouette("new", "friday", "ann", "bob", "cat")
     chouette("double", "bob")
-    before = dump(ledger_url)
-    result = chouette("deal", "cat", "12345678901234567890123", code=1)
-    assert result.stderr == (
+    said = refused(chouette, ledger_url, "deal", "cat", "12345678901234567890123")
+    assert said == (
         f"Error: deal cat: 12345678901234567890123 points is past the ledger's limit of "
         f"{LIMIT_POINTS} points\n"
     )
-    assert dump(ledger_url) == before
     chouette("take", "bob")
     chouette("end", "box")
     tally("refused")
@@ -329,13 +330,10 @@ def test_a_cube_turned_past_the_limit_is_refused_at_that_turn(chouette, ledger_u
     )
     for _ in range(48):  # 2^48 × 3 points at 0.01 stays under 10^15
         chouette("auto-double")
-    before = dump(ledger_url)
-    result = chouette("auto-double", code=1)
-    assert result.stderr == (
+    assert refused(chouette, ledger_url, "auto-double") == (
         "Error: the pair of ann and bob could book past the ledger's limit "
         f"({LIMIT_POINTS} points, {LIMIT_MONEY} in money)\n"
     )
-    assert dump(ledger_url) == before
     chouette("end", "box", "--backgammon")
     assert chouette.json("standings")["players"][0]["points"] == 3 * 2**48
     tally("refused")
@@ -343,12 +341,9 @@ def test_a_cube_turned_past_the_limit_is_refused_at_that_turn(chouette, ledger_u
 
 def test_a_record_past_the_limit_is_refused_whole(chouette, ledger_url):
     chouette("new", "friday", "ann", "bob", "cat", "--auto-doubles", "99")
-    before = dump(ledger_url)
     record = {"events": [{"act": "auto-double"}] * 60, "result": {"winner": "box"}}
-    result = chouette("record", "-", input=json.dumps(record), code=1)
-    assert result.stderr.startswith("Error: record: the pair of ann and bob could book past")
-    assert dump(ledger_url) == before
-    tally("refused")
+    said = refused(chouette, ledger_url, "record", "-", input=json.dumps(record))
+    assert said.startswith("Error: record: the pair of ann and bob could book past")
 
 
 def test_a_running_balance_never_passes_the_limit(chouette, ledger_url):
@@ -356,13 +351,10 @@ def test_a_running_balance_never_passes_the_limit(chouette, ledger_url):
     the limit: the payment that would pass it is refused."""
     chouette("new", "friday", "ann", "bob")
     chouette("pay", "ann", "bob", "9000000000000")
-    before = dump(ledger_url)
-    result = chouette("pay", "ann", "bob", "9000000000000", code=1)
-    assert result.stderr == (
+    assert refused(chouette, ledger_url, "pay", "ann", "bob", "9000000000000") == (
         f"Error: ann's running balance would pass the ledger's limit ({LIMIT_POINTS} points, "
         f"{LIMIT_MONEY} in money): nothing was written\n"
     )
-    assert dump(ledger_url) == before
     assert chouette.json("standings")["players"][0]["cents"] == 900000000000000
     chouette("check")
     tally("refused")
@@ -443,13 +435,10 @@ def test_a_record_with_a_key_given_twice_is_refused(chouette, ledger_url, text, 
     """Which value would count? JSON parsers disagree; chouette refuses, as its neutral-record
     reader always did."""
     chouette("new", "friday", "ann", "bob")
-    before = dump(ledger_url)
     for source in (text, text + "\n" + text):
-        result = chouette("record", "-", input=source, code=1)
+        said = refused(chouette, ledger_url, "record", "-", input=source)
         where = "record" if source == text else "record line 1"
-        assert result.stderr == f"Error: {where}: {key} is given twice in one object\n"
-    assert dump(ledger_url) == before
-    tally("refused")
+        assert said == f"Error: {where}: {key} is given twice in one object\n"
 
 
 @pytest.mark.parametrize("text", ["5,00", "5,000", "1,5", "12,50", "1,0000.00", "1,000,00"])
@@ -457,12 +446,9 @@ def test_an_amount_with_a_comma_that_could_be_decimal_is_refused(chouette, ledge
     """`--stake 5,00` meant 500.00; a comma is now read only as a thousands separator that
     cannot be a decimal comma."""
     chouette("new", "friday", "ann", "bob")
-    before = dump(ledger_url)
     for args in (["new", "x", "a", "b", "--stake", text], ["pay", "ann", "bob", text]):
-        result = chouette(*args, code=2)
-        assert "a comma could be a decimal comma or a thousands separator" in result.stderr
-    assert dump(ledger_url) == before
-    tally("refused")
+        said = refused(chouette, ledger_url, *args, code=2)
+        assert "a comma could be a decimal comma or a thousands separator" in said
 
 
 def test_every_command_that_takes_money_says_what_it_understood(chouette):
