@@ -79,17 +79,17 @@ def write_whole(target: Path, data: bytes, *, private: bool) -> bool:
     ledger), else as the umask says; a replaced file keeps its permissions. A terminal, a
     pipe or a device is written in place. Raises :class:`OSError`; the old file, if any, is
     then untouched and no temporary file is left."""
-    real = Path(os.path.realpath(target))
     try:
-        found: os.stat_result | None = os.stat(real)
+        found: os.stat_result | None = os.stat(target)  # through links: /dev/stdout too
     except FileNotFoundError:
         found = None
     if found is not None and not stat.S_ISREG(found.st_mode):
         if stat.S_ISDIR(found.st_mode):
             raise IsADirectoryError(errno.EISDIR, "Is a directory", str(target))
-        with open(real, "wb") as out:
+        with open(target, "wb") as out:
             out.write(data)
         return False
+    real = Path(os.path.realpath(target))  # a link is kept; the file it names is replaced
     handle, temporary = tempfile.mkstemp(dir=real.parent, prefix=f".{real.name}.", suffix=".part")
     try:
         with os.fdopen(handle, "wb") as out:

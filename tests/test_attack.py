@@ -247,6 +247,24 @@ def test_an_export_replaces_the_old_file_whole_and_keeps_its_permissions(chouett
     assert mine(tmp_path) == ["backup.jsonl", "new.jsonl"]
 
 
+@SLOW
+def test_an_output_to_a_device_or_through_a_link_goes_where_it_did(chouette, ledger_file, tmp_path):
+    """A device (/dev/stdout) is written in place; a symbolic link stays a link to a file
+    that is replaced whole. (A guard: so it was before outputs were written whole.)"""
+    evening(chouette)
+    dispose_all()
+    done = run(ledger_file, "export", "/dev/stdout")
+    assert done.stdout.startswith(b'{"kind": "chouette-ledger"')
+    assert done.stdout.endswith(b"Exported 4 lines to /dev/stdout.\n")
+    backup = tmp_path / "backups" / "latest.jsonl"
+    backup.parent.mkdir()
+    backup.write_text("old\n")
+    (tmp_path / "link.jsonl").symlink_to(backup)
+    assert run(ledger_file, "export", str(tmp_path / "link.jsonl")).returncode == 0
+    assert (tmp_path / "link.jsonl").is_symlink()
+    assert backup.read_text().startswith('{"kind": "chouette-ledger"')
+
+
 # ---------------------------------------------------------------- wrong money
 
 
