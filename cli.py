@@ -1147,11 +1147,10 @@ def write_file(target: Path, text: str, *, private: bool) -> None:
     """``text`` into ``target`` whole, or an error saying why and that nothing changed."""
     from db.files import reason, write_whole
 
-    existed = target.exists()
     try:
         write_whole(target, text.encode("utf-8"), private=private)
     except OSError as err:
-        kept = f"{target} is as it was" if existed else "nothing was written"
+        kept = f"{target} is as it was" if os.path.lexists(target) else "nothing was written"
         fail(f"cannot write {target}: {reason(err)}; {kept}")
 
 

@@ -40,9 +40,14 @@ _engines: dict[tuple[str, bool], Engine] = {}
 
 def database_url(value: str) -> str:
     """A file path (SQLite) or an SQLAlchemy URL."""
+    if "\x00" in value:
+        raise ChouetteError(f"{value!r} is no ledger's name: it holds a NUL character")
     if "://" in value:
         return value
-    return "sqlite:///" + str(Path(value).expanduser().resolve())
+    try:
+        return "sqlite:///" + str(Path(value).expanduser().resolve())
+    except (OSError, RuntimeError) as err:  # a name too long, a loop of links
+        raise ChouetteError(f"cannot use the ledger at {value}: {err}") from None
 
 
 def sqlite_file(url: str) -> Path | None:
@@ -171,7 +176,11 @@ def _wal_of(file: Path) -> Path:
 
 def _check_file(file: Path, *, create: bool) -> None:
     """The ledger's file is there (or, for a command that starts a ledger, made: 0600)."""
-    if file.exists():
+    try:
+        there = file.exists()
+    except OSError as err:  # a name too long for the filesystem, say
+        raise ChouetteError(f"cannot use the ledger at {file}: {err.strerror}") from None
+    if there:
         if not file.is_file():
             raise ChouetteError(f"{file} is not a file: give --db the path of a ledger file")
         return

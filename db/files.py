@@ -34,6 +34,7 @@ _REASONS = {
     errno.ENOENT: "no such folder",
     errno.EISDIR: "it is a folder",
     errno.ENOTDIR: "a part of the path is not a folder",
+    errno.ENAMETOOLONG: "the name is too long",
 }
 
 
@@ -53,7 +54,9 @@ def _ledger_files(url: str) -> list[Path]:
 
 def refuse_ledger(target: Path, url: str) -> None:
     """Refuse to write ``target`` if it is one of the ledger's own files (through a symbolic
-    or a hard link too)."""
+    or a hard link too), or if it is no file name at all."""
+    if "\x00" in str(target):
+        raise ChouetteError(f"{str(target)!r} is no file name: it holds a NUL character")
     real = Path(os.path.realpath(target))
     try:
         mine = os.stat(real)
@@ -123,6 +126,8 @@ def read_input(source: str, what: str, limit: int = MAX_INPUT) -> str:
     if source == "-":
         data = sys.stdin.buffer.read(limit + 1)
     else:
+        if "\x00" in source:
+            raise ChouetteError(f"{source!r} is no file name: it holds a NUL character")
         try:
             handle = os.open(source, os.O_RDONLY | os.O_NONBLOCK)  # a pipe must not block us
         except OSError as err:

@@ -856,6 +856,23 @@ def any_end(chouette, *args: str):
     return result
 
 
+@pytest.mark.parametrize("name", ["\x00", "x\x00.jsonl", "9" * 300, "a/" * 3000 + "x"])
+@pytest.mark.parametrize("where", ["export", "report", "record", "--db"])
+def test_a_file_name_no_filesystem_takes_is_refused_with_a_message(chouette, where, name):
+    """Found by fuzzing the arguments: a NUL was an internal error; a name too long for the
+    filesystem was one in the first version of the whole-file write (a guard since)."""
+    chouette("new", "friday", "ann", "bob")
+    args = {
+        "export": ["export", name],
+        "report": ["report", "--html", name],
+        "record": ["record", name],
+        "--db": ["--db", name, "standings"],
+    }[where]
+    result = any_end(chouette, *args)
+    assert result.exit_code in (1, 2) and "Error: " in result.stderr  # 2: Typer's own check
+    tally("refused")
+
+
 def flipped(data: bytes, rng: random.Random) -> bytes:
     damaged = bytearray(data)
     for _ in range(rng.choice([1, 1, 2, 8])):
