@@ -1003,28 +1003,30 @@ def import_command(
     nothing; a file imported before books nothing the second time. An export of chouette
     itself is restored into an empty database.
     """
-    from db.imports import import_file
+    from db.imports import check_file, import_file
 
     mapping = parse_names(names or [])
     if len(files) == 1 and is_export_file(files[0]):
         restore_export(ctx, files[0])
         return
+    with ledger(ctx, write=False) as book:  # the house rules the files are read with
+        rules = current(book, ctx).rules
+    checked = []
+    for path in files:  # read and check every file before the ledger is locked
+        with progress_bar(path, "checking") as update:
+            try:
+                checked.append(
+                    check_file(path, rules, match_as_money=match_as_money, progress=update)
+                )
+            except ChouetteError as err:
+                fail(str(err))
     summaries = []
     with ledger(ctx, write=True) as book:
         info = current(book, ctx, lock=True)
-        for path in files:
-            with progress_bar(path) as update:
+        for item in checked:
+            with progress_bar(item.path, "booking") as update:
                 try:
-                    summaries.append(
-                        import_file(
-                            book,
-                            info,
-                            path,
-                            names=mapping,
-                            match_as_money=match_as_money,
-                            progress=update,
-                        )
-                    )
+                    summaries.append(import_file(book, info, item, names=mapping, progress=update))
                 except ChouetteError as err:
                     fail(str(err))
     for summary in summaries:
@@ -1032,11 +1034,18 @@ def import_command(
 
 
 def is_export_file(path: Path) -> bool:
+    """Whether ``path`` is a regular file that starts like chouette's own export (anything
+    else, a device or a pipe included, is left to the engine readers to refuse)."""
+    import stat
+
+    from chouette.engines.text import MAX_LINE
     from db.transfer import is_export
 
     try:
+        if not stat.S_ISREG(path.stat().st_mode):
+            return False
         with path.open(encoding="utf-8-sig") as handle:
-            return is_export(handle.readline())
+            return is_export(handle.readline(MAX_LINE))
     except (OSError, UnicodeError):
         return False
 
@@ -1103,7 +1112,7 @@ def check(ctx: typer.Context) -> None:
 
 
 @contextmanager
-def progress_bar(path: Path) -> Iterator[Callable[[int], None] | None]:
+def progress_bar(path: Path, doing: str) -> Iterator[Callable[[int], None] | None]:
     """A progress bar on a terminal for a big file; nothing in a pipe."""
     try:
         size = path.stat().st_size
@@ -1112,7 +1121,7 @@ def progress_bar(path: Path) -> Iterator[Callable[[int], None] | None]:
     if not sys.stderr.isatty() or size < (4 << 20):
         yield None
         return
-    with typer.progressbar(length=size, label=path.name, file=sys.stderr) as bar:
+    with typer.progressbar(length=size, label=f"{doing} {path.name}", file=sys.stderr) as bar:
         seen = 0
 
         def update(done: int) -> None:

@@ -10,19 +10,34 @@ the session's numbers of the games it booked, so ``undo`` can take the import ba
 
 from __future__ import annotations
 
+import gzip
 import hashlib
+import io
 import json
-from collections.abc import Callable, Iterable, Iterator, Mapping
+import stat
+import zlib
+from collections.abc import Callable, Iterable, Mapping
+from contextlib import closing
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import IO, Any
 
 from sqlalchemy import Connection, text
 
-from chouette.engines import EngineGame, read_engine_file
+from chouette.engines import EngineGame, EngineRead, read_engine_file
+from chouette.engines.text import (
+    GZIP_MAGIC,
+    Encoding,
+    NotDecodable,
+    fallback,
+    sniff,
+    text_chunks,
+    text_lines,
+)
 from chouette.errors import ChouetteError, EngineFileError
 from chouette.line import check_name
 from chouette.money import Cents
+from chouette.rules import HouseRules
 from db.bulk import GAME_HEAD, Booking, allocate_ids, bind, insert_bookings, insert_many
 from db.models import GameRow, SourceFileRow
 from db.store import Ledger, SessionInfo
@@ -48,46 +63,149 @@ class ImportSummary:
     warnings: list[str] = field(default_factory=list)
 
 
-def file_sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        while chunk := handle.read(CHUNK):
-            digest.update(chunk)
-    return digest.hexdigest()
+@dataclass(frozen=True)
+class Checked:
+    """An engine file read and checked whole before the ledger is locked: how to read it
+    again (its encoding), what it is, and the SHA-256 of its bytes, which the booking pass
+    must find again (a file that changed in between is refused)."""
+
+    path: Path
+    sha256: str
+    encoding: Encoding
+    format: str
+    games: int
+    notes: tuple[str, ...] = ()
 
 
-def _text_lines(handle: IO[bytes], progress: Callable[[int], None] | None) -> Iterator[str]:
-    """The file's lines as text, decoded as UTF-8, reporting bytes read as it goes."""
-    done = 0
-    for raw in handle:
-        done += len(raw)
-        if progress is not None and done % CHUNK < len(raw):
-            progress(done)
+def _opened(path: Path) -> tuple[IO[bytes], int]:
+    """The file at ``path`` opened for reading, and its size: a regular file only (a device
+    such as /dev/zero, a pipe or a directory would never end or never be a file of games)."""
+    try:
+        found = path.stat()
+        if not stat.S_ISREG(found.st_mode):
+            raise _Unreadable(
+                f"{path}: not a regular file (a device, a pipe or a folder): nothing booked"
+            )
+        return path.open("rb"), found.st_size
+    except OSError as err:
+        raise _Unreadable(f"{path}: cannot read it ({err.strerror or err})") from None
+
+
+class _Unreadable(EngineFileError):
+    """A path that is not a file that can be read (its message names the path as given)."""
+
+
+class _Hashed(io.RawIOBase):
+    """The file's bytes as they are read, hashed on the way and counted for progress."""
+
+    def __init__(self, raw: IO[bytes], progress: Callable[[int], None] | None) -> None:
+        self.raw, self.progress = raw, progress
+        self.digest = hashlib.sha256()
+        self.done = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        data = self.raw.read(len(buffer))
+        size = len(data)
+        buffer[:size] = data
+        self.digest.update(data)
+        self.done += size
+        if self.progress is not None:
+            self.progress(self.done)
+        return size
+
+    def finish(self) -> str:
+        """The SHA-256 of the whole file (what was not read yet is read now)."""
+        while data := self.raw.read(CHUNK):
+            self.digest.update(data)
+        return self.digest.hexdigest()
+
+
+def _read_pass(
+    path: Path,
+    encoding: Encoding | None,
+    rules: HouseRules,
+    progress: Callable[[int], None] | None,
+    use: Callable[[EngineRead], int],
+) -> tuple[Encoding, str, int, EngineRead]:
+    """One pass over the file: decompressed if it is gzip, decoded, read by the reader its
+    name picks; ``use`` consumes the games. Returns the encoding, the file's SHA-256 and
+    what ``use`` returned."""
+    raw, _ = _opened(path)
+    with raw:
+        hashed = _Hashed(raw, progress)
+        buffered = io.BufferedReader(hashed, CHUNK)
+        compressed = buffered.peek(2)[:2] == GZIP_MAGIC
+        stream: IO[bytes] = gzip.GzipFile(fileobj=buffered, mode="rb") if compressed else buffered
+        name = path.name[:-3] if compressed and path.name.lower().endswith(".gz") else path.name
+        sgf = PurePath(name).suffix.lower() == ".sgf"
         try:
-            yield raw.decode("utf-8")
-        except UnicodeDecodeError:
-            raise UnicodeError("not UTF-8") from None
-    if progress is not None:
-        progress(done)
+            if encoding is None:
+                head = stream.peek(4096)[:4096] if hasattr(stream, "peek") else b""
+                encoding = sniff(head, sgf=sgf)
+            text = text_chunks(stream, encoding) if sgf else text_lines(stream, encoding)
+            with closing(text):  # done with the text before the file closes, also on errors
+                read = read_engine_file(
+                    name, text, jacoby=rules.jacoby, auto_doubles=rules.auto_doubles
+                )
+                result = use(read)
+        except (OSError, EOFError, zlib.error) as err:  # a damaged .gz
+            raise EngineFileError(f"cannot read it: {err}") from None
+        return encoding, hashed.finish(), result, read
+
+
+def check_file(
+    path: Path,
+    rules: HouseRules,
+    *,
+    match_as_money: bool = False,
+    progress: Callable[[int], None] | None = None,
+) -> Checked:
+    """Read and check the engine file at ``path`` whole, without the ledger: every game it
+    holds is readable, it is money play (or ``match_as_money``). A file that is not UTF-8
+    and does not say what it is is read again as Windows-1252 (then Latin-1), with a note."""
+    encoding: Encoding | None = None
+    notes: list[str] = []
+
+    def count(read: EngineRead) -> int:
+        if read.session.is_match and not match_as_money:
+            raise EngineFileError(
+                f"a {read.session.match_length}-point match, not money play: refused "
+                "(give --match-as-money to book its games as money games anyway)"
+            )
+        return sum(1 for _ in read.games)
+
+    while True:
+        try:
+            found, sha, games, read = _read_pass(path, encoding, rules, progress, count)
+        except NotDecodable as err:
+            encoding = fallback(err.encoding)
+            if encoding is None:
+                raise EngineFileError(f"{path.name}: {err}") from None
+            notes = [f"{path.name} is not {err.encoding.label} text: read as {encoding.label}"]
+            continue
+        except _Unreadable:
+            raise
+        except EngineFileError as err:
+            raise EngineFileError(f"{path.name}: {err}") from None
+        return Checked(path, sha, found, read.session.format, games, (*notes, *read.notes))
 
 
 def import_file(
     book: Ledger,
     info: SessionInfo,
-    path: Path,
+    checked: Checked,
     *,
     names: Mapping[str, str],
-    match_as_money: bool = False,
     progress: Callable[[int], None] | None = None,
 ) -> ImportSummary:
-    """Book every game of the engine file at ``path`` into the session ``info``."""
-    summary = ImportSummary(file=path.name, session=info.name)
-    try:
-        sha = file_sha256(path)
-        handle = path.open("rb")
-    except OSError as err:
-        raise EngineFileError(f"{path}: cannot read it ({err.strerror or err})") from None
-    earlier = book.db.get(SourceFileRow, sha)
+    """Book every game of a file :func:`check_file` read into the session ``info``."""
+    path = checked.path
+    summary = ImportSummary(file=path.name, session=info.name, format=checked.format)
+    summary.warnings += checked.notes
+    earlier = book.db.get(SourceFileRow, checked.sha256)
     if earlier is not None:
         where = _session_name(book, earlier.session_id)
         summary.already = (
@@ -95,25 +213,21 @@ def import_file(
             f"game{'' if earlier.games == 1 else 's'} into {where} on "
             f"{earlier.imported_at:%Y-%m-%d}): nothing booked"
         )
-        handle.close()
         return summary
-    with handle:
-        try:
-            read = read_engine_file(
-                path.name,
-                _text_lines(handle, progress),
-                jacoby=info.rules.jacoby,
-                auto_doubles=info.rules.auto_doubles,
-            )
-            summary.format = read.session.format
-            if read.session.is_match and not match_as_money:
-                raise EngineFileError(
-                    f"a {read.session.match_length}-point match, not money play: refused "
-                    "(give --match-as-money to book its games as money games anyway)"
-                )
-            booked = _book_games(book, info, sha, read.games, names, summary)
-        except EngineFileError as err:
-            raise EngineFileError(f"{path.name}: {err}") from None
+
+    def book_games(read: EngineRead) -> int:
+        return _book_games(book, info, checked.sha256, read.games, names, summary)
+
+    try:
+        _, sha, booked, _ = _read_pass(path, checked.encoding, info.rules, progress, book_games)
+    except _Unreadable:
+        raise
+    except EngineFileError as err:
+        raise EngineFileError(f"{path.name}: {err}") from None
+    if sha != checked.sha256:
+        raise EngineFileError(
+            f"{path.name} changed while it was being imported: nothing booked, try again"
+        )
     book.db.add(
         SourceFileRow(
             sha256=sha,

@@ -533,7 +533,10 @@ MAT_REFUSALS = [
         " 0 point match\n Game 1\n  1) 31: 8/5 6/5\n",
         "line 3: expected the score line 'name : score   name : score', found '1) 31: 8/5 6/5'",
     ),
-    (mat(game(1, 0, 0, OPENING)), "line 4: game 1 has no winner (no 'Wins' line)"),
+    (
+        mat(game(1, 0, 0, OPENING), game(2, 0, 0, *ANN_DOUBLE_BOB_DROPS)),
+        "line 8: game 1 has no winner (no 'Wins' line)",
+    ),
     (
         mat(game(1, 0, 0, OPENING, turn(2, "33: 8/5 ?? 6/3"))),
         "line 7: cannot read '??' in '2) 33: 8/5 ?? 6/3'",
@@ -688,7 +691,7 @@ SGF_REFUSALS = [
         "line 1: GM[1] is not a backgammon game (GM[6])",
     ),
     (
-        sgf_game(0, 0, 0, "W+1").replace("RE[W+1]", ""),
+        sgf_game(0, 0, 0, "W+1").replace("RE[W+1]", "") + sgf_game(1, 0, 0, "W+1"),
         "line 1: game 1 has no winner (no RE[] result)",
     ),
     (
@@ -706,7 +709,7 @@ SGF_REFUSALS = [
         sgf_game(0, 0, 0, "W+1", "W[double]", "B[44]"),
         "line 3: Bob plays on with a double to 2 unanswered",
     ),
-    (sgf_game(0, 0, 0, "W+1", "W[double]"), "line 3: the game ends with a double to 2 unanswered"),
+    (sgf_game(0, 0, 0, "W+1", "W[double]"), "line 3: game 1 ends with a double to 2 unanswered"),
     (sgf_game(0, 0, 0, "W+1", "W[double]", "W[double]"), "line 3: Ann doubles Ann's own offer"),
     (
         sgf_game(0, 0, 0, "W+1", "W[double]", "B[drop]", "W[33]"),

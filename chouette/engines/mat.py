@@ -64,6 +64,7 @@ _OFF = re.compile(r".*/(?:0|off)\*?(?:\([1-4]\))?", re.IGNORECASE)
 #: gnubg puts the left column at 5-6 and the right at 33-35; XG and Jellyfish are alike.
 _RIGHT_COLUMN = 20
 _CHECKERS = 15
+_TAB = 8
 _MAX_DOUBLINGS = 62
 
 
@@ -106,7 +107,7 @@ def read_mat(lines: Iterable[str], *, jacoby: bool, auto_doubles: int = 0) -> En
     :class:`~chouette.errors.EngineFileError` (``"line N: reason"``) for a file that cannot be
     read, here for its header and later, while the games stream, for the rest.
     """
-    source = numbered(lines)
+    source = _untabbed(numbered(lines))
     tags, tag_lines, match_length, last = _read_header(source)
     first = _next_game_start(source, last)
     if first is None:
@@ -122,7 +123,16 @@ def read_mat(lines: Iterable[str], *, jacoby: bool, auto_doubles: int = 0) -> En
     )
     checkers = _checkers(session.variation)
     start = _Game(number, game_line, score, score_line, checkers)
-    return EngineRead(session, _games(source, start, rules))
+    notes: list[str] = []
+    return EngineRead(session, _games(source, start, rules, notes), notes)
+
+
+def _untabbed(source: Iterator[tuple[int, str]]) -> Iterator[tuple[int, str]]:
+    """Lines with their tabs expanded to the next multiple of 8 columns, as a terminal shows
+    them: a writer that puts tabs between the two players' columns means the same columns
+    as one that pads with spaces, and a tab is not one column."""
+    for number, text in source:
+        yield number, text.expandtabs(_TAB) if "\t" in text else text
 
 
 def _read_header(
@@ -235,8 +245,12 @@ def _checkers(variation: str | None) -> int:
     return _CHECKERS
 
 
-def _games(source: Iterator[tuple[int, str]], start: _Game, rules: _Rules) -> Iterator[EngineGame]:
-    """Every game, each settled once the next game's score header is known."""
+def _games(
+    source: Iterator[tuple[int, str]], start: _Game, rules: _Rules, notes: list[str]
+) -> Iterator[EngineGame]:
+    """Every game, each settled once the next game's score header is known. A last game
+    that has not ended (the session is still being played, or the engine stopped) is left
+    out, with a note; a game that has not ended before the next one begins is an error."""
     index = 1
     current = start
     for number, text in source:
@@ -259,6 +273,12 @@ def _games(source: Iterator[tuple[int, str]], start: _Game, rules: _Rules) -> It
         yield _settle(current, index, following, rules)
         index += 1
         current = following
+    if current.winner is None and current.dropped_by is None:
+        notes.append(
+            f"game {current.number} (line {current.line}) has not ended: not booked; import "
+            "the file again once it has (the games booked now are not booked twice)"
+        )
+        return
     _close(current, None, rules)
     yield _settle(current, index, None, rules)
 

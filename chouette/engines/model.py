@@ -81,10 +81,13 @@ class EngineSession:
 
 @dataclass(frozen=True)
 class EngineRead:
-    """A file being read: its header now, its games as they stream."""
+    """A file being read: its header now, its games as they stream, and ``notes`` that the
+    reader adds as it goes (an unfinished last game that is not booked, say), complete once
+    the games are read to the end."""
 
     session: EngineSession
     games: Iterator[EngineGame]
+    notes: list[str] = field(default_factory=list)
 
 
 def problem(line: int, reason: str) -> EngineFileError:

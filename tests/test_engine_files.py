@@ -1,0 +1,268 @@
+"""Engine files as players bring them: any encoding and line end, tabs, gzip, files still
+being played, re-exports; and nothing that is not a file of games gets near the ledger.
+
+The truth is gnubg's own (tests/engine-samples/manifest.json), never the reader's.
+"""
+
+from __future__ import annotations
+
+import codecs
+import gzip
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from chouette.engines import EngineGame, read_mat
+from chouette.rules import HouseRules
+from db.imports import Checked, check_file
+from tests.samples import SAMPLES
+
+MANIFEST = json.loads((SAMPLES / "manifest.json").read_text(encoding="utf-8"))
+S01 = next(f for f in MANIFEST["files"] if f["path"] == "gnubg/mat/s01_money_jacoby_beavers3.mat")
+S01_SGF = next(
+    f for f in MANIFEST["files"] if f["path"] == "gnubg/sgf/s01_money_jacoby_beavers3.sgf"
+)
+
+
+def truth(entry: dict[str, Any]) -> list[tuple[str, int]]:
+    return [(g["winner"], g["points_won"]) for g in entry["games"]]
+
+
+def results(games: list[EngineGame]) -> list[tuple[str, int]]:
+    return [(g.winner, g.points) for g in games]
+
+
+def unexpand(line: str, tab: int = 8) -> str:
+    """A line as a writer that puts tabs between its columns writes it: every run of two or
+    more spaces that reaches a tab stop becomes tabs (what Unix ``unexpand -a`` does)."""
+    out, column, pending = [], 0, 0
+    for char in line:
+        if char == " ":
+            pending += 1
+            column += 1
+            if column % tab == 0:
+                out.append("\t" if pending > 1 else " ")
+                pending = 0
+            continue
+        out.append(" " * pending + char)
+        pending = 0
+        column += 1
+    return "".join(out) + " " * pending
+
+
+# ---------------------------------------------------------------- tabs
+
+
+def test_tabs_between_columns_count_to_the_next_tab_stop() -> None:
+    text = (SAMPLES / S01["path"]).read_text(encoding="utf-8")
+    tabbed = [unexpand(line) for line in text.splitlines()]
+    assert sum("\t" in line for line in tabbed) > 500  # the columns really are tabs now
+    read = read_mat(tabbed, jacoby=True)
+    games = list(read.games)
+    assert results(games) == truth(S01)
+    assert [w for g in games for w in g.warnings] == []
+
+
+# ---------------------------------------------------------------- encodings and line ends
+
+
+def standings_points(chouette: Any) -> dict[str, int]:
+    return {p["name"]: p["points"] for p in chouette.json("standings")["players"]}
+
+
+def final_points(entry: dict[str, Any]) -> dict[str, int]:
+    (a, b), (sa, sb) = entry["players"], entry["final_score"]
+    return {a: sa - sb, b: sb - sa}
+
+
+def s01_text() -> str:
+    return (SAMPLES / S01["path"]).read_text(encoding="utf-8")
+
+
+def utf16_without_mark(text: str) -> bytes:
+    return text.encode("utf-16-le")
+
+
+SAVED_AS = [
+    ("utf-8 with a byte-order mark", lambda t: t.encode("utf-8-sig")),
+    ("utf-16 little-endian with a mark", lambda t: t.encode("utf-16")),
+    ("utf-16 big-endian with a mark", lambda t: codecs.BOM_UTF16_BE + t.encode("utf-16-be")),
+    ("utf-16 without a mark", utf16_without_mark),
+    ("CRLF line ends", lambda t: t.replace("\n", "\r\n").encode("utf-8")),
+    ("CR line ends (old Macintosh)", lambda t: t.replace("\n", "\r").encode("utf-8")),
+    ("gzip", lambda t: gzip.compress(t.encode("utf-8"))),
+    ("gzip of UTF-16 with CRLF", lambda t: gzip.compress(t.replace("\n", "\r\n").encode("utf-16"))),
+]
+
+
+@pytest.mark.parametrize(("how", "encode"), SAVED_AS, ids=[s[0] for s in SAVED_AS])
+def test_a_file_saved_any_common_way_books_the_same_games(chouette, tmp_path, how, encode):
+    chouette("new", "money", *S01["players"])
+    path = tmp_path / ("s01.mat.gz" if how.startswith("gzip") else "s01.mat")
+    path.write_bytes(encode(s01_text()))
+    out = chouette("import", str(path)).stdout
+    assert out.startswith(f"{path.name}: 50 games booked into money.\n"), out
+    assert "Warning" not in out
+    games = chouette.json("sheet")["games"]
+    assert [(next(p for p, v in g["points"].items() if v > 0), max(g["points"].values()))
+            for g in games] == truth(S01)  # fmt: skip
+    assert standings_points(chouette) == final_points(S01)
+
+
+def test_a_windows_1252_file_is_read_as_such_and_the_summary_says_so(chouette, tmp_path):
+    text = s01_text().replace("Alice", "Zoë").replace("Bob", "Jérôme")
+    path = tmp_path / "zoe.mat"
+    path.write_bytes(text.encode("cp1252"))
+    chouette("new", "money", "Zoë", "Jérôme")
+    out = chouette("import", str(path)).stdout
+    assert out.startswith("zoe.mat: 50 games booked into money.\n")
+    assert "Warning: zoe.mat is not UTF-8 text: read as Windows-1252\n" in out
+    final = final_points(S01)
+    assert standings_points(chouette) == {"Zoë": final["Alice"], "Jérôme": final["Bob"]}
+
+
+def test_an_sgf_file_is_decoded_as_its_ca_property_says(chouette, tmp_path):
+    text = (SAMPLES / S01_SGF["path"]).read_text(encoding="utf-8")
+    assert "CA[UTF-8]" in text
+    latin = text.replace("CA[UTF-8]", "CA[ISO-8859-1]").replace("Alice", "Zoë")
+    path = tmp_path / "zoe.sgf.gz"
+    path.write_bytes(gzip.compress(latin.encode("latin-1")))
+    chouette("new", "money", "Zoë", "Bob")
+    out = chouette("import", str(path)).stdout
+    assert out.startswith("zoe.sgf.gz: 50 games booked into money.\n"), out
+    assert "Warning" not in out
+    final = final_points(S01_SGF)
+    assert standings_points(chouette) == {"Zoë": final["Alice"], "Bob": final["Bob"]}
+
+
+def test_the_check_before_the_lock_reports_the_encoding_and_the_games() -> None:
+    checked = check_file(SAMPLES / S01["path"], HouseRules())
+    assert isinstance(checked, Checked)
+    assert (checked.format, checked.games, checked.encoding.label, checked.notes) == (
+        "mat",
+        50,
+        "UTF-8",
+        (),
+    )
+
+
+# ---------------------------------------------------------------- a session still being played
+
+
+def cut_inside_game(text: str, number: int, keep: int) -> str:
+    """The file as saved while game ``number`` was being played: its first ``keep`` lines
+    after the score header, nothing after."""
+    lines = text.splitlines(keepends=True)
+    start = lines.index(f" Game {number}\n")
+    return "".join(lines[: start + 2 + keep])
+
+
+@pytest.mark.parametrize("keep", [0, 1, 2], ids=["just begun", "in play", "double pending"])
+def test_a_mat_file_whose_last_game_is_unfinished_books_the_games_before_it(
+    chouette, tmp_path, keep
+):
+    text = cut_inside_game(s01_text(), 31, keep)
+    if keep == 2:
+        assert text.rstrip().endswith("Doubles => 2")  # game 31's 2nd turn: a double, unanswered
+    path = tmp_path / "tonight.mat"
+    path.write_text(text, encoding="utf-8")
+    chouette("new", "money", *S01["players"])
+    out = chouette("import", str(path)).stdout
+    assert out.startswith("tonight.mat: 30 games booked into money.\n"), out
+    assert "Warning: game 31 (line " in out and ") has not ended: not booked;" in out
+    games = chouette.json("sheet")["games"]
+    assert [(max(g["points"], key=g["points"].get), max(g["points"].values())) for g in games] == (
+        truth(S01)[:30]
+    )
+    chouette("check")
+
+
+def test_an_sgf_file_whose_last_game_has_no_result_books_the_games_before_it(chouette, tmp_path):
+    text = (SAMPLES / S01_SGF["path"]).read_text(encoding="utf-8")
+    trees = text.split("\n(;")
+    last = trees[30]
+    unfinished = last.replace(last[last.index("RE[") : last.index("]", last.index("RE[")) + 1], "")
+    path = tmp_path / "tonight.sgf"
+    path.write_text("\n(;".join([*trees[:30], unfinished]) + "\n", encoding="utf-8")
+    chouette("new", "money", *S01_SGF["players"])
+    out = chouette("import", str(path)).stdout
+    assert out.startswith("tonight.sgf: 30 games booked into money.\n"), out
+    assert "Warning: game 31 (line " in out and ") has no result yet: not booked;" in out
+
+
+def test_a_game_that_never_ends_in_the_middle_of_a_file_still_refuses_the_file(chouette, tmp_path):
+    lines = s01_text().splitlines(keepends=True)
+    start, after = lines.index(" Game 12\n"), lines.index(" Game 13\n")
+    cut = [*lines[: start + 5], "\n", *lines[after:]]  # game 12 stops after 3 turns
+    path = tmp_path / "broken.mat"
+    path.write_text("".join(cut), encoding="utf-8")
+    chouette("new", "money", *S01["players"])
+    refused = chouette("import", str(path), code=1)
+    assert refused.stderr.startswith("Error: broken.mat: line ")
+    assert "game 12 has no winner (no 'Wins' line)" in refused.stderr
+    assert chouette.json("sheet")["games"] == []
+
+
+# ---------------------------------------------------------------- what is not a file of games
+
+
+def test_a_device_a_pipe_or_a_folder_is_refused_before_anything_is_read(chouette, tmp_path):
+    import os
+
+    chouette("new", "money", "Alice", "Bob")
+    fifo = tmp_path / "pipe.mat"
+    os.mkfifo(fifo)
+    for path in (Path("/dev/zero"), Path("/dev/urandom"), fifo, tmp_path):
+        refused = chouette("import", str(path), code=1)
+        assert refused.stderr == (
+            f"Error: {path}: not a regular file (a device, a pipe or a folder): nothing booked\n"
+        )
+    assert chouette.json("sheet")["games"] == []
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "message"),
+    [
+        ("long.mat", b" 0 point match\n\n Game 1\n" + b"x" * (1 << 21), "line 4: a line longer"),
+        ("zeros.jsonl", bytes(1 << 21), "line 1: a line longer than 1,048,576 characters"),
+        ("nul.csv", b"\x00session,game\n", "line 1: a NUL character: not a text file"),
+        ("noise.mat", bytes(range(1, 256)) * 8192, "line 1: expected the ' N point match' line"),
+        ("noise.sgf", b"(;GM[6]" + bytes(range(1, 256)) * 8192, "line 1: "),
+    ],
+)
+def test_a_file_that_is_not_text_is_refused_at_its_first_bad_line(
+    chouette, tmp_path, name, content, message
+):
+    chouette("new", "money", "Alice", "Bob")
+    path = tmp_path / name
+    path.write_bytes(content)
+    refused = chouette("import", str(path), code=1)
+    assert refused.stderr.startswith(f"Error: {name}: {message}"), refused.stderr
+    assert len(refused.stderr) < 300
+
+
+def test_a_bad_file_is_refused_while_another_command_holds_the_write_lock(
+    chouette, ledger_file, tmp_path
+):
+    """The file is read and checked before the ledger is locked: another writer holding
+    the lock does not keep a bad file's refusal waiting (nor a bad file the lock)."""
+    import sqlite3
+    import time
+
+    chouette("new", "money", *S01["players"])
+    path = tmp_path / "broken.mat"
+    path.write_text(s01_text().replace(" Game 40\n", " Game 41\n"), encoding="utf-8")
+    holder = sqlite3.connect(ledger_file, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    try:
+        started = time.monotonic()
+        refused = chouette("import", str(path), code=1)
+        waited = time.monotonic() - started
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert refused.stderr.startswith("Error: broken.mat: line "), refused.stderr
+    assert "Game 41 follows Game 39" in refused.stderr
+    assert waited < 10  # the busy timeout is 30 s: the lock was never asked for
