@@ -266,3 +266,80 @@ def test_a_bad_file_is_refused_while_another_command_holds_the_write_lock(
     assert refused.stderr.startswith("Error: broken.mat: line "), refused.stderr
     assert "Game 41 follows Game 39" in refused.stderr
     assert waited < 10  # the busy timeout is 30 s: the lock was never asked for
+
+
+ADVERSARIAL = {
+    "a score header of many names": " Game 1\n" + "a : 1 " * 150_000 + "x\n",
+    "a score-like line inside a game": " Game 1\n a : 0   b : 0\n" + "a : 1   " * 110_000 + "\n",
+    "a long tag": "; [" + ' "' * 400_000 + "\n",
+    "a long move": " Game 1\n a : 0   b : 0\n  1) 31: " + "8/" * 400_000 + "5\n",
+}
+
+
+@pytest.mark.parametrize("line", ADVERSARIAL.values(), ids=list(ADVERSARIAL))
+def test_every_reader_is_linear_in_the_length_of_a_line(line: str) -> None:
+    """A crafted line near the 1 MiB limit is read (or refused) in well under a second;
+    a quadratic pattern would take minutes (the alarm stops it at 30 s)."""
+    import contextlib
+    import io
+    import signal
+    import time
+
+    from chouette.errors import EngineFileError
+
+    text = (" 0 point match\n\n" + line) if not line.startswith(";") else line + " 0 point match\n"
+    assert len(line) > 800_000
+
+    def too_slow(*_: object) -> None:
+        raise TimeoutError("still reading one line after 30 s")
+
+    previous = signal.signal(signal.SIGALRM, too_slow)
+    signal.alarm(30)
+    try:
+        started = time.monotonic()
+        with contextlib.suppress(EngineFileError):  # refused, or read as an unfinished game
+            list(read_mat(io.StringIO(text), jacoby=True).games)
+        took = time.monotonic() - started
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+    assert took < 5, took
+
+
+def test_a_big_json_array_is_read_in_one_pass(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each record's line is counted from the one before, not from the top of the file
+    (which made 100,000 records take minutes); past the size limit, JSON Lines is asked for."""
+    import signal
+    import time
+
+    from chouette.engines import neutral
+    from chouette.errors import EngineFileError
+
+    record = (
+        '  {"session": "s", "game": %d, "winner": "ann", "loser": "bob", "cube": 1,\n'
+        '   "result": "single", "end": "bearoff", "points": 1}'
+    )
+    count = 100_000
+    lines = ["[", *",\n".join(record % i for i in range(1, count + 1)).split("\n"), "]"]
+
+    def too_slow(*_: object) -> None:
+        raise TimeoutError("still reading the array after 30 s")
+
+    previous = signal.signal(signal.SIGALRM, too_slow)
+    signal.alarm(30)
+    try:
+        started = time.monotonic()
+        games = list(neutral.read_jsonl(lines).games)
+        took = time.monotonic() - started
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+    assert [g.line for g in games[:3]] == [2, 4, 6] and games[-1].line == 2 * count
+    assert took < 10, took
+    monkeypatch.setattr(neutral, "MAX_ARRAY", 1000)
+    with pytest.raises(EngineFileError) as refused:
+        list(neutral.read_jsonl(lines).games)
+    assert str(refused.value) == (
+        "line 17: a JSON array longer than 1,000 characters: write the records as JSON Lines "
+        "(one record per line) instead"
+    )

@@ -51,7 +51,7 @@ from chouette.engines.model import (
 _TAG = re.compile(r';\s*\[\s*([^"\]]*?)\s*"(.*)"\s*\]\s*')
 _MATCH = re.compile(r"\s*([0-9]{1,9})\s+point\s+match\s*", re.IGNORECASE)
 _GAME = re.compile(r"\s*Game\s+([0-9]{1,9})\s*")
-_SCORE = re.compile(r"\s*(\S.*?) : (-?[0-9]{1,9})\s*(\S.*?) : (-?[0-9]{1,9})\s*")
+_SCORE_AT = re.compile(r" : (-?[0-9]{1,9})")
 _NUMBERED = re.compile(r"\s*([0-9]{1,9})\)")
 _NUMBER = re.compile(r"[0-9]{1,9}")
 _DATE = re.compile(r"([0-9]{4})[.-]([0-9]{2})[.-]([0-9]{2})")
@@ -64,6 +64,8 @@ _OFF = re.compile(r".*/(?:0|off)\*?(?:\([1-4]\))?", re.IGNORECASE)
 #: gnubg puts the left column at 5-6 and the right at 33-35; XG and Jellyfish are alike.
 _RIGHT_COLUMN = 20
 _CHECKERS = 15
+#: The names of players a file leaves nameless (Backgammon Galaxy does): their side.
+NAMELESS = ("Player 1", "Player 2")
 _TAB = 8
 _MAX_DOUBLINGS = 62
 
@@ -180,17 +182,32 @@ def _read_score(
 ) -> tuple[tuple[str, str], tuple[int, int], int]:
     """The score header right after `` Game N``: the names and the score before the game."""
     for number, text in source:
-        score = _SCORE.fullmatch(text)
+        score = _score(text)
         if score is None:
             raise problem(
                 number,
                 f"expected the score line 'name : score   name : score', found {_show(text)}",
             )
-        names = (score.group(1).strip(), score.group(3).strip())
+        left, left_score, right, right_score = score
+        names = (left or NAMELESS[0], right or NAMELESS[1])
         if names[0] == names[1]:
             raise problem(number, f"both players are called {names[0]!r}")
-        return names, (int(score.group(2)), int(score.group(4))), number
+        return names, (left_score, right_score), number
     raise problem(game_line + 1, "the file ends before the game's score line")
+
+
+def _score(text: str) -> tuple[str, int, str, int] | None:
+    """``Alice : 3      Bob : 5`` as its two names and scores, or None. A name runs up to
+    its `` : score`` (names hold spaces and accents) and may be empty (Backgammon Galaxy
+    leaves a player's name out); each search is one pass over the line."""
+    first = _SCORE_AT.search(text)
+    at = text.rfind(" : ")
+    last = _SCORE_AT.match(text, at) if at >= 0 else None
+    if first is None or last is None or last.start() <= first.start() or text[last.end() :].strip():
+        return None
+    left = text[: first.start()].strip()
+    right = text[first.end() : last.start()].strip()
+    return left, int(first.group(1)), right, int(last.group(1))
 
 
 def _session(
@@ -259,7 +276,7 @@ def _games(
             continue
         game = _GAME.fullmatch(text)
         if game is None:
-            if " : " in text and _SCORE.fullmatch(text) and not _NUMBERED.match(text):
+            if " : " in text and not _NUMBERED.match(text) and _score(text) is not None:
                 raise problem(
                     number, f"a score line with no ' Game N' line before it: {_show(text)}"
                 )
