@@ -1145,6 +1145,8 @@ def report_import(summary: Any) -> None:
         order = sorted(summary.points, key=lambda p: (-summary.cents[p], -summary.points[p], p))
         rows = [[p, signed(summary.points[p]), balance(summary.cents[p])] for p in order]
         emit((["player", "points", "money"], rows))
+    for note in summary.notes:
+        typer.echo(f"Note: {note}")
     for warning in summary.warnings[:20]:
         typer.echo(f"Warning: {warning}")
     if len(summary.warnings) > 20:

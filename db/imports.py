@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Mapping
 from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
-from typing import IO, Any
+from typing import IO, Any, TypeVar
 
 from sqlalchemy import Connection, text
 
@@ -43,6 +43,7 @@ from db.models import GameRow, SourceFileRow
 from db.store import Ledger, SessionInfo
 
 BATCH = 5000
+T = TypeVar("T")
 CHUNK = 1 << 20
 
 
@@ -60,6 +61,7 @@ class ImportSummary:
     already: str | None = None
     points: dict[str, int] = field(default_factory=dict)
     cents: dict[str, Cents] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
 
 
@@ -74,7 +76,8 @@ class Checked:
     encoding: Encoding
     format: str
     games: int
-    notes: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()  # what the reader says of the file (an unfinished game, …)
+    warnings: tuple[str, ...] = ()  # what a person should look at (a guessed encoding)
 
 
 def _opened(path: Path) -> tuple[IO[bytes], int]:
@@ -123,16 +126,16 @@ class _Hashed(io.RawIOBase):
         return self.digest.hexdigest()
 
 
-def _read_pass(
+def read_pass(
     path: Path,
     encoding: Encoding | None,
     rules: HouseRules,
     progress: Callable[[int], None] | None,
-    use: Callable[[EngineRead], int],
-) -> tuple[Encoding, str, int, EngineRead]:
-    """One pass over the file: decompressed if it is gzip, decoded, read by the reader its
-    name picks; ``use`` consumes the games. Returns the encoding, the file's SHA-256 and
-    what ``use`` returned."""
+    use: Callable[[EngineRead], T],
+) -> tuple[Encoding, str, T, EngineRead]:
+    """One pass over the file: decompressed if it is gzip, decoded (as ``encoding``, or as
+    its first bytes say), read by the reader its name picks; ``use`` consumes the games.
+    Returns the encoding, the file's SHA-256, what ``use`` returned and the read file."""
     raw, _ = _opened(path)
     with raw:
         hashed = _Hashed(raw, progress)
@@ -167,7 +170,7 @@ def check_file(
     holds is readable, it is money play (or ``match_as_money``). A file that is not UTF-8
     and does not say what it is is read again as Windows-1252 (then Latin-1), with a note."""
     encoding: Encoding | None = None
-    notes: list[str] = []
+    warnings: list[str] = []
 
     def count(read: EngineRead) -> int:
         if read.session.is_match and not match_as_money:
@@ -179,18 +182,20 @@ def check_file(
 
     while True:
         try:
-            found, sha, games, read = _read_pass(path, encoding, rules, progress, count)
+            found, sha, games, read = read_pass(path, encoding, rules, progress, count)
         except NotDecodable as err:
             encoding = fallback(err.encoding)
             if encoding is None:
                 raise EngineFileError(f"{path.name}: {err}") from None
-            notes = [f"{path.name} is not {err.encoding.label} text: read as {encoding.label}"]
+            warnings = [f"{path.name} is not {err.encoding.label} text: read as {encoding.label}"]
             continue
         except _Unreadable:
             raise
         except EngineFileError as err:
             raise EngineFileError(f"{path.name}: {err}") from None
-        return Checked(path, sha, found, read.session.format, games, (*notes, *read.notes))
+        return Checked(
+            path, sha, found, read.session.format, games, tuple(read.notes), tuple(warnings)
+        )
 
 
 def import_file(
@@ -204,7 +209,8 @@ def import_file(
     """Book every game of a file :func:`check_file` read into the session ``info``."""
     path = checked.path
     summary = ImportSummary(file=path.name, session=info.name, format=checked.format)
-    summary.warnings += checked.notes
+    summary.notes += checked.notes
+    summary.warnings += checked.warnings
     earlier = book.db.get(SourceFileRow, checked.sha256)
     if earlier is not None:
         where = _session_name(book, earlier.session_id)
@@ -219,7 +225,7 @@ def import_file(
         return _book_games(book, info, checked.sha256, read.games, names, summary)
 
     try:
-        _, sha, booked, _ = _read_pass(path, checked.encoding, info.rules, progress, book_games)
+        _, sha, booked, _ = read_pass(path, checked.encoding, info.rules, progress, book_games)
     except _Unreadable:
         raise
     except EngineFileError as err:

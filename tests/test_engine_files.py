@@ -140,12 +140,8 @@ def test_an_sgf_file_is_decoded_as_its_ca_property_says(chouette, tmp_path):
 def test_the_check_before_the_lock_reports_the_encoding_and_the_games() -> None:
     checked = check_file(SAMPLES / S01["path"], HouseRules())
     assert isinstance(checked, Checked)
-    assert (checked.format, checked.games, checked.encoding.label, checked.notes) == (
-        "mat",
-        50,
-        "UTF-8",
-        (),
-    )
+    assert (checked.format, checked.games, checked.encoding.label) == ("mat", 50, "UTF-8")
+    assert checked.notes == checked.warnings == ()
 
 
 # ---------------------------------------------------------------- a session still being played
@@ -171,7 +167,7 @@ def test_a_mat_file_whose_last_game_is_unfinished_books_the_games_before_it(
     chouette("new", "money", *S01["players"])
     out = chouette("import", str(path)).stdout
     assert out.startswith("tonight.mat: 30 games booked into money.\n"), out
-    assert "Warning: game 31 (line " in out and ") has not ended: not booked;" in out
+    assert "Note: game 31 (line " in out and ") has not ended: not booked;" in out
     games = chouette.json("sheet")["games"]
     assert [(max(g["points"], key=g["points"].get), max(g["points"].values())) for g in games] == (
         truth(S01)[:30]
@@ -189,7 +185,7 @@ def test_an_sgf_file_whose_last_game_has_no_result_books_the_games_before_it(cho
     chouette("new", "money", *S01_SGF["players"])
     out = chouette("import", str(path)).stdout
     assert out.startswith("tonight.sgf: 30 games booked into money.\n"), out
-    assert "Warning: game 31 (line " in out and ") has no result yet: not booked;" in out
+    assert "Note: game 31 (line " in out and ") has no result yet: not booked;" in out
 
 
 def test_a_game_that_never_ends_in_the_middle_of_a_file_still_refuses_the_file(chouette, tmp_path):
@@ -343,3 +339,79 @@ def test_a_big_json_array_is_read_in_one_pass(monkeypatch: pytest.MonkeyPatch) -
         "line 17: a JSON array longer than 1,000 characters: write the records as JSON Lines "
         "(one record per line) instead"
     )
+
+
+# ---------------------------------------------------------------- dialects
+
+
+def test_score_headers_that_repeat_0_0_are_noted_and_the_wins_lines_trusted() -> None:
+    import re
+
+    text = re.sub(r"^ Alice : \d+( +)Bob : \d+$", r" Alice : 0\1Bob : 0", s01_text(), flags=re.M)
+    assert text.count(" Alice : 0 ") == 50
+    read = read_mat(text.splitlines(), jacoby=True)
+    games = list(read.games)
+    assert results(games) == truth(S01)
+    assert read.notes == [
+        "the score headers do not add up (every game starts at 0 : 0): each game is booked "
+        "as its own 'Wins' line says"
+    ]
+
+
+def test_a_galaxy_money_game_is_booked_as_money_without_match_as_money(chouette):
+    path = Path(__file__).parent / "corpus/galaxy/bglab/match7986278.txt"
+    assert "\n16 point match\n" in path.read_text(encoding="utf-8")
+    chouette("new", "money", "lasse", "Rival")
+    out = chouette("import", str(path), "--as", "robot=Rival").stdout
+    assert out.startswith("match7986278.txt: 1 game booked into money.\n"), out
+    assert (
+        "Note: Backgammon Galaxy writes its money games as 16-point matches: read as money "
+        "play, each game booked as Galaxy settled it (at most 16 points)\n"
+    ) in out
+    assert standings_points(chouette) == {"lasse": 16, "Rival": -16}
+
+
+def test_a_nameless_player_is_mapped_by_the_side_the_file_gives(chouette):
+    path = Path(__file__).parent / "corpus/galaxy/bglab/match3755271.txt"
+    chouette("new", "money", "lasse", "guest")
+    refused = chouette("import", str(path), code=1)
+    assert "a 3-point match, not money play: refused" in refused.stderr
+    refused = chouette("import", str(path), "--match-as-money", code=1)
+    assert "Player 2 is not seated in money (map it with --as 'Player 2=PLAYER')" in (
+        refused.stderr
+    )
+    out = chouette("import", str(path), "--match-as-money", "--as", "Player 2=guest").stdout
+    assert out.startswith("match3755271.txt: 1 game booked into money.\n"), out
+    assert standings_points(chouette) == {"guest": 4, "lasse": -4}  # 'Wins 4 point', cube 4
+    chouette("check")
+
+
+def test_the_last_game_of_a_match_is_booked_at_the_files_capped_score_with_a_warning(chouette):
+    path = Path(__file__).parent / "corpus/galaxy/bglab/match1245421.txt"
+    chouette("new", "money", "lasse", "sevelius")
+    out = chouette("import", str(path), "--match-as-money").stdout
+    assert (
+        "Warning: game 1: 'Wins 3 points' at the cube 2 is what the match scored (capped), not "
+        "the cube × 1, 2 or 3: booked at 3 points as the file scored it\n"
+    ) in out
+    detail = chouette.json("game", "1")
+    assert (detail["points"], detail["cube"], detail["end"]) == (3, 2, "settle")
+    chouette("check")
+
+
+def test_a_forfeit_is_booked_at_the_cube_in_force_never_at_its_4016_points(chouette):
+    path = Path(__file__).parent / (
+        "corpus/backgammon-studio/bglab/MrPurple - Lasse 3pt Backgammon Studio "
+        "2024_05_11 20_10_33.txt"
+    )
+    chouette("new", "money", "MrPurple", "Lasse")
+    out = chouette("import", str(path), "--match-as-money").stdout
+    assert out.startswith(f"{path.name}: 2 games booked into money.\n"), out
+    assert (
+        "Warning: game 2: a forfeit (MrPurple's last move is '????', then 'Wins 4016 points', "
+        "which is no cube result): booked at the cube in force, 4 points\n"
+    ) in out
+    assert standings_points(chouette) == {"Lasse": 5, "MrPurple": -5}
+    detail = chouette.json("game", "2")
+    assert (detail["winner"], detail["points"], detail["end"]) == ("Lasse", 4, "forfeit")
+    chouette("check")
