@@ -1136,7 +1136,7 @@ def report_import(summary: Any) -> None:
     if summary.already:
         typer.echo(summary.already)
         return
-    skipped = f", {summary.skipped} booked before (skipped)" if summary.skipped else ""
+    skipped = f", {summary.skipped} already in the ledger (skipped)" if summary.skipped else ""
     booked = plural(summary.booked, "game")
     typer.echo(f"{summary.file}: {booked} booked into {summary.session}{skipped}.")
     if summary.points:

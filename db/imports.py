@@ -16,13 +16,13 @@ import io
 import json
 import stat
 import zlib
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 from typing import IO, Any, TypeVar
 
-from sqlalchemy import Connection, text
+from sqlalchemy import Connection, bindparam, text
 
 from chouette.engines import EngineGame, EngineRead, read_engine_file
 from chouette.engines.text import (
@@ -268,15 +268,23 @@ def _book_games(
     player = _players(names, set(info.line.order), info)
     seen = _Seen(conn, sha)
     writer = _Writer(book, conn, info, summary)
-    batch: list[tuple[EngineGame, str, str]] = []
-    for game in games:
-        winner = player(game.winner, game.line)
-        loser = player(game.loser, game.line)
-        if winner == loser:
-            raise EngineFileError(f"line {game.line}: {winner} would play against themselves")
-        if game.warnings:
-            summary.warnings += game.warnings
-        batch.append((game, winner, loser))
+
+    def mapped() -> Iterator[Mapped]:
+        for game in games:
+            winner = player(game.winner, game.line)
+            loser = player(game.loser, game.line)
+            if winner == loser:
+                raise EngineFileError(f"line {game.line}: {winner} would play against themselves")
+            if game.warnings:
+                summary.warnings += game.warnings
+            yield game, winner, loser
+
+    items = mapped()
+    if _Legacy.present(conn):
+        items = _Legacy(conn, summary).unbooked(items)
+    batch: list[Mapped] = []
+    for item in items:
+        batch.append(item)
         if len(batch) >= BATCH:
             writer.write(seen.fresh(batch, summary))
             batch = []
@@ -316,10 +324,21 @@ def _identity(game: EngineGame, sha: str) -> tuple[str, int]:
     return sha, game.position
 
 
-#: A game to book: the engine game, its winner and loser (the session's names), its identity.
+#: An engine game with its winner and loser as the session's players.
+Mapped = tuple[EngineGame, str, str]
+#: A game to book: the engine game, its winner and loser, and the source it came from (this
+#: file and the game's index, or the file and index a neutral record cites).
 Fresh = tuple[EngineGame, str, str, str, int]
 
-GAME_COLUMNS = (*GAME_HEAD, "detail", "source_sha256", "source_index", "started_at", "ended_at")
+GAME_COLUMNS = (
+    *GAME_HEAD,
+    "detail",
+    "source_sha256",
+    "source_index",
+    "game_key",
+    "started_at",
+    "ended_at",
+)
 
 
 class _Writer:
@@ -364,7 +383,7 @@ class _Writer:
             )
             games.append(
                 (game_id, info.id, number, "engine", over, f'{{"order": [{w}, {lo}]}}', detail,
-                 source, index, now, now)
+                 source, index, game.key, now, now)
             )  # fmt: skip
             bookings.append((info.id, game_id, None, winner, won, cents))
             bookings.append((info.id, game_id, None, loser, -won, -cents))
@@ -383,8 +402,10 @@ class _Writer:
 
 
 class _Seen:
-    """Which game identities are booked already: in the ledger (each source asked once,
-    then only sources the ledger knows are checked game by game) or earlier in this file."""
+    """Which games are booked already: the same game by its identity (its key: an earlier
+    import of this session's games from another export, or of this file saved another way,
+    or earlier in this file), or the same source (the file and index a neutral record cites,
+    each source asked once, then only sources the ledger knows checked game by game)."""
 
     def __init__(self, conn: Connection, file_sha: str) -> None:
         self.conn = conn
@@ -392,29 +413,48 @@ class _Seen:
         self.in_ledger: dict[str, bool] = {}
         self.cited: set[tuple[str, int]] = set()
 
-    def fresh(
-        self, batch: list[tuple[EngineGame, str, str]], summary: ImportSummary
-    ) -> list[Fresh]:
-        """The games of ``batch`` to book, each with its identity (the others are counted
-        as skipped). Games known by this file's own hash and index are all fresh when no game
-        in the ledger cites that hash (a file imported before never gets this far)."""
+    def fresh(self, batch: list[Mapped], summary: ImportSummary) -> list[Fresh]:
+        """The games of ``batch`` to book, each with its source (the others are counted as
+        already in the ledger). Earlier batches of this file are in the ledger already, so
+        one query per batch finds a game the file holds twice."""
         sha = self.file_sha
-        if all(game.source is None for game, _, _ in batch) and not self._known(sha):
-            return [(game, winner, loser, sha, game.position) for game, winner, loser in batch]
+        known = self._keys({game.key for game, _, _ in batch if game.key is not None})
+        cited = any(game.source is not None for game, _, _ in batch) or self._known(sha)
         items = [(*item, *_identity(item[0], sha)) for item in batch]
-        booked = self._booked({(item[3], item[4]) for item in items})
+        booked = self._booked({(item[3], item[4]) for item in items}) if cited else set()
         keep = []
         for item in items:
-            key = (item[3], item[4])
-            if key in booked:
+            key = item[0].key
+            if key is not None:
+                if key in known:
+                    continue
+                known.add(key)
+            source = (item[3], item[4])
+            if source in booked:
                 continue
             if item[3] != sha:  # a source a neutral record cites: once per file
-                if key in self.cited:
+                if source in self.cited:
                     continue
-                self.cited.add(key)
+                self.cited.add(source)
             keep.append(item)
         summary.skipped += len(items) - len(keep)
         return keep
+
+    def _keys(self, keys: set[str]) -> set[str]:
+        """Which of ``keys`` the ledger holds (an index lookup each, in one statement per
+        thousand keys)."""
+        found: set[str] = set()
+        ordered = sorted(keys)
+        for start in range(0, len(ordered), 1000):
+            chunk = ordered[start : start + 1000]
+            rows = self.conn.execute(
+                text("SELECT game_key FROM game WHERE game_key IN :keys").bindparams(
+                    bindparam("keys", expanding=True)
+                ),
+                {"keys": chunk},
+            )
+            found.update(key for (key,) in rows)
+        return found
 
     def _known(self, source: str) -> bool:
         """Whether the ledger holds any game of ``source`` (asked once per source)."""
@@ -446,3 +486,105 @@ class _Seen:
             wanted = set(indexes)
             found |= {(source, i) for (i,) in rows if i in wanted}
         return found
+
+
+class _Legacy:
+    """Games an older chouette booked before games had identities (their key is NULL): such
+    a game is known only by its file, its index there and its result.
+
+    Two exports of one session share their first games. A file imported now whose games
+    match an older import's file game for game, in order from the first — the same index,
+    players, points, cube, result, end and date — for as long as the shorter of the two
+    files, and for two games or more, is the same session: those games are skipped. A lone
+    matching game is booked, with a warning (undo takes the import back if it was the same
+    game). No game is held back longer than the old file is long."""
+
+    @staticmethod
+    def present(conn: Connection) -> bool:
+        """Whether the ledger holds any game booked before games had identities."""
+        found = conn.execute(
+            text("SELECT 1 FROM game WHERE kind = 'engine' AND game_key IS NULL LIMIT 1")
+        )
+        return found.first() is not None
+
+    def __init__(self, conn: Connection, summary: ImportSummary) -> None:
+        self.summary = summary
+        files: dict[str, dict[int, tuple[Any, ...]]] = {}
+        rows = conn.execute(
+            text(
+                "SELECT source_sha256, detail FROM game WHERE kind = 'engine' "
+                "AND game_key IS NULL AND source_sha256 IS NOT NULL"
+            )
+        )
+        for sha, detail in rows:
+            facts = json.loads(detail or "{}")
+            index = facts.get("index")
+            if isinstance(index, int):
+                files.setdefault(sha, {})[index] = tuple(facts.get(k) for k in _KEPT)
+        # only an old file's games numbered 1, 2, … without a gap can be a session's first
+        self.files = {
+            sha: games
+            for sha, games in files.items()
+            if set(games) == set(range(1, len(games) + 1))
+        }
+        names = conn.execute(
+            text("SELECT sha256, name FROM source_file WHERE sha256 IN :shas").bindparams(
+                bindparam("shas", expanding=True)
+            ),
+            {"shas": sorted(self.files) or [""]},
+        )
+        self.names = dict(names.all())
+
+    def unbooked(self, items: Iterator[Mapped]) -> Iterator[Mapped]:
+        """``items`` without the games an old import booked already."""
+        alive = set(self.files)
+        held: list[Mapped] = []
+        covered: tuple[int, str] = (0, "")  # the first games an old file matched, and which
+        position = 0
+        for item in items:
+            game, winner, loser = item
+            position = game.position
+            if not alive and not held:
+                yield item
+                continue
+            for sha in [sha for sha in alive if len(self.files[sha]) == position - 1]:
+                alive.discard(sha)  # every game of that old file matched
+                covered = max(covered, (position - 1, sha))
+            kept = (position, winner, loser, game.points, game.cube, game.result, game.end,
+                    game.played_at)  # fmt: skip
+            alive = {sha for sha in alive if self.files[sha].get(position) == kept}
+            if alive:
+                held.append(item)
+                continue
+            yield from self._release(held, covered)
+            held = []
+            yield item
+        for sha in alive:  # this file ends inside an old one: all its games matched
+            covered = max(covered, (position, sha))
+        yield from self._release(held, covered)
+
+    def _release(self, held: list[Mapped], covered: tuple[int, str]) -> Iterator[Mapped]:
+        """The held games an old file does not cover; the others are counted as booked."""
+        if not held:
+            return
+        count, sha = covered
+        name = self.names.get(sha, "an earlier file")
+        if count == 1:
+            self.summary.warnings.append(
+                f"game 1 is like game 1 of {name}, which an older chouette booked (before games "
+                "had identities): booked all the same; if it is the same game, undo this import"
+            )
+            count = 0
+        skipped = [item for item in held if item[0].position <= count]
+        if skipped:
+            self.summary.skipped += len(skipped)
+            first, last = skipped[0][0].position, skipped[-1][0].position
+            self.summary.notes.append(
+                f"games {first}–{last} of this file were booked by an older chouette from "
+                f"{name} (before games had identities): skipped"
+            )
+        yield from (item for item in held if item[0].position > count)
+
+
+#: What an old import kept of a game, in a game row's detail.
+_KEPT = ("index", "winner", "loser", "points", "cube", "result", "end", "played_at")

@@ -111,8 +111,22 @@ def v4_import_ranges(conn: Connection) -> None:
     )
 
 
+def v5_game_identities(conn: Connection) -> None:
+    """Schema 5: each imported game's identity (players, place in the session, score
+    before, moves and result), so that a later export of a session books only its new
+    games. Games imported before have none (what they were cannot be read back from the
+    ledger); an import matches them by their file, index and result instead."""
+    conn.execute(text("ALTER TABLE game ADD COLUMN game_key VARCHAR"))
+    conn.execute(text("CREATE UNIQUE INDEX game_by_key ON game (game_key)"))
+
+
 #: ``MIGRATIONS[i]`` brings a database from version ``i + 1`` to ``i + 2``.
-MIGRATIONS: list[Migration] = [v2_payments_and_imports, v3_running_balances, v4_import_ranges]
+MIGRATIONS: list[Migration] = [
+    v2_payments_and_imports,
+    v3_running_balances,
+    v4_import_ranges,
+    v5_game_identities,
+]
 LATEST = len(MIGRATIONS) + 1
 
 

@@ -415,3 +415,135 @@ def test_a_forfeit_is_booked_at_the_cube_in_force_never_at_its_4016_points(choue
     detail = chouette.json("game", "2")
     assert (detail["winner"], detail["points"], detail["end"]) == ("Lasse", 4, "forfeit")
     chouette("check")
+
+
+# ---------------------------------------------------------------- no game booked twice
+
+XG_MOBILE = (
+    Path(__file__).parent / "corpus/xg/nodots-backgammon/Ken - XG-Intermediate Dec 24 2022.txt"
+)
+FIRST_TEN = Path(__file__).parent / "corpus/derived/xg-mobile-money.first-10-games.mat"
+
+
+def test_a_later_export_of_a_session_books_only_its_new_games(chouette, tmp_path):
+    chouette("new", "money", "Ken", "XG-Intermediate")
+    out = chouette("import", str(FIRST_TEN)).stdout
+    assert out.startswith(f"{FIRST_TEN.name}: 10 games booked into money.\n"), out
+    out = chouette("import", str(XG_MOBILE)).stdout
+    assert out.startswith(
+        f"{XG_MOBILE.name}: 13 games booked into money, 10 already in the ledger (skipped).\n"
+    ), out
+    games = chouette.json("sheet")["games"]
+    assert len(games) == 23
+    full = [g for g in TRUTH_GAMES("xg/nodots-backgammon/Ken - XG-Intermediate Dec 24 2022.txt")]
+    assert [(max(g["points"], key=g["points"].get), max(g["points"].values())) for g in games] == [
+        (t["winner"], t["points"]) for t in full
+    ]
+    chouette("check")
+
+
+def test_the_same_file_saved_again_another_way_books_nothing(chouette, tmp_path):
+    chouette("new", "money", *S01["players"])
+    chouette("import", str(SAMPLES / S01["path"]))
+    again = tmp_path / "s01-again.mat.gz"
+    again.write_bytes(gzip.compress(s01_text().replace("\n", "\r\n").encode("utf-16")))
+    out = chouette("import", str(again)).stdout
+    assert (
+        out == "s01-again.mat.gz: 0 games booked into money, 50 already in the ledger (skipped).\n"
+    )
+    assert len(chouette.json("sheet")["games"]) == 50
+
+
+def test_two_identical_short_games_of_one_session_are_both_booked(chouette, tmp_path):
+    game = (
+        " Game {n}\n Ann : {a}                        Bob : 0\n"
+        "  1) 31: 8/5 6/5                  52: 13/8 13/11\n"
+        "  2)  Doubles => 2                 Drops\n"
+        "      Wins 1 point\n\n"
+    )
+    text = " 0 point match\n\n" + game.format(n=1, a=0) + game.format(n=2, a=1)
+    first = tmp_path / "twice.mat"
+    first.write_text(text, encoding="utf-8")
+    chouette("new", "money", "Ann", "Bob")
+    out = chouette("import", str(first)).stdout
+    assert out.startswith("twice.mat: 2 games booked into money.\n"), out
+    assert standings_points(chouette) == {"Ann": 2, "Bob": -2}
+    # the same two games, their lines laid out by another writer, are the same games
+    retyped = tmp_path / "retyped.mat"
+    retyped.write_text(text.replace("                  ", "\t\t ").replace("\n", "\r"), "utf-8")
+    out = chouette("import", str(retyped)).stdout
+    assert out.startswith("retyped.mat: 0 games booked into money, 2 already in the ledger"), out
+
+
+def TRUTH_GAMES(name: str) -> list[dict[str, Any]]:
+    truth = json.loads((Path(__file__).parent / "corpus/truth.json").read_text("utf-8"))
+    return [g for g in truth[name]["games"] if g["determined"]]
+
+
+V3 = Path(__file__).parent / "data" / "ledger-v3.sqlite"  # s01 imported by schema 3 as games 1–50
+
+
+@pytest.fixture
+def old_ledger(tmp_path, monkeypatch):
+    """A ledger an older chouette wrote (schema 3), whose games have no identities."""
+    import shutil
+
+    old = tmp_path / "old.sqlite"
+    shutil.copy(V3, old)
+    monkeypatch.setenv("CHOUETTE_DB", str(old))
+    return old
+
+
+@pytest.mark.backends("sqlite")
+def test_an_older_ledgers_games_are_not_booked_again_from_another_export(
+    chouette, tmp_path, old_ledger
+):
+    before = chouette.json("--session", "money", "standings")
+    again = tmp_path / "s01 saved again.mat"
+    again.write_bytes(s01_text().replace("\n", "\r\n").encode("utf-8"))
+    out = chouette("--session", "money", "import", str(again)).stdout
+    assert out == (
+        "s01 saved again.mat: 0 games booked into money, 50 already in the ledger (skipped).\n"
+        "Note: games 1–50 of this file were booked by an older chouette from "
+        "s01_money_jacoby_beavers3.mat (before games had identities): skipped\n"
+    )
+    earlier = tmp_path / "s01 at game 30.mat"
+    earlier.write_text(cut_inside_game(s01_text(), 31, 2), encoding="utf-8")
+    out = chouette("import", str(earlier)).stdout
+    assert out.startswith(
+        "s01 at game 30.mat: 0 games booked into money, 30 already in the ledger (skipped).\n"
+    ), out
+    assert chouette.json("standings") == before
+    chouette("check")
+
+
+@pytest.mark.backends("sqlite")
+def test_an_older_ledgers_lone_game_like_a_new_files_is_booked_with_a_warning(
+    chouette, tmp_path, old_ledger
+):
+    lines = s01_text().splitlines(keepends=True)
+    start = lines.index(" Game 2\n")
+    other = tmp_path / "another evening.mat"
+    other.write_text("".join(lines[:start]), encoding="utf-8")  # game 1 alone, as in s01
+    out = chouette("--session", "money", "import", str(other)).stdout
+    assert out.startswith("another evening.mat: 1 game booked into money.\n"), out
+    assert (
+        "Warning: game 1 is like game 1 of s01_money_jacoby_beavers3.mat, which an older "
+        "chouette booked (before games had identities): booked all the same; if it is the "
+        "same game, undo this import\n"
+    ) in out
+
+
+@pytest.mark.backends("sqlite")
+def test_an_older_ledgers_games_that_only_begin_like_a_new_file_leave_it_whole(
+    chouette, tmp_path, old_ledger
+):
+    lines = s01_text().splitlines(keepends=True)
+    start, end = lines.index(" Game 2\n"), lines.index(" Game 3\n")
+    differs = tmp_path / "differs at game 2.mat"
+    fourth = lines.index(" Game 4\n")
+    game_3_played_as_game_2 = lines[end + 2 : fourth]  # s01's game 3, under game 2's header
+    differs.write_text("".join([*lines[: start + 2], *game_3_played_as_game_2]), "utf-8")
+    out = chouette("--session", "money", "import", str(differs)).stdout
+    assert out.startswith("differs at game 2.mat: 2 games booked into money.\n"), out
+    assert "Note" not in out and "Warning" not in out

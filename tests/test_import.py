@@ -70,7 +70,9 @@ def test_a_game_a_neutral_record_cited_is_skipped_when_its_file_comes(chouette, 
     )
     out = chouette("import", str(path)).stdout
     games = entry["num_games"]
-    assert out.startswith(f"{path.name}: {games - 1} games booked into money, 1 booked before")
+    assert out.startswith(
+        f"{path.name}: {games - 1} games booked into money, 1 already in the ledger"
+    )
     assert len(chouette.json("sheet")["games"]) == games
     chouette("check")
 
@@ -124,6 +126,8 @@ def test_schema_4_notes_the_games_of_imports_a_schema_3_ledger_made(chouette, le
     with engine.begin() as raw:
         raw.execute(text("ALTER TABLE source_file DROP COLUMN first_game"))
         raw.execute(text("ALTER TABLE source_file DROP COLUMN last_game"))
+        raw.execute(text("DROP INDEX game_by_key"))  # and what schema 5 added
+        raw.execute(text("ALTER TABLE game DROP COLUMN game_key"))
         raw.execute(text("UPDATE schema_version SET version = 3"))
     with engine.connect() as raw:
         assert raw.execute(text("SELECT COUNT(*) FROM source_file")).scalar() == 1
@@ -225,7 +229,9 @@ def test_neutral_records_as_json_lines_and_csv(chouette, tmp_path):
         encoding="utf-8",
     )
     out = chouette("import", str(csv)).stdout
-    assert out.startswith("games.csv: 1 game booked into club, 1 booked before (skipped).\n")
+    assert out.startswith(
+        "games.csv: 1 game booked into club, 1 already in the ledger (skipped).\n"
+    )
     assert len(chouette.json("sheet")["games"]) == 4
 
 
@@ -293,5 +299,7 @@ def test_a_game_a_file_cites_twice_is_booked_once(chouette, tmp_path):
     path = tmp_path / "twice.jsonl"
     path.write_text("\n".join(json.dumps(r) for r in (NEUTRAL[1], NEUTRAL[0], NEUTRAL[1])) + "\n")
     out = chouette("import", str(path)).stdout
-    assert out.startswith("twice.jsonl: 2 games booked into club, 1 booked before (skipped).\n")
+    assert out.startswith(
+        "twice.jsonl: 2 games booked into club, 1 already in the ledger (skipped).\n"
+    )
     chouette("check")

@@ -41,6 +41,7 @@ from chouette.engines.model import (
     EngineGame,
     EngineRead,
     EngineSession,
+    GameKey,
     Scored,
     is_power_of_two,
     numbered,
@@ -84,6 +85,7 @@ class _Game:
     score: tuple[int, int]
     score_line: int
     checkers: int
+    key: GameKey
     cube: int = 1
     offers: list[tuple[int, int]] = field(default_factory=list)  # (value, offered by)
     taken: bool = False
@@ -143,7 +145,7 @@ def read_mat(lines: Iterable[str], *, jacoby: bool, auto_doubles: int = 0) -> En
         played_at=_event_date(_tag(tags, "EventDate") or None),
     )
     checkers = _checkers(session.variation)
-    start = _Game(number, game_line, score, score_line, checkers)
+    start = _Game(number, game_line, score, score_line, checkers, _key(names, number, score))
     return EngineRead(session, _games(source, start, rules, notes), notes)
 
 
@@ -325,7 +327,14 @@ def _games(
             raise problem(number, f"Game {game.group(1)} follows Game {current.number}")
         _close(current, number, rules)
         _, score, score_line = _read_score(source, number)
-        following = _Game(current.number + 1, number, score, score_line, current.checkers)
+        following = _Game(
+            current.number + 1,
+            number,
+            score,
+            score_line,
+            current.checkers,
+            _key(rules.names, current.number + 1, score),
+        )
         if score == (0, 0):  # no game ends 0 : 0: the writer repeats 0 : 0 on every game
             if not notes or notes[-1] != _NOT_CUMULATIVE:
                 notes.append(_NOT_CUMULATIVE)
@@ -344,6 +353,12 @@ def _games(
     yield _settle(current, index, None, rules, last=True)
 
 
+def _key(names: tuple[str, str], number: int, score: tuple[int, int]) -> GameKey:
+    """A game's identity begins with its players, its number and the score before it; every
+    entry of its lines (turn numbers, columns and spacing left out) follows."""
+    return GameKey("mat", *names, number, *score)
+
+
 def _read_line(game: _Game, number: int, text: str, rules: _Rules) -> None:
     """One line of a game: up to two entries, the left player's then the right player's."""
     numbered_line = _NUMBERED.match(text)
@@ -354,9 +369,11 @@ def _read_line(game: _Game, number: int, text: str, rules: _Rules) -> None:
             raise problem(number, f"turn {move_number}) follows turn {game.move_number})")
         game.move_number = move_number
         offset = numbered_line.end()
+    found = _entries(number, text, offset, f"{game.move_number})")
+    game.key.add(*(word for _, entry in found for word in entry))
     entries = [
         entry
-        for entry in _entries(number, text, offset, f"{game.move_number})")
+        for entry in found
         if entry[1][0] != "Losses"  # Galaxy's note of a loss: its column is not always right
     ]
     if len(entries) > 2:
@@ -574,6 +591,7 @@ def _settle(
         played_at=rules.played_at,
         warnings=tuple(warnings),
         number=game.number,
+        key=game.key.hex(),
     )
 
 

@@ -44,6 +44,7 @@ from chouette.engines.model import (
     EngineRead,
     EngineSession,
     EngineSource,
+    game_key,
     is_power_of_two,
     numbered,
     problem,
@@ -357,9 +358,11 @@ def _game(index: int, line: int, record: Mapping[str, Any]) -> EngineGame:
             and points == cube * MULTIPLIER[result]
             and (end != "drop" or result == "single")
         ):
+            key = game_key("neutral", session, game, winner, loser, cube, result, end, points, "")
             return EngineGame(
-                index, line, winner, loser, points, cube, result, end, None, (), game, session
-            )
+                index, line, winner, loser, points, cube, result, end, None, (), game, session,
+                None, None, key,
+            )  # fmt: skip
     return _checked_game(index, line, record)
 
 
@@ -396,6 +399,7 @@ def _checked_game(index: int, line: int, record: Mapping[str, Any]) -> EngineGam
                 f"points must be {expected} (cube {cube} × {MULTIPLIER[result]} for a {result}), "
                 f"not {points}",
             )
+    played_at = _played_at(line, record.get("played_at"))
     return EngineGame(
         position=index,
         line=line,
@@ -405,11 +409,14 @@ def _checked_game(index: int, line: int, record: Mapping[str, Any]) -> EngineGam
         cube=cube,
         result=result,
         end=end,
-        played_at=_played_at(line, record.get("played_at")),
+        played_at=played_at,
         number=game,
         session=session,
         rules=_rules(line, record.get("rules")),
         source=_source(line, record.get("source")),
+        key=game_key(
+            "neutral", session, game, winner, loser, cube, result, end, points, played_at or ""
+        ),
     )
 
 

@@ -32,6 +32,7 @@ from chouette.engines.model import (
     EngineGame,
     EngineRead,
     EngineSession,
+    GameKey,
     Scored,
     problem,
     split_points,
@@ -81,6 +82,7 @@ class _Tree:
 
     line: int
     root: dict[str, tuple[int, list[str]]] = field(default_factory=dict)
+    moves: GameKey = field(default_factory=lambda: GameKey("sgf moves"))
     offers: list[tuple[int, str]] = field(default_factory=list)  # (value if taken, by W/B)
     cube: int = 1
     pays: int | None = None
@@ -179,7 +181,16 @@ def _settle(tree: _Tree, index: int, following: _Tree | None, date: str | None) 
         played_at=tree.root["DT"][1][0].strip() if "DT" in tree.root else date,
         warnings=tuple(warnings),
         number=info["game"] + 1 if "game" in info else None,
+        key=_key(tree, names, info, values[0]),
     )
+
+
+def _key(tree: _Tree, names: tuple[str, str], info: dict[str, int], result: str) -> str:
+    """The game's identity: its players, its number and the score before it, its starting
+    cube, every move and cube action, and its result (analysis and comments left out)."""
+    cube = tree.root["CV"][1][0].strip() if "CV" in tree.root else "1"
+    place = (info.get(k, "") for k in ("game", "ws", "bs"))
+    return GameKey("sgf", *names, *place, cube, tree.moves.hex(), result.strip()).hex()
 
 
 def _score_check(
@@ -289,6 +300,7 @@ def _action(tree: _Tree, line: int, ident: str, values: list[str]) -> None:
     """A move node: ``W[double]``, ``B[take]``, ``W[drop]``, or a roll and move."""
     if ident not in ("W", "B"):
         return
+    tree.moves.add(ident, values[0].strip())
     if tree.ended_by_drop:
         raise problem(line, "a move after the game was dropped")
     player = tree.root.get("PW" if ident == "W" else "PB")
