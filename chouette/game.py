@@ -487,8 +487,14 @@ def _end(game: Game, event: End) -> Game:
 
 def _pass_captaincy(game: Game) -> Game:
     """Under ``acting-captain inherit``, a captain who is out hands the seat to the acting
-    captain; a captain who lost their pair goes to the bottom of the line at once."""
+    captain; a captain who lost their pair goes to the bottom of the line at once.
+
+    The seat passes only once every answer is in (no offer pending), so the order in which
+    members answer a double never changes who inherits: the highest-placed member still in.
+    With nobody left in (everyone dropped) nobody inherits: the captain's own result counts."""
     if game.rules.acting_captain != "inherit" or game.result is not None:
+        return game
+    if game.pending and game.rules.settled_edges:
         return game
     line, captain = game.line, game.captain
     while not game.cubes[captain].live:
