@@ -347,8 +347,8 @@ def test_line_changes_between_games(chouette):
         "cat sits out. Line: ann | dan, bob  (sitting out: cat)\n"
     )
     assert chouette.json("status")["captain"] == "dan"
-    chouette("sit-in", "cat")
-    assert chouette("leave", "ann").stdout == "ann leaves. Line: cat | dan, bob\n"
+    assert chouette("sit-in", "cat").stdout == "cat sits in. Line: ann | dan, cat, bob\n"
+    assert chouette("leave", "ann").stdout == "ann leaves. Line: dan | cat, bob\n"
     chouette("end", "team")
     names = [p["name"] for p in chouette.json("standings")["players"]]
     assert sorted(names) == ["ann", "bob", "cat", "dan"]

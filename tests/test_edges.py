@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from chouette.game import Event, Game, answer_all, apply
-from chouette.line import new_line
+from chouette.line import join, new_line, sit_in, sit_out
 from chouette.outcome import settle_game
 from chouette.record import parse_record, play_record
 from chouette.rules import HouseRules
@@ -157,6 +157,48 @@ def test_the_order_members_answer_a_double_in_never_changes_the_game(
         return settled.pairs, settled.cents, settled.next_line
 
     assert result(order) == result(sorted(doubled, key=team.index))
+
+
+# ------------------------------------------------------------ sitting out and in
+
+
+def test_a_box_who_sits_out_and_in_does_not_take_the_box_back():
+    rules = HouseRules()
+    line = sit_out(seats("X | B, C, M1"), "X", rules)
+    assert show(line) == "B | C, M1  (sitting out: X)"
+    game = play(line, "end box", rules=rules)  # B wins as box and keeps it
+    after = sit_in(outcome(game).next_line, "X", rules)
+    assert show(after) == "B | M1, C, X"
+
+
+def test_a_player_sitting_back_in_rejoins_where_a_newcomer_sits():
+    rules = HouseRules(newcomer="before-loser")
+    game = play(sit_out(seats("B | C, M1, M2"), "M1", rules), "end box", rules=rules)
+    line = outcome(game).next_line  # B | M2, C (M1 out): C was just sent down
+    assert show(sit_in(line, "M1", rules)) == "B | M2, M1, C"
+    assert show(join(line, "N", rules)) == "B | M2, N, C  (sitting out: M1)"  # the same place
+
+
+PARTNER_OF_FIVE = HouseRules(partner_from=5)
+
+
+def test_a_partner_sitting_out_and_in_leaves_the_partnership_alone():
+    line = sit_out(seats("B+P | C, M1, M2, M3"), "P", PARTNER_OF_FIVE)
+    assert show(line) == "B+M1 | C, M2, M3  (sitting out: P)"
+    assert show(sit_in(line, "P", PARTNER_OF_FIVE)) == "B+M1 | C, M2, M3, P"
+
+
+def test_a_crew_member_sitting_out_and_in_leaves_the_partnership_alone():
+    line = sit_out(seats("B+P | C, M1, M2, M3"), "M2", PARTNER_OF_FIVE)
+    assert show(line) == "B+P | C, M1, M3  (sitting out: M2)"
+    assert show(sit_in(line, "M2", PARTNER_OF_FIVE)) == "B+P | C, M1, M3, M2"
+
+
+def test_a_partner_back_when_the_table_is_big_enough_again_is_picked_as_usual():
+    rules = HouseRules(partner_from=6)
+    line = sit_out(seats("B+P | C, M1, M2, M3"), "P", rules)
+    assert show(line) == "B | C, M1, M2, M3  (sitting out: P)"
+    assert show(sit_in(line, "P", rules)) == "B+M1 | C, M2, M3, P"
 
 
 def test_a_session_stored_without_an_edition_keeps_the_older_scoring():

@@ -27,3 +27,10 @@ def test_inherit_everyone_dropping_is_a_clean_box_win_through_a_record(chouette)
     }
     out = chouette("record", "-", input=json.dumps(record)).stdout
     assert out == "Booked game 1 of t; next line: B | M1, C\n"
+
+
+def test_a_box_who_sat_out_rejoins_at_the_bottom(chouette):
+    chouette("new", "t", "X", "B", "C", "M1")
+    chouette("sit-out", "X")
+    chouette("end", "box")
+    assert chouette("sit-in", "X").stdout == "X sits in. Line: B | M1, C, X\n"
