@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from chouette.game import Event, Game, answer_all, apply
 from chouette.line import join, new_line, sit_in, sit_out
-from chouette.outcome import settle_game
+from chouette.outcome import book, settle_game
 from chouette.record import parse_record, play_record
 from chouette.rules import HouseRules
 from tests.table import outcome, play, play_on, seats, show
@@ -199,6 +199,64 @@ def test_a_partner_back_when_the_table_is_big_enough_again_is_picked_as_usual():
     line = sit_out(seats("B+P | C, M1, M2, M3"), "P", rules)
     assert show(line) == "B | C, M1, M2, M3  (sitting out: P)"
     assert show(sit_in(line, "P", rules)) == "B+M1 | C, M2, M3, P"
+
+
+# ------------------------------------------------------------ the partner's own stake
+
+
+PARTNER_STAKES = [
+    # edition, pair results, stakes (B, P, C, M1, M2), cents (B, P, C, M1, M2)
+    # a $4 session, the partner plays for $1: the box side wins 4 points; the partner's half
+    # is 2 points at $1 (not at $4), and the box carries the rest
+    (2, (-2, -1, -1), (400, 100, 400, 400, 400), (1400, 200, -800, -400, -400)),
+    # the pairs pay 4.00 + 2.00 + 0.50 to the box side; the partner's half of its pairs at
+    # 1.00, 1.00 and 0.50 a point is 1.25, split in cents
+    (2, (-1, -1, -1), (400, 100, 400, 200, 50), (525, 125, -400, -200, -50)),
+    # a partner at a higher stake plays every pair at the pair's stake
+    (2, (-2, -1, -1), (100, 400, 400, 400, 400), (200, 200, -200, -100, -100)),
+    # edition 1 worked the partner's share at the pair's stake, whatever the partner's own
+    (1, (-2, -1, -1), (400, 100, 400, 400, 400), (800, 800, -800, -400, -400)),
+]
+
+
+@pytest.mark.parametrize(("edition", "results", "stakes", "cents"), PARTNER_STAKES)
+def test_a_partner_shares_at_the_lower_of_their_own_and_the_pairs_stake(
+    edition, results, stakes, cents
+):
+    rules = HouseRules(edition=edition)
+    deals = [f"deal {m} {p}" for m, p in zip(("C", "M1", "M2"), results, strict=True)]
+    game = play("B+P | C, M1, M2", *deals, rules=rules)
+    players = ("B", "P", "C", "M1", "M2")
+    result = outcome(game, dict(zip(players, stakes, strict=True)))
+    assert result.cents == dict(zip(players, cents, strict=True))
+    side = -sum(results)
+    assert (result.points["B"], result.points["P"]) == (side - side // 2, side // 2)
+
+
+@given(
+    stakes=st.lists(st.integers(1, 1000), min_size=5, max_size=5),
+    results=st.lists(st.integers(-24, 24), min_size=3, max_size=3),
+    partner_share=st.integers(0, 100),
+)
+def test_nobody_risks_more_than_their_own_stake_and_every_game_sums_to_zero(
+    stakes, results, partner_share
+):
+    """A law, for any stakes per player and any partner's share: every game sums to zero to
+    the cent; a member is paid at the pair's stake; the partner wins or loses at most their
+    share of the pairs' points at their own stake, and the box at most the pairs' points at
+    its own."""
+    players = ["B", "P", "C", "M1", "M2"]
+    stake = dict(zip(players, stakes, strict=True))
+    pairs = dict(zip(players[2:], results, strict=True))
+    points, cents = book("B", pairs, stake, partner="P", partner_share=partner_share)
+    assert sum(points.values()) == 0 and sum(cents.values()) == 0
+    for m, pts in pairs.items():
+        assert cents[m] == pts * min(stake["B"], stake[m])
+    swing = sum(abs(p) for p in pairs.values())
+    assert abs(cents["P"]) * 100 <= partner_share * swing * stake["P"]
+    assert abs(cents["B"]) <= swing * stake["B"]
+    side = -sum(pairs.values())
+    assert points["P"] == (1 if side >= 0 else -1) * (abs(side) * partner_share // 100)
 
 
 def test_a_session_stored_without_an_edition_keeps_the_older_scoring():
