@@ -20,7 +20,7 @@ from sqlmodel import Session, col, select
 
 from chouette.errors import AutoDoubleIgnored, ChouetteError
 from chouette.game import Event, Game, apply, replay, start
-from chouette.line import Line
+from chouette.line import Line, normal_name
 from chouette.money import Cents, format_money
 from chouette.outcome import Outcome, pair_stake, settle_game
 from chouette.record import Record, event_to_json, parse_event, play_record
@@ -599,6 +599,15 @@ class Ledger:
         numbers: dict[str, int] = {}
         played: list[Played] = []
         for record, where in records:
+            if (
+                record.session is not None
+                and default is not None
+                and normal_name(record.session) != normal_name(default)
+            ):
+                raise ChouetteError(
+                    f"{where}: its 'session' is {record.session}, but --session names "
+                    f"{default}: leave 'session' out or make the two agree"
+                )
             name = record.session or default
             if name not in sessions:
                 info = self.session(name, lock=True)

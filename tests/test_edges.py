@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from chouette.game import Event, Game, answer_all, apply
 from chouette.line import join, new_line, sit_in, sit_out
 from chouette.outcome import book, settle_game
-from chouette.record import parse_record, play_record
+from chouette.record import RecordError, check_seats, parse_record, play_record
 from chouette.rules import HouseRules
 from tests.table import outcome, play, play_on, seats, show
 
@@ -257,6 +257,39 @@ def test_nobody_risks_more_than_their_own_stake_and_every_game_sums_to_zero(
     assert abs(cents["B"]) <= swing * stake["B"]
     side = -sum(pairs.values())
     assert points["P"] == (1 if side >= 0 else -1) * (abs(side) * partner_share // 100)
+
+
+# ------------------------------------------------------------ the chouette record
+
+
+def test_a_record_naming_the_wrong_partner_is_refused():
+    line = seats("B+P | C, M1, M2")
+    with pytest.raises(
+        RecordError, match="record: its 'partner' is M1, but the box's partner is P"
+    ):
+        check_seats(parse_record({"partner": "M1"}), line)
+    check_seats(parse_record({"partner": "P"}), line)
+
+
+def test_a_record_naming_a_partner_where_there_is_none_is_refused():
+    line = seats("B | C, M1")
+    with pytest.raises(
+        RecordError, match="its 'partner' is C, but the box plays without a partner"
+    ):
+        check_seats(parse_record({"partner": "C"}), line)
+    check_seats(parse_record({"partner": None}), line)
+    with pytest.raises(RecordError, match="its 'partner' is nobody, but the box's partner is P"):
+        check_seats(parse_record({"partner": None}), seats("B+P | C, M1"))
+
+
+def test_a_record_of_a_game_with_a_partner_names_the_partner():
+    from chouette.record import to_record
+
+    game = play("B+P | C, M1", "end box")
+    record = to_record(game)
+    assert record["partner"] == "P"
+    again, _ = play_record(parse_record(record), game.start_line, HouseRules())
+    assert again == game
 
 
 def test_a_session_stored_without_an_edition_keeps_the_older_scoring():

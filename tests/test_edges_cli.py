@@ -7,6 +7,8 @@ import json
 import pytest
 from sqlalchemy import create_engine, text
 
+from tests.dump import dump
+
 pytestmark = pytest.mark.backends("sqlite", "postgres")
 
 
@@ -35,6 +37,40 @@ def test_a_box_who_sat_out_rejoins_at_the_bottom(chouette):
     chouette("sit-out", "X")
     chouette("end", "box")
     assert chouette("sit-in", "X").stdout == "X sits in. Line: B | M1, C, X\n"
+
+
+# ------------------------------------------------------------ the chouette record
+
+
+def refused(chouette, ledger_url, record, *options):
+    before = dump(ledger_url)
+    result = chouette(*options, "record", "-", input=json.dumps(record), code=1)
+    assert dump(ledger_url) == before
+    return result.stderr
+
+
+def test_a_record_naming_the_wrong_partner_is_refused_and_books_nothing(chouette, ledger_url):
+    chouette("new", "t", "B", "P", "C", "M1", "--partner-from", "4")
+    record = {"partner": "M1", "result": {"winner": "box"}}
+    assert refused(chouette, ledger_url, record) == (
+        "Error: record: its 'partner' is M1, but the box's partner is C\n"
+    )
+    record["partner"] = "C"
+    assert chouette("record", "-", input=json.dumps(record)).stdout == (
+        "Booked game 1 of t; next line: B+C | M1, P\n"
+    )
+
+
+def test_a_record_whose_session_disagrees_with_the_session_option_is_refused(chouette, ledger_url):
+    chouette("new", "fri", "ann", "bob")
+    chouette("new", "sat", "ann", "bob")
+    record = {"session": "sat", "result": {"winner": "box"}}
+    assert refused(chouette, ledger_url, record, "--session", "fri") == (
+        "Error: record: its 'session' is sat, but --session names fri: leave 'session' out "
+        "or make the two agree\n"
+    )
+    chouette("--session", "sat", "record", "-", input=json.dumps(record))
+    chouette("record", "-", input=json.dumps(record))  # no --session: the record says
 
 
 # ------------------------------------------------------------ old ledgers
