@@ -73,6 +73,57 @@ def test_a_record_whose_session_disagrees_with_the_session_option_is_refused(cho
     chouette("record", "-", input=json.dumps(record))  # no --session: the record says
 
 
+# ------------------------------------------------------------ who the standings list
+
+
+def test_a_player_who_joined_and_left_without_playing_is_not_listed(chouette, tmp_path):
+    chouette("new", "friday", "ann", "bob", "cat")
+    chouette("end", "box")
+    chouette("join", "Zed Newcomer")
+    chouette("leave", "Zed Newcomer")
+    chouette("new", "saturday", "ann", "dan")
+    for scope in ([], ["--all"]):
+        names = [
+            p["name"] for p in chouette.json("--session", "friday", "standings", *scope)["players"]
+        ]
+        assert "Zed Newcomer" not in names
+        sheet = chouette.json("--session", "friday", "sheet", *scope)
+        assert "Zed Newcomer" not in sheet["players"]
+        page = tmp_path / "page.html"
+        chouette("--session", "friday", "report", "--html", str(page), *scope)
+        assert "Zed Newcomer" not in page.read_text(encoding="utf-8")
+    friday = chouette.json("--session", "friday", "standings")["players"]
+    assert [p["name"] for p in friday] == ["ann", "bob", "cat"]
+    club = chouette.json("standings", "--all")["players"]
+    assert [p["name"] for p in club] == ["ann", "dan", "bob", "cat"]  # dan is seated saturday
+
+
+def test_a_player_who_played_or_was_paid_stays_listed_at_0(chouette):
+    chouette("new", "friday", "ann", "bob", "cat")
+    chouette("deal", "bob", "0")
+    chouette("deal", "cat", "0")  # every pair at 0: game 1 books 0 to everyone
+    chouette("join", "dan")
+    chouette("pay", "ann", "dan", "5")
+    chouette("pay", "dan", "ann", "5")
+    chouette("leave", "cat")
+    chouette("leave", "dan")
+    for scope in ([], ["--all"]):
+        table = chouette.json("standings", *scope)["players"]
+        assert table == [{"name": n, "points": 0, "cents": 0} for n in ("ann", "bob", "cat", "dan")]
+
+
+def test_a_player_whose_only_game_was_undone_is_not_listed(chouette):
+    chouette("new", "friday", "ann", "bob")
+    chouette("end", "team")
+    chouette("join", "dan")
+    chouette("end", "team")
+    chouette("undo")  # takes back game 2's end, its only event: dan's balance is back at 0
+    chouette("leave", "dan")
+    for scope in ([], ["--all"]):
+        names = [p["name"] for p in chouette.json("standings", *scope)["players"]]
+        assert names == ["bob", "ann"]
+
+
 # ------------------------------------------------------------ old ledgers
 
 
