@@ -223,7 +223,20 @@ def rotate(
     moved = Line(tuple(order), line.sitting_out, None, line.last_down)
     for player in downs:
         moved = send_down(moved, player)
+    if rules.partner_pick == "last" and rules.settled_edges:
+        moved = _pick_last(moved, downs, rules)
     return seat(moved, rules)
+
+
+def _pick_last(line: Line, downs: Sequence[str], rules: HouseRules) -> Line:
+    """``partner-pick last`` after the box changed hands: the lowest-placed player the game did
+    not just send to the bottom (the box who lost does not join the new box at once), unless
+    nobody else could be partner."""
+    active = line.active
+    if rules.partner_from is None or len(active) < rules.partner_from:
+        return line
+    candidates = [p for p in active[2:] if p not in downs] or list(active[2:])
+    return replace(line, partner=candidates[-1])
 
 
 class Dice(Protocol):

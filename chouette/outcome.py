@@ -73,11 +73,13 @@ def book(
 
 
 def box_keeps(game: Game, rules: HouseRules) -> bool:
-    """Whether the box stays box, by the house rule ``retention``."""
+    """Whether the box stays box, by the house rule ``retention``. Under ``captain`` the box
+    goes only if the captain beat it: a pair dealt at 0 is no win for the captain (edition 1
+    sent the box away on it)."""
     pairs = game.pairs
     net = -sum(pairs.values())
     if rules.retention == "captain":
-        return pairs[game.captain] < 0
+        return pairs[game.captain] <= 0 if rules.settled_edges else pairs[game.captain] < 0
     if rules.retention == "net-profit":
         return net > 0
     if rules.retention == "net-not-loss":

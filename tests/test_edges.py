@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from chouette.game import Event, Game, answer_all, apply
+from chouette.errors import RuleError
+from chouette.game import Answer, Event, Game, answer_all, apply
 from chouette.line import join, new_line, sit_in, sit_out
 from chouette.outcome import book, settle_game
 from chouette.record import RecordError, check_seats, parse_record, play_record
@@ -290,6 +291,149 @@ def test_a_record_of_a_game_with_a_partner_names_the_partner():
     assert record["partner"] == "P"
     again, _ = play_record(parse_record(record), game.start_line, HouseRules())
     assert again == game
+
+
+# ------------------------------------------------------------ debatable choices, settled
+
+MANDATORY = HouseRules(mandatory_beaver=True)
+
+
+def test_mandatory_beaver_never_binds_a_two_player_session():
+    game = play("B | C", "double C", "take C", rules=MANDATORY)
+    assert (game.cubes["C"].value, game.cubes["C"].owner) == (2, "member")
+
+
+def test_mandatory_beaver_never_binds_a_member_the_box_doubled_alone():
+    game = play("B | C, M1, M2", "double M1", "take M1", rules=MANDATORY)
+    assert game.cubes["M1"].value == 2
+
+
+def test_mandatory_beaver_binds_the_lone_taker_of_a_double_to_several():
+    with pytest.raises(RuleError, match="C is the only one to take the box's double"):
+        play("B | C, M1, M2", "double C M1", "drop M1", "take C", rules=MANDATORY)
+    game = play("B | C, M1, M2", "double C M1", "drop M1", "beaver C", rules=MANDATORY)
+    assert game.cubes["C"].offer is not None and game.cubes["C"].offer.stage == "beaver"
+
+
+def test_mandatory_beaver_in_single_cube_binds_the_last_member_in():
+    rules = HouseRules(mandatory_beaver=True, cubes="single")
+    with pytest.raises(RuleError, match="M1 is the only one to take"):
+        play("B | C, M1", "double", "drop C", "take M1", rules=rules)
+    play("B | C", "double", "take C", rules=rules)  # two players: a plain take
+
+
+SINGLE = HouseRules(cubes="single")
+
+
+def test_single_cube_captain_beavers_only_once_every_member_has_answered():
+    with pytest.raises(RuleError) as refused:
+        play("B | C, M1, M2", "double", "beaver C", rules=SINGLE)
+    assert str(refused.value) == (
+        "C cannot beaver for the team yet: M1, M2 still have to take or drop the box's double "
+        "(the beaver covers only the members who take)"
+    )
+    with pytest.raises(RuleError, match="M2 still has to take or drop"):
+        play("B | C, M1, M2", "double", "drop M1", "beaver C", rules=SINGLE)
+    game = play("B | C, M1, M2", "double", "drop M1", "take M2", "beaver C", rules=SINGLE)
+    assert sorted(game.pending) == ["C", "M2"]
+    assert outcome(play_on(game, "take C", "end team")).pairs == {"C": 4, "M1": -1, "M2": 4}
+
+
+def test_single_cube_captain_who_took_may_still_beaver_once_the_answers_are_in():
+    game = play("B | C, M1, M2", "double", "take C", "take M1", "drop M2", "beaver C", rules=SINGLE)
+    assert sorted(game.pending) == ["C", "M1"]
+    game = play_on(game, "drop C")  # the box refuses the beaver: pays the doubled value
+    assert outcome(game).pairs == {"C": 2, "M1": 2, "M2": -1}
+
+
+def test_single_cube_the_acting_captain_beavers_for_those_still_in():
+    game = play("B | C, M1, M2", "double", "drop C", "take M2", "beaver M1", rules=SINGLE)
+    assert sorted(game.pending) == ["M1", "M2"]
+    with pytest.raises(RuleError, match="name the captain, M1"):
+        play("B | C, M1, M2", "double", "drop C", "take M1", "beaver M2", rules=SINGLE)
+
+
+def test_single_cube_the_beaver_window_closes_with_the_next_cube_action():
+    game = play("B | C, M1", "double", "take C", "take M1", "double --by team", rules=SINGLE)
+    game = play_on(game, "take C")
+    with pytest.raises(RuleError, match="there is no double on C's cube to beaver"):
+        play_on(game, "beaver C")
+
+
+def test_edition_1_single_cube_beaver_swept_in_the_members_still_to_answer():
+    old = HouseRules(cubes="single", edition=1)
+    game = play("B | C, M1, M2", "double", "beaver C", rules=old)
+    assert sorted(game.pending) == ["C", "M1", "M2"]
+
+
+PICK_LAST = HouseRules(partner_from=5, partner_pick="last")
+
+
+def test_partner_pick_last_never_makes_the_box_who_just_lost_the_partner():
+    game = play("B+P | C, M1, M2, M3", "end team", rules=PICK_LAST)
+    assert show(outcome(game).next_line) == "C+M3 | P, M1, M2, B"
+
+
+def test_partner_pick_last_passes_over_everyone_a_double_stand_up_sent_down():
+    rules = HouseRules(partner_from=5, partner_pick="last", retention="net-profit")
+    game = play(
+        "B+P | C, M1, M2, M3", "deal C -1", "deal M1 2", "deal M2 0", "deal M3 0", rules=rules
+    )
+    assert show(outcome(game).next_line) == "M1+M3 | P, M2, C, B"
+
+
+def test_partner_pick_last_with_nobody_else_to_pick_takes_the_bottom():
+    rules = HouseRules(partner_from=3, partner_pick="last")
+    game = play("B+P | C", "end team", rules=rules)
+    assert show(outcome(game).next_line) == "C+B | P"
+
+
+def test_edition_1_partner_pick_last_made_the_old_box_the_partner():
+    old = HouseRules(partner_from=5, partner_pick="last", edition=1)
+    game = play("B+P | C, M1, M2, M3", "end team", rules=old)
+    assert show(outcome(game).next_line) == "C+B | P, M1, M2, M3"
+
+
+@pytest.mark.parametrize(
+    ("acting", "ending", "expected"),
+    [
+        ("keep-seat", "end team", "B | M1, M2, C"),
+        ("keep-seat", "end box", "B | M1, M2, C"),
+        # under inherit a captain at 0 keeps their place and hands the seat on, like a
+        # captain who won by the box dropping; the acting captain's result then counts
+        ("inherit", "end team", "M1 | C, M2, B"),
+        ("inherit", "end box", "B | C, M2, M1"),
+    ],
+)
+def test_a_deal_at_0_with_the_captain_is_no_win_for_the_captain(acting, ending, expected):
+    rules = HouseRules(acting_captain=acting)
+    game = play("B | C, M1, M2", "deal C 0", ending, rules=rules)
+    assert show(outcome(game).next_line) == expected
+
+
+def test_a_captain_at_0_when_the_box_goes_for_another_reason_takes_the_box():
+    rules = HouseRules(retention="net-profit")
+    game = play("B | C, M1, M2", "deal C 0", "deal M1 1", "deal M2 -1", rules=rules)
+    assert show(outcome(game).next_line) == "C | M1, M2, B"
+
+
+def test_edition_1_counted_a_deal_at_0_as_the_captain_beating_the_box():
+    game = play("B | C, M1, M2", "deal C 0", "end box", rules=HouseRules(edition=1))
+    assert show(outcome(game).next_line) == "C | M1, M2, B"
+
+
+def test_take_all_answers_one_side_at_a_time():
+    game = play("B | C, M1, M2", "double C M1", "double M2 --by member")
+    with pytest.raises(RuleError) as refused:
+        answer_all(game, "take")
+    assert str(refused.value) == (
+        "take --all answers for one side, but both have answers pending: the box on M2's "
+        "cube, and C, M1 on their own; take them by name"
+    )
+    game = play_on(game, "take M2")
+    assert answer_all(game, "take") == [Answer("take", "C"), Answer("take", "M1")]
+    game = play("B | C, M1", "double C M1", "beaver C", "beaver M1")
+    assert answer_all(game, "drop") == [Answer("drop", "C"), Answer("drop", "M1")]
 
 
 def test_a_session_stored_without_an_edition_keeps_the_older_scoring():
