@@ -277,13 +277,21 @@ def new(
         BoxDoubles, typer.Option(help="Which members the box may double together.")
     ] = BoxDoubles.any,
     mandatory_beaver: Annotated[
-        bool, typer.Option("--mandatory-beaver", help="A lone taker must beaver or drop.")
+        bool,
+        typer.Option(
+            "--mandatory-beaver",
+            help="The one member to take a box double given to several must beaver or drop.",
+        ),
     ] = False,
     partner_from: Annotated[
         int | None, typer.Option(help="Seated players from which the box takes a partner.")
     ] = None,
     partner_pick: Annotated[
-        PartnerPick, typer.Option(help="Who becomes partner.")
+        PartnerPick,
+        typer.Option(
+            help="Who becomes partner: the member after the captain, or the bottom of the line "
+            "(never the box who just lost).",
+        ),
     ] = PartnerPick.next,
     partner_share: Annotated[int, typer.Option(help="Partner's % of the box side.")] = 50,
 ) -> None:
@@ -430,7 +438,11 @@ def sit_out(
 def sit_in(
     ctx: typer.Context, name: Annotated[str, typer.Argument(metavar="NAME", help="Who sits in.")]
 ) -> None:
-    """A player who sat out plays again."""
+    """A player who sat out plays again, rejoining where a newcomer sits.
+
+    At the bottom of the line (or in front of the last loser: --newcomer before-loser): the
+    box, the captain and the box's partner stay who they are.
+    """
     from chouette.line import sit_in as sit_in_line
 
     change_line(ctx, name, sit_in_line, "sits in")
@@ -580,7 +592,9 @@ def answer(ctx: typer.Context, act: str, member: str | None, every: bool, game: 
 MemberArg = Annotated[
     str | None, typer.Argument(metavar="MEMBER", help="The member whose cube is answered.")
 ]
-EveryFlag = Annotated[bool, typer.Option("--all", help="Answer every pending double.")]
+EveryFlag = Annotated[
+    bool, typer.Option("--all", help="Answer every pending double (one side's at a time).")
+]
 
 
 @app.command()
@@ -589,7 +603,8 @@ def take(
 ) -> None:
     """Take the pending double, beaver or raccoon.
 
-    Who answers follows from who doubled; MEMBER names the pair (--all: every pending double).
+    Who answers follows from who doubled; MEMBER names the pair (--all: every pending double,
+    when they all wait on one side: the box, or the members).
     """
     answer(ctx, "take", member, all, game)
 
