@@ -171,15 +171,20 @@ def sit_out(line: Line, name: str, rules: HouseRules) -> Line:
 
 
 def sit_in(line: Line, name: str, rules: HouseRules) -> Line:
-    """A player who sat out plays again, rejoining the line where a newcomer sits (at the
-    bottom, or in front of the last loser): the box, the captain and the box's partner stay
-    who they are, since the box changes hands only by rotation."""
+    """A player who sat out plays again from their place in the line, unless that place is
+    ahead of the captain: the box, the box's partner and the captain change hands only by
+    rotation, so a player whose place would give them one of those seats (the box who sat
+    out, say, or a member the rotation carried up while they were away) rejoins where a
+    newcomer sits instead (at the bottom, or in front of the last loser)."""
     name = normal_name(name)
     _require_seated(line, name)
     if name not in line.sitting_out:
         raise LineError(f"{name} is not sitting out")
-    back = _at_bottom(line, name, rules)
-    return seat(replace(back, sitting_out=line.sitting_out - {name}), rules)
+    back = replace(line, sitting_out=line.sitting_out - {name})
+    captain = line.captain
+    if captain is not None and line.order.index(name) < line.order.index(captain):
+        back = _at_bottom(back, name, rules)
+    return seat(back, rules)
 
 
 def send_down(line: Line, name: str) -> Line:
