@@ -438,10 +438,10 @@ def sit_out(
 def sit_in(
     ctx: typer.Context, name: Annotated[str, typer.Argument(metavar="NAME", help="Who sits in.")]
 ) -> None:
-    """A player who sat out plays again, rejoining where a newcomer sits.
+    """A player who sat out plays again, from their place.
 
-    At the bottom of the line (or in front of the last loser: --newcomer before-loser): the
-    box, the captain and the box's partner stay who they are.
+    A place ahead of the captain would hand them the box, the partnership or the captaincy,
+    which change hands only by rotation: they rejoin where a newcomer sits instead.
     """
     from chouette.line import sit_in as sit_in_line
 
