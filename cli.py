@@ -12,7 +12,7 @@ import shlex
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -1026,22 +1026,21 @@ def import_command(
         return
     with ledger(ctx, write=False) as book:  # the house rules the files are read with
         rules = current(book, ctx).rules
-    checked = []
-    for path in files:  # read and check every file before the ledger is locked
-        with progress_bar(path, "checking") as update:
-            try:
-                checked.append(
-                    check_file(path, rules, match_as_money=match_as_money, progress=update)
-                )
-            except ChouetteError as err:
-                fail(str(err))
     summaries = []
-    with ledger(ctx, write=True) as book:
-        info = current(book, ctx, lock=True)
-        for item in checked:
-            with progress_bar(item.path, "booking") as update:
+    with ExitStack() as kept:
+        checked = []
+        for path in files:  # read and check every file before the ledger is locked
+            with progress_bar(path) as update:
                 try:
-                    summaries.append(import_file(book, info, item, names=mapping, progress=update))
+                    read = check_file(path, rules, match_as_money=match_as_money, progress=update)
+                except ChouetteError as err:
+                    fail(str(err))
+            checked.append(kept.enter_context(read))
+        with ledger(ctx, write=True) as book:
+            info = current(book, ctx, lock=True)
+            for item in checked:
+                try:
+                    summaries.append(import_file(book, info, item, names=mapping))
                 except ChouetteError as err:
                     fail(str(err))
     for summary in summaries:
@@ -1127,7 +1126,7 @@ def check(ctx: typer.Context) -> None:
 
 
 @contextmanager
-def progress_bar(path: Path, doing: str) -> Iterator[Callable[[int], None] | None]:
+def progress_bar(path: Path) -> Iterator[Callable[[int], None] | None]:
     """A progress bar on a terminal for a big file; nothing in a pipe."""
     try:
         size = path.stat().st_size
@@ -1136,7 +1135,7 @@ def progress_bar(path: Path, doing: str) -> Iterator[Callable[[int], None] | Non
     if not sys.stderr.isatty() or size < (4 << 20):
         yield None
         return
-    with typer.progressbar(length=size, label=f"{doing} {path.name}", file=sys.stderr) as bar:
+    with typer.progressbar(length=size, label=path.name, file=sys.stderr) as bar:
         seen = 0
 
         def update(done: int) -> None:

@@ -14,7 +14,9 @@ import gzip
 import hashlib
 import io
 import json
+import pickle
 import stat
+import tempfile
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import closing
@@ -43,6 +45,8 @@ from db.models import GameRow, SourceFileRow
 from db.store import Ledger, SessionInfo
 
 BATCH = 5000
+#: How many bytes of a checked file's games are kept in memory; past that, on disk.
+KEPT_IN_MEMORY = 8 << 20
 T = TypeVar("T")
 CHUNK = 1 << 20
 
@@ -67,9 +71,10 @@ class ImportSummary:
 
 @dataclass(frozen=True)
 class Checked:
-    """An engine file read and checked whole before the ledger is locked: how to read it
-    again (its encoding), what it is, and the SHA-256 of its bytes, which the booking pass
-    must find again (a file that changed in between is refused)."""
+    """An engine file read and checked whole before the ledger is locked: what it is (its
+    encoding, format and SHA-256) and its games, kept as they were read (in batches, in
+    memory or, for a big file, in a temporary file) for :func:`import_file` to book without
+    reading the file again. Close it when done (it is a context manager)."""
 
     path: Path
     sha256: str
@@ -78,6 +83,26 @@ class Checked:
     games: int
     notes: tuple[str, ...] = ()  # what the reader says of the file (an unfinished game, …)
     warnings: tuple[str, ...] = ()  # what a person should look at (a guessed encoding)
+    kept: IO[bytes] = field(default_factory=io.BytesIO, repr=False)
+
+    def batches(self) -> Iterator[list[EngineGame]]:
+        """The games, in order, a batch at a time."""
+        self.kept.seek(0)
+        while True:
+            try:
+                rows = pickle.load(self.kept)
+            except EOFError:
+                return
+            yield [EngineGame._make(row) for row in rows]
+
+    def close(self) -> None:
+        self.kept.close()
+
+    def __enter__(self) -> Checked:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
 
 
 def _opened(path: Path) -> tuple[IO[bytes], int]:
@@ -171,31 +196,61 @@ def check_file(
     and does not say what it is is read again as Windows-1252 (then Latin-1), with a note."""
     encoding: Encoding | None = None
     warnings: list[str] = []
+    kept: IO[bytes] = tempfile.SpooledTemporaryFile(max_size=KEPT_IN_MEMORY)  # noqa: SIM115
 
-    def count(read: EngineRead) -> int:
+    def keep(read: EngineRead) -> int:
         if read.session.is_match and not match_as_money:
             raise EngineFileError(
                 f"a {read.session.match_length}-point match, not money play: refused "
                 "(give --match-as-money to book its games as money games anyway)"
             )
-        return sum(1 for _ in read.games)
+        kept.seek(0)
+        kept.truncate()
+        count = 0
+        batch: list[tuple[Any, ...]] = []
+        for game in read.games:
+            batch.append(tuple(game))
+            if len(batch) >= BATCH:
+                pickle.dump(batch, kept, protocol=pickle.HIGHEST_PROTOCOL)
+                count += len(batch)
+                batch = []
+        pickle.dump(batch, kept, protocol=pickle.HIGHEST_PROTOCOL)
+        return count + len(batch)
 
-    while True:
-        try:
-            found, sha, games, read = read_pass(path, encoding, rules, progress, count)
-        except NotDecodable as err:
-            encoding = fallback(err.encoding)
-            if encoding is None:
+    try:
+        while True:
+            try:
+                found, sha, games, read = read_pass(path, encoding, rules, progress, keep)
+            except NotDecodable as err:
+                encoding = fallback(err.encoding)
+                if encoding is None:
+                    raise EngineFileError(f"{path.name}: {err}") from None
+                warnings = [
+                    f"{path.name} is not {err.encoding.label} text: read as {encoding.label}"
+                ]
+                continue
+            except _Unreadable:
+                raise
+            except EngineFileError as err:
                 raise EngineFileError(f"{path.name}: {err}") from None
-            warnings = [f"{path.name} is not {err.encoding.label} text: read as {encoding.label}"]
-            continue
-        except _Unreadable:
-            raise
-        except EngineFileError as err:
-            raise EngineFileError(f"{path.name}: {err}") from None
-        return Checked(
-            path, sha, found, read.session.format, games, tuple(read.notes), tuple(warnings)
-        )
+            except OSError as err:  # the temporary file: a full disk
+                raise EngineFileError(
+                    f"{path.name}: no room to keep its games while it is checked "
+                    f"({err.strerror or err})"
+                ) from None
+            return Checked(
+                path,
+                sha,
+                found,
+                read.session.format,
+                games,
+                tuple(read.notes),
+                tuple(warnings),
+                kept,
+            )
+    except BaseException:
+        kept.close()
+        raise
 
 
 def import_file(
@@ -204,7 +259,6 @@ def import_file(
     checked: Checked,
     *,
     names: Mapping[str, str],
-    progress: Callable[[int], None] | None = None,
 ) -> ImportSummary:
     """Book every game of a file :func:`check_file` read into the session ``info``."""
     path = checked.path
@@ -221,22 +275,14 @@ def import_file(
         )
         return summary
 
-    def book_games(read: EngineRead) -> int:
-        return _book_games(book, info, checked.sha256, read.games, names, summary)
-
+    games = (game for batch in checked.batches() for game in batch)
     try:
-        _, sha, booked, _ = read_pass(path, checked.encoding, info.rules, progress, book_games)
-    except _Unreadable:
-        raise
+        booked = _book_games(book, info, checked.sha256, games, names, summary)
     except EngineFileError as err:
         raise EngineFileError(f"{path.name}: {err}") from None
-    if sha != checked.sha256:
-        raise EngineFileError(
-            f"{path.name} changed while it was being imported: nothing booked, try again"
-        )
     book.db.add(
         SourceFileRow(
-            sha256=sha,
+            sha256=checked.sha256,
             name=path.name,
             format=summary.format,
             session_id=info.id,
@@ -441,20 +487,16 @@ class _Seen:
         return keep
 
     def _keys(self, keys: set[str]) -> set[str]:
-        """Which of ``keys`` the ledger holds (an index lookup each, in one statement per
-        thousand keys)."""
-        found: set[str] = set()
-        ordered = sorted(keys)
-        for start in range(0, len(ordered), 1000):
-            chunk = ordered[start : start + 1000]
-            rows = self.conn.execute(
-                text("SELECT game_key FROM game WHERE game_key IN :keys").bindparams(
-                    bindparam("keys", expanding=True)
-                ),
-                {"keys": chunk},
-            )
-            found.update(key for (key,) in rows)
-        return found
+        """Which of ``keys`` the ledger holds: an index lookup each, one statement a batch
+        (a driver-level statement: SQLAlchemy would compile a new one for every batch)."""
+        if not keys:
+            return set()
+        if self.conn.dialect.name == "postgresql":
+            sql, args = "SELECT game_key FROM game WHERE game_key = ANY(%s)", (list(keys),)
+        else:
+            marks = ", ".join("?" * len(keys))
+            sql, args = f"SELECT game_key FROM game WHERE game_key IN ({marks})", tuple(keys)
+        return {key for (key,) in self.conn.exec_driver_sql(sql, args)}
 
     def _known(self, source: str) -> bool:
         """Whether the ledger holds any game of ``source`` (asked once per source)."""

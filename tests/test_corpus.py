@@ -23,7 +23,7 @@ import pytest
 
 from chouette.engines import EngineGame
 from chouette.rules import HouseRules
-from db.imports import check_file, read_pass
+from db.imports import check_file
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
 TRUTH: dict[str, Any] = json.loads((CORPUS / "truth.json").read_text(encoding="utf-8"))
@@ -32,10 +32,9 @@ NAMELESS = ("Player 1", "Player 2")
 
 
 def read(path: Path) -> tuple[list[EngineGame], tuple[str, ...]]:
-    rules = HouseRules()
-    checked = check_file(path, rules, match_as_money=True)
-    _, sha, games, _ = read_pass(path, checked.encoding, rules, None, lambda r: list(r.games))
-    assert sha == checked.sha256 and len(games) == checked.games
+    with check_file(path, HouseRules(), match_as_money=True) as checked:
+        games = [game for batch in checked.batches() for game in batch]
+    assert len(games) == checked.games
     return games, checked.notes
 
 

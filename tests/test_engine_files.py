@@ -138,10 +138,12 @@ def test_an_sgf_file_is_decoded_as_its_ca_property_says(chouette, tmp_path):
 
 
 def test_the_check_before_the_lock_reports_the_encoding_and_the_games() -> None:
-    checked = check_file(SAMPLES / S01["path"], HouseRules())
-    assert isinstance(checked, Checked)
-    assert (checked.format, checked.games, checked.encoding.label) == ("mat", 50, "UTF-8")
-    assert checked.notes == checked.warnings == ()
+    with check_file(SAMPLES / S01["path"], HouseRules()) as checked:
+        assert isinstance(checked, Checked)
+        assert (checked.format, checked.games, checked.encoding.label) == ("mat", 50, "UTF-8")
+        assert checked.notes == checked.warnings == ()
+        games = [game for batch in checked.batches() for game in batch]
+    assert results(games) == truth(S01)
 
 
 # ---------------------------------------------------------------- a session still being played

@@ -1127,3 +1127,15 @@ def test_the_quick_path_reads_a_record_exactly_as_the_checks_do(record: dict[str
             return str(error)
 
     assert outcome(_game) == outcome(_checked_game)
+
+
+def test_a_neutral_records_identity_is_the_same_however_it_is_checked() -> None:
+    """The plain record's quick path and the field-by-field path give one key."""
+    plain = {"session": "s", "game": 3, "winner": "ann", "loser": "bob", "cube": 2,
+             "result": "gammon", "end": "bearoff", "points": 4}  # fmt: skip
+    dated = {**plain, "played_at": "2026-11-20"}
+    quick, slow, other = (
+        next(read_jsonl([json.dumps(r)]).games) for r in (plain, {**plain, "rules": "x"}, dated)
+    )
+    assert quick.key == slow.key != other.key
+    assert quick.key is not None and len(quick.key) == 32
