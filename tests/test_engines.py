@@ -29,6 +29,7 @@ from chouette.engines import (
     read_sgf,
 )
 from chouette.errors import EngineFileError
+from tests.examples import examples
 
 HEADER = "session,game,winner,loser,cube,result,end,points\n"
 from tests.samples import SAMPLES  # noqa: E402
@@ -1081,7 +1082,7 @@ def test_the_files_mutated_below_are_whole_and_valid() -> None:
         assert len(list(read.games)) >= (1 if kind == "analysis" else 2)
 
 
-@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(500), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(mutated(), st.booleans(), st.integers(0, 3))
 def test_a_mutated_file_is_read_or_refused_with_an_engine_file_error(
     case: tuple[str, str], jacoby: bool, auto_doubles: int
@@ -1101,7 +1102,7 @@ def test_a_mutated_file_is_read_or_refused_with_an_engine_file_error(
 # ------------------------------------------------------------ the reader's quick path
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(
     st.fixed_dictionaries(
         {
