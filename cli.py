@@ -12,7 +12,7 @@ import shlex
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -342,13 +342,21 @@ def new(
         BoxDoubles, typer.Option(help="Which members the box may double together.")
     ] = BoxDoubles.any,
     mandatory_beaver: Annotated[
-        bool, typer.Option("--mandatory-beaver", help="A lone taker must beaver or drop.")
+        bool,
+        typer.Option(
+            "--mandatory-beaver",
+            help="The one member to take a box double given to several must beaver or drop.",
+        ),
     ] = False,
     partner_from: Annotated[
         int | None, typer.Option(help="Seated players from which the box takes a partner.")
     ] = None,
     partner_pick: Annotated[
-        PartnerPick, typer.Option(help="Who becomes partner.")
+        PartnerPick,
+        typer.Option(
+            help="Who becomes partner: the member after the captain, or the bottom of the line "
+            "(never the box who just lost).",
+        ),
     ] = PartnerPick.next,
     partner_share: Annotated[int, typer.Option(help="Partner's % of the box side.")] = 50,
 ) -> None:
@@ -501,7 +509,11 @@ def sit_out(
 def sit_in(
     ctx: typer.Context, name: Annotated[str, typer.Argument(metavar="NAME", help="Who sits in.")]
 ) -> None:
-    """A player who sat out plays again."""
+    """A player who sat out plays again, from their place.
+
+    A place ahead of the captain would hand them the box, the partnership or the captaincy,
+    which change hands only by rotation: they rejoin where a newcomer sits instead.
+    """
     from chouette.line import sit_in as sit_in_line
 
     change_line(ctx, name, sit_in_line, "sits in")
@@ -651,7 +663,9 @@ def answer(ctx: typer.Context, act: str, member: str | None, every: bool, game: 
 MemberArg = Annotated[
     str | None, typer.Argument(metavar="MEMBER", help="The member whose cube is answered.")
 ]
-EveryFlag = Annotated[bool, typer.Option("--all", help="Answer every pending double.")]
+EveryFlag = Annotated[
+    bool, typer.Option("--all", help="Answer every pending double (one side's at a time).")
+]
 
 
 @app.command()
@@ -660,7 +674,8 @@ def take(
 ) -> None:
     """Take the pending double, beaver or raccoon.
 
-    Who answers follows from who doubled; MEMBER names the pair (--all: every pending double).
+    Who answers follows from who doubled; MEMBER names the pair (--all: every pending double,
+    when they all wait on one side: the box, or the members).
     """
     answer(ctx, "take", member, all, game)
 
@@ -1052,28 +1067,29 @@ def import_command(
     nothing; a file imported before books nothing the second time. An export of chouette
     itself is restored into an empty database.
     """
-    from db.imports import import_file
+    from db.imports import check_file, import_file
 
     mapping = parse_names(names or [])
     if len(files) == 1 and is_export_file(files[0]):
         restore_export(ctx, files[0])
         return
+    with ledger(ctx, write=False) as book:  # the house rules the files are read with
+        rules = current(book, ctx).rules
     summaries = []
-    with ledger(ctx, write=True) as book:
-        info = current(book, ctx, lock=True)
-        for path in files:
+    with ExitStack() as kept:
+        checked = []
+        for path in files:  # read and check every file before the ledger is locked
             with progress_bar(path) as update:
                 try:
-                    summaries.append(
-                        import_file(
-                            book,
-                            info,
-                            path,
-                            names=mapping,
-                            match_as_money=match_as_money,
-                            progress=update,
-                        )
-                    )
+                    read = check_file(path, rules, match_as_money=match_as_money, progress=update)
+                except ChouetteError as err:
+                    fail(str(err))
+            checked.append(kept.enter_context(read))
+        with ledger(ctx, write=True) as book:
+            info = current(book, ctx, lock=True)
+            for item in checked:
+                try:
+                    summaries.append(import_file(book, info, item, names=mapping))
                 except ChouetteError as err:
                     fail(str(err))
     for summary in summaries:
@@ -1081,13 +1097,18 @@ def import_command(
 
 
 def is_export_file(path: Path) -> bool:
+    """Whether ``path`` is a regular file that starts like chouette's own export (anything
+    else, a device or a pipe included, is left to the engine readers to refuse)."""
+    import stat
+
+    from chouette.engines.text import MAX_LINE
     from db.transfer import is_export
 
     try:
-        if not path.is_file():  # a device or a pipe is no export (the import says what it is)
+        if not stat.S_ISREG(path.stat().st_mode):
             return False
         with path.open(encoding="utf-8-sig") as handle:
-            return is_export(handle.readline(1 << 20))  # an export's heading is short
+            return is_export(handle.readline(MAX_LINE))
     except (OSError, UnicodeError):
         return False
 
@@ -1217,7 +1238,7 @@ def report_import(summary: Any) -> None:
     if summary.already:
         say(summary.already)
         return
-    skipped = f", {summary.skipped} booked before (skipped)" if summary.skipped else ""
+    skipped = f", {summary.skipped} already in the ledger (skipped)" if summary.skipped else ""
     booked = plural(summary.booked, "game")
     say(f"{summary.file}: {booked} booked into {summary.session}{skipped}.")
     if summary.points:
@@ -1226,6 +1247,8 @@ def report_import(summary: Any) -> None:
         order = sorted(summary.points, key=lambda p: (-summary.cents[p], -summary.points[p], p))
         rows = [[p, signed(summary.points[p]), balance(summary.cents[p])] for p in order]
         emit((["player", "points", "money"], rows))
+    for note in summary.notes:
+        say(f"Note: {note}")
     for warning in summary.warnings[:20]:
         say(f"Warning: {warning}")
     if len(summary.warnings) > 20:

@@ -363,6 +363,66 @@ def imports(folder: Path, big: int, small: int) -> None:
     )
 
 
+def mat_file(path: Path, megabytes: int, seed: int) -> int:
+    """A money session between Ann and Bob as a Jellyfish .mat file of about ``megabytes``
+    MB: games of a dozen turns, some doubled and taken or dropped, each ending in a Wins line,
+    with cumulative score headers (as gnubg writes them). Returns the number of games."""
+    rng = random.Random(seed)
+    score = [0, 0]
+    games = 0
+    with path.open("w", encoding="utf-8") as out:
+        out.write('; [EventDate "2026.11.20"]\n\n 0 point match\n\n')
+        while out.tell() < megabytes << 20:
+            games += 1
+            out.write(f" Game {games}\n Ann : {score[0]:<26}Bob : {score[1]}\n")
+            turns = rng.randint(8, 16)
+            cube, winner, dropped = 1, rng.randint(0, 1), False
+            for turn in range(1, turns + 1):
+                if turn == turns // 2 and rng.random() < 0.4:
+                    out.write(f"{turn:3d})  Doubles => 2                Takes\n")
+                    cube = 2
+                    continue
+                if turn == turns and rng.random() < 0.2:
+                    out.write(f"{turn:3d})  Doubles => {cube * 2:<15} Drops\n")
+                    winner, dropped = 0, True
+                    break
+                out.write(f"{turn:3d}) 31: 8/5 6/5                 52: 13/8 13/11\n")
+            points = cube if dropped else cube * rng.choice([1, 1, 1, 2])
+            if not dropped and points > cube:  # a gammon only on a turned cube (Jacoby)
+                points = cube if cube == 1 else points
+            side = " " * 33 if winner else "     "
+            out.write(f"{side} Wins {points} point{'s' if points > 1 else ''}\n\n")
+            score[winner] += points
+    return games
+
+
+def big_files(folder: Path, small: int, big: int) -> None:
+    """The import's time and peak memory for a .mat file of ``small`` and ``big`` MB: time
+    linear in the size, memory flat."""
+    figures = []
+    for size in (small, big):
+        data = folder / f"session-{size}mb.mat"
+        games = mat_file(data, size, size)
+        seconds, inside, peak = run_import(folder / f"mat-{size}.db", data, ["Ann", "Bob"])
+        figures.append((size, games, seconds, inside, peak))
+        data.unlink()
+    (s_mb, s_games, _, s_inside, s_peak), (b_mb, b_games, _, b_inside, b_peak) = figures
+    per_small, per_big = s_inside / s_games * 1e6, b_inside / b_games * 1e6
+    line(
+        f"import of a {s_mb} MB vs a {b_mb} MB .mat file ({s_games:,} / {b_games:,} games)",
+        f"{s_inside:.1f} s vs {b_inside:.1f} s",
+        "linear",
+        per_big <= per_small * 1.25,
+    )
+    print(f"    ({per_small:.0f} µs vs {per_big:.0f} µs a game, inside the process)")
+    line(
+        f"peak memory importing the {s_mb} MB vs the {b_mb} MB .mat file",
+        f"{s_peak / 1024:.0f} MB vs {b_peak / 1024:.0f} MB",
+        "flat",
+        b_peak <= s_peak * 1.25,
+    )
+
+
 def reports(folder: Path, games: int) -> None:
     players = [f"p{i:02d}" for i in range(16)]
     data = folder / f"neutral-{games}.jsonl"
@@ -407,7 +467,9 @@ def settlement() -> None:
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="smaller sizes")
-    parser.add_argument("--only", help="one figure: oneshot, table, import, reports, settle")
+    parser.add_argument(
+        "--only", help="one figure: oneshot, table, import, bigfile, reports, settle"
+    )
     args = parser.parse_args(argv)
     runs = 5 if args.quick else 15
     steps: dict[str, Callable[[Path, Path], None]] = {
@@ -416,6 +478,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         "import": lambda f, e: imports(
             f, 20_000 if args.quick else 100_000, 2_000 if args.quick else 10_000
         ),
+        "bigfile": lambda f, e: big_files(f, 2 if args.quick else 10, 20 if args.quick else 100),
         "reports": lambda f, e: reports(f, 50_000 if args.quick else 500_000),
         "settle": lambda f, e: settlement(),
     }

@@ -360,9 +360,11 @@ def _answer(game: Game, event: Answer) -> Game:
     offer = cube.offer
     if offer is None and single and event.act == "beaver":
         offer = next((c.offer for c in game.cubes.values() if c.live and c.offer), None)
+        offer = offer or _open_box_round(game)
     if offer is None:
         raise RuleError(f"there is no double on {name}'s cube to {event.act}")
-    individual = offer.stage == "double" and offer.doubler == "box" and event.act != "beaver"
+    box_double = offer.stage == "double" and offer.doubler == "box"
+    individual = box_double and event.act != "beaver"
     if single and not individual:
         captain = game.acting_captain
         if name != captain:
@@ -370,6 +372,8 @@ def _answer(game: Game, event: Answer) -> Game:
             raise RuleError(
                 f"in single-cube play {decider} for the whole team: name the captain, {captain}"
             )
+        if box_double and game.rules.settled_edges:
+            _check_answers_in(game, offer, name)
         targets = _team_targets(game, offer, event.act)
     else:
         targets = [name]
@@ -379,6 +383,38 @@ def _answer(game: Game, event: Answer) -> Game:
     if offer.stage == "double" and offer.doubler == "box" and game.rules.mandatory_beaver:
         _check_lone_taker(new, offer.origin, name)
     return new
+
+
+def _check_answers_in(game: Game, offer: Offer, captain: str) -> None:
+    """Single cube: the captain beavers the box's double for the members who take it, so every
+    other member must have answered it first (nobody is swept into a beaver unasked)."""
+    waiting = [
+        m
+        for m in _live(game)
+        if m != captain and (o := game.cubes[m].offer) is not None and o.origin == offer.origin
+    ]
+    if waiting:
+        raise RuleError(
+            f"{captain} cannot beaver for the team yet: {', '.join(waiting)} still "
+            f"{'has' if len(waiting) == 1 else 'have'} to take or drop the box's double "
+            "(the beaver covers only the members who take)"
+        )
+
+
+def _open_box_round(game: Game) -> Offer | None:
+    """Single cube: the box's last double while nothing but its answers has happened since,
+    so the captain who took it may still beaver for the team."""
+    if not game.box_rounds:
+        return None
+    origin = max(game.box_rounds)
+    answers = game.box_rounds[origin]
+    since = game.events[origin + 1 :]
+    answered = all(
+        (isinstance(e, Answer) and e.act in ("take", "drop")) or isinstance(e, Deal) for e in since
+    )
+    if "pending" in answers.values() or not answered:
+        return None
+    return Offer("double", "box", origin)
 
 
 def _team_targets(game: Game, offer: Offer, act: AnswerAct) -> list[str]:
@@ -435,9 +471,11 @@ def _answer_one(game: Game, name: str, act: AnswerAct, offer: Offer) -> Game:
 
 
 def _check_lone_taker(game: Game, origin: int, answered: str) -> None:
-    """Mandatory beaver: a member who is the only one to take a box double must beaver or drop."""
+    """Mandatory beaver: a member who is the only one to take a box double must beaver or drop.
+    Only a double the box gave two or more members has a lone taker: a member doubled alone
+    (and so every take in a two-player session) is a plain money game."""
     answers = game.box_rounds.get(origin, {})
-    if "pending" in answers.values():
+    if "pending" in answers.values() or len(answers) < 2:
         return
     takers = [m for m, a in answers.items() if a in ("take", "beaver")]
     if len(takers) == 1 and answers[takers[0]] == "take":
@@ -487,8 +525,14 @@ def _end(game: Game, event: End) -> Game:
 
 def _pass_captaincy(game: Game) -> Game:
     """Under ``acting-captain inherit``, a captain who is out hands the seat to the acting
-    captain; a captain who lost their pair goes to the bottom of the line at once."""
+    captain; a captain who lost their pair goes to the bottom of the line at once.
+
+    The seat passes only once every answer is in (no offer pending), so the order in which
+    members answer a double never changes who inherits: the highest-placed member still in.
+    With nobody left in (everyone dropped) nobody inherits: the captain's own result counts."""
     if game.rules.acting_captain != "inherit" or game.result is not None:
+        return game
+    if game.pending and game.rules.settled_edges:
         return game
     line, captain = game.line, game.captain
     while not game.cubes[captain].live:
@@ -506,9 +550,18 @@ def _pass_captaincy(game: Game) -> Game:
 
 def answer_all(game: Game, act: AnswerAct) -> list[Event]:
     """``take --all`` / ``drop --all``: one answer per pending cube (one for the whole team
-    where a single cube answers at once)."""
+    where a single cube answers at once). It answers for one side: when the box and members
+    both have offers to answer, each is answered by name."""
     if act not in ("take", "drop"):
         raise RuleError("--all answers with take or drop")
+    box_answers = [m for m, o in game.pending.items() if o.answerer == "box"]
+    member_answers = [m for m, o in game.pending.items() if o.answerer == "member"]
+    if box_answers and member_answers:
+        raise RuleError(
+            f"{act} --all answers for one side, but both have answers pending: the box on "
+            f"{', '.join(box_answers)}'s {'cube' if len(box_answers) == 1 else 'cubes'}, and "
+            f"{', '.join(member_answers)} on their own; {act} them by name"
+        )
     events: list[Event] = []
     covered: set[str] = set()
     captain = game.acting_captain

@@ -132,12 +132,17 @@ def join(line: Line, name: str, rules: HouseRules) -> Line:
     name = check_name(name)
     if name in line.order:
         raise LineError(f"{name} is already in the line")
-    order = list(line.order)
+    return seat(_at_bottom(line, name, rules), rules)
+
+
+def _at_bottom(line: Line, name: str, rules: HouseRules) -> Line:
+    """``name`` seated where a newcomer sits: at the bottom, or in front of the last loser."""
+    order = [p for p in line.order if p != name]
     if rules.newcomer == "before-loser" and line.last_down in order:
         order.insert(order.index(line.last_down), name)
     else:
         order.append(name)
-    return seat(replace(line, order=tuple(order)), rules)
+    return replace(line, order=tuple(order))
 
 
 def leave(line: Line, name: str, rules: HouseRules) -> Line:
@@ -166,12 +171,20 @@ def sit_out(line: Line, name: str, rules: HouseRules) -> Line:
 
 
 def sit_in(line: Line, name: str, rules: HouseRules) -> Line:
-    """A player who sat out plays again from their place in the line."""
+    """A player who sat out plays again from their place in the line, unless that place is
+    ahead of the captain: the box, the box's partner and the captain change hands only by
+    rotation, so a player whose place would give them one of those seats (the box who sat
+    out, say, or a member the rotation carried up while they were away) rejoins where a
+    newcomer sits instead (at the bottom, or in front of the last loser)."""
     name = normal_name(name)
     _require_seated(line, name)
     if name not in line.sitting_out:
         raise LineError(f"{name} is not sitting out")
-    return seat(replace(line, sitting_out=line.sitting_out - {name}), rules)
+    back = replace(line, sitting_out=line.sitting_out - {name})
+    captain = line.captain
+    if captain is not None and line.order.index(name) < line.order.index(captain):
+        back = _at_bottom(back, name, rules)
+    return seat(back, rules)
 
 
 def send_down(line: Line, name: str) -> Line:
@@ -215,7 +228,20 @@ def rotate(
     moved = Line(tuple(order), line.sitting_out, None, line.last_down)
     for player in downs:
         moved = send_down(moved, player)
+    if rules.partner_pick == "last" and rules.settled_edges:
+        moved = _pick_last(moved, downs, rules)
     return seat(moved, rules)
+
+
+def _pick_last(line: Line, downs: Sequence[str], rules: HouseRules) -> Line:
+    """``partner-pick last`` after the box changed hands: the lowest-placed player the game did
+    not just send to the bottom (the box who lost does not join the new box at once), unless
+    nobody else could be partner."""
+    active = line.active
+    if rules.partner_from is None or len(active) < rules.partner_from:
+        return line
+    candidates = [p for p in active[2:] if p not in downs] or list(active[2:])
+    return replace(line, partner=candidates[-1])
 
 
 class Dice(Protocol):

@@ -35,11 +35,17 @@ def book(
     *,
     partner: str | None = None,
     partner_share: int = 50,
+    partner_own_stake: bool = True,
 ) -> tuple[dict[str, int], dict[str, Cents]]:
     """Points and cents per player for pair results (member's side), exact to the cent.
 
-    With a partner, the box side's net is shared: ``partner_share`` % to the partner, rounded
-    toward zero, the rest to the box; in points when every pair plays at one stake, else in cents.
+    Every member is paid by the box at their pair's stake, partner or not. With a partner, the
+    box side's net is shared: ``partner_share`` % of it to the partner, rounded toward zero, the
+    rest to the box. The partner's share of each pair is worked at the lower of the partner's
+    own stake and that pair's (``partner_own_stake``; edition 1 ignored the partner's stake),
+    so nobody risks more than their own stake a point; the box carries the rest. The split is
+    made in points when the partner's share is worked at one stake for every pair, else in
+    cents.
     """
     points = {box: 0, **({partner: 0} if partner else {})}
     cents = dict.fromkeys(points, 0)
@@ -52,23 +58,28 @@ def book(
     if partner is None:
         points[box], cents[box] = side_points, side_cents
         return points, cents
+    own = dict(rates)
+    if partner_own_stake:
+        own = {m: min(stakes[partner], rate) for m, rate in rates.items()}
     points[partner] = share(side_points, partner_share)
     points[box] = side_points - points[partner]
-    if len(set(rates.values())) <= 1:
-        rate = next(iter(rates.values()), 0)
+    if len(set(own.values())) <= 1:
+        rate = next(iter(own.values()), 0)
         cents[partner] = points[partner] * rate
     else:
-        cents[partner] = share(side_cents, partner_share)
+        cents[partner] = share(-sum(pts * own[m] for m, pts in pairs.items()), partner_share)
     cents[box] = side_cents - cents[partner]
     return points, cents
 
 
 def box_keeps(game: Game, rules: HouseRules) -> bool:
-    """Whether the box stays box, by the house rule ``retention``."""
+    """Whether the box stays box, by the house rule ``retention``. Under ``captain`` the box
+    goes only if the captain beat it: a pair dealt at 0 is no win for the captain (edition 1
+    sent the box away on it)."""
     pairs = game.pairs
     net = -sum(pairs.values())
     if rules.retention == "captain":
-        return pairs[game.captain] < 0
+        return pairs[game.captain] <= 0 if rules.settled_edges else pairs[game.captain] < 0
     if rules.retention == "net-profit":
         return net > 0
     if rules.retention == "net-not-loss":
@@ -83,7 +94,12 @@ def settle_game(game: Game, stakes: Mapping[str, Cents]) -> Outcome:
         raise RuleError(f"the game is not over: {live} still playing")
     pairs = game.pairs
     points, cents = book(
-        game.box, pairs, stakes, partner=game.partner, partner_share=game.rules.partner_share
+        game.box,
+        pairs,
+        stakes,
+        partner=game.partner,
+        partner_share=game.rules.partner_share,
+        partner_own_stake=game.rules.settled_edges,
     )
     keeps = box_keeps(game, game.rules)
     next_line = rotate(

@@ -50,6 +50,8 @@ class Record:
     crew: tuple[str, ...] | None
     events: tuple[Event, ...]
     result: End | None
+    partner: str | None = None
+    has_partner: bool = False  # whether the record names the box's partner (null: nobody)
 
 
 def _text(value: Any, what: str) -> str:
@@ -162,6 +164,7 @@ def parse_record(obj: Any, where: str = "record") -> Record:
         raise RecordError(f"{where}: 'events' must be a list")
     events = tuple(parse_event(e, f"{where}, event {i}") for i, e in enumerate(events_obj, start=1))
     result = obj.get("result")
+    partner = obj.get("partner")
     return Record(
         session=session,
         line=_names(obj["line"], f"{where}: line") if "line" in obj else None,
@@ -170,6 +173,8 @@ def parse_record(obj: Any, where: str = "record") -> Record:
         crew=_names(obj["crew"], f"{where}: crew") if "crew" in obj else None,
         events=events,
         result=None if result is None else parse_result(result, f"{where}: result"),
+        partner=None if partner is None else _text(partner, f"{where}: partner"),
+        has_partner="partner" in obj,
     )
 
 
@@ -186,6 +191,14 @@ def check_seats(record: Record, line: Line, where: str = "record") -> None:
     ):
         if claimed is not None and claimed != actual:
             raise RecordError(f"{where}: the {key} is {actual}, not {claimed}")
+    if record.has_partner and record.partner != line.partner:
+        actual = (
+            f"the box's partner is {line.partner}"
+            if line.partner
+            else "the box plays without a partner"
+        )
+        claimed = "nobody" if record.partner is None else record.partner
+        raise RecordError(f"{where}: its 'partner' is {claimed}, but {actual}")
     if record.crew is not None and record.crew != line.crew:
         raise RecordError(
             f"{where}: the crew is {', '.join(line.crew) or 'nobody'}, "
@@ -252,6 +265,8 @@ def to_record(game: Game, session: str | None = None) -> dict[str, Any]:
     if session is not None:
         out["session"] = session
     out["line"] = list(game.start_line.order)
+    if game.partner is not None:
+        out["partner"] = game.partner
     out["events"] = [event_to_json(e) for e in game.events if not isinstance(e, End)]
     if game.result is not None:
         out["result"] = result_to_json(game.result)

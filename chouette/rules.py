@@ -15,6 +15,12 @@ Newcomer = Literal["after-loser", "before-loser"]
 BoxDoubles = Literal["any", "same-level"]
 PartnerPick = Literal["next", "last"]
 
+#: The scoring a new session is played under. Edition 1 is how chouette scored before the
+#: rules' edges were settled (issue 13: the acting captain under ``inherit``, a partner's own
+#: stake, the single-cube beaver, ``partner-pick last``, a 0 deal with the captain). A session
+#: keeps the edition it was started with, so its stored games replay to what was booked.
+EDITION = 2
+
 _CHOICES: dict[str, tuple[str, ...]] = {
     "cubes": get_args(CubeMode),
     "retention": get_args(Retention),
@@ -43,6 +49,12 @@ class HouseRules:
     partner_from: int | None = None
     partner_pick: PartnerPick = "next"
     partner_share: int = 50
+    edition: int = EDITION
+
+    @property
+    def settled_edges(self) -> bool:
+        """Whether the rules' edges are scored as settled in edition 2 (see :data:`EDITION`)."""
+        return self.edition >= 2
 
     def __post_init__(self) -> None:
         for name, choices in _CHOICES.items():
@@ -65,6 +77,8 @@ class HouseRules:
             )
         if not 0 <= self.partner_share <= 100:
             raise ChouetteError(f"partner-share is a percentage (0-100), not {self.partner_share}")
+        if self.edition not in range(1, EDITION + 1):
+            raise ChouetteError(f"edition must be 1 to {EDITION}, not {self.edition!r}")
 
     def to_dict(self) -> dict[str, Any]:
         """The rules as plain JSON-ready values, keyed by the CLI's option names."""
@@ -72,9 +86,10 @@ class HouseRules:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> HouseRules:
-        """Rules written by :meth:`to_dict`: unknown keys are refused, missing ones default."""
+        """Rules written by :meth:`to_dict`: unknown keys are refused, missing ones default
+        (a session stored without an ``edition`` was started before editions: edition 1)."""
         known = {f.name for f in fields(cls)}
-        values = {}
+        values: dict[str, Any] = {"edition": 1}
         for key, value in data.items():
             name = key.replace("-", "_")
             if name not in known:
@@ -99,12 +114,13 @@ class HouseRules:
             ("partner-from", "off" if self.partner_from is None else str(self.partner_from)),
             ("partner-pick", self.partner_pick),
             ("partner-share", f"{self.partner_share}%"),
+            *([("edition", f"{self.edition} (older scoring)")] if self.edition < EDITION else []),
         ]
 
     def summary(self) -> str:
         """One line: the options that differ from the defaults (or "standard rules")."""
         default = dict(HouseRules().describe())
-        changed = [f"{k} {v}" for k, v in self.describe() if default[k] != v]
+        changed = [f"{k} {v}" for k, v in self.describe() if default.get(k) != v]
         return ", ".join(changed) if changed else "standard rules"
 
 

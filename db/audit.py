@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import Boolean, Connection, DateTime, Integer, String, text
 from sqlalchemy.exc import DBAPIError
@@ -28,6 +30,7 @@ from chouette.game import replay
 from chouette.money import format_money
 from chouette.outcome import settle_game
 from chouette.record import parse_event
+from chouette.rules import HouseRules
 from db.models import (
     BalanceRow,
     BookingRow,
@@ -50,12 +53,26 @@ class Audit:
     problems: list[str] = field(default_factory=list)
 
 
-#: Columns of JSON text, by table.
-JSON_COLUMNS = {
-    "session": ("rules", "line"),
-    "game": ("line_before", "line_after", "detail"),
-    "event": ("body",),
+def _line(data: Any) -> object:
+    line = line_from_json(json.dumps(data))
+    if not all(isinstance(p, str) for p in line.order):
+        raise TypeError("a seat that is not a name")
+    return line
+
+
+def _detail(data: Any) -> object:
+    if not isinstance(data, dict):
+        raise TypeError("not an object")
+    return data
+
+
+#: Columns of JSON text, by table, and what each must read as.
+JSON_COLUMNS: dict[str, dict[str, Callable[[Any], object]]] = {
+    "session": {"rules": HouseRules.from_dict, "line": _line},
+    "game": {"line_before": _line, "line_after": _line, "detail": _detail},
+    "event": {"body": lambda data: parse_event(data, "stored event", allow_end=True)},
 }
+_SHAPES = (ChouetteError, ValueError, KeyError, TypeError, AttributeError)
 #: Damage that stops the check of the contents (what is read would not be what was written).
 _UNREADABLE = (ValueError, TypeError, KeyError, AttributeError, ChouetteError, DBAPIError)
 
@@ -140,12 +157,14 @@ def _texts(conn: Connection, table: str, column: str, nullable: bool, time: bool
             decoded = bytes(raw).decode("utf-8")
             if time:
                 datetime.fromisoformat(decoded)
-            elif json_text:
-                json.loads(decoded)
         except UnicodeDecodeError:
             problems.append(f"{where} is not UTF-8 text")
+            continue
         except ValueError:
-            problems.append(f"{where} is not {'a time' if time else 'JSON'}: {decoded[:60]!r}")
+            problems.append(f"{where} is not a time: {decoded[:60]!r}")
+            continue
+        if json_text:
+            problems += _readable(where, JSON_COLUMNS[table][column], decoded)
         if len(problems) >= 20:
             break
     return problems
@@ -155,13 +174,22 @@ def _json_texts(conn: Connection, table: str, column: str) -> list[str]:
     """PostgreSQL: a column of JSON text holds JSON."""
     problems = []
     for key, body in conn.execute(text(f"SELECT id, {column} FROM {table}")).all():
-        if body is None:
-            continue
-        try:
-            json.loads(body)
-        except ValueError:
-            problems.append(f"{table} {key}: {column} is not JSON: {body[:60]!r}")
+        if body is not None:
+            problems += _readable(f"{table} {key}: {column}", JSON_COLUMNS[table][column], body)
     return problems
+
+
+def _readable(where: str, read: Callable[[Any], object], body: str) -> list[str]:
+    """JSON text that reads as what its column holds (a line, house rules, an event)."""
+    try:
+        data = json.loads(body)
+    except ValueError:
+        return [f"{where} is not JSON: {body[:60]!r}"]
+    try:
+        read(data)
+    except _SHAPES as err:
+        return [f"{where} is not what it should hold ({err}): {body[:60]!r}"]
+    return []
 
 
 def damage(url: str) -> list[str]:

@@ -10,24 +10,44 @@ the session's numbers of the games it booked, so ``undo`` can take the import ba
 
 from __future__ import annotations
 
+import gzip
 import hashlib
+import io
 import json
+import pickle
+import stat
+import tempfile
+import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import closing
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import IO, Any
+from pathlib import Path, PurePath
+from typing import IO, Any, TypeVar
 
-from sqlalchemy import Connection, text
+from sqlalchemy import Connection, bindparam, text
 
-from chouette.engines import EngineGame, read_engine_file
+from chouette.engines import EngineGame, EngineRead, read_engine_file
+from chouette.engines.text import (
+    GZIP_MAGIC,
+    Encoding,
+    NotDecodable,
+    fallback,
+    sniff,
+    text_chunks,
+    text_lines,
+)
 from chouette.errors import ChouetteError, EngineFileError
 from chouette.line import check_name
 from chouette.money import Cents
+from chouette.rules import HouseRules
 from db.bulk import GAME_HEAD, Booking, allocate_ids, bind, insert_bookings, insert_many
 from db.models import GameRow, SourceFileRow
 from db.store import Ledger, SessionInfo
 
 BATCH = 5000
+#: How many bytes of a checked file's games are kept in memory; past that, on disk.
+KEPT_IN_MEMORY = 8 << 20
+T = TypeVar("T")
 CHUNK = 1 << 20
 
 
@@ -45,49 +65,207 @@ class ImportSummary:
     already: str | None = None
     points: dict[str, int] = field(default_factory=dict)
     cents: dict[str, Cents] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
 
 
-def file_sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        while chunk := handle.read(CHUNK):
-            digest.update(chunk)
-    return digest.hexdigest()
+@dataclass(frozen=True)
+class Checked:
+    """An engine file read and checked whole before the ledger is locked: what it is (its
+    encoding, format and SHA-256) and its games, kept as they were read (in batches, in
+    memory or, for a big file, in a temporary file) for :func:`import_file` to book without
+    reading the file again. Close it when done (it is a context manager)."""
+
+    path: Path
+    sha256: str
+    encoding: Encoding
+    format: str
+    games: int
+    notes: tuple[str, ...] = ()  # what the reader says of the file (an unfinished game, …)
+    warnings: tuple[str, ...] = ()  # what a person should look at (a guessed encoding)
+    kept: IO[bytes] = field(default_factory=io.BytesIO, repr=False)
+
+    def batches(self) -> Iterator[list[EngineGame]]:
+        """The games, in order, a batch at a time."""
+        self.kept.seek(0)
+        while True:
+            try:
+                rows = pickle.load(self.kept)
+            except EOFError:
+                return
+            yield [EngineGame._make(row) for row in rows]
+
+    def close(self) -> None:
+        self.kept.close()
+
+    def __enter__(self) -> Checked:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
 
 
-def _text_lines(handle: IO[bytes], progress: Callable[[int], None] | None) -> Iterator[str]:
-    """The file's lines as text, decoded as UTF-8, reporting bytes read as it goes."""
-    done = 0
-    for raw in handle:
-        done += len(raw)
-        if progress is not None and done % CHUNK < len(raw):
-            progress(done)
+def _opened(path: Path) -> tuple[IO[bytes], int]:
+    """The file at ``path`` opened for reading, and its size: a regular file only (a device
+    such as /dev/zero, a pipe or a directory would never end or never be a file of games)."""
+    try:
+        found = path.stat()
+        if not stat.S_ISREG(found.st_mode):
+            raise _Unreadable(
+                f"{path}: not a regular file (a device, a pipe or a folder): nothing booked"
+            )
+        return path.open("rb"), found.st_size
+    except OSError as err:
+        raise _Unreadable(f"{path}: cannot read it ({err.strerror or err})") from None
+
+
+class _Unreadable(EngineFileError):
+    """A path that is not a file that can be read (its message names the path as given)."""
+
+
+class _Hashed(io.RawIOBase):
+    """The file's bytes as they are read, hashed on the way and counted for progress."""
+
+    def __init__(self, raw: IO[bytes], progress: Callable[[int], None] | None) -> None:
+        self.raw, self.progress = raw, progress
+        self.digest = hashlib.sha256()
+        self.done = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        data = self.raw.read(len(buffer))
+        size = len(data)
+        buffer[:size] = data
+        self.digest.update(data)
+        self.done += size
+        if self.progress is not None:
+            self.progress(self.done)
+        return size
+
+    def finish(self) -> str:
+        """The SHA-256 of the whole file (what was not read yet is read now)."""
+        while data := self.raw.read(CHUNK):
+            self.digest.update(data)
+        return self.digest.hexdigest()
+
+
+def read_pass(
+    path: Path,
+    encoding: Encoding | None,
+    rules: HouseRules,
+    progress: Callable[[int], None] | None,
+    use: Callable[[EngineRead], T],
+) -> tuple[Encoding, str, T, EngineRead]:
+    """One pass over the file: decompressed if it is gzip, decoded (as ``encoding``, or as
+    its first bytes say), read by the reader its name picks; ``use`` consumes the games.
+    Returns the encoding, the file's SHA-256, what ``use`` returned and the read file."""
+    raw, _ = _opened(path)
+    with raw:
+        hashed = _Hashed(raw, progress)
+        buffered = io.BufferedReader(hashed, CHUNK)
+        compressed = buffered.peek(2)[:2] == GZIP_MAGIC
+        stream: IO[bytes] = gzip.GzipFile(fileobj=buffered, mode="rb") if compressed else buffered
+        name = path.name[:-3] if compressed and path.name.lower().endswith(".gz") else path.name
+        sgf = PurePath(name).suffix.lower() == ".sgf"
         try:
-            yield raw.decode("utf-8")
-        except UnicodeDecodeError:
-            raise UnicodeError("not UTF-8") from None
-    if progress is not None:
-        progress(done)
+            if encoding is None:
+                head = stream.peek(4096)[:4096] if hasattr(stream, "peek") else b""
+                encoding = sniff(head, sgf=sgf)
+            text = text_chunks(stream, encoding) if sgf else text_lines(stream, encoding)
+            with closing(text):  # done with the text before the file closes, also on errors
+                read = read_engine_file(
+                    name, text, jacoby=rules.jacoby, auto_doubles=rules.auto_doubles
+                )
+                result = use(read)
+        except (OSError, EOFError, zlib.error) as err:  # a damaged .gz
+            raise EngineFileError(f"cannot read it: {err}") from None
+        return encoding, hashed.finish(), result, read
+
+
+def check_file(
+    path: Path,
+    rules: HouseRules,
+    *,
+    match_as_money: bool = False,
+    progress: Callable[[int], None] | None = None,
+) -> Checked:
+    """Read and check the engine file at ``path`` whole, without the ledger: every game it
+    holds is readable, it is money play (or ``match_as_money``). A file that is not UTF-8
+    and does not say what it is is read again as Windows-1252 (then Latin-1), with a note."""
+    encoding: Encoding | None = None
+    warnings: list[str] = []
+    kept: IO[bytes] = tempfile.SpooledTemporaryFile(max_size=KEPT_IN_MEMORY)  # noqa: SIM115
+
+    def keep(read: EngineRead) -> int:
+        if read.session.is_match and not match_as_money:
+            raise EngineFileError(
+                f"a {read.session.match_length}-point match, not money play: refused "
+                "(give --match-as-money to book its games as money games anyway)"
+            )
+        kept.seek(0)
+        kept.truncate()
+        count = 0
+        batch: list[tuple[Any, ...]] = []
+        for game in read.games:
+            batch.append(tuple(game))
+            if len(batch) >= BATCH:
+                pickle.dump(batch, kept, protocol=pickle.HIGHEST_PROTOCOL)
+                count += len(batch)
+                batch = []
+        pickle.dump(batch, kept, protocol=pickle.HIGHEST_PROTOCOL)
+        return count + len(batch)
+
+    try:
+        while True:
+            try:
+                found, sha, games, read = read_pass(path, encoding, rules, progress, keep)
+            except NotDecodable as err:
+                encoding = fallback(err.encoding)
+                if encoding is None:
+                    raise EngineFileError(f"{path.name}: {err}") from None
+                warnings = [
+                    f"{path.name} is not {err.encoding.label} text: read as {encoding.label}"
+                ]
+                continue
+            except _Unreadable:
+                raise
+            except EngineFileError as err:
+                raise EngineFileError(f"{path.name}: {err}") from None
+            except OSError as err:  # the temporary file: a full disk
+                raise EngineFileError(
+                    f"{path.name}: no room to keep its games while it is checked "
+                    f"({err.strerror or err})"
+                ) from None
+            return Checked(
+                path,
+                sha,
+                found,
+                read.session.format,
+                games,
+                tuple(read.notes),
+                tuple(warnings),
+                kept,
+            )
+    except BaseException:
+        kept.close()
+        raise
 
 
 def import_file(
     book: Ledger,
     info: SessionInfo,
-    path: Path,
+    checked: Checked,
     *,
     names: Mapping[str, str],
-    match_as_money: bool = False,
-    progress: Callable[[int], None] | None = None,
 ) -> ImportSummary:
-    """Book every game of the engine file at ``path`` into the session ``info``."""
-    summary = ImportSummary(file=path.name, session=info.name)
-    try:
-        sha = file_sha256(path)
-        handle = path.open("rb")
-    except OSError as err:
-        raise EngineFileError(f"{path}: cannot read it ({err.strerror or err})") from None
-    earlier = book.db.get(SourceFileRow, sha)
+    """Book every game of a file :func:`check_file` read into the session ``info``."""
+    path = checked.path
+    summary = ImportSummary(file=path.name, session=info.name, format=checked.format)
+    summary.notes += checked.notes
+    summary.warnings += checked.warnings
+    earlier = book.db.get(SourceFileRow, checked.sha256)
     if earlier is not None:
         where = _session_name(book, earlier.session_id)
         summary.already = (
@@ -95,28 +273,16 @@ def import_file(
             f"game{'' if earlier.games == 1 else 's'} into {where} on "
             f"{earlier.imported_at:%Y-%m-%d}): nothing booked"
         )
-        handle.close()
         return summary
-    with handle:
-        try:
-            read = read_engine_file(
-                path.name,
-                _text_lines(handle, progress),
-                jacoby=info.rules.jacoby,
-                auto_doubles=info.rules.auto_doubles,
-            )
-            summary.format = read.session.format
-            if read.session.is_match and not match_as_money:
-                raise EngineFileError(
-                    f"a {read.session.match_length}-point match, not money play: refused "
-                    "(give --match-as-money to book its games as money games anyway)"
-                )
-            booked = _book_games(book, info, sha, read.games, names, summary)
-        except EngineFileError as err:
-            raise EngineFileError(f"{path.name}: {err}") from None
+
+    games = (game for batch in checked.batches() for game in batch)
+    try:
+        booked = _book_games(book, info, checked.sha256, games, names, summary)
+    except EngineFileError as err:
+        raise EngineFileError(f"{path.name}: {err}") from None
     book.db.add(
         SourceFileRow(
-            sha256=sha,
+            sha256=checked.sha256,
             name=path.name,
             format=summary.format,
             session_id=info.id,
@@ -148,15 +314,23 @@ def _book_games(
     player = _players(names, set(info.line.order), info)
     seen = _Seen(conn, sha)
     writer = _Writer(book, conn, info, summary)
-    batch: list[tuple[EngineGame, str, str]] = []
-    for game in games:
-        winner = player(game.winner, game.line)
-        loser = player(game.loser, game.line)
-        if winner == loser:
-            raise EngineFileError(f"line {game.line}: {winner} would play against themselves")
-        if game.warnings:
-            summary.warnings += game.warnings
-        batch.append((game, winner, loser))
+
+    def mapped() -> Iterator[Mapped]:
+        for game in games:
+            winner = player(game.winner, game.line)
+            loser = player(game.loser, game.line)
+            if winner == loser:
+                raise EngineFileError(f"line {game.line}: {winner} would play against themselves")
+            if game.warnings:
+                summary.warnings += game.warnings
+            yield game, winner, loser
+
+    items = mapped()
+    if _Legacy.present(conn):
+        items = _Legacy(conn, summary).unbooked(items)
+    batch: list[Mapped] = []
+    for item in items:
+        batch.append(item)
         if len(batch) >= BATCH:
             writer.write(seen.fresh(batch, summary))
             batch = []
@@ -196,10 +370,21 @@ def _identity(game: EngineGame, sha: str) -> tuple[str, int]:
     return sha, game.position
 
 
-#: A game to book: the engine game, its winner and loser (the session's names), its identity.
+#: An engine game with its winner and loser as the session's players.
+Mapped = tuple[EngineGame, str, str]
+#: A game to book: the engine game, its winner and loser, and the source it came from (this
+#: file and the game's index, or the file and index a neutral record cites).
 Fresh = tuple[EngineGame, str, str, str, int]
 
-GAME_COLUMNS = (*GAME_HEAD, "detail", "source_sha256", "source_index", "started_at", "ended_at")
+GAME_COLUMNS = (
+    *GAME_HEAD,
+    "detail",
+    "source_sha256",
+    "source_index",
+    "game_key",
+    "started_at",
+    "ended_at",
+)
 
 
 class _Writer:
@@ -244,7 +429,7 @@ class _Writer:
             )
             games.append(
                 (game_id, info.id, number, "engine", over, f'{{"order": [{w}, {lo}]}}', detail,
-                 source, index, now, now)
+                 source, index, game.key, now, now)
             )  # fmt: skip
             bookings.append((info.id, game_id, None, winner, won, cents))
             bookings.append((info.id, game_id, None, loser, -won, -cents))
@@ -263,8 +448,10 @@ class _Writer:
 
 
 class _Seen:
-    """Which game identities are booked already: in the ledger (each source asked once,
-    then only sources the ledger knows are checked game by game) or earlier in this file."""
+    """Which games are booked already: the same game by its identity (its key: an earlier
+    import of this session's games from another export, or of this file saved another way,
+    or earlier in this file), or the same source (the file and index a neutral record cites,
+    each source asked once, then only sources the ledger knows checked game by game)."""
 
     def __init__(self, conn: Connection, file_sha: str) -> None:
         self.conn = conn
@@ -272,29 +459,44 @@ class _Seen:
         self.in_ledger: dict[str, bool] = {}
         self.cited: set[tuple[str, int]] = set()
 
-    def fresh(
-        self, batch: list[tuple[EngineGame, str, str]], summary: ImportSummary
-    ) -> list[Fresh]:
-        """The games of ``batch`` to book, each with its identity (the others are counted
-        as skipped). Games known by this file's own hash and index are all fresh when no game
-        in the ledger cites that hash (a file imported before never gets this far)."""
+    def fresh(self, batch: list[Mapped], summary: ImportSummary) -> list[Fresh]:
+        """The games of ``batch`` to book, each with its source (the others are counted as
+        already in the ledger). Earlier batches of this file are in the ledger already, so
+        one query per batch finds a game the file holds twice."""
         sha = self.file_sha
-        if all(game.source is None for game, _, _ in batch) and not self._known(sha):
-            return [(game, winner, loser, sha, game.position) for game, winner, loser in batch]
+        known = self._keys({game.key for game, _, _ in batch if game.key is not None})
+        cited = any(game.source is not None for game, _, _ in batch) or self._known(sha)
         items = [(*item, *_identity(item[0], sha)) for item in batch]
-        booked = self._booked({(item[3], item[4]) for item in items})
+        booked = self._booked({(item[3], item[4]) for item in items}) if cited else set()
         keep = []
         for item in items:
-            key = (item[3], item[4])
-            if key in booked:
+            key = item[0].key
+            if key is not None:
+                if key in known:
+                    continue
+                known.add(key)
+            source = (item[3], item[4])
+            if source in booked:
                 continue
             if item[3] != sha:  # a source a neutral record cites: once per file
-                if key in self.cited:
+                if source in self.cited:
                     continue
-                self.cited.add(key)
+                self.cited.add(source)
             keep.append(item)
         summary.skipped += len(items) - len(keep)
         return keep
+
+    def _keys(self, keys: set[str]) -> set[str]:
+        """Which of ``keys`` the ledger holds: an index lookup each, one statement a batch
+        (a driver-level statement: SQLAlchemy would compile a new one for every batch)."""
+        if not keys:
+            return set()
+        if self.conn.dialect.name == "postgresql":
+            sql, args = "SELECT game_key FROM game WHERE game_key = ANY(%s)", (list(keys),)
+        else:
+            marks = ", ".join("?" * len(keys))
+            sql, args = f"SELECT game_key FROM game WHERE game_key IN ({marks})", tuple(keys)
+        return {key for (key,) in self.conn.exec_driver_sql(sql, args)}
 
     def _known(self, source: str) -> bool:
         """Whether the ledger holds any game of ``source`` (asked once per source)."""
@@ -326,3 +528,105 @@ class _Seen:
             wanted = set(indexes)
             found |= {(source, i) for (i,) in rows if i in wanted}
         return found
+
+
+class _Legacy:
+    """Games an older chouette booked before games had identities (their key is NULL): such
+    a game is known only by its file, its index there and its result.
+
+    Two exports of one session share their first games. A file imported now whose games
+    match an older import's file game for game, in order from the first — the same index,
+    players, points, cube, result, end and date — for as long as the shorter of the two
+    files, and for two games or more, is the same session: those games are skipped. A lone
+    matching game is booked, with a warning (undo takes the import back if it was the same
+    game). No game is held back longer than the old file is long."""
+
+    @staticmethod
+    def present(conn: Connection) -> bool:
+        """Whether the ledger holds any game booked before games had identities."""
+        found = conn.execute(
+            text("SELECT 1 FROM game WHERE kind = 'engine' AND game_key IS NULL LIMIT 1")
+        )
+        return found.first() is not None
+
+    def __init__(self, conn: Connection, summary: ImportSummary) -> None:
+        self.summary = summary
+        files: dict[str, dict[int, tuple[Any, ...]]] = {}
+        rows = conn.execute(
+            text(
+                "SELECT source_sha256, detail FROM game WHERE kind = 'engine' "
+                "AND game_key IS NULL AND source_sha256 IS NOT NULL"
+            )
+        )
+        for sha, detail in rows:
+            facts = json.loads(detail or "{}")
+            index = facts.get("index")
+            if isinstance(index, int):
+                files.setdefault(sha, {})[index] = tuple(facts.get(k) for k in _KEPT)
+        # only an old file's games numbered 1, 2, … without a gap can be a session's first
+        self.files = {
+            sha: games
+            for sha, games in files.items()
+            if set(games) == set(range(1, len(games) + 1))
+        }
+        names = conn.execute(
+            text("SELECT sha256, name FROM source_file WHERE sha256 IN :shas").bindparams(
+                bindparam("shas", expanding=True)
+            ),
+            {"shas": sorted(self.files) or [""]},
+        )
+        self.names = dict(names.all())
+
+    def unbooked(self, items: Iterator[Mapped]) -> Iterator[Mapped]:
+        """``items`` without the games an old import booked already."""
+        alive = set(self.files)
+        held: list[Mapped] = []
+        covered: tuple[int, str] = (0, "")  # the first games an old file matched, and which
+        position = 0
+        for item in items:
+            game, winner, loser = item
+            position = game.position
+            if not alive and not held:
+                yield item
+                continue
+            for sha in [sha for sha in alive if len(self.files[sha]) == position - 1]:
+                alive.discard(sha)  # every game of that old file matched
+                covered = max(covered, (position - 1, sha))
+            kept = (position, winner, loser, game.points, game.cube, game.result, game.end,
+                    game.played_at)  # fmt: skip
+            alive = {sha for sha in alive if self.files[sha].get(position) == kept}
+            if alive:
+                held.append(item)
+                continue
+            yield from self._release(held, covered)
+            held = []
+            yield item
+        for sha in alive:  # this file ends inside an old one: all its games matched
+            covered = max(covered, (position, sha))
+        yield from self._release(held, covered)
+
+    def _release(self, held: list[Mapped], covered: tuple[int, str]) -> Iterator[Mapped]:
+        """The held games an old file does not cover; the others are counted as booked."""
+        if not held:
+            return
+        count, sha = covered
+        name = self.names.get(sha, "an earlier file")
+        if count == 1:
+            self.summary.warnings.append(
+                f"game 1 is like game 1 of {name}, which an older chouette booked (before games "
+                "had identities): booked all the same; if it is the same game, undo this import"
+            )
+            count = 0
+        skipped = [item for item in held if item[0].position <= count]
+        if skipped:
+            self.summary.skipped += len(skipped)
+            first, last = skipped[0][0].position, skipped[-1][0].position
+            self.summary.notes.append(
+                f"games {first}–{last} of this file were booked by an older chouette from "
+                f"{name} (before games had identities): skipped"
+            )
+        yield from (item for item in held if item[0].position > count)
+
+
+#: What an old import kept of a game, in a game row's detail.
+_KEPT = ("index", "winner", "loser", "points", "cube", "result", "end", "played_at")

@@ -111,8 +111,17 @@ def v4_import_ranges(conn: Connection) -> None:
     )
 
 
-def v5_wide_points(conn: Connection) -> None:
-    """Schema 5: points as wide as money (64 bits), so a ledger within the limits of
+def v5_game_identities(conn: Connection) -> None:
+    """Schema 5: each imported game's identity (players, place in the session, score
+    before, moves and result), so that a later export of a session books only its new
+    games. Games imported before have none (what they were cannot be read back from the
+    ledger); an import matches them by their file, index and result instead."""
+    conn.execute(text("ALTER TABLE game ADD COLUMN game_key VARCHAR"))
+    conn.execute(text("CREATE UNIQUE INDEX game_by_key ON game (game_key)"))
+
+
+def v6_wide_points(conn: Connection) -> None:
+    """Schema 6: points as wide as money (64 bits), so a ledger within the limits of
     :mod:`chouette.limits` restores on PostgreSQL as on SQLite, whose integers are 64 bits
     already (there the schema is unchanged: only the stamp moves)."""
     if conn.dialect.name != "postgresql":
@@ -126,7 +135,8 @@ MIGRATIONS: list[Migration] = [
     v2_payments_and_imports,
     v3_running_balances,
     v4_import_ranges,
-    v5_wide_points,
+    v5_game_identities,
+    v6_wide_points,
 ]
 LATEST = len(MIGRATIONS) + 1
 SCHEMA_LOCK = 0x63686F75  # PostgreSQL advisory lock key ("chou") held while creating the schema

@@ -62,12 +62,16 @@ class PlayerRow(SQLModel, table=True):
 
 
 class GameRow(SQLModel, table=True):
-    """A game of a session: a chouette game (events) or an imported engine game."""
+    """A game of a session: a chouette game (events) or an imported engine game. An engine
+    game keeps the file it came from (its hash and the game's index there) and its own
+    identity (``game_key``: players, place in the session, score before, moves and result),
+    so that no export of the session books it twice."""
 
     __tablename__ = "game"
     __table_args__ = (
         UniqueConstraint("session_id", "number"),
         UniqueConstraint("source_sha256", "source_index"),
+        Index("game_by_key", "game_key", unique=True),
     )
 
     id: int | None = Field(default=None, primary_key=True)
@@ -80,6 +84,7 @@ class GameRow(SQLModel, table=True):
     detail: str | None = None
     source_sha256: str | None = None
     source_index: int | None = None
+    game_key: str | None = None
     started_at: datetime = Field(sa_column=Column(DateTime(timezone=True), nullable=False))
     ended_at: datetime | None = Field(
         default=None, sa_column=Column(DateTime(timezone=True), nullable=True)

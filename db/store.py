@@ -15,13 +15,13 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import delete, func, insert, update
+from sqlalchemy import delete, func, insert, or_, tuple_, update
 from sqlmodel import Session, col, select
 
 from chouette.errors import AutoDoubleIgnored, ChouetteError, LimitError
 from chouette.game import Event, Game, apply, replay, start
 from chouette.limits import check_cents, check_game
-from chouette.line import Line
+from chouette.line import Line, normal_name
 from chouette.money import Cents, check_stake, format_money
 from chouette.outcome import Outcome, pair_stake, settle_game
 from chouette.record import Record, event_to_json, parse_event, play_record
@@ -607,6 +607,15 @@ class Ledger:
         numbers: dict[str, int] = {}
         played: list[Played] = []
         for record, where in records:
+            if (
+                record.session is not None
+                and default is not None
+                and normal_name(record.session) != normal_name(default)
+            ):
+                raise ChouetteError(
+                    f"{where}: its 'session' is {record.session}, but --session names "
+                    f"{default}: leave 'session' out or make the two agree"
+                )
             name = record.session or default
             if name not in sessions:
                 info = self.session(name, lock=True)
@@ -712,21 +721,52 @@ class Ledger:
     # -------------------------------------------------------- reports
 
     def players(self, info: SessionInfo | None) -> list[str]:
-        """Players in the order they joined (every session's, for the club ledger)."""
-        query = select(PlayerRow.name).order_by(PlayerRow.session_id, PlayerRow.id)
+        """The players a report lists, in the order they joined: everyone seated in the
+        session now (in any session, for the club ledger) and everyone with a game or a
+        payment booked there, even at a balance of 0. A player who joined and left without
+        playing is not one of them."""
+        query = select(PlayerRow.session_id, PlayerRow.name).order_by(
+            col(PlayerRow.session_id), col(PlayerRow.id)
+        )
+        lines = select(SessionRow.id, SessionRow.line)
+        balances = select(
+            BalanceRow.session_id, BalanceRow.player, BalanceRow.points, BalanceRow.cents
+        )
         if info is not None:
             query = query.where(PlayerRow.session_id == info.id)
+            lines = lines.where(SessionRow.id == info.id)
+            balances = balances.where(BalanceRow.session_id == info.id)
+        counted = {
+            (session_id, name)
+            for session_id, line in self.db.exec(lines).all()
+            for name in line_from_json(line).order
+        }
+        zero: set[tuple[int, str]] = set()
+        for session_id, name, points, cents in self.db.exec(balances).all():
+            (zero if points == 0 and cents == 0 else counted).add((session_id, name))
+        zero -= counted
+        if zero:  # a balance back at 0: still listed if any booking remains
+            counted |= set(
+                self.db.exec(
+                    select(BookingRow.session_id, BookingRow.player)
+                    .where(tuple_(BookingRow.session_id, BookingRow.player).in_(zero))
+                    .distinct()
+                ).all()
+            )
         seen: dict[str, None] = {}
-        for name in self.db.exec(query).all():
-            seen.setdefault(name, None)
+        for session_id, name in self.db.exec(query).all():
+            if (session_id, name) in counted:
+                seen.setdefault(name, None)
         return list(seen)
 
     def totals(self, info: SessionInfo | None) -> dict[str, tuple[int, Cents]]:
         """Points and cents per player: the running balances (a few rows, however long the
-        ledger), summed over the sessions for the club ledger."""
-        query = select(
-            BalanceRow.player, func.sum(BalanceRow.points), func.sum(BalanceRow.cents)
-        ).group_by(BalanceRow.player)
+        ledger), summed over the sessions for the club ledger. A balance of 0 is left out."""
+        query = (
+            select(BalanceRow.player, func.sum(BalanceRow.points), func.sum(BalanceRow.cents))
+            .where(or_(col(BalanceRow.points) != 0, col(BalanceRow.cents) != 0))
+            .group_by(BalanceRow.player)
+        )
         if info is not None:
             query = query.where(BalanceRow.session_id == info.id)
         return {p: (int(pts), int(c)) for p, pts, c in self.db.exec(query).all()}

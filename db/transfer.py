@@ -145,6 +145,8 @@ def _game(book: Ledger, game: GameRow, session: str) -> dict[str, Any]:
         ).all()
         out["detail"] = json.loads(game.detail or "{}")
         out["source"] = [game.source_sha256, game.source_index]
+        if game.game_key is not None:
+            out["key"] = game.game_key
         out["bookings"] = [{"player": r.player, "points": r.points, "cents": r.cents} for r in rows]
     else:
         bodies = book.db.exec(
@@ -283,6 +285,7 @@ def _restore_game(
             "detail": json.dumps(item["detail"], ensure_ascii=False),
             "source_sha256": sha,
             "source_index": index,
+            "game_key": item.get("key"),  # not in an export of schema 4 or older
         }
         game_id = db.execute(insert(GameRow).values(values).returning(GameRow.id)).scalar_one()
         insert_bookings(

@@ -15,9 +15,18 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 from typer.testing import CliRunner, Result
 
+from tests.examples import PROFILE
+
 pytest_plugins = ["tests.pg"]
+
+# Hypothesis profiles: ``ci`` (the default, what CI runs) tries every law as many times as
+# each test asks; ``dev`` (HYPOTHESIS_PROFILE=dev, the quick loop) a fifth of that.
+settings.register_profile("ci", deadline=None)
+settings.register_profile("dev", deadline=None, max_examples=20)
+settings.load_profile(PROFILE)
 
 NOW = "2026-11-20T20:00:00+00:00"
 BACKENDS = ("sqlite", "postgres")

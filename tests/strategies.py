@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from chouette.errors import ChouetteError
 from chouette.game import ANSWERS, Answer, AutoDouble, Deal, Double, End, Event, Game, apply, start
 from chouette.line import Line, new_line
-from chouette.rules import HouseRules
+from chouette.rules import EDITION, HouseRules
 
 NAMES = ["ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal"]
 
@@ -32,6 +32,7 @@ def house_rules(draw: st.DrawFn) -> HouseRules:
         partner_from=draw(st.sampled_from([None, None, 3, 4, 5, 6])),
         partner_pick=draw(st.sampled_from(["next", "last"])),
         partner_share=draw(st.sampled_from([0, 33, 50, 100])),
+        edition=draw(st.sampled_from([1, EDITION, EDITION])),  # a session of an older chouette
     )
 
 

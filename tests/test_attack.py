@@ -421,7 +421,7 @@ def test_a_restored_export_past_the_limit_is_refused(chouette, tmp_path, monkeyp
 def test_points_past_32_bits_book_and_restore_on_both_databases(
     chouette, backend, tmp_path, monkeypatch, postgres_server
 ):
-    """Schema 5: points are 64 bits wide on PostgreSQL too, so a deal of three billion points
+    """Schema 6: points are 64 bits wide on PostgreSQL too, so a deal of three billion points
     books there, and an export of it restores on either database."""
     chouette("new", "friday", "ann", "bob", "--stake", "0.01")
     chouette("deal", "bob", "3000000000")
@@ -902,7 +902,7 @@ def test_a_bit_flipped_ledger_never_gives_an_internal_error(chouette, ledger_fil
     rng = random.Random(20261120)
     damaged = tmp_path / "damaged.db"
     codes: Counter[int] = Counter()
-    for _ in range(60):
+    for _ in range(100):
         for end in ("", "-wal", "-shm"):
             Path(f"{damaged}{end}").unlink(missing_ok=True)
         damaged.write_bytes(flipped(data, rng))

@@ -364,8 +364,8 @@ def test_line_changes_between_games(chouette):
         "cat sits out. Line: ann | dan, bob  (sitting out: cat)\n"
     )
     assert chouette.json("status")["captain"] == "dan"
-    chouette("sit-in", "cat")
-    assert chouette("leave", "ann").stdout == "ann leaves. Line: cat | dan, bob\n"
+    assert chouette("sit-in", "cat").stdout == "cat sits in. Line: ann | dan, cat, bob\n"
+    assert chouette("leave", "ann").stdout == "ann leaves. Line: dan | cat, bob\n"
     chouette("end", "team")
     names = [p["name"] for p in chouette.json("standings")["players"]]
     assert sorted(names) == ["ann", "bob", "cat", "dan"]
@@ -407,6 +407,12 @@ def test_take_all_answers_every_pending_double(chouette):
     chouette("new", "friday", "ann", "bob", "cat", "dan")
     chouette("double", "bob", "cat")
     chouette("double", "dan", "--by", "member")
+    refused = chouette("take", "--all", code=1).stderr
+    assert refused == (
+        "Error: take --all answers for one side, but both have answers pending: the box on "
+        "dan's cube, and bob, cat on their own; take them by name\n"
+    )
+    chouette("take", "dan")
     chouette("take", "--all")
     cubes = chouette.json("status")["game"]["cubes"]
     assert {m: c["owner"] for m, c in cubes.items()} == {"bob": "bob", "cat": "cat", "dan": "box"}

@@ -29,6 +29,7 @@ from chouette.engines import (
     read_sgf,
 )
 from chouette.errors import EngineFileError
+from tests.examples import examples
 
 HEADER = "session,game,winner,loser,cube,result,end,points\n"
 from tests.samples import SAMPLES  # noqa: E402
@@ -533,7 +534,10 @@ MAT_REFUSALS = [
         " 0 point match\n Game 1\n  1) 31: 8/5 6/5\n",
         "line 3: expected the score line 'name : score   name : score', found '1) 31: 8/5 6/5'",
     ),
-    (mat(game(1, 0, 0, OPENING)), "line 4: game 1 has no winner (no 'Wins' line)"),
+    (
+        mat(game(1, 0, 0, OPENING), game(2, 0, 0, *ANN_DOUBLE_BOB_DROPS)),
+        "line 8: game 1 has no winner (no 'Wins' line)",
+    ),
     (
         mat(game(1, 0, 0, OPENING, turn(2, "33: 8/5 ?? 6/3"))),
         "line 7: cannot read '??' in '2) 33: 8/5 ?? 6/3'",
@@ -688,7 +692,7 @@ SGF_REFUSALS = [
         "line 1: GM[1] is not a backgammon game (GM[6])",
     ),
     (
-        sgf_game(0, 0, 0, "W+1").replace("RE[W+1]", ""),
+        sgf_game(0, 0, 0, "W+1").replace("RE[W+1]", "") + sgf_game(1, 0, 0, "W+1"),
         "line 1: game 1 has no winner (no RE[] result)",
     ),
     (
@@ -706,7 +710,7 @@ SGF_REFUSALS = [
         sgf_game(0, 0, 0, "W+1", "W[double]", "B[44]"),
         "line 3: Bob plays on with a double to 2 unanswered",
     ),
-    (sgf_game(0, 0, 0, "W+1", "W[double]"), "line 3: the game ends with a double to 2 unanswered"),
+    (sgf_game(0, 0, 0, "W+1", "W[double]"), "line 3: game 1 ends with a double to 2 unanswered"),
     (sgf_game(0, 0, 0, "W+1", "W[double]", "W[double]"), "line 3: Ann doubles Ann's own offer"),
     (
         sgf_game(0, 0, 0, "W+1", "W[double]", "B[drop]", "W[33]"),
@@ -1078,7 +1082,7 @@ def test_the_files_mutated_below_are_whole_and_valid() -> None:
         assert len(list(read.games)) >= (1 if kind == "analysis" else 2)
 
 
-@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(500), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(mutated(), st.booleans(), st.integers(0, 3))
 def test_a_mutated_file_is_read_or_refused_with_an_engine_file_error(
     case: tuple[str, str], jacoby: bool, auto_doubles: int
@@ -1098,7 +1102,7 @@ def test_a_mutated_file_is_read_or_refused_with_an_engine_file_error(
 # ------------------------------------------------------------ the reader's quick path
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(
     st.fixed_dictionaries(
         {
@@ -1124,3 +1128,15 @@ def test_the_quick_path_reads_a_record_exactly_as_the_checks_do(record: dict[str
             return str(error)
 
     assert outcome(_game) == outcome(_checked_game)
+
+
+def test_a_neutral_records_identity_is_the_same_however_it_is_checked() -> None:
+    """The plain record's quick path and the field-by-field path give one key."""
+    plain = {"session": "s", "game": 3, "winner": "ann", "loser": "bob", "cube": 2,
+             "result": "gammon", "end": "bearoff", "points": 4}  # fmt: skip
+    dated = {**plain, "played_at": "2026-11-20"}
+    quick, slow, other = (
+        next(read_jsonl([json.dumps(r)]).games) for r in (plain, {**plain, "rules": "x"}, dated)
+    )
+    assert quick.key == slow.key != other.key
+    assert quick.key is not None and len(quick.key) == 32

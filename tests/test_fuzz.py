@@ -24,6 +24,7 @@ from chouette.record import RECORD_KEYS, parse_record, play_record, to_record
 from chouette.rules import HouseRules
 from db import open_ledger
 from tests.dump import Snapshots
+from tests.examples import examples
 from tests.invariants import check_ledger, players
 from tests.strategies import games, house_rules
 
@@ -157,13 +158,13 @@ def tally() -> Iterator[None]:
     print(f"\ninputs fuzzed: {sum(TALLY.values())} {dict(sorted(TALLY.items()))}")
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(max_examples=examples(1000), deadline=None)
 @given(data=json_values | records_like, rules=house_rules())
 def test_random_json_is_parsed_and_played_or_refused_with_a_chouette_error(data, rules):
     TALLY["random json: " + book_or_refuse(data, PLAYERS, rules)] += 1
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(played=games(max_events=12), data=st.data())
 def test_a_mutated_record_is_played_or_refused_with_a_chouette_error(played, data):
     line, rules, game, _ = played
@@ -214,7 +215,7 @@ def test_record_through_the_cli_books_or_refuses_cleanly_and_writes_nothing_on_r
     from cli import app
 
     @settings(
-        max_examples=80,
+        max_examples=examples(80),
         deadline=None,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
     )

@@ -74,7 +74,7 @@ REFUSALS = [
     ),
     (
         HouseRules(mandatory_beaver=True),
-        ["double C"],
+        ["double C M1", "drop M1"],
         "take C",
         "C is the only one to take the box's double: under mandatory beaver C must beaver or drop",
     ),
@@ -222,9 +222,10 @@ def test_single_cube_acting_captain_answers_after_the_captain_drops():
 
 
 def test_take_all_answers_every_pending_double():
-    game = play(FOUR, "double C M1", "double M2 --by member")
-    events = answer_all(game, "take")
-    assert events == [Answer("take", "C"), Answer("take", "M1"), Answer("take", "M2")]
+    game = play(FOUR, "double C M1")
+    assert answer_all(game, "take") == [Answer("take", "C"), Answer("take", "M1")]
+    game = play(FOUR, "double C --by member", "double M2 --by member")
+    assert answer_all(game, "drop") == [Answer("drop", "C"), Answer("drop", "M2")]
 
 
 def test_take_all_in_single_cube_is_one_answer_for_a_team_double():

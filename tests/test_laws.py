@@ -15,9 +15,10 @@ from chouette.game import apply
 from chouette.outcome import settle_game
 from chouette.record import parse_record, play_record, to_record
 from chouette.settlement import clears, settle
+from tests.examples import examples
 from tests.strategies import candidates, games
 
-LAWS = settings(max_examples=150, deadline=None)
+LAWS = settings(max_examples=examples(150), deadline=None)
 
 
 def players_of(game):
@@ -107,7 +108,7 @@ def brute_force_fewest(amounts: list[int]) -> int:
     return len(amounts) - most_groups(tuple(amounts))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(balances)
 def test_settlement_clears_every_balance_in_at_most_n_minus_one(amounts):
     named = {f"p{i}": a for i, a in enumerate(amounts)}
@@ -118,7 +119,7 @@ def test_settlement_clears_every_balance_in_at_most_n_minus_one(amounts):
     assert all(p.cents > 0 for p in payments)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(st.integers(-9, 9), min_size=1, max_size=6).map(lambda xs: [*xs, -sum(xs)]))
 def test_settlement_matches_the_brute_force_optimum(amounts):
     named = {f"p{i}": a for i, a in enumerate(amounts)}

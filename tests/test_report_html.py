@@ -32,6 +32,7 @@ from chouette.page import PLOT_BACKGROUND, render_report
 from chouette.report import GameLine, Standing, standings
 from chouette.rules import HouseRules
 from chouette.settlement import Payment, clears, settle
+from tests.examples import examples
 from tests.strategies import NAMES, games
 
 # ---------------------------------------------------------------- reading a page back
@@ -360,7 +361,7 @@ def test_the_club_ledger_names_each_session_and_the_payments_booked():
 # ---------------------------------------------------------------- settlement laws
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(
     st.lists(games(max_events=20), min_size=1, max_size=4),
     st.fixed_dictionaries({p: st.integers(1, 999) for p in NAMES}),

@@ -41,6 +41,7 @@ from chouette.engines.model import (
     EngineGame,
     EngineRead,
     EngineSession,
+    GameKey,
     Scored,
     is_power_of_two,
     numbered,
@@ -51,12 +52,15 @@ from chouette.engines.model import (
 _TAG = re.compile(r';\s*\[\s*([^"\]]*?)\s*"(.*)"\s*\]\s*')
 _MATCH = re.compile(r"\s*([0-9]{1,9})\s+point\s+match\s*", re.IGNORECASE)
 _GAME = re.compile(r"\s*Game\s+([0-9]{1,9})\s*")
-_SCORE = re.compile(r"\s*(\S.*?) : (-?[0-9]{1,9})\s*(\S.*?) : (-?[0-9]{1,9})\s*")
+_SCORE_AT = re.compile(r":[ \t]+(-?[0-9]{1,9})")
 _NUMBERED = re.compile(r"\s*([0-9]{1,9})\)")
 _NUMBER = re.compile(r"[0-9]{1,9}")
 _DATE = re.compile(r"([0-9]{4})[.-]([0-9]{2})[.-]([0-9]{2})")
 _TOKEN = re.compile(r"\S+")
 _DICE = re.compile(r"[1-6][1-6]:")
+_TURN = re.compile(r"[0-9]{1,9}\)")
+#: A move the file does not record (a timeout, or a transcriber's gap): ``32: ????``.
+_UNKNOWN = frozenset({"???", "????"})
 _MOVE = re.compile(r"(?:bar|[0-9]{1,2})(?:/(?:[0-9]{1,2}|off)\*?)+(?:\(([1-4])\))?", re.IGNORECASE)
 _OFF = re.compile(r".*/(?:0|off)\*?(?:\([1-4]\))?", re.IGNORECASE)
 
@@ -64,6 +68,11 @@ _OFF = re.compile(r".*/(?:0|off)\*?(?:\([1-4]\))?", re.IGNORECASE)
 #: gnubg puts the left column at 5-6 and the right at 33-35; XG and Jellyfish are alike.
 _RIGHT_COLUMN = 20
 _CHECKERS = 15
+#: The names of players a file leaves nameless (Backgammon Galaxy does): their side.
+NAMELESS = ("Player 1", "Player 2")
+_TAB = 8
+#: The match length Backgammon Galaxy writes for a money game.
+GALAXY_MONEY = 16
 _MAX_DOUBLINGS = 62
 
 
@@ -76,12 +85,14 @@ class _Game:
     score: tuple[int, int]
     score_line: int
     checkers: int
+    key: GameKey
     cube: int = 1
     offers: list[tuple[int, int]] = field(default_factory=list)  # (value, offered by)
     taken: bool = False
     borne_off: list[int] = field(default_factory=lambda: [0, 0])
     last_roll: tuple[int, bool] | None = None  # (player, bore off) of the latest event
     move_number: int = 0
+    unknown_by: int | None = None  # who made the last move the file does not record
     dropped_by: int | None = None
     pays: int = 0
     winner: int | None = None
@@ -95,6 +106,9 @@ class _Rules:
     names: tuple[str, str]
     jacoby: bool
     auto_doubles: int
+    match_length: int
+    #: The ``Wins`` line is what the site settled (Backgammon Galaxy's money games).
+    site_settles: bool
     played_at: str | None
 
 
@@ -106,23 +120,48 @@ def read_mat(lines: Iterable[str], *, jacoby: bool, auto_doubles: int = 0) -> En
     :class:`~chouette.errors.EngineFileError` (``"line N: reason"``) for a file that cannot be
     read, here for its header and later, while the games stream, for the rest.
     """
-    source = numbered(lines)
+    source = _untabbed(numbered(lines))
     tags, tag_lines, match_length, last = _read_header(source)
     first = _next_game_start(source, last)
     if first is None:
         raise problem(last, "the file has no games (no ' Game 1' line)")
     game_line, number = first
     names, score, score_line = _read_score(source, game_line)
+    notes: list[str] = []
+    site_money = match_length == GALAXY_MONEY and "galaxy" in _tag(tags, "Site").casefold()
+    if site_money:
+        notes.append(
+            "Backgammon Galaxy writes its money games as 16-point matches: read as money play, "
+            "each game booked as Galaxy settled it (at most 16 points)"
+        )
+        match_length = 0
     session = _session(tags, tag_lines, names, match_length)
     rules = _Rules(
         names=names,
         jacoby=(session.jacoby if session.jacoby is not None else jacoby) and not match_length,
         auto_doubles=0 if match_length else min(max(auto_doubles, 0), _MAX_DOUBLINGS),
-        played_at=_event_date(tags.get("EventDate")),
+        match_length=match_length,
+        site_settles=site_money,
+        played_at=_event_date(_tag(tags, "EventDate") or None),
     )
     checkers = _checkers(session.variation)
-    start = _Game(number, game_line, score, score_line, checkers)
-    return EngineRead(session, _games(source, start, rules))
+    start = _Game(number, game_line, score, score_line, checkers, _key(names, number, score))
+    return EngineRead(session, _games(source, start, rules, notes), notes)
+
+
+def _tag(tags: dict[str, str], key: str) -> str:
+    """A header tag's value ("" when absent), its name matched without regard to case
+    (``CubeLimit`` and ``Cubelimit`` are both written)."""
+    wanted = key.casefold()
+    return next((value for name, value in tags.items() if name.casefold() == wanted), "")
+
+
+def _untabbed(source: Iterator[tuple[int, str]]) -> Iterator[tuple[int, str]]:
+    """Lines with their tabs expanded to the next multiple of 8 columns, as a terminal shows
+    them: a writer that puts tabs between the two players' columns means the same columns
+    as one that pads with spaces, and a tab is not one column."""
+    for number, text in source:
+        yield number, text.expandtabs(_TAB) if "\t" in text else text
 
 
 def _read_header(
@@ -170,17 +209,33 @@ def _read_score(
 ) -> tuple[tuple[str, str], tuple[int, int], int]:
     """The score header right after `` Game N``: the names and the score before the game."""
     for number, text in source:
-        score = _SCORE.fullmatch(text)
+        score = _score(text)
         if score is None:
             raise problem(
                 number,
                 f"expected the score line 'name : score   name : score', found {_show(text)}",
             )
-        names = (score.group(1).strip(), score.group(3).strip())
+        left, left_score, right, right_score = score
+        names = (left or NAMELESS[0], right or NAMELESS[1])
         if names[0] == names[1]:
             raise problem(number, f"both players are called {names[0]!r}")
-        return names, (int(score.group(2)), int(score.group(4))), number
+        return names, (left_score, right_score), number
     raise problem(game_line + 1, "the file ends before the game's score line")
+
+
+def _score(text: str) -> tuple[str, int, str, int] | None:
+    """``Alice : 3      Bob : 5`` as its two names and scores, or None. A name runs up to
+    its `` : score`` (names hold spaces and accents; some servers write ``Alice: 3``) and
+    may be empty (Backgammon Galaxy leaves a player's name out); each search is one pass
+    over the line."""
+    first = _SCORE_AT.search(text)
+    at = text.rfind(":")
+    last = _SCORE_AT.match(text, at) if at >= 0 else None
+    if first is None or last is None or last.start() <= first.start() or text[last.end() :].strip():
+        return None
+    left = text[: first.start()].strip()
+    right = text[first.end() : last.start()].strip()
+    return left, int(first.group(1)), right, int(last.group(1))
 
 
 def _session(
@@ -188,11 +243,12 @@ def _session(
 ) -> EngineSession:
     """What the header says: XG's tags for the rules and stake, and the players."""
     cube_limit = None
-    if "CubeLimit" in tags:
-        text = tags["CubeLimit"].strip()
+    text = _tag(tags, "CubeLimit").strip()
+    if text:
         if not _NUMBER.fullmatch(text) or int(text) < 1:
             raise problem(
-                lines["CubeLimit"], f'CubeLimit must be a whole number of 1 or more, not "{text}"'
+                _line_of(lines, "CubeLimit"),
+                f'CubeLimit must be a whole number of 1 or more, not "{text}"',
             )
         cube_limit = int(text)
     return EngineSession(
@@ -202,23 +258,29 @@ def _session(
         jacoby=_on_off(tags, lines, "Jacoby"),
         beavers=_on_off(tags, lines, "Beaver"),
         cube_limit=cube_limit,
-        stake=tags.get("Stake"),
-        currency=tags.get("Currency"),
-        variation=tags.get("Variation"),
-        name=tags.get("Event"),
+        stake=_tag(tags, "Stake") or None,
+        currency=_tag(tags, "Currency") or None,
+        variation=_tag(tags, "Variation") or None,
+        name=_tag(tags, "Event") or None,
         tags=tags,
     )
 
 
+def _line_of(lines: dict[str, int], key: str) -> int:
+    wanted = key.casefold()
+    return next(number for name, number in lines.items() if name.casefold() == wanted)
+
+
 def _on_off(tags: dict[str, str], lines: dict[str, int], key: str) -> bool | None:
-    if key not in tags:
+    text = _tag(tags, key)
+    if not text:
         return None
-    value = tags[key].strip().lower()
+    value = text.strip().lower()
     if value in ("on", "yes", "true", "1"):
         return True
     if value in ("off", "no", "false", "0"):
         return False
-    raise problem(lines[key], f'the {key} tag must be "On" or "Off", not "{tags[key]}"')
+    raise problem(_line_of(lines, key), f'the {key} tag must be "On" or "Off", not "{text}"')
 
 
 def _event_date(text: str | None) -> str | None:
@@ -235,8 +297,18 @@ def _checkers(variation: str | None) -> int:
     return _CHECKERS
 
 
-def _games(source: Iterator[tuple[int, str]], start: _Game, rules: _Rules) -> Iterator[EngineGame]:
-    """Every game, each settled once the next game's score header is known."""
+_NOT_CUMULATIVE = (
+    "the score headers do not add up (every game starts at 0 : 0): each game is booked as "
+    "its own 'Wins' line says"
+)
+
+
+def _games(
+    source: Iterator[tuple[int, str]], start: _Game, rules: _Rules, notes: list[str]
+) -> Iterator[EngineGame]:
+    """Every game, each settled once the next game's score header is known. A last game
+    that has not ended (the session is still being played, or the engine stopped) is left
+    out, with a note; a game that has not ended before the next one begins is an error."""
     index = 1
     current = start
     for number, text in source:
@@ -245,7 +317,7 @@ def _games(source: Iterator[tuple[int, str]], start: _Game, rules: _Rules) -> It
             continue
         game = _GAME.fullmatch(text)
         if game is None:
-            if " : " in text and _SCORE.fullmatch(text) and not _NUMBERED.match(text):
+            if ": " in text and not _NUMBERED.match(text) and _score(text) is not None:
                 raise problem(
                     number, f"a score line with no ' Game N' line before it: {_show(text)}"
                 )
@@ -255,12 +327,36 @@ def _games(source: Iterator[tuple[int, str]], start: _Game, rules: _Rules) -> It
             raise problem(number, f"Game {game.group(1)} follows Game {current.number}")
         _close(current, number, rules)
         _, score, score_line = _read_score(source, number)
-        following = _Game(current.number + 1, number, score, score_line, current.checkers)
-        yield _settle(current, index, following, rules)
+        following = _Game(
+            current.number + 1,
+            number,
+            score,
+            score_line,
+            current.checkers,
+            _key(rules.names, current.number + 1, score),
+        )
+        if score == (0, 0):  # no game ends 0 : 0: the writer repeats 0 : 0 on every game
+            if not notes or notes[-1] != _NOT_CUMULATIVE:
+                notes.append(_NOT_CUMULATIVE)
+            yield _settle(current, index, None, rules)
+        else:
+            yield _settle(current, index, following, rules)
         index += 1
         current = following
+    if current.winner is None and current.dropped_by is None:
+        notes.append(
+            f"game {current.number} (line {current.line}) has not ended: not booked; import "
+            "the file again once it has (the games booked now are not booked twice)"
+        )
+        return
     _close(current, None, rules)
-    yield _settle(current, index, None, rules)
+    yield _settle(current, index, None, rules, last=True)
+
+
+def _key(names: tuple[str, str], number: int, score: tuple[int, int]) -> GameKey:
+    """A game's identity begins with its players, its number and the score before it; every
+    entry of its lines (turn numbers, columns and spacing left out) follows."""
+    return GameKey("mat", *names, number, *score)
 
 
 def _read_line(game: _Game, number: int, text: str, rules: _Rules) -> None:
@@ -273,7 +369,13 @@ def _read_line(game: _Game, number: int, text: str, rules: _Rules) -> None:
             raise problem(number, f"turn {move_number}) follows turn {game.move_number})")
         game.move_number = move_number
         offset = numbered_line.end()
-    entries = _entries(number, text, offset)
+    found = _entries(number, text, offset, f"{game.move_number})")
+    game.key.add(*(word for _, entry in found for word in entry))
+    entries = [
+        entry
+        for entry in found
+        if entry[1][0] != "Losses"  # Galaxy's note of a loss: its column is not always right
+    ]
     if len(entries) > 2:
         raise problem(number, f"more than two turns on one line: {_show(text)}")
     for position, (column, entry) in enumerate(entries):
@@ -283,15 +385,25 @@ def _read_line(game: _Game, number: int, text: str, rules: _Rules) -> None:
         _apply(game, number, player, entry, rules)
 
 
-def _entries(number: int, text: str, offset: int) -> list[tuple[int, list[str]]]:
-    """Split a line into entries (a roll and its moves, a cube action, a win) with columns."""
+def _entries(number: int, text: str, offset: int, turn: str) -> list[tuple[int, list[str]]]:
+    """Split a line into entries (a roll and its moves, a cube action, a win or a loss)
+    with their columns. ``turn`` (``"24)"``) is the line's own turn number, which Backgammon
+    Galaxy sometimes writes again before the right-hand entry."""
     tokens = [(m.start(), m.group()) for m in _TOKEN.finditer(text, offset)]
     entries: list[tuple[int, list[str]]] = []
     i = 0
     while i < len(tokens):
         column, word = tokens[i]
+        if word == turn and entries:
+            i += 1
+            continue
         if _DICE.fullmatch(word):
             j = i + 1
+            following = [t for _, t in tokens[j : j + 2]]
+            if following == ["Cannot", "Move"]:  # Backgammon Studio's dance
+                j += 2
+            elif following[:1] and following[0] in _UNKNOWN:
+                j += 1
             while j < len(tokens) and _MOVE.fullmatch(tokens[j][1]):
                 j += 1
         elif word in ("Doubles", "Beavers", "Raccoons"):
@@ -302,16 +414,16 @@ def _entries(number: int, text: str, offset: int) -> list[tuple[int, list[str]]]
                 or not _NUMBER.fullmatch(tokens[i + 2][1])
             ):
                 raise problem(number, f"expected '{word} => N', found {_show(text[column:])}")
-        elif word in ("Takes", "Drops"):
+        elif word in ("Takes", "Drops", "Resigns"):
             j = i + 1
-        elif word == "Wins":
+        elif word in ("Wins", "Losses"):
             j = i + 3
             if (
                 j > len(tokens)
                 or not _NUMBER.fullmatch(tokens[i + 1][1])
                 or tokens[i + 2][1] not in ("point", "points")
             ):
-                raise problem(number, f"expected 'Wins N points', found {_show(text[column:])}")
+                raise problem(number, f"expected '{word} N points', found {_show(text[column:])}")
             if [t for _, t in tokens[j : j + 3]] == ["and", "the", "match"]:
                 j += 3
         else:
@@ -325,6 +437,8 @@ def _apply(game: _Game, number: int, player: int, entry: list[str], rules: _Rule
     """One player's entry, applied to the game as read so far."""
     name = rules.names[player]
     word = entry[0]
+    if word == "Resigns":
+        return  # the Wins line that follows says what the resignation was worth
     if game.winner is not None or (game.dropped_by is not None and word != "Wins"):
         raise problem(number, f"{name} plays on after the game has ended")
     if word == "Wins":
@@ -340,6 +454,7 @@ def _apply(game: _Game, number: int, player: int, entry: list[str], rules: _Rule
                 off += int(times.group(1)) if times and times.group(1) else 1
         game.borne_off[player] += off
         game.last_roll = (player, off > 0)
+        game.unknown_by = player if entry[1:2] and entry[1] in _UNKNOWN else None
         return
     game.last_roll = None
     if word in ("Doubles", "Beavers", "Raccoons"):
@@ -430,51 +545,97 @@ def _close(game: _Game, next_line: int | None, rules: _Rules) -> None:
     raise problem(at, f"game {game.number} has no winner (no 'Wins' line)")
 
 
-def _settle(game: _Game, index: int, following: _Game | None, rules: _Rules) -> EngineGame:
-    """The game as booked: its own reading, checked against the next score header."""
+def _settle(
+    game: _Game, index: int, following: _Game | None, rules: _Rules, *, last: bool = False
+) -> EngineGame:
+    """The game as booked: its own reading, checked against the next score header (or, for
+    the ``last`` game and where the headers do not add up, its own lines alone)."""
     label = f"game {game.number}"
     reading = _reading(game, rules)
     winner = game.winner if game.winner is not None else 0
     warnings: list[str] = []
+    end = game.end
     if following is None:
-        if reading.scored is None:
-            raise problem(
-                game.wins_line,
-                f"{label}: 'Wins {_points(game.wins)}' is not the cube {reading.cube} × 1, 2 or 3",
-            )
-        cube, scored = reading.cube, reading.scored
-        if rules.auto_doubles:
-            warnings.append(
-                f"{label}: no score header follows the last game, so automatic doubles "
-                f"(up to {rules.auto_doubles}) cannot be seen; booked at "
-                f"{_points(cube * MULTIPLIER[scored])} as the moves say"
-            )
+        cube, scored, end, points = _own_worth(game, label, reading, rules, warnings, last)
     else:
         winner, points = _header_result(game, following)
         note = _explain(game, label, winner, points, reading, rules)
         if note is not None:
             warnings.append(note)
         fitted = _fit(points, reading, rules)
-        if fitted is None:
+        if fitted is not None:
+            cube, scored = fitted
+        elif game.unknown_by == 1 - winner:
+            cube, scored, end = reading.cube, "single", "forfeit"
+            warnings.append(
+                f"{label}: a forfeit ({rules.names[1 - winner]}'s last move is '????'); "
+                f"booked at the {_points(points)} of the next score header"
+            )
+        else:
             raise problem(
                 following.score_line,
                 f"{label} is worth {_points(points)} by the score headers, "
                 "which no cube × 1, 2 or 3 makes",
             )
-        cube, scored = fitted
+        if end not in ("settle", "forfeit"):
+            points = cube * MULTIPLIER[scored]
     return EngineGame(
         position=index,
         line=game.line,
         winner=rules.names[winner],
         loser=rules.names[1 - winner],
-        points=cube * MULTIPLIER[scored],
+        points=points,
         cube=cube,
         result=scored,
-        end=game.end,
+        end=end,
         played_at=rules.played_at,
         warnings=tuple(warnings),
         number=game.number,
+        key=game.key.hex(),
     )
+
+
+def _own_worth(
+    game: _Game, label: str, reading: _Reading, rules: _Rules, warnings: list[str], last: bool
+) -> tuple[int, Scored, Ending, int]:
+    """What a game no score header follows is worth by its own lines: cube, level, end and
+    points. A ``Wins`` line that is no cube × 1, 2 or 3 is booked as the file scored it
+    when the file says why: a forfeit (``????``, then a line such as Backgammon Studio's
+    ``Wins 4016 point``) is worth the cube in force, a single; the last game of a match,
+    whose line the writer capped at what its winner needed, and a money game Backgammon
+    Galaxy capped at 16, are worth what the line says."""
+    cube = reading.cube
+    winner = game.winner if game.winner is not None else 0
+    if reading.scored is None:
+        wins = game.wins or 0
+        if game.unknown_by == 1 - winner:
+            warnings.append(
+                f"{label}: a forfeit ({rules.names[1 - winner]}'s last move is '????', then "
+                f"'Wins {_points(wins)}', which is no cube result): booked at the cube in "
+                f"force, {_points(cube)}"
+            )
+            return cube, "single", "forfeit", cube
+        if rules.match_length or rules.site_settles:
+            why = "the match" if rules.match_length else "Backgammon Galaxy"
+            warnings.append(
+                f"{label}: 'Wins {_points(wins)}' at the cube {cube} is what {why} scored "
+                f"(capped), not the cube × 1, 2 or 3: booked at {_points(wins)} as the file "
+                "scored it"
+            )
+            return cube, "single", "settle", wins
+        raise problem(
+            game.wins_line,
+            f"{label}: 'Wins {_points(wins)}' is not the cube {cube} × 1, 2 or 3",
+        )
+    scored = reading.scored
+    if rules.auto_doubles:
+        warnings.append(
+            f"{label}: no score header follows {'the last game' if last else 'it'}, so "
+            "automatic doubles "
+            f"(up to {rules.auto_doubles}) cannot be seen; booked at "
+            f"{_points(cube * MULTIPLIER[scored])} as the moves say"
+        )
+    return cube, scored, game.end, cube * MULTIPLIER[scored]
 
 
 @dataclass(frozen=True)
@@ -497,7 +658,7 @@ def _reading(game: _Game, rules: _Rules) -> _Reading:
         return _Reading(game.pays, "single")
     wins = game.wins or 0
     level = LEVELS.get(wins // game.cube) if wins % game.cube == 0 else None
-    if level is None or level == "single" or game.taken:
+    if level is None or level == "single" or game.taken or rules.site_settles:
         return _Reading(game.cube, level)
     if rules.jacoby:
         return _Reading(game.cube, "single", other_jacoby=level)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Literal, NamedTuple
@@ -36,7 +37,10 @@ class EngineGame(NamedTuple):
     ``warnings`` are things a person should look at (the game is still booked as read).
     ``number`` is the game's own number in its source (`` Game N`` in a ``.mat``, the
     record's ``game``); ``session``, ``rules`` and ``source`` are what a neutral record says
-    of itself.
+    of itself. ``key`` identifies the game by what it is — its players, its place in its
+    session, the score before it, its moves and its result, normalised (see
+    :class:`GameKey`) — so the same game read from another export of the session, or from
+    the same file saved with other line ends or another encoding, has the same key.
     """
 
     position: int
@@ -53,6 +57,7 @@ class EngineGame(NamedTuple):
     session: str | None = None
     rules: str | None = None
     source: EngineSource | None = None
+    key: str | None = None
 
 
 @dataclass(frozen=True)
@@ -81,10 +86,39 @@ class EngineSession:
 
 @dataclass(frozen=True)
 class EngineRead:
-    """A file being read: its header now, its games as they stream."""
+    """A file being read: its header now, its games as they stream, and ``notes`` that the
+    reader adds as it goes (an unfinished last game that is not booked, say), complete once
+    the games are read to the end."""
 
     session: EngineSession
     games: Iterator[EngineGame]
+    notes: list[str] = field(default_factory=list)
+
+
+class GameKey:
+    """A game's identity, built from its parts as a reader meets them: a 128-bit BLAKE2b
+    digest of the format, then each part as text, each closed by a separator no part holds."""
+
+    __slots__ = ("_digest",)
+
+    def __init__(self, kind: str, *parts: object) -> None:
+        self._digest = hashlib.blake2b(kind.encode(), digest_size=16)
+        self.add(*parts)
+
+    def add(self, *parts: object) -> None:
+        for part in parts:
+            self._digest.update(str(part).encode("utf-8", "surrogatepass") + b"\x1f")
+
+    def hex(self) -> str:
+        return self._digest.hexdigest()
+
+
+def game_key(kind: str, *parts: object) -> str:
+    """:class:`GameKey` of parts known at once, in one call (the neutral reader's hot path)."""
+    text = "".join([str(part) + "\x1f" for part in parts])
+    return hashlib.blake2b(
+        kind.encode() + text.encode("utf-8", "surrogatepass"), digest_size=16
+    ).hexdigest()
 
 
 def problem(line: int, reason: str) -> EngineFileError:

@@ -31,6 +31,7 @@ The first eight are required; the others may be left out or left empty. ``rules`
 from __future__ import annotations
 
 import csv
+import hashlib
 import json
 import json.scanner
 import re
@@ -44,6 +45,7 @@ from chouette.engines.model import (
     EngineRead,
     EngineSession,
     EngineSource,
+    game_key,
     is_power_of_two,
     numbered,
     problem,
@@ -59,11 +61,14 @@ CSV_COLUMNS = (
     *(f"source_{name}" for name in SOURCE_FIELDS),
 )
 _FIELDS = frozenset(REQUIRED + OPTIONAL)
+_blake2b = hashlib.blake2b
 _REQUIRED_SET = frozenset(REQUIRED)
 _PLAYED = ("bearoff", "drop", "resign")
 _RESULTS = ("single", "gammon", "backgammon")
 _ENDS = ("bearoff", "drop", "resign", "settle", "forfeit")
 _INTEGER = re.compile(r"[0-9]{1,18}")
+#: The largest file read as one JSON array (characters); JSON Lines has no such limit.
+MAX_ARRAY = 64 << 20
 _SHA256 = re.compile(r"[0-9a-fA-F]{64}")
 
 
@@ -113,34 +118,54 @@ def _json_array(
 ) -> Iterator[tuple[int, Mapping[str, Any]]]:
     """The records of a file that is one JSON array, each with the line where it starts.
 
-    The array is read whole: JSON Lines is the form for large files."""
-    whole = "\n".join([text, *(rest for _, rest in source)])
+    The array is read whole, up to :data:`MAX_ARRAY` characters: JSON Lines is the form for
+    large files."""
+    parts, size = [text], len(text)
+    for number, rest in source:
+        size += len(rest) + 1
+        if size > MAX_ARRAY:
+            raise problem(
+                number,
+                f"a JSON array longer than {MAX_ARRAY:,} characters: write the records as "
+                "JSON Lines (one record per line) instead",
+            )
+        parts.append(rest)
+    whole = "\n".join(parts)
+    del parts
     decoder = _DECODER
+    counted, line = 0, first  # the line of ``whole[counted]``: lines are counted once
+
+    def line_at(pos: int) -> int:
+        nonlocal counted, line
+        line += whole.count("\n", counted, pos)
+        counted = pos
+        return line
+
     pos = _skip_space(whole, whole.index("[") + 1)
     if pos < len(whole) and whole[pos] == "]":
-        _array_end(first, whole, pos)
+        _array_end(line_at(pos), whole, pos)
         return
     while True:
-        line = first + whole.count("\n", 0, pos)
+        start = line_at(pos)
         try:
             value, pos = decoder.raw_decode(whole, pos)
         except (ValueError, RecursionError) as error:
-            raise problem(line, f"not JSON: {_json_reason(error)}") from None
-        yield line, _as_object(line, value)
+            raise problem(start, f"not JSON: {_json_reason(error)}") from None
+        yield start, _as_object(start, value)
         pos = _skip_space(whole, pos)
         if pos < len(whole) and whole[pos] == "]":
-            _array_end(first, whole, pos)
+            _array_end(line_at(pos), whole, pos)
             return
         if pos >= len(whole) or whole[pos] != ",":
-            line = first + whole.count("\n", 0, pos)
-            raise problem(line, "expected ',' or ']' after a record of the JSON array")
+            raise problem(line_at(pos), "expected ',' or ']' after a record of the JSON array")
         pos = _skip_space(whole, pos + 1)
 
 
-def _array_end(first: int, whole: str, pos: int) -> None:
+def _array_end(line: int, whole: str, pos: int) -> None:
+    """The array closes at ``pos`` (on ``line``): only space may follow."""
     rest = _skip_space(whole, pos + 1)
     if rest < len(whole):
-        raise problem(first + whole.count("\n", 0, rest), "text after the end of the JSON array")
+        raise problem(line + whole.count("\n", pos, rest), "text after the end of the JSON array")
 
 
 def _skip_space(text: str, pos: int) -> int:
@@ -335,9 +360,15 @@ def _game(index: int, line: int, record: Mapping[str, Any]) -> EngineGame:
             and points == cube * MULTIPLIER[result]
             and (end != "drop" or result == "single")
         ):
+            key = _blake2b(  # game_key("neutral", …) in one step: this is the hot path
+                f"neutral{session}\x1f{game}\x1f{winner}\x1f{loser}\x1f{cube}\x1f{result}"
+                f"\x1f{end}\x1f{points}\x1f\x1f".encode("utf-8", "surrogatepass"),
+                digest_size=16,
+            ).hexdigest()
             return EngineGame(
-                index, line, winner, loser, points, cube, result, end, None, (), game, session
-            )
+                index, line, winner, loser, points, cube, result, end, None, (), game, session,
+                None, None, key,
+            )  # fmt: skip
     return _checked_game(index, line, record)
 
 
@@ -374,6 +405,7 @@ def _checked_game(index: int, line: int, record: Mapping[str, Any]) -> EngineGam
                 f"points must be {expected} (cube {cube} × {MULTIPLIER[result]} for a {result}), "
                 f"not {points}",
             )
+    played_at = _played_at(line, record.get("played_at"))
     return EngineGame(
         position=index,
         line=line,
@@ -383,11 +415,14 @@ def _checked_game(index: int, line: int, record: Mapping[str, Any]) -> EngineGam
         cube=cube,
         result=result,
         end=end,
-        played_at=_played_at(line, record.get("played_at")),
+        played_at=played_at,
         number=game,
         session=session,
         rules=_rules(line, record.get("rules")),
         source=_source(line, record.get("source")),
+        key=game_key(
+            "neutral", session, game, winner, loser, cube, result, end, points, played_at or ""
+        ),
     )
 
 

@@ -32,6 +32,7 @@ from chouette.engines.model import (
     EngineGame,
     EngineRead,
     EngineSession,
+    GameKey,
     Scored,
     problem,
     split_points,
@@ -71,7 +72,8 @@ def read_sgf(chunks: Iterable[str], *, jacoby: bool, auto_doubles: int = 0) -> E
     if first is None:
         raise problem(1, "no game in the file (an SGF game starts with '(;')")
     session = _session(first)
-    return EngineRead(session, _games(first, trees))
+    notes: list[str] = []
+    return EngineRead(session, _games(first, trees, notes), notes)
 
 
 @dataclass
@@ -80,10 +82,12 @@ class _Tree:
 
     line: int
     root: dict[str, tuple[int, list[str]]] = field(default_factory=dict)
+    moves: GameKey = field(default_factory=lambda: GameKey("sgf moves"))
     offers: list[tuple[int, str]] = field(default_factory=list)  # (value if taken, by W/B)
     cube: int = 1
     pays: int | None = None
     ended_by_drop: bool = False
+    end: int = 0  # the line of its closing ')'
 
 
 def _session(tree: _Tree) -> EngineSession:
@@ -105,8 +109,10 @@ def _session(tree: _Tree) -> EngineSession:
     )
 
 
-def _games(first: _Tree, rest: Iterator[_Tree]) -> Iterator[EngineGame]:
-    """Every game, checked against the score the next game starts from.
+def _games(first: _Tree, rest: Iterator[_Tree], notes: list[str]) -> Iterator[EngineGame]:
+    """Every game, checked against the score the next game starts from. A last game without
+    a result (the session is still being played, or the engine stopped) is left out, with a
+    note; a game without a result before the next one begins is an error.
 
     gnubg dates only the first game (``DT[]``): the others are played on that date too."""
     index = 1
@@ -116,6 +122,12 @@ def _games(first: _Tree, rest: Iterator[_Tree]) -> Iterator[EngineGame]:
         yield _settle(current, index, following, date)
         index += 1
         current = following
+    if "RE" not in current.root:
+        notes.append(
+            f"game {index} (line {current.line}) has no result yet: not booked; import the "
+            "file again once it has (the games booked now are not booked twice)"
+        )
+        return
     yield _settle(current, index, None, date)
 
 
@@ -126,6 +138,10 @@ def _settle(tree: _Tree, index: int, following: _Tree | None, date: str | None) 
         raise problem(tree.root["PB"][0], f"both players are called {names[0]!r}")
     if "RE" not in tree.root:
         raise problem(tree.line, f"game {index} has no winner (no RE[] result)")
+    if tree.offers:
+        raise problem(
+            tree.end, f"game {index} ends with a double to {tree.offers[-1][0]} unanswered"
+        )
     line, values = tree.root["RE"]
     result = _RESULT.fullmatch(values[0].strip())
     if result is None:
@@ -165,7 +181,16 @@ def _settle(tree: _Tree, index: int, following: _Tree | None, date: str | None) 
         played_at=tree.root["DT"][1][0].strip() if "DT" in tree.root else date,
         warnings=tuple(warnings),
         number=info["game"] + 1 if "game" in info else None,
+        key=_key(tree, names, info, values[0]),
     )
+
+
+def _key(tree: _Tree, names: tuple[str, str], info: dict[str, int], result: str) -> str:
+    """The game's identity: its players, its number and the score before it, its starting
+    cube, every move and cube action, and its result (analysis and comments left out)."""
+    cube = tree.root["CV"][1][0].strip() if "CV" in tree.root else "1"
+    place = (info.get(k, "") for k in ("game", "ws", "bs"))
+    return GameKey("sgf", *names, *place, cube, tree.moves.hex(), result.strip()).hex()
 
 
 def _score_check(
@@ -275,6 +300,7 @@ def _action(tree: _Tree, line: int, ident: str, values: list[str]) -> None:
     """A move node: ``W[double]``, ``B[take]``, ``W[drop]``, or a roll and move."""
     if ident not in ("W", "B"):
         return
+    tree.moves.add(ident, values[0].strip())
     if tree.ended_by_drop:
         raise problem(line, "a move after the game was dropped")
     player = tree.root.get("PW" if ident == "W" else "PB")
@@ -305,8 +331,7 @@ def _action(tree: _Tree, line: int, ident: str, values: list[str]) -> None:
 def _close(tree: _Tree, line: int) -> None:
     if "GM" not in tree.root:
         raise problem(tree.line, "not a backgammon SGF game (no GM[6])")
-    if tree.offers:
-        raise problem(line, f"the game ends with a double to {tree.offers[-1][0]} unanswered")
+    tree.end = line
 
 
 def _tokens(chunks: Iterable[str]) -> Iterator[_Token]:
