@@ -431,6 +431,52 @@ def test_the_xg_saved_again_books_nothing(chouette, tmp_path) -> None:
     assert out == "saved-again.xg: 0 games booked into money, 6 already in the ledger (skipped).\n"
 
 
+def with_beaver(data: bytes, double: int) -> bytes:
+    """The .xg with its ``double``-th taken double beavered instead (XG's cube record: type 2
+    at byte 8 of a 2,560-byte record, doubled and taken at bytes 16 and 20; 2 is a beaver)."""
+    (thumbnail,) = struct.unpack_from("<I", data, 20)
+    start = 8232 + thumbnail
+    stream = zlib.decompressobj()
+    records = bytearray(stream.decompress(data[start:]))
+    taken = [
+        at
+        for at in range(0, len(records), 2560)
+        if records[at + 8] == 2 and struct.unpack_from("<ii", records, at + 16) == (1, 1)
+    ]
+    struct.pack_into("<i", records, taken[double] + 20, 2)
+    return data[:start] + zlib.compress(bytes(records)) + stream.unused_data
+
+
+@pytest.mark.parametrize(
+    ("double", "message"),
+    [
+        (1, "game 2: a double the library read as dropped, after which it lost the game "
+            "(gammonview reads XG's beaver as a drop and then cannot follow the game): refused "
+            "rather than booked wrong; export the session from XG as a .mat file and import "
+            "that"),
+        (0, "not a readable eXtreme Gammon .xg file (gammonview: cannot access local variable"),
+    ],
+)  # fmt: skip
+def test_an_xg_beaver_the_library_cannot_follow_refuses_the_file(
+    chouette, ledger_url, tmp_path, double, message
+) -> None:
+    """gammonview 3.1 reads XG's beaver as a drop, loses the rest of that game and hands it
+    the previous game's winner and points: never booked."""
+    from tests.dump import dump
+
+    path = tmp_path / "beaver.xg"
+    path.write_bytes(with_beaver((CORPUS / MONEY_XG).read_bytes(), double))
+    if double == 1:  # what the library makes of it: game 2 with game 1's result
+        games = gvformat.convert_xg(path.read_bytes())["games"]
+        assert (games[1]["winner"], games[1]["points_won"]) == (0, 4)
+        assert games[1]["plies"][-1]["action_id"] == 23
+    chouette("new", "money", "Fox", "Lanternwood_123")
+    before = dump(ledger_url)
+    result = chouette("import", str(path), code=1)
+    assert result.stderr.startswith(f"Error: beaver.xg: {message}"), result.stderr
+    assert dump(ledger_url) == before
+
+
 def test_a_match_is_refused_unless_booked_as_money(chouette) -> None:
     chouette("new", "money", "Kévin Unger", "Maxence Job")
     path = str(CORPUS / "xg-binary/gbf/test.xg")

@@ -45,6 +45,11 @@ Warnings (the game is booked at the engine's points all the same):
   cube 8, single`` — the cube actions the library followed and the result disagree;
 - ``game 7: worth 4 points at the cube 4, more than the 3 the match needed: booked at 4 as
   the file scored it``.
+
+gammonview 3.1 reads an XG beaver as a drop and then loses the rest of the game: it gives
+that game no end (and the previous game's winner and points). Such a game, a drop with no
+end after it, refuses the file with a word on what to do; a beaver in the first game makes
+the library fail, which refuses the file too.
 """
 
 from __future__ import annotations
@@ -222,7 +227,15 @@ def _games(games: list[Any], file: _File, notes: list[str]) -> Iterator[EngineGa
             or not all(isinstance(ply, Mapping) for ply in plies)
         ):
             raise EngineFileError(f"game {number}: the library gave no moves")
-        ended = _action(plies[-1], number) in _ENDS and game.get("winner") in (0, 1)
+        final = _action(plies[-1], number)
+        if final == _DROP and file.kind == "xg":
+            raise EngineFileError(
+                f"game {number}: a double the library read as dropped, after which it lost "
+                "the game (gammonview reads XG's beaver as a drop and then cannot follow the "
+                "game): refused rather than booked wrong; export the session from XG as a "
+                ".mat file and import that"
+            )
+        ended = final in _ENDS and game.get("winner") in (0, 1)
         points = game.get("points_won")
         if not ended or not isinstance(points, int) or points < 1:
             if number == last:
