@@ -1051,7 +1051,8 @@ def parse_names(items: Sequence[str]) -> dict[str, str]:
 def import_command(
     ctx: typer.Context,
     files: Annotated[
-        list[Path], typer.Argument(metavar="FILE", help=".mat, .sgf, .jsonl or .csv files.")
+        list[Path],
+        typer.Argument(metavar="FILE", help=".mat, .sgf, .xg, .bgf, .jsonl or .csv files."),
     ],
     names: Annotated[
         list[str] | None,
@@ -1061,11 +1062,12 @@ def import_command(
         bool, typer.Option("--match-as-money", help="Book a match file's games as money games.")
     ] = False,
 ) -> None:
-    """Book engine games: .mat, .sgf, .jsonl, .csv.
+    """Book engine games: .mat, .sgf, .xg, .bgf, .jsonl, .csv.
 
     Each engine game becomes a head-to-head game of the session. Each file is all or
     nothing; a file imported before books nothing the second time. An export of chouette
-    itself is restored into an empty database.
+    itself is restored into an empty database. eXtreme Gammon .xg and BGBlitz .bgf files
+    need the gammonview library: pip install 'chouette[xg]'.
     """
     from db.imports import check_file, import_file
 

@@ -27,6 +27,15 @@ from typing import IO, Any, TypeVar
 from sqlalchemy import Connection, bindparam, text
 
 from chouette.engines import EngineGame, EngineRead, read_engine_file
+from chouette.engines.binary import (
+    LABELS,
+    MAX_BINARY,
+    Kind,
+    bgblitz_names,
+    binary_kind,
+    check_inflated,
+    read_gammonview,
+)
 from chouette.engines.text import (
     GZIP_MAGIC,
     Encoding,
@@ -78,12 +87,13 @@ class Checked:
 
     path: Path
     sha256: str
-    encoding: Encoding
+    encoding: Encoding | None  # None: a binary file (.xg, .bgf), not text
     format: str
     games: int
     notes: tuple[str, ...] = ()  # what the reader says of the file (an unfinished game, …)
     warnings: tuple[str, ...] = ()  # what a person should look at (a guessed encoding)
     kept: IO[bytes] = field(default_factory=io.BytesIO, repr=False)
+    players: tuple[str, ...] = ()  # the players the file names
 
     def batches(self) -> Iterator[list[EngineGame]]:
         """The games, in order, a batch at a time."""
@@ -157,10 +167,15 @@ def read_pass(
     rules: HouseRules,
     progress: Callable[[int], None] | None,
     use: Callable[[EngineRead], T],
-) -> tuple[Encoding, str, T, EngineRead]:
+) -> tuple[Encoding | None, str, T, EngineRead]:
     """One pass over the file: decompressed if it is gzip, decoded (as ``encoding``, or as
     its first bytes say), read by the reader its name picks; ``use`` consumes the games.
-    Returns the encoding, the file's SHA-256, what ``use`` returned and the read file."""
+    Returns the encoding (``None`` for a binary file), the file's SHA-256, what ``use``
+    returned and the read file."""
+    kind = binary_kind(path.name)
+    if kind is not None:
+        sha, read = _read_binary(path, kind, progress)
+        return None, sha, use(read), read
     raw, _ = _opened(path)
     with raw:
         hashed = _Hashed(raw, progress)
@@ -182,6 +197,50 @@ def read_pass(
         except (OSError, EOFError, zlib.error) as err:  # a damaged .gz
             raise EngineFileError(f"cannot read it: {err}") from None
         return encoding, hashed.finish(), result, read
+
+
+def _read_binary(
+    path: Path, kind: Kind, progress: Callable[[int], None] | None
+) -> tuple[str, EngineRead]:
+    """An eXtreme Gammon ``.xg`` or BGBlitz ``.bgf`` file, read whole as bytes (at most
+    :data:`MAX_BINARY`) and decoded by the optional gammonview library (imported here, and
+    only here: no other command loads it); its SHA-256 and its games."""
+    try:
+        import gvformat  # type: ignore[import-untyped,unused-ignore]
+    except ImportError:
+        raise EngineFileError(
+            f"reading {LABELS[kind]} files needs the gammonview library, which is not "
+            "installed: pip install 'chouette[xg]'"
+        ) from None
+    raw, size = _opened(path)
+    with raw:
+        if size > MAX_BINARY:
+            raise EngineFileError(_too_big(size, kind))
+        try:
+            data = raw.read(MAX_BINARY + 1)
+        except OSError as err:
+            raise EngineFileError(f"cannot read it ({err.strerror or err})") from None
+    if len(data) > MAX_BINARY:  # it grew while it was read
+        raise EngineFileError(_too_big(len(data), kind))
+    if progress is not None:
+        progress(len(data))
+    check_inflated(data, kind)
+    convert = gvformat.convert_xg if kind == "xg" else gvformat.convert_bgf
+    try:
+        doc = convert(data)
+    except Exception as err:  # the library's own errors: whatever a damaged file causes
+        reason = " ".join(str(err).split())[:200] or type(err).__name__
+        raise EngineFileError(
+            f"not a readable {LABELS[kind]} file (gammonview: {reason}): nothing booked"
+        ) from None
+    return hashlib.sha256(data).hexdigest(), read_gammonview(doc, kind)
+
+
+def _too_big(size: int, kind: Kind) -> str:
+    return (
+        f"{size:,} bytes, more than any {LABELS[kind]} file of games "
+        f"(at most {MAX_BINARY >> 20} MiB): refused"
+    )
 
 
 def check_file(
@@ -247,6 +306,7 @@ def check_file(
                 tuple(read.notes),
                 tuple(warnings),
                 kept,
+                players=read.session.players,
             )
     except BaseException:
         kept.close()
@@ -275,6 +335,8 @@ def import_file(
         )
         return summary
 
+    if checked.format == "bgf":  # BGBlitz writes a space in a name as '_'
+        names = bgblitz_names(checked.players, names, info.line.order)
     games = (game for batch in checked.batches() for game in batch)
     try:
         booked = _book_games(book, info, checked.sha256, games, names, summary)
@@ -317,10 +379,11 @@ def _book_games(
 
     def mapped() -> Iterator[Mapped]:
         for game in games:
-            winner = player(game.winner, game.line)
-            loser = player(game.loser, game.line)
+            where = f"line {game.line}" if game.line else f"game {game.position}"
+            winner = player(game.winner, where)
+            loser = player(game.loser, where)
             if winner == loser:
-                raise EngineFileError(f"line {game.line}: {winner} would play against themselves")
+                raise EngineFileError(f"{where}: {winner} would play against themselves")
             if game.warnings:
                 summary.warnings += game.warnings
             yield game, winner, loser
@@ -340,11 +403,12 @@ def _book_games(
 
 def _players(
     names: Mapping[str, str], seated: set[str], info: SessionInfo
-) -> Callable[[str, int], str]:
-    """The session's player for an engine's name (each name checked once)."""
+) -> Callable[[str, str], str]:
+    """The session's player for an engine's name (each name checked once); ``where`` is
+    the game's place in the file for messages (``line 12``, or ``game 3`` in a binary file)."""
     known: dict[str, str] = {}
 
-    def player(name: str, line: int) -> str:
+    def player(name: str, where: str) -> str:
         found = known.get(name)
         if found is not None:
             return found
@@ -352,10 +416,10 @@ def _players(
         try:
             mapped = check_name(mapped)
         except ChouetteError as err:
-            raise EngineFileError(f"line {line}: {err}") from None
+            raise EngineFileError(f"{where}: {err}") from None
         if mapped not in seated:
             hint = f" (map it with --as '{name}=PLAYER')" if mapped == name else ""
-            raise EngineFileError(f"line {line}: {mapped} is not seated in {info.name}{hint}")
+            raise EngineFileError(f"{where}: {mapped} is not seated in {info.name}{hint}")
         known[name] = mapped
         return mapped
 

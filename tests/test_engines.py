@@ -970,9 +970,16 @@ def test_files_are_read_by_their_extension(name: str, kind: str) -> None:
     assert booked(list(read.games)) == [("Ann", 1, 1, "single", "drop")]
 
 
-@pytest.mark.parametrize("name", ["match.xg", "notes", "game.bgf", "archive.mat.zip"])
+@pytest.mark.parametrize("name", ["notes", "archive.mat.zip", "match.xgp"])
 def test_an_unknown_kind_of_file_is_refused_by_name(name: str) -> None:
     with pytest.raises(EngineFileError, match=rf"^{re.escape(name)}: not an engine file this "):
+        read_engine_file(name, io.StringIO(""), jacoby=True)
+
+
+@pytest.mark.parametrize("name", ["match.xg", "game.bgf"])
+def test_a_binary_engine_file_is_never_read_as_text(name: str) -> None:
+    """.xg and .bgf are read as bytes by the importer (tests/test_binary_files.py)."""
+    with pytest.raises(EngineFileError, match=rf"^{re.escape(name)}: an .* file is binary"):
         read_engine_file(name, io.StringIO(""), jacoby=True)
 
 

@@ -11,6 +11,9 @@ The readers: :func:`~chouette.engines.mat.read_mat` (Jellyfish ``.mat``),
 :func:`~chouette.engines.sgf.read_sgf` (gnubg SGF), and
 :func:`~chouette.engines.neutral.read_jsonl` / :func:`~chouette.engines.neutral.read_csv`
 (the engine-neutral result record); :func:`read_engine_file` picks one by the file's name.
+eXtreme Gammon ``.xg`` and BGBlitz ``.bgf`` files are binary: the optional gammonview
+library decodes them (the importer calls it) and
+:func:`~chouette.engines.binary.read_gammonview` turns what it gives into games.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import PurePath
 
+from chouette.engines.binary import LABELS, binary_kind, read_gammonview
 from chouette.engines.mat import read_mat
 from chouette.engines.model import (
     MULTIPLIER,
@@ -40,6 +44,8 @@ KINDS = {
     ".jsonl": "neutral records (JSON Lines)",
     ".json": "neutral records (JSON)",
     ".csv": "neutral records (CSV)",
+    ".xg": "eXtreme Gammon .xg (with gammonview)",
+    ".bgf": "BGBlitz .bgf (with gammonview)",
 }
 
 
@@ -60,6 +66,9 @@ def read_engine_file(
         return read_jsonl(lines)
     if suffix == ".csv":
         return read_csv(lines)
+    kind = binary_kind(name)
+    if kind is not None:  # the importer reads these as bytes, never as text
+        raise EngineFileError(f"{name}: an {LABELS[kind]} file is binary, not text")
     known = ", ".join(KINDS)
     raise EngineFileError(f"{name}: not an engine file this program reads (it reads {known})")
 
@@ -73,8 +82,10 @@ __all__ = [
     "EngineSession",
     "EngineSource",
     "Scored",
+    "binary_kind",
     "read_csv",
     "read_engine_file",
+    "read_gammonview",
     "read_jsonl",
     "read_mat",
     "read_sgf",

@@ -67,7 +67,7 @@ class EngineSession:
     ``None`` means the file does not say; the session's house rules decide.
     """
 
-    format: Literal["mat", "sgf", "jsonl", "csv"]
+    format: Literal["mat", "sgf", "jsonl", "csv", "xg", "bgf"]
     players: tuple[str, ...]
     match_length: int = 0
     jacoby: bool | None = None

@@ -14,9 +14,13 @@ out = ["# Sources of the engine-file corpus", "",
        "producer, features, sha256). The files were copied from the repositories at the commits given; "
        "`derive.py` makes `derived/` from them, `make_sources_md.py` writes this file, and "
        "`python3 truth.py . --root . -o truth.json` works out every game's truth from the files' score headers "
-       "and `Wins` lines, independently of chouette's readers (it imports nothing of chouette).",
+       "and `Wins` lines, independently of chouette's readers (it imports nothing of chouette). The binary "
+       "eXtreme Gammon `.xg` and BGBlitz `.bgf` files (`xg-binary/`, `bgblitz-binary/`) are checked against "
+       "their text twins' truth (the same matches as `.mat`/`.sgf`), and the `.xg` files also against "
+       "`binary-truth.json`, which `binary_truth.py` works out from each file's own score records, read with "
+       "xgparse (an independent reader, LGPL, run in a scratch venv: chouette reads them with gammonview).",
        "", "Only data files and licence texts come from other projects; the scripts (derive.py, truth.py, "
-       "make_sources_md.py) are ours. Each repository's licence text sits next "
+       "binary_truth.py, make_sources_md.py) are ours. Each repository's licence text sits next "
        "to its files (`LICENSE*`, `LICENSE-STATEMENT.md` where a repository states its licence only in its README).", "",
        "## By folder", "",
        "| folder | files | repository / source | commit | licence (licence file) | producer (evidence) |",
