@@ -24,11 +24,10 @@ from sqlalchemy import Boolean, Connection, DateTime, Integer, String, text
 from sqlalchemy.exc import DBAPIError
 from sqlmodel import SQLModel, col, select
 
-from chouette.engines import MULTIPLIER
 from chouette.errors import ChouetteError
 from chouette.game import replay
 from chouette.money import format_money
-from chouette.outcome import settle_game
+from chouette.outcome import MULTIPLIER, pair_money, pair_points, settle_game
 from chouette.record import parse_event
 from chouette.rules import HouseRules
 from db.models import (
@@ -390,8 +389,7 @@ def _replayed(
         return problems
     if not played.over:
         return [f"{where}: booked as over, but its events leave it in progress"]
-    players = [played.box, *([played.partner] if played.partner else []), *played.members]
-    outcome = settle_game(played, info.stakes(players))
+    outcome = settle_game(played, info.stakes(played.players))
     want = {p: (outcome.points[p], outcome.cents[p]) for p in outcome.points}
     got = _by_player(rows)
     problems = []
@@ -424,12 +422,13 @@ def _engine(where: str, game: GameRow, rows: list[BookingRow], info: SessionInfo
     if not all(isinstance(v, t) for v, t in shapes):
         return [f"{where}: its stored result is not a result ({str(game.detail)[:100]!r})"]
     problems = []
-    if detail.get("end") not in ("settle", "forfeit") and points != detail.get("cube", 0) * (
-        MULTIPLIER.get(detail.get("result"), 0)  # type: ignore[call-overload]
+    result = detail.get("result")
+    if detail.get("end") not in ("settle", "forfeit") and (
+        result not in MULTIPLIER or points != pair_points(detail["cube"], result)
     ):
-        problems.append(f"{where}: {points} points is not cube × {detail.get('result')}")
-    stake = info.pair_stake(winner, loser)
-    want = {winner: (points, points * stake), loser: (-points, -points * stake)}
+        problems.append(f"{where}: {points} points is not cube × {result}")
+    money = pair_money(points, info.pair_stake(winner, loser))
+    want = {winner: (points, money), loser: (-points, -money)}
     if _by_player(rows) != want:
         problems.append(f"{where}: the bookings are not {winner} +{points} from {loser}")
     return problems

@@ -48,6 +48,7 @@ from chouette.engines.text import (
 from chouette.errors import ChouetteError, EngineFileError
 from chouette.line import check_name
 from chouette.money import Cents
+from chouette.outcome import pair_money
 from chouette.rules import HouseRules
 from db.bulk import GAME_HEAD, Booking, allocate_ids, bind, insert_bookings, insert_many
 from db.models import GameRow, SourceFileRow
@@ -478,7 +479,7 @@ class _Writer:
             if stake is None:
                 stake = stakes[winner, loser] = info.pair_stake(winner, loser)
             won = game.points
-            cents = won * stake
+            cents = pair_money(won, stake)
             w = quoted.get(winner) or quoted.setdefault(
                 winner, json.dumps(winner, ensure_ascii=False)
             )

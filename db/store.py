@@ -18,8 +18,8 @@ from typing import Any
 from sqlalchemy import delete, func, insert, or_, tuple_, update
 from sqlmodel import Session, col, select
 
-from chouette.errors import AutoDoubleIgnored, ChouetteError, LimitError
-from chouette.game import Event, Game, apply, replay, start
+from chouette.errors import ChouetteError, LimitError
+from chouette.game import Event, Game, apply_all, replay, start
 from chouette.limits import check_cents, check_game
 from chouette.line import Line, normal_name
 from chouette.money import Cents, check_stake, format_money
@@ -383,19 +383,12 @@ class Ledger:
                     "nothing written"
                 )
             raise ChouetteError(f"there is no game {expect} yet: the next game is {live.number}")
-        game = live.game or start(info.line, info.rules)
-        notices: list[str] = []
-        applied: list[Event] = []
-        for event in events:
-            try:
-                game = apply(game, event)
-            except AutoDoubleIgnored as err:
-                notices.append(f"automatic double ignored: {err}")
-                continue
-            applied.append(event)
+        done = apply_all(live.game or start(info.line, info.rules), events)
+        game, applied = done.game, done.events
+        notices = tuple(f"automatic double ignored: {why}" for _, why in done.ignored)
         if not applied:
-            return Played(info, live.number, game, None, tuple(notices))
-        check_game(game, info.stakes(_seated(game)))
+            return Played(info, live.number, game, None, notices)
+        check_game(game, info.stakes(game.players))
         game_id = live.row_id
         if game_id is None:
             game_id = self._create_game(info, live.number, info.line)
@@ -413,7 +406,7 @@ class Ledger:
             ],
         )
         outcome = self._finish(info, game_id, game) if game.over else None
-        return Played(info, live.number, game, outcome, tuple(notices))
+        return Played(info, live.number, game, outcome, notices)
 
     def _check_not_stale(self, info: SessionInfo, number: int, issued_at: datetime) -> None:
         ended = self.db.exec(
@@ -441,9 +434,7 @@ class Ledger:
         return row.id
 
     def _finish(self, info: SessionInfo, game_id: int, game: Game) -> Outcome:
-        players = [game.box, *([game.partner] if game.partner else []), *game.members]
-        stakes = info.stakes(players)
-        outcome = settle_game(game, stakes)
+        outcome = settle_game(game, info.stakes(game.players))
         self.db.execute(
             insert(PairRow),
             [
@@ -629,10 +620,10 @@ class Ledger:
             info = infos[sessions[name]]
             game, notices = play_record(record, info.line, info.rules, where)
             try:
-                check_game(game, info.stakes(_seated(game)))
+                check_game(game, info.stakes(game.players))
             except LimitError as err:
                 raise LimitError(f"{where}: {err}") from None
-            outcome = settle_game(game, info.stakes(_seated(game)))
+            outcome = settle_game(game, info.stakes(game.players))
             info = infos[info.name] = replace(info, line=outcome.next_line)
             played.append(Played(info, numbers[info.name], game, outcome, tuple(notices)))
             numbers[info.name] += 1
@@ -829,11 +820,6 @@ class Ledger:
             Entry(utc(b.at), name, number, b.player, b.points, b.cents, _note(b.player, payment))
             for b, name, number, payment in self.db.exec(query).all()
         ]
-
-
-def _seated(game: Game) -> list[str]:
-    """The players of a game: the box, the partner if any, the members."""
-    return [game.box, *([game.partner] if game.partner else []), *game.members]
 
 
 def _note(player: str, payment: PaymentRow | None) -> str:

@@ -302,8 +302,7 @@ def _restore_game(
     if game.over != bool(item["over"]):
         raise ChouetteError(f"game {item['number']} of {item['session']}: its events disagree")
     if game.over:
-        players = [game.box, *([game.partner] if game.partner else []), *game.members]
-        outcome = settle_game(game, {p: stakes.get(p, stake) for p in players})
+        outcome = settle_game(game, {p: stakes.get(p, stake) for p in game.players})
         values["line_after"] = line_to_json(outcome.next_line)
     game_id = db.execute(insert(GameRow).values(values).returning(GameRow.id)).scalar_one()
     if events:
