@@ -10,12 +10,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
-from chouette.game import Game
+from chouette.game import Event, Game
 from chouette.line import Line
 from chouette.money import Cents, format_money
 from chouette.outcome import Outcome
+from chouette.rules import HouseRules
 from chouette.settlement import Payment
 
 Rows = tuple[list[str], list[list[str]]]
@@ -53,6 +54,32 @@ class Standing:
     name: str
     points: int
     cents: Cents
+
+
+@dataclass(frozen=True)
+class SessionSummary:
+    """A session in the list of sessions."""
+
+    name: str
+    created_at: datetime
+    stake: Cents
+    rules: HouseRules
+    players: int
+    games: int
+    current: bool
+
+
+@dataclass(frozen=True)
+class Undone:
+    """What ``undo`` took back: ``what`` (``event``, ``import``), the event or the file, and
+    the game numbers it concerned."""
+
+    what: Literal["event", "import"]
+    number: int
+    last: int | None = None  # an import: its last game
+    event: Event | None = None
+    file: str | None = None
+    game_gone: bool = False  # the event was the game's first: the game has not started now
 
 
 @dataclass(frozen=True)
@@ -370,27 +397,102 @@ def describe_events(number: int, before: Game | None, after: Game) -> list[str]:
 def game_text(
     session: str,
     number: int,
+    *,
+    over: bool,
     game: Game | None,
-    facts: Mapping[str, Any],
+    detail: Mapping[str, Any] | None,
+    line_after: Line | None,
     bookings: Sequence[Entry],
 ) -> tuple[list[str], Rows]:
-    """``chouette game N``: the seats, the events in order, the bookings."""
-    state = "over" if facts["over"] else "in progress"
-    heading = [f"Game {number} of {session} ({state})"]
+    """``chouette game N``: the seats, the events in order (or an imported game's result),
+    the bookings."""
+    heading = [f"Game {number} of {session} ({'over' if over else 'in progress'})"]
     if game is not None:
         heading.append(f"Line: {game.start_line.describe()}")
         heading += [f"  {i}. {e.describe()}" for i, e in enumerate(game.events, start=1)]
-        if facts["over"]:
+        if over:
             heading += [f"  {m}: {cube_text(game, m)}" for m in game.cubes]
     else:
-        detail = facts.get("detail") or {}
-        points = detail.get("points")
+        found = detail or {}
+        points = found.get("points")
         heading.append(
-            f"Imported: {detail.get('winner')} beat {detail.get('loser')}, "
-            f"{points} point{'' if points == 1 else 's'} (cube {detail.get('cube')}, "
-            f"{detail.get('result')}, {detail.get('end')})"
+            f"Imported: {found.get('winner')} beat {found.get('loser')}, "
+            f"{points} point{'' if points == 1 else 's'} (cube {found.get('cube')}, "
+            f"{found.get('result')}, {found.get('end')})"
         )
-    if facts.get("line_after") is not None:
-        heading.append(f"Next line: {facts['line_after'].describe()}")
+    if line_after is not None:
+        heading.append(f"Next line: {line_after.describe()}")
     rows = [[b.player, signed(b.points), balance(b.cents)] for b in bookings]
     return heading, (["player", "points", "money"], rows)
+
+
+# ---------------------------------------------------------------- undo, sessions, imports
+
+
+def undone_text(undone: Undone) -> str:
+    """What ``undo`` took back, in a sentence."""
+    if undone.what == "import":
+        last = undone.last if undone.last is not None else undone.number
+        which = f"game {last}" if undone.number == last else f"games {undone.number}–{last}"
+        return f"took back the import of {undone.file} ({which})"
+    assert undone.event is not None
+    if undone.game_gone:
+        return f"took back {undone.event.describe()} (game {undone.number} has not started now)"
+    return f"took back {undone.event.describe()} (game {undone.number})"
+
+
+def sessions_json(found: Sequence[SessionSummary]) -> dict[str, Any]:
+    return {
+        "sessions": [
+            {
+                "name": s.name,
+                "created_at": s.created_at.isoformat(),
+                "stake_cents": s.stake,
+                "players": s.players,
+                "games": s.games,
+                "current": s.current,
+                "rules": s.rules.to_dict(),
+            }
+            for s in found
+        ]
+    }
+
+
+def sessions_rows(found: Sequence[SessionSummary]) -> Rows:
+    rows = [
+        [
+            "*" if s.current else "",
+            s.name,
+            s.created_at.strftime("%Y-%m-%d"),
+            format_money(s.stake),
+            str(s.players),
+            str(s.games),
+            s.rules.summary(),
+        ]
+        for s in found
+    ]
+    return ["", "session", "started", "stake", "players", "games", "house rules"], rows
+
+
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def already_imported_text(file: str, games: int, session: str, on: datetime) -> str:
+    """A file imported before: nothing booked."""
+    return (
+        f"{file} was imported already ({plural(games, 'game')} into {session} on "
+        f"{on:%Y-%m-%d}): nothing booked"
+    )
+
+
+def imported_text(file: str, booked: int, session: str, skipped: int) -> str:
+    """An import's first line: the games booked, and those the ledger held already."""
+    known = f", {skipped} already in the ledger (skipped)" if skipped else ""
+    return f"{file}: {plural(booked, 'game')} booked into {session}{known}."
+
+
+def imported_rows(points: Mapping[str, int], cents: Mapping[str, Cents]) -> Rows:
+    """An import's points and money per player, winners first as in the standings."""
+    order = sorted(points, key=lambda p: (-cents[p], -points[p], p))
+    return ["player", "points", "money"], [[p, signed(points[p]), balance(cents[p])] for p in order]

@@ -52,7 +52,7 @@ def _copy(
     errors come out as SQLAlchemy's, as from any other statement, so a refused copy is
     reported like a refused insert."""
     sql = f"COPY {table} ({', '.join(columns)}) FROM STDIN"
-    driver = conn.connection.dbapi_connection
+    driver: Any = conn.connection.dbapi_connection  # psycopg's connection: cursor().copy()
     assert driver is not None
     try:
         with driver.cursor() as cursor, cursor.copy(sql) as copy:
