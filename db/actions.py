@@ -21,7 +21,7 @@ from chouette.report import Undone
 from chouette.text import check_note
 from db.codec import line_from_json
 from db.ledger import Ledger
-from db.values import Finished, LiveGame, PaymentToBook, Played, SessionInfo
+from db.values import Finished, LiveGame, Paid, Played, SessionInfo
 
 # ---------------------------------------------------------------- the game in progress
 
@@ -192,7 +192,7 @@ def join(
 def pay(book: Ledger, info: SessionInfo, payer: str, payee: str, cents: Cents, note: str) -> None:
     """A payment between two players of the session, booked so the debt disappears."""
     check_payment(payer, payee, cents, set(book.players(info)), info.name)
-    book.book_payments([PaymentToBook(info.id, payer, payee, cents, check_note(note), book.now)])
+    book.book_payments([Paid(info.id, payer, payee, cents, check_note(note), book.now)])
 
 
 # ---------------------------------------------------------------- undo

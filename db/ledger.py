@@ -62,11 +62,10 @@ from db.values import (
     Finished,
     GameView,
     LiveGame,
-    PaymentToBook,
+    Paid,
     SessionInfo,
     SourceFile,
     StoredGame,
-    StoredPayment,
     StoredPlayer,
 )
 
@@ -440,7 +439,7 @@ class Ledger:
             )
         return game_ids
 
-    def book_payments(self, payments: Sequence[PaymentToBook]) -> None:
+    def book_payments(self, payments: Sequence[Paid]) -> None:
         """Payments between players, each booked so the debt it pays disappears."""
         for payment in payments:
             payment_id = self._db.execute(
@@ -842,10 +841,10 @@ class Ledger:
         )
         return dict(rows.all())
 
-    def payments(self) -> list[StoredPayment]:
+    def payments(self) -> list[Paid]:
         rows = self._db.exec(select(PaymentRow).order_by(col(PaymentRow.id))).all()
         return [
-            StoredPayment(r.id or 0, r.session_id, r.payer, r.payee, r.cents, r.note, utc(r.at))
+            Paid(r.session_id, r.payer, r.payee, r.cents, r.note, utc(r.at), r.id or 0)
             for r in rows
         ]
 

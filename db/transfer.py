@@ -28,11 +28,10 @@ from db.ledger import Ledger
 from db.migrations import LATEST
 from db.values import (
     Finished,
-    PaymentToBook,
+    Paid,
     SessionInfo,
     SourceFile,
     StoredGame,
-    StoredPayment,
     StoredPlayer,
 )
 
@@ -66,13 +65,13 @@ def export(book: Ledger) -> Iterator[dict[str, Any]]:
             "current": current == info.name,
         }
     first = book.first_bookings()
-    items: list[tuple[float, str, int, StoredGame | StoredPayment]] = [
+    items: list[tuple[float, str, int, StoredGame | Paid]] = [
         (first.get(("game", g.id), float("inf")), "game", g.id, g) for g in book.stored_games()
     ]
     items += [(first.get(("payment", p.id), 0), "payment", p.id, p) for p in book.payments()]
     items.sort(key=lambda item: (item[0], item[1], item[2]))
     for _, _, _, row in items:
-        if isinstance(row, StoredPayment):
+        if isinstance(row, Paid):
             yield {
                 "kind": "payment",
                 "session": names[row.session_id],
@@ -258,7 +257,7 @@ def _payment(book: Ledger, item: dict[str, Any], info: SessionInfo) -> None:
     check_cents(cents, "a payment")
     book.book_payments(
         [
-            PaymentToBook(
+            Paid(
                 info.id,
                 check_name(item["payer"]),
                 check_name(item["payee"]),

@@ -100,13 +100,16 @@ class Finished(NamedTuple):
     row_id: int | None = None
 
 
-class PaymentToBook(NamedTuple):
+class Paid(NamedTuple):
+    """A payment between two players of a session (``id``: 0 until it is booked)."""
+
     session_id: int
     payer: str
     payee: str
     cents: Cents
     note: str
     at: datetime
+    id: int = 0
 
 
 @dataclass(frozen=True)
@@ -156,16 +159,6 @@ class StoredGame(NamedTuple):
     key: str | None
     started_at: datetime
     ended_at: datetime | None
-
-
-class StoredPayment(NamedTuple):
-    id: int
-    session_id: int
-    payer: str
-    payee: str
-    cents: Cents
-    note: str
-    at: datetime
 
 
 class StoredPlayer(NamedTuple):
