@@ -453,7 +453,7 @@ def change_line(ctx: typer.Context, name: str, change: Callable[..., Any], verb:
 
     with ledger(ctx, write=True) as book:
         info = current(book, ctx, lock=True)
-        info = changed(book, info, lambda line: change(line, name, info.rules))
+        info = changed(book, info, lambda line: change(line, name, info.rules), f"{name} {verb}")
     say(f"{name} {verb}. Line: {info.line.describe()}")
 
 
@@ -747,10 +747,11 @@ def end(
 
 @app.command()
 def undo(ctx: typer.Context) -> None:
-    """Take back the last event, a game's end included.
+    """Take back the last thing done in the session, whatever it was.
 
-    When the session's last game was imported from an engine file, all that file's games
-    are taken back, and the file can be imported again (into the right session).
+    A command's events (a game's end included), a record of games, an import (the file
+    can then be imported again, into the right session), a payment, a join, leave,
+    sit-out or sit-in. `chouette log` lists what undo would take back, newest first.
     """
     from chouette.report import undone_text
     from db.actions import undo as take_back
@@ -759,6 +760,33 @@ def undo(ctx: typer.Context) -> None:
         info = current(book, ctx, lock=True)
         undone = take_back(book, info)
     say(f"Undone: {undone_text(undone)}.")
+
+
+@app.command()
+def log(
+    ctx: typer.Context,
+    as_json: JsonFlag = False,
+    limit: Annotated[
+        int | None, typer.Option("--limit", metavar="N", help="Only the last N things done.")
+    ] = None,
+) -> None:
+    """What undo would take back, newest first.
+
+    Every command that changed the session (events, records, imports, payments, changes
+    of the line), with when it was done.
+    """
+    from chouette.report import log_json, log_rows
+    from db.actions import log as done
+
+    with ledger(ctx, write=False) as book:
+        info = current(book, ctx)
+        found = done(book, info, limit)
+    if as_json:
+        emit_json(log_json(info.name, found))
+    elif not found:
+        say(f"Nothing done in {info.name} yet that undo could take back.")
+    else:
+        emit(log_rows(found))
 
 
 # ---------------------------------------------------------------- reports

@@ -335,6 +335,16 @@ def import_file(
         booked = _book_games(book, info, checked.sha256, games, names, summary)
     except EngineFileError as err:
         raise EngineFileError(f"{path.name}: {err}") from None
+    book.journal(
+        info,
+        "import",
+        {
+            "sha256": checked.sha256,
+            "file": path.name,
+            "first": summary.first_game,
+            "last": summary.last_game,
+        },
+    )
     book.remember_file(
         SourceFile(
             sha256=checked.sha256,

@@ -46,6 +46,7 @@ from db.codec import (
     utc,
 )
 from db.models import (
+    ActionRow,
     BalanceRow,
     BookingRow,
     EventRow,
@@ -58,6 +59,7 @@ from db.models import (
     SourceFileRow,
 )
 from db.values import (
+    Action,
     Booking,
     Finished,
     GameView,
@@ -439,8 +441,10 @@ class Ledger:
             )
         return game_ids
 
-    def book_payments(self, payments: Sequence[Paid]) -> None:
-        """Payments between players, each booked so the debt it pays disappears."""
+    def book_payments(self, payments: Sequence[Paid]) -> list[int]:
+        """Payments between players, each booked so the debt it pays disappears. Returns
+        their ids."""
+        ids = []
         for payment in payments:
             payment_id = self._db.execute(
                 insert(PaymentRow)
@@ -461,6 +465,8 @@ class Ledger:
                     (payment.session_id, None, payment_id, payment.payee, 0, -payment.cents, at),
                 ]
             )
+            ids.append(payment_id)
+        return ids
 
     def _book(self, rows: Sequence[tuple[Any, ...]]) -> None:
         """Bookings (:class:`Booking`'s fields and the time), and the running balances they
@@ -475,6 +481,13 @@ class Ledger:
         move_balances(conn, ((r[0], r[3], r[4], r[5]) for r in rows))
 
     # -------------------------------------------------------- taking things back
+
+    def stored_game(self, game_id: int) -> StoredGame:
+        """A game as stored, by its id."""
+        row = self._db.get(GameRow, game_id)
+        if row is None:
+            raise ChouetteError(f"internal error: no game with id {game_id}")
+        return _stored(row)
 
     def last_game(self, info: SessionInfo) -> StoredGame | None:
         """The session's last game (the highest number), over or not."""
@@ -535,6 +548,79 @@ class Ledger:
         ).all()
         move_balances(self._conn(), [(s, p, -int(pts), -int(c)) for s, p, pts, c in booked])
         self._db.execute(delete(BookingRow).where(col(BookingRow.game_id).in_(game_ids)))
+
+    def drop_events(self, game_id: int, first: int) -> None:
+        """Take back a game's events from number ``first`` on (the game with them, if they
+        were all of them)."""
+        self._db.execute(
+            delete(EventRow).where(col(EventRow.game_id) == game_id, col(EventRow.seq) >= first)
+        )
+        if first == 0:
+            self._db.execute(delete(GameRow).where(col(GameRow.id) == game_id))
+
+    def drop_payment(self, payment_id: int) -> None:
+        """Take back a payment: its bookings, the balances they moved, the payment."""
+        booked = self._db.exec(
+            select(
+                BookingRow.session_id, BookingRow.player, BookingRow.points, BookingRow.cents
+            ).where(BookingRow.payment_id == payment_id)
+        ).all()
+        move_balances(self._conn(), [(s, p, -pts, -c) for s, p, pts, c in booked])
+        self._db.execute(delete(BookingRow).where(col(BookingRow.payment_id) == payment_id))
+        self._db.execute(delete(PaymentRow).where(col(PaymentRow.id) == payment_id))
+
+    def player(self, info: SessionInfo, name: str) -> StoredPlayer | None:
+        """A player of the session, as stored (None: not one)."""
+        row = self._db.exec(
+            select(PlayerRow).where(PlayerRow.session_id == info.id, PlayerRow.name == name)
+        ).first()
+        return None if row is None else StoredPlayer(row.name, row.stake_cents, utc(row.joined_at))
+
+    def restore_player(self, info: SessionInfo, name: str, before: StoredPlayer | None) -> None:
+        """A player as they were before a join (None: not a player of the session then)."""
+        if before is None:
+            self._db.execute(
+                delete(PlayerRow).where(
+                    col(PlayerRow.session_id) == info.id, col(PlayerRow.name) == name
+                )
+            )
+            return
+        self._db.execute(
+            update(PlayerRow)
+            .where(col(PlayerRow.session_id) == info.id, col(PlayerRow.name) == name)
+            .values(stake_cents=before.stake)
+        )
+
+    # -------------------------------------------------------- the journal
+
+    def journal(self, info: SessionInfo, kind: str, detail: Mapping[str, Any]) -> None:
+        """Note a thing done to the session (the one writer of the journal)."""
+        self._db.add(
+            ActionRow(
+                session_id=info.id,
+                kind=kind,
+                detail=json.dumps(detail, ensure_ascii=False),
+                at=self.now,
+            )
+        )
+        self._db.flush()
+
+    def actions(self, info: SessionInfo, limit: int | None = None) -> list[Action]:
+        """The things done to the session, newest first."""
+        query = (
+            select(ActionRow)
+            .where(ActionRow.session_id == info.id)
+            .order_by(col(ActionRow.id).desc())
+        )
+        if limit is not None:
+            query = query.limit(limit)
+        return [
+            Action(row.id or 0, row.kind, json.loads(row.detail), utc(row.at))
+            for row in self._db.exec(query).all()
+        ]
+
+    def forget_action(self, action: Action) -> None:
+        self._db.execute(delete(ActionRow).where(col(ActionRow.id) == action.id))
 
     # -------------------------------------------------------- imported files
 
