@@ -12,6 +12,14 @@ Cube bookkeeping: ``value`` is the stake in force for the pair. A pending offer 
 a beaver or a raccoon) would double it; whoever refuses a pending offer pays ``value``.
 A beaver is a take plus an immediate redouble by the taker, a raccoon a take of the beaver
 plus one more turn; either way the side that was doubled first ends up owning the cube.
+
+Club rules: an :class:`Extra` is a side bet on the board between two players (house rule
+``extras``); a member away from the table (house rule ``proxies``, the line's ``away``) has
+a named proxy deciding for them, or a cube that follows the captain's: the box's double of
+the captain doubles it too, the captain's double doubles it too, and it takes, drops or
+beavers as the captain does (an answer only it faces, the captain gives by name). "The
+captain" is whoever plays the board for the team: the captain while in, then the
+highest-placed member still in who is at the table.
 """
 
 from __future__ import annotations
@@ -21,6 +29,7 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from chouette.errors import AutoDoubleIgnored, RuleError
+from chouette.limits import check_points
 from chouette.line import Line, send_down
 from chouette.outcome import MULTIPLIER, Kind, pair_points
 from chouette.rules import HouseRules
@@ -85,6 +94,27 @@ class Deal:
 
 
 @dataclass(frozen=True)
+class Extra:
+    """A side bet on the board (house rule ``extras``): ``team_side``, a member, bets on the
+    team and ``box_side`` (the box, the box's partner or a teammate) on the box. At the
+    board's end the side that lost pays ``points`` × 1, 2 or 3 by its level, and
+    ``box_side`` pays ``team_side`` the ``premium`` for the extra (a point for an extra on
+    2, as the clubs price it). If the board never ends (every pair over before it), the
+    extra is void, premium and all."""
+
+    team_side: str
+    box_side: str
+    points: int = 2
+    premium: int = 1
+
+    def describe(self) -> str:
+        return (
+            f"extra {self.team_side} {self.box_side} --points {self.points} "
+            f"--premium {self.premium}"
+        )
+
+
+@dataclass(frozen=True)
 class End:
     """The board ends: who won, at what level, and whether by an accepted resignation."""
 
@@ -96,7 +126,7 @@ class End:
         return f"end {self.winner} {self.kind}" + (" resigned" if self.resigned else "")
 
 
-Event = AutoDouble | Double | Answer | Deal | End
+Event = AutoDouble | Double | Answer | Deal | Extra | End
 
 
 # ---------------------------------------------------------------- the state
@@ -167,8 +197,21 @@ class Game:
 
     @property
     def acting_captain(self) -> str | None:
-        """The highest-placed live member: who plays the board and decides for a single cube."""
-        return next((m for m in self.members if self.cubes[m].live), None)
+        """The highest-placed live member at the table (one whose cube follows the captain's
+        is away): who plays the board and decides for a single cube."""
+        live = [m for m in self.members if self.cubes[m].live]
+        return _leader(self) or (live[0] if live else None)
+
+    @property
+    def followers(self) -> tuple[str, ...]:
+        """The members away whose cubes follow the captain's, in line order."""
+        away = self.start_line.followers
+        return tuple(m for m in self.members if m in away)
+
+    @property
+    def extras(self) -> tuple[Extra, ...]:
+        """The extras given in this game, in order."""
+        return tuple(e for e in self.events if isinstance(e, Extra))
 
     @property
     def pending(self) -> dict[str, Offer]:
@@ -186,6 +229,13 @@ def start(line: Line, rules: HouseRules) -> Game:
     if box is None or not team:
         seated = ", ".join(line.active) or "nobody"
         raise RuleError(f"a game needs a box and a captain: seated now is {seated}")
+    for role, holder in (("box", box), ("captain", team[0])):
+        if holder in line.followers:
+            raise RuleError(
+                f"{holder} is away, their cube following the captain's, but {holder} is the "
+                f"{role} of this game: name a proxy (chouette proxy {holder} --by NAME), "
+                f"withdraw it, or sit {holder} out"
+            )
     return Game(
         rules=rules,
         start_line=line,
@@ -239,7 +289,7 @@ def apply_all(game: Game, events: Iterable[Event]) -> Applied:
             continue
         except RuleError as err:
             raise EventRefused(index, event, err) from None
-        applied.append(event)
+        applied.append(game.events[-1])  # as applied: an extra names the box's player
     return Applied(game, tuple(applied), tuple(ignored))
 
 
@@ -258,9 +308,49 @@ def apply(game: Game, event: Event) -> Game:
         new = _answer(game, event)
     elif isinstance(event, Deal):
         new = _deal(game, event)
+    elif isinstance(event, Extra):
+        event, new = _extra(game, event), game
     else:
         new = _end(game, event)
     return _pass_captaincy(replace(new, events=(*game.events, event)))
+
+
+def _leader(game: Game) -> str | None:
+    """Whom the cubes of members away follow: the captain while in, then the highest-placed
+    member still in who is at the table (None: nobody is)."""
+    away = game.start_line.followers
+    return next((m for m in game.members if game.cubes[m].live and m not in away), None)
+
+
+def _refuse_follower(game: Game, name: str, done: str) -> None:
+    """A member whose cube follows the captain's is away: nobody acts for them but the
+    captain, by acting on their own cube (``done``: how, with ``{captain}`` in it)."""
+    if name in game.start_line.followers:
+        leader = _leader(game)
+        how = done.format(captain=leader) if leader else "nobody at the table plays for the team"
+        raise RuleError(f"{name} is away and {name}'s cube follows the captain's: {how}")
+
+
+def _answers_with_leader(game: Game, name: str) -> bool:
+    """Whether ``name``'s cube follows the captain's and waits on the same offer as the
+    captain's cube: then the captain's answer is theirs. An offer only they face (the box
+    beavered their cube alone) the captain answers for them by name."""
+    leader, offer = _leader(game), game.cubes[name].offer
+    return (
+        name in game.start_line.followers
+        and leader is not None
+        and offer is not None
+        and _same_offer(game.cubes[leader], offer)
+    )
+
+
+def _same_offer(cube: Cube, offer: Offer) -> bool:
+    found = cube.offer
+    return (
+        cube.live
+        and found is not None
+        and (found.stage, found.doubler, found.origin) == (offer.stage, offer.doubler, offer.origin)
+    )
 
 
 def _member(game: Game, name: str) -> Cube:
@@ -290,7 +380,7 @@ def _check_max(game: Game, to: int, who: str) -> None:
 
 
 def _auto_double(game: Game) -> Game:
-    if game.events and not all(isinstance(e, AutoDouble) for e in game.events):
+    if not all(isinstance(e, AutoDouble | Extra) for e in game.events):
         raise RuleError("automatic doubles happen on the opening roll, before any cube action")
     limit = game.rules.auto_doubles
     if game.auto_doubles >= limit:
@@ -325,13 +415,20 @@ def _double(game: Game, event: Double) -> Game:
             raise RuleError("a member doubles only their own cube: name exactly one member")
         (name,) = event.members
         cube = _member(game, name)
+        _refuse_follower(game, name, "it doubles when {captain} doubles")
         if cube.offer is not None:
             raise RuleError(f"{name} cannot double: a double is already pending on {name}'s cube")
         if cube.owner == "box":
             raise RuleError(f"{name} cannot double: the box owns {name}'s cube")
         _check_max(game, cube.value * 2, f"{name} cannot double")
         offer = Offer("double", "member", origin)
-        return replace(game, cubes={**game.cubes, name: replace(cube, offer=offer)})
+        doubled = [name]
+        if name == _leader(game):  # the captain's double doubles the cubes that follow it
+            doubled += [f for f in game.followers if game.cubes[f].available_to("member")]
+        for follower in doubled[1:]:
+            _check_max(game, game.cubes[follower].value * 2, f"{follower}'s cube cannot double")
+        cubes = {m: replace(game.cubes[m], offer=offer) for m in doubled}
+        return replace(game, cubes={**game.cubes, **cubes})
     return _box_double(game, event, origin)
 
 
@@ -349,6 +446,18 @@ def _box_double(game: Game, event: Double, origin: int) -> Game:
         if not event.members:
             raise RuleError("name the members the box doubles")
         targets = event.members
+        if _leader(game) in targets:  # the captain's cube: those that follow it double too
+            targets += tuple(
+                f for f in game.followers if f not in targets and game.cubes[f].available_to("box")
+            )
+    leader = _leader(game)
+    for name in targets:
+        if name in game.start_line.followers and leader not in targets:
+            who = f"with {leader}" if leader else "with the captain, and nobody is in"
+            raise RuleError(
+                f"the box cannot double {name} alone: {name} is away and {name}'s cube "
+                f"follows the captain's (the box doubles it {who})"
+            )
     for name in targets:
         if targets.count(name) > 1:
             raise RuleError(f"{name} is named twice")
@@ -386,6 +495,11 @@ def _team_double(game: Game, event: Double, origin: int) -> Game:
     if event.members and set(event.members) != set(live):
         raise RuleError("the team's double turns the one cube: name no members")
     captain = game.acting_captain
+    if _leader(game) is None:
+        raise RuleError(
+            f"nobody at the table doubles for the team: {', '.join(live)} "
+            f"{'is' if len(live) == 1 else 'are'} away"
+        )
     cube = game.cubes[live[0]]
     if any(game.cubes[m].offer is not None for m in live):
         raise RuleError(f"{captain} cannot double: a double is already pending")
@@ -407,6 +521,8 @@ def _answer(game: Game, event: Answer) -> Game:
         offer = offer or _open_box_round(game)
     if offer is None:
         raise RuleError(f"there is no double on {name}'s cube to {event.act}")
+    if offer.answerer == "member" and _answers_with_leader(game, name):
+        _refuse_follower(game, name, f"{{captain}}'s answer is {name}'s too")
     box_double = offer.stage == "double" and offer.doubler == "box"
     individual = box_double and event.act != "beaver"
     if single and not individual:
@@ -421,6 +537,8 @@ def _answer(game: Game, event: Answer) -> Game:
         targets = _team_targets(game, offer, event.act)
     else:
         targets = [name]
+        if offer.answerer == "member" and name == _leader(game):  # they answer as it does
+            targets += [f for f in game.followers if _same_offer(game.cubes[f], offer)]
     new = game
     for member in targets:
         new = _answer_one(new, member, event.act, offer)
@@ -435,7 +553,10 @@ def _check_answers_in(game: Game, offer: Offer, captain: str) -> None:
     waiting = [
         m
         for m in _live(game)
-        if m != captain and (o := game.cubes[m].offer) is not None and o.origin == offer.origin
+        if m != captain
+        and m not in game.followers  # they answer as the captain does
+        and (o := game.cubes[m].offer) is not None
+        and o.origin == offer.origin
     ]
     if waiting:
         raise RuleError(
@@ -454,7 +575,8 @@ def _open_box_round(game: Game) -> Offer | None:
     answers = game.box_rounds[origin]
     since = game.events[origin + 1 :]
     answered = all(
-        (isinstance(e, Answer) and e.act in ("take", "drop")) or isinstance(e, Deal) for e in since
+        (isinstance(e, Answer) and e.act in ("take", "drop")) or isinstance(e, Deal | Extra)
+        for e in since
     )
     if "pending" in answers.values() or not answered:
         return None
@@ -537,6 +659,18 @@ def _check_lone_taker(game: Game, origin: int, answered: str) -> None:
 
 def _deal(game: Game, event: Deal) -> Game:
     cube = _member(game, event.member)
+    if event.member in game.start_line.followers:
+        raise RuleError(
+            f"{event.member} is away: nobody at the table deals for {event.member} "
+            f"({event.member}'s cube follows the captain's)"
+        )
+    if cube.offer is not None and cube.offer.answerer == "member":
+        waiting = [f for f in game.followers if _same_offer(game.cubes[f], cube.offer)]
+        if waiting and event.member == _leader(game):
+            raise RuleError(
+                f"{event.member} cannot deal yet: {event.member}'s answer to the double is "
+                f"{', '.join(waiting)}'s too, so {event.member} answers it first"
+            )
     how = f"dealt at {event.points:+d}"
     new = replace(cube, offer=None, result=event.points, ended_by=how)
     rounds = game.box_rounds
@@ -544,6 +678,34 @@ def _deal(game: Game, event: Deal) -> Game:
         origin = cube.offer.origin
         rounds = {**rounds, origin: {**rounds[origin], event.member: "deal"}}
     return replace(game, cubes={**game.cubes, event.member: new}, box_rounds=rounds)
+
+
+def _extra(game: Game, event: Extra) -> Extra:
+    """An extra checked against the game, its box side named (``box`` is the box)."""
+    if not game.rules.extras:
+        raise RuleError("extras are off in this session (house rule --extras)")
+    if isinstance(event.points, bool) or event.points < 1:
+        raise RuleError(f"an extra is worth 1 point or more, not {event.points}")
+    if isinstance(event.premium, bool) or event.premium < 0:
+        raise RuleError(f"an extra's premium is 0 or more, not {event.premium}")
+    check_points(event.points, "an extra")
+    check_points(event.premium, "an extra's premium")
+    box_side = game.box if event.box_side.casefold() == "box" else event.box_side
+    team, other_side = event.team_side, box_side
+    if team not in game.members:
+        if team == game.box:
+            raise RuleError(f"{team} is the box: the team side of an extra is a member")
+        if team == game.partner:
+            raise RuleError(f"{team} is the box's partner, on the box's side: name a member")
+        raise RuleError(f"{team} is not playing this game")
+    if other_side == team:
+        raise RuleError(f"{team} cannot give themselves an extra")
+    if other_side not in game.players:
+        raise RuleError(f"{other_side} is not playing this game")
+    for name in (team, other_side):
+        if name in dict(game.start_line.away):
+            raise RuleError(f"{name} is away: an extra is a bet between players at the table")
+    return replace(event, box_side=box_side)
 
 
 def _end(game: Game, event: End) -> Game:
@@ -611,8 +773,8 @@ def answer_all(game: Game, act: AnswerAct) -> list[Event]:
     covered: set[str] = set()
     captain = game.acting_captain
     for name, offer in game.pending.items():
-        if name in covered:
-            continue
+        if name in covered or (offer.answerer == "member" and _answers_with_leader(game, name)):
+            continue  # a cube that follows the captain's answers as the captain does
         single = game.rules.cubes == "single"
         if single and not (offer.stage == "double" and offer.doubler == "box"):
             covered |= set(_team_targets(game, offer, act))

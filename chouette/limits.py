@@ -51,8 +51,9 @@ def check_balance(player: str, points: int, cents: int) -> None:
 def check_game(game: Game, stakes: Mapping[str, int]) -> None:
     """Refuse a game that could book past the limit: every pair at its most (a finished
     pair's result; a live cube at its value, doubled if an offer is pending, times a
-    backgammon) and the box side's sum of them, in points and in money at the highest
-    stake at the table. Checked after every event, so a game can always end."""
+    backgammon; an extra at its premium and a backgammon) and the box side's sum of them, in
+    points and in money at the highest stake at the table. Checked after every event, so a
+    game can always end."""
     rate = max((stakes[p] for p in (game.box, *game.members) if p in stakes), default=1)
     side = 0
     for member, cube in game.cubes.items():
@@ -64,6 +65,14 @@ def check_game(game: Game, stakes: Mapping[str, int]) -> None:
             raise LimitError(
                 f"the pair of {game.box} and {member} could book past the ledger's limit "
                 f"({SHOWN} points, {MONEY_SHOWN} in money)"
+            )
+        side += most
+    for extra in game.extras:  # a side bet at its most: its premium and a backgammon
+        most = extra.premium + extra.points * 3
+        if most > LIMIT or most * rate > LIMIT:
+            raise LimitError(
+                f"the extra of {extra.team_side} and {extra.box_side} could book past the "
+                f"ledger's limit ({SHOWN} points, {MONEY_SHOWN} in money)"
             )
         side += most
     if side > LIMIT or side * rate > LIMIT:

@@ -3,6 +3,9 @@
 The line is the seating order. The first seated player who is not sitting out is the
 **box**; the others are the **team**, in order, led by the **captain**. A box **partner**
 (house rule ``partner-from``) keeps their place in the order but plays on the box's side.
+A player **away** from the table (house rule ``proxies``) still plays: a named proxy decides
+for them, or their cube follows the captain's. A line grown too long **splits** into two
+tables, the bottom of the line forming the new one.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from chouette.errors import LineError
-from chouette.rules import HouseRules
+from chouette.rules import MIN_SPLIT, HouseRules
 
 RESERVED_NAMES = frozenset({"box", "team", "centre", "center", "member", "all"})
 MAX_NAME_LENGTH = 80
@@ -53,14 +56,31 @@ def check_session_name(name: str) -> str:
     return _check_text(name, "a session's name")
 
 
+#: A player away whose cube follows the captain's (the proxy of :attr:`Line.away`).
+FOLLOWS = None
+
+
 @dataclass(frozen=True)
 class Line:
-    """The seating order, who sits out, the box's partner, and who was last sent down."""
+    """The seating order, who sits out, the box's partner, who was last sent down, and who
+    is away: ``(player, proxy)`` pairs, the proxy a name or :data:`FOLLOWS` (the player's cube
+    follows the captain's), in the order they were named."""
 
     order: tuple[str, ...]
     sitting_out: frozenset[str] = field(default_factory=frozenset)
     partner: str | None = None
     last_down: str | None = None
+    away: tuple[tuple[str, str | None], ...] = ()
+
+    @property
+    def proxies(self) -> dict[str, str]:
+        """Players away with a named proxy: who decides for them."""
+        return {p: by for p, by in self.away if by is not None}
+
+    @property
+    def followers(self) -> frozenset[str]:
+        """Players away whose cube follows the captain's."""
+        return frozenset(p for p, by in self.away if by is FOLLOWS)
 
     @property
     def active(self) -> tuple[str, ...]:
@@ -96,7 +116,16 @@ class Line:
         if self.sitting_out:
             out = [p for p in self.order if p in self.sitting_out]
             text += f"  (sitting out: {', '.join(out)})"
+        if self.away:
+            text += f"  (away: {'; '.join(away_text(p, by) for p, by in self.away)})"
         return text
+
+
+def away_text(player: str, proxy: str | None) -> str:
+    """``dan decides for cat`` / ``cat's cube follows the captain's``."""
+    if proxy is FOLLOWS:
+        return f"{player}'s cube follows the captain's"
+    return f"{proxy} decides for {player}"
 
 
 def new_line(players: Sequence[str], rules: HouseRules) -> Line:
@@ -161,6 +190,7 @@ def leave(line: Line, name: str, rules: HouseRules) -> Line:
             sitting_out=line.sitting_out - {name},
             partner=None if line.partner == name else line.partner,
             last_down=None if line.last_down == name else line.last_down,
+            away=tuple((p, by) for p, by in line.away if p != name),
         ),
         rules,
     )
@@ -191,6 +221,100 @@ def sit_in(line: Line, name: str, rules: HouseRules) -> Line:
     if captain is not None and line.order.index(name) < line.order.index(captain):
         back = _at_bottom(back, name, rules)
     return seat(back, rules)
+
+
+def name_proxy(line: Line, name: str, proxy: str | None, rules: HouseRules) -> Line:
+    """``name`` is away from the next game on: ``proxy`` decides for them, or (``FOLLOWS``)
+    their cube follows the captain's, until withdrawn. A player whose cube follows the
+    captain's cannot be the box or the captain: nobody would be at the table for them."""
+    name = normal_name(name)
+    if not rules.proxies:
+        raise LineError(
+            "proxies are off in this session (house rule --proxies): a player away sits out"
+        )
+    _require_seated(line, name)
+    if name in line.sitting_out:
+        raise LineError(f"{name} is sitting out: a proxy is for a player who plays while away")
+    if proxy is FOLLOWS:
+        for seat_name, holder in (("box", line.box), ("captain", line.captain)):
+            if holder == name:
+                raise LineError(
+                    f"{name} is the {seat_name} of the next game: a cube cannot follow the "
+                    f"captain's there (name a proxy with --by, or sit {name} out)"
+                )
+    else:
+        proxy = check_name(proxy)
+        if proxy == name:
+            raise LineError(f"{name} cannot be their own proxy")
+    away = [(p, by) for p, by in line.away if p != name]
+    at = next((i for i, (p, _) in enumerate(line.away) if p == name), len(away))
+    away.insert(at, (name, proxy))
+    return replace(line, away=tuple(away))
+
+
+def withdraw_proxy(line: Line, name: str) -> Line:
+    """``name`` is back at the table: their proxy is withdrawn."""
+    name = normal_name(name)
+    _require_seated(line, name)
+    if name not in dict(line.away):
+        raise LineError(f"{name} is not away: there is no proxy to withdraw")
+    return replace(line, away=tuple((p, by) for p, by in line.away if p != name))
+
+
+def split(line: Line, rules: HouseRules) -> tuple[Line, Line]:
+    """Two tables from one line: the bottom half of the players who play (rounded down, so
+    the first table keeps the odd one) forms the new table in their order, its first the new
+    box; anyone sitting out below the cut goes with them. Each table keeps its players' away
+    and sitting-out marks; a partner is picked again where the house rules say."""
+    active = line.active
+    if len(active) < MIN_SPLIT:
+        raise LineError(
+            f"a split needs {MIN_SPLIT} players in the line (two tables of at least "
+            f"{MIN_SPLIT // 2}): {len(active)} play now"
+        )
+    first = active[len(active) - len(active) // 2]
+    cut = line.order.index(first)
+
+    def table(order: tuple[str, ...], partner: str | None) -> Line:
+        return seat(
+            Line(
+                order=order,
+                sitting_out=line.sitting_out & set(order),
+                partner=partner if partner in order else None,
+                last_down=line.last_down if line.last_down in order else None,
+                away=tuple((p, by) for p, by in line.away if p in order),
+            ),
+            rules,
+        )
+
+    return table(line.order[:cut], line.partner), table(line.order[cut:], None)
+
+
+def split_due(line: Line, rules: HouseRules) -> str | None:
+    """Under ``split-at N``, what the scorer says once more than N play in the line (a split
+    is the organiser's call: the scorer only says so)."""
+    playing = len(line.active)
+    if rules.split_at is None or playing <= rules.split_at:
+        return None
+    return (
+        f"{playing} play in the line, past the house's split-at {rules.split_at}: "
+        f"`chouette split NAME` moves the bottom {playing // 2} to a new table"
+    )
+
+
+def line_notes(line: Line, rules: HouseRules) -> list[str]:
+    """What the scorer says of the line between games: a split due (``split-at``), and a
+    player away whose cube follows the captain's in a seat where it cannot (the rotation
+    made them the box or the captain: the next game will not start so)."""
+    notes = [note for note in [split_due(line, rules)] if note is not None]
+    for role, holder in (("box", line.box), ("captain", line.captain)):
+        if holder is not None and holder in line.followers:
+            notes.append(
+                f"{holder} is away, their cube following the captain's, but is the {role} of "
+                f"the next game: name a proxy (chouette proxy {holder} --by NAME), withdraw "
+                f"it, or sit {holder} out"
+            )
+    return notes
 
 
 def send_down(line: Line, name: str) -> Line:
@@ -231,7 +355,7 @@ def rotate(
     if line.partner is not None:
         order.remove(line.partner)
         order.insert(1, line.partner)
-    moved = Line(tuple(order), line.sitting_out, None, line.last_down)
+    moved = Line(tuple(order), line.sitting_out, None, line.last_down, line.away)
     for player in downs:
         moved = send_down(moved, player)
     if rules.partner_pick == "last" and rules.settled_edges:

@@ -5,7 +5,9 @@ The scoring rules live here once: a pair's board result is the cube × 1, 2 or 3
 (:func:`pair_points`; under Jacoby a gammon or backgammon on a centred cube counts single,
 and a cube turned only by automatic doubles is still centred), a pair plays at the lower of
 its two stakes (:func:`pair_stake`), and its money is its points × that stake
-(:func:`pair_money`). The live game (:mod:`chouette.game`) scores its pairs with them, the
+(:func:`pair_money`). An extra, a side bet on the board, is worth its premium and its
+points × the board's level (:func:`extra_points`), at its two players' pair stake. The live
+game (:mod:`chouette.game`) scores its pairs with them, the
 engine readers (:mod:`chouette.engines`) check the files' results against them, and the
 ledger books imported games and ``chouette check`` verifies them with them.
 """
@@ -22,7 +24,7 @@ from chouette.money import Cents, share
 from chouette.rules import HouseRules
 
 if TYPE_CHECKING:  # the game scores its pairs with the functions here
-    from chouette.game import Game
+    from chouette.game import End, Extra, Game
 
 Kind = Literal["single", "gammon", "backgammon"]
 #: What each level of win multiplies the cube by.
@@ -74,15 +76,37 @@ def pair_money(points: int, stake: Cents) -> Cents:
     return points * stake
 
 
+def extra_points(extra: Extra, result: End | None) -> int:
+    """What an extra is worth to its team side: the premium, plus its points × 1, 2 or 3 by
+    the board's level if the team won, less if the box did (no cube, so no Jacoby); 0 if the
+    board never ended (the extra is void, premium and all)."""
+    if result is None:
+        return 0
+    sign = 1 if result.winner == "team" else -1
+    return extra.premium + sign * extra.points * MULTIPLIER[result.kind]
+
+
+@dataclass(frozen=True)
+class ExtraResult:
+    """What one extra booked, from its team side's view (its box side got the opposite)."""
+
+    team_side: str
+    box_side: str
+    points: int
+    cents: Cents
+
+
 @dataclass(frozen=True)
 class Outcome:
     """``pairs``: points per member from the member's side; ``points`` and ``cents`` per player
-    (box, partner and members; each sums to zero); ``next_line``: the line after rotation."""
+    (box, partner and members; each sums to zero, extras included); ``next_line``: the line
+    after rotation; ``extras``: what each extra booked (also in ``points`` and ``cents``)."""
 
     pairs: dict[str, int]
     points: dict[str, int]
     cents: dict[str, Cents]
     next_line: Line
+    extras: tuple[ExtraResult, ...] = ()
 
 
 def pair_stake(stakes: Mapping[str, Cents], a: str, b: str) -> Cents:
@@ -163,6 +187,15 @@ def settle_game(game: Game, stakes: Mapping[str, Cents]) -> Outcome:
         partner_share=game.rules.partner_share,
         partner_own_stake=game.rules.settled_edges,
     )
+    extras = []
+    for extra in game.extras:  # each the two players' own bet: no partner shares it
+        worth = extra_points(extra, game.result)
+        money = pair_money(worth, pair_stake(stakes, extra.team_side, extra.box_side))
+        points[extra.team_side] += worth
+        points[extra.box_side] -= worth
+        cents[extra.team_side] += money
+        cents[extra.box_side] -= money
+        extras.append(ExtraResult(extra.team_side, extra.box_side, worth, money))
     keeps = box_keeps(game, game.rules)
     next_line = rotate(
         game.line,
@@ -171,4 +204,4 @@ def settle_game(game: Game, stakes: Mapping[str, Cents]) -> Outcome:
         captain_beat_box=pairs[game.captain] >= 0,
         rules=game.rules,
     )
-    return Outcome(pairs=pairs, points=points, cents=cents, next_line=next_line)
+    return Outcome(pairs, points, cents, next_line, tuple(extras))

@@ -16,7 +16,7 @@ from datetime import datetime
 from html import escape
 
 from chouette.money import Cents, format_money
-from chouette.report import GameLine, Standing, sheet_players, signed
+from chouette.report import GameLine, Standing, extra_result_text, sheet_players, signed
 from chouette.rules import HouseRules
 from chouette.settlement import Payment, clears
 
@@ -445,6 +445,15 @@ def _sheet(
             "* imported from an engine file: a head-to-head game, the winner in the box column "
             "and the loser as captain."
         )
+    extras = [
+        f'<span class="extra" data-game="{line.number}">'
+        f"{_e(line.session) + ' ' if by_session else ''}game {line.number}: "
+        f"{_e(extra_result_text(e))}</span>"
+        for line in lines
+        for e in line.extras
+    ]
+    if extras:
+        notes.append(f"Extras, counted in the games above: {'; '.join(extras)}.")
     notes.append(
         "Each cell: the game’s money (its points), then the running total; "
         '<span class="key box">the box</span> and <span class="key captain">the captain</span> '

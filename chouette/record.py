@@ -25,6 +25,7 @@ from chouette.game import (
     End,
     Event,
     EventRefused,
+    Extra,
     Game,
     apply,
     apply_all,
@@ -36,7 +37,7 @@ from chouette.outcome import MULTIPLIER, Kind
 from chouette.rules import HouseRules
 
 RECORD_KEYS = frozenset(
-    {"session", "line", "box", "captain", "crew", "partner", "events", "result"}
+    {"session", "line", "box", "captain", "crew", "partner", "away", "events", "result"}
 )
 
 
@@ -53,6 +54,7 @@ class Record:
     result: End | None
     partner: str | None = None
     has_partner: bool = False  # whether the record names the box's partner (null: nobody)
+    away: dict[str, str | None] | None = None  # who is away, and their proxy (null: follows)
 
 
 def _text(value: Any, what: str) -> str:
@@ -125,8 +127,48 @@ def parse_event(obj: Any, where: str, *, allow_end: bool = False) -> Event:
             raise RecordError(f"{where}: deal 'points' must be a whole number")
         check_points(points, f"{where}: deal")
         return Deal(member=_text(obj.get("member"), f"{where}: member"), points=points)
-    known = ", ".join(["auto-double", "double", *ANSWERS, "deal"])
+    if act == "extra":
+        return _extra(obj, where)
+    known = ", ".join(["auto-double", "double", *ANSWERS, "deal", "extra"])
     raise RecordError(f"{where}: 'act' must be one of {known}, not {act!r}")
+
+
+def _extra(obj: dict[str, Any], where: str) -> Extra:
+    """``{"act": "extra", "team_side": "bob", "box_side": "cat", "points": 2, "premium": 1}``:
+    ``box_side`` may be ``"box"``; ``points`` defaults to 2, ``premium`` to half the points."""
+    _keys(obj, {"act", "team_side", "box_side", "points", "premium"}, where)
+    for key in ("team_side", "box_side"):
+        if key not in obj:
+            raise RecordError(f"{where}: extra needs a '{key}'")
+    values: dict[str, int] = {}
+    for key, default in (("points", 2), ("premium", None)):
+        value = obj.get(key, default)
+        if value is None:  # the premium: half the points, as the clubs price an extra
+            value = values["points"] // 2
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise RecordError(f"{where}: extra '{key}' must be a whole number")
+        values[key] = check_points(value, f"{where}: extra {key}")
+    box_side = obj["box_side"]
+    if not (isinstance(box_side, str) and box_side.strip().casefold() == "box"):
+        box_side = _text(box_side, f"{where}: box_side")
+    return Extra(
+        _text(obj["team_side"], f"{where}: team_side"),
+        box_side.strip(),
+        values["points"],
+        values["premium"],
+    )
+
+
+def _away(value: Any, where: str) -> dict[str, str | None]:
+    """A record's ``away``: who is away, with their proxy's name or null (cube follows)."""
+    if not isinstance(value, dict):
+        raise RecordError(f"{where}: 'away' must be an object, not {json_type(value)}")
+    return {
+        _text(player, f"{where}: away"): None
+        if proxy is None
+        else _text(proxy, f"{where}: away[{player!r}]")
+        for player, proxy in value.items()
+    }
 
 
 def parse_result(obj: Any, where: str = "result") -> End:
@@ -176,6 +218,7 @@ def parse_record(obj: Any, where: str = "record") -> Record:
         result=None if result is None else parse_result(result, f"{where}: result"),
         partner=None if partner is None else _text(partner, f"{where}: partner"),
         has_partner="partner" in obj,
+        away=_away(obj["away"], where) if "away" in obj else None,
     )
 
 
@@ -200,11 +243,25 @@ def check_seats(record: Record, line: Line, where: str = "record") -> None:
         )
         claimed = "nobody" if record.partner is None else record.partner
         raise RecordError(f"{where}: its 'partner' is {claimed}, but {actual}")
+    if record.away is not None and record.away != dict(line.away):
+        raise RecordError(
+            f"{where}: its 'away' is {_away_words(record.away)}; in the session it is "
+            f"{_away_words(dict(line.away))}"
+        )
     if record.crew is not None and record.crew != line.crew:
         raise RecordError(
             f"{where}: the crew is {', '.join(line.crew) or 'nobody'}, "
             f"not {', '.join(record.crew) or 'nobody'}"
         )
+
+
+def _away_words(away: Mapping[str, str | None]) -> str:
+    if not away:
+        return "nobody"
+    return "; ".join(
+        f"{p} (cube follows the captain's)" if by is None else f"{p} ({by} decides)"
+        for p, by in away.items()
+    )
 
 
 def play_record(
@@ -250,6 +307,14 @@ def event_to_json(event: Event) -> dict[str, Any]:
         return {"act": event.act, "member": event.member}
     if isinstance(event, Deal):
         return {"act": "deal", "member": event.member, "points": event.points}
+    if isinstance(event, Extra):
+        return {
+            "act": "extra",
+            "team_side": event.team_side,
+            "box_side": event.box_side,
+            "points": event.points,
+            "premium": event.premium,
+        }
     return {"act": "end", "winner": event.winner, "kind": event.kind, "resigned": event.resigned}
 
 
@@ -266,6 +331,8 @@ def to_record(game: Game, session: str | None = None) -> dict[str, Any]:
     out["line"] = list(game.start_line.order)
     if game.partner is not None:
         out["partner"] = game.partner
+    if game.start_line.away:
+        out["away"] = dict(game.start_line.away)
     out["events"] = [event_to_json(e) for e in game.events if not isinstance(e, End)]
     if game.result is not None:
         out["result"] = result_to_json(game.result)

@@ -12,10 +12,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
-from chouette.game import Event, Game
+from chouette.game import Event, Extra, Game
 from chouette.line import Line
 from chouette.money import Cents, format_money
-from chouette.outcome import Outcome
+from chouette.outcome import ExtraResult, Outcome, extra_points
 from chouette.rules import HouseRules
 from chouette.settlement import Payment
 
@@ -34,6 +34,7 @@ class GameLine:
     cents: dict[str, Cents]
     ended_at: datetime | None = None
     session: str = ""
+    extras: tuple[ExtraResult, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -73,10 +74,10 @@ class SessionSummary:
 class Undone:
     """What ``undo`` took back: a command's events (``events``, of game ``number``; the game
     has not started now if ``game_gone``), the games of a ``record`` or an ``import`` (games
-    ``number`` to ``last``; an import's ``file``), a ``payment`` or a change of the ``line``
-    (``said``: what the command said it did)."""
+    ``number`` to ``last``; an import's ``file``), a ``payment``, a change of the ``line`` or
+    a ``split`` of the table (``said``: what the command said it did)."""
 
-    what: Literal["events", "record", "import", "payment", "line"]
+    what: Literal["events", "record", "import", "payment", "line", "split"]
     number: int = 0
     last: int | None = None
     events: tuple[Event, ...] = ()
@@ -150,7 +151,28 @@ def status_json(status: Status) -> dict[str, Any]:
                 }
                 for m, c in game.cubes.items()
             },
+            **({"extras": [extra_json(e) for e in game.extras]} if game.extras else {}),
         },
+    }
+
+
+def extra_json(extra: Extra) -> dict[str, Any]:
+    """An extra given in the game in progress."""
+    return {
+        "team_side": extra.team_side,
+        "box_side": extra.box_side,
+        "points": extra.points,
+        "premium": extra.premium,
+    }
+
+
+def extra_result_json(result: ExtraResult) -> dict[str, Any]:
+    """What an extra booked, from its team side's view."""
+    return {
+        "team_side": result.team_side,
+        "box_side": result.box_side,
+        "points": result.points,
+        "cents": result.cents,
     }
 
 
@@ -163,11 +185,13 @@ def status_text(status: Status) -> tuple[list[str], Rows | None]:
         f"Session {status.session}: game {status.number} ({state})",
         f"Line: {line.describe()}",
     ]
+    heading += [f"Note: {note}." for note in status.notes]
     if game is None:
         return heading, None
     acting = game.acting_captain
     if acting is not None and acting != line.captain:
         heading.append(f"Acting captain: {acting}")
+    heading += [f"Extra: {extra_sentence(e)}" for e in game.extras]
     rows = []
     for m, c in game.cubes.items():
         pending = _pending(game, m)
@@ -190,12 +214,41 @@ def booked_json(session: str, number: int, outcome: Outcome) -> dict[str, Any]:
         "points": dict(outcome.points),
         "cents": dict(outcome.cents),
         "next_line": list(outcome.next_line.order),
+        **({"extras": [extra_result_json(e) for e in outcome.extras]} if outcome.extras else {}),
     }
 
 
 def booked_rows(outcome: Outcome) -> Rows:
     rows = [[p, signed(outcome.points[p]), balance(outcome.cents[p])] for p in outcome.points]
     return ["player", "points", "money"], rows
+
+
+def extra_sentence(extra: Extra) -> str:
+    """``cat gives bob an extra on 2 (cat pays bob 1 for it)``."""
+    paid = f" ({extra.box_side} pays {extra.team_side} {extra.premium} for it)"
+    return f"{extra.box_side} gives {extra.team_side} an extra on {extra.points}" + (
+        paid if extra.premium else ""
+    )
+
+
+def extra_result_text(result: ExtraResult) -> str:
+    """``bob +3 from cat`` / ``bob -1 to cat`` / ``bob and cat: void``."""
+    if result.points == 0 and result.cents == 0:
+        return f"{result.team_side} and {result.box_side}: 0"
+    way = "from" if result.points > 0 or result.cents > 0 else "to"
+    return (
+        f"{result.team_side} {signed(result.points)} {way} {result.box_side} "
+        f"({balance(result.cents)})"
+    )
+
+
+def extras_notes(lines: Sequence[GameLine], *, sessions: bool) -> list[str]:
+    """The extras the sheet's games include: one line each, under the sheet."""
+    notes = []
+    for line in lines:
+        where = f"{line.session} game {line.number}" if sessions else f"game {line.number}"
+        notes += [f"  {where}: {extra_result_text(e)}" for e in line.extras]
+    return ["Extras (in the games above):", *notes] if notes else []
 
 
 # ---------------------------------------------------------------- standings
@@ -242,6 +295,8 @@ def sheet_json(
             "points": {p: line.points[p] for p in everyone if p in line.points},
             "cents": {p: line.cents[p] for p in everyone if p in line.cents},
         }
+        if line.extras:
+            entry["extras"] = [extra_result_json(e) for e in line.extras]
         if session is None:
             entry["session"] = line.session
         games.append(entry)
@@ -357,27 +412,55 @@ def cube_text(game: Game, member: str) -> str:
     return f"cube {cube.value}, {game.box if cube.owner == 'box' else member} owns it"
 
 
+def decider(game: Game, member: str) -> str:
+    """`` (dan for cat)`` when a named proxy decides for ``member``, or the captain for a
+    member whose cube follows the captain's (``game``: as it stood when they decided)."""
+    proxy = game.start_line.proxies.get(member)
+    if proxy is None and member in game.followers and game.acting_captain != member:
+        proxy = game.acting_captain
+    return f" ({proxy} for {member})" if proxy is not None else ""
+
+
+def followed(before: Game | None, after: Game, event: Any) -> str:
+    """`` (eve's cube follows)``: the cubes an event moved with the captain's."""
+    from chouette.game import Answer, Double
+
+    if not isinstance(event, Answer | Double) or before is None:
+        return ""
+    moved = [f for f in after.followers if before.cubes[f] != after.cubes[f]]
+    named = set(event.members) if isinstance(event, Double) else {event.member}
+    moved = [f for f in moved if f not in named]
+    if not moved:
+        return ""
+    return f" ({', '.join(moved)}'s cube{'s follow' if len(moved) > 1 else ' follows'})"
+
+
 def event_sentence(before: Game | None, after: Game, event: Any) -> str:
-    from chouette.game import Answer, AutoDouble, Deal, Double, End
+    from chouette.game import Answer, AutoDouble, Deal, Double, End, Extra
 
     box = after.box
+    also = followed(before, after, event)
     if isinstance(event, AutoDouble):
         return "tied opening roll: an automatic double"
     if isinstance(event, Double):
         if event.by == "box":
-            return f"the box, {box}, doubles {', '.join(event.members) or 'the cube'}"
+            return f"the box, {box}, doubles {', '.join(event.members) or 'the cube'}{also}"
         if event.by == "team":
             return f"{before.acting_captain if before else 'the captain'} doubles for the team"
-        return f"{', '.join(event.members)} doubles the box"
+        (member,) = event.members
+        return f"{member} doubles the box{decider(before or after, member)}{also}"
     if isinstance(event, Answer):
         offer = (
             before.cubes[event.member].offer if before and event.member in before.cubes else None
         )
         if offer is not None and offer.answerer == "box":
             return f"the box, {box}, {VERBS[event.act]} on {event.member}'s cube"
-        return f"{event.member} {VERBS[event.act]}"
+        return f"{event.member} {VERBS[event.act]}{decider(before or after, event.member)}{also}"
     if isinstance(event, Deal):
-        return f"{box} and {event.member} deal: {signed(event.points)} to {event.member}"
+        dealt = f"{box} and {event.member} deal: {signed(event.points)} to {event.member}"
+        return dealt + decider(before or after, event.member)
+    if isinstance(event, Extra):
+        return extra_sentence(event)
     if isinstance(event, End):
         how = " by resignation" if event.resigned else ""
         return f"the {event.winner} wins a {event.kind}{how}"
@@ -412,9 +495,21 @@ def game_text(
     heading = [f"Game {number} of {session} ({'over' if over else 'in progress'})"]
     if game is not None:
         heading.append(f"Line: {game.start_line.describe()}")
-        heading += [f"  {i}. {e.describe()}" for i, e in enumerate(game.events, start=1)]
+        heading += [
+            f"  {i}. {e.describe()}{by}"
+            for i, (e, by) in enumerate(zip(game.events, _deciders(game), strict=True), start=1)
+        ]
         if over:
             heading += [f"  {m}: {cube_text(game, m)}" for m in game.cubes]
+            heading += [
+                f"  extra {e.team_side} v {e.box_side}: "
+                + (
+                    "void (the board did not end)"
+                    if game.result is None
+                    else f"{signed(extra_points(e, game.result))} to {e.team_side}"
+                )
+                for e in game.extras
+            ]
     else:
         found = detail or {}
         points = found.get("points")
@@ -427,6 +522,29 @@ def game_text(
         heading.append(f"Next line: {line_after.describe()}")
     rows = [[b.player, signed(b.points), balance(b.cents)] for b in bookings]
     return heading, (["player", "points", "money"], rows)
+
+
+def _deciders(game: Game) -> list[str]:
+    """For each event of a game, what a player away made of it: who decided, if a named
+    proxy did (`` (dan for cat)``: a member's double, deal or answer, not the box's answer on
+    their cube), and the cubes that followed the captain's (`` (eve's cube follows)``)."""
+    from chouette.game import Answer, Deal, Double, apply, start
+
+    if not game.start_line.away:
+        return [""] * len(game.events)
+    found = []
+    state = start(game.start_line, game.rules)
+    for event in game.events:
+        member = None
+        if isinstance(event, Deal) or (isinstance(event, Double) and event.by == "member"):
+            member = event.members[0] if isinstance(event, Double) else event.member
+        elif isinstance(event, Answer) and event.member in state.cubes:
+            offer = state.cubes[event.member].offer
+            member = event.member if offer is None or offer.answerer == "member" else None
+        after = apply(state, event)
+        found.append((decider(state, member) if member else "") + followed(state, after, event))
+        state = after
+    return found
 
 
 # ---------------------------------------------------------------- undo, sessions, imports
@@ -446,7 +564,7 @@ def done_text(done: Undone) -> str:
         return f"the import of {done.file} ({games_text(done.number, done.last)})"
     if done.what == "record":
         return f"the record of {games_text(done.number, done.last)}"
-    if done.what in ("payment", "line"):
+    if done.what in ("payment", "line", "split"):
         return done.said
     return f"{', '.join(e.describe() for e in done.events)} (game {done.number})"
 

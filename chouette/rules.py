@@ -14,12 +14,16 @@ ActingCaptain = Literal["keep-seat", "inherit"]
 Newcomer = Literal["after-loser", "before-loser"]
 BoxDoubles = Literal["any", "same-level"]
 PartnerPick = Literal["next", "last"]
+Consultation = Literal["free", "no-cube-no-talk", "none"]
 
 #: The scoring a new session is played under. Edition 1 is how chouette scored before the
 #: rules' edges were settled (issue 13: the acting captain under ``inherit``, a partner's own
 #: stake, the single-cube beaver, ``partner-pick last``, a 0 deal with the captain). A session
 #: keeps the edition it was started with, so its stored games replay to what was booked.
 EDITION = 2
+
+#: The fewest players in the line a split makes two tables of (each at least 3).
+MIN_SPLIT = 6
 
 _CHOICES: dict[str, tuple[str, ...]] = {
     "cubes": get_args(CubeMode),
@@ -28,6 +32,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "newcomer": get_args(Newcomer),
     "box_doubles": get_args(BoxDoubles),
     "partner_pick": get_args(PartnerPick),
+    "consultation": get_args(Consultation),
 }
 
 
@@ -49,6 +54,10 @@ class HouseRules:
     partner_from: int | None = None
     partner_pick: PartnerPick = "next"
     partner_share: int = 50
+    extras: bool = False
+    consultation: Consultation = "free"
+    proxies: bool = False
+    split_at: int | None = None
     edition: int = EDITION
 
     @property
@@ -77,6 +86,11 @@ class HouseRules:
             )
         if not 0 <= self.partner_share <= 100:
             raise ChouetteError(f"partner-share is a percentage (0-100), not {self.partner_share}")
+        if self.split_at is not None and self.split_at < MIN_SPLIT - 1:
+            raise ChouetteError(
+                f"split-at must be {MIN_SPLIT - 1} or more (a split needs {MIN_SPLIT} players: "
+                f"two tables of {MIN_SPLIT // 2}), not {self.split_at}"
+            )
         if self.edition not in range(1, EDITION + 1):
             raise ChouetteError(f"edition must be 1 to {EDITION}, not {self.edition!r}")
 
@@ -114,6 +128,10 @@ class HouseRules:
             ("partner-from", "off" if self.partner_from is None else str(self.partner_from)),
             ("partner-pick", self.partner_pick),
             ("partner-share", f"{self.partner_share}%"),
+            ("extras", _on(self.extras)),
+            ("consultation", self.consultation),
+            ("proxies", _on(self.proxies)),
+            ("split-at", "off" if self.split_at is None else str(self.split_at)),
             *([("edition", f"{self.edition} (older scoring)")] if self.edition < EDITION else []),
         ]
 

@@ -1,4 +1,5 @@
-"""Hypothesis strategies: house rules, lines of 3–8 players, and random legal games."""
+"""Hypothesis strategies: house rules, lines of 3–8 players (some away, by proxy, where the
+house rules allow it), and random legal games (extras given among them where allowed)."""
 
 from __future__ import annotations
 
@@ -7,8 +8,20 @@ from collections.abc import Iterator
 from hypothesis import strategies as st
 
 from chouette.errors import ChouetteError
-from chouette.game import ANSWERS, Answer, AutoDouble, Deal, Double, End, Event, Game, apply, start
-from chouette.line import Line, new_line
+from chouette.game import (
+    ANSWERS,
+    Answer,
+    AutoDouble,
+    Deal,
+    Double,
+    End,
+    Event,
+    Extra,
+    Game,
+    apply,
+    start,
+)
+from chouette.line import FOLLOWS, Line, name_proxy, new_line
 from chouette.rules import EDITION, HouseRules
 
 NAMES = ["ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal"]
@@ -32,6 +45,10 @@ def house_rules(draw: st.DrawFn) -> HouseRules:
         partner_from=draw(st.sampled_from([None, None, 3, 4, 5, 6])),
         partner_pick=draw(st.sampled_from(["next", "last"])),
         partner_share=draw(st.sampled_from([0, 33, 50, 100])),
+        extras=draw(st.booleans()),
+        consultation=draw(st.sampled_from(["free", "no-cube-no-talk", "none"])),
+        proxies=draw(st.booleans()),
+        split_at=draw(st.sampled_from([None, 5, 8])),
         edition=draw(st.sampled_from([1, EDITION, EDITION])),  # a session of an older chouette
     )
 
@@ -39,7 +56,12 @@ def house_rules(draw: st.DrawFn) -> HouseRules:
 @st.composite
 def lines(draw: st.DrawFn, rules: HouseRules, min_players: int = 3) -> Line:
     players = draw(st.permutations(NAMES))[: draw(st.integers(min_players, 8))]
-    return new_line(players, rules)
+    line = new_line(players, rules)
+    if rules.proxies and line.crew:  # some of the crew away: following the captain, or a proxy
+        for member in draw(st.lists(st.sampled_from(line.crew), unique=True)):
+            proxy = draw(st.sampled_from([FOLLOWS, FOLLOWS, "zed", line.order[0]]))
+            line = name_proxy(line, member, proxy, rules)
+    return line
 
 
 def candidates(game: Game, subset: list[str]) -> Iterator[Event]:
@@ -53,6 +75,10 @@ def candidates(game: Game, subset: list[str]) -> Iterator[Event]:
         for act in ANSWERS:
             yield Answer(act, m)
         yield Deal(m, len(m) - 4)
+    if game.rules.extras:
+        yield Extra(game.members[-1], "box", 1, 0)
+        yield Extra(game.members[0], game.members[-1], 2, 1)
+        yield Extra(subset[0], game.partner or game.box, 4, 3)
     yield Answer("take", game.box)
     for winner in ("box", "team"):
         for kind in ("single", "gammon", "backgammon"):
@@ -67,7 +93,7 @@ def legal(game: Game, event: Event) -> Game | None:
 
 
 # How often each kind of event is tried: mostly cube play, sometimes a deal or the end.
-KINDS: list[type] = [Double] * 4 + [Answer] * 5 + [AutoDouble, Deal, End, End]
+KINDS: list[type] = [Double] * 4 + [Answer] * 5 + [AutoDouble, Deal, Extra, End, End]
 
 
 @st.composite

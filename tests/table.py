@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from chouette.game import Answer, AutoDouble, Deal, Double, End, Event, Game, apply, start
+from chouette.game import Answer, AutoDouble, Deal, Double, End, Event, Extra, Game, apply, start
 from chouette.line import Line, new_line
 from chouette.outcome import Outcome, settle_game
 from chouette.rules import HouseRules
@@ -25,7 +25,8 @@ def show(line: Line) -> str:
 
 def ev(text: str) -> Event:
     """``"double C M1"`` (box doubles), ``"double C --by member"``, ``"take C"``,
-    ``"deal C 2"``, ``"end box gammon"``, ``"auto"``."""
+    ``"deal C 2"``, ``"extra C M1 2 1"`` (points and premium), ``"end box gammon"``,
+    ``"auto"``."""
     words = text.split()
     act, args = words[0], words[1:]
     if act == "auto":
@@ -41,6 +42,10 @@ def ev(text: str) -> Event:
         return Answer(act, args[0])  # type: ignore[arg-type]
     if act == "deal":
         return Deal(args[0], int(args[1]))
+    if act == "extra":
+        points = int(args[2]) if len(args) > 2 else 2
+        premium = int(args[3]) if len(args) > 3 else points // 2  # as the command's default
+        return Extra(args[0], args[1], points, premium)
     if act == "end":
         kind = args[1] if len(args) > 1 and args[1] != "resigned" else "single"
         return End(args[0], kind, "resigned" in args)  # type: ignore[arg-type]
@@ -64,5 +69,8 @@ def play_on(game: Game, *events: str) -> Game:
 
 
 def outcome(game: Game, stakes: dict[str, int] | None = None) -> Outcome:
+    """The game settled (every stake 1 unless given), checked to sum to zero."""
     players = [game.box, *([game.partner] if game.partner else []), *game.members]
-    return settle_game(game, stakes or dict.fromkeys(players, 1))
+    result = settle_game(game, stakes or dict.fromkeys(players, 1))
+    assert sum(result.points.values()) == 0 and sum(result.cents.values()) == 0
+    return result
