@@ -285,6 +285,12 @@ class PartnerPick(StrEnum):
     last = "last"
 
 
+class Consultation(StrEnum):
+    free = "free"
+    no_cube_no_talk = "no-cube-no-talk"
+    none = "none"
+
+
 def money_option(text: str | None, what: str) -> int | None:
     """An amount given on the command line: exit 2 if it is not an amount of money, 1 if it
     is one the ledger refuses (past the limit)."""
@@ -365,6 +371,20 @@ def new(
         ),
     ] = PartnerPick.next,
     partner_share: Annotated[int, typer.Option(help="Partner's % of the box side.")] = 50,
+    extras: Annotated[
+        bool, typer.Option(help="Allow extras: side bets on the board (chouette extra).")
+    ] = False,
+    consultation: Annotated[
+        Consultation,
+        typer.Option(help="Who may talk over the team's plays: recorded and printed only."),
+    ] = Consultation.free,
+    proxies: Annotated[
+        bool, typer.Option(help="Let a player away name a proxy (chouette proxy).")
+    ] = False,
+    split_at: Annotated[
+        int | None,
+        typer.Option(help="Say when more than N play in the line (chouette split).", metavar="N"),
+    ] = None,
 ) -> None:
     """Start a session: the players in order are the line.
 
@@ -395,6 +415,10 @@ def new(
             partner_from=partner_from,
             partner_pick=partner_pick.value,
             partner_share=partner_share,
+            extras=extras,
+            consultation=consultation.value,
+            proxies=proxies,
+            split_at=split_at,
         )
         order = players
         if roll:
@@ -418,6 +442,16 @@ def new(
     for player, amount in own.items():
         say(f"{player} plays at {format_cents(amount)} a point.")
     say(f"Line: {info.line.describe()}")
+    say_notes(info)
+
+
+def say_notes(info: "SessionInfo") -> None:
+    """What the scorer says of the line: a split due under --split-at, a player away who
+    cannot follow the captain from the seat the rotation gave them."""
+    from chouette.line import line_notes
+
+    for note in line_notes(info.line, info.rules):
+        say(f"Note: {note}.")
 
 
 def parse_player_stakes(items: Sequence[str]) -> dict[str, int]:
@@ -455,6 +489,7 @@ def change_line(ctx: typer.Context, name: str, change: Callable[..., Any], verb:
         info = current(book, ctx, lock=True)
         info = changed(book, info, lambda line: change(line, name, info.rules), f"{name} {verb}")
     say(f"{name} {verb}. Line: {info.line.describe()}")
+    say_notes(info)
 
 
 @app.command()
@@ -482,6 +517,7 @@ def join(
         info = joined(book, info, name, cents, lambda line: join_line(line, name, info.rules))
     at = "" if cents is None else f" at {format_cents(cents)} a point"
     say(f"{name} joins{at}. Line: {info.line.describe()}")
+    say_notes(info)
 
 
 @app.command()
@@ -516,6 +552,80 @@ def sit_in(
     from chouette.line import sit_in as sit_in_line
 
     change_line(ctx, name, sit_in_line, "sits in")
+
+
+class Follows(StrEnum):
+    captain = "captain"
+
+
+@app.command()
+def proxy(
+    ctx: typer.Context,
+    member: Annotated[str, typer.Argument(metavar="MEMBER", help="The player away.")],
+    by: Annotated[
+        str | None, typer.Option("--by", metavar="NAME", help="Who decides for them.")
+    ] = None,
+    follows: Annotated[
+        Follows | None,
+        typer.Option("--follows", help="captain: their cube follows the captain's."),
+    ] = None,
+    withdraw: Annotated[
+        bool, typer.Option("--withdraw", help="They are back: the proxy ends.")
+    ] = False,
+) -> None:
+    """A player away from the table plays by proxy, from the next game until withdrawn.
+
+    With --by NAME, NAME decides for them and the scorer notes it; with --follows captain,
+    their cube follows the captain's (doubled with it, answered as the captain answers).
+    Between games, under the house rule --proxies.
+    """
+    from chouette.line import FOLLOWS, Line, away_text, name_proxy, withdraw_proxy
+    from db.actions import change_line as changed
+
+    if [by is not None, follows is not None, withdraw].count(True) != 1:
+        fail("give one of --by NAME, --follows captain or --withdraw", 2)
+    member = normal_name(member)
+    deputy = FOLLOWS if by is None else normal_name(by)
+    said = f"{member} is back" if withdraw else f"{member} is away: {away_text(member, deputy)}"
+    with ledger(ctx, write=True) as book:
+        info = current(book, ctx, lock=True)
+        rules = info.rules
+
+        def change(line: Line) -> Line:
+            if withdraw:
+                return withdraw_proxy(line, member)
+            return name_proxy(line, member, deputy, rules)
+
+        info = changed(book, info, change, said)
+    say(f"{said}. Line: {info.line.describe()}")
+
+
+@app.command()
+def split(
+    ctx: typer.Context,
+    name: Annotated[
+        str, typer.Argument(metavar="NEW_SESSION", help="The new table's session, e.g. friday-2.")
+    ],
+) -> None:
+    """Split the table in two between games: the bottom of the line forms a new session.
+
+    The bottom half of the players (rounded down: the first table keeps the odd one) moves
+    to NEW_SESSION in its order, with the same stake and house rules and their own stakes;
+    balances stay where they were earned. Undo at either table takes the split back while
+    nothing has happened at either since.
+    """
+    from db.actions import split as split_table
+
+    with ledger(ctx, write=True) as book:
+        info = current(book, ctx, lock=True)
+        first, new = split_table(book, info, name)
+    say(
+        f"Split {first.name}: {', '.join(new.line.order)} form {new.name} "
+        f"(stake {format_cents(new.stake)} a point; {new.rules.summary()})."
+    )
+    say(f"{first.name}: {first.line.describe()}")
+    say(f"{new.name}: {new.line.describe()}")
+    say(f"Balances stay where they were earned; play the new table with --session {new.name}.")
 
 
 @app.command()
@@ -714,6 +824,39 @@ def deal(
     play(ctx, one(Deal(normal_name(member), points)), game)
 
 
+@app.command()
+def extra(
+    ctx: typer.Context,
+    team_side: Annotated[
+        str, typer.Argument(metavar="TEAM_SIDE", help="The member betting on the team.")
+    ],
+    box_side: Annotated[
+        str,
+        typer.Argument(
+            metavar="BOX_SIDE", help="Who bets on the box: a teammate, the box's partner or box."
+        ),
+    ],
+    points: Annotated[
+        int, typer.Option(metavar="N", help="Its worth: N × 1, 2 or 3 by the board's level.")
+    ] = 2,
+    premium: Annotated[
+        int | None,
+        typer.Option(metavar="P", help="What BOX_SIDE pays TEAM_SIDE for it (default: half of N)."),
+    ] = None,
+    game: GameOption = None,
+) -> None:
+    """An extra: a side bet on the board between a member and a teammate or the box.
+
+    At the board's end the side that lost pays N × 1, 2 or 3 by the board's level, and
+    BOX_SIDE pays TEAM_SIDE the premium for the extra; if the board never ends (every pair
+    over before it) the extra is void. At the lower of the two players' stakes.
+    """
+    from chouette.game import Extra
+
+    paid = points // 2 if premium is None else premium
+    play(ctx, one(Extra(normal_name(team_side), normal_name(box_side), points, paid)), game)
+
+
 class Side(StrEnum):
     box = "box"
     team = "team"
@@ -800,7 +943,12 @@ def status(ctx: typer.Context, as_json: JsonFlag = False) -> None:
     with ledger(ctx, write=False) as book:
         info = current(book, ctx)
         live = book.live(info)
-    state = Status(info.name, info.line, live.number, live.game, info.stake, info.rules.summary())
+    from chouette.line import line_notes
+
+    notes = line_notes(info.line, info.rules) if live.game is None else []
+    state = Status(
+        info.name, info.line, live.number, live.game, info.stake, info.rules.summary(), notes
+    )
     if as_json:
         emit_json(status_json(state))
         return
@@ -841,7 +989,7 @@ def sheet(
     ctx: typer.Context, as_json: JsonFlag = False, fmt: FormatOption = None, all: AllFlag = False
 ) -> None:
     """The score sheet: a row per game, running totals."""
-    from chouette.report import sheet_csv_rows, sheet_json, sheet_rows
+    from chouette.report import extras_notes, sheet_csv_rows, sheet_json, sheet_rows
 
     with ledger(ctx, write=False) as book:
         info = scope(book, ctx, all)
@@ -860,6 +1008,9 @@ def sheet(
     emit(build(players, lines, sessions=info is None), fmt)
     if fmt is not Format.csv and any(line.kind == "engine" for line in lines):
         say("* an imported engine game: the winner is in the box column, the loser next.")
+    if fmt is not Format.csv:
+        for note in extras_notes(lines, sessions=info is None):
+            say(note)
 
 
 @app.command()

@@ -435,11 +435,15 @@ def followed(before: Game | None, after: Game, event: Any) -> str:
     return f" ({', '.join(moved)}'s cube{'s follow' if len(moved) > 1 else ' follows'})"
 
 
-def event_sentence(before: Game | None, after: Game, event: Any) -> str:
+def event_sentence(
+    before: Game | None, after: Game, event: Any, *, step: tuple[Game, Game] | None = None
+) -> str:
+    """What an event did, in a sentence (``before``/``after``: the game around the command;
+    ``step``: around this event, where one command gave several)."""
     from chouette.game import Answer, AutoDouble, Deal, Double, End, Extra
 
     box = after.box
-    also = followed(before, after, event)
+    also = followed(*(step or (before, after)), event)
     if isinstance(event, AutoDouble):
         return "tied opening roll: an automatic double"
     if isinstance(event, Double):
@@ -469,8 +473,18 @@ def event_sentence(before: Game | None, after: Game, event: Any) -> str:
 
 def describe_events(number: int, before: Game | None, after: Game) -> list[str]:
     """What one command did: a sentence per event, then every cube it changed."""
+    from chouette.game import apply, start
+
     done = len(before.events) if before is not None else 0
-    lines = [f"Game {number}: {event_sentence(before, after, e)}." for e in after.events[done:]]
+    steps: list[tuple[Game, Game] | None] = [None] * (len(after.events) - done)
+    if after.followers:  # each event's own step: which cubes followed the captain's in it
+        state = before or start(after.start_line, after.rules)
+        for i, event in enumerate(after.events[done:]):
+            steps[i] = (state, state := apply(state, event))
+    lines = [
+        f"Game {number}: {event_sentence(before, after, e, step=step)}."
+        for e, step in zip(after.events[done:], steps, strict=True)
+    ]
     for member, cube in after.cubes.items():
         old = before.cubes.get(member) if before is not None else None
         if old != cube and (old is not None or cube.value != 1 or not cube.live or cube.offer):

@@ -14,13 +14,14 @@ from typing import Any
 from chouette.errors import ChouetteError, LimitError
 from chouette.game import Event, Game, apply_all, start
 from chouette.limits import check_game
-from chouette.line import Line, check_between_games, normal_name
+from chouette.line import Line, check_between_games, check_session_name, normal_name
+from chouette.line import split as split_line
 from chouette.money import Cents, check_new_stake, check_payment, format_money
 from chouette.outcome import Outcome, settle_game
 from chouette.record import Record, event_to_json, parse_event, play_record
 from chouette.report import Undone
 from chouette.text import check_note
-from db.codec import iso, line_from_dict, line_from_json, line_to_dict
+from db.codec import extras_to_detail, iso, line_from_dict, line_from_json, line_to_dict
 from db.ledger import Ledger
 from db.values import Action, Finished, LiveGame, Paid, Played, SessionInfo, StoredPlayer
 
@@ -112,6 +113,7 @@ def finished(
         events=() if row_id is not None else game.events,
         box=game.box,
         pairs={m: p for m, p in outcome.pairs.items()},
+        detail=extras_to_detail(outcome.extras),
         row_id=row_id,
     )
 
@@ -224,6 +226,28 @@ def join(
     return info
 
 
+def split(book: Ledger, info: SessionInfo, name: str) -> tuple[SessionInfo, SessionInfo]:
+    """Split the table in two between games: the bottom of the line forms a new session
+    ``name`` with the same stake and house rules, each mover at their own stake; balances
+    stay where they were earned. Noted in both sessions' journals, so ``undo`` at either
+    table takes it back while nothing has happened since at either. Returns both sessions."""
+    live = book.live(info)
+    check_between_games(live.number if live.started else None)
+    stay, go = split_line(info.line, info.rules)
+    own = {p: info.player_stakes[p] for p in go.order if p in info.player_stakes}
+    new = book.create_session(
+        check_session_name(name), go, info.stake, info.rules, own, current=False
+    )
+    said = f"the split of {info.name}: {', '.join(go.order)} to {new.name}"
+    book.journal(
+        info,
+        "split",
+        {"said": said, "line": line_to_dict(info.line), "session": new.name, "id": new.id},
+    )
+    book.journal(new, "split", {"said": said, "from": info.name, "from_id": info.id})
+    return book.save_line(info, stay), new
+
+
 # ---------------------------------------------------------------- money between players
 
 
@@ -266,6 +290,9 @@ def undo(book: Ledger, info: SessionInfo) -> Undone:
             book.forget_file(detail["sha256"])
     elif done.what == "payment":
         book.drop_payment(detail["id"])
+    elif done.what == "split":
+        _undo_split(book, info, action)
+        return done
     elif "player" in detail:  # a join: the player as they were (not one, or at their stake)
         before = detail["before"]
         book.restore_player(
@@ -300,12 +327,50 @@ def what(action: Action) -> Undone:
         return Undone("record", detail["first"], last=detail["last"])
     if action.kind == "payment":
         return Undone("payment", said=f"the payment: {detail['said']}")
+    if action.kind == "split":
+        return Undone("split", said=detail["said"])
     return Undone("line", said=detail["said"])
 
 
 def log(book: Ledger, info: SessionInfo, limit: int | None = None) -> list[tuple[datetime, Undone]]:
     """What ``undo`` would take back, newest first: when, and what."""
     return [(action.at, what(action)) for action in book.actions(info, limit)]
+
+
+def _undo_split(book: Ledger, info: SessionInfo, action: Action) -> None:
+    """Take back a split (``action``, the newest thing done to ``info``, forgotten there
+    already): the new table's session is gone and the first table's line is as it was, if
+    nothing has happened at either table since; else refused, naming the table to undo at."""
+    detail = action.detail
+    if "from" in detail:  # undo given at the new table
+        first, new = book.session(detail["from"]), info
+        found = book.actions(first, limit=1)
+        if (
+            first.id != detail["from_id"]
+            or not found
+            or found[0].kind != "split"
+            or found[0].detail.get("id") != new.id
+        ):
+            raise ChouetteError(_changed_since(first.name))
+        entry, other = found[0], found[0]
+    else:
+        first, new = info, book.session(detail["session"])
+        found = book.actions(new, limit=2)
+        if new.id != detail["id"] or len(found) != 1 or found[0].kind != "split":
+            raise ChouetteError(_changed_since(new.name))
+        entry, other = action, found[0]
+    book.forget_action(other)
+    book.save_line(first, line_from_dict(entry.detail["line"]))
+    book.drop_session(new)
+    if book.current_name() == new.name:
+        book.use(first.name)
+
+
+def _changed_since(table: str) -> str:
+    return (
+        f"the split cannot be taken back: something was done at {table} since "
+        f"(undo that first: chouette --session {table} undo)"
+    )
 
 
 def _undo_unjournaled(book: Ledger, info: SessionInfo) -> Undone:

@@ -21,7 +21,7 @@ from chouette.errors import ChouetteError
 from chouette.game import replay
 from chouette.money import format_money
 from chouette.outcome import MULTIPLIER, Kind, pair_money, pair_points, settle_game
-from db.codec import event_from_body, line_from_json
+from db.codec import event_from_body, extras_from_detail, line_from_json
 from db.ledger import Ledger
 from db.values import Booking, SessionInfo, StoredGame
 
@@ -231,6 +231,12 @@ def _replayed(
     pairs = book.pair_results(game.id)
     if pairs != outcome.pairs:
         problems.append(f"{where}: its pair results {pairs} are not the events' {outcome.pairs}")
+    try:
+        extras = extras_from_detail(game.detail)
+    except (ValueError, KeyError, TypeError):
+        extras = None
+    if extras != outcome.extras:
+        problems.append(f"{where}: the extras it keeps are not what its events booked")
     if game.line_after is not None and line_from_json(game.line_after) != outcome.next_line:
         problems.append(f"{where}: the line after it is not the rotation its result gives")
     return problems

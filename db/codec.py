@@ -8,24 +8,30 @@ stored one way and always read back the same.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
 from chouette.game import Event
 from chouette.line import Line
+from chouette.outcome import ExtraResult
 from chouette.record import event_to_json, parse_event
 from chouette.rules import HouseRules
 
 
 def line_to_dict(line: Line) -> dict[str, Any]:
-    """The line as plain data: the order, who sits out (in line order), partner, last down."""
-    return {
+    """The line as plain data: the order, who sits out (in line order), partner, last down,
+    and who is away (``[player, proxy]`` pairs, the proxy null when their cube follows the
+    captain's; written only when someone is, so a line without is stored as it always was)."""
+    data: dict[str, Any] = {
         "order": list(line.order),
         "sitting_out": [p for p in line.order if p in line.sitting_out],
         "partner": line.partner,
         "last_down": line.last_down,
     }
+    if line.away:
+        data["away"] = [[player, proxy] for player, proxy in line.away]
+    return data
 
 
 def line_from_dict(data: Mapping[str, Any]) -> Line:
@@ -33,11 +39,21 @@ def line_from_dict(data: Mapping[str, Any]) -> Line:
     order = data["order"]
     if not isinstance(order, list) or not all(isinstance(p, str) for p in order):
         raise TypeError("a line's order is a list of names")
+    away = data.get("away") or ()
+    if not all(
+        isinstance(item, list)
+        and len(item) == 2
+        and isinstance(item[0], str)
+        and (item[1] is None or isinstance(item[1], str))
+        for item in away
+    ):
+        raise TypeError("a line's away players are [player, proxy] pairs")
     return Line(
         order=tuple(order),
         sitting_out=frozenset(data.get("sitting_out") or ()),
         partner=data.get("partner"),
         last_down=data.get("last_down"),
+        away=tuple((player, proxy) for player, proxy in away),
     )
 
 
@@ -67,6 +83,35 @@ def rules_to_json(rules: HouseRules) -> str:
 
 def rules_from_json(text: str) -> HouseRules:
     return HouseRules.from_dict(json.loads(text))
+
+
+def extras_to_detail(extras: Sequence[ExtraResult]) -> str | None:
+    """What a chouette game's extras booked, as its row's detail (None: it had none)."""
+    if not extras:
+        return None
+    return json.dumps(
+        {
+            "extras": [
+                {"team_side": e.team_side, "box_side": e.box_side, "points": e.points,
+                 "cents": e.cents}
+                for e in extras
+            ]
+        },
+        ensure_ascii=False,
+    )  # fmt: skip
+
+
+def extras_from_detail(text: str | None) -> tuple[ExtraResult, ...]:
+    """A chouette game's extras as its row's detail keeps them (none without a detail)."""
+    if not text:
+        return ()
+    data = json.loads(text)
+    if not isinstance(data, dict) or not isinstance(data.get("extras"), list):
+        raise TypeError("a chouette game's detail holds its extras")
+    return tuple(
+        ExtraResult(e["team_side"], e["box_side"], int(e["points"]), int(e["cents"]))
+        for e in data["extras"]
+    )
 
 
 def utc(moment: datetime) -> datetime:

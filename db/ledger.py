@@ -33,12 +33,14 @@ from chouette.game import Event, Game, replay
 from chouette.limits import check_cents, check_points
 from chouette.line import Line
 from chouette.money import Cents, check_stake
+from chouette.outcome import ExtraResult
 from chouette.report import Entry, GameLine, SessionSummary
 from chouette.rules import HouseRules
 from db.bulk import BOOKING_COLUMNS, allocate_ids, bind, insert_many, move_balances
 from db.codec import (
     event_from_body,
     event_to_body,
+    extras_from_detail,
     line_from_json,
     line_to_json,
     rules_from_json,
@@ -411,7 +413,7 @@ class Ledger:
                 )  # fmt: skip
                 events += [(game_id, i, event_to_body(e), started) for i, e in enumerate(g.events)]
             else:
-                updates.append((game_id, after, g.ended_at))
+                updates.append((game_id, after, g.ended_at, g.detail))
             pairs += [
                 (game_id, member, g.box, points, g.cents[member])
                 for member, points in g.pairs.items()
@@ -424,11 +426,11 @@ class Ledger:
             if g.line_after is not None and move_line:
                 lines[g.session_id] = g.line_after
         insert_many(conn, "game", GAME_COLUMNS, rows)
-        for game_id, after, ended in updates:
+        for game_id, after, ended, detail in updates:
             self._db.execute(
                 update(GameRow)
                 .where(col(GameRow.id) == game_id)
-                .values(over=True, line_after=after, ended_at=ended)
+                .values(over=True, line_after=after, ended_at=ended, detail=detail)
             )
         insert_many(conn, "event", ("game_id", "seq", "body", "at"), events)
         insert_many(conn, "pair", ("game_id", "member", "box", "points", "cents"), pairs)
@@ -506,7 +508,7 @@ class Ledger:
         self._db.execute(
             update(GameRow)
             .where(col(GameRow.id) == game.id)
-            .values(over=False, line_after=None, ended_at=None)
+            .values(over=False, line_after=None, ended_at=None, detail=None)
         )
         return self.save_line(info, line_from_json(game.line_before))
 
@@ -590,6 +592,19 @@ class Ledger:
             .where(col(PlayerRow.session_id) == info.id, col(PlayerRow.name) == name)
             .values(stake_cents=before.stake)
         )
+
+    def drop_session(self, info: SessionInfo) -> None:
+        """Take back a session in which nothing was played, paid or imported (the new table
+        of a split): its journal, players, balances and row."""
+        for table, what in ((GameRow, "a game"), (PaymentRow, "a payment")):
+            found = self._db.exec(
+                select(table.id).where(table.session_id == info.id).limit(1)
+            ).first()
+            if found is not None:
+                raise ChouetteError(f"{info.name} has {what} booked: it cannot be taken back")
+        for rows in (ActionRow, BalanceRow, PlayerRow, SourceFileRow):
+            self._db.execute(delete(rows).where(col(rows.session_id) == info.id))
+        self._db.execute(delete(SessionRow).where(col(SessionRow.id) == info.id))
 
     # -------------------------------------------------------- the journal
 
@@ -826,9 +841,11 @@ class Ledger:
         lines = []
         for row, session_name in self._db.exec(query).all():
             assert row.id is not None
+            extras: tuple[ExtraResult, ...] = ()
             if row.kind == "chouette":
                 seats = line_from_json(row.line_before)
                 box, captain = seats.box or "", seats.captain
+                extras = extras_from_detail(row.detail)
             else:
                 detail = json.loads(row.detail or "{}")
                 box, captain = detail.get("winner", ""), detail.get("loser")
@@ -843,6 +860,7 @@ class Ledger:
                     cents=cts,
                     ended_at=utc(row.ended_at) if row.ended_at else None,
                     session=session_name,
+                    extras=extras,
                 )
             )
         return lines

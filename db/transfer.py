@@ -23,7 +23,7 @@ from chouette.money import check_stake
 from chouette.outcome import settle_game
 from chouette.rules import HouseRules
 from chouette.text import check_note
-from db.codec import event_from_body, iso, line_from_dict, line_to_dict
+from db.codec import event_from_body, extras_to_detail, iso, line_from_dict, line_to_dict
 from db.ledger import Ledger
 from db.migrations import LATEST
 from db.values import (
@@ -244,7 +244,7 @@ def _restore_game(book: Ledger, item: dict[str, Any], info: SessionInfo) -> None
         [
             Finished(info.id, number, "chouette", line, outcome.points, outcome.cents, started,
                      ended, line_after=outcome.next_line, events=events, box=game.box,
-                     pairs=outcome.pairs)
+                     pairs=outcome.pairs, detail=extras_to_detail(outcome.extras))
         ],
         move_line=False,
     )  # fmt: skip

@@ -94,7 +94,7 @@ class Finished(NamedTuple):
     events: Sequence[Event] = ()
     box: str | None = None
     pairs: Mapping[str, int] = {}
-    detail: str | None = None  # an engine game's result, as JSON text
+    detail: str | None = None  # an engine game's result, or a chouette game's extras (JSON)
     source: tuple[str, int] | None = None  # the file (SHA-256) and index it came from
     key: str | None = None  # an engine game's identity
     row_id: int | None = None
