@@ -16,6 +16,7 @@ from chouette.game import Event, Extra, Game
 from chouette.line import Line
 from chouette.money import Cents, format_money
 from chouette.outcome import ExtraResult, Outcome, extra_points
+from chouette.record import event_to_json
 from chouette.rules import HouseRules
 from chouette.settlement import Payment
 
@@ -157,13 +158,8 @@ def status_json(status: Status) -> dict[str, Any]:
 
 
 def extra_json(extra: Extra) -> dict[str, Any]:
-    """An extra given in the game in progress."""
-    return {
-        "team_side": extra.team_side,
-        "box_side": extra.box_side,
-        "points": extra.points,
-        "premium": extra.premium,
-    }
+    """An extra given in the game in progress: its record event without the act."""
+    return {k: v for k, v in event_to_json(extra).items() if k != "act"}
 
 
 def extra_result_json(result: ExtraResult) -> dict[str, Any]:

@@ -16,6 +16,7 @@ from chouette.game import Event
 from chouette.line import Line
 from chouette.outcome import ExtraResult
 from chouette.record import event_to_json, parse_event
+from chouette.report import extra_result_json
 from chouette.rules import HouseRules
 
 
@@ -89,16 +90,7 @@ def extras_to_detail(extras: Sequence[ExtraResult]) -> str | None:
     """What a chouette game's extras booked, as its row's detail (None: it had none)."""
     if not extras:
         return None
-    return json.dumps(
-        {
-            "extras": [
-                {"team_side": e.team_side, "box_side": e.box_side, "points": e.points,
-                 "cents": e.cents}
-                for e in extras
-            ]
-        },
-        ensure_ascii=False,
-    )  # fmt: skip
+    return json.dumps({"extras": [extra_result_json(e) for e in extras]}, ensure_ascii=False)
 
 
 def extras_from_detail(text: str | None) -> tuple[ExtraResult, ...]:
