@@ -277,6 +277,9 @@ def _line(info: SessionInfo, live: int) -> list[str]:
         problems.append(f"{info.name}: someone sits out who is not in the line")
     if line.partner is not None and line.partner not in line.active[1:]:
         problems.append(f"{info.name}: the partner {line.partner} is not a seated player")
+    strangers = [p for p, _ in line.away if p not in line.order]
+    if strangers or len(dict(line.away)) != len(line.away):
+        problems.append(f"{info.name}: someone is away who is not in the line, or away twice")
     if live > 1:
         problems.append(f"{info.name}: {live} games are in progress at once")
     return problems
