@@ -343,7 +343,7 @@ def _undo_split(book: Ledger, info: SessionInfo, action: Action) -> None:
     nothing has happened at either table since; else refused, naming the table to undo at."""
     detail = action.detail
     if "from" in detail:  # undo given at the new table
-        first, new = book.session(detail["from"]), info
+        first, new = book.session(detail["from"], lock=True), info
         found = book.actions(first, limit=1)
         if (
             first.id != detail["from_id"]
@@ -354,7 +354,7 @@ def _undo_split(book: Ledger, info: SessionInfo, action: Action) -> None:
             raise ChouetteError(_changed_since(first.name))
         entry, other = found[0], found[0]
     else:
-        first, new = info, book.session(detail["session"])
+        first, new = info, book.session(detail["session"], lock=True)
         found = book.actions(new, limit=2)
         if new.id != detail["id"] or len(found) != 1 or found[0].kind != "split":
             raise ChouetteError(_changed_since(new.name))
