@@ -221,6 +221,19 @@ GameOption = Annotated[
 ]
 
 
+def show_version(value: bool) -> None:
+    """``--version``: the installed chouette's version, without opening any ledger."""
+    if not value:
+        return
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        say(f"chouette {version('chouette')}")
+    except PackageNotFoundError:
+        say("chouette (not installed: run it from an install, pip install .)")
+    raise typer.Exit()
+
+
 @app.callback()
 def main(
     ctx: typer.Context,
@@ -236,6 +249,16 @@ def main(
     session: Annotated[
         str | None, typer.Option("--session", help="The session to use (default: the last used).")
     ] = None,
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            is_eager=True,
+            expose_value=False,
+            callback=show_version,
+            help="Print chouette's version and exit.",
+        ),
+    ] = False,
 ) -> None:
     """Keep score at a backgammon chouette: the line, every cube, beavers, settlement."""
     if isinstance(ctx.obj, Options):  # the table mode runs many commands in one process
