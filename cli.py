@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 STARTED = time.time()  # when the command was given, before the imports below take their time
 
 import typer  # noqa: E402
-from typer.core import TyperGroup  # noqa: E402
+from typer.core import TyperCommand, TyperGroup  # noqa: E402
 
 from chouette.errors import ChouetteError, MoneyError  # noqa: E402
 from chouette.line import normal_name  # noqa: E402
@@ -30,6 +30,8 @@ from chouette.money import parse_money  # noqa: E402
 from chouette.text import json_safe, shown, shown_lines  # noqa: E402
 
 if TYPE_CHECKING:
+    from typer._click import Context, HelpFormatter, Parameter  # Typer's own Click
+
     from chouette.game import Event, Game
     from chouette.report import Rows
     from db import Ledger
@@ -52,6 +54,41 @@ class Commands(TyperGroup):
                 f"the ledger is damaged ({found[0]}{more}): `chouette check` lists the "
                 "problems; restore the ledger from a backup"
             )
+
+
+class Command(TyperCommand):
+    """A command whose help names its arguments in words (``NAME``, ``MEMBER...``), as
+    docs/INTERFACE.md does, never by their Python types; options name theirs by metavar."""
+
+    def collect_usage_pieces(self, ctx: "Context") -> list[str]:
+        pieces = [self.options_metavar] if self.options_metavar else []
+        for param in self.get_params(ctx):
+            if param.param_type_name == "argument":
+                word = str(param.metavar or str(param.name).upper())
+                word = word if param.required else f"[{word}]"
+                pieces.append(f"{word}..." if param.nargs != 1 else word)
+        return pieces
+
+    def format_options(self, ctx: "Context", formatter: "HelpFormatter") -> None:
+        arguments, options = [], []
+        for param in self.get_params(ctx):
+            record = param.get_help_record(ctx)
+            if record is None:
+                continue
+            if param.param_type_name == "argument":
+                arguments.append((argument_words(param), record[1]))
+            else:
+                options.append(record)
+        for title, rows in (("Arguments", arguments), ("Options", options)):
+            if rows:
+                with formatter.section(title):
+                    formatter.write_dl(rows)
+
+
+def argument_words(param: "Parameter") -> str:
+    """``MEMBER...`` for an argument that takes several, ``NAME`` for one."""
+    word = str(param.metavar or str(param.name).upper())
+    return f"{word}..." if param.nargs != 1 else word
 
 
 def damage(ctx: typer.Context) -> list[str]:
@@ -208,13 +245,15 @@ def pick_format(as_json: bool, fmt: Format | None) -> Format:
 
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
 FormatOption = Annotated[
-    Format | None, typer.Option("--format", help="table, csv, markdown or json.")
+    Format | None,
+    typer.Option("--format", metavar="table|csv|markdown|json", help="The output's format."),
 ]
 AllFlag = Annotated[bool, typer.Option("--all", help="Every session in the database.")]
 GameOption = Annotated[
     int | None,
     typer.Option(
         "--game",
+        metavar="N",
         help="The game this event is for: refused if another game is current "
         "(guards two terminals against each other).",
     ),
@@ -242,12 +281,16 @@ def main(
         typer.Option(
             "--db",
             envvar="CHOUETTE_DB",
+            metavar="PATH|URL",
             help="The ledger: a file path (SQLite) or an SQLAlchemy URL. "
             "Default: chouette.db in your data directory.",
         ),
     ] = None,
     session: Annotated[
-        str | None, typer.Option("--session", help="The session to use (default: the last used).")
+        str | None,
+        typer.Option(
+            "--session", metavar="NAME", help="The session to use (default: the last used)."
+        ),
     ] = None,
     version: Annotated[
         bool,
@@ -328,41 +371,59 @@ def stake_option(text: str | None, option: str, what: str) -> int | None:
         fail(str(err))
 
 
-@app.command()
+@app.command(cls=Command)
 def new(
     ctx: typer.Context,
     name: Annotated[str, typer.Argument(metavar="NAME", help="The session's name, e.g. friday.")],
     players: Annotated[
         list[str], typer.Argument(metavar="PLAYER", help="The line: box, captain, crew.")
     ],
-    stake: Annotated[str, typer.Option(help="Money per point.")] = "1.00",
+    stake: Annotated[str, typer.Option(metavar="AMOUNT", help="Money per point.")] = "1.00",
     roll: Annotated[bool, typer.Option("--roll", help="Order the line by a roll-off.")] = False,
-    seed: Annotated[int | None, typer.Option(help="Seed for a reproducible roll-off.")] = None,
+    seed: Annotated[
+        int | None, typer.Option(metavar="N", help="Seed for a reproducible roll-off.")
+    ] = None,
     player_stake: Annotated[
         list[str] | None,
-        typer.Option("--player-stake", help="NAME=AMOUNT: a player's own stake (repeatable)."),
+        typer.Option(
+            "--player-stake",
+            metavar="NAME=AMOUNT",
+            help="A player's own stake per point (repeatable).",
+        ),
     ] = None,
-    cubes: Annotated[CubeMode, typer.Option(help="A cube per member, or one team cube.")] = (
-        CubeMode.multi
-    ),
+    cubes: Annotated[
+        CubeMode,
+        typer.Option(metavar="multi|single", help="A cube per member, or one team cube."),
+    ] = CubeMode.multi,
     jacoby: Annotated[bool, typer.Option(help="Gammons count single on a centred cube.")] = True,
     beavers: Annotated[bool, typer.Option(help="Allow beavers.")] = True,
     raccoons: Annotated[
         bool | None, typer.Option(help="Allow raccoons (default: when beavers are on).")
     ] = None,
-    auto_doubles: Annotated[int, typer.Option(help="Automatic doubles per game (0: none).")] = 0,
-    max_cube: Annotated[int | None, typer.Option(help="Highest cube value allowed.")] = None,
+    auto_doubles: Annotated[
+        int, typer.Option(metavar="N", help="Automatic doubles per game (0: none).")
+    ] = 0,
+    max_cube: Annotated[
+        int | None, typer.Option(metavar="N", help="Highest cube value allowed.")
+    ] = None,
     retention: Annotated[
-        Retention, typer.Option(help="When the box keeps the box.")
+        Retention,
+        typer.Option(
+            metavar="captain|net-profit|net-not-loss|beat-all", help="When the box keeps the box."
+        ),
     ] = Retention.captain,
     acting_captain: Annotated[
-        ActingCaptain, typer.Option(help="What a captain who is out does to the rotation.")
+        ActingCaptain,
+        typer.Option(
+            metavar="keep-seat|inherit", help="What a captain who is out does to the rotation."
+        ),
     ] = ActingCaptain.keep_seat,
     newcomer: Annotated[
-        Newcomer, typer.Option(help="Where a newcomer sits.")
+        Newcomer, typer.Option(metavar="after-loser|before-loser", help="Where a newcomer sits.")
     ] = Newcomer.after_loser,
     box_doubles: Annotated[
-        BoxDoubles, typer.Option(help="Which members the box may double together.")
+        BoxDoubles,
+        typer.Option(metavar="any|same-level", help="Which members the box may double together."),
     ] = BoxDoubles.any,
     mandatory_beaver: Annotated[
         bool,
@@ -372,16 +433,20 @@ def new(
         ),
     ] = False,
     partner_from: Annotated[
-        int | None, typer.Option(help="Seated players from which the box takes a partner.")
+        int | None,
+        typer.Option(metavar="N", help="Seated players from which the box takes a partner."),
     ] = None,
     partner_pick: Annotated[
         PartnerPick,
         typer.Option(
+            metavar="next|last",
             help="Who becomes partner: the member after the captain, or the bottom of the line "
             "(never the box who just lost).",
         ),
     ] = PartnerPick.next,
-    partner_share: Annotated[int, typer.Option(help="Partner's % of the box side.")] = 50,
+    partner_share: Annotated[
+        int, typer.Option(metavar="PERCENT", help="Partner's % of the box side.")
+    ] = 50,
 ) -> None:
     """Start a session: the players in order are the line.
 
@@ -477,11 +542,13 @@ def change_line(ctx: typer.Context, name: str, change: Callable[..., Any], verb:
     say(f"{name} {verb}. Line: {info.line.describe()}")
 
 
-@app.command()
+@app.command(cls=Command)
 def join(
     ctx: typer.Context,
     name: Annotated[str, typer.Argument(metavar="NAME", help="The newcomer.")],
-    stake: Annotated[str | None, typer.Option(help="Their own stake per point.")] = None,
+    stake: Annotated[
+        str | None, typer.Option(metavar="AMOUNT", help="Their own stake per point.")
+    ] = None,
 ) -> None:
     """A player joins the line.
 
@@ -508,7 +575,7 @@ def join(
     say(f"{name} joins{at}. Line: {info.line.describe()}")
 
 
-@app.command()
+@app.command(cls=Command)
 def leave(
     ctx: typer.Context, name: Annotated[str, typer.Argument(metavar="NAME", help="Who leaves.")]
 ) -> None:
@@ -518,7 +585,7 @@ def leave(
     change_line(ctx, name, leave_line, "leaves")
 
 
-@app.command("sit-out")
+@app.command(cls=Command, name="sit-out")
 def sit_out(
     ctx: typer.Context, name: Annotated[str, typer.Argument(metavar="NAME", help="Who sits out.")]
 ) -> None:
@@ -528,7 +595,7 @@ def sit_out(
     change_line(ctx, name, sit_out_line, "sits out")
 
 
-@app.command("sit-in")
+@app.command(cls=Command, name="sit-in")
 def sit_in(
     ctx: typer.Context, name: Annotated[str, typer.Argument(metavar="NAME", help="Who sits in.")]
 ) -> None:
@@ -542,7 +609,7 @@ def sit_in(
     change_line(ctx, name, sit_in_line, "sits in")
 
 
-@app.command()
+@app.command(cls=Command)
 def sessions(ctx: typer.Context, as_json: JsonFlag = False) -> None:
     """List the sessions (* marks the current one)."""
     with ledger(ctx, write=False) as book:
@@ -627,7 +694,7 @@ def one(event: "Event") -> "Callable[[Game | None], Sequence[Event]]":
     return lambda _game: [event]
 
 
-@app.command("auto-double")
+@app.command(cls=Command, name="auto-double")
 def auto_double(ctx: typer.Context, game: GameOption = None) -> None:
     """A tied opening roll: every cube doubles.
 
@@ -644,13 +711,15 @@ class By(StrEnum):
     team = "team"
 
 
-@app.command()
+@app.command(cls=Command)
 def double(
     ctx: typer.Context,
     members: Annotated[
         list[str] | None, typer.Argument(metavar="MEMBER", help="Whose cubes are turned.")
     ] = None,
-    by: Annotated[By, typer.Option("--by", help="Who doubles: box, member or team.")] = By.box,
+    by: Annotated[
+        By, typer.Option("--by", metavar="box|member|team", help="Who doubles.")
+    ] = By.box,
     game: GameOption = None,
 ) -> None:
     """The box doubles MEMBERS (or --by member / team).
@@ -691,7 +760,7 @@ EveryFlag = Annotated[
 ]
 
 
-@app.command()
+@app.command(cls=Command)
 def take(
     ctx: typer.Context, member: MemberArg = None, all: EveryFlag = False, game: GameOption = None
 ) -> None:
@@ -703,7 +772,7 @@ def take(
     answer(ctx, "take", member, all, game)
 
 
-@app.command()
+@app.command(cls=Command)
 def drop(
     ctx: typer.Context, member: MemberArg = None, all: EveryFlag = False, game: GameOption = None
 ) -> None:
@@ -714,7 +783,7 @@ def drop(
     answer(ctx, "drop", member, all, game)
 
 
-@app.command()
+@app.command(cls=Command)
 def beaver(
     ctx: typer.Context,
     member: Annotated[str, typer.Argument(metavar="MEMBER", help="The pair.")],
@@ -727,7 +796,7 @@ def beaver(
     answer(ctx, "beaver", member, False, game)
 
 
-@app.command()
+@app.command(cls=Command)
 def raccoon(
     ctx: typer.Context,
     member: Annotated[str, typer.Argument(metavar="MEMBER", help="The pair.")],
@@ -737,7 +806,7 @@ def raccoon(
     answer(ctx, "raccoon", member, False, game)
 
 
-@app.command(context_settings={"ignore_unknown_options": True})
+@app.command(cls=Command, context_settings={"ignore_unknown_options": True})
 def deal(
     ctx: typer.Context,
     member: Annotated[
@@ -767,7 +836,7 @@ class Side(StrEnum):
     team = "team"
 
 
-@app.command()
+@app.command(cls=Command)
 def end(
     ctx: typer.Context,
     winner: Annotated[
@@ -793,7 +862,7 @@ def end(
     play(ctx, one(End(winner.value, kind, resigned)), game, as_json)
 
 
-@app.command()
+@app.command(cls=Command)
 def undo(ctx: typer.Context) -> None:
     """Take back the last event, a game's end included.
 
@@ -809,7 +878,7 @@ def undo(ctx: typer.Context) -> None:
 # ---------------------------------------------------------------- reports
 
 
-@app.command()
+@app.command(cls=Command)
 def status(ctx: typer.Context, as_json: JsonFlag = False) -> None:
     """The line, the roles and every member's cube."""
     from chouette.report import Status, status_json, status_text
@@ -831,7 +900,7 @@ def scope(book: "Ledger", ctx: typer.Context, every: bool) -> "SessionInfo | Non
     return None if every else current(book, ctx)
 
 
-@app.command()
+@app.command(cls=Command)
 def standings(
     ctx: typer.Context, as_json: JsonFlag = False, fmt: FormatOption = None, all: AllFlag = False
 ) -> None:
@@ -853,7 +922,7 @@ def standings(
         emit(standings_rows(table), fmt)
 
 
-@app.command()
+@app.command(cls=Command)
 def sheet(
     ctx: typer.Context, as_json: JsonFlag = False, fmt: FormatOption = None, all: AllFlag = False
 ) -> None:
@@ -879,7 +948,7 @@ def sheet(
         say("* an imported engine game: the winner is in the box column, the loser next.")
 
 
-@app.command()
+@app.command(cls=Command)
 def settle(
     ctx: typer.Context, as_json: JsonFlag = False, fmt: FormatOption = None, all: AllFlag = False
 ) -> None:
@@ -899,7 +968,7 @@ def settle(
         emit(settle_rows(payments), fmt)
 
 
-@app.command("ledger")
+@app.command(cls=Command, name="ledger")
 def ledger_command(
     ctx: typer.Context, as_json: JsonFlag = False, fmt: FormatOption = None, all: AllFlag = False
 ) -> None:
@@ -916,7 +985,7 @@ def ledger_command(
         emit(ledger_rows(entries), fmt)
 
 
-@app.command("game")
+@app.command(cls=Command, name="game")
 def game_command(
     ctx: typer.Context,
     number: Annotated[int, typer.Argument(metavar="N", help="The game's number in the session.")],
@@ -943,7 +1012,7 @@ def game_command(
     emit(rows)
 
 
-@app.command()
+@app.command(cls=Command)
 def report(
     ctx: typer.Context,
     html: Annotated[
@@ -951,6 +1020,7 @@ def report(
         typer.Option(
             "--html",
             dir_okay=False,
+            metavar="FILE",
             help="Write the page to this file (one self-contained HTML file).",
         ),
     ],
@@ -988,13 +1058,13 @@ def report(
     say(f"Report for {what} written to {html}")
 
 
-@app.command()
+@app.command(cls=Command)
 def pay(
     ctx: typer.Context,
     payer: Annotated[str, typer.Argument(metavar="FROM", help="Who pays.")],
     payee: Annotated[str, typer.Argument(metavar="TO", help="Who is paid.")],
     amount: Annotated[str, typer.Argument(metavar="AMOUNT", help="How much, e.g. 12.50.")],
-    note: Annotated[str, typer.Option(help="What it was for.")] = "",
+    note: Annotated[str, typer.Option(metavar="TEXT", help="What it was for.")] = "",
 ) -> None:
     """Book a payment between two players.
 
@@ -1014,7 +1084,7 @@ def pay(
 # ---------------------------------------------------------------- records
 
 
-@app.command()
+@app.command(cls=Command)
 def record(
     ctx: typer.Context,
     source: Annotated[
@@ -1070,7 +1140,7 @@ def parse_names(items: Sequence[str]) -> dict[str, str]:
     return names
 
 
-@app.command("import")
+@app.command(cls=Command, name="import")
 def import_command(
     ctx: typer.Context,
     files: Annotated[
@@ -1079,7 +1149,11 @@ def import_command(
     ],
     names: Annotated[
         list[str] | None,
-        typer.Option("--as", help="ENGINE_NAME=PLAYER: who an engine's player is (repeatable)."),
+        typer.Option(
+            "--as",
+            metavar="ENGINE_NAME=PLAYER",
+            help="Who an engine's player is in the session (repeatable).",
+        ),
     ] = None,
     match_as_money: Annotated[
         bool, typer.Option("--match-as-money", help="Book a match file's games as money games.")
@@ -1152,7 +1226,7 @@ def restore_export(ctx: typer.Context, path: Path) -> None:
     say(f"Restored {sessions}, {games} and {payments} from {path.name}.")
 
 
-@app.command()
+@app.command(cls=Command)
 def export(
     ctx: typer.Context,
     target: Annotated[
@@ -1200,7 +1274,7 @@ def write_file(target: Path, text: str, *, private: bool) -> None:
         fail(f"cannot write {target}: {reason(err)}; {kept}")
 
 
-@app.command()
+@app.command(cls=Command)
 def migrate(ctx: typer.Context) -> None:
     """Bring a ledger written by an older chouette up to date.
 
@@ -1214,7 +1288,7 @@ def migrate(ctx: typer.Context) -> None:
     say(f"The ledger is up to date (schema {LATEST}).")
 
 
-@app.command()
+@app.command(cls=Command)
 def check(ctx: typer.Context) -> None:
     """Verify the ledger and list every problem.
 
@@ -1373,7 +1447,7 @@ def completer(opts: Options) -> Callable[[str, int], str | None]:
     return complete
 
 
-@app.command()
+@app.command(cls=Command)
 def table(ctx: typer.Context) -> None:
     """Run the evening at one prompt.
 
@@ -1428,7 +1502,7 @@ DEMO = [
 ]
 
 
-@app.command()
+@app.command(cls=Command)
 def demo(ctx: typer.Context) -> None:
     """Play a demo evening in a throw-away database."""
     import tempfile
