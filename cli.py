@@ -452,6 +452,12 @@ def new(
 
     The first player is the box, the second the captain, the rest the crew (or --roll for a
     roll-off). Every house rule is an option; they are stored with the session.
+
+    Examples:
+
+    \b
+        chouette new friday ann bob cat dan --stake 5.00
+        chouette new saturday ann bob cat --roll --cubes single --player-stake cat=2.00
     """
     import random
 
@@ -553,6 +559,12 @@ def join(
     """A player joins the line.
 
     At the bottom, or in front of the last loser (--newcomer before-loser); between games.
+
+    Examples:
+
+    \b
+        chouette join eve
+        chouette join fred --stake 2.00
     """
     from chouette.line import check_name
     from chouette.line import join as join_line
@@ -579,7 +591,13 @@ def join(
 def leave(
     ctx: typer.Context, name: Annotated[str, typer.Argument(metavar="NAME", help="Who leaves.")]
 ) -> None:
-    """A player leaves the line; their balance stays."""
+    """A player leaves the line; their balance stays.
+
+    Example:
+
+    \b
+        chouette leave dan
+    """
     from chouette.line import leave as leave_line
 
     change_line(ctx, name, leave_line, "leaves")
@@ -589,7 +607,13 @@ def leave(
 def sit_out(
     ctx: typer.Context, name: Annotated[str, typer.Argument(metavar="NAME", help="Who sits out.")]
 ) -> None:
-    """A player sits out, keeping their place."""
+    """A player sits out, keeping their place.
+
+    Example:
+
+    \b
+        chouette sit-out cat
+    """
     from chouette.line import sit_out as sit_out_line
 
     change_line(ctx, name, sit_out_line, "sits out")
@@ -603,6 +627,11 @@ def sit_in(
 
     A place ahead of the captain would hand them the box, the partnership or the captaincy,
     which change hands only by rotation: they rejoin where a newcomer sits instead.
+
+    Example:
+
+    \b
+        chouette sit-in cat
     """
     from chouette.line import sit_in as sit_in_line
 
@@ -611,7 +640,14 @@ def sit_in(
 
 @app.command(cls=Command)
 def sessions(ctx: typer.Context, as_json: JsonFlag = False) -> None:
-    """List the sessions (* marks the current one)."""
+    """List the sessions (* marks the current one).
+
+    Examples:
+
+    \b
+        chouette sessions
+        chouette --session friday status
+    """
     with ledger(ctx, write=False) as book:
         found = book.sessions()
     if as_json:
@@ -699,6 +735,11 @@ def auto_double(ctx: typer.Context, game: GameOption = None) -> None:
     """A tied opening roll: every cube doubles.
 
     The cubes stay centred; past the automatic-double limit the roll changes nothing.
+
+    Example:
+
+    \b
+        chouette auto-double
     """
     from chouette.game import AutoDouble
 
@@ -727,6 +768,13 @@ def double(
     Without --by, the box doubles the members named. With --by member, that one member
     doubles the box on their own cube. With --by team (single-cube play), the captain turns
     the team's one cube.
+
+    Examples:
+
+    \b
+        chouette double bob cat
+        chouette double dan --by member
+        chouette double --by team
     """
     from chouette.game import Double
 
@@ -768,6 +816,12 @@ def take(
 
     Who answers follows from who doubled; MEMBER names the pair (--all: every pending double,
     when they all wait on one side: the box, or the members).
+
+    Examples:
+
+    \b
+        chouette take bob
+        chouette take --all
     """
     answer(ctx, "take", member, all, game)
 
@@ -779,6 +833,12 @@ def drop(
     """Refuse the pending double: the refuser pays.
 
     The refuser pays the cube's value before the double and that pair is over.
+
+    Examples:
+
+    \b
+        chouette drop cat
+        chouette drop --all
     """
     answer(ctx, "drop", member, all, game)
 
@@ -792,6 +852,11 @@ def beaver(
     """Take a double and turn the cube straight back.
 
     The beaverer keeps the cube; the doubler may take, drop or raccoon.
+
+    Example:
+
+    \b
+        chouette beaver bob
     """
     answer(ctx, "beaver", member, False, game)
 
@@ -802,7 +867,13 @@ def raccoon(
     member: Annotated[str, typer.Argument(metavar="MEMBER", help="The pair.")],
     game: GameOption = None,
 ) -> None:
-    """Answer a beaver by turning the cube again."""
+    """Answer a beaver by turning the cube again.
+
+    Example:
+
+    \b
+        chouette raccoon bob
+    """
     answer(ctx, "raccoon", member, False, game)
 
 
@@ -820,6 +891,12 @@ def deal(
     """Box and MEMBER settle their pair at POINTS.
 
     Positive POINTS go to the member, negative to the box; that pair is over.
+
+    Examples:
+
+    \b
+        chouette deal bob 1
+        chouette deal cat -2
     """
     from chouette.game import Deal
     from chouette.limits import check_points
@@ -853,6 +930,12 @@ def end(
     """The board ends: pairs are paid, the line rotates.
 
     Every live pair is paid cube × 1, 2 or 3 (a centred cube pays a single under Jacoby).
+
+    Examples:
+
+    \b
+        chouette end box --gammon
+        chouette end team --resigned
     """
     from chouette.game import End
 
@@ -868,6 +951,11 @@ def undo(ctx: typer.Context) -> None:
 
     When the session's last game was imported from an engine file, all that file's games
     are taken back, and the file can be imported again (into the right session).
+
+    Example:
+
+    \b
+        chouette undo
     """
     with ledger(ctx, write=True) as book:
         info = current(book, ctx, lock=True)
@@ -880,7 +968,14 @@ def undo(ctx: typer.Context) -> None:
 
 @app.command(cls=Command)
 def status(ctx: typer.Context, as_json: JsonFlag = False) -> None:
-    """The line, the roles and every member's cube."""
+    """The line, the roles and every member's cube.
+
+    Examples:
+
+    \b
+        chouette status
+        chouette status --json
+    """
     from chouette.report import Status, status_json, status_text
 
     with ledger(ctx, write=False) as book:
@@ -907,6 +1002,12 @@ def standings(
     """Points and money per player.
 
     For the session, or with --all for the club's running ledger.
+
+    Examples:
+
+    \b
+        chouette standings
+        chouette standings --all --format csv
     """
     from chouette.report import standings as rank
     from chouette.report import standings_json, standings_rows
@@ -926,7 +1027,14 @@ def standings(
 def sheet(
     ctx: typer.Context, as_json: JsonFlag = False, fmt: FormatOption = None, all: AllFlag = False
 ) -> None:
-    """The score sheet: a row per game, running totals."""
+    """The score sheet: a row per game, running totals.
+
+    Examples:
+
+    \b
+        chouette sheet
+        chouette sheet --all --format markdown
+    """
     from chouette.report import sheet_csv_rows, sheet_json, sheet_rows
 
     with ledger(ctx, write=False) as book:
@@ -952,7 +1060,14 @@ def sheet(
 def settle(
     ctx: typer.Context, as_json: JsonFlag = False, fmt: FormatOption = None, all: AllFlag = False
 ) -> None:
-    """Who pays whom, in the fewest payments."""
+    """Who pays whom, in the fewest payments.
+
+    Examples:
+
+    \b
+        chouette settle
+        chouette settle --all --json
+    """
     from chouette.report import settle_json, settle_rows
     from chouette.settlement import settle as fewest
 
@@ -972,7 +1087,14 @@ def settle(
 def ledger_command(
     ctx: typer.Context, as_json: JsonFlag = False, fmt: FormatOption = None, all: AllFlag = False
 ) -> None:
-    """Every booking in the ledger."""
+    """Every booking in the ledger.
+
+    Examples:
+
+    \b
+        chouette ledger
+        chouette ledger --all --format csv
+    """
     from chouette.report import ledger_json, ledger_rows
 
     with ledger(ctx, write=False) as book:
@@ -994,6 +1116,12 @@ def game_command(
     """One game: seats, events and bookings.
 
     With --json: the game as a chouette game record.
+
+    Examples:
+
+    \b
+        chouette game 1
+        chouette game 1 --json
     """
     from chouette.record import to_record
     from chouette.report import game_text
@@ -1030,6 +1158,12 @@ def report(
 
     The score sheet, standings, who pays whom, the house rules and a chart of every
     player's running balance, in one self-contained file.
+
+    Examples:
+
+    \b
+        chouette report --html friday.html
+        chouette report --html club.html --all
     """
     from chouette.page import render_report
     from chouette.report import standings as rank
@@ -1071,6 +1205,12 @@ def pay(
     Paid debts disappear from settle. Also for a player leaving early: another player pays
     them their balance and takes it over
     (`chouette pay cat dan 12.50 --note "takes over dan's balance"`).
+
+    Examples:
+
+    \b
+        chouette pay bob ann 30.00
+        chouette pay cat dan 12.50 --note "takes over dan's balance"
     """
     cents = money_option(amount, "AMOUNT")
     assert cents is not None
@@ -1096,6 +1236,12 @@ def record(
 
     One record, a JSON array of them, or JSON Lines; FILE or - for standard input (UTF-8, at
     most 64 MiB), read and checked whole before the ledger is locked.
+
+    Examples:
+
+    \b
+        chouette record games.jsonl
+        chouette --session saturday record -
     """
     from chouette.record import parse_record, read_records
     from chouette.report import booked_json
@@ -1165,6 +1311,12 @@ def import_command(
     nothing; a file imported before books nothing the second time. An export of chouette
     itself is restored into an empty database. eXtreme Gammon .xg and BGBlitz .bgf files
     need the gammonview library: pip install 'chouette[xg]'.
+
+    Examples:
+
+    \b
+        chouette import friday.mat
+        chouette import match.sgf --as 'Ann Smith=ann' --match-as-money
     """
     from db.imports import check_file, import_file
 
@@ -1238,6 +1390,12 @@ def export(
     A backup, or a move to another database: `chouette import FILE` of the export into an
     empty database (SQLite or PostgreSQL) rebuilds it with identical standings and sheets.
     FILE is written whole or not at all (never over the ledger itself).
+
+    Examples:
+
+    \b
+        chouette export club.jsonl
+        chouette --db club-copy.db import club.jsonl
     """
     from db.transfer import export as rows
 
@@ -1280,6 +1438,11 @@ def migrate(ctx: typer.Context) -> None:
 
     Reports never change the ledger, so they refuse an older one; any command that writes
     migrates it first, and this one does only that (a new ledger where there is none).
+
+    Example:
+
+    \b
+        chouette migrate
     """
     from db.migrations import LATEST
 
@@ -1295,6 +1458,11 @@ def check(ctx: typer.Context) -> None:
     The file itself (SQLite's integrity and foreign-key checks, every stored value readable);
     bookings sum to zero and equal what replaying the stored events gives; the line is
     consistent. Exit code 1 if anything is wrong.
+
+    Example:
+
+    \b
+        chouette check
     """
     from db.audit import check as audit
 
@@ -1453,6 +1621,12 @@ def table(ctx: typer.Context) -> None:
 
     Live commands without the `chouette` prefix, Tab completion of commands and names,
     the status after every game; each command is still its own transaction.
+
+    Examples:
+
+    \b
+        chouette table
+        chouette --session friday table
     """
     opts = options(ctx)
     with ledger(ctx, write=True) as book:
@@ -1504,7 +1678,13 @@ DEMO = [
 
 @app.command(cls=Command)
 def demo(ctx: typer.Context) -> None:
-    """Play a demo evening in a throw-away database."""
+    """Play a demo evening in a throw-away database.
+
+    Example:
+
+    \b
+        chouette demo
+    """
     import tempfile
 
     with tempfile.TemporaryDirectory(prefix="chouette-demo-") as folder:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+import shlex
 import subprocess
 import sys
 from importlib.metadata import version
@@ -70,3 +71,35 @@ def test_every_argument_and_option_has_a_metavar_in_words(chouette):
                 assert param.metavar, (name, param.opts)
                 shown = f"{param.opts[0]} {param.metavar}"
                 assert shown in text, (name, shown, text)
+
+
+# ---------------------------------------------------------------- an example in every help
+
+
+def examples_in(text: str) -> list[list[str]]:
+    """The command lines of a help's ``Example:`` block, as the shell would split them."""
+    block = re.search(r"^  Examples?:\n\n((?:      chouette .*\n)+)", text, re.M)
+    assert block, text
+    return [shlex.split(line) for line in block.group(1).splitlines()]
+
+
+def test_every_command_shows_examples_verbatim_that_parse(chouette):
+    """Each command's help has an Example block, printed as written (not re-wrapped), and
+    each example is a command line chouette accepts: its command exists and its arguments
+    and options parse (checked by Click itself, without running anything)."""
+    found = commands()
+    group = found.pop("")
+    for name, command in found.items():
+        text = chouette(name, "--help").stdout
+        lines = examples_in(text)
+        assert any(name in words for words in lines), (name, lines)
+        for words in lines:
+            assert words[0] == "chouette"
+            root = group.make_context("chouette", words[1:])  # the global options parse
+            args = words[1:]
+            while args[0] in ("--db", "--session"):
+                args = args[2:]
+            used, *rest = args
+            assert used in found, (name, words)
+            found[used].make_context(used, rest, parent=root).close()
+            root.close()
