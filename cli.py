@@ -105,7 +105,7 @@ app = typer.Typer(
     cls=Commands,
     help="Keep score at a backgammon chouette: the line, every cube, beavers, settlement.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
@@ -198,6 +198,25 @@ def current(book: "Ledger", ctx: typer.Context, *, lock: bool = False) -> "Sessi
     if name is not None and lock:
         book.use(info.name)
     return info
+
+
+def seated(opts: Options) -> list[str]:
+    """The line of the session the options name; none when there is no such ledger or session
+    (for completion, which never complains)."""
+    name = None if opts.session is None else normal_name(opts.session)
+    try:
+        with ledger_for(opts) as book:
+            return list(book.session(name).line.order)
+    except ChouetteError:
+        return []
+
+
+def complete_player(ctx: typer.Context, incomplete: str) -> list[str]:
+    """Shell completion of a player's name: the players in the session's line whose names
+    start with what was typed. Opens the ledger only when Tab is pressed."""
+    root = ctx.find_root().params
+    found = seated(Options(root.get("db"), root.get("session")))
+    return [p for p in found if p.startswith(incomplete)]
 
 
 NUMBER = re.compile(r"^[+-]?\d+(\.\d\d)?( → [+-]?\d+)?$")
@@ -589,7 +608,10 @@ def join(
 
 @app.command(cls=Command)
 def leave(
-    ctx: typer.Context, name: Annotated[str, typer.Argument(metavar="NAME", help="Who leaves.")]
+    ctx: typer.Context,
+    name: Annotated[
+        str, typer.Argument(metavar="NAME", help="Who leaves.", autocompletion=complete_player)
+    ],
 ) -> None:
     """A player leaves the line; their balance stays.
 
@@ -605,7 +627,10 @@ def leave(
 
 @app.command(cls=Command, name="sit-out")
 def sit_out(
-    ctx: typer.Context, name: Annotated[str, typer.Argument(metavar="NAME", help="Who sits out.")]
+    ctx: typer.Context,
+    name: Annotated[
+        str, typer.Argument(metavar="NAME", help="Who sits out.", autocompletion=complete_player)
+    ],
 ) -> None:
     """A player sits out, keeping their place.
 
@@ -621,7 +646,10 @@ def sit_out(
 
 @app.command(cls=Command, name="sit-in")
 def sit_in(
-    ctx: typer.Context, name: Annotated[str, typer.Argument(metavar="NAME", help="Who sits in.")]
+    ctx: typer.Context,
+    name: Annotated[
+        str, typer.Argument(metavar="NAME", help="Who sits in.", autocompletion=complete_player)
+    ],
 ) -> None:
     """A player who sat out plays again, from their place.
 
@@ -756,7 +784,10 @@ class By(StrEnum):
 def double(
     ctx: typer.Context,
     members: Annotated[
-        list[str] | None, typer.Argument(metavar="MEMBER", help="Whose cubes are turned.")
+        list[str] | None,
+        typer.Argument(
+            metavar="MEMBER", help="Whose cubes are turned.", autocompletion=complete_player
+        ),
     ] = None,
     by: Annotated[
         By, typer.Option("--by", metavar="box|member|team", help="Who doubles.")
@@ -801,7 +832,12 @@ def answer(ctx: typer.Context, act: str, member: str | None, every: bool, game: 
 
 
 MemberArg = Annotated[
-    str | None, typer.Argument(metavar="MEMBER", help="The member whose cube is answered.")
+    str | None,
+    typer.Argument(
+        metavar="MEMBER",
+        help="The member whose cube is answered.",
+        autocompletion=complete_player,
+    ),
 ]
 EveryFlag = Annotated[
     bool, typer.Option("--all", help="Answer every pending double (one side's at a time).")
@@ -846,7 +882,9 @@ def drop(
 @app.command(cls=Command)
 def beaver(
     ctx: typer.Context,
-    member: Annotated[str, typer.Argument(metavar="MEMBER", help="The pair.")],
+    member: Annotated[
+        str, typer.Argument(metavar="MEMBER", help="The pair.", autocompletion=complete_player)
+    ],
     game: GameOption = None,
 ) -> None:
     """Take a double and turn the cube straight back.
@@ -864,7 +902,9 @@ def beaver(
 @app.command(cls=Command)
 def raccoon(
     ctx: typer.Context,
-    member: Annotated[str, typer.Argument(metavar="MEMBER", help="The pair.")],
+    member: Annotated[
+        str, typer.Argument(metavar="MEMBER", help="The pair.", autocompletion=complete_player)
+    ],
     game: GameOption = None,
 ) -> None:
     """Answer a beaver by turning the cube again.
@@ -881,7 +921,12 @@ def raccoon(
 def deal(
     ctx: typer.Context,
     member: Annotated[
-        str, typer.Argument(metavar="MEMBER", help="The member who settles with the box.")
+        str,
+        typer.Argument(
+            metavar="MEMBER",
+            help="The member who settles with the box.",
+            autocompletion=complete_player,
+        ),
     ],
     points: Annotated[
         int, typer.Argument(metavar="POINTS", help="Points to the member (negative: to the box).")
@@ -1195,8 +1240,12 @@ def report(
 @app.command(cls=Command)
 def pay(
     ctx: typer.Context,
-    payer: Annotated[str, typer.Argument(metavar="FROM", help="Who pays.")],
-    payee: Annotated[str, typer.Argument(metavar="TO", help="Who is paid.")],
+    payer: Annotated[
+        str, typer.Argument(metavar="FROM", help="Who pays.", autocompletion=complete_player)
+    ],
+    payee: Annotated[
+        str, typer.Argument(metavar="TO", help="Who is paid.", autocompletion=complete_player)
+    ],
     amount: Annotated[str, typer.Argument(metavar="AMOUNT", help="How much, e.g. 12.50.")],
     note: Annotated[str, typer.Option(metavar="TEXT", help="What it was for.")] = "",
 ) -> None:
@@ -1596,12 +1645,7 @@ def completer(opts: Options) -> Callable[[str, int], str | None]:
     names: list[str] = []
 
     def refresh() -> None:
-        try:
-            with ledger_for(opts) as book:
-                info = book.session(opts.session)
-                names[:] = list(info.line.order)
-        except ChouetteError:
-            names[:] = []
+        names[:] = seated(opts)
 
     def complete(text: str, state: int) -> str | None:
         if state == 0:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 import subprocess
@@ -103,3 +104,49 @@ def test_every_command_shows_examples_verbatim_that_parse(chouette):
             assert used in found, (name, words)
             found[used].make_context(used, rest, parent=root).close()
             root.close()
+
+
+# ---------------------------------------------------------------- shell completion
+
+
+def complete(*words: str, env: dict[str, str] | None = None) -> list[str]:
+    """What bash completes after ``chouette WORDS`` (the last word is being typed), asked of
+    the real console script as the script ``--show-completion bash`` installs does."""
+    from tests.procs import script
+
+    line = ["chouette", *words]
+    done = subprocess.run(
+        [script()],
+        env={
+            **os.environ,
+            **(env or {}),
+            "_CHOUETTE_COMPLETE": "complete_bash",
+            "COMP_WORDS": " ".join(line),
+            "COMP_CWORD": str(len(line) - 1),
+        },
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+    assert done.returncode == 0 and not done.stderr, done.stderr
+    return done.stdout.split()
+
+
+def test_shell_completion_is_installed_and_completes_commands_and_players(chouette, tmp_path):
+    script = chouette("--show-completion", "bash").stdout
+    assert "_CHOUETTE_COMPLETE=complete_bash" in script and "complete " in script
+    assert "--install-completion" in chouette("--help").stdout
+    assert complete("sit") == ["sit-out", "sit-in"]
+    assert complete("take", "b") == []  # no ledger yet: nothing, and no error
+    chouette("new", "friday", "ann", "bob", "bea", "cat")
+    assert complete("take", "b") == ["bob", "bea"]
+    assert complete("pay", "c") == ["cat"]
+    assert complete("--session", "friday", "leave", "a") == ["ann"]
+    assert complete("--session", "nope", "leave", "a") == []
+    chouette("new", "saturday", "abe", "zed")
+    assert complete("sit-out", "") == ["abe", "zed"]
+    assert complete("--session", "friday", "sit-out", "a") == ["ann"]
+    other = tmp_path / "other.db"
+    assert complete("--db", str(other), "take", "") == []
+    assert not other.exists()
