@@ -27,6 +27,7 @@ from typer.core import TyperCommand, TyperGroup  # noqa: E402
 from chouette.errors import ChouetteError, MoneyError  # noqa: E402
 from chouette.line import normal_name  # noqa: E402
 from chouette.money import parse_money  # noqa: E402
+from chouette.names import match, resolve  # noqa: E402
 from chouette.text import json_safe, shown, shown_lines  # noqa: E402
 
 if TYPE_CHECKING:
@@ -515,9 +516,10 @@ def new(
         name = check_session_name(name)
     except ChouetteError as err:
         fail(str(err))
-    unknown = sorted(set(own) - set(line.order))
-    if unknown:
-        fail(f"--player-stake names {', '.join(unknown)}, who is not in the line")
+    try:  # --player-stake BOB=2.00 is bob's stake
+        own = {resolve(p, line.order, "is not in the line"): c for p, c in own.items()}
+    except ChouetteError as err:
+        fail(f"--player-stake: {err}")
     with ledger(ctx, write=True, create=True) as book:
         info = book.create_session(name, line, cents, rules, own)
     options(ctx).session = info.name  # a table prompt follows its own new session
@@ -560,6 +562,7 @@ def change_line(ctx: typer.Context, name: str, change: Callable[..., Any], verb:
         info = current(book, ctx, lock=True)
         book.between_games(info)
         try:
+            name = resolve(normal_name(name), info.line.order, "is not in the line")
             line = change(info.line, name, info.rules)
         except ChouetteError as err:
             fail(str(err))
@@ -596,7 +599,8 @@ def join(
     with ledger(ctx, write=True) as book:
         info = current(book, ctx, lock=True)
         book.between_games(info)
-        try:
+        try:  # BOB is bob, seated (refused) or back after leaving (their balance goes on)
+            name = match(name, [*info.line.order, *book.players(info)]) or name
             line = join_line(info.line, name, info.rules)
         except ChouetteError as err:
             fail(str(err))
@@ -717,18 +721,26 @@ def sessions(ctx: typer.Context, as_json: JsonFlag = False) -> None:
 # ---------------------------------------------------------------- playing a game
 
 
+Who = Callable[[str], str]  # the player a typed name means (BOB is bob)
+
+
 def play(
     ctx: typer.Context,
-    make: "Callable[[Game | None], Sequence[Event]]",
+    make: "Callable[[Game | None, Who], Sequence[Event]]",
     expect: int | None,
     as_json: bool = False,
 ) -> None:
-    """Apply one command's events to the current game, as one transaction."""
+    """Apply one command's events to the current game, as one transaction. ``make`` builds
+    them, with the players' names as typed turned into their names in the session."""
     with ledger(ctx, write=True) as book:
         info = current(book, ctx, lock=True)
         live = book.live(info)
+
+        def who(typed: str) -> str:
+            return resolve(normal_name(typed), info.line.order, "is not playing this game")
+
         try:
-            events = make(live.game)
+            events = make(live.game, who)
         except ChouetteError as err:
             fail(str(err))
         before = live.game
@@ -754,8 +766,8 @@ def report_played(played: "Played", before: "Game | None", as_json: bool) -> Non
         say(f"Next line: {played.outcome.next_line.describe()}")
 
 
-def one(event: "Event") -> "Callable[[Game | None], Sequence[Event]]":
-    return lambda _game: [event]
+def one(event: "Event") -> "Callable[[Game | None, Who], Sequence[Event]]":
+    return lambda _game, _who: [event]
 
 
 @app.command(cls=Command, name="auto-double")
@@ -809,8 +821,7 @@ def double(
     """
     from chouette.game import Double
 
-    names = tuple(normal_name(m) for m in members or ())
-    play(ctx, one(Double(by.value, names)), game)
+    play(ctx, lambda _game, who: [Double(by.value, tuple(who(m) for m in members or ()))], game)
 
 
 def answer(ctx: typer.Context, act: str, member: str | None, every: bool, game: int | None) -> None:
@@ -821,12 +832,12 @@ def answer(ctx: typer.Context, act: str, member: str | None, every: bool, game: 
     if not every and member is None:
         fail(f"name the member whose cube you {act}, or use --all", 2)
 
-    def make(live: "Game | None") -> "Sequence[Event]":
+    def make(live: "Game | None", who: Who) -> "Sequence[Event]":
         if every:
             if live is None:
                 raise ChouetteError(f"there is no pending double to {act}")
             return answer_all(live, act)  # type: ignore[arg-type]
-        return [Answer(act, normal_name(member or ""))]  # type: ignore[arg-type]
+        return [Answer(act, who(member or ""))]  # type: ignore[arg-type]
 
     play(ctx, make, game)
 
@@ -950,7 +961,7 @@ def deal(
         check_points(points, f"deal {member}")
     except ChouetteError as err:
         fail(str(err))
-    play(ctx, one(Deal(normal_name(member), points)), game)
+    play(ctx, lambda _game, who: [Deal(who(member), points)], game)
 
 
 class Side(StrEnum):
@@ -1263,9 +1274,17 @@ def pay(
     """
     cents = money_option(amount, "AMOUNT")
     assert cents is not None
-    payer, payee = normal_name(payer), normal_name(payee)
     with ledger(ctx, write=True) as book:
         info = current(book, ctx, lock=True)
+        known = book.players(info)
+        unknown = (
+            f"has not played in {info.name} (book a payment in the session they played in, "
+            "with --session)"
+        )
+        try:
+            payer, payee = (resolve(normal_name(p), known, unknown) for p in (payer, payee))
+        except ChouetteError as err:
+            fail(str(err))
         book.pay(info, payer, payee, cents, note)
     say(f"{payer} paid {payee} {format_cents(cents)} ({info.name}).")
 
@@ -1374,7 +1393,12 @@ def import_command(
         restore_export(ctx, files[0])
         return
     with ledger(ctx, write=False) as book:  # the house rules the files are read with
-        rules = current(book, ctx).rules
+        info = current(book, ctx)
+        rules = info.rules
+        try:  # --as 'Ann Smith=ANN' is the seated ann (a name seated nowhere is left to refuse)
+            mapping = {e: match(p, info.line.order) or p for e, p in mapping.items()}
+        except ChouetteError as err:
+            fail(f"--as: {err}")
     summaries = []
     with ExitStack() as kept:
         checked = []
