@@ -1636,15 +1636,40 @@ def dispatch(words: Sequence[str], opts: Options) -> int:
 _command: Any = None
 
 
-def table_loop(opts: Options, read: Callable[[str], str]) -> None:
-    """The prompt of ``chouette table``: live commands without the ``chouette`` prefix."""
+LEAVING = "(to leave the table: Ctrl-C again on an empty line, Ctrl-D, or quit)"
+
+
+def nothing_typed() -> str:
+    """What is on the line when Ctrl-C is pressed, where that cannot be known."""
+    return ""
+
+
+def table_loop(
+    opts: Options, read: Callable[[str], str], typed: Callable[[], str] = nothing_typed
+) -> None:
+    """The prompt of ``chouette table``: live commands without the ``chouette`` prefix.
+
+    Ctrl-C clears the line being typed (``typed`` tells what it held); on an empty line it
+    says how to leave, and a second Ctrl-C in a row leaves, as Ctrl-D and ``quit`` do."""
     prefix = [*(["--db", opts.db] if opts.db else [])]
+    warned = False  # the last key was a Ctrl-C on an empty line
     while True:
         try:
             text = read("chouette> ")
         except EOFError:
             say()
             return
+        except KeyboardInterrupt:
+            say()
+            if typed().strip():
+                warned = False
+                continue
+            if warned:
+                return
+            say(LEAVING)
+            warned = True
+            continue
+        warned = False
         try:
             words = shlex.split(text)
         except ValueError as err:
@@ -1688,7 +1713,8 @@ def table(ctx: typer.Context) -> None:
     """Run the evening at one prompt.
 
     Live commands without the `chouette` prefix, Tab completion of commands and names,
-    the status after every game; each command is still its own transaction.
+    the status after every game; each command is still its own transaction. Ctrl-C clears
+    the line; Ctrl-D, quit, or a second Ctrl-C on an empty line leaves.
 
     Examples:
 
@@ -1701,7 +1727,7 @@ def table(ctx: typer.Context) -> None:
         info = current(book, ctx, lock=True)
     opts.session = info.name  # this table's session, until `new` or --session at its prompt
     say(f"Table mode for {info.name}: type commands (help, quit); Tab completes.")
-    read = input
+    typed = nothing_typed
     if sys.stdin.isatty():
         try:
             import readline
@@ -1709,10 +1735,11 @@ def table(ctx: typer.Context) -> None:
             readline.set_completer(completer(opts))
             readline.set_completer_delims(" ")
             readline.parse_and_bind("tab: complete")
+            typed = readline.get_line_buffer
         except ImportError:
             pass
     dispatch(["status"], opts)
-    table_loop(opts, read)
+    table_loop(opts, input, typed)
 
 
 # ---------------------------------------------------------------- the demo
