@@ -230,7 +230,46 @@ class Format(StrEnum):
     json = "json"
 
 
-def emit(rows: "Rows", fmt: Format = Format.table) -> None:
+Tint = Callable[[Sequence[str], list[list[str]]], list[list[str]]]
+
+MONEY_COLUMNS = ("money", "at the table", "balance")  # money won or lost, by its sign
+GREEN, RED, DEFAULT = "\x1b[32m", "\x1b[31m", "\x1b[39m"
+SIGNED_MONEY = re.compile(r"^([+-])\d[\d,]*\.\d\d$")
+
+
+def colour() -> bool:
+    """Whether tables are coloured: on a terminal, unless NO_COLOR is set (no-color.org);
+    FORCE_COLOR forces it, even into a pipe."""
+    if os.environ.get("NO_COLOR"):
+        return False
+    return bool(os.environ.get("FORCE_COLOR")) or sys.stdout.isatty()
+
+
+def paint(cell: str, sign: str) -> str:
+    return f"{GREEN if sign == '+' else RED}{cell}{DEFAULT}"
+
+
+def money_tint(headers: Sequence[str], body: list[list[str]]) -> list[list[str]]:
+    """Money won in green, lost in red: the money columns, and the sheet's money row."""
+    columns = {i for i, h in enumerate(headers) if h in MONEY_COLUMNS}
+    painted = []
+    for row in body:
+        money_row = bool(row) and row[0] == "money"
+        cells = []
+        for i, cell in enumerate(row):
+            signed = SIGNED_MONEY.match(cell) if money_row or i in columns else None
+            cells.append(paint(cell, signed.group(1)) if signed else cell)
+        painted.append(cells)
+    return painted
+
+
+def payer_tint(headers: Sequence[str], body: list[list[str]]) -> list[list[str]]:
+    """Who pays (lost) in red, who is paid (won) in green."""
+    return [[paint(row[0], "-"), paint(row[1], "+"), *row[2:]] for row in body]
+
+
+def emit(rows: "Rows", fmt: Format = Format.table, tint: Tint = money_tint) -> None:
+    """A report's rows as a table (coloured on a terminal), CSV or Markdown."""
     headers, body = rows
     if fmt is Format.csv:
         import csv
@@ -252,7 +291,11 @@ def emit(rows: "Rows", fmt: Format = Format.table) -> None:
     )
     headers = [shown(h) for h in headers]
     body = [[shown(cell) for cell in row] for row in body]
-    typer.echo(tabulate(body, headers, tablefmt=style, disable_numparse=True, colalign=align))
+    coloured = fmt is Format.table and colour()
+    if coloured:
+        body = tint(headers, body)
+    text = tabulate(body, headers, tablefmt=style, disable_numparse=True, colalign=align)
+    typer.echo(text, color=coloured or None)
 
 
 def emit_json(data: Any) -> None:
@@ -1136,7 +1179,7 @@ def settle(
     elif not payments and fmt is Format.table:
         say("Everyone is square: no payments.")
     else:
-        emit(settle_rows(payments), fmt)
+        emit(settle_rows(payments), fmt, payer_tint)
 
 
 @app.command(cls=Command, name="ledger")
