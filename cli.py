@@ -1100,7 +1100,9 @@ def standings(
 ) -> None:
     """Points and money per player.
 
-    For the session, or with --all for the club's running ledger.
+    For the session, or with --all for the club's running ledger. Where payments were booked
+    (`chouette pay`), the table shows the money won at the table, the payments and the
+    balance they leave (CSV and JSON keep their columns: the balance is the money).
 
     Examples:
 
@@ -1111,15 +1113,16 @@ def standings(
     from chouette.report import standings as rank
     from chouette.report import standings_json, standings_rows
 
+    fmt = pick_format(as_json, fmt)
     with ledger(ctx, write=False) as book:
         info = scope(book, ctx, all)
         table = rank(book.players(info), book.totals(info))
+        paid = book.paid(info) if fmt in (Format.table, Format.markdown) else None
     name = None if info is None else info.name
-    fmt = pick_format(as_json, fmt)
     if fmt is Format.json:
         emit_json(standings_json(name, table))
     else:
-        emit(standings_rows(table), fmt)
+        emit(standings_rows(table, paid), fmt)
 
 
 @app.command(cls=Command)

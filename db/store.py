@@ -771,6 +771,19 @@ class Ledger:
             query = query.where(BalanceRow.session_id == info.id)
         return {p: (int(pts), int(c)) for p, pts, c in self.db.exec(query).all()}
 
+    def paid(self, info: SessionInfo | None) -> dict[str, Cents]:
+        """What each player paid (+) or received (−) in the payments booked between players
+        (in the session, or in every session); a player in no payment is left out. Read from
+        the payments themselves, a few rows, however long the ledger."""
+        query = select(PaymentRow.payer, PaymentRow.payee, PaymentRow.cents)
+        if info is not None:
+            query = query.where(PaymentRow.session_id == info.id)
+        paid: dict[str, Cents] = {}
+        for payer, payee, cents in self.db.exec(query).all():
+            paid[payer] = paid.get(payer, 0) + cents
+            paid[payee] = paid.get(payee, 0) - cents
+        return paid
+
     def sheet(self, info: SessionInfo | None) -> list[GameLine]:
         """A row per finished game, in order, with every player's points and cents."""
         query = (
