@@ -1255,22 +1255,36 @@ def report(
         ),
     ],
     all: AllFlag = False,
+    currency: Annotated[
+        str | None,
+        typer.Option(
+            "--currency",
+            envvar="CHOUETTE_CURRENCY",
+            metavar="CODE",
+            help="Label the amounts with this currency (EUR, $, CHF); default: none.",
+        ),
+    ] = None,
 ) -> None:
     """One HTML page to print or share.
 
     The score sheet, standings, who pays whom, the house rules and a chart of every
-    player's running balance, in one self-contained file.
+    player's running balance, in one self-contained file; dated with the evening's day and
+    hours in your local time. The ledger keeps no currency: --currency labels the amounts.
 
     Examples:
 
     \b
-        chouette report --html friday.html
+        chouette report --html friday.html --currency EUR
         chouette report --html club.html --all
     """
-    from chouette.page import render_report
+    from chouette.page import check_currency, render_report
     from chouette.report import standings as rank
     from chouette.settlement import settle as fewest
 
+    try:
+        currency = None if currency is None else check_currency(currency)
+    except ChouetteError as err:
+        fail(f"--currency: {err}", 2)
     refuse_ledger_file(ctx, html)
     with ledger(ctx, write=False) as book:
         info = scope(book, ctx, all)
@@ -1288,6 +1302,9 @@ def report(
         payments=payments,
         generated_at=clock(),
         player_stakes=None if info is None else info.player_stakes,
+        started_at=None if info is None else info.created_at,
+        local=datetime.astimezone,  # the reader's local time, as the system keeps it
+        currency=currency,
     )
     write_file(html, page, private=False)
     what = "every session" if info is None else info.name
