@@ -34,16 +34,17 @@ if TYPE_CHECKING:
     from typer._click import Context, HelpFormatter, Parameter  # Typer's own Click
 
     from chouette.game import Event, Game
+    from chouette.outcome import Kind
     from chouette.report import Rows
     from db import Ledger
-    from db.store import Played, SessionInfo
+    from db.values import Played, SessionInfo
 
 
 class Commands(TyperGroup):
     """The app's commands; a command that meets data it cannot read says whether the ledger
     is damaged (and so not a bug of chouette's)."""
 
-    def invoke(self, ctx: typer.Context) -> Any:
+    def invoke(self, ctx: Any) -> Any:
         try:
             return super().invoke(ctx)
         except (ValueError, TypeError, KeyError, AttributeError):
@@ -94,8 +95,8 @@ def argument_words(param: "Parameter") -> str:
 
 def damage(ctx: typer.Context) -> list[str]:
     """What is damaged in the ledger the options name, if it was opened at all."""
-    from db.audit import damage as found
     from db.engine import opened
+    from db.integrity import damage as found
 
     url = ledger_url(options(ctx))
     return found(url) if opened(url) else []
@@ -191,10 +192,15 @@ def ledger(ctx: typer.Context, *, write: bool, create: bool = False) -> "Iterato
         fail(str(err))
 
 
+def session_option(ctx: typer.Context) -> str | None:
+    """The session ``--session`` names, as stored (the one place it is read)."""
+    name = options(ctx).session
+    return None if name is None else normal_name(name)
+
+
 def current(book: "Ledger", ctx: typer.Context, *, lock: bool = False) -> "SessionInfo":
     """The session named by ``--session`` (remembered as the current one) or the current one."""
-    name = options(ctx).session
-    name = None if name is None else normal_name(name)
+    name = session_option(ctx)
     info = book.session(name, lock=lock)
     if name is not None and lock:
         book.use(info.name)
@@ -601,15 +607,12 @@ def format_cents(cents: int) -> str:
 
 
 def change_line(ctx: typer.Context, name: str, change: Callable[..., Any], verb: str) -> None:
+    from db.actions import change_line as changed
+
     with ledger(ctx, write=True) as book:
         info = current(book, ctx, lock=True)
-        book.between_games(info)
-        try:
-            name = resolve(normal_name(name), info.line.order, "is not in the line")
-            line = change(info.line, name, info.rules)
-        except ChouetteError as err:
-            fail(str(err))
-        info = book.set_line(info, line)
+        name = resolve(normal_name(name), info.line.order, "is not in the line")
+        info = changed(book, info, lambda line: change(line, name, info.rules), f"{name} {verb}")
     say(f"{name} {verb}. Line: {info.line.describe()}")
 
 
@@ -639,16 +642,13 @@ def join(
     except ChouetteError as err:
         fail(str(err))
     cents = stake_option(stake, "--stake", f"{name}'s stake")
+    from db.actions import join as joined
+
     with ledger(ctx, write=True) as book:
         info = current(book, ctx, lock=True)
-        book.between_games(info)
-        try:  # BOB is bob, seated (refused) or back after leaving (their balance goes on)
-            name = match(name, [*info.line.order, *book.players(info)]) or name
-            line = join_line(info.line, name, info.rules)
-        except ChouetteError as err:
-            fail(str(err))
-        info = book.set_line(info, line)
-        book.add_player(info, name, cents)
+        # BOB is bob: seated (refused), or back after leaving (their balance goes on)
+        name = match(name, [*info.line.order, *book.players(info)]) or name
+        info = joined(book, info, name, cents, lambda line: join_line(line, name, info.rules))
     at = "" if cents is None else f" at {format_cents(cents)} a point"
     say(f"{name} joins{at}. Line: {info.line.describe()}")
 
@@ -723,42 +723,16 @@ def sessions(ctx: typer.Context, as_json: JsonFlag = False) -> None:
         chouette sessions
         chouette --session friday status
     """
+    from chouette.report import sessions_json, sessions_rows
+
     with ledger(ctx, write=False) as book:
         found = book.sessions()
     if as_json:
-        emit_json(
-            {
-                "sessions": [
-                    {
-                        "name": s.name,
-                        "created_at": s.created_at.isoformat(),
-                        "stake_cents": s.stake,
-                        "players": s.players,
-                        "games": s.games,
-                        "current": s.current,
-                        "rules": s.rules.to_dict(),
-                    }
-                    for s in found
-                ]
-            }
-        )
-        return
-    if not found:
+        emit_json(sessions_json(found))
+    elif not found:
         say("No sessions yet: start one with `chouette new NAME PLAYER...`.")
-        return
-    rows = [
-        [
-            "*" if s.current else "",
-            s.name,
-            s.created_at.strftime("%Y-%m-%d"),
-            format_cents(s.stake),
-            str(s.players),
-            str(s.games),
-            s.rules.summary(),
-        ]
-        for s in found
-    ]
-    emit((["", "session", "started", "stake", "players", "games", "house rules"], rows))
+    else:
+        emit(sessions_rows(found))
 
 
 # ---------------------------------------------------------------- playing a game
@@ -775,9 +749,11 @@ def play(
 ) -> None:
     """Apply one command's events to the current game, as one transaction. ``make`` builds
     them, with the players' names as typed turned into their names in the session."""
+    from db.actions import play as played_now
+
     with ledger(ctx, write=True) as book:
         info = current(book, ctx, lock=True)
-        live = book.live(info)
+        live = book.live(info)  # the game is read once, for the events and for playing them
 
         def who(typed: str) -> str:
             return resolve(normal_name(typed), info.line.order, "is not playing this game")
@@ -787,7 +763,7 @@ def play(
         except ChouetteError as err:
             fail(str(err))
         before = live.game
-        played = book.play(info, events, expect, issued(options(ctx)))
+        played = played_now(book, info, events, expect, issued(options(ctx)), live=live)
     options(ctx).booked = played.outcome is not None
     report_played(played, before, as_json)
 
@@ -1040,26 +1016,63 @@ def end(
 
     if gammon and backgammon:
         fail("--gammon or --backgammon, not both", 2)
-    kind = "backgammon" if backgammon else "gammon" if gammon else "single"
+    kind: Kind = "backgammon" if backgammon else "gammon" if gammon else "single"
     play(ctx, one(End(winner.value, kind, resigned)), game, as_json)
 
 
 @app.command(cls=Command)
 def undo(ctx: typer.Context) -> None:
-    """Take back the last event, a game's end included.
+    """Take back the last thing done in the session, whatever it was.
 
-    When the session's last game was imported from an engine file, all that file's games
-    are taken back, and the file can be imported again (into the right session).
+    A command's events (a game's end included), a record of games, an import (the file
+    can then be imported again, into the right session), a payment, a join, leave,
+    sit-out or sit-in. `chouette log` lists what undo would take back, newest first.
 
     Example:
 
     \b
         chouette undo
     """
+    from chouette.report import undone_text
+    from db.actions import undo as take_back
+
     with ledger(ctx, write=True) as book:
         info = current(book, ctx, lock=True)
-        said = book.undo(info)
-    say(f"Undone: {said}.")
+        undone = take_back(book, info)
+    say(f"Undone: {undone_text(undone)}.")
+
+
+@app.command(cls=Command)
+def log(
+    ctx: typer.Context,
+    as_json: JsonFlag = False,
+    limit: Annotated[
+        int | None, typer.Option("--limit", metavar="N", help="Only the last N things done.")
+    ] = None,
+) -> None:
+    """What undo would take back, newest first.
+
+    Every command that changed the session (events, records, imports, payments, changes
+    of the line), with when it was done.
+
+    Examples:
+
+    \b
+        chouette log
+        chouette log --limit 5 --json
+    """
+    from chouette.report import log_json, log_rows
+    from db.actions import log as done
+
+    with ledger(ctx, write=False) as book:
+        info = current(book, ctx)
+        found = done(book, info, limit)
+    if as_json:
+        emit_json(log_json(info.name, found))
+    elif not found:
+        say(f"Nothing done in {info.name} yet that undo could take back.")
+    else:
+        emit(log_rows(found))
 
 
 # ---------------------------------------------------------------- reports
@@ -1230,14 +1243,22 @@ def game_command(
 
     with ledger(ctx, write=False) as book:
         info = current(book, ctx)
-        played, facts, bookings = book.game(info, number)
+        view = book.game(info, number)
     if as_json:
-        if played is not None:
-            emit_json(to_record(played, info.name))
+        if view.game is not None:
+            emit_json(to_record(view.game, info.name))
         else:
-            emit_json({"session": info.name, "game": number, **(facts["detail"] or {})})
+            emit_json({"session": info.name, "game": number, **(view.detail or {})})
         return
-    heading, rows = game_text(info.name, number, played, facts, bookings)
+    heading, rows = game_text(
+        info.name,
+        number,
+        over=view.over,
+        game=view.game,
+        detail=view.detail,
+        line_after=view.line_after,
+        bookings=view.bookings,
+    )
     say("\n".join(heading))
     emit(rows)
 
@@ -1335,6 +1356,8 @@ def pay(
         chouette pay bob ann 30.00
         chouette pay cat dan 12.50 --note "takes over dan's balance"
     """
+    from db.actions import pay as paid
+
     cents = money_option(amount, "AMOUNT")
     assert cents is not None
     with ledger(ctx, write=True) as book:
@@ -1344,11 +1367,8 @@ def pay(
             f"has not played in {info.name} (book a payment in the session they played in, "
             "with --session)"
         )
-        try:
-            payer, payee = (resolve(normal_name(p), known, unknown) for p in (payer, payee))
-        except ChouetteError as err:
-            fail(str(err))
-        book.pay(info, payer, payee, cents, note)
+        payer, payee = (resolve(normal_name(p), known, unknown) for p in (payer, payee))
+        paid(book, info, payer, payee, cents, note)
     say(f"{payer} paid {payee} {format_cents(cents)} ({info.name}).")
 
 
@@ -1376,6 +1396,7 @@ def record(
     """
     from chouette.record import parse_record, read_records
     from chouette.report import booked_json
+    from db.actions import record as recorded
     from db.files import read_input
 
     label = "standard input" if source == "-" else source
@@ -1387,7 +1408,7 @@ def record(
     if not parsed:
         fail(f"{label} holds no records to book")
     with ledger(ctx, write=True) as book:
-        booked = book.record_all(parsed, options(ctx).session)
+        booked = recorded(book, parsed, session_option(ctx))
         if booked:
             book.use(booked[-1].session.name)
     if as_json:
@@ -1638,18 +1659,17 @@ def progress_bar(path: Path) -> Iterator[Callable[[int], None] | None]:
 
 
 def report_import(summary: Any) -> None:
-    if summary.already:
-        say(summary.already)
-        return
-    skipped = f", {summary.skipped} already in the ledger (skipped)" if summary.skipped else ""
-    booked = plural(summary.booked, "game")
-    say(f"{summary.file}: {booked} booked into {summary.session}{skipped}.")
-    if summary.points:
-        from chouette.report import balance, signed
+    from chouette.report import already_imported_text, imported_rows, imported_text
 
-        order = sorted(summary.points, key=lambda p: (-summary.cents[p], -summary.points[p], p))
-        rows = [[p, signed(summary.points[p]), balance(summary.cents[p])] for p in order]
-        emit((["player", "points", "money"], rows))
+    if summary.earlier is not None:
+        earlier = summary.earlier
+        say(
+            already_imported_text(summary.file, earlier.games, earlier.session, earlier.imported_at)
+        )
+        return
+    say(imported_text(summary.file, summary.booked, summary.session, summary.skipped))
+    if summary.points:
+        emit(imported_rows(summary.points, summary.cents))
     for note in summary.notes:
         say(f"Note: {note}")
     for warning in summary.warnings[:20]:

@@ -107,6 +107,7 @@ def random_game(line_, rules: HouseRules, rng: random.Random) -> list[Event]:
 
 def build_evening(path: Path, games: int) -> None:
     from db import open_ledger
+    from db.actions import play
 
     rules = HouseRules(auto_doubles=1)
     rng = random.Random(500)
@@ -116,10 +117,10 @@ def build_evening(path: Path, games: int) -> None:
     for _ in range(games):
         with open_ledger(url, write=True, now=NOW) as book:
             info = book.session(None, lock=True)
-            book.play(info, random_game(info.line, rules, rng), None)
+            play(book, info, random_game(info.line, rules, rng), None)
     with open_ledger(url, write=True, now=NOW) as book:  # leave a game in progress
         info = book.session(None, lock=True)
-        book.play(info, [Double("box", info.line.team[:2])], None)
+        play(book, info, [Double("box", info.line.team[:2])], None)
 
 
 # ---------------------------------------------------------------- the figures

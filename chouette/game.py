@@ -2,8 +2,11 @@
 
 A game is a list of events. :func:`apply` takes the game as it stands and one event and
 returns the new game, or refuses the event with a :class:`RuleError` naming the player and
-the reason; a refused event changes nothing. Live commands, chouette game records and
-engine imports all produce these same events.
+the reason; a refused event changes nothing. Live commands and chouette game records both
+produce these same events and play them through :func:`apply_all`, and a stored game is its
+events replayed (:func:`replay`). Engine imports are other programs' two-party games, whose
+events the files do not keep whole: they are scored by the same rules, the functions of
+:mod:`chouette.outcome` that score a pair here.
 
 Cube bookkeeping: ``value`` is the stake in force for the pair. A pending offer (a double,
 a beaver or a raccoon) would double it; whoever refuses a pending offer pays ``value``.
@@ -19,6 +22,7 @@ from typing import Literal
 
 from chouette.errors import AutoDoubleIgnored, RuleError
 from chouette.line import Line, send_down
+from chouette.outcome import MULTIPLIER, Kind, pair_points
 from chouette.rules import HouseRules
 
 Party = Literal["box", "member"]
@@ -26,9 +30,7 @@ Owner = Literal["centre", "box", "member"]
 Stage = Literal["double", "beaver", "raccoon"]
 AnswerAct = Literal["take", "drop", "beaver", "raccoon"]
 Winner = Literal["box", "team"]
-Kind = Literal["single", "gammon", "backgammon"]
 
-MULTIPLIER: Mapping[str, int] = {"single": 1, "gammon": 2, "backgammon": 3}
 ANSWERS: tuple[AnswerAct, ...] = ("take", "drop", "beaver", "raccoon")
 
 
@@ -159,6 +161,11 @@ class Game:
         return self.result is not None or not any(c.live for c in self.cubes.values())
 
     @property
+    def players(self) -> tuple[str, ...]:
+        """Everyone playing this game: the box, the box's partner if any, the members."""
+        return (self.box, *((self.partner,) if self.partner else ()), *self.members)
+
+    @property
     def acting_captain(self) -> str | None:
         """The highest-placed live member: who plays the board and decides for a single cube."""
         return next((m for m in self.members if self.cubes[m].live), None)
@@ -197,6 +204,43 @@ def replay(line: Line, rules: HouseRules, events: Iterable[Event]) -> Game:
     for event in events:
         game = apply(game, event)
     return game
+
+
+class EventRefused(RuleError):
+    """One of several events (``index``, 1-based) the rules refuse; the message is the
+    rules' own, so one command's refusal reads as it always did."""
+
+    def __init__(self, index: int, event: Event, reason: RuleError) -> None:
+        super().__init__(str(reason))
+        self.index, self.event = index, event
+
+
+@dataclass(frozen=True)
+class Applied:
+    """What :func:`apply_all` made: the game, the events it applied, and the automatic
+    doubles it passed over past the limit (their 1-based index and why), as at the table."""
+
+    game: Game
+    events: tuple[Event, ...]
+    ignored: tuple[tuple[int, str], ...]
+
+
+def apply_all(game: Game, events: Iterable[Event]) -> Applied:
+    """Apply events one after the other, as one command or one game record: an automatic
+    double past the limit changes nothing and is noted; any other refusal refuses them all
+    (:class:`EventRefused`, naming the event)."""
+    applied: list[Event] = []
+    ignored: list[tuple[int, str]] = []
+    for index, event in enumerate(events, start=1):
+        try:
+            game = apply(game, event)
+        except AutoDoubleIgnored as err:
+            ignored.append((index, str(err)))
+            continue
+        except RuleError as err:
+            raise EventRefused(index, event, err) from None
+        applied.append(event)
+    return Applied(game, tuple(applied), tuple(ignored))
 
 
 # ---------------------------------------------------------------- apply
@@ -517,9 +561,10 @@ def _end(game: Game, event: End) -> Game:
     cubes = dict(game.cubes)
     for name, cube in game.cubes.items():
         if cube.live:
-            centred = cube.owner == "centre"
-            mult = 1 if game.rules.jacoby and centred else MULTIPLIER[event.kind]
-            cubes[name] = replace(cube, result=sign * cube.value * mult, ended_by="board")
+            worth = pair_points(
+                cube.value, event.kind, centred=cube.owner == "centre", jacoby=game.rules.jacoby
+            )
+            cubes[name] = replace(cube, result=sign * worth, ended_by="board")
     return replace(game, cubes=cubes, result=event)
 
 

@@ -129,6 +129,12 @@ def seat(line: Line, rules: HouseRules) -> Line:
     return replace(line, partner=pick)
 
 
+def check_between_games(in_progress: int | None) -> None:
+    """The line changes only between games (``in_progress``: the game being played, if any)."""
+    if in_progress is not None:
+        raise LineError(f"game {in_progress} is in progress: change the line after it ends")
+
+
 def _require_seated(line: Line, name: str) -> None:
     if name not in line.order:
         raise LineError(f"{name} is not in the line")

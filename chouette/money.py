@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from decimal import Decimal, InvalidOperation
 
 from chouette.errors import ChouetteError, LimitError, MoneyError
@@ -62,6 +63,38 @@ def check_stake(cents: Cents, what: str = "the stake") -> Cents:
     if cents <= 0:
         raise ChouetteError(f"{what} must be more than zero, not {format_money(cents)}")
     return check_cents(cents, what)
+
+
+def check_payment(
+    payer: str, payee: str, cents: Cents, players: Collection[str], session: str
+) -> None:
+    """A payment between two of the session's players: not to oneself, more than zero and
+    within the limit."""
+    if payer == payee:
+        raise ChouetteError(f"{payer} cannot pay themselves")
+    if cents <= 0:
+        raise ChouetteError("a payment must be more than zero")
+    check_cents(cents, f"a payment of {format_money(cents)}")
+    for name in (payer, payee):
+        if name not in players:
+            raise ChouetteError(
+                f"{name} has not played in {session} (book a payment in the session they "
+                "played in, with --session)"
+            )
+
+
+def check_new_stake(
+    name: str, session: str, stake: Cents, now: Cents, *, has_played: bool
+) -> Cents:
+    """A stake for a player who joins (again): their games already booked must replay to the
+    same money, so once they have played the stake cannot change in that session."""
+    check_stake(stake, f"{name}'s stake")
+    if has_played and stake != now:
+        raise ChouetteError(
+            f"{name} has played in {session} at {format_money(now)} a point: a different "
+            "stake needs a new session (the games already booked must replay to the same money)"
+        )
+    return stake
 
 
 def format_money(cents: Cents, *, sign: bool = False) -> str:

@@ -15,23 +15,24 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
-from chouette.errors import AutoDoubleIgnored, LineError, RecordError, RuleError
+from chouette.errors import LineError, RecordError, RuleError
 from chouette.game import (
     ANSWERS,
-    MULTIPLIER,
     Answer,
     AutoDouble,
     Deal,
     Double,
     End,
     Event,
+    EventRefused,
     Game,
-    Kind,
     apply,
+    apply_all,
     start,
 )
 from chouette.limits import check_points
 from chouette.line import Line, check_name, check_session_name
+from chouette.outcome import MULTIPLIER, Kind
 from chouette.rules import HouseRules
 
 RECORD_KEYS = frozenset(
@@ -216,14 +217,12 @@ def play_record(
         game = start(line, rules)
     except RuleError as err:
         raise RecordError(f"{where}: {err}") from None
-    notices: list[str] = []
-    for i, event in enumerate(record.events, start=1):
-        try:
-            game = apply(game, event)
-        except AutoDoubleIgnored as err:
-            notices.append(f"{where}, event {i} (auto-double) ignored: {err}")
-        except RuleError as err:
-            raise RecordError(f"{where}, event {i} ({event.describe()}): {err}") from None
+    try:
+        applied = apply_all(game, record.events)
+    except EventRefused as err:
+        raise RecordError(f"{where}, event {err.index} ({err.event.describe()}): {err}") from None
+    game = applied.game
+    notices = [f"{where}, event {i} (auto-double) ignored: {why}" for i, why in applied.ignored]
     if record.result is not None:
         if game.over:
             raise RecordError(

@@ -10,12 +10,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
-from chouette.game import Game
+from chouette.game import Event, Game
 from chouette.line import Line
 from chouette.money import Cents, format_money
 from chouette.outcome import Outcome
+from chouette.rules import HouseRules
 from chouette.settlement import Payment
 
 Rows = tuple[list[str], list[list[str]]]
@@ -53,6 +54,35 @@ class Standing:
     name: str
     points: int
     cents: Cents
+
+
+@dataclass(frozen=True)
+class SessionSummary:
+    """A session in the list of sessions."""
+
+    name: str
+    created_at: datetime
+    stake: Cents
+    rules: HouseRules
+    players: int
+    games: int
+    current: bool
+
+
+@dataclass(frozen=True)
+class Undone:
+    """What ``undo`` took back: a command's events (``events``, of game ``number``; the game
+    has not started now if ``game_gone``), the games of a ``record`` or an ``import`` (games
+    ``number`` to ``last``; an import's ``file``), a ``payment`` or a change of the ``line``
+    (``said``: what the command said it did)."""
+
+    what: Literal["events", "record", "import", "payment", "line"]
+    number: int = 0
+    last: int | None = None
+    events: tuple[Event, ...] = ()
+    file: str | None = None
+    game_gone: bool = False
+    said: str = ""
 
 
 @dataclass(frozen=True)
@@ -385,27 +415,130 @@ def describe_events(number: int, before: Game | None, after: Game) -> list[str]:
 def game_text(
     session: str,
     number: int,
+    *,
+    over: bool,
     game: Game | None,
-    facts: Mapping[str, Any],
+    detail: Mapping[str, Any] | None,
+    line_after: Line | None,
     bookings: Sequence[Entry],
 ) -> tuple[list[str], Rows]:
-    """``chouette game N``: the seats, the events in order, the bookings."""
-    state = "over" if facts["over"] else "in progress"
-    heading = [f"Game {number} of {session} ({state})"]
+    """``chouette game N``: the seats, the events in order (or an imported game's result),
+    the bookings."""
+    heading = [f"Game {number} of {session} ({'over' if over else 'in progress'})"]
     if game is not None:
         heading.append(f"Line: {game.start_line.describe()}")
         heading += [f"  {i}. {e.describe()}" for i, e in enumerate(game.events, start=1)]
-        if facts["over"]:
+        if over:
             heading += [f"  {m}: {cube_text(game, m)}" for m in game.cubes]
     else:
-        detail = facts.get("detail") or {}
-        points = detail.get("points")
+        found = detail or {}
+        points = found.get("points")
         heading.append(
-            f"Imported: {detail.get('winner')} beat {detail.get('loser')}, "
-            f"{points} point{'' if points == 1 else 's'} (cube {detail.get('cube')}, "
-            f"{detail.get('result')}, {detail.get('end')})"
+            f"Imported: {found.get('winner')} beat {found.get('loser')}, "
+            f"{points} point{'' if points == 1 else 's'} (cube {found.get('cube')}, "
+            f"{found.get('result')}, {found.get('end')})"
         )
-    if facts.get("line_after") is not None:
-        heading.append(f"Next line: {facts['line_after'].describe()}")
+    if line_after is not None:
+        heading.append(f"Next line: {line_after.describe()}")
     rows = [[b.player, signed(b.points), balance(b.cents)] for b in bookings]
     return heading, (["player", "points", "money"], rows)
+
+
+# ---------------------------------------------------------------- undo, sessions, imports
+
+
+def games_text(first: int, last: int | None) -> str:
+    """``game 3`` or ``games 3–5``."""
+    last = first if last is None else last
+    return f"game {first}" if first == last else f"games {first}–{last}"
+
+
+def done_text(done: Undone) -> str:
+    """A thing done to a session, as ``log`` lists it and ``undo`` says it took it back."""
+    if done.what == "import":
+        if done.last is None:
+            return f"the import of {done.file} (no game booked)"
+        return f"the import of {done.file} ({games_text(done.number, done.last)})"
+    if done.what == "record":
+        return f"the record of {games_text(done.number, done.last)}"
+    if done.what in ("payment", "line"):
+        return done.said
+    return f"{', '.join(e.describe() for e in done.events)} (game {done.number})"
+
+
+def undone_text(undone: Undone) -> str:
+    """What ``undo`` took back, in a sentence."""
+    if undone.what == "events" and undone.game_gone:
+        events = ", ".join(e.describe() for e in undone.events)
+        return f"took back {events} (game {undone.number} has not started now)"
+    return f"took back {done_text(undone)}"
+
+
+def log_rows(done: Sequence[tuple[datetime, Undone]]) -> Rows:
+    """``chouette log``: what ``undo`` would take back, newest first."""
+    rows = [[at.strftime("%Y-%m-%d %H:%M"), done_text(d)] for at, d in done]
+    return ["time (UTC)", "what was done"], rows
+
+
+def log_json(session: str, done: Sequence[tuple[datetime, Undone]]) -> dict[str, Any]:
+    return {
+        "session": session,
+        "done": [{"at": at.isoformat(), "what": d.what, "text": done_text(d)} for at, d in done],
+    }
+
+
+def sessions_json(found: Sequence[SessionSummary]) -> dict[str, Any]:
+    return {
+        "sessions": [
+            {
+                "name": s.name,
+                "created_at": s.created_at.isoformat(),
+                "stake_cents": s.stake,
+                "players": s.players,
+                "games": s.games,
+                "current": s.current,
+                "rules": s.rules.to_dict(),
+            }
+            for s in found
+        ]
+    }
+
+
+def sessions_rows(found: Sequence[SessionSummary]) -> Rows:
+    rows = [
+        [
+            "*" if s.current else "",
+            s.name,
+            s.created_at.strftime("%Y-%m-%d"),
+            format_money(s.stake),
+            str(s.players),
+            str(s.games),
+            s.rules.summary(),
+        ]
+        for s in found
+    ]
+    return ["", "session", "started", "stake", "players", "games", "house rules"], rows
+
+
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def already_imported_text(file: str, games: int, session: str, on: datetime) -> str:
+    """A file imported before: nothing booked."""
+    return (
+        f"{file} was imported already ({plural(games, 'game')} into {session} on "
+        f"{on:%Y-%m-%d}): nothing booked"
+    )
+
+
+def imported_text(file: str, booked: int, session: str, skipped: int) -> str:
+    """An import's first line: the games booked, and those the ledger held already."""
+    known = f", {skipped} already in the ledger (skipped)" if skipped else ""
+    return f"{file}: {plural(booked, 'game')} booked into {session}{known}."
+
+
+def imported_rows(points: Mapping[str, int], cents: Mapping[str, Cents]) -> Rows:
+    """An import's points and money per player, winners first as in the standings."""
+    order = sorted(points, key=lambda p: (-cents[p], -points[p], p))
+    return ["player", "points", "money"], [[p, signed(points[p]), balance(cents[p])] for p in order]

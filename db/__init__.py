@@ -26,7 +26,7 @@ from db.engine import (
     transaction,
     unusable,
 )
-from db.store import Ledger
+from db.ledger import Ledger
 
 __all__ = ["Ledger", "database_url", "open_ledger"]
 

@@ -1,27 +1,22 @@
 """Set-based writes: many rows in one driver-level statement (``executemany`` on SQLite,
 ``COPY`` on PostgreSQL), not one ORM object each.
 
-Used where a command writes many games at once (``chouette record`` of a file of games,
-``chouette import`` of an engine file). Ids for new games are taken under the write lock the
+Used by the ledger's one writer of booked games (:meth:`db.ledger.Ledger.book_games`), for
+one game or a hundred thousand. Ids for new games are taken under the write lock the
 transaction already holds, so game rows and their bookings go in as two statements.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Connection, text
 from sqlalchemy.exc import DBAPIError
 
-from chouette.limits import check_balance, check_cents, check_points
+from chouette.limits import check_balance
 
-#: A booking as written: session, game (or None), payment (or None), player, points, cents.
-Booking = tuple[int, int | None, int | None, str, int, int]
 BOOKING_COLUMNS = ("session_id", "game_id", "payment_id", "player", "points", "cents", "at")
-#: The columns every game row written in bulk starts with (chouette and engine games alike).
-GAME_HEAD = ("id", "session_id", "number", "kind", "over", "line_before")
 
 
 def bind(conn: Connection, model: Any, column: str, value: Any) -> Any:
@@ -52,7 +47,7 @@ def _copy(
     errors come out as SQLAlchemy's, as from any other statement, so a refused copy is
     reported like a refused insert."""
     sql = f"COPY {table} ({', '.join(columns)}) FROM STDIN"
-    driver = conn.connection.dbapi_connection
+    driver: Any = conn.connection.dbapi_connection  # psycopg's connection: cursor().copy()
     assert driver is not None
     try:
         with driver.cursor() as cursor, cursor.copy(sql) as copy:
@@ -75,21 +70,6 @@ def allocate_ids(conn: Connection, table: str, count: int) -> list[int]:
         return [int(r[0]) for r in rows]
     top = conn.execute(text(f"SELECT COALESCE(MAX(id), 0) FROM {table}")).scalar_one()
     return list(range(int(top) + 1, int(top) + 1 + count))
-
-
-def insert_bookings(conn: Connection, rows: Sequence[Booking], at: datetime) -> None:
-    """Bookings made at ``at``, and the running balances they move: the one way bookings
-    are written."""
-    if not rows:
-        return
-    from db.models import BookingRow
-
-    for _, _, _, player, points, cents in rows:  # the last guard: no number past the limit
-        check_points(points, f"a booking of {player}")
-        check_cents(cents, f"a booking of money to {player}")
-    stamp = bind(conn, BookingRow, "at", at)
-    insert_many(conn, "booking", BOOKING_COLUMNS, [(*row, stamp) for row in rows])
-    move_balances(conn, ((row[0], row[3], row[4], row[5]) for row in rows))
 
 
 def move_balances(conn: Connection, deltas: Iterable[tuple[int, str, int, int]]) -> None:

@@ -22,9 +22,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
-from typing import IO, Any, TypeVar
-
-from sqlalchemy import Connection, bindparam, text
+from typing import IO, Any, NamedTuple, TypeVar, cast
 
 from chouette.engines import EngineGame, EngineRead, read_engine_file
 from chouette.engines.binary import (
@@ -46,12 +44,12 @@ from chouette.engines.text import (
     text_lines,
 )
 from chouette.errors import ChouetteError, EngineFileError
-from chouette.line import check_name
+from chouette.line import Line, check_name
 from chouette.money import Cents
+from chouette.outcome import pair_money
 from chouette.rules import HouseRules
-from db.bulk import GAME_HEAD, Booking, allocate_ids, bind, insert_bookings, insert_many
-from db.models import GameRow, SourceFileRow
-from db.store import Ledger, SessionInfo
+from db.ledger import Ledger
+from db.values import Finished, SessionInfo, SourceFile
 
 BATCH = 5000
 #: How many bytes of a checked file's games are kept in memory; past that, on disk.
@@ -71,7 +69,7 @@ class ImportSummary:
     skipped: int = 0
     first_game: int | None = None  # the session's numbers of the games booked
     last_game: int | None = None
-    already: str | None = None
+    earlier: SourceFile | None = None  # the file was imported before: nothing booked now
     points: dict[str, int] = field(default_factory=dict)
     cents: dict[str, Cents] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
@@ -181,7 +179,9 @@ def read_pass(
         hashed = _Hashed(raw, progress)
         buffered = io.BufferedReader(hashed, CHUNK)
         compressed = buffered.peek(2)[:2] == GZIP_MAGIC
-        stream: IO[bytes] = gzip.GzipFile(fileobj=buffered, mode="rb") if compressed else buffered
+        stream = cast(
+            IO[bytes], gzip.GzipFile(fileobj=buffered, mode="rb") if compressed else buffered
+        )
         name = path.name[:-3] if compressed and path.name.lower().endswith(".gz") else path.name
         sgf = PurePath(name).suffix.lower() == ".sgf"
         try:
@@ -325,16 +325,9 @@ def import_file(
     summary = ImportSummary(file=path.name, session=info.name, format=checked.format)
     summary.notes += checked.notes
     summary.warnings += checked.warnings
-    earlier = book.db.get(SourceFileRow, checked.sha256)
-    if earlier is not None:
-        where = _session_name(book, earlier.session_id)
-        summary.already = (
-            f"{path.name} was imported already ({earlier.games} "
-            f"game{'' if earlier.games == 1 else 's'} into {where} on "
-            f"{earlier.imported_at:%Y-%m-%d}): nothing booked"
-        )
+    summary.earlier = book.source_file(checked.sha256)
+    if summary.earlier is not None:
         return summary
-
     if checked.format == "bgf":  # BGBlitz writes a space in a name as '_'
         names = bgblitz_names(checked.players, names, info.line.order)
     games = (game for batch in checked.batches() for game in batch)
@@ -342,12 +335,23 @@ def import_file(
         booked = _book_games(book, info, checked.sha256, games, names, summary)
     except EngineFileError as err:
         raise EngineFileError(f"{path.name}: {err}") from None
-    book.db.add(
-        SourceFileRow(
+    book.journal(
+        info,
+        "import",
+        {
+            "sha256": checked.sha256,
+            "file": path.name,
+            "first": summary.first_game,
+            "last": summary.last_game,
+        },
+    )
+    book.remember_file(
+        SourceFile(
             sha256=checked.sha256,
             name=path.name,
             format=summary.format,
             session_id=info.id,
+            session=info.name,
             games=booked,
             imported_at=book.now,
             first_game=summary.first_game,
@@ -355,13 +359,6 @@ def import_file(
         )
     )
     return summary
-
-
-def _session_name(book: Ledger, session_id: int) -> str:
-    from db.models import SessionRow
-
-    row = book.db.get(SessionRow, session_id)
-    return row.name if row is not None else "another session"
 
 
 def _book_games(
@@ -372,10 +369,9 @@ def _book_games(
     names: Mapping[str, str],
     summary: ImportSummary,
 ) -> int:
-    conn = book.db.connection()
     player = _players(names, set(info.line.order), info)
-    seen = _Seen(conn, sha)
-    writer = _Writer(book, conn, info, summary)
+    seen = _Seen(book, sha)
+    writer = _Writer(book, info, summary)
 
     def mapped() -> Iterator[Mapped]:
         for game in games:
@@ -386,11 +382,11 @@ def _book_games(
                 raise EngineFileError(f"{where}: {winner} would play against themselves")
             if game.warnings:
                 summary.warnings += game.warnings
-            yield game, winner, loser
+            yield Mapped(game, winner, loser)
 
     items = mapped()
-    if _Legacy.present(conn):
-        items = _Legacy(conn, summary).unbooked(items)
+    if book.any_game_without_key():
+        items = _Legacy(book, summary).unbooked(items)
     batch: list[Mapped] = []
     for item in items:
         batch.append(item)
@@ -426,65 +422,60 @@ def _players(
     return player
 
 
-def _identity(game: EngineGame, sha: str) -> tuple[str, int]:
-    """A game's identity: the source a neutral record names, else this file and index."""
+class Mapped(NamedTuple):
+    """An engine game with its winner and loser as the session's players."""
+
+    game: EngineGame
+    winner: str
+    loser: str
+
+
+class Fresh(NamedTuple):
+    """A game to book, and the source it came from: this file and the game's index, or the
+    file and index a neutral record cites."""
+
+    game: EngineGame
+    winner: str
+    loser: str
+    sha256: str
+    source_index: int
+
+
+def _source(game: EngineGame, sha: str) -> tuple[str, int]:
+    """Where a game came from: the source a neutral record names, else this file and index."""
     source = game.source
     if source is not None and source.sha256 and source.game_index is not None:
         return source.sha256.lower(), source.game_index
     return sha, game.position
 
 
-#: An engine game with its winner and loser as the session's players.
-Mapped = tuple[EngineGame, str, str]
-#: A game to book: the engine game, its winner and loser, and the source it came from (this
-#: file and the game's index, or the file and index a neutral record cites).
-Fresh = tuple[EngineGame, str, str, str, int]
-
-GAME_COLUMNS = (
-    *GAME_HEAD,
-    "detail",
-    "source_sha256",
-    "source_index",
-    "game_key",
-    "started_at",
-    "ended_at",
-)
-
-
 class _Writer:
-    """Books batches of fresh games: set-based inserts of games and bookings."""
+    """Books batches of fresh games through the ledger's one writer of booked games."""
 
-    def __init__(
-        self, book: Ledger, conn: Connection, info: SessionInfo, summary: ImportSummary
-    ) -> None:
-        self.book, self.conn, self.info, self.summary = book, conn, info, summary
+    def __init__(self, book: Ledger, info: SessionInfo, summary: ImportSummary) -> None:
+        self.book, self.info, self.summary = book, info, summary
         self.number = book.next_number(info)
-        self.now = bind(conn, GameRow, "ended_at", book.now)
-        self.over = bind(conn, GameRow, "over", True)
         self.quoted: dict[str, str] = {}
         self.stakes: dict[tuple[str, str], int] = {}
+        self.lines: dict[tuple[str, str], Line] = {}
 
     def write(self, fresh: list[Fresh]) -> None:
         if not fresh:
             return
-        info, now, over, number = self.info, self.now, self.over, self.number
-        quoted, stakes = self.quoted, self.stakes
+        info, number, now = self.info, self.number, self.book.now
+        quoted, stakes, lines = self.quoted, self.stakes, self.lines
         points, cents_of = self.summary.points, self.summary.cents
-        games: list[tuple[Any, ...]] = []
-        bookings: list[Booking] = []
-        ids = allocate_ids(self.conn, "game", len(fresh))
-        for game_id, (game, winner, loser, source, index) in zip(ids, fresh, strict=True):
-            stake = stakes.get((winner, loser))
+        games: list[Finished] = []
+        for game, winner, loser, sha, index in fresh:
+            pair = (winner, loser)
+            stake = stakes.get(pair)
             if stake is None:
-                stake = stakes[winner, loser] = info.pair_stake(winner, loser)
+                stake = stakes[pair] = info.pair_stake(winner, loser)
+                lines[pair] = Line((winner, loser))
             won = game.points
-            cents = won * stake
-            w = quoted.get(winner) or quoted.setdefault(
-                winner, json.dumps(winner, ensure_ascii=False)
-            )
-            lo = quoted.get(loser) or quoted.setdefault(
-                loser, json.dumps(loser, ensure_ascii=False)
-            )
+            cents = pair_money(won, stake)
+            w = quoted.get(winner) or quoted.setdefault(winner, _quoted(winner))
+            lo = quoted.get(loser) or quoted.setdefault(loser, _quoted(loser))
             played = "null" if game.played_at is None else json.dumps(game.played_at)
             detail = (
                 f'{{"winner": {w}, "loser": {lo}, "points": {won}, "cube": {game.cube}, '
@@ -492,23 +483,25 @@ class _Writer:
                 f'"index": {game.position}}}'
             )
             games.append(
-                (game_id, info.id, number, "engine", over, f'{{"order": [{w}, {lo}]}}', detail,
-                 source, index, game.key, now, now)
+                Finished(info.id, number, "engine", lines[pair], {winner: won, loser: -won},
+                         {winner: cents, loser: -cents}, now, now, detail=detail,
+                         source=(sha, index), key=game.key)
             )  # fmt: skip
-            bookings.append((info.id, game_id, None, winner, won, cents))
-            bookings.append((info.id, game_id, None, loser, -won, -cents))
             points[winner] = points.get(winner, 0) + won
             points[loser] = points.get(loser, 0) - won
             cents_of[winner] = cents_of.get(winner, 0) + cents
             cents_of[loser] = cents_of.get(loser, 0) - cents
             number += 1
-        insert_many(self.conn, "game", GAME_COLUMNS, games)
-        insert_bookings(self.conn, bookings, self.book.now)
+        self.book.book_games(games)
         if self.summary.first_game is None:
             self.summary.first_game = self.number
         self.summary.last_game = number - 1
         self.number = number
         self.summary.booked += len(fresh)
+
+
+def _quoted(name: str) -> str:
+    return json.dumps(name, ensure_ascii=False)
 
 
 class _Seen:
@@ -517,8 +510,8 @@ class _Seen:
     or earlier in this file), or the same source (the file and index a neutral record cites,
     each source asked once, then only sources the ledger knows checked game by game)."""
 
-    def __init__(self, conn: Connection, file_sha: str) -> None:
-        self.conn = conn
+    def __init__(self, book: Ledger, file_sha: str) -> None:
+        self.book = book
         self.file_sha = file_sha
         self.in_ledger: dict[str, bool] = {}
         self.cited: set[tuple[str, int]] = set()
@@ -528,21 +521,21 @@ class _Seen:
         already in the ledger). Earlier batches of this file are in the ledger already, so
         one query per batch finds a game the file holds twice."""
         sha = self.file_sha
-        known = self._keys({game.key for game, _, _ in batch if game.key is not None})
-        cited = any(game.source is not None for game, _, _ in batch) or self._known(sha)
-        items = [(*item, *_identity(item[0], sha)) for item in batch]
-        booked = self._booked({(item[3], item[4]) for item in items}) if cited else set()
+        known = self.book.known_keys({m.game.key for m in batch if m.game.key is not None})
+        cited = any(m.game.source is not None for m in batch) or self._known(sha)
+        items = [Fresh(*m, *_source(m.game, sha)) for m in batch]
+        booked = self._booked({(f.sha256, f.source_index) for f in items}) if cited else set()
         keep = []
         for item in items:
-            key = item[0].key
+            key = item.game.key
             if key is not None:
                 if key in known:
                     continue
                 known.add(key)
-            source = (item[3], item[4])
+            source = (item.sha256, item.source_index)
             if source in booked:
                 continue
-            if item[3] != sha:  # a source a neutral record cites: once per file
+            if item.sha256 != sha:  # a source a neutral record cites: once per file
                 if source in self.cited:
                     continue
                 self.cited.add(source)
@@ -550,28 +543,10 @@ class _Seen:
         summary.skipped += len(items) - len(keep)
         return keep
 
-    def _keys(self, keys: set[str]) -> set[str]:
-        """Which of ``keys`` the ledger holds: an index lookup each, one statement a batch
-        (a driver-level statement: SQLAlchemy would compile a new one for every batch)."""
-        if not keys:
-            return set()
-        if self.conn.dialect.name == "postgresql":
-            sql, args = "SELECT game_key FROM game WHERE game_key = ANY(%s)", (list(keys),)
-        else:
-            marks = ", ".join("?" * len(keys))
-            sql, args = f"SELECT game_key FROM game WHERE game_key IN ({marks})", tuple(keys)
-        return {key for (key,) in self.conn.exec_driver_sql(sql, args)}
-
     def _known(self, source: str) -> bool:
         """Whether the ledger holds any game of ``source`` (asked once per source)."""
         if source not in self.in_ledger:
-            self.in_ledger[source] = (
-                self.conn.execute(
-                    text("SELECT 1 FROM game WHERE source_sha256 = :source LIMIT 1"),
-                    {"source": source},
-                ).first()
-                is not None
-            )
+            self.in_ledger[source] = self.book.cites(source)
         return self.in_ledger[source]
 
     def _booked(self, keys: set[tuple[str, int]]) -> set[tuple[str, int]]:
@@ -580,17 +555,8 @@ class _Seen:
             by_source.setdefault(source, []).append(index)
         found: set[tuple[str, int]] = set()
         for source, indexes in by_source.items():
-            if not self._known(source):
-                continue
-            rows = self.conn.execute(
-                text(
-                    "SELECT source_index FROM game WHERE source_sha256 = :source "
-                    "AND source_index BETWEEN :low AND :high"
-                ),
-                {"source": source, "low": min(indexes), "high": max(indexes)},
-            )
-            wanted = set(indexes)
-            found |= {(source, i) for (i,) in rows if i in wanted}
+            if self._known(source):
+                found |= {(source, i) for i in self.book.known_indexes(source, indexes)}
         return found
 
 
@@ -605,24 +571,10 @@ class _Legacy:
     matching game is booked, with a warning (undo takes the import back if it was the same
     game). No game is held back longer than the old file is long."""
 
-    @staticmethod
-    def present(conn: Connection) -> bool:
-        """Whether the ledger holds any game booked before games had identities."""
-        found = conn.execute(
-            text("SELECT 1 FROM game WHERE kind = 'engine' AND game_key IS NULL LIMIT 1")
-        )
-        return found.first() is not None
-
-    def __init__(self, conn: Connection, summary: ImportSummary) -> None:
+    def __init__(self, book: Ledger, summary: ImportSummary) -> None:
         self.summary = summary
         files: dict[str, dict[int, tuple[Any, ...]]] = {}
-        rows = conn.execute(
-            text(
-                "SELECT source_sha256, detail FROM game WHERE kind = 'engine' "
-                "AND game_key IS NULL AND source_sha256 IS NOT NULL"
-            )
-        )
-        for sha, detail in rows:
+        for sha, detail in book.games_without_key():
             facts = json.loads(detail or "{}")
             index = facts.get("index")
             if isinstance(index, int):
@@ -633,13 +585,7 @@ class _Legacy:
             for sha, games in files.items()
             if set(games) == set(range(1, len(games) + 1))
         }
-        names = conn.execute(
-            text("SELECT sha256, name FROM source_file WHERE sha256 IN :shas").bindparams(
-                bindparam("shas", expanding=True)
-            ),
-            {"shas": sorted(self.files) or [""]},
-        )
-        self.names = dict(names.all())
+        self.names = {sha: source.name for sha in self.files if (source := book.source_file(sha))}
 
     def unbooked(self, items: Iterator[Mapped]) -> Iterator[Mapped]:
         """``items`` without the games an old import booked already."""

@@ -1,6 +1,6 @@
 """What every ledger must satisfy, however many writers it had and wherever they were killed.
 
-Read straight from the tables (not through ``db.store``), so that the store cannot vouch
+Read straight from the tables (not through ``db.ledger``), so that the store cannot vouch
 for itself:
 
 - every finished game's bookings sum to zero, in points and in cents, and every payment's;
@@ -26,7 +26,7 @@ from chouette.game import Game, replay
 from chouette.outcome import settle_game
 from chouette.record import parse_event
 from chouette.rules import HouseRules
-from db.store import line_from_json
+from db.codec import line_from_json
 
 
 @dataclass

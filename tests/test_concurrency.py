@@ -28,6 +28,7 @@ from chouette.outcome import settle_game
 from chouette.record import to_record
 from chouette.rules import HouseRules
 from db import open_ledger
+from db.actions import play
 from db.engine import dispose_all
 from tests import procs
 from tests.invariants import check_ledger, players
@@ -208,7 +209,7 @@ def game_in_progress(url: str) -> None:
         info = book.session("friday", lock=True)
         captain = info.line.captain
         assert captain is not None
-        book.play(info, [Double("box", (captain,)), Answer("take", captain)], None)
+        play(book, info, [Double("box", (captain,)), Answer("take", captain)], None)
     dispose_all()
 
 

@@ -33,6 +33,7 @@ from chouette.outcome import settle_game
 from chouette.record import to_record
 from chouette.rules import HouseRules
 from db import open_ledger
+from db.actions import play
 from db.engine import dispose_all
 from db.migrations import LATEST
 from tests import procs
@@ -197,7 +198,7 @@ def test_an_end_killed_at_any_moment_books_the_game_or_leaves_it_in_progress(led
             with open_ledger(ledger_url, write=True, now=datetime.now(UTC)) as book:
                 info = book.session("friday", lock=True)
                 captain = info.line.team[0]
-                book.play(info, [Double("box", (captain,)), Answer("take", captain)], None)
+                play(book, info, [Double("box", (captain,)), Answer("take", captain)], None)
             dispose_all()
             before = check_ledger(ledger_url, replay_games=False)
         number = before.live["friday"]

@@ -14,11 +14,11 @@ from chouette.game import Answer, Deal, Double, End
 from chouette.line import Line, new_line
 from chouette.rules import HouseRules
 from db import open_ledger
-from db.bulk import GAME_HEAD, bind, insert_many
+from db.actions import play
+from db.codec import line_from_json, line_to_json
 from db.engine import connect, dispose_all
 from db.migrations import LATEST
-from db.models import GameRow
-from db.store import line_from_json, line_to_json
+from db.values import Finished
 from tests.dump import Dump, dump
 
 pytestmark = pytest.mark.backends("sqlite", "postgres")
@@ -41,7 +41,7 @@ def test_a_game_in_progress_survives_a_restart(url):
     rules = HouseRules(cubes="multi", auto_doubles=2)
     with open_ledger(url, write=True, now=WHEN) as book:
         info = book.create_session("friday", new_line(["ann", "bob", "cat"], rules), 250, rules)
-        book.play(info, [Double("box", ("bob",)), Answer("beaver", "bob")], None)
+        play(book, info, [Double("box", ("bob",)), Answer("beaver", "bob")], None)
     dispose_all()
     with open_ledger(url, write=False, now=WHEN) as book:
         info = book.session(None)
@@ -52,21 +52,22 @@ def test_a_game_in_progress_survives_a_restart(url):
     assert info.created_at == WHEN
 
 
-def test_a_bulk_write_the_database_refuses_is_refused_whole_with_a_message(url):
-    """insert_many (executemany on SQLite, COPY on PostgreSQL) reports a refused row as any
-    statement does, and the command writes nothing."""
+def test_a_batch_the_database_refuses_is_refused_whole_with_a_message(url):
+    """The one writer of booked games (executemany on SQLite, COPY on PostgreSQL) reports a
+    refused row as any statement does, and the command writes nothing."""
     rules = HouseRules()
     with open_ledger(url, write=True, now=WHEN) as book:
         info = book.create_session("friday", new_line(["ann", "bob"], rules), 100, rules)
-        book.play(info, [End("box")], None)
+        play(book, info, [End("box")])
     before = dump(url)
     refused = pytest.raises(ChouetteError, match="another command changed the ledger at the same")
     with refused, open_ledger(url, write=True, now=WHEN) as book:
-        conn = book.db.connection()
-        over = bind(conn, GameRow, "over", True)
-        stamp = bind(conn, GameRow, "started_at", WHEN)
-        rows = [(n, info.id, n, "engine", over, "{}", stamp) for n in (90, 91, 91)]
-        insert_many(conn, "game", (*GAME_HEAD, "started_at"), rows)
+        games = [
+            Finished(info.id, number, "engine", Line(("ann", "bob")), {"ann": 1, "bob": -1},
+                     {"ann": 100, "bob": -100}, WHEN, WHEN, detail="{}")
+            for number in (90, 91, 91)  # a number given twice: the database refuses the batch
+        ]  # fmt: skip
+        book.book_games(games)
     assert dump(url) == before
 
 
@@ -76,7 +77,7 @@ def test_times_come_back_as_utc(url):
         info = book.create_session(
             "friday", new_line(["ann", "bob"], HouseRules()), 100, HouseRules()
         )
-        book.play(info, [End("box")], None)
+        play(book, info, [End("box")], None)
     with open_ledger(url, write=False, now=WHEN) as book:
         entries = book.entries(None)
     assert {e.at for e in entries} == {datetime(2026, 11, 20, 22, 30, tzinfo=UTC)}
@@ -88,7 +89,7 @@ def test_a_refused_command_rolls_back_everything(url):
         book.create_session("friday", new_line(["ann", "bob"], HouseRules()), 100, HouseRules())
     with pytest.raises(ChouetteError), open_ledger(url, write=True, now=WHEN) as book:
         info = book.session(None, lock=True)
-        book.play(info, [End("box")], None)  # books game 1 ...
+        play(book, info, [End("box")], None)  # books game 1 ...
         raise ChouetteError("... and then the command is refused")
     with open_ledger(url, write=False, now=WHEN) as book:
         assert book.entries(None) == []
@@ -120,7 +121,7 @@ def test_a_report_reads_one_snapshot_while_another_command_books_a_game(url):
         info = report.session(None)
         assert report.entries(info) == []
         with open_ledger(url, write=True, now=WHEN) as other:  # another terminal ends game 1
-            other.play(other.session(None, lock=True), [End("box")], None)
+            play(other, other.session(None, lock=True), [End("box")])
         assert report.sheet(info) == [] and report.totals(info) == {}
     with open_ledger(url, write=False, now=WHEN) as report:
         assert [line.number for line in report.sheet(report.session(None))] == [1]
@@ -134,12 +135,12 @@ def test_a_command_that_waits_too_long_for_the_table_is_refused(url, monkeypatch
     with open_ledger(url, write=True, now=WHEN) as book:
         book.create_session("friday", new_line(["ann", "bob", "cat"], rules), 100, rules)
     with open_ledger(url, write=True, now=WHEN) as book:
-        book.play(book.session(None, lock=True), [Double("box", ("bob",))], None)
+        play(book, book.session(None, lock=True), [Double("box", ("bob",))], None)
         with (
             pytest.raises(ChouetteError, match="the ledger is busy") as refused,
             open_ledger(url, write=True, now=WHEN) as other,
         ):
-            other.play(other.session(None, lock=True), [End("box")], None)
+            play(other, other.session(None, lock=True), [End("box")])
         assert "nothing was written" in str(refused.value)
     with open_ledger(url, write=False, now=WHEN) as book:
         live = book.live(book.session(None))
@@ -280,7 +281,7 @@ def test_points_widen_to_64_bits_when_a_postgresql_ledger_migrates(url, ledger_u
     rules = HouseRules()
     with open_ledger(url, write=True, now=WHEN) as book:
         info = book.create_session("friday", new_line(["ann", "bob", "cat"], rules), 1, rules)
-        book.play(info, [Double("box", ("bob",)), Answer("take", "bob"), End("box")], None)
+        play(book, info, [Double("box", ("bob",)), Answer("take", "bob"), End("box")], None)
     fresh = schema(url)
     dispose_all()
     raw = create_engine(url)
@@ -301,8 +302,8 @@ def test_points_widen_to_64_bits_when_a_postgresql_ledger_migrates(url, ledger_u
     }
     with open_ledger(url, write=True, now=WHEN) as book:
         info = book.session("friday", lock=True)
-        book.play(info, [Deal("cat", 3_000_000_000)], None)
-        book.play(info, [End("box")], None)
+        play(book, info, [Deal("cat", 3_000_000_000)], None)
+        play(book, info, [End("box")], None)
     with open_ledger(url, write=False, now=WHEN) as book:
         assert book.totals(None)["cat"] == (3_000_000_000 - 1, 3_000_000_000 - 1)
 

@@ -24,7 +24,6 @@ from pathlib import PurePath
 from chouette.engines.binary import LABELS, binary_kind, read_gammonview
 from chouette.engines.mat import read_mat
 from chouette.engines.model import (
-    MULTIPLIER,
     Ending,
     EngineGame,
     EngineRead,
@@ -35,6 +34,7 @@ from chouette.engines.model import (
 from chouette.engines.neutral import read_csv, read_jsonl
 from chouette.engines.sgf import read_sgf
 from chouette.errors import EngineFileError
+from chouette.outcome import MULTIPLIER
 
 #: The kinds of engine file :func:`read_engine_file` reads, by extension.
 KINDS = {

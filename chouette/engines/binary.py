@@ -64,17 +64,16 @@ from pathlib import PurePath
 from typing import Any, Literal
 
 from chouette.engines.model import (
-    LEVELS,
     Ending,
     EngineGame,
     EngineRead,
     EngineSession,
     GameKey,
     Scored,
-    split_points,
 )
 from chouette.engines.text import GZIP_MAGIC
 from chouette.errors import EngineFileError
+from chouette.outcome import fit_points, kind_of
 
 Kind = Literal["xg", "bgf"]
 #: The binary engine files, by extension, and what they are called in messages.
@@ -283,8 +282,8 @@ def _settle(
                 f"cube in force, {_points(cube)}"
             )
         points = cube
-    elif points % cube == 0 and points // cube in LEVELS and (not dropped or points == cube):
-        scored = LEVELS[points // cube]
+    elif (level := kind_of(points, cube)) is not None and (not dropped or points == cube):
+        scored = level
     elif last and file.match_length and points <= need:
         scored, end = "single", "settle"
         warnings.append(
@@ -293,7 +292,7 @@ def _settle(
             f"{_points(points)} as the file scored it"
         )
     else:
-        fit = split_points(points, cube, "single")
+        fit = fit_points(points, cube, "single")
         if fit is None:
             raise EngineFileError(
                 f"{label}: the file says {_points(points)}, which no cube × 1, 2 or 3 makes"

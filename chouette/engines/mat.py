@@ -35,19 +35,16 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from chouette.engines.model import (
-    LEVELS,
-    MULTIPLIER,
     Ending,
     EngineGame,
     EngineRead,
     EngineSession,
     GameKey,
     Scored,
-    is_power_of_two,
     numbered,
     problem,
-    split_points,
 )
+from chouette.outcome import fit_points, is_cube_value, kind_of, pair_points, scored_kind
 
 _TAG = re.compile(r';\s*\[\s*([^"\]]*?)\s*"(.*)"\s*\]\s*')
 _MATCH = re.compile(r"\s*([0-9]{1,9})\s+point\s+match\s*", re.IGNORECASE)
@@ -476,7 +473,7 @@ def _apply(game: _Game, number: int, player: int, entry: list[str], rules: _Rule
 def _offer(game: _Game, number: int, player: int, value: int, word: str, rules: _Rules) -> None:
     """A double, or a beaver or raccoon (an offer while another is pending)."""
     name = rules.names[player]
-    if not is_power_of_two(value) or value < 2 or value.bit_length() > _MAX_DOUBLINGS:
+    if not is_cube_value(value) or value < 2 or value.bit_length() > _MAX_DOUBLINGS:
         raise problem(number, f"{name} offers a cube of {value}, which no cube shows")
     if game.offers:
         top, by = game.offers[-1]
@@ -578,7 +575,7 @@ def _settle(
                 "which no cube × 1, 2 or 3 makes",
             )
         if end not in ("settle", "forfeit"):
-            points = cube * MULTIPLIER[scored]
+            points = pair_points(cube, scored)
     return EngineGame(
         position=index,
         line=game.line,
@@ -633,9 +630,9 @@ def _own_worth(
             f"{label}: no score header follows {'the last game' if last else 'it'}, so "
             "automatic doubles "
             f"(up to {rules.auto_doubles}) cannot be seen; booked at "
-            f"{_points(cube * MULTIPLIER[scored])} as the moves say"
+            f"{_points(pair_points(cube, scored))} as the moves say"
         )
-    return cube, scored, game.end, cube * MULTIPLIER[scored]
+    return cube, scored, game.end, pair_points(cube, scored)
 
 
 @dataclass(frozen=True)
@@ -650,19 +647,19 @@ class _Reading:
 
     @property
     def points(self) -> int | None:
-        return None if self.scored is None else self.cube * MULTIPLIER[self.scored]
+        return None if self.scored is None else pair_points(self.cube, self.scored)
 
 
 def _reading(game: _Game, rules: _Rules) -> _Reading:
     if game.end == "drop":
         return _Reading(game.pays, "single")
-    wins = game.wins or 0
-    level = LEVELS.get(wins // game.cube) if wins % game.cube == 0 else None
-    if level is None or level == "single" or game.taken or rules.site_settles:
+    level = kind_of(game.wins or 0, game.cube)  # the Wins line: the board's level, no Jacoby
+    if level is None or rules.site_settles:
         return _Reading(game.cube, level)
-    if rules.jacoby:
-        return _Reading(game.cube, "single", other_jacoby=level)
-    return _Reading(game.cube, level, other_jacoby="single")
+    centred = not game.taken
+    scored = scored_kind(level, centred=centred, jacoby=rules.jacoby)
+    other = scored_kind(level, centred=centred, jacoby=not rules.jacoby)
+    return _Reading(game.cube, scored, other if other != scored else None)
 
 
 def _header_result(game: _Game, following: _Game) -> tuple[int, int]:
@@ -721,7 +718,7 @@ def _doublings(points: int, cube: int, scored: Scored | None, rules: _Rules) -> 
     if scored is None:
         return None
     for turns in range(rules.auto_doubles + 1):
-        if points == (cube << turns) * MULTIPLIER[scored]:
+        if points == pair_points(cube << turns, scored):
             return cube << turns
     return None
 
@@ -732,7 +729,7 @@ def _fit(points: int, reading: _Reading, rules: _Rules) -> tuple[int, Scored] | 
         cube = _doublings(points, reading.cube, scored, rules)
         if cube is not None and scored is not None:
             return cube, scored
-    return split_points(points, reading.cube, reading.scored or "single")
+    return fit_points(points, reading.cube, reading.scored or "single")
 
 
 def _points(points: int | None) -> str:

@@ -8,11 +8,10 @@ from dataclasses import dataclass, field
 from typing import Literal, NamedTuple
 
 from chouette.errors import EngineFileError
+from chouette.outcome import Kind
 
-Scored = Literal["single", "gammon", "backgammon"]
+Scored = Kind  # the level a game was scored at
 Ending = Literal["bearoff", "drop", "resign", "settle", "forfeit"]
-MULTIPLIER: dict[Scored, int] = {"single": 1, "gammon": 2, "backgammon": 3}
-LEVELS: dict[int, Scored] = {1: "single", 2: "gammon", 3: "backgammon"}
 
 
 @dataclass(frozen=True)
@@ -147,27 +146,3 @@ def numbered(lines: Iterable[str]) -> Iterator[tuple[int, str]]:
         if number == 1:
             text = text.removeprefix("\ufeff")
         yield number, text.rstrip("\r\n")
-
-
-def is_power_of_two(value: int) -> bool:
-    """1, 2, 4, 8, …: the values a doubling cube can show."""
-    return value >= 1 and value & (value - 1) == 0
-
-
-def split_points(points: int, cube: int, result: Scored) -> tuple[int, Scored] | None:
-    """A cube and result that make ``points`` (``cube × 1/2/3``), or ``None`` if none can.
-
-    The given result is kept when it fits, then the given cube, then the smallest level.
-    """
-    fits = [
-        (points // level, scored)
-        for level, scored in LEVELS.items()
-        if points % level == 0 and is_power_of_two(points // level)
-    ]
-    for candidate in fits:
-        if candidate[1] == result:
-            return candidate
-    for candidate in fits:
-        if candidate[0] == cube:
-            return candidate
-    return fits[0] if fits else None

@@ -40,16 +40,15 @@ from datetime import datetime
 from typing import Any, NamedTuple, cast
 
 from chouette.engines.model import (
-    MULTIPLIER,
     EngineGame,
     EngineRead,
     EngineSession,
     EngineSource,
     game_key,
-    is_power_of_two,
     numbered,
     problem,
 )
+from chouette.outcome import MULTIPLIER, is_cube_value, pair_points
 
 REQUIRED = ("session", "game", "winner", "loser", "cube", "result", "end", "points")
 OPTIONAL = ("played_at", "rules", "source")
@@ -357,7 +356,7 @@ def _game(index: int, line: int, record: Mapping[str, Any]) -> EngineGame:
             and cube & (cube - 1) == 0
             and result in _RESULTS
             and end in _PLAYED
-            and points == cube * MULTIPLIER[result]
+            and points == pair_points(cube, result)
             and (end != "drop" or result == "single")
         ):
             key = _blake2b(  # game_key("neutral", …) in one step: this is the hot path
@@ -390,7 +389,7 @@ def _checked_game(index: int, line: int, record: Mapping[str, Any]) -> EngineGam
     if winner == loser:
         raise problem(line, f"winner and loser are both {winner!r}")
     cube = _integer(line, record, "cube", 1)
-    if not is_power_of_two(cube):
+    if not is_cube_value(cube):
         raise problem(line, f"cube must be 1, 2, 4, 8, …, not {cube}")
     result = _choice(line, record, "result", _RESULTS)
     end = _choice(line, record, "end", _ENDS)
@@ -398,7 +397,7 @@ def _checked_game(index: int, line: int, record: Mapping[str, Any]) -> EngineGam
     if end not in ("settle", "forfeit"):
         if end == "drop" and result != "single":
             raise problem(line, f"result must be single for a drop, not {result!r}")
-        expected = cube * MULTIPLIER[result]
+        expected = pair_points(cube, result)
         if points != expected:
             raise problem(
                 line,

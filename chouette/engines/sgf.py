@@ -26,8 +26,6 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from chouette.engines.model import (
-    LEVELS,
-    MULTIPLIER,
     Ending,
     EngineGame,
     EngineRead,
@@ -35,8 +33,8 @@ from chouette.engines.model import (
     GameKey,
     Scored,
     problem,
-    split_points,
 )
+from chouette.outcome import fit_points, kind_of, pair_points
 
 #: The properties read; every other value is skipped unread.
 _KEEP = frozenset(
@@ -154,12 +152,12 @@ def _settle(tree: _Tree, index: int, following: _Tree | None, date: str | None) 
     end: Ending = "drop" if tree.ended_by_drop else "resign" if result.group(3) else "bearoff"
     cube = tree.pays if tree.ended_by_drop and tree.pays is not None else tree.cube
     warnings: list[str] = []
-    level = LEVELS.get(points // cube) if points % cube == 0 else None
+    level = kind_of(points, cube)
     if end == "drop" and level != "single":
         level = None
     scored: Scored
     if level is None:
-        fit = split_points(points, cube, "single")
+        fit = fit_points(points, cube, "single")
         if fit is None:
             raise problem(line, f"game {index}: {points} points is no cube × 1, 2 or 3")
         warnings.append(
@@ -174,7 +172,7 @@ def _settle(tree: _Tree, index: int, following: _Tree | None, date: str | None) 
         line=tree.line,
         winner=names[winner],
         loser=names[1 - winner],
-        points=cube * MULTIPLIER[scored],
+        points=pair_points(cube, scored),
         cube=cube,
         result=scored,
         end=end,

@@ -16,7 +16,7 @@ from __future__ import annotations
 import codecs
 import io
 import re
-from collections.abc import Iterator
+from collections.abc import Generator
 from typing import IO, NamedTuple
 
 from chouette.engines.model import problem
@@ -113,7 +113,7 @@ def _wrap(stream: IO[bytes], encoding: Encoding) -> io.TextIOWrapper:
     )
 
 
-def text_lines(stream: IO[bytes], encoding: Encoding) -> Iterator[str]:
+def text_lines(stream: IO[bytes], encoding: Encoding) -> Generator[str, None, None]:
     """The lines of ``stream`` as text, without their line ends; a line longer than
     :data:`MAX_LINE` characters, or bytes that are not text in ``encoding``, are refused
     with the line's number. The stream is read to its end (not closed)."""
@@ -143,7 +143,7 @@ def text_lines(stream: IO[bytes], encoding: Encoding) -> Iterator[str]:
         text.detach()
 
 
-def text_chunks(stream: IO[bytes], encoding: Encoding) -> Iterator[str]:
+def text_chunks(stream: IO[bytes], encoding: Encoding) -> Generator[str, None, None]:
     """The text of ``stream`` in pieces of about :data:`CHUNK` characters (line ends made
     ``\\n``), for readers that need no lines. Bytes that are not text in ``encoding`` are
     refused with the line they are on."""

@@ -1,0 +1,350 @@
+"""What the commands do to the ledger: play an event, record games, change the line, pay,
+undo. Each takes the :class:`~db.ledger.Ledger` of one transaction, asks the rules in
+``chouette/`` and books through the ledger's one writer per fact; a refusal raises a
+:class:`~chouette.errors.ChouetteError` and the transaction writes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from datetime import datetime
+from typing import Any
+
+from chouette.errors import ChouetteError, LimitError
+from chouette.game import Event, Game, apply_all, start
+from chouette.limits import check_game
+from chouette.line import Line, check_between_games, normal_name
+from chouette.money import Cents, check_new_stake, check_payment, format_money
+from chouette.outcome import Outcome, settle_game
+from chouette.record import Record, event_to_json, parse_event, play_record
+from chouette.report import Undone
+from chouette.text import check_note
+from db.codec import iso, line_from_dict, line_from_json, line_to_dict
+from db.ledger import Ledger
+from db.values import Action, Finished, LiveGame, Paid, Played, SessionInfo, StoredPlayer
+
+# ---------------------------------------------------------------- the game in progress
+
+
+def play(
+    book: Ledger,
+    info: SessionInfo,
+    events: Sequence[Event],
+    expect: int | None = None,
+    issued_at: datetime | None = None,
+    *,
+    live: LiveGame | None = None,
+) -> Played:
+    """Apply one command's events to the game in progress (``live``, if the command read it
+    already in this transaction) and book the game if it ends.
+
+    ``expect``: the game the command is for (refused if another is current).
+    ``issued_at``: when the command was given; if no game is in progress and the last one
+    ended after that moment, another terminal ended the game this command was meant for,
+    and it is refused rather than starting a new game."""
+    if live is None:
+        live = book.live(info)
+    if live.game is None and issued_at is not None:
+        ended = book.ended_at(info, live.number - 1)
+        if ended is not None and ended > issued_at:
+            raise ChouetteError(
+                f"game {live.number - 1} was ended by another command after this one was "
+                f"given: nothing written (give the command again to start game {live.number})"
+            )
+    if expect is not None and expect != live.number:
+        if expect < live.number:
+            raise ChouetteError(
+                f"game {expect} is already over (another command booked it first): nothing written"
+            )
+        raise ChouetteError(f"there is no game {expect} yet: the next game is {live.number}")
+    done = apply_all(live.game or start(info.line, info.rules), events)
+    game, applied = done.game, done.events
+    notices = tuple(f"automatic double ignored: {why}" for _, why in done.ignored)
+    if not applied:
+        return Played(info, live.number, game, None, notices)
+    check_game(game, info.stakes(game.players))
+    game_id = live.row_id
+    if game_id is None:
+        game_id = book.start_game(info, live.number, info.line)
+    first = len(game.events) - len(applied)
+    book.add_events(game_id, first, applied)
+    book.journal(
+        info,
+        "events",
+        {
+            "game": live.number,
+            "game_id": game_id,
+            "first": first,
+            "events": [event_to_json(e) for e in applied],
+            "line": line_to_dict(info.line),  # the line before: an end moves it
+        },
+    )
+    outcome = None
+    if game.over:
+        outcome = settle_game(game, info.stakes(game.players))
+        book.book_games([finished(info, live.number, game, outcome, book, row_id=game_id)])
+        info = replace(info, line=outcome.next_line)
+    return Played(info, live.number, game, outcome, notices)
+
+
+def finished(
+    info: SessionInfo,
+    number: int,
+    game: Game,
+    outcome: Outcome,
+    book: Ledger,
+    *,
+    row_id: int | None = None,
+) -> Finished:
+    """A finished chouette game as the ledger books it."""
+    ended = book.clock() if row_id is not None else book.now
+    return Finished(
+        session_id=info.id,
+        number=number,
+        kind="chouette",
+        line_before=game.start_line,
+        points=outcome.points,
+        cents=outcome.cents,
+        started_at=book.now,
+        ended_at=ended,
+        line_after=outcome.next_line,
+        events=() if row_id is not None else game.events,
+        box=game.box,
+        pairs=outcome.pairs,
+        row_id=row_id,
+    )
+
+
+# ---------------------------------------------------------------- records
+
+
+def record(
+    book: Ledger, records: Sequence[tuple[Record, str]], default: str | None
+) -> list[Played]:
+    """Book chouette game records in order, each on the line the one before it left
+    (``default``: the session ``--session`` names, already resolved).
+
+    The games are played and settled in memory first; then the ledger books them all in
+    a handful of set-based writes, however many there are."""
+    infos: dict[str, SessionInfo] = {}
+    starts: dict[str, SessionInfo] = {}  # each session as the records found it
+    numbers: dict[str, int] = {}
+    played: list[Played] = []
+    for item, where in records:
+        if (
+            item.session is not None
+            and default is not None
+            and normal_name(item.session) != default
+        ):
+            raise ChouetteError(
+                f"{where}: its 'session' is {item.session}, but --session names "
+                f"{default}: leave 'session' out or make the two agree"
+            )
+        name = normal_name(item.session) if item.session is not None else default
+        key = name or ""
+        if key not in infos:
+            info = book.session(name, lock=True)
+            live = book.live(info)
+            if live.started:
+                raise ChouetteError(
+                    f"{where}: game {live.number} is in progress in {info.name}: finish or "
+                    "undo it before recording games"
+                )
+            infos[key], numbers[key], starts[key] = info, live.number, info
+        info = infos[key]
+        game, notices = play_record(item, info.line, info.rules, where)
+        try:
+            check_game(game, info.stakes(game.players))
+        except LimitError as err:
+            raise LimitError(f"{where}: {err}") from None
+        outcome = settle_game(game, info.stakes(game.players))
+        info = infos[key] = replace(info, line=outcome.next_line)
+        played.append(Played(info, numbers[key], game, outcome, tuple(notices)))
+        numbers[key] += 1
+    book.book_games(
+        [
+            finished(p.session, p.number, p.game, p.outcome, book)
+            for p in played
+            if p.outcome is not None
+        ]
+    )
+    for before in starts.values():
+        numbers_booked = [p.number for p in played if p.session.id == before.id]
+        book.journal(
+            before,
+            "record",
+            {
+                "first": min(numbers_booked),
+                "last": max(numbers_booked),
+                "line": line_to_dict(before.line),
+            },
+        )
+    return played
+
+
+# ---------------------------------------------------------------- the line
+
+
+def change_line(
+    book: Ledger,
+    info: SessionInfo,
+    change: Callable[[Line], Line],
+    said: str,
+    **noted: Any,
+) -> SessionInfo:
+    """A line changed between games (join, leave, sit out, sit in); ``said`` is what was
+    done, as ``undo`` and ``log`` say it (``cat sits out``); ``noted``: what else taking it
+    back needs."""
+    live = book.live(info)
+    check_between_games(live.number if live.started else None)
+    line = change(info.line)
+    book.journal(info, "line", {"said": said, "line": line_to_dict(info.line), **noted})
+    return book.save_line(info, line)
+
+
+def join(
+    book: Ledger,
+    info: SessionInfo,
+    name: str,
+    stake: Cents | None,
+    change: Callable[[Line], Line],
+) -> SessionInfo:
+    """A player who joins (or joins again) where ``change`` seats them: with their own
+    stake, if they play for one (the same as before, once they have played in the session)."""
+    before = book.player(info, name)
+    said = f"{name} joins" + ("" if stake is None else f" at {format_money(stake)} a point")
+    player = None if before is None else {"stake": before.stake, "joined_at": iso(before.joined_at)}
+    info = change_line(book, info, change, said, player=name, before=player)
+    if stake is not None:
+        check_new_stake(
+            name, info.name, stake, info.stake_of(name), has_played=book.has_played(info, name)
+        )
+    book.save_player(info, name, stake)
+    return info
+
+
+# ---------------------------------------------------------------- money between players
+
+
+def pay(book: Ledger, info: SessionInfo, payer: str, payee: str, cents: Cents, note: str) -> None:
+    """A payment between two players of the session, booked so the debt disappears."""
+    check_payment(payer, payee, cents, set(book.players(info)), info.name)
+    (payment_id,) = book.book_payments(
+        [Paid(info.id, payer, payee, cents, check_note(note), book.now)]
+    )
+    book.journal(
+        info,
+        "payment",
+        {"id": payment_id, "said": f"{payer} paid {payee} {format_money(cents)}"},
+    )
+
+
+# ---------------------------------------------------------------- undo
+
+
+def undo(book: Ledger, info: SessionInfo) -> Undone:
+    """Take back the last thing done to the session, whatever it was: a command's events (a
+    game's end included), a record of games, an import, a payment, a change of the line.
+    What an older chouette did before it kept a journal is taken back as it used to be: the
+    last event of the session's games, or the import that booked its last games."""
+    journal = book.actions(info, limit=1)
+    if not journal:
+        return _undo_unjournaled(book, info)
+    action = journal[0]
+    done, detail = what(action), action.detail
+    book.forget_action(action)
+    if done.what == "events":
+        game = book.stored_game(detail["game_id"])  # (games imported since follow it)
+        if game.over:
+            book.reopen(info, game)
+        book.drop_events(game.id, detail["first"])
+    elif done.what in ("record", "import"):
+        if detail["first"] is not None:  # an import may have booked no game
+            book.drop_games(info, detail["first"], detail["last"])
+        if done.what == "import":
+            book.forget_file(detail["sha256"])
+    elif done.what == "payment":
+        book.drop_payment(detail["id"])
+    elif "player" in detail:  # a join: the player as they were (not one, or at their stake)
+        before = detail["before"]
+        book.restore_player(
+            info,
+            detail["player"],
+            None
+            if before is None
+            else StoredPlayer(
+                detail["player"], before["stake"], datetime.fromisoformat(before["joined_at"])
+            ),
+        )
+    if "line" in detail:
+        book.save_line(info, line_from_dict(detail["line"]))
+    return done
+
+
+def what(action: Action) -> Undone:
+    """What a thing done to a session was, as ``undo`` and ``log`` say it."""
+    detail = action.detail
+    if action.kind == "events":
+        return Undone(
+            "events",
+            detail["game"],
+            events=tuple(
+                parse_event(e, "a journaled event", allow_end=True) for e in detail["events"]
+            ),
+            game_gone=detail["first"] == 0,
+        )
+    if action.kind == "import":
+        return Undone("import", detail["first"] or 0, last=detail["last"], file=detail["file"])
+    if action.kind == "record":
+        return Undone("record", detail["first"], last=detail["last"])
+    if action.kind == "payment":
+        return Undone("payment", said=f"the payment: {detail['said']}")
+    return Undone("line", said=detail["said"])
+
+
+def log(book: Ledger, info: SessionInfo, limit: int | None = None) -> list[tuple[datetime, Undone]]:
+    """What ``undo`` would take back, newest first: when, and what."""
+    return [(action.at, what(action)) for action in book.actions(info, limit)]
+
+
+def _undo_unjournaled(book: Ledger, info: SessionInfo) -> Undone:
+    """Undo as an older chouette did it: the last event of the session's games, a game's
+    end included, or the whole import that booked its last games."""
+    live = book.live(info)
+    if live.game is not None and live.row_id is not None:
+        return _drop_last_event(book, live.row_id, live.number, live.game)
+    last = book.last_game(info)
+    if last is None:
+        raise ChouetteError(f"nothing to undo in {info.name}: no game has been played")
+    if last.kind != "chouette":
+        return _undo_import(book, info, last.number)
+    if last.line_after is not None and line_from_json(last.line_after) != info.line:
+        raise ChouetteError(
+            f"the line has changed since game {last.number} ended (a join, leave or "
+            "sit-out): undo that first"
+        )
+    info = book.reopen(info, last)
+    game = book.live(info).game
+    assert game is not None
+    return _drop_last_event(book, last.id, last.number, game)
+
+
+def _undo_import(book: Ledger, info: SessionInfo, last: int) -> Undone:
+    """Take back the import that booked the session's last game, ``last``: every game the
+    file booked, their bookings and balances, and the memory of the file (so it can be
+    imported again, into the right session)."""
+    source = next((s for s in book.source_files(info) if s.last_game == last), None)
+    if source is None or source.first_game is None:
+        raise ChouetteError(
+            f"game {last} was imported by an older chouette that did not note which games "
+            "each file booked: undo cannot take it back"
+        )
+    book.drop_games(info, source.first_game, last)
+    book.forget_file(source.sha256)
+    return Undone("import", source.first_game, last=last, file=source.name)
+
+
+def _drop_last_event(book: Ledger, game_id: int, number: int, game: Game) -> Undone:
+    book.drop_last_event(game_id, len(game.events))
+    return Undone("events", number, events=(game.events[-1],), game_gone=len(game.events) == 1)

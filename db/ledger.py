@@ -1,0 +1,983 @@
+"""The ledger in one open transaction: every read, and one writer per fact.
+
+A command opens one :class:`Ledger` (see :func:`db.open_ledger`) and works through it; the
+ledger alone holds the database session. Each fact has one writer here, whoever books it:
+
+- a finished game — a live game's end, a batch of chouette records, an imported file's
+  games, a restored export — is written by :meth:`Ledger.book_games` (a live ``end`` is a
+  batch of one), with the zero-sum guard, the running balances and the session's line;
+- a payment by :meth:`Ledger.book_payments`; the line by :meth:`Ledger.save_line`; a session
+  and its players by :meth:`Ledger.create_session`; an imported file by
+  :meth:`Ledger.remember_file`.
+
+The use cases that call them (playing, recording, undo, paying) are in :mod:`db.actions`,
+the import in :mod:`db.imports`, the export in :mod:`db.transfer`, the audit in
+:mod:`db.audit`. Values in and out are domain values (:mod:`db.values`); stored text is
+read and written by :mod:`db.codec`.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import Connection, delete, func, insert, or_, tuple_, update
+from sqlmodel import Session, col, select
+
+from chouette.errors import ChouetteError
+from chouette.game import Event, Game, replay
+from chouette.limits import check_cents, check_points
+from chouette.line import Line
+from chouette.money import Cents, check_stake
+from chouette.report import Entry, GameLine, SessionSummary
+from chouette.rules import HouseRules
+from db.bulk import BOOKING_COLUMNS, allocate_ids, bind, insert_many, move_balances
+from db.codec import (
+    event_from_body,
+    event_to_body,
+    line_from_json,
+    line_to_json,
+    rules_from_json,
+    rules_to_json,
+    utc,
+)
+from db.models import (
+    ActionRow,
+    BalanceRow,
+    BookingRow,
+    EventRow,
+    GameRow,
+    PairRow,
+    PaymentRow,
+    PlayerRow,
+    SessionRow,
+    Setting,
+    SourceFileRow,
+)
+from db.values import (
+    Action,
+    Booking,
+    Finished,
+    GameView,
+    LiveGame,
+    Paid,
+    SessionInfo,
+    SourceFile,
+    StoredGame,
+    StoredPlayer,
+)
+
+CURRENT = "current_session"
+UPSERT = ("postgresql", "sqlite")  # dialects with INSERT … ON CONFLICT, imported when used
+GAME_COLUMNS = (
+    "id",
+    "session_id",
+    "number",
+    "kind",
+    "over",
+    "line_before",
+    "line_after",
+    "detail",
+    "source_sha256",
+    "source_index",
+    "game_key",
+    "started_at",
+    "ended_at",
+)
+
+
+class Ledger:
+    """The ledger in one open transaction."""
+
+    def __init__(
+        self, session: Session, now: datetime, clock: Callable[[], datetime] | None = None
+    ) -> None:
+        self._db = session
+        self.now = now.astimezone(UTC)
+        self.clock = clock or (lambda: self.now)
+
+    def _conn(self) -> Connection:
+        return self._db.connection()
+
+    @property
+    def dialect(self) -> str:
+        return self._conn().dialect.name
+
+    # -------------------------------------------------------- sessions
+
+    def create_session(
+        self,
+        name: str,
+        line: Line,
+        stake: Cents,
+        rules: HouseRules,
+        player_stakes: Mapping[str, Cents] | None = None,
+        *,
+        created_at: datetime | None = None,
+        players: Sequence[StoredPlayer] | None = None,
+        current: bool = True,
+    ) -> SessionInfo:
+        """A new session with its line and players (``players``: as an export lists them,
+        with their own stakes and when they joined; by default the line, joining now)."""
+        name = name.strip()
+        if not name:
+            raise ChouetteError("a session needs a name")
+        check_stake(stake)
+        if self._db.exec(select(SessionRow.id).where(SessionRow.name == name)).first():
+            raise ChouetteError(f"there is already a session called {name}")
+        row = SessionRow(
+            name=name,
+            stake_cents=stake,
+            rules=rules_to_json(rules),
+            line=line_to_json(line),
+            created_at=created_at or self.now,
+        )
+        self._db.add(row)
+        self._db.flush()
+        assert row.id is not None
+        stakes = player_stakes or {}
+        seated = players or [StoredPlayer(p, stakes.get(p), self.now) for p in line.order]
+        for player in seated:
+            if player.stake is not None:
+                check_stake(player.stake, f"{player.name}'s stake")
+        self._db.execute(
+            insert(PlayerRow),
+            [
+                {
+                    "session_id": row.id,
+                    "name": p.name,
+                    "stake_cents": p.stake,
+                    "joined_at": p.joined_at,
+                }
+                for p in seated
+            ],
+        )
+        if current:
+            self._set_current(name)
+        return self._info(row)
+
+    def session(self, name: str | None, *, lock: bool = False) -> SessionInfo:
+        """The named session, or the one used last. ``lock``: hold it for this transaction."""
+        if name is None:
+            name = self.current_name()
+            if name is None:
+                raise ChouetteError("no session yet: start one with `chouette new NAME PLAYER...`")
+        query = select(SessionRow).where(SessionRow.name == name)
+        if lock:
+            query = query.with_for_update()
+        row = None if "\x00" in name else self._db.exec(query).first()  # (PostgreSQL refuses NUL)
+        if row is None:
+            known = ", ".join(
+                self._db.exec(select(SessionRow.name).order_by(col(SessionRow.id))).all()
+            )
+            raise ChouetteError(
+                f"there is no session called {name}" + (f" (sessions: {known})" if known else "")
+            )
+        return self._info(row)
+
+    def all_sessions(self) -> list[SessionInfo]:
+        """Every session, in the order they were started."""
+        return [
+            self._info(r) for r in self._db.exec(select(SessionRow).order_by(col(SessionRow.id)))
+        ]
+
+    def current_name(self) -> str | None:
+        """The session used last."""
+        current = self._db.get(Setting, CURRENT)
+        return None if current is None else current.value
+
+    def use(self, name: str) -> None:
+        """Remember ``name`` as the session used last."""
+        if self.current_name() != name:
+            self._set_current(name)
+
+    def _set_current(self, name: str) -> None:
+        """An upsert: two terminals starting the ledger's first sessions at the same moment
+        both succeed (on PostgreSQL the second waits for the first, then overwrites)."""
+        dialect = self.dialect
+        if dialect not in UPSERT:  # another database: read, then write
+            row = self._db.get(Setting, CURRENT) or Setting(key=CURRENT, value=name)
+            row.value = name
+            self._db.add(row)
+            return
+        dialect_insert = importlib.import_module(f"sqlalchemy.dialects.{dialect}").insert
+        upsert = dialect_insert(Setting).values(key=CURRENT, value=name)
+        self._db.execute(upsert.on_conflict_do_update(index_elements=["key"], set_={"value": name}))
+        cached = self._db.identity_map.get(self._db.identity_key(Setting, CURRENT))
+        if cached is not None:
+            self._db.expire(cached)  # read again if asked again in this transaction
+
+    def _info(self, row: SessionRow) -> SessionInfo:
+        assert row.id is not None
+        stakes = self._db.exec(
+            select(PlayerRow.name, PlayerRow.stake_cents).where(
+                PlayerRow.session_id == row.id, col(PlayerRow.stake_cents).is_not(None)
+            )
+        ).all()
+        return SessionInfo(
+            id=row.id,
+            name=row.name,
+            stake=row.stake_cents,
+            rules=rules_from_json(row.rules),
+            line=line_from_json(row.line),
+            created_at=utc(row.created_at),
+            player_stakes={n: s for n, s in stakes if s is not None},
+        )
+
+    def sessions(self) -> list[SessionSummary]:
+        current = self.current_name()
+        players = dict(
+            self._db.exec(
+                select(PlayerRow.session_id, func.count()).group_by(col(PlayerRow.session_id))
+            ).all()
+        )
+        games = dict(
+            self._db.exec(
+                select(GameRow.session_id, func.count())
+                .where(GameRow.over == True)  # noqa: E712
+                .group_by(col(GameRow.session_id))
+            ).all()
+        )
+        return [
+            SessionSummary(
+                name=info.name,
+                created_at=info.created_at,
+                stake=info.stake,
+                rules=info.rules,
+                players=players.get(info.id, 0),
+                games=games.get(info.id, 0),
+                current=current == info.name,
+            )
+            for info in self.all_sessions()
+        ]
+
+    # -------------------------------------------------------- players and the line
+
+    def save_line(self, info: SessionInfo, line: Line) -> SessionInfo:
+        """The session's line between games: the one writer of the line."""
+        self._db.execute(
+            update(SessionRow).where(col(SessionRow.id) == info.id).values(line=line_to_json(line))
+        )
+        return replace(info, line=line)
+
+    def session_players(self, info: SessionInfo) -> list[StoredPlayer]:
+        """The session's players as they joined, with their own stakes."""
+        rows = self._db.exec(
+            select(PlayerRow).where(PlayerRow.session_id == info.id).order_by(col(PlayerRow.id))
+        ).all()
+        return [StoredPlayer(r.name, r.stake_cents, utc(r.joined_at)) for r in rows]
+
+    def has_played(self, info: SessionInfo, name: str) -> bool:
+        """Whether ``name`` has a game booked in the session."""
+        found = self._db.exec(
+            select(BookingRow.id).where(
+                BookingRow.session_id == info.id,
+                BookingRow.player == name,
+                col(BookingRow.game_id).is_not(None),
+            )
+        ).first()
+        return found is not None
+
+    def save_player(self, info: SessionInfo, name: str, stake: Cents | None) -> None:
+        """A player of the session (joining, or joining again), with their own stake."""
+        row = self._db.exec(
+            select(PlayerRow).where(PlayerRow.session_id == info.id, PlayerRow.name == name)
+        ).first()
+        if row is None:
+            row = PlayerRow(session_id=info.id, name=name, stake_cents=stake, joined_at=self.now)
+        elif stake is not None:
+            row.stake_cents = stake
+        self._db.add(row)
+
+    # -------------------------------------------------------- the game in progress
+
+    def live(self, info: SessionInfo) -> LiveGame:
+        """The game in progress, or the next game (not started) if none is."""
+        row = self._db.exec(
+            select(GameRow).where(
+                GameRow.session_id == info.id,
+                GameRow.kind == "chouette",
+                GameRow.over == False,  # noqa: E712
+            )
+        ).first()
+        if row is None or row.id is None:
+            return LiveGame(self.next_number(info))
+        return LiveGame(row.number, self._replay(row.id, row.line_before, info.rules), row.id)
+
+    def _replay(self, game_id: int, line_before: str, rules: HouseRules) -> Game:
+        """A stored chouette game, replayed from its line and events."""
+        events = [event_from_body(body) for _, body in self.event_bodies(game_id)]
+        return replay(line_from_json(line_before), rules, events)
+
+    def next_number(self, info: SessionInfo) -> int:
+        """The number the session's next game gets."""
+        top = self._db.exec(
+            select(func.max(GameRow.number)).where(GameRow.session_id == info.id)
+        ).one()
+        return (top or 0) + 1
+
+    def ended_at(self, info: SessionInfo, number: int) -> datetime | None:
+        """When game ``number`` of the session ended (None: it has not, or there is none)."""
+        ended = self._db.exec(
+            select(GameRow.ended_at).where(GameRow.session_id == info.id, GameRow.number == number)
+        ).first()
+        return None if ended is None else utc(ended)
+
+    def start_game(
+        self, info: SessionInfo, number: int, line: Line, *, at: datetime | None = None
+    ) -> int:
+        """A new chouette game's row (started now, or ``at``): its events follow as they come."""
+        row = GameRow(
+            session_id=info.id,
+            number=number,
+            kind="chouette",
+            line_before=line_to_json(line),
+            started_at=at or self.now,
+        )
+        self._db.add(row)
+        self._db.flush()
+        assert row.id is not None
+        return row.id
+
+    def add_events(
+        self, game_id: int, first: int, events: Sequence[Event], *, at: datetime | None = None
+    ) -> None:
+        """Events of the game in progress, numbered from ``first`` (given now, or ``at``)."""
+        if not events:
+            return
+        self._db.execute(
+            insert(EventRow),
+            [
+                {
+                    "game_id": game_id,
+                    "seq": first + i,
+                    "body": event_to_body(e),
+                    "at": at or self.now,
+                }
+                for i, e in enumerate(events)
+            ],
+        )
+
+    # -------------------------------------------------------- booking: one writer per fact
+
+    def book_games(self, games: Sequence[Finished], *, move_line: bool = True) -> list[int]:
+        """Book finished games, however many, in a handful of set-based writes: their rows
+        (or, for a live game, its row marked over), events, pair results and bookings, the
+        running balances, and (``move_line``; a restore keeps the exported line) each
+        session's line after its last game. Every game's bookings must sum to zero. Returns
+        the games' ids."""
+        if not games:
+            return []
+        conn = self._conn()
+        fresh = [g for g in games if g.row_id is None]
+        ids = iter(allocate_ids(conn, "game", len(fresh)))
+        over = bind(conn, GameRow, "over", True)
+        stamps: dict[datetime, Any] = {}
+
+        def stamp(moment: datetime) -> Any:  # one conversion per moment, not one per game
+            found = stamps.get(moment)
+            if found is None:
+                found = stamps[moment] = bind(conn, BookingRow, "at", moment)
+            return found
+
+        rows, events, pairs, updates = [], [], [], []
+        bookings: list[tuple[Any, ...]] = []
+        game_ids: list[int] = []
+        lines: dict[int, Line] = {}
+        quoted: dict[tuple[str, ...], str] = {}
+        for g in games:
+            if sum(g.points.values()) or sum(g.cents.values()):
+                raise ChouetteError(
+                    f"internal error: game {g.number}'s bookings do not sum to zero; refused"
+                )
+            game_id = g.row_id if g.row_id is not None else next(ids)
+            game_ids.append(game_id)
+            after = None if g.line_after is None else line_to_json(g.line_after)
+            if g.row_id is None:
+                before = quoted.get(g.line_before.order) if g.kind == "engine" else None
+                if before is None:
+                    before = line_to_json(g.line_before)
+                    if g.kind == "engine":
+                        quoted[g.line_before.order] = before
+                sha, index = g.source if g.source is not None else (None, None)
+                started = stamp(g.started_at)
+                rows.append(
+                    (game_id, g.session_id, g.number, g.kind, over, before, after, g.detail,
+                     sha, index, g.key, started, stamp(g.ended_at))
+                )  # fmt: skip
+                events += [(game_id, i, event_to_body(e), started) for i, e in enumerate(g.events)]
+            else:
+                updates.append((game_id, after, g.ended_at))
+            pairs += [
+                (game_id, member, g.box, points, g.cents[member])
+                for member, points in g.pairs.items()
+            ]
+            ended = stamp(g.ended_at)
+            bookings += [
+                (g.session_id, game_id, None, player, g.points[player], g.cents[player], ended)
+                for player in g.points
+            ]
+            if g.line_after is not None and move_line:
+                lines[g.session_id] = g.line_after
+        insert_many(conn, "game", GAME_COLUMNS, rows)
+        for game_id, after, ended in updates:
+            self._db.execute(
+                update(GameRow)
+                .where(col(GameRow.id) == game_id)
+                .values(over=True, line_after=after, ended_at=ended)
+            )
+        insert_many(conn, "event", ("game_id", "seq", "body", "at"), events)
+        insert_many(conn, "pair", ("game_id", "member", "box", "points", "cents"), pairs)
+        self._book(bookings)
+        for session_id, line in lines.items():
+            self._db.execute(
+                update(SessionRow)
+                .where(col(SessionRow.id) == session_id)
+                .values(line=line_to_json(line))
+            )
+        return game_ids
+
+    def book_payments(self, payments: Sequence[Paid]) -> list[int]:
+        """Payments between players, each booked so the debt it pays disappears. Returns
+        their ids."""
+        ids = []
+        for payment in payments:
+            payment_id = self._db.execute(
+                insert(PaymentRow)
+                .values(
+                    session_id=payment.session_id,
+                    payer=payment.payer,
+                    payee=payment.payee,
+                    cents=payment.cents,
+                    note=payment.note,
+                    at=payment.at,
+                )
+                .returning(col(PaymentRow.id))
+            ).scalar_one()
+            at = bind(self._conn(), BookingRow, "at", payment.at)
+            self._book(
+                [
+                    (payment.session_id, None, payment_id, payment.payer, 0, payment.cents, at),
+                    (payment.session_id, None, payment_id, payment.payee, 0, -payment.cents, at),
+                ]
+            )
+            ids.append(payment_id)
+        return ids
+
+    def _book(self, rows: Sequence[tuple[Any, ...]]) -> None:
+        """Bookings (:class:`Booking`'s fields and the time), and the running balances they
+        move: the one way bookings are written."""
+        if not rows:
+            return
+        for _, _, _, player, points, cents, _ in rows:  # the last guard: no number past it
+            check_points(points, f"a booking of {player}")
+            check_cents(cents, f"a booking of money to {player}")
+        conn = self._conn()
+        insert_many(conn, "booking", BOOKING_COLUMNS, list(rows))
+        move_balances(conn, ((r[0], r[3], r[4], r[5]) for r in rows))
+
+    # -------------------------------------------------------- taking things back
+
+    def stored_game(self, game_id: int) -> StoredGame:
+        """A game as stored, by its id."""
+        row = self._db.get(GameRow, game_id)
+        if row is None:
+            raise ChouetteError(f"internal error: no game with id {game_id}")
+        return _stored(row)
+
+    def last_game(self, info: SessionInfo) -> StoredGame | None:
+        """The session's last game (the highest number), over or not."""
+        row = self._db.exec(
+            select(GameRow)
+            .where(GameRow.session_id == info.id)
+            .order_by(col(GameRow.number).desc())
+        ).first()
+        return None if row is None else _stored(row)
+
+    def reopen(self, info: SessionInfo, game: StoredGame) -> SessionInfo:
+        """Take back a chouette game's end: its bookings, pair results and the line it left;
+        the game is in progress again."""
+        self._unbook([game.id])
+        self._db.execute(delete(PairRow).where(col(PairRow.game_id) == game.id))
+        self._db.execute(
+            update(GameRow)
+            .where(col(GameRow.id) == game.id)
+            .values(over=False, line_after=None, ended_at=None)
+        )
+        return self.save_line(info, line_from_json(game.line_before))
+
+    def drop_last_event(self, game_id: int, count: int) -> None:
+        """Take back the last of a game's ``count`` events (the game with it, if it was the
+        first)."""
+        self._db.execute(
+            delete(EventRow).where(col(EventRow.game_id) == game_id, col(EventRow.seq) == count - 1)
+        )
+        if count == 1:
+            self._db.execute(delete(GameRow).where(col(GameRow.id) == game_id))
+
+    def drop_games(self, info: SessionInfo, first: int, last: int) -> None:
+        """Take back the session's games ``first`` to ``last``: their bookings and balances,
+        events, pair results and rows."""
+        ids = list(
+            self._db.exec(
+                select(GameRow.id).where(
+                    GameRow.session_id == info.id, col(GameRow.number).between(first, last)
+                )
+            ).all()
+        )
+        self._unbook([i for i in ids if i is not None])
+        self._db.execute(delete(EventRow).where(col(EventRow.game_id).in_(ids)))
+        self._db.execute(delete(PairRow).where(col(PairRow.game_id).in_(ids)))
+        self._db.execute(delete(GameRow).where(col(GameRow.id).in_(ids)))
+
+    def _unbook(self, game_ids: Sequence[int]) -> None:
+        """Remove games' bookings and move the running balances back."""
+        booked = self._db.exec(
+            select(
+                BookingRow.session_id,
+                BookingRow.player,
+                func.sum(BookingRow.points),
+                func.sum(BookingRow.cents),
+            )
+            .where(col(BookingRow.game_id).in_(game_ids))
+            .group_by(col(BookingRow.session_id), col(BookingRow.player))
+        ).all()
+        move_balances(self._conn(), [(s, p, -int(pts), -int(c)) for s, p, pts, c in booked])
+        self._db.execute(delete(BookingRow).where(col(BookingRow.game_id).in_(game_ids)))
+
+    def drop_events(self, game_id: int, first: int) -> None:
+        """Take back a game's events from number ``first`` on (the game with them, if they
+        were all of them)."""
+        self._db.execute(
+            delete(EventRow).where(col(EventRow.game_id) == game_id, col(EventRow.seq) >= first)
+        )
+        if first == 0:
+            self._db.execute(delete(GameRow).where(col(GameRow.id) == game_id))
+
+    def drop_payment(self, payment_id: int) -> None:
+        """Take back a payment: its bookings, the balances they moved, the payment."""
+        booked = self._db.exec(
+            select(
+                BookingRow.session_id, BookingRow.player, BookingRow.points, BookingRow.cents
+            ).where(BookingRow.payment_id == payment_id)
+        ).all()
+        move_balances(self._conn(), [(s, p, -pts, -c) for s, p, pts, c in booked])
+        self._db.execute(delete(BookingRow).where(col(BookingRow.payment_id) == payment_id))
+        self._db.execute(delete(PaymentRow).where(col(PaymentRow.id) == payment_id))
+
+    def player(self, info: SessionInfo, name: str) -> StoredPlayer | None:
+        """A player of the session, as stored (None: not one)."""
+        row = self._db.exec(
+            select(PlayerRow).where(PlayerRow.session_id == info.id, PlayerRow.name == name)
+        ).first()
+        return None if row is None else StoredPlayer(row.name, row.stake_cents, utc(row.joined_at))
+
+    def restore_player(self, info: SessionInfo, name: str, before: StoredPlayer | None) -> None:
+        """A player as they were before a join (None: not a player of the session then)."""
+        if before is None:
+            self._db.execute(
+                delete(PlayerRow).where(
+                    col(PlayerRow.session_id) == info.id, col(PlayerRow.name) == name
+                )
+            )
+            return
+        self._db.execute(
+            update(PlayerRow)
+            .where(col(PlayerRow.session_id) == info.id, col(PlayerRow.name) == name)
+            .values(stake_cents=before.stake)
+        )
+
+    # -------------------------------------------------------- the journal
+
+    def journal(self, info: SessionInfo, kind: str, detail: Mapping[str, Any]) -> None:
+        """Note a thing done to the session (the one writer of the journal)."""
+        self._db.add(
+            ActionRow(
+                session_id=info.id,
+                kind=kind,
+                detail=json.dumps(detail, ensure_ascii=False),
+                at=self.now,
+            )
+        )
+        self._db.flush()
+
+    def actions(self, info: SessionInfo, limit: int | None = None) -> list[Action]:
+        """The things done to the session, newest first."""
+        query = (
+            select(ActionRow)
+            .where(ActionRow.session_id == info.id)
+            .order_by(col(ActionRow.id).desc())
+        )
+        if limit is not None:
+            query = query.limit(limit)
+        return [
+            Action(row.id or 0, row.kind, json.loads(row.detail), utc(row.at))
+            for row in self._db.exec(query).all()
+        ]
+
+    def forget_action(self, action: Action) -> None:
+        self._db.execute(delete(ActionRow).where(col(ActionRow.id) == action.id))
+
+    # -------------------------------------------------------- imported files
+
+    def source_file(self, sha256: str) -> SourceFile | None:
+        """The imported file with that SHA-256, if the ledger remembers one."""
+        row = self._db.get(SourceFileRow, sha256)
+        return None if row is None else self._source(row)
+
+    def source_files(self, info: SessionInfo | None = None) -> list[SourceFile]:
+        """The imported files (of a session), in the order they were imported."""
+        query = select(SourceFileRow).order_by(col(SourceFileRow.imported_at))
+        if info is not None:
+            query = query.where(SourceFileRow.session_id == info.id)
+        return [self._source(row) for row in self._db.exec(query).all()]
+
+    def _source(self, row: SourceFileRow) -> SourceFile:
+        session = self._db.get(SessionRow, row.session_id)
+        return SourceFile(
+            sha256=row.sha256,
+            name=row.name,
+            format=row.format,
+            session_id=row.session_id,
+            session=session.name if session is not None else "another session",
+            games=row.games,
+            imported_at=utc(row.imported_at),
+            first_game=row.first_game,
+            last_game=row.last_game,
+        )
+
+    def remember_file(self, source: SourceFile) -> None:
+        """An imported file: how a second import of it books nothing, and ``undo`` takes it
+        back."""
+        self._db.add(
+            SourceFileRow(
+                sha256=source.sha256,
+                name=source.name,
+                format=source.format,
+                session_id=source.session_id,
+                games=source.games,
+                imported_at=source.imported_at,
+                first_game=source.first_game,
+                last_game=source.last_game,
+            )
+        )
+
+    def forget_file(self, sha256: str) -> None:
+        self._db.execute(delete(SourceFileRow).where(col(SourceFileRow.sha256) == sha256))
+
+    def known_keys(self, keys: set[str]) -> set[str]:
+        """Which of these game identities the ledger holds: an index lookup each, one
+        driver-level statement for them all (SQLAlchemy would compile one per batch)."""
+        if not keys:
+            return set()
+        args: tuple[Any, ...]
+        if self.dialect == "postgresql":
+            sql, args = "SELECT game_key FROM game WHERE game_key = ANY(%s)", (list(keys),)
+        else:
+            marks = ", ".join("?" * len(keys))
+            sql, args = f"SELECT game_key FROM game WHERE game_key IN ({marks})", tuple(keys)
+        return {key for (key,) in self._conn().exec_driver_sql(sql, args)}
+
+    def cites(self, sha256: str) -> bool:
+        """Whether any game of the ledger came from the file with that SHA-256."""
+        found = self._db.exec(
+            select(GameRow.id).where(GameRow.source_sha256 == sha256).limit(1)
+        ).first()
+        return found is not None
+
+    def known_indexes(self, sha256: str, indexes: Iterable[int]) -> set[int]:
+        """Which games of the file with that SHA-256 (by their index there) are booked."""
+        wanted = set(indexes)
+        if not wanted:
+            return set()
+        found = self._db.exec(
+            select(GameRow.source_index).where(
+                GameRow.source_sha256 == sha256,
+                col(GameRow.source_index).between(min(wanted), max(wanted)),
+            )
+        ).all()
+        return {i for i in found if i in wanted}
+
+    def any_game_without_key(self) -> bool:
+        """Whether the ledger holds an engine game booked before games had identities."""
+        found = self._db.exec(
+            select(GameRow.id)
+            .where(GameRow.kind == "engine", col(GameRow.game_key).is_(None))
+            .limit(1)
+        ).first()
+        return found is not None
+
+    def games_without_key(self) -> list[tuple[str, str | None]]:
+        """Engine games booked before games had identities: their file and stored result."""
+        rows = self._db.exec(
+            select(GameRow.source_sha256, GameRow.detail).where(
+                GameRow.kind == "engine",
+                col(GameRow.game_key).is_(None),
+                col(GameRow.source_sha256).is_not(None),
+            )
+        ).all()
+        return [(sha, detail) for sha, detail in rows if sha is not None]
+
+    # -------------------------------------------------------- reports
+
+    def game(self, info: SessionInfo, number: int) -> GameView:
+        """Game ``number``: replayed (a chouette game) or as imported, with its bookings."""
+        row = self._db.exec(
+            select(GameRow).where(GameRow.session_id == info.id, GameRow.number == number)
+        ).first()
+        if row is None or row.id is None:
+            raise ChouetteError(f"there is no game {number} in {info.name}")
+        bookings = [
+            Entry(utc(b.at), info.name, number, b.player, b.points, b.cents, "game")
+            for b in self._db.exec(
+                select(BookingRow).where(BookingRow.game_id == row.id).order_by(col(BookingRow.id))
+            ).all()
+        ]
+        return GameView(
+            number=row.number,
+            kind=row.kind,
+            over=row.over,
+            started_at=utc(row.started_at),
+            ended_at=utc(row.ended_at) if row.ended_at else None,
+            game=self._replay(row.id, row.line_before, info.rules)
+            if row.kind == "chouette"
+            else None,
+            detail=json.loads(row.detail) if row.detail else None,
+            line_after=line_from_json(row.line_after) if row.line_after else None,
+            bookings=bookings,
+        )
+
+    def players(self, info: SessionInfo | None) -> list[str]:
+        """The players a report lists, in the order they joined: everyone seated in the
+        session now (in any session, for the club ledger) and everyone with a game or a
+        payment booked there, even at a balance of 0. A player who joined and left without
+        playing is not one of them."""
+        query = select(PlayerRow.session_id, PlayerRow.name).order_by(
+            col(PlayerRow.session_id), col(PlayerRow.id)
+        )
+        lines = select(SessionRow.id, SessionRow.line)
+        balances = select(
+            BalanceRow.session_id, BalanceRow.player, BalanceRow.points, BalanceRow.cents
+        )
+        if info is not None:
+            query = query.where(PlayerRow.session_id == info.id)
+            lines = lines.where(SessionRow.id == info.id)
+            balances = balances.where(BalanceRow.session_id == info.id)
+        counted = {
+            (session_id, name)
+            for session_id, line in self._db.exec(lines).all()
+            for name in line_from_json(line).order
+        }
+        zero: set[tuple[int, str]] = set()
+        for session_id, name, points, cents in self._db.exec(balances).all():
+            (zero if points == 0 and cents == 0 else counted).add((session_id, name))
+        zero -= counted
+        if zero:  # a balance back at 0: still listed if any booking remains
+            counted |= set(
+                self._db.exec(
+                    select(BookingRow.session_id, BookingRow.player)
+                    .where(tuple_(BookingRow.session_id, BookingRow.player).in_(zero))
+                    .distinct()
+                ).all()
+            )
+        seen: dict[str, None] = {}
+        for session_id, name in self._db.exec(query).all():
+            if (session_id, name) in counted:
+                seen.setdefault(name, None)
+        return list(seen)
+
+    def totals(self, info: SessionInfo | None) -> dict[str, tuple[int, Cents]]:
+        """Points and cents per player: the running balances (a few rows, however long the
+        ledger), summed over the sessions for the club ledger. A balance of 0 is left out."""
+        query = (
+            select(BalanceRow.player, func.sum(BalanceRow.points), func.sum(BalanceRow.cents))
+            .where(or_(col(BalanceRow.points) != 0, col(BalanceRow.cents) != 0))
+            .group_by(col(BalanceRow.player))
+        )
+        if info is not None:
+            query = query.where(BalanceRow.session_id == info.id)
+        return {p: (int(pts), int(c)) for p, pts, c in self._db.exec(query).all()}
+
+    def paid(self, info: SessionInfo | None) -> dict[str, Cents]:
+        """What each player paid (+) or received (−) in the payments booked between players
+        (in the session, or in every session); a player in no payment is left out. Read from
+        the payments themselves, a few rows, however long the ledger."""
+        query = select(PaymentRow.payer, PaymentRow.payee, PaymentRow.cents)
+        if info is not None:
+            query = query.where(PaymentRow.session_id == info.id)
+        paid: dict[str, Cents] = {}
+        for payer, payee, cents in self._db.exec(query).all():
+            paid[payer] = paid.get(payer, 0) + cents
+            paid[payee] = paid.get(payee, 0) - cents
+        return paid
+
+    def sheet(self, info: SessionInfo | None) -> list[GameLine]:
+        """A row per finished game, in order, with every player's points and cents."""
+        query = (
+            select(GameRow, SessionRow.name)
+            .join(SessionRow, col(SessionRow.id) == col(GameRow.session_id))
+            .where(GameRow.over == True)  # noqa: E712
+            .order_by(col(GameRow.session_id), col(GameRow.number))
+        )
+        bookings = select(
+            BookingRow.game_id, BookingRow.player, BookingRow.points, BookingRow.cents
+        ).where(col(BookingRow.game_id).is_not(None))
+        if info is not None:
+            query = query.where(GameRow.session_id == info.id)
+            bookings = bookings.where(BookingRow.session_id == info.id)
+        by_game: dict[int, tuple[dict[str, int], dict[str, Cents]]] = {}
+        for game_id, player, points, cents in self._db.exec(
+            bookings.order_by(col(BookingRow.id))
+        ).all():
+            pts, cts = by_game.setdefault(game_id or 0, ({}, {}))
+            pts[player] = pts.get(player, 0) + points
+            cts[player] = cts.get(player, 0) + cents
+        lines = []
+        for row, session_name in self._db.exec(query).all():
+            assert row.id is not None
+            if row.kind == "chouette":
+                seats = line_from_json(row.line_before)
+                box, captain = seats.box or "", seats.captain
+            else:
+                detail = json.loads(row.detail or "{}")
+                box, captain = detail.get("winner", ""), detail.get("loser")
+            pts, cts = by_game.get(row.id, ({}, {}))
+            lines.append(
+                GameLine(
+                    number=row.number,
+                    kind=row.kind,
+                    box=box,
+                    captain=captain,
+                    points=pts,
+                    cents=cts,
+                    ended_at=utc(row.ended_at) if row.ended_at else None,
+                    session=session_name,
+                )
+            )
+        return lines
+
+    def entries(self, info: SessionInfo | None) -> list[Entry]:
+        """Every booking, oldest first: games and payments."""
+        query = (
+            select(BookingRow, SessionRow.name, GameRow.number, PaymentRow)
+            .join(SessionRow, col(SessionRow.id) == col(BookingRow.session_id))
+            .join(GameRow, col(GameRow.id) == col(BookingRow.game_id), isouter=True)
+            .join(PaymentRow, col(PaymentRow.id) == col(BookingRow.payment_id), isouter=True)
+            .order_by(col(BookingRow.id))
+        )
+        if info is not None:
+            query = query.where(BookingRow.session_id == info.id)
+        return [
+            Entry(utc(b.at), name, number, b.player, b.points, b.cents, _note(b.player, payment))
+            for b, name, number, payment in self._db.exec(query).all()
+        ]
+
+    # -------------------------------------------------------- every row (check, export)
+
+    def storage_problems(self) -> list[str]:
+        """What the database's own checks and a read of every stored value find wrong."""
+        from db.integrity import storage
+
+        return storage(self._conn())
+
+    def bookings(self) -> list[tuple[int, Booking]]:
+        """Every booking with its id, oldest first."""
+        rows = self._db.exec(select(BookingRow).order_by(col(BookingRow.id))).all()
+        return [
+            (r.id or 0, Booking(r.session_id, r.game_id, r.payment_id, r.player, r.points, r.cents))
+            for r in rows
+        ]
+
+    def stored_games(self, info: SessionInfo | None = None) -> list[StoredGame]:
+        """The games as stored: a session's by number, or every game by id."""
+        query = select(GameRow)
+        if info is not None:
+            query = query.where(GameRow.session_id == info.id).order_by(col(GameRow.number))
+        else:
+            query = query.order_by(col(GameRow.id))
+        return [_stored(row) for row in self._db.exec(query).all()]
+
+    def first_bookings(self) -> dict[tuple[str, int], int]:
+        """The id of each game's and each payment's first booking (the order they were
+        booked in), keyed ``("game", id)`` and ``("payment", id)``."""
+        found: dict[tuple[str, int], int] = {}
+        for kind, column in (("game", BookingRow.game_id), ("payment", BookingRow.payment_id)):
+            rows = self._db.exec(
+                select(col(column), func.min(BookingRow.id))
+                .where(col(column).is_not(None))
+                .group_by(col(column))
+            ).all()
+            found |= {(kind, key): first or 0 for key, first in rows if key is not None}
+        return found
+
+    def game_bookings(self, game_id: int) -> list[Booking]:
+        """A game's bookings, in the order they were made."""
+        rows = self._db.exec(
+            select(BookingRow).where(BookingRow.game_id == game_id).order_by(col(BookingRow.id))
+        ).all()
+        return [
+            Booking(r.session_id, r.game_id, r.payment_id, r.player, r.points, r.cents)
+            for r in rows
+        ]
+
+    def event_bodies(self, game_id: int) -> list[tuple[int, str]]:
+        """A game's stored events: their numbers and texts, in order."""
+        rows = self._db.exec(
+            select(EventRow.seq, EventRow.body)
+            .where(EventRow.game_id == game_id)
+            .order_by(col(EventRow.seq))
+        ).all()
+        return [(seq, body) for seq, body in rows]
+
+    def pair_results(self, game_id: int) -> dict[str, int]:
+        """A chouette game's booked pair results, from the members' side."""
+        rows = self._db.exec(
+            select(PairRow.member, PairRow.points).where(PairRow.game_id == game_id)
+        )
+        return dict(rows.all())
+
+    def payments(self) -> list[Paid]:
+        rows = self._db.exec(select(PaymentRow).order_by(col(PaymentRow.id))).all()
+        return [
+            Paid(r.session_id, r.payer, r.payee, r.cents, r.note, utc(r.at), r.id or 0)
+            for r in rows
+        ]
+
+    def balances(self) -> dict[tuple[int, str], tuple[int, Cents]]:
+        """The running balances as kept, by session and player."""
+        return {
+            (b.session_id, b.player): (b.points, b.cents)
+            for b in self._db.exec(select(BalanceRow)).all()
+        }
+
+    def player_names(self, info: SessionInfo) -> set[str]:
+        return set(self._db.exec(select(PlayerRow.name).where(PlayerRow.session_id == info.id)))
+
+
+def _stored(row: GameRow) -> StoredGame:
+    assert row.id is not None
+    return StoredGame(
+        id=row.id,
+        session_id=row.session_id,
+        number=row.number,
+        kind=row.kind,
+        over=row.over,
+        line_before=row.line_before,
+        line_after=row.line_after,
+        detail=row.detail,
+        source=(row.source_sha256, row.source_index),
+        key=row.game_key,
+        started_at=utc(row.started_at),
+        ended_at=utc(row.ended_at) if row.ended_at else None,
+    )
+
+
+def _note(player: str, payment: PaymentRow | None) -> str:
+    if payment is None:
+        return "game"
+    text = f"paid {payment.payee}" if player == payment.payer else f"paid by {payment.payer}"
+    return f"{text}: {payment.note}" if payment.note else text

@@ -1,0 +1,176 @@
+"""The values the ledger hands out and takes in: sessions, games, bookings, what undo did.
+
+Rows stay inside the ledger (:mod:`db.ledger`); these are what the commands, the import,
+the export and ``chouette check`` work with.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Literal, NamedTuple
+
+from chouette.game import Event, Game
+from chouette.line import Line
+from chouette.money import Cents
+from chouette.outcome import Outcome, pair_stake
+from chouette.report import Entry
+from chouette.rules import HouseRules
+
+
+@dataclass(frozen=True)
+class SessionInfo:
+    """A session as the rules see it: stake, house rules, the line between games."""
+
+    id: int
+    name: str
+    stake: Cents
+    rules: HouseRules
+    line: Line
+    created_at: datetime
+    player_stakes: dict[str, Cents] = field(default_factory=dict)
+
+    def stake_of(self, player: str) -> Cents:
+        return self.player_stakes.get(player, self.stake)
+
+    def stakes(self, players: Iterable[str]) -> dict[str, Cents]:
+        return {p: self.stake_of(p) for p in players}
+
+    def pair_stake(self, a: str, b: str) -> Cents:
+        """What a point is worth between ``a`` and ``b`` (the rules' lower-stake rule)."""
+        return pair_stake(self.stakes((a, b)), a, b)
+
+
+@dataclass(frozen=True)
+class LiveGame:
+    """The game in progress, or the number of the next one (``game`` None: not started)."""
+
+    number: int
+    game: Game | None = None
+    row_id: int | None = None
+
+    @property
+    def started(self) -> bool:
+        return self.game is not None
+
+
+@dataclass(frozen=True)
+class Played:
+    """What a command did to the current game."""
+
+    session: SessionInfo
+    number: int
+    game: Game
+    outcome: Outcome | None
+    notices: tuple[str, ...] = ()
+
+
+class Booking(NamedTuple):
+    """A line of the ledger as written: to one player, from a game or a payment."""
+
+    session_id: int
+    game_id: int | None
+    payment_id: int | None
+    player: str
+    points: int
+    cents: Cents
+
+
+class Finished(NamedTuple):
+    """A finished game to book: a chouette game (its line, events, pair results and next
+    line) or an imported engine game (its result and where it came from). ``row_id`` is a
+    live game whose row and events are stored already (its end is a batch of one)."""
+
+    session_id: int
+    number: int
+    kind: Literal["chouette", "engine"]
+    line_before: Line
+    points: Mapping[str, int]
+    cents: Mapping[str, Cents]
+    started_at: datetime
+    ended_at: datetime
+    line_after: Line | None = None
+    events: Sequence[Event] = ()
+    box: str | None = None
+    pairs: Mapping[str, int] = {}
+    detail: str | None = None  # an engine game's result, as JSON text
+    source: tuple[str, int] | None = None  # the file (SHA-256) and index it came from
+    key: str | None = None  # an engine game's identity
+    row_id: int | None = None
+
+
+class Paid(NamedTuple):
+    """A payment between two players of a session (``id``: 0 until it is booked)."""
+
+    session_id: int
+    payer: str
+    payee: str
+    cents: Cents
+    note: str
+    at: datetime
+    id: int = 0
+
+
+@dataclass(frozen=True)
+class GameView:
+    """Game ``number`` of a session as ``chouette game N`` shows it: the replayed chouette
+    game (None for an imported game), an imported game's result, and its bookings."""
+
+    number: int
+    kind: str
+    over: bool
+    started_at: datetime
+    ended_at: datetime | None
+    game: Game | None
+    detail: Mapping[str, Any] | None
+    line_after: Line | None
+    bookings: list[Entry]
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    """An imported file the ledger remembers: its SHA-256, name and format, the session and
+    the game numbers it booked (None: none, or an older chouette did not note them)."""
+
+    sha256: str
+    name: str
+    format: str
+    session_id: int
+    session: str
+    games: int
+    imported_at: datetime
+    first_game: int | None = None
+    last_game: int | None = None
+
+
+class StoredGame(NamedTuple):
+    """A game's row as stored (its texts unread: ``chouette check`` reads them itself)."""
+
+    id: int
+    session_id: int
+    number: int
+    kind: str
+    over: bool
+    line_before: str
+    line_after: str | None
+    detail: str | None
+    source: tuple[str | None, int | None]
+    key: str | None
+    started_at: datetime
+    ended_at: datetime | None
+
+
+class StoredPlayer(NamedTuple):
+    name: str
+    stake: Cents | None
+    joined_at: datetime
+
+
+class Action(NamedTuple):
+    """A thing done to a session, as the journal keeps it (see :class:`db.models.ActionRow`)."""
+
+    id: int
+    kind: str
+    detail: dict[str, Any]
+    at: datetime
