@@ -193,9 +193,13 @@ def ledger(ctx: typer.Context, *, write: bool, create: bool = False) -> "Iterato
 
 
 def session_option(ctx: typer.Context) -> str | None:
-    """The session ``--session`` names, as stored (the one place it is read)."""
-    name = options(ctx).session
-    return None if name is None else normal_name(name)
+    """The session ``--session`` names, as stored."""
+    return session_named(options(ctx))
+
+
+def session_named(opts: Options) -> str | None:
+    """The session the options name, as stored (the one place ``--session`` is read)."""
+    return None if opts.session is None else normal_name(opts.session)
 
 
 def current(book: "Ledger", ctx: typer.Context, *, lock: bool = False) -> "SessionInfo":
@@ -210,10 +214,9 @@ def current(book: "Ledger", ctx: typer.Context, *, lock: bool = False) -> "Sessi
 def seated(opts: Options) -> list[str]:
     """The line of the session the options name; none when there is no such ledger or session
     (for completion, which never complains)."""
-    name = None if opts.session is None else normal_name(opts.session)
     try:
         with ledger_for(opts) as book:
-            return list(book.session(name).line.order)
+            return list(book.session(session_named(opts)).line.order)
     except ChouetteError:
         return []
 
