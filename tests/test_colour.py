@@ -26,6 +26,7 @@ def on_a_terminal(*args: str, env: dict[str, str] | None = None) -> str:
         terminal.close()
 
 
+@pytest.mark.slow  # the console script in a pseudo-terminal
 def test_a_terminal_shows_money_won_in_green_and_lost_in_red(evening):
     standings = on_a_terminal("standings")
     assert f"ann             +3   {GREEN}+15.00{DEFAULT}\n" in standings
@@ -39,6 +40,7 @@ def test_a_terminal_shows_money_won_in_green_and_lost_in_red(evening):
     assert f"{GREEN}+15.00{DEFAULT}" in on_a_terminal("ledger")
 
 
+@pytest.mark.slow  # the console script in a pseudo-terminal
 def test_the_booked_game_is_coloured_on_a_terminal(chouette):
     chouette("new", "friday", "ann", "bob")
     booked = on_a_terminal("end", "team", "--gammon")  # a centred cube: Jacoby, a single
@@ -46,6 +48,7 @@ def test_the_booked_game_is_coloured_on_a_terminal(chouette):
     assert f"bob             +1    {GREEN}+1.00{DEFAULT}\n" in booked
 
 
+@pytest.mark.slow  # the console script in a pseudo-terminal
 def test_no_color_keeps_a_terminal_plain(evening):
     for report in ("standings", "settle", "sheet", "ledger"):
         assert "\x1b" not in on_a_terminal(report, env={"NO_COLOR": "1"}), report
@@ -59,7 +62,12 @@ def test_csv_markdown_and_json_are_never_coloured(evening, chouette, fmt):
     for report in ("standings", "settle", "sheet", "ledger"):
         forced = chouette.runner.invoke(app, [report, "--format", fmt], env={"FORCE_COLOR": "1"})
         assert forced.exit_code == 0 and "\x1b" not in forced.stdout, (report, fmt)
-    assert "\x1b" not in on_a_terminal("standings", "--format", fmt)
+
+
+@pytest.mark.slow  # the console script in a pseudo-terminal
+def test_csv_and_markdown_are_plain_on_a_terminal_too(evening):
+    for fmt in ("csv", "markdown"):
+        assert "\x1b" not in on_a_terminal("standings", "--format", fmt), fmt
 
 
 def test_a_pipe_is_plain_unless_colour_is_forced(evening, chouette):

@@ -12,6 +12,8 @@ from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -133,10 +135,14 @@ def complete(*words: str, env: dict[str, str] | None = None) -> list[str]:
     return done.stdout.split()
 
 
-def test_shell_completion_is_installed_and_completes_commands_and_players(chouette, tmp_path):
+def test_shell_completion_can_be_installed(chouette):
     script = chouette("--show-completion", "bash").stdout
     assert "_CHOUETTE_COMPLETE=complete_bash" in script and "complete " in script
     assert "--install-completion" in chouette("--help").stdout
+
+
+@pytest.mark.slow  # asks the console script a dozen times, as a shell does
+def test_shell_completion_completes_commands_and_players(chouette, tmp_path):
     assert complete("sit") == ["sit-out", "sit-in"]
     assert complete("take", "b") == []  # no ledger yet: nothing, and no error
     chouette("new", "friday", "ann", "bob", "bea", "cat")

@@ -9,6 +9,8 @@ import pytest
 
 from tests.terminal import CTRL_C, CTRL_D, PROMPT, TAB, Terminal
 
+pytestmark = pytest.mark.slow  # the console script in a pseudo-terminal
+
 
 @pytest.fixture
 def table(chouette) -> Iterator[Terminal]:
