@@ -265,9 +265,24 @@ def standings_json(session: str | None, table: Sequence[Standing]) -> dict[str, 
     }
 
 
-def standings_rows(table: Sequence[Standing]) -> Rows:
-    rows = [[s.name, signed(s.points), balance(s.cents)] for s in table]
-    return ["player", "points", "money"], rows
+def standings_rows(table: Sequence[Standing], paid: Mapping[str, Cents] | None = None) -> Rows:
+    """Points and money per player. Where payments were booked between players (``paid``:
+    what each paid, + , or received, −), the money won at the table, the payments and the
+    balance they leave, as the HTML report shows them."""
+    if not paid:
+        rows = [[s.name, signed(s.points), balance(s.cents)] for s in table]
+        return ["player", "points", "money"], rows
+    rows = [
+        [
+            s.name,
+            signed(s.points),
+            balance(s.cents - paid.get(s.name, 0)),
+            balance(paid.get(s.name, 0)),
+            balance(s.cents),
+        ]
+        for s in table
+    ]
+    return ["player", "points", "at the table", "paid (+) / received (-)", "balance"], rows
 
 
 # ---------------------------------------------------------------- the score sheet

@@ -112,7 +112,7 @@ def finished(
         line_after=outcome.next_line,
         events=() if row_id is not None else game.events,
         box=game.box,
-        pairs={m: p for m, p in outcome.pairs.items()},
+        pairs=outcome.pairs,
         detail=extras_to_detail(outcome.extras),
         row_id=row_id,
     )

@@ -386,45 +386,48 @@ class Ledger:
                 found = stamps[moment] = bind(conn, BookingRow, "at", moment)
             return found
 
-        rows, events, pairs, updates = [], [], [], []
+        rows: list[tuple[Any, ...]] = []
+        events: list[tuple[Any, ...]] = []
+        pairs: list[tuple[Any, ...]] = []
+        updates: list[tuple[int, str | None, datetime, str | None]] = []
         bookings: list[tuple[Any, ...]] = []
+        add_row, add_booking = rows.append, bookings.append  # the loop runs once a game
         game_ids: list[int] = []
         lines: dict[int, Line] = {}
-        quoted: dict[tuple[str, ...], str] = {}
+        quoted: dict[Line, str] = {}
         for g in games:
-            if sum(g.points.values()) or sum(g.cents.values()):
+            points, cents = g.points, g.cents
+            if sum(points.values()) or sum(cents.values()):
                 raise ChouetteError(
                     f"internal error: game {g.number}'s bookings do not sum to zero; refused"
                 )
-            game_id = g.row_id if g.row_id is not None else next(ids)
+            game_id = next(ids) if g.row_id is None else g.row_id
             game_ids.append(game_id)
             after = None if g.line_after is None else line_to_json(g.line_after)
+            ended = stamp(g.ended_at)
             if g.row_id is None:
-                before = quoted.get(g.line_before.order) if g.kind == "engine" else None
+                before = quoted.get(g.line_before)
                 if before is None:
-                    before = line_to_json(g.line_before)
-                    if g.kind == "engine":
-                        quoted[g.line_before.order] = before
+                    before = quoted[g.line_before] = line_to_json(g.line_before)
                 sha, index = g.source if g.source is not None else (None, None)
                 started = stamp(g.started_at)
-                rows.append(
+                add_row(
                     (game_id, g.session_id, g.number, g.kind, over, before, after, g.detail,
-                     sha, index, g.key, started, stamp(g.ended_at))
+                     sha, index, g.key, started, ended)
                 )  # fmt: skip
-                events += [(game_id, i, event_to_body(e), started) for i, e in enumerate(g.events)]
+                if g.events:
+                    events += [
+                        (game_id, i, event_to_body(e), started) for i, e in enumerate(g.events)
+                    ]
             else:
                 updates.append((game_id, after, g.ended_at, g.detail))
-            pairs += [
-                (game_id, member, g.box, points, g.cents[member])
-                for member, points in g.pairs.items()
-            ]
-            ended = stamp(g.ended_at)
-            bookings += [
-                (g.session_id, game_id, None, player, g.points[player], g.cents[player], ended)
-                for player in g.points
-            ]
+            if g.pairs:
+                pairs += [(game_id, m, g.box, pts, cents[m]) for m, pts in g.pairs.items()]
+            session_id = g.session_id
+            for player, gained in points.items():
+                add_booking((session_id, game_id, None, player, gained, cents[player], ended))
             if g.line_after is not None and move_line:
-                lines[g.session_id] = g.line_after
+                lines[session_id] = g.line_after
         insert_many(conn, "game", GAME_COLUMNS, rows)
         for game_id, after, ended, detail in updates:
             self._db.execute(
@@ -816,6 +819,19 @@ class Ledger:
         if info is not None:
             query = query.where(BalanceRow.session_id == info.id)
         return {p: (int(pts), int(c)) for p, pts, c in self._db.exec(query).all()}
+
+    def paid(self, info: SessionInfo | None) -> dict[str, Cents]:
+        """What each player paid (+) or received (−) in the payments booked between players
+        (in the session, or in every session); a player in no payment is left out. Read from
+        the payments themselves, a few rows, however long the ledger."""
+        query = select(PaymentRow.payer, PaymentRow.payee, PaymentRow.cents)
+        if info is not None:
+            query = query.where(PaymentRow.session_id == info.id)
+        paid: dict[str, Cents] = {}
+        for payer, payee, cents in self._db.exec(query).all():
+            paid[payer] = paid.get(payer, 0) + cents
+            paid[payee] = paid.get(payee, 0) - cents
+        return paid
 
     def sheet(self, info: SessionInfo | None) -> list[GameLine]:
         """A row per finished game, in order, with every player's points and cents."""
