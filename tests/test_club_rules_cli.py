@@ -463,3 +463,19 @@ def test_check_finds_someone_away_who_is_not_in_the_line(chouette, ledger_url):
     assert chouette("check", code=1).stderr.splitlines()[0] == (
         "Problem: fri: someone is away who is not in the line, or away twice"
     )
+
+
+def test_the_club_commands_take_a_players_name_in_any_case(chouette):
+    chouette("new", "fri", "Ann", "Bob", "Cat", "Dan", "--extras", "--proxies")
+    assert chouette("proxy", "DAN", "--by", "ann").stdout.startswith(
+        "Dan is away: Ann decides for Dan. "
+    )
+    assert chouette("extra", "bob", "CAT").stdout == (
+        "Game 1: Cat gives Bob an extra on 2 (Cat pays Bob 1 for it).\n"
+    )
+    assert chouette("extra", "cat", "BOX", "--points", "1").stdout == (
+        "Game 1: Ann gives Cat an extra on 1.\n"
+    )
+    assert chouette("extra", "bob", "zed", code=1).stderr == (
+        "Error: zed is not playing this game\n"
+    )
