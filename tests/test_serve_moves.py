@@ -224,9 +224,9 @@ def test_a_form_reads_as_the_cli_command_of_the_same_name():
     assert events_for(read_action({"act": ["double-box"], "member": ["bob", " cat "]}), None) == [
         Double("box", ("bob", "cat"))
     ]
-    assert events_for(read_action({"act": ["deal"], "member": ["bob"], "points": ["-2"]}), game) == [
-        Deal("bob", -2)
-    ]
+    assert events_for(
+        read_action({"act": ["deal"], "member": ["bob"], "points": ["-2"]}), game
+    ) == [Deal("bob", -2)]
     ending = read_action({"act": ["end"], "end": ["team gammon"], "resigned": ["1"]})
     assert events_for(ending, game) == [End("team", "gammon", True)]
     assert events_for(read_action({"act": ["end"], "end": ["box"]}), game) == [End("box")]

@@ -121,12 +121,14 @@ def test_the_board_says_what_the_reports_say(chouette, ledger_url):
     assert "<polyline" in board.chart and board.colours["ann"] != board.colours["bob"]
 
 
-def test_without_a_session_the_board_says_so_and_a_named_session_must_exist(
-    chouette, ledger_url
-):
+def test_without_a_session_the_board_says_so_and_a_named_session_must_exist(chouette, ledger_url):
+    chouette("migrate")  # a ledger with no session yet
+    assert table(ledger_url).open() is None
+    empty = table(ledger_url).snapshot()
+    assert empty.board is None and empty.changes == (None,)
     chouette("new", "friday", "ann", "bob")
-    chouette("undo", code=1)
     assert table(ledger_url).open() == "friday"
+    assert table(ledger_url).snapshot().changes != empty.changes
     with pytest.raises(ChouetteError, match="there is no session called monday"):
         table(ledger_url, "monday").open()
 
