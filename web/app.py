@@ -216,6 +216,7 @@ def create_app(
     def stream(kinds: tuple[str, ...]) -> StreamingResponse:
         async def sent() -> AsyncIterator[str]:
             yield "retry: 1000\n\n"
+            told: str | None = "(not yet)"  # the first event says whether there is a problem
             async for version in hub.follow():
                 if version is None:
                     yield ": still here\n\n"
@@ -224,7 +225,9 @@ def create_app(
                 if frames is not None:
                     for kind in kinds:
                         yield message(kind, getattr(frames, kind), version)
-                yield message("problem", hub.problem or "", version)
+                if hub.problem != told:
+                    told = hub.problem
+                    yield message("problem", told or "", version)
 
         return StreamingResponse(
             sent(),
