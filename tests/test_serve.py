@@ -19,9 +19,11 @@ from pathlib import Path
 
 import pytest
 
+from chouette.errors import ChouetteError
 from tests import procs
 from tests.invariants import check_ledger
 from tests.serving import PIN, Keeper, Stream, serving
+from web.serve import addresses, check_pin, lan_address, new_pin, qr_code
 
 ROOT = Path(__file__).resolve().parents[1]
 SERVER_MODULES = ("starlette", "uvicorn", "jinja2", "segno", "anyio", "web")
@@ -87,6 +89,30 @@ def test_serve_refuses_what_it_cannot_serve_before_it_listens(chouette, tmp_path
     chouette("serve", "--port", "70000", code=2)
 
 
+def test_the_addresses_printed_for_each_host():
+    assert addresses("127.0.0.1", 8000) == (["http://127.0.0.1:8000/"], False)
+    assert addresses("localhost", 8000) == (["http://localhost:8000/"], False)
+    assert addresses("::1", 8001) == (["http://[::1]:8001/"], False)
+    assert addresses("192.168.1.20", 80) == (["http://192.168.1.20:80/"], True)
+    urls, shared = addresses("0.0.0.0", 8000)  # every interface: the club's wifi first
+    assert shared and urls[-1] == "http://127.0.0.1:8000/"
+    lan = lan_address()
+    assert urls == ([f"http://{lan}:8000/"] if lan else []) + ["http://127.0.0.1:8000/"]
+
+
+@pytest.mark.parametrize(
+    ("pin", "refused"),
+    [("1234", None), ("club-night", None), ("123", "at least 4"), ("12 34", "no spaces")],
+)
+def test_a_pin_of_ones_own(pin, refused):
+    if refused is None:
+        assert check_pin(pin) == pin
+    else:
+        with pytest.raises(ChouetteError, match=refused):
+            check_pin(pin)
+    assert len(new_pin()) == 6 and new_pin().isdigit()
+
+
 # ---------------------------------------------------------------- a real server
 
 
@@ -104,7 +130,8 @@ def test_the_server_prints_its_address_a_qr_code_and_the_pin(ledger_url):
         assert "Serving the current session (friday) from" in printed
         assert "start with --host 0.0.0.0" in printed
         qr = [line for line in server.lines if set(line) <= set(" ▀▄█") and len(line) > 20]
-        assert len(qr) > 10  # the QR code, in block characters
+        assert "\n".join(qr) == qr_code(server.url)  # the QR code of the address printed
+        assert len(qr) > 10 and len(set(map(len, qr))) == 1
         status, page = server.get("/")
         assert status == 200 and "friday" in page and "ann" in page
 
