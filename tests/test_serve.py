@@ -23,6 +23,7 @@ from chouette.errors import ChouetteError
 from tests import procs
 from tests.invariants import check_ledger
 from tests.serving import PIN, Keeper, Stream, serving
+from tests.test_report_html import Node, parse
 from web.serve import addresses, check_pin, lan_address, new_pin, qr_code
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -194,6 +195,33 @@ def test_the_scorekeepers_page_and_actions_need_the_pin(ledger_url):
         assert Keeper(server).status == 403
         cubes = json.loads(procs.ok(ledger_url, "status", "--json"))["game"]["cubes"]
         assert cubes["bob"]["pending"] == "box"  # the page's double, and nothing else
+
+
+@pytest.mark.slow
+def test_the_scorekeepers_page_works_without_its_script(ledger_url):
+    """A browser that runs no script posts the form itself and gets the page back, with what
+    the action did and the board after it."""
+    procs.ok(ledger_url, "new", "friday", "ann", "bob", "cat")
+    with serving(ledger_url) as server:
+        keeper = Keeper(server)
+        headers = {"Content-Type": "application/x-www-form-urlencoded", "Cookie": keeper.cookie}
+
+        def post(body: str) -> tuple[int, Node]:
+            conn = server.connection()
+            conn.request("POST", "/keeper/act", body=body, headers=headers)
+            response = conn.getresponse()
+            return response.status, parse(response.read().decode("utf-8"))
+
+        status, page = post("act=double-member&member=bob&session=friday&game=1")
+        assert status == 200
+        assert [p.text() for p in page.one(id="said").all("p")] == [
+            "Game 1: bob doubles the box.",
+            "  bob: cube 1, double to 2 pending: ann to answer",
+        ]
+        assert page.one(id="last").text() == "Game 1: bob doubles the box."
+        status, page = post("act=take&member=bob&session=friday&game=one")
+        assert status == 400
+        assert page.one(id="said").text() == "Error: the game is a number, not 'one'"
 
 
 @pytest.mark.slow

@@ -188,11 +188,11 @@ def create_app(
         fields = await form(request)
         if isinstance(fields, Response):
             return fields
+        seen = hub.version
         try:
             action = read_action(fields)
-            game = one(fields, "game")
             lines = await run_in_threadpool(
-                table.act, action, one(fields, "session"), int(game) if game else None
+                table.act, action, one(fields, "session"), game_number(one(fields, "game"))
             )
             ok = True
         except ChouetteError as err:
@@ -202,7 +202,8 @@ def create_app(
             said(lines)
         if wants_json:
             return JSONResponse({"ok": ok, "said": lines}, status_code=200 if ok else 400)
-        await hub.ready()
+        if ok:  # a page without the script: show it with the action's result on it
+            await hub.newer(seen, timeout=2.0)
         return page("keeper.html", status=200 if ok else 400, said=lines, ok=ok)
 
     async def events(request: Request) -> Response:
@@ -271,6 +272,15 @@ def message(kind: str, data: str, version: int) -> str:
 def one(fields: Mapping[str, Sequence[str]], key: str) -> str:
     values = fields.get(key) or [""]
     return values[-1].strip()
+
+
+def game_number(text: str) -> int | None:
+    """The game a form was for (as ``--game``), if it names one."""
+    if not text:
+        return None
+    if not text.isdigit():
+        raise ChouetteError(f"the game is a number, not {text!r}")
+    return int(text)
 
 
 def refusal(status: int, text: str, as_json: bool) -> Response:

@@ -111,6 +111,16 @@ class Hub:
         """Until the first frames (or the first problem) are known."""
         await self._ready.wait()
 
+    async def newer(self, version: int, timeout: float) -> None:
+        """Until the pages have a version newer than ``version`` (at most ``timeout`` s)."""
+        deadline = asyncio.get_running_loop().time() + timeout
+        while self.version <= version and not self.closing:
+            left = deadline - asyncio.get_running_loop().time()
+            if left <= 0:
+                return
+            with suppress(TimeoutError):
+                await asyncio.wait_for(self._changed.wait(), left)
+
     async def follow(self) -> AsyncIterator[int | None]:
         """The version now, then each newer one as it comes (None every
         :data:`KEEP_ALIVE_SECONDS` without a change), until the hub closes."""
