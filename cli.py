@@ -22,14 +22,17 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 STARTED = time.time()  # when the command was given, before the imports below take their time
 
 import typer  # noqa: E402
-from typer.core import TyperGroup  # noqa: E402
+from typer.core import TyperCommand, TyperGroup  # noqa: E402
 
 from chouette.errors import ChouetteError, MoneyError  # noqa: E402
 from chouette.line import normal_name  # noqa: E402
 from chouette.money import parse_money  # noqa: E402
+from chouette.names import match, resolve  # noqa: E402
 from chouette.text import json_safe, shown, shown_lines  # noqa: E402
 
 if TYPE_CHECKING:
+    from typer._click import Context, HelpFormatter, Parameter  # Typer's own Click
+
     from chouette.game import Event, Game
     from chouette.outcome import Kind
     from chouette.report import Rows
@@ -55,6 +58,41 @@ class Commands(TyperGroup):
             )
 
 
+class Command(TyperCommand):
+    """A command whose help names its arguments in words (``NAME``, ``MEMBER...``), as
+    docs/INTERFACE.md does, never by their Python types; options name theirs by metavar."""
+
+    def collect_usage_pieces(self, ctx: "Context") -> list[str]:
+        pieces = [self.options_metavar] if self.options_metavar else []
+        for param in self.get_params(ctx):
+            if param.param_type_name == "argument":
+                word = str(param.metavar or str(param.name).upper())
+                word = word if param.required else f"[{word}]"
+                pieces.append(f"{word}..." if param.nargs != 1 else word)
+        return pieces
+
+    def format_options(self, ctx: "Context", formatter: "HelpFormatter") -> None:
+        arguments, options = [], []
+        for param in self.get_params(ctx):
+            record = param.get_help_record(ctx)
+            if record is None:
+                continue
+            if param.param_type_name == "argument":
+                arguments.append((argument_words(param), record[1]))
+            else:
+                options.append(record)
+        for title, rows in (("Arguments", arguments), ("Options", options)):
+            if rows:
+                with formatter.section(title):
+                    formatter.write_dl(rows)
+
+
+def argument_words(param: "Parameter") -> str:
+    """``MEMBER...`` for an argument that takes several, ``NAME`` for one."""
+    word = str(param.metavar or str(param.name).upper())
+    return f"{word}..." if param.nargs != 1 else word
+
+
 def damage(ctx: typer.Context) -> list[str]:
     """What is damaged in the ledger the options name, if it was opened at all."""
     from db.engine import opened
@@ -69,7 +107,7 @@ app = typer.Typer(
     cls=Commands,
     help="Keep score at a backgammon chouette: the line, every cube, beavers, settlement.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
@@ -155,9 +193,13 @@ def ledger(ctx: typer.Context, *, write: bool, create: bool = False) -> "Iterato
 
 
 def session_option(ctx: typer.Context) -> str | None:
-    """The session ``--session`` names, as stored (the one place it is read)."""
-    name = options(ctx).session
-    return None if name is None else normal_name(name)
+    """The session ``--session`` names, as stored."""
+    return session_named(options(ctx))
+
+
+def session_named(opts: Options) -> str | None:
+    """The session the options name, as stored (the one place ``--session`` is read)."""
+    return None if opts.session is None else normal_name(opts.session)
 
 
 def current(book: "Ledger", ctx: typer.Context, *, lock: bool = False) -> "SessionInfo":
@@ -167,6 +209,24 @@ def current(book: "Ledger", ctx: typer.Context, *, lock: bool = False) -> "Sessi
     if name is not None and lock:
         book.use(info.name)
     return info
+
+
+def seated(opts: Options) -> list[str]:
+    """The line of the session the options name; none when there is no such ledger or session
+    (for completion, which never complains)."""
+    try:
+        with ledger_for(opts) as book:
+            return list(book.session(session_named(opts)).line.order)
+    except ChouetteError:
+        return []
+
+
+def complete_player(ctx: typer.Context, incomplete: str) -> list[str]:
+    """Shell completion of a player's name: the players in the session's line whose names
+    start with what was typed. Opens the ledger only when Tab is pressed."""
+    root = ctx.find_root().params
+    found = seated(Options(root.get("db"), root.get("session")))
+    return [p for p in found if p.startswith(incomplete)]
 
 
 NUMBER = re.compile(r"^[+-]?\d+(\.\d\d)?( → [+-]?\d+)?$")
@@ -179,7 +239,46 @@ class Format(StrEnum):
     json = "json"
 
 
-def emit(rows: "Rows", fmt: Format = Format.table) -> None:
+Tint = Callable[[Sequence[str], list[list[str]]], list[list[str]]]
+
+MONEY_COLUMNS = ("money", "at the table", "balance")  # money won or lost, by its sign
+GREEN, RED, DEFAULT = "\x1b[32m", "\x1b[31m", "\x1b[39m"
+SIGNED_MONEY = re.compile(r"^([+-])\d[\d,]*\.\d\d$")
+
+
+def colour() -> bool:
+    """Whether tables are coloured: on a terminal, unless NO_COLOR is set (no-color.org);
+    FORCE_COLOR forces it, even into a pipe."""
+    if os.environ.get("NO_COLOR"):
+        return False
+    return bool(os.environ.get("FORCE_COLOR")) or sys.stdout.isatty()
+
+
+def paint(cell: str, sign: str) -> str:
+    return f"{GREEN if sign == '+' else RED}{cell}{DEFAULT}"
+
+
+def money_tint(headers: Sequence[str], body: list[list[str]]) -> list[list[str]]:
+    """Money won in green, lost in red: the money columns, and the sheet's money row."""
+    columns = {i for i, h in enumerate(headers) if h in MONEY_COLUMNS}
+    painted = []
+    for row in body:
+        money_row = bool(row) and row[0] == "money"
+        cells = []
+        for i, cell in enumerate(row):
+            signed = SIGNED_MONEY.match(cell) if money_row or i in columns else None
+            cells.append(paint(cell, signed.group(1)) if signed else cell)
+        painted.append(cells)
+    return painted
+
+
+def payer_tint(headers: Sequence[str], body: list[list[str]]) -> list[list[str]]:
+    """Who pays (lost) in red, who is paid (won) in green."""
+    return [[paint(row[0], "-"), paint(row[1], "+"), *row[2:]] for row in body]
+
+
+def emit(rows: "Rows", fmt: Format = Format.table, tint: Tint = money_tint) -> None:
+    """A report's rows as a table (coloured on a terminal), CSV or Markdown."""
     headers, body = rows
     if fmt is Format.csv:
         import csv
@@ -201,7 +300,11 @@ def emit(rows: "Rows", fmt: Format = Format.table) -> None:
     )
     headers = [shown(h) for h in headers]
     body = [[shown(cell) for cell in row] for row in body]
-    typer.echo(tabulate(body, headers, tablefmt=style, disable_numparse=True, colalign=align))
+    coloured = fmt is Format.table and colour()
+    if coloured:
+        body = tint(headers, body)
+    text = tabulate(body, headers, tablefmt=style, disable_numparse=True, colalign=align)
+    typer.echo(text, color=coloured or None)
 
 
 def emit_json(data: Any) -> None:
@@ -214,17 +317,32 @@ def pick_format(as_json: bool, fmt: Format | None) -> Format:
 
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
 FormatOption = Annotated[
-    Format | None, typer.Option("--format", help="table, csv, markdown or json.")
+    Format | None,
+    typer.Option("--format", metavar="table|csv|markdown|json", help="The output's format."),
 ]
 AllFlag = Annotated[bool, typer.Option("--all", help="Every session in the database.")]
 GameOption = Annotated[
     int | None,
     typer.Option(
         "--game",
+        metavar="N",
         help="The game this event is for: refused if another game is current "
         "(guards two terminals against each other).",
     ),
 ]
+
+
+def show_version(value: bool) -> None:
+    """``--version``: the installed chouette's version, without opening any ledger."""
+    if not value:
+        return
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        say(f"chouette {version('chouette')}")
+    except PackageNotFoundError:
+        say("chouette (not installed: run it from an install, pip install .)")
+    raise typer.Exit()
 
 
 @app.callback()
@@ -235,13 +353,27 @@ def main(
         typer.Option(
             "--db",
             envvar="CHOUETTE_DB",
+            metavar="PATH|URL",
             help="The ledger: a file path (SQLite) or an SQLAlchemy URL. "
             "Default: chouette.db in your data directory.",
         ),
     ] = None,
     session: Annotated[
-        str | None, typer.Option("--session", help="The session to use (default: the last used).")
+        str | None,
+        typer.Option(
+            "--session", metavar="NAME", help="The session to use (default: the last used)."
+        ),
     ] = None,
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            is_eager=True,
+            expose_value=False,
+            callback=show_version,
+            help="Print chouette's version and exit.",
+        ),
+    ] = False,
 ) -> None:
     """Keep score at a backgammon chouette: the line, every cube, beavers, settlement."""
     if isinstance(ctx.obj, Options):  # the table mode runs many commands in one process
@@ -311,41 +443,59 @@ def stake_option(text: str | None, option: str, what: str) -> int | None:
         fail(str(err))
 
 
-@app.command()
+@app.command(cls=Command)
 def new(
     ctx: typer.Context,
     name: Annotated[str, typer.Argument(metavar="NAME", help="The session's name, e.g. friday.")],
     players: Annotated[
         list[str], typer.Argument(metavar="PLAYER", help="The line: box, captain, crew.")
     ],
-    stake: Annotated[str, typer.Option(help="Money per point.")] = "1.00",
+    stake: Annotated[str, typer.Option(metavar="AMOUNT", help="Money per point.")] = "1.00",
     roll: Annotated[bool, typer.Option("--roll", help="Order the line by a roll-off.")] = False,
-    seed: Annotated[int | None, typer.Option(help="Seed for a reproducible roll-off.")] = None,
+    seed: Annotated[
+        int | None, typer.Option(metavar="N", help="Seed for a reproducible roll-off.")
+    ] = None,
     player_stake: Annotated[
         list[str] | None,
-        typer.Option("--player-stake", help="NAME=AMOUNT: a player's own stake (repeatable)."),
+        typer.Option(
+            "--player-stake",
+            metavar="NAME=AMOUNT",
+            help="A player's own stake per point (repeatable).",
+        ),
     ] = None,
-    cubes: Annotated[CubeMode, typer.Option(help="A cube per member, or one team cube.")] = (
-        CubeMode.multi
-    ),
+    cubes: Annotated[
+        CubeMode,
+        typer.Option(metavar="multi|single", help="A cube per member, or one team cube."),
+    ] = CubeMode.multi,
     jacoby: Annotated[bool, typer.Option(help="Gammons count single on a centred cube.")] = True,
     beavers: Annotated[bool, typer.Option(help="Allow beavers.")] = True,
     raccoons: Annotated[
         bool | None, typer.Option(help="Allow raccoons (default: when beavers are on).")
     ] = None,
-    auto_doubles: Annotated[int, typer.Option(help="Automatic doubles per game (0: none).")] = 0,
-    max_cube: Annotated[int | None, typer.Option(help="Highest cube value allowed.")] = None,
+    auto_doubles: Annotated[
+        int, typer.Option(metavar="N", help="Automatic doubles per game (0: none).")
+    ] = 0,
+    max_cube: Annotated[
+        int | None, typer.Option(metavar="N", help="Highest cube value allowed.")
+    ] = None,
     retention: Annotated[
-        Retention, typer.Option(help="When the box keeps the box.")
+        Retention,
+        typer.Option(
+            metavar="captain|net-profit|net-not-loss|beat-all", help="When the box keeps the box."
+        ),
     ] = Retention.captain,
     acting_captain: Annotated[
-        ActingCaptain, typer.Option(help="What a captain who is out does to the rotation.")
+        ActingCaptain,
+        typer.Option(
+            metavar="keep-seat|inherit", help="What a captain who is out does to the rotation."
+        ),
     ] = ActingCaptain.keep_seat,
     newcomer: Annotated[
-        Newcomer, typer.Option(help="Where a newcomer sits.")
+        Newcomer, typer.Option(metavar="after-loser|before-loser", help="Where a newcomer sits.")
     ] = Newcomer.after_loser,
     box_doubles: Annotated[
-        BoxDoubles, typer.Option(help="Which members the box may double together.")
+        BoxDoubles,
+        typer.Option(metavar="any|same-level", help="Which members the box may double together."),
     ] = BoxDoubles.any,
     mandatory_beaver: Annotated[
         bool,
@@ -355,21 +505,31 @@ def new(
         ),
     ] = False,
     partner_from: Annotated[
-        int | None, typer.Option(help="Seated players from which the box takes a partner.")
+        int | None,
+        typer.Option(metavar="N", help="Seated players from which the box takes a partner."),
     ] = None,
     partner_pick: Annotated[
         PartnerPick,
         typer.Option(
+            metavar="next|last",
             help="Who becomes partner: the member after the captain, or the bottom of the line "
             "(never the box who just lost).",
         ),
     ] = PartnerPick.next,
-    partner_share: Annotated[int, typer.Option(help="Partner's % of the box side.")] = 50,
+    partner_share: Annotated[
+        int, typer.Option(metavar="PERCENT", help="Partner's % of the box side.")
+    ] = 50,
 ) -> None:
     """Start a session: the players in order are the line.
 
     The first player is the box, the second the captain, the rest the crew (or --roll for a
     roll-off). Every house rule is an option; they are stored with the session.
+
+    Examples:
+
+    \b
+        chouette new friday ann bob cat dan --stake 5.00
+        chouette new saturday ann bob cat --roll --cubes single --player-stake cat=2.00
     """
     import random
 
@@ -408,9 +568,10 @@ def new(
         name = check_session_name(name)
     except ChouetteError as err:
         fail(str(err))
-    unknown = sorted(set(own) - set(line.order))
-    if unknown:
-        fail(f"--player-stake names {', '.join(unknown)}, who is not in the line")
+    try:  # --player-stake BOB=2.00 is bob's stake
+        own = {resolve(p, line.order, "is not in the line"): c for p, c in own.items()}
+    except ChouetteError as err:
+        fail(f"--player-stake: {err}")
     with ledger(ctx, write=True, create=True) as book:
         info = book.create_session(name, line, cents, rules, own)
     options(ctx).session = info.name  # a table prompt follows its own new session
@@ -453,19 +614,28 @@ def change_line(ctx: typer.Context, name: str, change: Callable[..., Any], verb:
 
     with ledger(ctx, write=True) as book:
         info = current(book, ctx, lock=True)
-        info = changed(book, info, lambda line: change(line, name, info.rules))
+        name = resolve(normal_name(name), info.line.order, "is not in the line")
+        info = changed(book, info, lambda line: change(line, name, info.rules), f"{name} {verb}")
     say(f"{name} {verb}. Line: {info.line.describe()}")
 
 
-@app.command()
+@app.command(cls=Command)
 def join(
     ctx: typer.Context,
     name: Annotated[str, typer.Argument(metavar="NAME", help="The newcomer.")],
-    stake: Annotated[str | None, typer.Option(help="Their own stake per point.")] = None,
+    stake: Annotated[
+        str | None, typer.Option(metavar="AMOUNT", help="Their own stake per point.")
+    ] = None,
 ) -> None:
     """A player joins the line.
 
     At the bottom, or in front of the last loser (--newcomer before-loser); between games.
+
+    Examples:
+
+    \b
+        chouette join eve
+        chouette join fred --stake 2.00
     """
     from chouette.line import check_name
     from chouette.line import join as join_line
@@ -479,48 +649,83 @@ def join(
 
     with ledger(ctx, write=True) as book:
         info = current(book, ctx, lock=True)
+        # BOB is bob: seated (refused), or back after leaving (their balance goes on)
+        name = match(name, [*info.line.order, *book.players(info)]) or name
         info = joined(book, info, name, cents, lambda line: join_line(line, name, info.rules))
     at = "" if cents is None else f" at {format_cents(cents)} a point"
     say(f"{name} joins{at}. Line: {info.line.describe()}")
 
 
-@app.command()
+@app.command(cls=Command)
 def leave(
-    ctx: typer.Context, name: Annotated[str, typer.Argument(metavar="NAME", help="Who leaves.")]
+    ctx: typer.Context,
+    name: Annotated[
+        str, typer.Argument(metavar="NAME", help="Who leaves.", autocompletion=complete_player)
+    ],
 ) -> None:
-    """A player leaves the line; their balance stays."""
+    """A player leaves the line; their balance stays.
+
+    Example:
+
+    \b
+        chouette leave dan
+    """
     from chouette.line import leave as leave_line
 
     change_line(ctx, name, leave_line, "leaves")
 
 
-@app.command("sit-out")
+@app.command(cls=Command, name="sit-out")
 def sit_out(
-    ctx: typer.Context, name: Annotated[str, typer.Argument(metavar="NAME", help="Who sits out.")]
+    ctx: typer.Context,
+    name: Annotated[
+        str, typer.Argument(metavar="NAME", help="Who sits out.", autocompletion=complete_player)
+    ],
 ) -> None:
-    """A player sits out, keeping their place."""
+    """A player sits out, keeping their place.
+
+    Example:
+
+    \b
+        chouette sit-out cat
+    """
     from chouette.line import sit_out as sit_out_line
 
     change_line(ctx, name, sit_out_line, "sits out")
 
 
-@app.command("sit-in")
+@app.command(cls=Command, name="sit-in")
 def sit_in(
-    ctx: typer.Context, name: Annotated[str, typer.Argument(metavar="NAME", help="Who sits in.")]
+    ctx: typer.Context,
+    name: Annotated[
+        str, typer.Argument(metavar="NAME", help="Who sits in.", autocompletion=complete_player)
+    ],
 ) -> None:
     """A player who sat out plays again, from their place.
 
     A place ahead of the captain would hand them the box, the partnership or the captaincy,
     which change hands only by rotation: they rejoin where a newcomer sits instead.
+
+    Example:
+
+    \b
+        chouette sit-in cat
     """
     from chouette.line import sit_in as sit_in_line
 
     change_line(ctx, name, sit_in_line, "sits in")
 
 
-@app.command()
+@app.command(cls=Command)
 def sessions(ctx: typer.Context, as_json: JsonFlag = False) -> None:
-    """List the sessions (* marks the current one)."""
+    """List the sessions (* marks the current one).
+
+    Examples:
+
+    \b
+        chouette sessions
+        chouette --session friday status
+    """
     from chouette.report import sessions_json, sessions_rows
 
     with ledger(ctx, write=False) as book:
@@ -536,20 +741,28 @@ def sessions(ctx: typer.Context, as_json: JsonFlag = False) -> None:
 # ---------------------------------------------------------------- playing a game
 
 
+Who = Callable[[str], str]  # the player a typed name means (BOB is bob)
+
+
 def play(
     ctx: typer.Context,
-    make: "Callable[[Game | None], Sequence[Event]]",
+    make: "Callable[[Game | None, Who], Sequence[Event]]",
     expect: int | None,
     as_json: bool = False,
 ) -> None:
-    """Apply one command's events to the current game, as one transaction."""
+    """Apply one command's events to the current game, as one transaction. ``make`` builds
+    them, with the players' names as typed turned into their names in the session."""
     from db.actions import play as played_now
 
     with ledger(ctx, write=True) as book:
         info = current(book, ctx, lock=True)
         live = book.live(info)  # the game is read once, for the events and for playing them
+
+        def who(typed: str) -> str:
+            return resolve(normal_name(typed), info.line.order, "is not playing this game")
+
         try:
-            events = make(live.game)
+            events = make(live.game, who)
         except ChouetteError as err:
             fail(str(err))
         before = live.game
@@ -575,15 +788,20 @@ def report_played(played: "Played", before: "Game | None", as_json: bool) -> Non
         say(f"Next line: {played.outcome.next_line.describe()}")
 
 
-def one(event: "Event") -> "Callable[[Game | None], Sequence[Event]]":
-    return lambda _game: [event]
+def one(event: "Event") -> "Callable[[Game | None, Who], Sequence[Event]]":
+    return lambda _game, _who: [event]
 
 
-@app.command("auto-double")
+@app.command(cls=Command, name="auto-double")
 def auto_double(ctx: typer.Context, game: GameOption = None) -> None:
     """A tied opening roll: every cube doubles.
 
     The cubes stay centred; past the automatic-double limit the roll changes nothing.
+
+    Example:
+
+    \b
+        chouette auto-double
     """
     from chouette.game import AutoDouble
 
@@ -596,13 +814,18 @@ class By(StrEnum):
     team = "team"
 
 
-@app.command()
+@app.command(cls=Command)
 def double(
     ctx: typer.Context,
     members: Annotated[
-        list[str] | None, typer.Argument(metavar="MEMBER", help="Whose cubes are turned.")
+        list[str] | None,
+        typer.Argument(
+            metavar="MEMBER", help="Whose cubes are turned.", autocompletion=complete_player
+        ),
     ] = None,
-    by: Annotated[By, typer.Option("--by", help="Who doubles: box, member or team.")] = By.box,
+    by: Annotated[
+        By, typer.Option("--by", metavar="box|member|team", help="Who doubles.")
+    ] = By.box,
     game: GameOption = None,
 ) -> None:
     """The box doubles MEMBERS (or --by member / team).
@@ -610,11 +833,17 @@ def double(
     Without --by, the box doubles the members named. With --by member, that one member
     doubles the box on their own cube. With --by team (single-cube play), the captain turns
     the team's one cube.
+
+    Examples:
+
+    \b
+        chouette double bob cat
+        chouette double dan --by member
+        chouette double --by team
     """
     from chouette.game import Double
 
-    names = tuple(normal_name(m) for m in members or ())
-    play(ctx, one(Double(by.value, names)), game)
+    play(ctx, lambda _game, who: [Double(by.value, tuple(who(m) for m in members or ()))], game)
 
 
 def answer(ctx: typer.Context, act: str, member: str | None, every: bool, game: int | None) -> None:
@@ -625,25 +854,30 @@ def answer(ctx: typer.Context, act: str, member: str | None, every: bool, game: 
     if not every and member is None:
         fail(f"name the member whose cube you {act}, or use --all", 2)
 
-    def make(live: "Game | None") -> "Sequence[Event]":
+    def make(live: "Game | None", who: Who) -> "Sequence[Event]":
         if every:
             if live is None:
                 raise ChouetteError(f"there is no pending double to {act}")
             return answer_all(live, act)  # type: ignore[arg-type]
-        return [Answer(act, normal_name(member or ""))]  # type: ignore[arg-type]
+        return [Answer(act, who(member or ""))]  # type: ignore[arg-type]
 
     play(ctx, make, game)
 
 
 MemberArg = Annotated[
-    str | None, typer.Argument(metavar="MEMBER", help="The member whose cube is answered.")
+    str | None,
+    typer.Argument(
+        metavar="MEMBER",
+        help="The member whose cube is answered.",
+        autocompletion=complete_player,
+    ),
 ]
 EveryFlag = Annotated[
     bool, typer.Option("--all", help="Answer every pending double (one side's at a time).")
 ]
 
 
-@app.command()
+@app.command(cls=Command)
 def take(
     ctx: typer.Context, member: MemberArg = None, all: EveryFlag = False, game: GameOption = None
 ) -> None:
@@ -651,49 +885,81 @@ def take(
 
     Who answers follows from who doubled; MEMBER names the pair (--all: every pending double,
     when they all wait on one side: the box, or the members).
+
+    Examples:
+
+    \b
+        chouette take bob
+        chouette take --all
     """
     answer(ctx, "take", member, all, game)
 
 
-@app.command()
+@app.command(cls=Command)
 def drop(
     ctx: typer.Context, member: MemberArg = None, all: EveryFlag = False, game: GameOption = None
 ) -> None:
     """Refuse the pending double: the refuser pays.
 
     The refuser pays the cube's value before the double and that pair is over.
+
+    Examples:
+
+    \b
+        chouette drop cat
+        chouette drop --all
     """
     answer(ctx, "drop", member, all, game)
 
 
-@app.command()
+@app.command(cls=Command)
 def beaver(
     ctx: typer.Context,
-    member: Annotated[str, typer.Argument(metavar="MEMBER", help="The pair.")],
+    member: Annotated[
+        str, typer.Argument(metavar="MEMBER", help="The pair.", autocompletion=complete_player)
+    ],
     game: GameOption = None,
 ) -> None:
     """Take a double and turn the cube straight back.
 
     The beaverer keeps the cube; the doubler may take, drop or raccoon.
+
+    Example:
+
+    \b
+        chouette beaver bob
     """
     answer(ctx, "beaver", member, False, game)
 
 
-@app.command()
+@app.command(cls=Command)
 def raccoon(
     ctx: typer.Context,
-    member: Annotated[str, typer.Argument(metavar="MEMBER", help="The pair.")],
+    member: Annotated[
+        str, typer.Argument(metavar="MEMBER", help="The pair.", autocompletion=complete_player)
+    ],
     game: GameOption = None,
 ) -> None:
-    """Answer a beaver by turning the cube again."""
+    """Answer a beaver by turning the cube again.
+
+    Example:
+
+    \b
+        chouette raccoon bob
+    """
     answer(ctx, "raccoon", member, False, game)
 
 
-@app.command(context_settings={"ignore_unknown_options": True})
+@app.command(cls=Command, context_settings={"ignore_unknown_options": True})
 def deal(
     ctx: typer.Context,
     member: Annotated[
-        str, typer.Argument(metavar="MEMBER", help="The member who settles with the box.")
+        str,
+        typer.Argument(
+            metavar="MEMBER",
+            help="The member who settles with the box.",
+            autocompletion=complete_player,
+        ),
     ],
     points: Annotated[
         int, typer.Argument(metavar="POINTS", help="Points to the member (negative: to the box).")
@@ -703,6 +969,12 @@ def deal(
     """Box and MEMBER settle their pair at POINTS.
 
     Positive POINTS go to the member, negative to the box; that pair is over.
+
+    Examples:
+
+    \b
+        chouette deal bob 1
+        chouette deal cat -2
     """
     from chouette.game import Deal
     from chouette.limits import check_points
@@ -711,7 +983,7 @@ def deal(
         check_points(points, f"deal {member}")
     except ChouetteError as err:
         fail(str(err))
-    play(ctx, one(Deal(normal_name(member), points)), game)
+    play(ctx, lambda _game, who: [Deal(who(member), points)], game)
 
 
 class Side(StrEnum):
@@ -719,7 +991,7 @@ class Side(StrEnum):
     team = "team"
 
 
-@app.command()
+@app.command(cls=Command)
 def end(
     ctx: typer.Context,
     winner: Annotated[
@@ -736,6 +1008,12 @@ def end(
     """The board ends: pairs are paid, the line rotates.
 
     Every live pair is paid cube × 1, 2 or 3 (a centred cube pays a single under Jacoby).
+
+    Examples:
+
+    \b
+        chouette end box --gammon
+        chouette end team --resigned
     """
     from chouette.game import End
 
@@ -745,12 +1023,18 @@ def end(
     play(ctx, one(End(winner.value, kind, resigned)), game, as_json)
 
 
-@app.command()
+@app.command(cls=Command)
 def undo(ctx: typer.Context) -> None:
-    """Take back the last event, a game's end included.
+    """Take back the last thing done in the session, whatever it was.
 
-    When the session's last game was imported from an engine file, all that file's games
-    are taken back, and the file can be imported again (into the right session).
+    A command's events (a game's end included), a record of games, an import (the file
+    can then be imported again, into the right session), a payment, a join, leave,
+    sit-out or sit-in. `chouette log` lists what undo would take back, newest first.
+
+    Example:
+
+    \b
+        chouette undo
     """
     from chouette.report import undone_text
     from db.actions import undo as take_back
@@ -761,12 +1045,52 @@ def undo(ctx: typer.Context) -> None:
     say(f"Undone: {undone_text(undone)}.")
 
 
+@app.command(cls=Command)
+def log(
+    ctx: typer.Context,
+    as_json: JsonFlag = False,
+    limit: Annotated[
+        int | None, typer.Option("--limit", metavar="N", help="Only the last N things done.")
+    ] = None,
+) -> None:
+    """What undo would take back, newest first.
+
+    Every command that changed the session (events, records, imports, payments, changes
+    of the line), with when it was done.
+
+    Examples:
+
+    \b
+        chouette log
+        chouette log --limit 5 --json
+    """
+    from chouette.report import log_json, log_rows
+    from db.actions import log as done
+
+    with ledger(ctx, write=False) as book:
+        info = current(book, ctx)
+        found = done(book, info, limit)
+    if as_json:
+        emit_json(log_json(info.name, found))
+    elif not found:
+        say(f"Nothing done in {info.name} yet that undo could take back.")
+    else:
+        emit(log_rows(found))
+
+
 # ---------------------------------------------------------------- reports
 
 
-@app.command()
+@app.command(cls=Command)
 def status(ctx: typer.Context, as_json: JsonFlag = False) -> None:
-    """The line, the roles and every member's cube."""
+    """The line, the roles and every member's cube.
+
+    Examples:
+
+    \b
+        chouette status
+        chouette status --json
+    """
     from chouette.report import Status, status_json, status_text
 
     with ledger(ctx, write=False) as book:
@@ -786,33 +1110,49 @@ def scope(book: "Ledger", ctx: typer.Context, every: bool) -> "SessionInfo | Non
     return None if every else current(book, ctx)
 
 
-@app.command()
+@app.command(cls=Command)
 def standings(
     ctx: typer.Context, as_json: JsonFlag = False, fmt: FormatOption = None, all: AllFlag = False
 ) -> None:
     """Points and money per player.
 
-    For the session, or with --all for the club's running ledger.
+    For the session, or with --all for the club's running ledger. Where payments were booked
+    (`chouette pay`), the table shows the money won at the table, the payments and the
+    balance they leave (CSV and JSON keep their columns: the balance is the money).
+
+    Examples:
+
+    \b
+        chouette standings
+        chouette standings --all --format csv
     """
     from chouette.report import standings as rank
     from chouette.report import standings_json, standings_rows
 
+    fmt = pick_format(as_json, fmt)
     with ledger(ctx, write=False) as book:
         info = scope(book, ctx, all)
         table = rank(book.players(info), book.totals(info))
+        paid = book.paid(info) if fmt in (Format.table, Format.markdown) else None
     name = None if info is None else info.name
-    fmt = pick_format(as_json, fmt)
     if fmt is Format.json:
         emit_json(standings_json(name, table))
     else:
-        emit(standings_rows(table), fmt)
+        emit(standings_rows(table, paid), fmt)
 
 
-@app.command()
+@app.command(cls=Command)
 def sheet(
     ctx: typer.Context, as_json: JsonFlag = False, fmt: FormatOption = None, all: AllFlag = False
 ) -> None:
-    """The score sheet: a row per game, running totals."""
+    """The score sheet: a row per game, running totals.
+
+    Examples:
+
+    \b
+        chouette sheet
+        chouette sheet --all --format markdown
+    """
     from chouette.report import sheet_csv_rows, sheet_json, sheet_rows
 
     with ledger(ctx, write=False) as book:
@@ -834,11 +1174,18 @@ def sheet(
         say("* an imported engine game: the winner is in the box column, the loser next.")
 
 
-@app.command()
+@app.command(cls=Command)
 def settle(
     ctx: typer.Context, as_json: JsonFlag = False, fmt: FormatOption = None, all: AllFlag = False
 ) -> None:
-    """Who pays whom, in the fewest payments."""
+    """Who pays whom, in the fewest payments.
+
+    Examples:
+
+    \b
+        chouette settle
+        chouette settle --all --json
+    """
     from chouette.report import settle_json, settle_rows
     from chouette.settlement import settle as fewest
 
@@ -851,14 +1198,21 @@ def settle(
     elif not payments and fmt is Format.table:
         say("Everyone is square: no payments.")
     else:
-        emit(settle_rows(payments), fmt)
+        emit(settle_rows(payments), fmt, payer_tint)
 
 
-@app.command("ledger")
+@app.command(cls=Command, name="ledger")
 def ledger_command(
     ctx: typer.Context, as_json: JsonFlag = False, fmt: FormatOption = None, all: AllFlag = False
 ) -> None:
-    """Every booking in the ledger."""
+    """Every booking in the ledger.
+
+    Examples:
+
+    \b
+        chouette ledger
+        chouette ledger --all --format csv
+    """
     from chouette.report import ledger_json, ledger_rows
 
     with ledger(ctx, write=False) as book:
@@ -871,7 +1225,7 @@ def ledger_command(
         emit(ledger_rows(entries), fmt)
 
 
-@app.command("game")
+@app.command(cls=Command, name="game")
 def game_command(
     ctx: typer.Context,
     number: Annotated[int, typer.Argument(metavar="N", help="The game's number in the session.")],
@@ -880,6 +1234,12 @@ def game_command(
     """One game: seats, events and bookings.
 
     With --json: the game as a chouette game record.
+
+    Examples:
+
+    \b
+        chouette game 1
+        chouette game 1 --json
     """
     from chouette.record import to_record
     from chouette.report import game_text
@@ -906,7 +1266,7 @@ def game_command(
     emit(rows)
 
 
-@app.command()
+@app.command(cls=Command)
 def report(
     ctx: typer.Context,
     html: Annotated[
@@ -914,20 +1274,41 @@ def report(
         typer.Option(
             "--html",
             dir_okay=False,
+            metavar="FILE",
             help="Write the page to this file (one self-contained HTML file).",
         ),
     ],
     all: AllFlag = False,
+    currency: Annotated[
+        str | None,
+        typer.Option(
+            "--currency",
+            envvar="CHOUETTE_CURRENCY",
+            metavar="CODE",
+            help="Label the amounts with this currency (EUR, $, CHF); default: none.",
+        ),
+    ] = None,
 ) -> None:
     """One HTML page to print or share.
 
     The score sheet, standings, who pays whom, the house rules and a chart of every
-    player's running balance, in one self-contained file.
+    player's running balance, in one self-contained file; dated with the evening's day and
+    hours in your local time. The ledger keeps no currency: --currency labels the amounts.
+
+    Examples:
+
+    \b
+        chouette report --html friday.html --currency EUR
+        chouette report --html club.html --all
     """
-    from chouette.page import render_report
+    from chouette.page import check_currency, render_report
     from chouette.report import standings as rank
     from chouette.settlement import settle as fewest
 
+    try:
+        currency = None if currency is None else check_currency(currency)
+    except ChouetteError as err:
+        fail(f"--currency: {err}", 2)
     refuse_ledger_file(ctx, html)
     with ledger(ctx, write=False) as book:
         info = scope(book, ctx, all)
@@ -945,33 +1326,51 @@ def report(
         payments=payments,
         generated_at=clock(),
         player_stakes=None if info is None else info.player_stakes,
+        started_at=None if info is None else info.created_at,
+        local=datetime.astimezone,  # the reader's local time, as the system keeps it
+        currency=currency,
     )
     write_file(html, page, private=False)
     what = "every session" if info is None else info.name
     say(f"Report for {what} written to {html}")
 
 
-@app.command()
+@app.command(cls=Command)
 def pay(
     ctx: typer.Context,
-    payer: Annotated[str, typer.Argument(metavar="FROM", help="Who pays.")],
-    payee: Annotated[str, typer.Argument(metavar="TO", help="Who is paid.")],
+    payer: Annotated[
+        str, typer.Argument(metavar="FROM", help="Who pays.", autocompletion=complete_player)
+    ],
+    payee: Annotated[
+        str, typer.Argument(metavar="TO", help="Who is paid.", autocompletion=complete_player)
+    ],
     amount: Annotated[str, typer.Argument(metavar="AMOUNT", help="How much, e.g. 12.50.")],
-    note: Annotated[str, typer.Option(help="What it was for.")] = "",
+    note: Annotated[str, typer.Option(metavar="TEXT", help="What it was for.")] = "",
 ) -> None:
     """Book a payment between two players.
 
     Paid debts disappear from settle. Also for a player leaving early: another player pays
     them their balance and takes it over
     (`chouette pay cat dan 12.50 --note "takes over dan's balance"`).
+
+    Examples:
+
+    \b
+        chouette pay bob ann 30.00
+        chouette pay cat dan 12.50 --note "takes over dan's balance"
     """
     from db.actions import pay as paid
 
     cents = money_option(amount, "AMOUNT")
     assert cents is not None
-    payer, payee = normal_name(payer), normal_name(payee)
     with ledger(ctx, write=True) as book:
         info = current(book, ctx, lock=True)
+        known = book.players(info)
+        unknown = (
+            f"has not played in {info.name} (book a payment in the session they played in, "
+            "with --session)"
+        )
+        payer, payee = (resolve(normal_name(p), known, unknown) for p in (payer, payee))
         paid(book, info, payer, payee, cents, note)
     say(f"{payer} paid {payee} {format_cents(cents)} ({info.name}).")
 
@@ -979,7 +1378,7 @@ def pay(
 # ---------------------------------------------------------------- records
 
 
-@app.command()
+@app.command(cls=Command)
 def record(
     ctx: typer.Context,
     source: Annotated[
@@ -991,6 +1390,12 @@ def record(
 
     One record, a JSON array of them, or JSON Lines; FILE or - for standard input (UTF-8, at
     most 64 MiB), read and checked whole before the ledger is locked.
+
+    Examples:
+
+    \b
+        chouette record games.jsonl
+        chouette --session saturday record -
     """
     from chouette.record import parse_record, read_records
     from chouette.report import booked_json
@@ -1036,7 +1441,7 @@ def parse_names(items: Sequence[str]) -> dict[str, str]:
     return names
 
 
-@app.command("import")
+@app.command(cls=Command, name="import")
 def import_command(
     ctx: typer.Context,
     files: Annotated[
@@ -1045,7 +1450,11 @@ def import_command(
     ],
     names: Annotated[
         list[str] | None,
-        typer.Option("--as", help="ENGINE_NAME=PLAYER: who an engine's player is (repeatable)."),
+        typer.Option(
+            "--as",
+            metavar="ENGINE_NAME=PLAYER",
+            help="Who an engine's player is in the session (repeatable).",
+        ),
     ] = None,
     match_as_money: Annotated[
         bool, typer.Option("--match-as-money", help="Book a match file's games as money games.")
@@ -1057,6 +1466,12 @@ def import_command(
     nothing; a file imported before books nothing the second time. An export of chouette
     itself is restored into an empty database. eXtreme Gammon .xg and BGBlitz .bgf files
     need the gammonview library: pip install 'chouette[xg]'.
+
+    Examples:
+
+    \b
+        chouette import friday.mat
+        chouette import match.sgf --as 'Ann Smith=ann' --match-as-money
     """
     from db.imports import check_file, import_file
 
@@ -1065,7 +1480,12 @@ def import_command(
         restore_export(ctx, files[0])
         return
     with ledger(ctx, write=False) as book:  # the house rules the files are read with
-        rules = current(book, ctx).rules
+        info = current(book, ctx)
+        rules = info.rules
+        try:  # --as 'Ann Smith=ANN' is the seated ann (a name seated nowhere is left to refuse)
+            mapping = {e: match(p, info.line.order) or p for e, p in mapping.items()}
+        except ChouetteError as err:
+            fail(f"--as: {err}")
     summaries = []
     with ExitStack() as kept:
         checked = []
@@ -1118,7 +1538,7 @@ def restore_export(ctx: typer.Context, path: Path) -> None:
     say(f"Restored {sessions}, {games} and {payments} from {path.name}.")
 
 
-@app.command()
+@app.command(cls=Command)
 def export(
     ctx: typer.Context,
     target: Annotated[
@@ -1130,6 +1550,12 @@ def export(
     A backup, or a move to another database: `chouette import FILE` of the export into an
     empty database (SQLite or PostgreSQL) rebuilds it with identical standings and sheets.
     FILE is written whole or not at all (never over the ledger itself).
+
+    Examples:
+
+    \b
+        chouette export club.jsonl
+        chouette --db club-copy.db import club.jsonl
     """
     from db.transfer import export as rows
 
@@ -1166,12 +1592,17 @@ def write_file(target: Path, text: str, *, private: bool) -> None:
         fail(f"cannot write {target}: {reason(err)}; {kept}")
 
 
-@app.command()
+@app.command(cls=Command)
 def migrate(ctx: typer.Context) -> None:
     """Bring a ledger written by an older chouette up to date.
 
     Reports never change the ledger, so they refuse an older one; any command that writes
     migrates it first, and this one does only that (a new ledger where there is none).
+
+    Example:
+
+    \b
+        chouette migrate
     """
     from db.migrations import LATEST
 
@@ -1180,13 +1611,18 @@ def migrate(ctx: typer.Context) -> None:
     say(f"The ledger is up to date (schema {LATEST}).")
 
 
-@app.command()
+@app.command(cls=Command)
 def check(ctx: typer.Context) -> None:
     """Verify the ledger and list every problem.
 
     The file itself (SQLite's integrity and foreign-key checks, every stored value readable);
     bookings sum to zero and equal what replaying the stored events gives; the line is
     consistent. Exit code 1 if anything is wrong.
+
+    Example:
+
+    \b
+        chouette check
     """
     from db.audit import check as audit
 
@@ -1286,15 +1722,40 @@ def dispatch(words: Sequence[str], opts: Options) -> int:
 _command: Any = None
 
 
-def table_loop(opts: Options, read: Callable[[str], str]) -> None:
-    """The prompt of ``chouette table``: live commands without the ``chouette`` prefix."""
+LEAVING = "(to leave the table: Ctrl-C again on an empty line, Ctrl-D, or quit)"
+
+
+def nothing_typed() -> str:
+    """What is on the line when Ctrl-C is pressed, where that cannot be known."""
+    return ""
+
+
+def table_loop(
+    opts: Options, read: Callable[[str], str], typed: Callable[[], str] = nothing_typed
+) -> None:
+    """The prompt of ``chouette table``: live commands without the ``chouette`` prefix.
+
+    Ctrl-C clears the line being typed (``typed`` tells what it held); on an empty line it
+    says how to leave, and a second Ctrl-C in a row leaves, as Ctrl-D and ``quit`` do."""
     prefix = [*(["--db", opts.db] if opts.db else [])]
+    warned = False  # the last key was a Ctrl-C on an empty line
     while True:
         try:
             text = read("chouette> ")
         except EOFError:
             say()
             return
+        except KeyboardInterrupt:
+            say()
+            if typed().strip():
+                warned = False
+                continue
+            if warned:
+                return
+            say(LEAVING)
+            warned = True
+            continue
+        warned = False
         try:
             words = shlex.split(text)
         except ValueError as err:
@@ -1319,12 +1780,7 @@ def completer(opts: Options) -> Callable[[str, int], str | None]:
     names: list[str] = []
 
     def refresh() -> None:
-        try:
-            with ledger_for(opts) as book:
-                info = book.session(opts.session)
-                names[:] = list(info.line.order)
-        except ChouetteError:
-            names[:] = []
+        names[:] = seated(opts)
 
     def complete(text: str, state: int) -> str | None:
         if state == 0:
@@ -1338,19 +1794,26 @@ def completer(opts: Options) -> Callable[[str, int], str | None]:
     return complete
 
 
-@app.command()
+@app.command(cls=Command)
 def table(ctx: typer.Context) -> None:
     """Run the evening at one prompt.
 
     Live commands without the `chouette` prefix, Tab completion of commands and names,
-    the status after every game; each command is still its own transaction.
+    the status after every game; each command is still its own transaction. Ctrl-C clears
+    the line; Ctrl-D, quit, or a second Ctrl-C on an empty line leaves.
+
+    Examples:
+
+    \b
+        chouette table
+        chouette --session friday table
     """
     opts = options(ctx)
     with ledger(ctx, write=True) as book:
         info = current(book, ctx, lock=True)
     opts.session = info.name  # this table's session, until `new` or --session at its prompt
     say(f"Table mode for {info.name}: type commands (help, quit); Tab completes.")
-    read = input
+    typed = nothing_typed
     if sys.stdin.isatty():
         try:
             import readline
@@ -1358,25 +1821,31 @@ def table(ctx: typer.Context) -> None:
             readline.set_completer(completer(opts))
             readline.set_completer_delims(" ")
             readline.parse_and_bind("tab: complete")
+            typed = readline.get_line_buffer
         except ImportError:
             pass
     dispatch(["status"], opts)
-    table_loop(opts, read)
+    table_loop(opts, input, typed)
 
 
 SERVE_NEEDS = {"uvicorn", "starlette", "jinja2", "segno", "anyio"}
 
 
-@app.command()
+@app.command(cls=Command)
 def serve(
     ctx: typer.Context,
     host: Annotated[
-        str, typer.Option(help="Address to listen on: 0.0.0.0 lets the club's wifi in.")
+        str,
+        typer.Option(metavar="HOST", help="Address to listen on: 0.0.0.0 lets the club's wifi in."),
     ] = "127.0.0.1",
-    port: Annotated[int, typer.Option(min=0, max=65535, help="Port (0: any free one).")] = 8000,
+    port: Annotated[
+        int, typer.Option(metavar="PORT", min=0, max=65535, help="Port (0: any free one).")
+    ] = 8000,
     pin: Annotated[
         str | None,
-        typer.Option(envvar="CHOUETTE_PIN", help="The scorekeeper's PIN (default: random)."),
+        typer.Option(
+            metavar="PIN", envvar="CHOUETTE_PIN", help="The scorekeeper's PIN (default: random)."
+        ),
     ] = None,
 ) -> None:
     """Serve a live scoreboard and a scorekeeper's page in the browser.
@@ -1385,6 +1854,12 @@ def serve(
     any change, from any terminal; the scorekeeper's page, behind the PIN printed at start,
     has every live action as a button. It serves the current session (or --session's).
     Needs the serve extra: pip install 'chouette[serve]'.
+
+    Examples:
+
+    \b
+        chouette serve --host 0.0.0.0
+        chouette --session friday serve --port 8080 --pin 2468
     """
     try:
         from web.serve import run as serve_table
@@ -1438,9 +1913,15 @@ DEMO = [
 ]
 
 
-@app.command()
+@app.command(cls=Command)
 def demo(ctx: typer.Context) -> None:
-    """Play a demo evening in a throw-away database."""
+    """Play a demo evening in a throw-away database.
+
+    Example:
+
+    \b
+        chouette demo
+    """
     import tempfile
 
     with tempfile.TemporaryDirectory(prefix="chouette-demo-") as folder:

@@ -21,6 +21,10 @@ class AutoDoubleIgnored(RuleError):
     """A tied opening roll past the automatic-double limit: the cubes stay as they are."""
 
 
+class PlayerError(ChouetteError):
+    """A typed name that means no player of the session, or could mean two."""
+
+
 class RecordError(ChouetteError):
     """A chouette game record that cannot be read or does not fit the session."""
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from chouette.errors import LineError
+from chouette.names import case_twin
 from chouette.rules import HouseRules
 
 RESERVED_NAMES = frozenset({"box", "team", "centre", "center", "member", "all"})
@@ -102,12 +103,18 @@ class Line:
 def new_line(players: Sequence[str], rules: HouseRules) -> Line:
     """The line for a new session, in the order given (box first)."""
     names = [check_name(p) for p in players]
-    seen: set[str] = set()
+    seen: list[str] = []
     for name in names:
         if name in seen:
             raise LineError(f"{name} is named twice")
-        seen.add(name)
+        twin = case_twin(name, seen)
+        if twin is not None:
+            raise LineError(f"{twin} and {name} differ only in case: {CASE_TWINS}")
+        seen.append(name)
     return seat(Line(tuple(names)), rules)
+
+
+CASE_TWINS = "one session cannot tell them apart (give one of them another name)"
 
 
 def seat(line: Line, rules: HouseRules) -> Line:
@@ -138,6 +145,9 @@ def join(line: Line, name: str, rules: HouseRules) -> Line:
     name = check_name(name)
     if name in line.order:
         raise LineError(f"{name} is already in the line")
+    twin = case_twin(name, line.order)
+    if twin is not None:
+        raise LineError(f"{twin} is already in the line, and {name} differs only in case")
     return seat(_at_bottom(line, name, rules), rules)
 
 

@@ -10,11 +10,13 @@ integers) so that a program can read the page back.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import unicodedata
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from html import escape
 
+from chouette.errors import ChouetteError
 from chouette.money import Cents, format_money
 from chouette.report import GameLine, Standing, sheet_players, signed
 from chouette.rules import HouseRules
@@ -61,6 +63,22 @@ def _amount(cents: Cents, *, sign: bool = True) -> str:
     return f'<span class="money {_money_class(cents)}">{format_money(cents, sign=sign)}</span>'
 
 
+MAX_CURRENCY = 12
+
+
+def check_currency(text: str) -> str:
+    """A currency label for the amounts (``EUR``, ``$``, ``CHF``): short text on one line."""
+    label = unicodedata.normalize("NFC", text).strip()
+    if not label or len(label) > MAX_CURRENCY:
+        raise ChouetteError(
+            f"{label[:20]!r} is no currency: give a code or sign of 1 to {MAX_CURRENCY} "
+            "characters (EUR, $, CHF)"
+        )
+    if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Zl", "Zp") for ch in label):
+        raise ChouetteError(f"{label!r} is no currency: it has control characters")
+    return label
+
+
 def style_of(index: int) -> tuple[str, str]:
     """The stroke colour and dash pattern of the player at ``index`` (in joining order)."""
     return COLOURS[index % len(COLOURS)], DASHES[(index // len(COLOURS)) % len(DASHES)]
@@ -89,28 +107,46 @@ def render_report(
     payments: Sequence[Payment],
     generated_at: datetime,
     player_stakes: Mapping[str, Cents] | None = None,
+    started_at: datetime | None = None,
+    local: Callable[[datetime], datetime] | None = None,
+    currency: str | None = None,
 ) -> str:
     """The page for one session (``session`` named) or the whole ledger (``session`` None).
 
     ``players`` in joining order, ``lines`` the finished games in order (as ``sheet``),
     ``standings`` as ``chouette standings`` (payments booked included), ``payments`` as
-    ``chouette settle``.
+    ``chouette settle``. ``started_at`` is when the session began; ``local`` turns a moment
+    into the reader's local time (default: as given); ``currency`` (``EUR``, ``$``) labels
+    the amounts, which are otherwise bare numbers.
     """
+    when = Times(local or (lambda moment: moment))
     everyone = sheet_players(players, lines)
     everyone += [s.name for s in standings if s.name not in everyone]
     styles = {p: style_of(i) for i, p in enumerate(everyone)}
     run = running_balances(everyone, lines)
     title = f"Chouette: {session}" if session is not None else "Chouette: the club ledger"
     body = [
-        _heading(title, session, stake, player_stakes or {}, everyone, lines, generated_at),
+        _heading(
+            title,
+            session,
+            stake,
+            player_stakes or {},
+            everyone,
+            lines,
+            when.evening(session, started_at, lines),
+            when.moment(generated_at, cls="generated"),
+            currency,
+        ),
         '<div class="pair">',
-        _standings(standings, run, styles),
-        _settlement(standings, payments),
+        _standings(standings, run, styles, currency),
+        _settlement(standings, payments, currency),
         "</div>",
         _chart(everyone, lines, run, styles, by_session=session is None),
+        # The house rules before the long score sheet, so that no printed page holds them
+        # alone: the sheet (or its totals) always follows them.
+        _rules(rules, stake, currency),
         _sheet(everyone, lines, run, by_session=session is None),
-        _rules(rules, stake),
-        _footer(standings, generated_at),
+        _footer(standings, when.moment(generated_at, cls="generated")),
     ]
     return "\n".join(
         [
@@ -141,16 +177,19 @@ def _heading(
     player_stakes: Mapping[str, Cents],
     everyone: Sequence[str],
     lines: Sequence[GameLine],
-    generated_at: datetime,
+    evening: str,
+    generated: str,
+    currency: str | None,
 ) -> str:
-    facts = []
+    facts = [evening] if evening else []
+    unit = f" {_e(currency)}" if currency else ""
     if stake is not None:
         own = ", ".join(
             f"{_e(p)} {format_money(c)}" for p, c in player_stakes.items() if c != stake
         )
         facts.append(
-            f'stake <span id="stake" data-cents="{stake}">{format_money(stake)}</span> a point'
-            + (f" ({own})" if own else "")
+            f'stake <span id="stake" data-cents="{stake}">{format_money(stake)}</span>{unit} '
+            "a point" + (f" ({own})" if own else "")
         )
     elif session is None:
         sessions = len(dict.fromkeys(line.session for line in lines))
@@ -158,16 +197,57 @@ def _heading(
     games = len(lines)
     facts.append(f"{games} game{'' if games == 1 else 's'}")
     facts.append(f"{len(everyone)} player{'' if len(everyone) == 1 else 's'}")
-    facts.append(f"generated {_when(generated_at)}")
+    if currency:
+        facts.append(f'amounts in <span id="currency">{_e(currency)}</span>')
+    facts.append(f"generated {generated}")
     return (
         f'<header><h1 id="title">{_e(title)}</h1><p class="facts">{" · ".join(facts)}</p></header>'
     )
 
 
-def _when(moment: datetime) -> str:
-    zone = moment.tzname()
-    text = moment.strftime("%Y-%m-%d %H:%M") + (f" {zone}" if zone else "")
-    return f'<time datetime="{_e(moment.isoformat())}">{_e(text)}</time>'
+@dataclass(frozen=True)
+class Times:
+    """Moments shown in the reader's local time (``local`` converts one); each ``<time>``
+    keeps the moment itself, as given, in its ``datetime`` attribute."""
+
+    local: Callable[[datetime], datetime]
+
+    def moment(
+        self, moment: datetime, shown: str = "%Y-%m-%d %H:%M", zone: bool = True, cls: str = ""
+    ) -> str:
+        here = self.local(moment)
+        text = here.strftime(shown) + (f" {here.tzname()}" if zone and here.tzname() else "")
+        return f'<time{_attr("class", cls)} datetime="{_e(moment.isoformat())}">{_e(text)}</time>'
+
+    def evening(
+        self, session: str | None, started_at: datetime | None, lines: Sequence[GameLine]
+    ) -> str:
+        """When it was played: the session's day, from its start to its last game (the club
+        ledger: the days of its first and last games)."""
+        ended = sorted(line.ended_at for line in lines if line.ended_at is not None)
+        start = started_at if session is not None else (ended[0] if ended else None)
+        if start is None:
+            return ""
+        end = ended[-1] if ended and ended[-1] > start else None
+        first = self.local(start)
+        day = f"{first:%A} {first.day} {first:%B %Y}"
+        if session is None:
+            last = None if end is None else self.local(end)
+            if last is None or last.date() == first.date():
+                on = self.moment(start, day, zone=False, cls="start")
+                return f'<span id="evening">played on {on}</span>'
+            other = f"{last:%A} {last.day} {last:%B %Y}"
+            return (
+                f'<span id="evening">played from {self.moment(start, day, zone=False, cls="start")}'
+                f" to {self.moment(end or start, other, zone=False, cls='end')}</span>"
+            )
+        opening = self.moment(start, f"{day}, %H:%M", zone=end is None, cls="start")
+        if end is None:
+            return f'<span id="evening">{opening}</span>'
+        last = self.local(end)
+        same_night = last - first < timedelta(hours=24) and (last.date() - first.date()).days <= 1
+        closing = "%H:%M" if same_night else f"{last:%A} {last.day} {last:%B %Y}, %H:%M"
+        return f'<span id="evening">{opening} to {self.moment(end, closing, cls="end")}</span>'
 
 
 def _dot(styles: Mapping[str, tuple[str, str]], player: str) -> str:
@@ -181,12 +261,15 @@ def _standings(
     standings: Sequence[Standing],
     run: Mapping[str, Sequence[Cents]],
     styles: Mapping[str, tuple[str, str]],
+    currency: str | None,
 ) -> str:
     """Best first. Where payments were booked, their column shows how the balance came about."""
     table_cents = {s.name: run[s.name][-1] for s in standings}
     paid = any(s.cents != table_cents[s.name] for s in standings)
     head = ["", "player", "points"]
     head += ["at the table", "paid (+) / received (−)", "balance"] if paid else ["money"]
+    if currency:
+        head[-1] += f" ({_e(currency)})"
     rows = []
     for rank, s in enumerate(standings, start=1):
         cells = [
@@ -218,7 +301,9 @@ def _standings(
     )
 
 
-def _settlement(standings: Sequence[Standing], payments: Sequence[Payment]) -> str:
+def _settlement(
+    standings: Sequence[Standing], payments: Sequence[Payment], currency: str | None
+) -> str:
     if payments:
         rows = "".join(
             f'<tr class="payment" data-from="{_e(p.payer)}" data-to="{_e(p.payee)}" '
@@ -229,7 +314,8 @@ def _settlement(standings: Sequence[Standing], payments: Sequence[Payment]) -> s
         )
         table = (
             '<div class="scroll"><table><thead><tr><th>from</th><th></th><th>to</th>'
-            f"<th>amount</th></tr></thead><tbody>{rows}</tbody></table></div>"
+            f"<th>amount{f' ({_e(currency)})' if currency else ''}</th></tr></thead>"
+            f"<tbody>{rows}</tbody></table></div>"
         )
         count = len(payments)
         note = f"{count} payment{'' if count == 1 else 's'}, the fewest that settle everyone."
@@ -468,15 +554,16 @@ def _sheet(
 # ---------------------------------------------------------------- house rules and footer
 
 
-def _rules(rules: HouseRules | None, stake: Cents | None) -> str:
+def _rules(rules: HouseRules | None, stake: Cents | None, currency: str | None) -> str:
     if rules is None:
         return (
             '<section id="rules"><h2>House rules</h2><p>Every session keeps its own house '
             "rules and stake: see each session’s own report.</p></section>"
         )
-    described = ([("stake", f"{format_money(stake)} a point")] if stake is not None else []) + [
-        *rules.describe()
-    ]
+    unit = f" {currency}" if currency else ""
+    described = (
+        [("stake", f"{format_money(stake)}{unit} a point")] if stake is not None else []
+    ) + [*rules.describe()]
     rows = "".join(
         f'<tr data-rule="{_e(option)}"><th>{_e(option)}</th><td>{_e(value)}</td></tr>'
         for option, value in described
@@ -487,12 +574,12 @@ def _rules(rules: HouseRules | None, stake: Cents | None) -> str:
     )
 
 
-def _footer(standings: Sequence[Standing], generated_at: datetime) -> str:
+def _footer(standings: Sequence[Standing], generated: str) -> str:
     total = sum(s.cents for s in standings)
     return (
         f"<footer><p>Money in integer cents, exact: the balances sum to "
         f'<span id="sum" data-cents="{total}">{format_money(total)}</span>. '
-        f"Generated by chouette at {_when(generated_at)}.</p></footer>"
+        f"Generated by chouette at {generated}.</p></footer>"
     )
 
 
@@ -518,7 +605,8 @@ thead th { font-size: .8rem; text-transform: uppercase; letter-spacing: .03em;
 thead th.player { text-transform: none; letter-spacing: 0; font-size: .9rem; color: var(--ink); }
 tfoot td, tfoot th { border-top: 2px solid var(--ink); border-bottom: 0; font-weight: 600; }
 td.num, td.result, th.player { text-align: right; white-space: nowrap; }
-td.name { overflow-wrap: anywhere; }
+th.player { white-space: normal; }
+td.name, th.player { overflow-wrap: break-word; hyphens: manual; }
 td.rank { color: var(--muted); }
 .money.pos { color: var(--pos); } .money.neg { color: var(--neg); }
 td.balance { font-weight: 700; }
@@ -548,6 +636,12 @@ figure { margin: 0; }
 #legend li { white-space: nowrap; }
 .swatch { width: 24px; height: 6px; margin-right: .35em; vertical-align: middle; }
 table.rules th { font-weight: 500; color: var(--muted); }
+table.rules, table.rules tbody { display: block; }
+table.rules tbody { display: grid; grid-template-columns: repeat(auto-fill, minmax(15rem, 1fr));
+  column-gap: 1.5rem; }
+table.rules tr { display: flex; justify-content: space-between;
+  border-bottom: 1px solid var(--rule); }
+table.rules th, table.rules td { border: 0; padding: .2rem .3rem; }
 footer { margin-top: 2rem; border-top: 1px solid var(--rule); padding-top: .5rem; }
 @media (max-width: 600px) {
   body { padding: .6rem; font-size: 14px; }
@@ -564,5 +658,7 @@ footer { margin-top: 2rem; border-top: 1px solid var(--rule); padding-top: .5rem
   thead { display: table-header-group; }
   tfoot { display: table-row-group; }
   h2 { break-after: avoid; }
+  #rules { break-after: avoid; }
+  #sheet .note, footer { break-before: avoid; }
 }
 """.strip()

@@ -71,15 +71,18 @@ class SessionSummary:
 
 @dataclass(frozen=True)
 class Undone:
-    """What ``undo`` took back: ``what`` (``event``, ``import``), the event or the file, and
-    the game numbers it concerned."""
+    """What ``undo`` took back: a command's events (``events``, of game ``number``; the game
+    has not started now if ``game_gone``), the games of a ``record`` or an ``import`` (games
+    ``number`` to ``last``; an import's ``file``), a ``payment`` or a change of the ``line``
+    (``said``: what the command said it did)."""
 
-    what: Literal["event", "import"]
-    number: int
-    last: int | None = None  # an import: its last game
-    event: Event | None = None
+    what: Literal["events", "record", "import", "payment", "line"]
+    number: int = 0
+    last: int | None = None
+    events: tuple[Event, ...] = ()
     file: str | None = None
-    game_gone: bool = False  # the event was the game's first: the game has not started now
+    game_gone: bool = False
+    said: str = ""
 
 
 @dataclass(frozen=True)
@@ -213,9 +216,24 @@ def standings_json(session: str | None, table: Sequence[Standing]) -> dict[str, 
     }
 
 
-def standings_rows(table: Sequence[Standing]) -> Rows:
-    rows = [[s.name, signed(s.points), balance(s.cents)] for s in table]
-    return ["player", "points", "money"], rows
+def standings_rows(table: Sequence[Standing], paid: Mapping[str, Cents] | None = None) -> Rows:
+    """Points and money per player. Where payments were booked between players (``paid``:
+    what each paid, + , or received, −), the money won at the table, the payments and the
+    balance they leave, as the HTML report shows them."""
+    if not paid:
+        rows = [[s.name, signed(s.points), balance(s.cents)] for s in table]
+        return ["player", "points", "money"], rows
+    rows = [
+        [
+            s.name,
+            signed(s.points),
+            balance(s.cents - paid.get(s.name, 0)),
+            balance(paid.get(s.name, 0)),
+            balance(s.cents),
+        ]
+        for s in table
+    ]
+    return ["player", "points", "at the table", "paid (+) / received (-)", "balance"], rows
 
 
 # ---------------------------------------------------------------- the score sheet
@@ -429,16 +447,44 @@ def game_text(
 # ---------------------------------------------------------------- undo, sessions, imports
 
 
+def games_text(first: int, last: int | None) -> str:
+    """``game 3`` or ``games 3–5``."""
+    last = first if last is None else last
+    return f"game {first}" if first == last else f"games {first}–{last}"
+
+
+def done_text(done: Undone) -> str:
+    """A thing done to a session, as ``log`` lists it and ``undo`` says it took it back."""
+    if done.what == "import":
+        if done.last is None:
+            return f"the import of {done.file} (no game booked)"
+        return f"the import of {done.file} ({games_text(done.number, done.last)})"
+    if done.what == "record":
+        return f"the record of {games_text(done.number, done.last)}"
+    if done.what in ("payment", "line"):
+        return done.said
+    return f"{', '.join(e.describe() for e in done.events)} (game {done.number})"
+
+
 def undone_text(undone: Undone) -> str:
     """What ``undo`` took back, in a sentence."""
-    if undone.what == "import":
-        last = undone.last if undone.last is not None else undone.number
-        which = f"game {last}" if undone.number == last else f"games {undone.number}–{last}"
-        return f"took back the import of {undone.file} ({which})"
-    assert undone.event is not None
-    if undone.game_gone:
-        return f"took back {undone.event.describe()} (game {undone.number} has not started now)"
-    return f"took back {undone.event.describe()} (game {undone.number})"
+    if undone.what == "events" and undone.game_gone:
+        events = ", ".join(e.describe() for e in undone.events)
+        return f"took back {events} (game {undone.number} has not started now)"
+    return f"took back {done_text(undone)}"
+
+
+def log_rows(done: Sequence[tuple[datetime, Undone]]) -> Rows:
+    """``chouette log``: what ``undo`` would take back, newest first."""
+    rows = [[at.strftime("%Y-%m-%d %H:%M"), done_text(d)] for at, d in done]
+    return ["time (UTC)", "what was done"], rows
+
+
+def log_json(session: str, done: Sequence[tuple[datetime, Undone]]) -> dict[str, Any]:
+    return {
+        "session": session,
+        "done": [{"at": at.isoformat(), "what": d.what, "text": done_text(d)} for at, d in done],
+    }
 
 
 def sessions_json(found: Sequence[SessionSummary]) -> dict[str, Any]:

@@ -9,19 +9,20 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import datetime
+from typing import Any
 
 from chouette.errors import ChouetteError, LimitError
 from chouette.game import Event, Game, apply_all, start
 from chouette.limits import check_game
 from chouette.line import Line, check_between_games, normal_name
-from chouette.money import Cents, check_new_stake, check_payment
+from chouette.money import Cents, check_new_stake, check_payment, format_money
 from chouette.outcome import Outcome, settle_game
-from chouette.record import Record, play_record
+from chouette.record import Record, event_to_json, parse_event, play_record
 from chouette.report import Undone
 from chouette.text import check_note
-from db.codec import line_from_json
+from db.codec import iso, line_from_dict, line_from_json, line_to_dict
 from db.ledger import Ledger
-from db.values import Finished, LiveGame, Paid, Played, SessionInfo
+from db.values import Action, Finished, LiveGame, Paid, Played, SessionInfo, StoredPlayer
 
 # ---------------------------------------------------------------- the game in progress
 
@@ -66,7 +67,19 @@ def play(
     game_id = live.row_id
     if game_id is None:
         game_id = book.start_game(info, live.number, info.line)
-    book.add_events(game_id, len(game.events) - len(applied), applied)
+    first = len(game.events) - len(applied)
+    book.add_events(game_id, first, applied)
+    book.journal(
+        info,
+        "events",
+        {
+            "game": live.number,
+            "game_id": game_id,
+            "first": first,
+            "events": [event_to_json(e) for e in applied],
+            "line": line_to_dict(info.line),  # the line before: an end moves it
+        },
+    )
     outcome = None
     if game.over:
         outcome = settle_game(game, info.stakes(game.players))
@@ -98,7 +111,7 @@ def finished(
         line_after=outcome.next_line,
         events=() if row_id is not None else game.events,
         box=game.box,
-        pairs={m: p for m, p in outcome.pairs.items()},
+        pairs=outcome.pairs,
         row_id=row_id,
     )
 
@@ -115,6 +128,7 @@ def record(
     The games are played and settled in memory first; then the ledger books them all in
     a handful of set-based writes, however many there are."""
     infos: dict[str, SessionInfo] = {}
+    starts: dict[str, SessionInfo] = {}  # each session as the records found it
     numbers: dict[str, int] = {}
     played: list[Played] = []
     for item, where in records:
@@ -137,7 +151,7 @@ def record(
                     f"{where}: game {live.number} is in progress in {info.name}: finish or "
                     "undo it before recording games"
                 )
-            infos[key], numbers[key] = info, live.number
+            infos[key], numbers[key], starts[key] = info, live.number, info
         info = infos[key]
         game, notices = play_record(item, info.line, info.rules, where)
         try:
@@ -155,17 +169,38 @@ def record(
             if p.outcome is not None
         ]
     )
+    for before in starts.values():
+        numbers_booked = [p.number for p in played if p.session.id == before.id]
+        book.journal(
+            before,
+            "record",
+            {
+                "first": min(numbers_booked),
+                "last": max(numbers_booked),
+                "line": line_to_dict(before.line),
+            },
+        )
     return played
 
 
 # ---------------------------------------------------------------- the line
 
 
-def change_line(book: Ledger, info: SessionInfo, change: Callable[[Line], Line]) -> SessionInfo:
-    """A line changed between games (join, leave, sit out, sit in)."""
+def change_line(
+    book: Ledger,
+    info: SessionInfo,
+    change: Callable[[Line], Line],
+    said: str,
+    **noted: Any,
+) -> SessionInfo:
+    """A line changed between games (join, leave, sit out, sit in); ``said`` is what was
+    done, as ``undo`` and ``log`` say it (``cat sits out``); ``noted``: what else taking it
+    back needs."""
     live = book.live(info)
     check_between_games(live.number if live.started else None)
-    return book.save_line(info, change(info.line))
+    line = change(info.line)
+    book.journal(info, "line", {"said": said, "line": line_to_dict(info.line), **noted})
+    return book.save_line(info, line)
 
 
 def join(
@@ -177,7 +212,10 @@ def join(
 ) -> SessionInfo:
     """A player who joins (or joins again) where ``change`` seats them: with their own
     stake, if they play for one (the same as before, once they have played in the session)."""
-    info = change_line(book, info, change)
+    before = book.player(info, name)
+    said = f"{name} joins" + ("" if stake is None else f" at {format_money(stake)} a point")
+    player = None if before is None else {"stake": before.stake, "joined_at": iso(before.joined_at)}
+    info = change_line(book, info, change, said, player=name, before=player)
     if stake is not None:
         check_new_stake(
             name, info.name, stake, info.stake_of(name), has_played=book.has_played(info, name)
@@ -192,15 +230,87 @@ def join(
 def pay(book: Ledger, info: SessionInfo, payer: str, payee: str, cents: Cents, note: str) -> None:
     """A payment between two players of the session, booked so the debt disappears."""
     check_payment(payer, payee, cents, set(book.players(info)), info.name)
-    book.book_payments([Paid(info.id, payer, payee, cents, check_note(note), book.now)])
+    (payment_id,) = book.book_payments(
+        [Paid(info.id, payer, payee, cents, check_note(note), book.now)]
+    )
+    book.journal(
+        info,
+        "payment",
+        {"id": payment_id, "said": f"{payer} paid {payee} {format_money(cents)}"},
+    )
 
 
 # ---------------------------------------------------------------- undo
 
 
 def undo(book: Ledger, info: SessionInfo) -> Undone:
-    """Take back the last event of the session's games, a game's end included; when the
-    last game was imported from an engine file, the whole import."""
+    """Take back the last thing done to the session, whatever it was: a command's events (a
+    game's end included), a record of games, an import, a payment, a change of the line.
+    What an older chouette did before it kept a journal is taken back as it used to be: the
+    last event of the session's games, or the import that booked its last games."""
+    journal = book.actions(info, limit=1)
+    if not journal:
+        return _undo_unjournaled(book, info)
+    action = journal[0]
+    done, detail = what(action), action.detail
+    book.forget_action(action)
+    if done.what == "events":
+        game = book.stored_game(detail["game_id"])  # (games imported since follow it)
+        if game.over:
+            book.reopen(info, game)
+        book.drop_events(game.id, detail["first"])
+    elif done.what in ("record", "import"):
+        if detail["first"] is not None:  # an import may have booked no game
+            book.drop_games(info, detail["first"], detail["last"])
+        if done.what == "import":
+            book.forget_file(detail["sha256"])
+    elif done.what == "payment":
+        book.drop_payment(detail["id"])
+    elif "player" in detail:  # a join: the player as they were (not one, or at their stake)
+        before = detail["before"]
+        book.restore_player(
+            info,
+            detail["player"],
+            None
+            if before is None
+            else StoredPlayer(
+                detail["player"], before["stake"], datetime.fromisoformat(before["joined_at"])
+            ),
+        )
+    if "line" in detail:
+        book.save_line(info, line_from_dict(detail["line"]))
+    return done
+
+
+def what(action: Action) -> Undone:
+    """What a thing done to a session was, as ``undo`` and ``log`` say it."""
+    detail = action.detail
+    if action.kind == "events":
+        return Undone(
+            "events",
+            detail["game"],
+            events=tuple(
+                parse_event(e, "a journaled event", allow_end=True) for e in detail["events"]
+            ),
+            game_gone=detail["first"] == 0,
+        )
+    if action.kind == "import":
+        return Undone("import", detail["first"] or 0, last=detail["last"], file=detail["file"])
+    if action.kind == "record":
+        return Undone("record", detail["first"], last=detail["last"])
+    if action.kind == "payment":
+        return Undone("payment", said=f"the payment: {detail['said']}")
+    return Undone("line", said=detail["said"])
+
+
+def log(book: Ledger, info: SessionInfo, limit: int | None = None) -> list[tuple[datetime, Undone]]:
+    """What ``undo`` would take back, newest first: when, and what."""
+    return [(action.at, what(action)) for action in book.actions(info, limit)]
+
+
+def _undo_unjournaled(book: Ledger, info: SessionInfo) -> Undone:
+    """Undo as an older chouette did it: the last event of the session's games, a game's
+    end included, or the whole import that booked its last games."""
     live = book.live(info)
     if live.game is not None and live.row_id is not None:
         return _drop_last_event(book, live.row_id, live.number, live.game)
@@ -237,4 +347,4 @@ def _undo_import(book: Ledger, info: SessionInfo, last: int) -> Undone:
 
 def _drop_last_event(book: Ledger, game_id: int, number: int, game: Game) -> Undone:
     book.drop_last_event(game_id, len(game.events))
-    return Undone("event", number, event=game.events[-1], game_gone=len(game.events) == 1)
+    return Undone("events", number, events=(game.events[-1],), game_gone=len(game.events) == 1)

@@ -335,6 +335,16 @@ def import_file(
         booked = _book_games(book, info, checked.sha256, games, names, summary)
     except EngineFileError as err:
         raise EngineFileError(f"{path.name}: {err}") from None
+    book.journal(
+        info,
+        "import",
+        {
+            "sha256": checked.sha256,
+            "file": path.name,
+            "first": summary.first_game,
+            "last": summary.last_game,
+        },
+    )
     book.remember_file(
         SourceFile(
             sha256=checked.sha256,
@@ -474,9 +484,9 @@ class _Writer:
             )
             games.append(
                 Finished(info.id, number, "engine", lines[pair], {winner: won, loser: -won},
-                         {winner: cents, loser: -cents}, now, now, detail=detail,
-                         source=(sha, index), key=game.key)
-            )  # fmt: skip
+                         {winner: cents, loser: -cents}, now, now, None, (), None, _NONE,
+                         detail, (sha, index), game.key)
+            )  # fmt: skip (positional: a keyword call costs twice as much, once a game)
             points[winner] = points.get(winner, 0) + won
             points[loser] = points.get(loser, 0) - won
             cents_of[winner] = cents_of.get(winner, 0) + cents
@@ -488,6 +498,9 @@ class _Writer:
         self.summary.last_game = number - 1
         self.number = number
         self.summary.booked += len(fresh)
+
+
+_NONE: dict[str, int] = {}  # an engine game has no pair results
 
 
 def _quoted(name: str) -> str:

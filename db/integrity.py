@@ -39,6 +39,7 @@ JSON_COLUMNS: dict[str, dict[str, Callable[[Any], object]]] = {
     "session": {"rules": HouseRules.from_dict, "line": _line},
     "game": {"line_before": _line, "line_after": _line, "detail": _detail},
     "event": {"body": lambda data: event_from_body(json.dumps(data))},
+    "action": {"detail": _detail},
 }
 _SHAPES = (ChouetteError, ValueError, KeyError, TypeError, AttributeError)
 #: Damage that stops the check of the contents (what is read would not be what was written).

@@ -46,6 +46,7 @@ from db.codec import (
     utc,
 )
 from db.models import (
+    ActionRow,
     BalanceRow,
     BookingRow,
     EventRow,
@@ -58,6 +59,7 @@ from db.models import (
     SourceFileRow,
 )
 from db.values import (
+    Action,
     Booking,
     Finished,
     GameView,
@@ -382,45 +384,48 @@ class Ledger:
                 found = stamps[moment] = bind(conn, BookingRow, "at", moment)
             return found
 
-        rows, events, pairs, updates = [], [], [], []
+        rows: list[tuple[Any, ...]] = []
+        events: list[tuple[Any, ...]] = []
+        pairs: list[tuple[Any, ...]] = []
+        updates: list[tuple[int, str | None, datetime]] = []
         bookings: list[tuple[Any, ...]] = []
+        add_row, add_booking = rows.append, bookings.append  # the loop runs once a game
         game_ids: list[int] = []
         lines: dict[int, Line] = {}
-        quoted: dict[tuple[str, ...], str] = {}
+        quoted: dict[Line, str] = {}
         for g in games:
-            if sum(g.points.values()) or sum(g.cents.values()):
+            points, cents = g.points, g.cents
+            if sum(points.values()) or sum(cents.values()):
                 raise ChouetteError(
                     f"internal error: game {g.number}'s bookings do not sum to zero; refused"
                 )
-            game_id = g.row_id if g.row_id is not None else next(ids)
+            game_id = next(ids) if g.row_id is None else g.row_id
             game_ids.append(game_id)
             after = None if g.line_after is None else line_to_json(g.line_after)
+            ended = stamp(g.ended_at)
             if g.row_id is None:
-                before = quoted.get(g.line_before.order) if g.kind == "engine" else None
+                before = quoted.get(g.line_before)
                 if before is None:
-                    before = line_to_json(g.line_before)
-                    if g.kind == "engine":
-                        quoted[g.line_before.order] = before
+                    before = quoted[g.line_before] = line_to_json(g.line_before)
                 sha, index = g.source if g.source is not None else (None, None)
                 started = stamp(g.started_at)
-                rows.append(
+                add_row(
                     (game_id, g.session_id, g.number, g.kind, over, before, after, g.detail,
-                     sha, index, g.key, started, stamp(g.ended_at))
+                     sha, index, g.key, started, ended)
                 )  # fmt: skip
-                events += [(game_id, i, event_to_body(e), started) for i, e in enumerate(g.events)]
+                if g.events:
+                    events += [
+                        (game_id, i, event_to_body(e), started) for i, e in enumerate(g.events)
+                    ]
             else:
                 updates.append((game_id, after, g.ended_at))
-            pairs += [
-                (game_id, member, g.box, points, g.cents[member])
-                for member, points in g.pairs.items()
-            ]
-            ended = stamp(g.ended_at)
-            bookings += [
-                (g.session_id, game_id, None, player, g.points[player], g.cents[player], ended)
-                for player in g.points
-            ]
+            if g.pairs:
+                pairs += [(game_id, m, g.box, pts, cents[m]) for m, pts in g.pairs.items()]
+            session_id = g.session_id
+            for player, gained in points.items():
+                add_booking((session_id, game_id, None, player, gained, cents[player], ended))
             if g.line_after is not None and move_line:
-                lines[g.session_id] = g.line_after
+                lines[session_id] = g.line_after
         insert_many(conn, "game", GAME_COLUMNS, rows)
         for game_id, after, ended in updates:
             self._db.execute(
@@ -439,8 +444,10 @@ class Ledger:
             )
         return game_ids
 
-    def book_payments(self, payments: Sequence[Paid]) -> None:
-        """Payments between players, each booked so the debt it pays disappears."""
+    def book_payments(self, payments: Sequence[Paid]) -> list[int]:
+        """Payments between players, each booked so the debt it pays disappears. Returns
+        their ids."""
+        ids = []
         for payment in payments:
             payment_id = self._db.execute(
                 insert(PaymentRow)
@@ -461,6 +468,8 @@ class Ledger:
                     (payment.session_id, None, payment_id, payment.payee, 0, -payment.cents, at),
                 ]
             )
+            ids.append(payment_id)
+        return ids
 
     def _book(self, rows: Sequence[tuple[Any, ...]]) -> None:
         """Bookings (:class:`Booking`'s fields and the time), and the running balances they
@@ -475,6 +484,13 @@ class Ledger:
         move_balances(conn, ((r[0], r[3], r[4], r[5]) for r in rows))
 
     # -------------------------------------------------------- taking things back
+
+    def stored_game(self, game_id: int) -> StoredGame:
+        """A game as stored, by its id."""
+        row = self._db.get(GameRow, game_id)
+        if row is None:
+            raise ChouetteError(f"internal error: no game with id {game_id}")
+        return _stored(row)
 
     def last_game(self, info: SessionInfo) -> StoredGame | None:
         """The session's last game (the highest number), over or not."""
@@ -535,6 +551,79 @@ class Ledger:
         ).all()
         move_balances(self._conn(), [(s, p, -int(pts), -int(c)) for s, p, pts, c in booked])
         self._db.execute(delete(BookingRow).where(col(BookingRow.game_id).in_(game_ids)))
+
+    def drop_events(self, game_id: int, first: int) -> None:
+        """Take back a game's events from number ``first`` on (the game with them, if they
+        were all of them)."""
+        self._db.execute(
+            delete(EventRow).where(col(EventRow.game_id) == game_id, col(EventRow.seq) >= first)
+        )
+        if first == 0:
+            self._db.execute(delete(GameRow).where(col(GameRow.id) == game_id))
+
+    def drop_payment(self, payment_id: int) -> None:
+        """Take back a payment: its bookings, the balances they moved, the payment."""
+        booked = self._db.exec(
+            select(
+                BookingRow.session_id, BookingRow.player, BookingRow.points, BookingRow.cents
+            ).where(BookingRow.payment_id == payment_id)
+        ).all()
+        move_balances(self._conn(), [(s, p, -pts, -c) for s, p, pts, c in booked])
+        self._db.execute(delete(BookingRow).where(col(BookingRow.payment_id) == payment_id))
+        self._db.execute(delete(PaymentRow).where(col(PaymentRow.id) == payment_id))
+
+    def player(self, info: SessionInfo, name: str) -> StoredPlayer | None:
+        """A player of the session, as stored (None: not one)."""
+        row = self._db.exec(
+            select(PlayerRow).where(PlayerRow.session_id == info.id, PlayerRow.name == name)
+        ).first()
+        return None if row is None else StoredPlayer(row.name, row.stake_cents, utc(row.joined_at))
+
+    def restore_player(self, info: SessionInfo, name: str, before: StoredPlayer | None) -> None:
+        """A player as they were before a join (None: not a player of the session then)."""
+        if before is None:
+            self._db.execute(
+                delete(PlayerRow).where(
+                    col(PlayerRow.session_id) == info.id, col(PlayerRow.name) == name
+                )
+            )
+            return
+        self._db.execute(
+            update(PlayerRow)
+            .where(col(PlayerRow.session_id) == info.id, col(PlayerRow.name) == name)
+            .values(stake_cents=before.stake)
+        )
+
+    # -------------------------------------------------------- the journal
+
+    def journal(self, info: SessionInfo, kind: str, detail: Mapping[str, Any]) -> None:
+        """Note a thing done to the session (the one writer of the journal)."""
+        self._db.add(
+            ActionRow(
+                session_id=info.id,
+                kind=kind,
+                detail=json.dumps(detail, ensure_ascii=False),
+                at=self.now,
+            )
+        )
+        self._db.flush()
+
+    def actions(self, info: SessionInfo, limit: int | None = None) -> list[Action]:
+        """The things done to the session, newest first."""
+        query = (
+            select(ActionRow)
+            .where(ActionRow.session_id == info.id)
+            .order_by(col(ActionRow.id).desc())
+        )
+        if limit is not None:
+            query = query.limit(limit)
+        return [
+            Action(row.id or 0, row.kind, json.loads(row.detail), utc(row.at))
+            for row in self._db.exec(query).all()
+        ]
+
+    def forget_action(self, action: Action) -> None:
+        self._db.execute(delete(ActionRow).where(col(ActionRow.id) == action.id))
 
     # -------------------------------------------------------- imported files
 
@@ -642,8 +731,8 @@ class Ledger:
         """What a live scoreboard watches, as one comparable value: it differs whenever
         anything the board shows has changed — which session is current (``name`` None) or
         the named one, its line, the game in progress and each of its events, the games
-        booked, the running balances and the payments. A handful of small indexed reads,
-        cheap enough to poll a few times a second.
+        booked, the running balances, the payments and what undo would take back. A handful
+        of small indexed reads, cheap enough to poll a few times a second.
 
         It reads what is there, not the highest ids alone: SQLite gives a deleted row's id
         to the next row, so an undo followed by another event can leave every highest id as
@@ -674,6 +763,9 @@ class Ledger:
         payments = self._db.exec(
             select(func.count(), func.max(PaymentRow.id)).where(PaymentRow.session_id == session_id)
         ).one()
+        journal = self._db.exec(
+            select(func.count(), func.max(ActionRow.id)).where(ActionRow.session_id == session_id)
+        ).one()
         return (
             current,
             session_id,
@@ -682,6 +774,7 @@ class Ledger:
             tuple(map(tuple, live)),
             tuple(map(tuple, balances)),
             tuple(payments),
+            tuple(journal),
         )
 
     def game(self, info: SessionInfo, number: int) -> GameView:
@@ -761,6 +854,19 @@ class Ledger:
         if info is not None:
             query = query.where(BalanceRow.session_id == info.id)
         return {p: (int(pts), int(c)) for p, pts, c in self._db.exec(query).all()}
+
+    def paid(self, info: SessionInfo | None) -> dict[str, Cents]:
+        """What each player paid (+) or received (−) in the payments booked between players
+        (in the session, or in every session); a player in no payment is left out. Read from
+        the payments themselves, a few rows, however long the ledger."""
+        query = select(PaymentRow.payer, PaymentRow.payee, PaymentRow.cents)
+        if info is not None:
+            query = query.where(PaymentRow.session_id == info.id)
+        paid: dict[str, Cents] = {}
+        for payer, payee, cents in self._db.exec(query).all():
+            paid[payer] = paid.get(payer, 0) + cents
+            paid[payee] = paid.get(payee, 0) - cents
+        return paid
 
     def sheet(self, info: SessionInfo | None) -> list[GameLine]:
         """A row per finished game, in order, with every player's points and cents."""

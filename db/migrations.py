@@ -130,6 +130,25 @@ def v6_wide_points(conn: Connection) -> None:
         conn.execute(text(f"ALTER TABLE {table} ALTER COLUMN points TYPE BIGINT"))
 
 
+def v7_actions(conn: Connection) -> None:
+    """Schema 7: the journal of everything done to a session, so ``undo`` takes back the
+    last thing done, whatever it was (what was done before has no entry: ``undo`` takes
+    back the games it can tell apart, as before)."""
+    frozen = MetaData()
+    Table("session", frozen, Column("id", Integer, primary_key=True))
+    action = Table(
+        "action",
+        frozen,
+        Column("id", Integer, primary_key=True),
+        Column("session_id", Integer, ForeignKey("session.id"), nullable=False),
+        Column("kind", String, nullable=False),
+        Column("detail", String, nullable=False),
+        Column("at", DateTime(timezone=True), nullable=False),
+    )
+    action.create(conn)
+    conn.execute(text("CREATE INDEX action_by_session ON action (session_id, id)"))
+
+
 #: ``MIGRATIONS[i]`` brings a database from version ``i + 1`` to ``i + 2``.
 MIGRATIONS: list[Migration] = [
     v2_payments_and_imports,
@@ -137,6 +156,7 @@ MIGRATIONS: list[Migration] = [
     v4_import_ranges,
     v5_game_identities,
     v6_wide_points,
+    v7_actions,
 ]
 LATEST = len(MIGRATIONS) + 1
 SCHEMA_LOCK = 0x63686F75  # PostgreSQL advisory lock key ("chou") held while creating the schema

@@ -130,6 +130,22 @@ class PaymentRow(SQLModel, table=True):
     at: datetime = Field(sa_column=Column(DateTime(timezone=True), nullable=False))
 
 
+class ActionRow(SQLModel, table=True):
+    """Everything done to a session, one row per command that changed it (a game's events,
+    a record, an import, a payment, a change of the line): what ``undo`` takes back, the
+    newest first, and what ``chouette log`` lists. ``detail`` (JSON) holds what taking it
+    back needs."""
+
+    __tablename__ = "action"
+    __table_args__ = (Index("action_by_session", "session_id", "id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    session_id: int = Field(foreign_key="session.id")
+    kind: str
+    detail: str
+    at: datetime = Field(sa_column=Column(DateTime(timezone=True), nullable=False))
+
+
 class SourceFileRow(SQLModel, table=True):
     """An engine file that was imported: its SHA-256 is how a second import books nothing,
     and its games' numbers are how ``undo`` takes the import back."""

@@ -165,3 +165,12 @@ class StoredPlayer(NamedTuple):
     name: str
     stake: Cents | None
     joined_at: datetime
+
+
+class Action(NamedTuple):
+    """A thing done to a session, as the journal keeps it (see :class:`db.models.ActionRow`)."""
+
+    id: int
+    kind: str
+    detail: dict[str, Any]
+    at: datetime

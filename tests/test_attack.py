@@ -417,6 +417,7 @@ def test_a_restored_export_past_the_limit_is_refused(chouette, tmp_path, monkeyp
     tally("refused")
 
 
+@pytest.mark.postgres  # both ways need the PostgreSQL server, whichever backend starts
 @pytest.mark.backends("sqlite", "postgres")
 def test_points_past_32_bits_book_and_restore_on_both_databases(
     chouette, backend, tmp_path, monkeypatch, postgres_server

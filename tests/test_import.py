@@ -128,6 +128,7 @@ def test_schema_4_notes_the_games_of_imports_a_schema_3_ledger_made(chouette, le
         raw.execute(text("ALTER TABLE source_file DROP COLUMN last_game"))
         raw.execute(text("DROP INDEX game_by_key"))  # and what schema 5 added
         raw.execute(text("ALTER TABLE game DROP COLUMN game_key"))
+        raw.execute(text("DROP TABLE action"))  # and schema 7's journal
         raw.execute(text("UPDATE schema_version SET version = 3"))
     with engine.connect() as raw:
         assert raw.execute(text("SELECT COUNT(*) FROM source_file")).scalar() == 1

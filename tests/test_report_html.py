@@ -14,6 +14,7 @@ import shutil
 import struct
 import subprocess
 import tempfile
+import time
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -21,6 +22,7 @@ from datetime import UTC, datetime
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 from hypothesis import given, settings
@@ -512,7 +514,9 @@ def test_report_writes_one_page_that_agrees_with_the_json_reports(chouette, tmp_
     sheet = chouette.json("sheet")
     assert len(dom.all("tr", "game")) == len(sheet["games"])
     assert [p.attrs["data-player"] for p in dom.all("polyline")] == sheet["players"]
-    assert dom.one("header").one("time").attrs["datetime"] == "2026-11-20T20:00:00+00:00"
+    assert dom.one("header").one("time", "generated").attrs["datetime"] == (
+        "2026-11-20T20:00:00+00:00"
+    )
     assert dom.one(id="stake").attrs["data-cents"] == "237"
 
     chouette("new", "saturday", "ann", "dan", "--stake", "1.00")
@@ -693,8 +697,10 @@ def test_a_long_evening_prints_with_the_sheets_heading_on_every_page(tmp_path):
     headings = ["Standings", "Who pays whom", "Running balance", "Score sheet", "House rules"]
     for number, text in enumerate(pages, start=1):
         assert text.strip().splitlines()[-1] not in headings, f"page {number} ends in a heading"
+    rules = next(i for i, text in enumerate(pages) if "House rules" in text)
     first = next(i for i, text in enumerate(pages) if "Score sheet" in text)
-    last = next(i for i, text in enumerate(pages) if "House rules" in text)
+    last = len(pages) - 1  # the sheet is the last section: its totals close the report
+    assert rules == first, "the house rules share their page with the sheet's beginning"
     assert last - first >= 3, "the score sheet should fill several pages"
     header = "GAME BOX CAPTAIN"
     assert header in pages[first].split("Score sheet", 1)[1]
@@ -706,3 +712,160 @@ def test_a_long_evening_prints_with_the_sheets_heading_on_every_page(tmp_path):
     assert f"money {money}" in pages[last] or f"money {money}" in pages[last - 1]
     standings_page = next(text for text in pages if "Standings" in text)
     assert "sum 0 0.00" in standings_page, "the standings are split across pages"
+
+
+# ---------------------------------------------------------------- the evening's date, currency
+
+
+PARIS = ZoneInfo("Europe/Paris")
+STARTED = datetime(2026, 11, 20, 19, 55, tzinfo=UTC)  # 20:55 in Paris
+
+
+def timed(*ended: datetime) -> list[GameLine]:
+    return [
+        GameLine(n, "chouette", box, captain, pts, cents, ended_at=at, session="friday")
+        for n, ((box, captain, pts, cents), at) in enumerate(
+            zip(GAMES, ended, strict=False), start=1
+        )
+    ]
+
+
+def heading(**changes: Any) -> tuple[str, Node]:
+    dom = parse(render_report(**evening(**changes)))
+    return " ".join(dom.one("header").one("p", "facts").text().split()), dom.one("header")
+
+
+def test_the_heading_says_when_the_evening_was_played_in_local_time():
+    late = [datetime(2026, 11, 20, h, m, tzinfo=UTC) for h, m in ((20, 30), (21, 45), (23, 40))]
+    facts, header = heading(
+        lines=timed(*late), started_at=STARTED, local=lambda moment: moment.astimezone(PARIS)
+    )
+    assert facts.startswith("Friday 20 November 2026, 20:55 to 00:40 CET · stake 2.37 a point")
+    assert header.one("time", "start").attrs["datetime"] == "2026-11-20T19:55:00+00:00"
+    assert header.one("time", "end").attrs["datetime"] == "2026-11-20T23:40:00+00:00"
+    assert "generated 2026-11-21 00:30 CET" in facts  # 23:30 UTC, in Paris
+    facts, _ = heading(lines=timed(*late), started_at=STARTED)  # no zone given: as stored
+    assert facts.startswith("Friday 20 November 2026, 19:55 to 23:40 UTC")
+
+
+def test_a_session_over_several_days_names_both_days_and_the_club_ledger_its_span():
+    ended = [datetime(2026, 11, d, 22, 0, tzinfo=UTC) for d in (20, 21, 22)]
+    facts, _ = heading(lines=timed(*ended), started_at=STARTED)
+    assert facts.startswith("Friday 20 November 2026, 19:55 to Sunday 22 November 2026, 22:00 UTC")
+    facts, _ = heading(lines=[], started_at=STARTED)
+    assert facts.startswith("Friday 20 November 2026, 19:55 UTC · stake")
+    club = dict(session=None, stake=None, rules=None, player_stakes=None)
+    facts, _ = heading(lines=timed(*ended), **club)
+    assert facts.startswith("played from Friday 20 November 2026 to Sunday 22 November 2026 · ")
+    facts, _ = heading(lines=timed(*ended[:1]), **club)
+    assert facts.startswith("played on Friday 20 November 2026 · every session")
+
+
+def test_a_currency_labels_the_amounts_and_none_leaves_them_bare():
+    dom = parse(render_report(**evening(currency="EUR")))
+    assert "stake 2.37 EUR a point" in dom.one("header").text()
+    assert dom.one(id="currency").text() == "EUR"
+    assert [th.text() for th in dom.one(id="standings").all("th")][-1] == "money (EUR)"
+    assert [th.text() for th in dom.one(id="settlement").all("th")][-1] == "amount (EUR)"
+    rules = {r.attrs["data-rule"]: r.one("td").text() for r in dom.one(id="rules").all("tr")}
+    assert rules["stake"] == "2.37 EUR a point"
+    assert dom.one(id="stake").text() == "2.37"  # the numbers themselves stay numbers
+    bare = parse(render_report(**evening()))
+    assert not bare.all(id="currency") and "EUR" not in bare.text()
+    assert [th.text() for th in bare.one(id="standings").all("th")][-1] == "money"
+    odd = parse(render_report(**evening(currency='<b>£</b> & "co"')))
+    assert odd.one(id="currency").text() == '<b>£</b> & "co"' and not odd.all("b")
+
+
+def test_report_dates_the_page_in_local_time_and_takes_a_currency(chouette, tmp_path, monkeypatch):
+    monkeypatch.setenv("TZ", "America/St_Johns")  # UTC-03:30 in November
+    time.tzset()
+    try:
+        play_cli_evening(chouette)
+        target = tmp_path / "friday.html"
+        chouette("report", "--html", str(target), "--currency", "CAD")
+        dom = parse(target.read_text(encoding="utf-8"))
+        facts = " ".join(dom.one("header").one("p", "facts").text().split())
+        assert facts.startswith("Friday 20 November 2026, 16:30 NST · stake 2.37 CAD a point")
+        assert "generated 2026-11-20 16:30 NST" in facts
+        monkeypatch.setenv("CHOUETTE_CURRENCY", "€")
+        chouette("report", "--html", str(target))
+        assert parse(target.read_text(encoding="utf-8")).one(id="currency").text() == "€"
+    finally:
+        monkeypatch.undo()
+        time.tzset()
+
+
+@pytest.mark.parametrize("currency", ["", " ", "EUROS-AND-CENTS", "E\x1bUR"])
+def test_a_currency_that_is_no_label_is_refused(chouette, tmp_path, currency):
+    chouette("new", "friday", "ann", "bob")
+    target = tmp_path / "friday.html"
+    refused = chouette("report", "--html", str(target), "--currency", currency, code=2)
+    assert refused.stderr.startswith("Error: --currency: ") and "is no currency" in refused.stderr
+    assert not target.exists()
+
+
+def print_pages(tmp_path: Path, page: str) -> list[str]:
+    """``page`` printed to PDF by Chromium: the text of each printed page."""
+    from pypdf import PdfReader
+
+    source, pdf = tmp_path / "page.html", tmp_path / "page.pdf"
+    source.write_text(page, encoding="utf-8")
+    run_chromium("--no-pdf-header-footer", f"--print-to-pdf={pdf}", source.as_uri())
+    return [p.extract_text() for p in PdfReader(pdf).pages]
+
+
+def played(rounds: int, names: dict[str, str] | None = None) -> dict[str, Any]:
+    """render_report's arguments for ``rounds`` games of the known evening (players renamed)."""
+    rename = names or {}
+    games = [GAMES[i % len(GAMES)] for i in range(rounds)]
+    lines = [
+        GameLine(
+            n,
+            "chouette",
+            rename.get(box, box),
+            rename.get(captain, captain),
+            {rename.get(p, p): v for p, v in pts.items()},
+            {rename.get(p, p): v for p, v in cents.items()},
+            session="friday",
+        )
+        for n, (box, captain, pts, cents) in enumerate(games, start=1)
+    ]
+    players = [rename.get(p, p) for p in PLAYERS]
+    totals = {
+        rename.get(p, p): (sum(g[2].get(p, 0) for g in games), sum(g[3].get(p, 0) for g in games))
+        for p in PLAYERS
+    }
+    return evening(
+        players=players,
+        lines=lines,
+        standings=standings(players, totals),
+        payments=settle({p: c for p, (_, c) in totals.items()}),
+        player_stakes={rename.get(ZOE, ZOE): 101},
+    )
+
+
+@pytest.mark.slow
+def test_printed_names_never_break_inside_a_word(tmp_path):
+    """Long names in the box and captain columns, beside wide player columns, wrap only
+    between words: every word of a name reads back whole from the printed page."""
+    names = {ANN: "Marion Castlebury", BOBBY: "Bartholomew Featherstonehaugh", ZOE: "Zoë Ωmega"}
+    pages = print_pages(tmp_path, render_report(**played(12, names)))
+    sheet = "\n".join(pages).split("Score sheet", 1)[1]
+    words = sheet.split()
+    for word, boxes in (("Castlebury", 8), ("Featherstonehaugh", 4), ("Marion", 8)):
+        assert words.count(word) >= boxes + 1, (word, words.count(word))  # + its column heading
+    for piece in ("Castle", "Feather", "stonehaugh", "Mar", "ion"):
+        assert piece not in words, f"a name broke inside a word: {piece!r}"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rounds", [3, 10, 25])
+def test_no_printed_page_holds_only_the_house_rules(tmp_path, rounds):
+    """At any length of evening (10 games once left the house rules alone on the last page)
+    the house rules share their page with the score sheet, which follows them."""
+    pages = print_pages(tmp_path, render_report(**played(rounds)))
+    on = [i for i, text in enumerate(pages) if "House rules" in text]
+    assert len(on) == 1, on
+    assert "Score sheet" in pages[on[0]], f"page {on[0] + 1}: no score sheet after the rules"
+    assert "standard rules." in pages[on[0]] and "partner-share" in pages[on[0]]

@@ -57,6 +57,10 @@ def test_the_marker_changes_with_everything_the_board_shows(chouette, ledger_url
     after("undo")  # the end taken back: the bookings are gone, the game in progress again
     after("end", "team")  # booked again, with other amounts
     after("join", "dan")
+    after("undo")  # the join taken back
+    after("join", "dan")
+    after("pay", "bob", "ann", "1.00")
+    after("undo")  # the payment taken back
     after("pay", "bob", "ann", "1.00")
     after("sit-out", "cat")
     after("new", "saturday", "eve", "fay")  # another session is now the current one
@@ -234,8 +238,9 @@ def test_line_changes_and_a_newcomer_with_a_stake(chouette, ledger_url):
 
 
 def test_undo_is_offered_exactly_when_undo_takes_something_back(chouette, ledger_url):
-    """The board's undo button follows db.actions.undo's own refusals, step by step."""
-    steps = ["double bob", "take bob", "end team", "join dan", "leave dan", "double cat"]
+    """The board's undo button follows db.actions.undo, step by step: whatever was done last
+    (an event, a game's end, a join, a leave) undo takes back; before anything, nothing."""
+    steps = ["double bob", "take bob", "end team", "join dan", "leave dan", "pay bob ann 1.00"]
     offered = []
     for done in range(len(steps) + 1):
         chouette("new", f"evening{done}", "ann", "bob", "cat")
@@ -246,6 +251,34 @@ def test_undo_is_offered_exactly_when_undo_takes_something_back(chouette, ledger
         result = chouette("undo", code=0 if board.legal.undo else 1)
         assert result.stdout.startswith("Undone:") == board.legal.undo
         offered.append(board.legal.undo)
-    # nothing played; then events, the end; the line changed (undo refused); the line as the
-    # game left it again (undo takes the end back); a new game's event
-    assert offered == [False, True, True, True, False, True, True]
+    assert offered == [False] + [True] * len(steps)
+
+
+def forget_journal(url: str) -> None:
+    """The session as an older chouette, which kept no journal, leaves it."""
+    from sqlalchemy import create_engine, text
+
+    engine = create_engine(url)
+    try:
+        with engine.begin() as conn:
+            conn.execute(text("DELETE FROM action"))
+    finally:
+        engine.dispose()
+
+
+def test_in_a_session_played_before_the_journal_undo_follows_the_old_rules(chouette, ledger_url):
+    """Without a journal, undo takes back an event, or the last game unless the line has
+    changed since it ended."""
+    chouette("new", "friday", "ann", "bob", "cat")
+    chouette("end", "team")
+    chouette("join", "dan")
+    forget_journal(ledger_url)
+    served = table(ledger_url)
+    board = served.snapshot().board
+    assert board is not None and not board.legal.undo  # the line changed since game 1
+    chouette("undo", code=1)
+    chouette("leave", "dan")  # the line as game 1 left it again
+    forget_journal(ledger_url)
+    board = served.snapshot().board
+    assert board is not None and board.legal.undo
+    assert chouette("undo").stdout.startswith("Undone: took back end team")

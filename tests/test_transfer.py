@@ -104,6 +104,7 @@ def test_a_migrated_first_schema_ledger_moves_into_this_backend(
     chouette("check")
 
 
+@pytest.mark.postgres  # both ways need the PostgreSQL server, whichever backend starts
 def test_an_evening_moves_from_this_backend_to_the_other(
     chouette, tmp_path, monkeypatch, backend, postgres_server
 ):

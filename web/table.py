@@ -21,6 +21,7 @@ from chouette.line import leave as leave_line
 from chouette.line import sit_in as sit_in_line
 from chouette.line import sit_out as sit_out_line
 from chouette.money import check_stake, format_money, parse_money
+from chouette.names import match
 from chouette.report import booked_rows, describe_events, undone_text
 from db import Ledger, open_ledger
 from db.actions import change_line, join, play, undo
@@ -109,10 +110,12 @@ class Table:
             if action.act == "join":
                 return _join(book, info, action)
             if action.act in LINE_CHANGES:
-                change = LINE_CHANGES[action.act]
+                change, verb = LINE_CHANGES[action.act], LINE_VERBS[action.act]
                 name = action.member
-                info = change_line(book, info, lambda line: change(line, name, info.rules))
-                return [f"{name} {LINE_VERBS[action.act]}. Line: {info.line.describe()}"]
+                info = change_line(
+                    book, info, lambda line: change(line, name, info.rules), f"{name} {verb}"
+                )
+                return [f"{name} {verb}. Line: {info.line.describe()}"]
         raise ChouetteError(f"there is no action {action.act!r} on this page")
 
 
@@ -133,6 +136,8 @@ def _play(book: Ledger, info: SessionInfo, action: Action, game: int | None) -> 
 
 def _join(book: Ledger, info: SessionInfo, action: Action) -> list[str]:
     name = check_name(action.name)
+    # typed as BOB, it is bob: seated (refused), or back after leaving (their balance goes on)
+    name = match(name, [*info.line.order, *book.players(info)]) or name
     cents = None
     if action.stake:
         try:
@@ -146,10 +151,11 @@ def _join(book: Ledger, info: SessionInfo, action: Action) -> list[str]:
 
 
 def undoable(book: Ledger, info: SessionInfo, live: LiveGame) -> bool:
-    """Whether ``undo`` has something to take back: an event of the game in progress, or
-    the last game — unless the line has changed since that game ended, which undo refuses
-    (the same conditions as :func:`db.actions.undo`; the tests hold the two together)."""
-    if live.game is not None:
+    """Whether ``undo`` has something to take back: the last thing the journal holds; in a
+    session played before the journal, an event of the game in progress, or the last game
+    unless the line has changed since that game ended (the conditions of
+    :func:`db.actions.undo`; the tests hold the two together)."""
+    if book.actions(info, limit=1) or live.game is not None:
         return True
     last = book.last_game(info)
     if last is None:

@@ -1,0 +1,93 @@
+"""The text standings show the evening's money apart from the payments booked since: money
+won at the table, payments, and the balance they leave (JSON and CSV keep their shape)."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import pytest
+
+from chouette.report import Standing, standings_rows
+
+pytestmark = pytest.mark.backends("sqlite", "postgres")
+
+TABLE = [Standing("ann", 8, 300), Standing("dan", 1, 100), Standing("bob", -9, -400)]
+
+
+def test_without_payments_the_standings_are_as_ever():
+    assert (
+        standings_rows(TABLE)
+        == standings_rows(TABLE, {})
+        == (
+            ["player", "points", "money"],
+            [["ann", "+8", "+3.00"], ["dan", "+1", "+1.00"], ["bob", "-9", "-4.00"]],
+        )
+    )
+
+
+def test_with_payments_each_player_shows_the_table_the_payments_and_the_balance():
+    headers, rows = standings_rows(TABLE, {"bob": 500, "ann": -500})
+    assert headers == ["player", "points", "at the table", "paid (+) / received (-)", "balance"]
+    assert rows == [
+        ["ann", "+8", "+8.00", "-5.00", "+3.00"],
+        ["dan", "+1", "+1.00", "0.00", "+1.00"],
+        ["bob", "-9", "-9.00", "+5.00", "-4.00"],
+    ]
+
+
+def evening(chouette) -> None:
+    chouette("new", "friday", "ann", "bob", "cat", "--stake", "5.00")
+    chouette("double", "bob")
+    chouette("take", "bob")
+    chouette("end", "box")  # ann +15.00, bob -10.00, cat -5.00
+
+
+def test_standings_after_a_payment(chouette):
+    evening(chouette)
+    before = chouette("standings").stdout
+    assert before.splitlines()[0].split() == ["player", "points", "money"]
+    chouette("pay", "bob", "ann", "10.00")
+    assert chouette("standings").stdout == (
+        "player      points    at the table    paid (+) / received (-)    balance\n"
+        "--------  --------  --------------  -------------------------  ---------\n"
+        "ann             +3          +15.00                     -10.00      +5.00\n"
+        "bob             -2          -10.00                     +10.00       0.00\n"
+        "cat             -1           -5.00                       0.00      -5.00\n"
+    )
+    assert chouette.json("standings")["players"] == [
+        {"name": "ann", "points": 3, "cents": 500},
+        {"name": "bob", "points": -2, "cents": 0},
+        {"name": "cat", "points": -1, "cents": -500},
+    ]
+    rows = list(csv.reader(io.StringIO(chouette("standings", "--format", "csv").stdout)))
+    assert rows == [
+        ["player", "points", "money"],
+        ["ann", "+3", "+5.00"],
+        ["bob", "-2", "0.00"],
+        ["cat", "-1", "-5.00"],
+    ]
+
+
+def test_the_club_ledger_counts_every_sessions_payments(chouette):
+    evening(chouette)
+    chouette("new", "saturday", "cat", "dan")
+    chouette("end", "box")  # at 1.00 a point: cat +1.00, dan -1.00
+    assert "at the table" not in chouette("standings", "--all").stdout
+    chouette("pay", "dan", "cat", "1.00")  # in saturday
+    assert "at the table" not in chouette("--session", "friday", "standings").stdout
+    lines = chouette("standings", "--all", "--format", "markdown").stdout.splitlines()
+    assert lines[0].split("|")[1:-1] == [
+        " player   ",
+        "   points ",
+        "   at the table ",
+        "   paid (+) / received (-) ",
+        "   balance ",
+    ]
+    cells = {row.split("|")[1].strip(): row.split("|")[3:6] for row in lines[2:]}
+    assert {p: [c.strip() for c in v] for p, v in cells.items()} == {
+        "ann": ["+15.00", "0.00", "+15.00"],
+        "bob": ["-10.00", "0.00", "-10.00"],
+        "cat": ["-4.00", "-1.00", "-5.00"],
+        "dan": ["-1.00", "+1.00", "0.00"],
+    }

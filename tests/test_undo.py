@@ -1,0 +1,215 @@
+"""Undo takes back the last thing done in the session, whatever it was, and says what.
+
+A journal notes every command that changed a session; ``undo`` takes back the newest and
+``chouette log`` lists them, newest first. The law: any command followed by ``undo`` leaves
+the status, standings, score sheet, ledger, settlement and log exactly as they were.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.examples import examples
+
+NEUTRAL = {
+    "session": "club",
+    "winner": "ann",
+    "loser": "bob",
+    "cube": 1,
+    "result": "single",
+    "end": "bearoff",
+    "points": 1,
+}
+
+
+def reports(chouette) -> dict[str, object]:
+    """Everything a player can read of the session and the ledger."""
+    return {
+        name: chouette.json(*args)
+        for name, args in {
+            "status": ("status",),
+            "standings": ("standings",),
+            "sheet": ("sheet",),
+            "ledger": ("ledger",),
+            "settle": ("settle",),
+            "log": ("log",),
+        }.items()
+    }
+
+
+def test_undo_takes_back_a_payment(chouette):
+    chouette("new", "friday", "ann", "bob", "cat")
+    chouette("end", "box")
+    before = reports(chouette)
+    chouette("pay", "bob", "ann", "1.00", "--note", "settling up")
+    assert chouette("undo").stdout == "Undone: took back the payment: bob paid ann 1.00.\n"
+    assert reports(chouette) == before
+    assert (
+        chouette("undo").stdout
+        == "Undone: took back end box single (game 1 has not started now).\n"
+    )
+
+
+def test_undo_takes_back_a_join_a_leave_a_sit_out_and_a_sit_in(chouette):
+    chouette("new", "friday", "ann", "bob", "cat")
+    chouette("end", "box")
+    states = [reports(chouette)]
+    for command in (("join", "dan", "--stake", "2"), ("sit-out", "cat"), ("sit-in", "cat")):
+        chouette(*command)
+        states.append(reports(chouette))
+    chouette("leave", "dan")
+    said = [chouette("undo").stdout for _ in range(4)]
+    assert said == [
+        "Undone: took back dan leaves.\n",
+        "Undone: took back cat sits in.\n",
+        "Undone: took back cat sits out.\n",
+        "Undone: took back dan joins at 2.00 a point.\n",
+    ]
+    assert reports(chouette) == states[0]
+    # the game before the line changes can be taken back now (it never could after a leave)
+    assert (
+        chouette("undo").stdout
+        == "Undone: took back end box single (game 1 has not started now).\n"
+    )
+
+
+def test_a_player_who_joins_again_gets_their_stake_back(chouette):
+    chouette("new", "friday", "ann", "bob", "cat", "--player-stake", "cat=2")
+    chouette("leave", "cat")
+    before = reports(chouette)
+    chouette("join", "cat", "--stake", "3")
+    chouette("undo")
+    assert reports(chouette) == before
+    chouette("join", "cat")
+    chouette("end", "team")
+    assert chouette.json("standings")["players"][0] == {"name": "bob", "points": 1, "cents": 100}
+    cat = next(p for p in chouette.json("standings")["players"] if p["name"] == "cat")
+    assert cat == {"name": "cat", "points": 1, "cents": 100}  # cat plays bob's box at 1.00
+
+
+def test_undo_takes_back_a_whole_command_of_several_events(chouette):
+    chouette("new", "friday", "ann", "bob", "cat", "dan")
+    chouette("double", "bob", "cat")
+    before = reports(chouette)
+    chouette("take", "--all")
+    assert chouette("undo").stdout == "Undone: took back take bob, take cat (game 1).\n"
+    assert reports(chouette) == before
+    assert chouette("undo").stdout == (
+        "Undone: took back double bob, cat --by box (game 1 has not started now).\n"
+    )
+
+
+def test_undo_takes_back_a_record_of_games(chouette):
+    chouette("new", "friday", "ann", "bob", "cat")
+    chouette("end", "box")
+    before = reports(chouette)
+    records = "\n".join(json.dumps({"result": {"winner": w}}) for w in ("team", "box", "box"))
+    chouette("record", "-", input=records + "\n")
+    assert chouette("undo").stdout == "Undone: took back the record of games 2–4.\n"
+    assert reports(chouette) == before
+
+
+def test_log_lists_what_undo_would_take_back_newest_first(chouette, tmp_path):
+    chouette("new", "friday", "ann", "bob", "cat")
+    assert chouette("log").stdout == "Nothing done in friday yet that undo could take back.\n"
+    chouette("double", "bob")
+    chouette("drop", "bob")
+    chouette("end", "box")
+    chouette("pay", "bob", "ann", "1.50")
+    path = tmp_path / "games.jsonl"
+    path.write_text(json.dumps({**NEUTRAL, "game": 1}) + "\n", encoding="utf-8")
+    chouette("import", str(path))
+    chouette("sit-out", "cat")
+    assert [row.split(None, 2)[2] for row in chouette("log").stdout.splitlines()[2:]] == [
+        "cat sits out",
+        "the import of games.jsonl (game 2)",
+        "the payment: bob paid ann 1.50",
+        "end box single (game 1)",
+        "drop bob (game 1)",
+        "double bob --by box (game 1)",
+    ]
+    assert chouette.json("log", "--limit", "1")["done"] == [
+        {"at": "2026-11-20T20:00:00+00:00", "what": "line", "text": "cat sits out"}
+    ]
+
+
+# ---------------------------------------------------------------- the law
+
+COMMANDS = [
+    ("auto-double",),
+    ("double", "bob"),
+    ("double", "bob", "cat"),
+    ("double", "cat", "--by", "member"),
+    ("take", "bob"),
+    ("take", "--all"),
+    ("drop", "cat"),
+    ("drop", "--all"),
+    ("beaver", "bob"),
+    ("raccoon", "bob"),
+    ("deal", "dan", "1"),
+    ("deal", "cat", "-2"),
+    ("end", "box"),
+    ("end", "team", "--gammon"),
+    ("pay", "ann", "bob", "1.25"),
+    ("pay", "cat", "ann", "0.50", "--note", "a drink"),
+    ("join", "eve"),
+    ("join", "eve", "--stake", "2"),
+    ("leave", "eve"),
+    ("leave", "dan"),
+    ("join", "dan"),
+    ("sit-out", "cat"),
+    ("sit-in", "cat"),
+    ("record", "-"),
+    ("import", "FILE"),
+]
+
+
+def run_command(chouette, command, folder: Path, step: int):
+    """Run one of COMMANDS as a user would (a record on standard input, an import of a small
+    file of its own); refused commands are part of the game too."""
+    if command == ("record", "-"):
+        return chouette("record", "-", input='{"result": {"winner": "team"}}\n', code=None)
+    if command == ("import", "FILE"):
+        path = folder / f"import-{step}.jsonl"
+        game = {**NEUTRAL, "game": step, "winner": "ann" if step % 2 else "bob"}
+        game["loser"] = "bob" if game["winner"] == "ann" else "ann"
+        path.write_text(json.dumps(game) + "\n", encoding="utf-8")
+        return chouette("import", str(path), code=None)
+    return chouette(*command, code=None)
+
+
+@settings(max_examples=examples(40), deadline=None)
+@given(st.lists(st.sampled_from(COMMANDS), min_size=1, max_size=14))
+def test_any_command_followed_by_undo_changes_nothing(commands):
+    """Whatever state the session is in, a command that succeeds and is then undone leaves
+    every report exactly as it was; then the command is given again, and play goes on."""
+    from db.engine import dispose_all
+    from tests.conftest import Chouette
+
+    chouette = Chouette()  # the ledger is made anew for each example, below
+    with tempfile.TemporaryDirectory() as folder:
+        os.environ["CHOUETTE_DB"] = str(Path(folder) / "ledger.db")
+        try:
+            chouette("new", "club", "ann", "bob", "cat", "dan", "--auto-doubles", "1")
+            for step, command in enumerate(commands, start=1):
+                before = reports(chouette)
+                done = run_command(chouette, command, Path(folder), step)
+                if done.exit_code != 0:
+                    assert done.exit_code == 1 and done.stderr.startswith("Error: "), done
+                    assert reports(chouette) == before, command
+                    continue
+                if reports(chouette) == before:  # it did nothing (an auto-double past the
+                    continue  # limit, say): undo would take back what was done before it
+                said = chouette("undo").stdout
+                assert said.startswith("Undone: took back "), said
+                assert reports(chouette) == before, (command, said)
+                assert run_command(chouette, command, Path(folder), step).exit_code == 0
+            chouette("check")
+        finally:
+            dispose_all()
