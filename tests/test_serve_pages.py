@@ -108,6 +108,8 @@ def test_the_scorekeepers_buttons_are_enabled_exactly_as_the_rules_allow(chouett
 
 def test_between_games_the_line_can_change_and_the_game_can_start(chouette, ledger_url):
     chouette("new", "friday", "ann", "bob", "cat")
+    fresh = render("_controls.html", board_of(ledger_url))
+    assert buttons(fresh.one("form", data_form="undo")) == {"undo": False}  # nothing done
     chouette("sit-out", "cat")
     page = render("_controls.html", board_of(ledger_url))
     players = {
@@ -123,7 +125,7 @@ def test_between_games_the_line_can_change_and_the_game_can_start(chouette, ledg
     assert buttons(page.one("form", "join")) == {"join": True}
     ends = page.one("form", data_form="end").all("button")
     assert all("disabled" not in b.attrs for b in ends)
-    assert buttons(page.one("form", data_form="undo")) == {"undo": False}  # nothing played
+    assert buttons(page.one("form", data_form="undo")) == {"undo": True}  # the sit-out
 
 
 def test_an_event_carries_every_line_of_its_fragment():
