@@ -2016,6 +2016,62 @@ def table(ctx: typer.Context) -> None:
     table_loop(opts, input, typed)
 
 
+SERVE_NEEDS = {"uvicorn", "starlette", "jinja2", "segno", "anyio"}
+
+
+@app.command(cls=Command)
+def serve(
+    ctx: typer.Context,
+    host: Annotated[
+        str,
+        typer.Option(metavar="HOST", help="Address to listen on: 0.0.0.0 lets the club's wifi in."),
+    ] = "127.0.0.1",
+    port: Annotated[
+        int, typer.Option(metavar="PORT", min=0, max=65535, help="Port (0: any free one).")
+    ] = 8000,
+    pin: Annotated[
+        str | None,
+        typer.Option(
+            metavar="PIN", envvar="CHOUETTE_PIN", help="The scorekeeper's PIN (default: random)."
+        ),
+    ] = None,
+) -> None:
+    """Serve a live scoreboard and a scorekeeper's page in the browser.
+
+    The scoreboard (for a TV and the players' phones) updates by itself within a second of
+    any change, from any terminal; the scorekeeper's page, behind the PIN printed at start,
+    has every live action as a button. It serves the current session (or --session's).
+    Needs the serve extra: pip install 'chouette[serve]'.
+
+    Examples:
+
+    \b
+        chouette serve --host 0.0.0.0
+        chouette --session friday serve --port 8080 --pin 2468
+    """
+    try:
+        from web.serve import run as serve_table
+    except ImportError as err:
+        if err.name not in SERVE_NEEDS:
+            raise
+        fail(
+            f"`chouette serve` needs the serve extra ({err.name} is missing): "
+            "pip install 'chouette[serve]'"
+        )
+    try:
+        serve_table(
+            ledger_url(options(ctx)),
+            session_option(ctx),
+            host=host,
+            port=port,
+            pin=pin,
+            clock=clock,
+            say=say,
+        )
+    except ChouetteError as err:
+        fail(str(err))
+
+
 # ---------------------------------------------------------------- the demo
 
 DEMO = [

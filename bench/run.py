@@ -465,11 +465,219 @@ def settlement() -> None:
     )
 
 
+# ---------------------------------------------------------------- chouette serve
+
+
+class Board:
+    """A scoreboard page's event stream, read in a thread: when each board arrived."""
+
+    def __init__(self, host: str, port: int) -> None:
+        import http.client
+        import threading
+
+        self.conn = http.client.HTTPConnection(host, port, timeout=600)
+        self.conn.request("GET", "/events")
+        self.response = self.conn.getresponse()
+        self.boards: list[tuple[float, str]] = []
+        self.changed = threading.Condition()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        kind, data = "", []
+        try:
+            for raw in self.response:
+                text = raw.decode("utf-8").rstrip("\n")
+                if not text:
+                    if kind == "board":
+                        with self.changed:
+                            self.boards.append((time.perf_counter(), "\n".join(data)))
+                            self.changed.notify_all()
+                    kind, data = "", []
+                elif text.startswith("event: "):
+                    kind = text[7:]
+                elif text.startswith("data: "):
+                    data.append(text[6:])
+        except (OSError, ValueError, AttributeError):
+            pass
+
+    def next_after(self, count: int, timeout: float = 10) -> tuple[float, str]:
+        """The first board after the first ``count`` ones."""
+        with self.changed:
+            if not self.changed.wait_for(lambda: len(self.boards) > count, timeout):
+                raise RuntimeError("the scoreboard did not change")
+            return self.boards[count]
+
+    def close(self) -> None:
+        import socket
+
+        with contextlib.suppress(OSError):
+            if self.conn.sock is not None:
+                self.conn.sock.shutdown(socket.SHUT_RDWR)
+        self.conn.close()
+
+
+def serve(folder: Path, evening: Path, rounds: int, seconds: float) -> None:
+    """`chouette serve` on the 500-game evening: how soon a scoreboard page shows an action
+    made on the scorekeeper's page or in a terminal, and how many actions a second the page
+    books while twenty scoreboards watch."""
+    import http.client
+    import signal
+    import threading
+    from urllib.parse import urlencode, urlsplit
+
+    db = folder / "serve.db"
+    db.write_bytes(evening.read_bytes())
+    env = {**os.environ, "CHOUETTE_DB": str(db), "PYTHONUNBUFFERED": "1"}
+    env.pop("CHOUETTE_NOW", None)
+    server = subprocess.Popen(
+        [*CHOUETTE, "serve", "--port", "0", "--pin", "2468"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env=env,
+        cwd=ROOT,
+    )
+    assert server.stdout is not None
+    url = next(x.split(": ", 1)[1].strip() for x in server.stdout if x.startswith("Scoreboard"))
+    threading.Thread(target=server.stdout.read, daemon=True).start()  # the page's log lines
+    host, port = urlsplit(url).hostname or "127.0.0.1", urlsplit(url).port or 80
+    conn = http.client.HTTPConnection(host, port)
+    conn.request(
+        "POST",
+        "/keeper",
+        body="pin=2468",
+        headers={"Content-Type": "application/x-www-form-urlencoded"},
+    )
+    reply = conn.getresponse()
+    reply.read()
+    cookie = (reply.getheader("set-cookie") or "").split(";")[0]
+    conn.close()
+    local = threading.local()
+
+    def post(**fields: str) -> bool:
+        body = urlencode(fields)
+        headers = {
+            "Content-Type": "application/x-www-form-urlencoded",
+            "Accept": "application/json",
+            "Cookie": cookie,
+        }
+        for _ in range(2):  # a kept-alive connection the server has closed meanwhile
+            if not hasattr(local, "conn"):
+                local.conn = http.client.HTTPConnection(host, port, timeout=60)
+            try:
+                local.conn.request("POST", "/keeper/act", body=body, headers=headers)
+                answer = local.conn.getresponse()
+                return answer.status == 200 and json.loads(answer.read())["ok"]
+            except (http.client.RemoteDisconnected, ConnectionError):
+                local.conn.close()
+                del local.conn
+        raise RuntimeError("the server does not answer")
+
+    try:
+        board = Board(host, port)
+        board.next_after(0)
+        # an action on the page, then in a terminal: until the scoreboard shows it
+        page_times, cli_exit, cli_start = [], [], []
+        for i in range(rounds):
+            seen = len(board.boards)
+            start = time.perf_counter()
+            assert post(act="take-all" if i % 2 == 0 else "undo", session="bench")
+            page_times.append(board.next_after(seen)[0] - start)
+        for i in range(rounds):
+            seen = len(board.boards)
+            start = time.perf_counter()
+            words = ["take", "--all"] if i % 2 == 0 else ["undo"]
+            subprocess.run([*CHOUETTE, *words], check=True, env=env, stdout=subprocess.DEVNULL)
+            done = time.perf_counter()
+            shown = board.next_after(seen)[0]
+            cli_exit.append(shown - done)
+            cli_start.append(shown - start)
+        worst = max(page_times)
+        line(
+            "`serve`: an action on the page, until a scoreboard shows it",
+            f"median {statistics.median(page_times) * 1000:.0f} ms, worst {worst * 1000:.0f} ms",
+            "< 1 s",
+            worst < 1,
+        )
+        worst = max(cli_exit)
+        line(
+            "`serve`: a terminal's command, from its exit until shown",
+            f"median {statistics.median(cli_exit) * 1000:.0f} ms, worst {worst * 1000:.0f} ms",
+            "< 1 s",
+            worst < 1,
+        )
+        print(
+            f"    (from the command's start: median {statistics.median(cli_start) * 1000:.0f}"
+            f" ms, worst {max(cli_start) * 1000:.0f} ms; a terminal's own start included)"
+        )
+        # idle: what polling the ledger four times a second costs
+        ticks = os.sysconf("SC_CLK_TCK")
+
+        def cpu() -> float:
+            fields = Path(f"/proc/{server.pid}/stat").read_text().rsplit(")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / ticks
+
+        before, start = cpu(), time.perf_counter()
+        time.sleep(seconds)
+        idle = (cpu() - before) / (time.perf_counter() - start)
+        line(
+            "`serve`: idle, polling the ledger 4 times a second",
+            f"{idle * 100:.1f}% of a core",
+            "< 5%",
+            idle < 0.05,
+        )
+        # throughput: the page ends game after game, from 1 and from 4 browsers at once,
+        # while twenty scoreboards watch
+        assert post(act="take-all", session="bench")
+        watchers = [Board(host, port) for _ in range(20)]
+        for watcher in watchers:
+            watcher.next_after(0)
+        for clients in (1, 4):
+            booked = [0] * clients
+
+            def hammer(index: int, stop: float, booked: list[int]) -> None:
+                while time.perf_counter() < stop:
+                    booked[index] += post(act="end", end="team single", session="bench")
+
+            stop = time.perf_counter() + seconds
+            threads = [
+                threading.Thread(target=hammer, args=(i, stop, booked)) for i in range(clients)
+            ]
+            start = time.perf_counter()
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            rate = sum(booked) / (time.perf_counter() - start)
+            line(
+                f"`serve`: games ended on the page, {clients} browser(s), 20 boards watching",
+                f"{rate:.0f} actions/s",
+                ">= 10/s",
+                rate >= 10,
+            )
+        time.sleep(1)
+        sheet = subprocess.run(
+            [*CHOUETTE, "sheet", "--json"], check=True, env=env, capture_output=True, text=True
+        )
+        number = f'data-number="{json.loads(sheet.stdout)["games"][-1]["game"] + 1}"'
+        caught_up = sum(1 for w in watchers if w.boards and number in w.boards[-1][1])
+        events = statistics.median(len(w.boards) for w in watchers)
+        print(
+            f"    ({caught_up} of 20 scoreboards show the last game; each got a median of "
+            f"{events:.0f} boards: a slow page skips to the newest)"
+        )
+        for watcher in [board, *watchers]:
+            watcher.close()
+    finally:
+        server.send_signal(signal.SIGINT)
+        server.wait(timeout=30)
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="smaller sizes")
     parser.add_argument(
-        "--only", help="one figure: oneshot, table, import, bigfile, reports, settle"
+        "--only", help="one figure: oneshot, table, import, bigfile, reports, settle, serve"
     )
     args = parser.parse_args(argv)
     runs = 5 if args.quick else 15
@@ -482,11 +690,12 @@ def main(argv: Sequence[str] | None = None) -> None:
         "bigfile": lambda f, e: big_files(f, 2 if args.quick else 10, 20 if args.quick else 100),
         "reports": lambda f, e: reports(f, 50_000 if args.quick else 500_000),
         "settle": lambda f, e: settlement(),
+        "serve": lambda f, e: serve(f, e, 10 if args.quick else 30, 3 if args.quick else 10),
     }
     # An installed package has its bytecode compiled (pip does it); an editable checkout run
     # with PYTHONDONTWRITEBYTECODE would compile chouette's own modules on every start.
     subprocess.run(
-        [PYTHON, "-m", "compileall", "-q", "cli.py", "chouette", "db", "bench"],
+        [PYTHON, "-m", "compileall", "-q", "cli.py", "chouette", "db", "web", "bench"],
         check=True,
         cwd=ROOT,
         env={k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"},
@@ -498,7 +707,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     with tempfile.TemporaryDirectory(prefix="chouette-bench-") as tmp:
         folder = Path(tmp)
         evening = folder / "evening.db"
-        if args.only in (None, "oneshot", "table"):
+        if args.only in (None, "oneshot", "table", "serve"):
             build_evening(evening, 500)
             from db.engine import dispose_all
 

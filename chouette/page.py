@@ -370,6 +370,14 @@ def money_axis(values: Sequence[Cents], lines: int = 6) -> Axis:
     return Axis(low, high, step)
 
 
+def balance_chart(players: Sequence[str], lines: Sequence[GameLine]) -> str:
+    """The running-balance chart of one session alone, with its legend, as the report draws
+    it (the live scoreboard of ``chouette serve`` shows it too)."""
+    everyone = sheet_players(players, lines)
+    styles = {p: style_of(i) for i, p in enumerate(everyone)}
+    return _chart(everyone, lines, running_balances(everyone, lines), styles, by_session=False)
+
+
 def _chart(
     everyone: Sequence[str],
     lines: Sequence[GameLine],

@@ -742,6 +742,56 @@ class Ledger:
 
     # -------------------------------------------------------- reports
 
+    def changes(self, name: str | None) -> tuple[object, ...]:
+        """What a live scoreboard watches, as one comparable value: it differs whenever
+        anything the board shows has changed — which session is current (``name`` None) or
+        the named one, its line, the game in progress and each of its events, the games
+        booked, the running balances, the payments and what undo would take back. A handful
+        of small indexed reads, cheap enough to poll a few times a second.
+
+        It reads what is there, not the highest ids alone: SQLite gives a deleted row's id
+        to the next row, so an undo followed by another event can leave every highest id as
+        it was."""
+        current = name if name is not None else self.current_name()
+        row = None
+        if current is not None and "\x00" not in current:
+            row = self._db.exec(
+                select(SessionRow.id, SessionRow.line).where(SessionRow.name == current)
+            ).first()
+        if row is None:
+            return (current,)
+        session_id, line = row
+        games = self._db.exec(
+            select(func.count(), func.max(GameRow.number)).where(GameRow.session_id == session_id)
+        ).one()
+        live = self._db.exec(
+            select(EventRow.id, EventRow.body)
+            .join(GameRow, col(GameRow.id) == col(EventRow.game_id))
+            .where(GameRow.session_id == session_id, GameRow.over == False)  # noqa: E712
+            .order_by(col(EventRow.id))
+        ).all()
+        balances = self._db.exec(
+            select(BalanceRow.player, BalanceRow.points, BalanceRow.cents)
+            .where(BalanceRow.session_id == session_id)
+            .order_by(col(BalanceRow.player))
+        ).all()
+        payments = self._db.exec(
+            select(func.count(), func.max(PaymentRow.id)).where(PaymentRow.session_id == session_id)
+        ).one()
+        journal = self._db.exec(
+            select(func.count(), func.max(ActionRow.id)).where(ActionRow.session_id == session_id)
+        ).one()
+        return (
+            current,
+            session_id,
+            line,
+            tuple(games),
+            tuple(map(tuple, live)),
+            tuple(map(tuple, balances)),
+            tuple(payments),
+            tuple(journal),
+        )
+
     def game(self, info: SessionInfo, number: int) -> GameView:
         """Game ``number``: replayed (a chouette game) or as imported, with its bookings."""
         row = self._db.exec(

@@ -1,0 +1,276 @@
+"""``chouette serve`` in its own process, and clients of it that a test (or the benchmark)
+drives: a page's event stream, and the scorekeeper posting actions with the PIN.
+
+The server is the real console script, started on 127.0.0.1 at a free port (``--port 0``:
+it prints the address it got), with the real clock (``CHOUETTE_NOW`` is left out, as for
+the other processes of the tests).
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import signal
+import socket
+import subprocess
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass, field
+from urllib.parse import urlencode, urlsplit
+
+from tests.procs import environment, script
+
+PIN = "2468"
+
+
+class Server:
+    """A running ``chouette serve``: its address, PIN and everything it printed."""
+
+    def __init__(self, proc: subprocess.Popen[str], pin: str) -> None:
+        self.proc = proc
+        self.pin = pin
+        self.lines: list[str] = []
+        self.url = ""
+        self.connections: list[http.client.HTTPConnection] = []
+        self.stopped: str | None = None
+        self._found = threading.Event()
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.lines.append(line.rstrip("\n"))
+            if line.startswith("Scoreboard") and not self.url:
+                self.url = line.split(": ", 1)[1].strip()
+                self._found.set()
+        self._found.set()
+
+    def wait_until_up(self, timeout: float = 60.0) -> None:
+        if not self._found.wait(timeout) or not self.url:
+            err = self.stop() if self.proc.poll() is None else self.proc.communicate()[1]
+            raise AssertionError(f"chouette serve did not start: {self.lines} {err}")
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                status, _ = self.get("/")
+                if status == 200:
+                    return
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                raise AssertionError("chouette serve does not answer")
+            time.sleep(0.05)
+
+    @property
+    def host(self) -> str:
+        return urlsplit(self.url).hostname or "127.0.0.1"
+
+    @property
+    def port(self) -> int:
+        return urlsplit(self.url).port or 80
+
+    def connection(self, timeout: float = 30.0) -> http.client.HTTPConnection:
+        """A connection to the server, closed when the server stops."""
+        conn = http.client.HTTPConnection(self.host, self.port, timeout=timeout)
+        self.connections.append(conn)
+        return conn
+
+    def get(self, path: str, headers: dict[str, str] | None = None) -> tuple[int, str]:
+        conn = self.connection()
+        try:
+            conn.request("GET", path, headers=headers or {})
+            response = conn.getresponse()
+            return response.status, response.read().decode("utf-8")
+        finally:
+            conn.close()
+
+    def stop(self) -> str:
+        """Ctrl-C, as a person stops it; what it wrote to stderr (never a traceback)."""
+        if self.stopped is not None:
+            return self.stopped
+        for conn in self.connections:
+            hang_up(conn)
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+        try:
+            self.proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(timeout=10)
+            raise AssertionError("chouette serve did not stop on Ctrl-C") from None
+        finally:
+            self._reader.join(timeout=10)
+            assert self.proc.stderr is not None and self.proc.stdout is not None
+            err = self.proc.stderr.read()
+            self.proc.stderr.close()
+            self.proc.stdout.close()
+        assert "Traceback" not in err, err
+        self.stopped = err
+        return err
+
+
+def hang_up(conn: http.client.HTTPConnection) -> None:
+    """Close a connection, also while another thread waits on it for an event (a plain
+    close would wait for the next event to arrive: up to the server's keep-alive)."""
+    if conn.sock is not None:
+        with suppress(OSError):
+            conn.sock.shutdown(socket.SHUT_RDWR)
+    conn.close()
+
+
+@contextmanager
+def serving(url: str, *args: str, pin: str = PIN) -> Iterator[Server]:
+    """``chouette serve`` on the ledger at ``url`` for the ``with`` block."""
+    proc = subprocess.Popen(
+        [script(), *args, "serve", "--host", "127.0.0.1", "--port", "0", "--pin", pin],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**environment(url), "PYTHONUNBUFFERED": "1"},
+    )
+    server = Server(proc, pin)
+    try:
+        server.wait_until_up()
+        yield server
+    finally:
+        server.stop()
+
+
+# ---------------------------------------------------------------- a page's event stream
+
+
+@dataclass
+class Event:
+    at: float  # time.monotonic() when it arrived
+    kind: str
+    id: str
+    data: str
+
+
+@dataclass
+class Stream:
+    """A page's server-sent events, read in a thread as they arrive."""
+
+    server: Server
+    path: str = "/events"
+    headers: dict[str, str] = field(default_factory=dict)
+    events: list[Event] = field(default_factory=list)
+    status: int = 0
+
+    def __post_init__(self) -> None:
+        self._conn = self.server.connection(timeout=120)
+        self._conn.request("GET", self.path, headers=self.headers)
+        response = self._conn.getresponse()
+        self.status = response.status
+        self._response = response
+        self._changed = threading.Condition()
+        if self.status == 200:
+            threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        kind, ident, data = "message", "", []
+        try:
+            for raw in self._response:
+                line = raw.decode("utf-8").rstrip("\n")
+                if not line:
+                    if data:
+                        with self._changed:
+                            self.events.append(
+                                Event(time.monotonic(), kind, ident, "\n".join(data))
+                            )
+                            self._changed.notify_all()
+                    kind, data = "message", []
+                    continue
+                name, _, value = line.partition(":")
+                value = value.removeprefix(" ")
+                if name == "event":
+                    kind = value
+                elif name == "id":
+                    ident = value
+                elif name == "data":
+                    data.append(value)
+        except (OSError, ValueError, AttributeError):  # the connection was closed
+            pass
+
+    def wait_for(
+        self, what: Callable[[Event], bool], timeout: float = 10.0, after: int = 0
+    ) -> Event:
+        """The first event (from index ``after``) for which ``what`` holds."""
+        deadline = time.monotonic() + timeout
+        with self._changed:
+            while True:
+                found = next((e for e in self.events[after:] if what(e)), None)
+                if found is not None:
+                    return found
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    shown = [(e.kind, e.data[:200]) for e in self.events[after:]]
+                    raise AssertionError(f"no such event within {timeout} s: {shown}")
+                self._changed.wait(left)
+
+    def boards(self) -> list[Event]:
+        return [e for e in self.events if e.kind == "board"]
+
+    def close(self) -> None:
+        hang_up(self._conn)
+
+
+# ---------------------------------------------------------------- the scorekeeper
+
+
+class Keeper:
+    """The scorekeeper's browser: the PIN once, then actions as the page's script posts them."""
+
+    def __init__(self, server: Server, pin: str | None = None) -> None:
+        self.server = server
+        conn = server.connection()
+        conn.request(
+            "POST",
+            "/keeper",
+            body=urlencode({"pin": pin or server.pin}),
+            headers={"Content-Type": "application/x-www-form-urlencoded"},
+        )
+        response = conn.getresponse()
+        response.read()
+        self.status = response.status
+        cookie = response.getheader("set-cookie") or ""
+        self.cookie = cookie.split(";", 1)[0]
+        conn.close()
+        self._conn = server.connection()
+
+    def post(self, fields: list[tuple[str, str]] | dict[str, str]) -> tuple[int, dict[str, object]]:
+        """One action: its status and the page's answer (``ok``, ``said``)."""
+        headers = {
+            "Content-Type": "application/x-www-form-urlencoded",
+            "Accept": "application/json",
+        }
+        if self.cookie:
+            headers["Cookie"] = self.cookie
+        body = urlencode(fields)
+        for attempt in (1, 2):  # a kept-alive connection the server closed: open another
+            try:
+                self._conn.request("POST", "/keeper/act", body=body, headers=headers)
+                response = self._conn.getresponse()
+                return response.status, json.loads(response.read().decode("utf-8"))
+            except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
+                self._conn.close()
+                self._conn = self.server.connection()
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
+
+    def act(self, act: str, session: str, game: int | None = None, **fields: str) -> list[str]:
+        """An action that must succeed: what it said."""
+        form = [("act", act), ("session", session)] + ([("game", str(game))] if game else [])
+        for key, value in fields.items():
+            for one in value.split(",") if key == "member" else [value]:
+                form.append((key, one))
+        status, answer = self.post(form)
+        assert status == 200 and answer["ok"], (form, status, answer)
+        said = answer["said"]
+        assert isinstance(said, list)
+        return [str(s) for s in said]

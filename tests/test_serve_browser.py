@@ -1,0 +1,273 @@
+"""A whole evening in real browsers: headless Chromium (Debian's, driven by Playwright)
+plays the README's demo evening on the scorekeeper's page of a real ``chouette serve``,
+with the PIN, button by button, while the scoreboard in a second browser (a TV) follows each
+step by itself; a terminal changes the game in between, and both pages follow that too. The
+evening booked equals the one the CLI books from the same commands, and the screenshots show
+the standings and the chart painted in the players' colours.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests import procs
+from tests.serving import PIN, Server, serving
+from tests.test_report_html import chromium, decode_png
+
+try:
+    from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
+except ImportError:  # pragma: no cover - the message says what to do
+    pytest.fail("these tests need Playwright: pip install -e '.[test]'", pytrace=False)
+
+pytestmark = pytest.mark.slow
+
+FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+TV = {"width": 1920, "height": 1080}
+PHONE = {"width": 390, "height": 844}
+POS, NEG = bytes.fromhex("1a7f37"), bytes.fromhex("b42318")  # money won, money lost
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as driver:
+        found = driver.chromium.launch(executable_path=chromium(), headless=True, args=FLAGS)
+        yield found
+        found.close()
+
+
+class Keeper:
+    """The scorekeeper's phone: each step clicks, and waits until the page says what it did
+    and the board of the TV shows it."""
+
+    def __init__(self, page: Page, tv: Page) -> None:
+        self.page, self.tv = page, tv
+
+    def card(self, member: str) -> Locator:
+        return self.page.locator(f'form.member[data-member="{member}"]')
+
+    def button(self, name: str, within: Locator | None = None) -> Locator:
+        return (within or self.page.locator("#controls")).get_by_role(
+            "button", name=name, exact=True
+        )
+
+    def version(self) -> int:
+        return int(self.page.locator("#controls").get_attribute("data-version") or 0)
+
+    def click(self, target: Locator, last: str | None = None) -> list[str]:
+        """Click an enabled button; what the page said; the TV's last line, when given."""
+        before = self.version()
+        expect(target).to_be_enabled()
+        self.page.evaluate("document.getElementById('said').textContent = ''")
+        target.click()
+        said = self.page.locator("#said")
+        expect(said).not_to_be_empty()
+        lines = [str(t) for t in said.locator("p").all_inner_texts()]
+        assert "ok" in (said.get_attribute("class") or ""), lines
+        self.page.wait_for_function(
+            "v => Number(document.getElementById('controls').dataset.version) > v", arg=before
+        )
+        if last is not None:
+            expect(self.tv.locator("#last")).to_have_text(last)
+        return lines
+
+
+def open_pages(browser: Browser, server: Server) -> tuple[Keeper, Page]:
+    tv = browser.new_context(viewport=TV, device_scale_factor=1).new_page()
+    tv.goto(server.url)
+    expect(tv.locator("#session")).to_have_text("friday")
+    phone = browser.new_context(viewport=PHONE, device_scale_factor=1, is_mobile=True,
+                                has_touch=True).new_page()  # fmt: skip
+    phone.goto(server.url + "keeper")
+    expect(phone.locator("#controls")).to_have_count(0)  # the PIN first
+    phone.fill("#pin", "0000")
+    phone.get_by_role("button", name="Open").click()
+    expect(phone.locator("#wrong")).to_have_text("that is not the PIN `chouette serve` printed")
+    phone.fill("#pin", PIN)
+    phone.get_by_role("button", name="Open").click()
+    expect(phone.locator("#controls .controls")).to_have_count(1)
+    return Keeper(phone, tv), tv
+
+
+def standings(page: Page) -> dict[str, tuple[int, int]]:
+    rows = page.locator("#standings tr.standing")
+    return {
+        str(r.get_attribute("data-player")): (
+            int(r.get_attribute("data-points") or 0),
+            int(r.get_attribute("data-cents") or 0),
+        )
+        for r in rows.all()
+    }
+
+
+def colours_at(png: bytes, box: dict[str, float]) -> set[bytes]:
+    """The colours painted inside ``box`` (a bounding box of the page) of a screenshot."""
+    width, height, rows = decode_png(png)
+    found = set()
+    for y in range(int(box["y"]), min(height, int(box["y"] + box["height"]))):
+        row = rows[y]
+        for x in range(int(box["x"]), min(width, int(box["x"] + box["width"]))):
+            found.add(row[3 * x : 3 * x + 3])
+    return found
+
+
+def test_an_evening_played_on_the_scorekeepers_page_shows_on_the_tv(
+    browser, ledger_url, chouette, tmp_path
+):
+    procs.ok(ledger_url, "new", "friday", "ann", "bob", "cat", "dan", "--stake", "5.00")
+    with serving(ledger_url) as server:
+        keeper, tv = open_pages(browser, server)
+        page = keeper.page
+
+        # game 1: nothing is pending, so no answer and no "take all"; the end is allowed
+        expect(keeper.button("Take", keeper.card("bob"))).to_be_disabled()
+        expect(keeper.button("Take all")).to_be_disabled()
+        expect(keeper.button("Box wins a single")).to_be_enabled()
+        double = keeper.button("Double the checked members")
+        expect(double).to_be_disabled()
+        page.locator("form.box-double").get_by_label("bob").check()
+        page.locator("form.box-double").get_by_label("cat").check()
+        expect(double).to_be_enabled()
+        assert keeper.click(double, "Game 1: the box, ann, doubles bob, cat.") == [
+            "Game 1: the box, ann, doubles bob, cat.",
+            "  bob: cube 1, double to 2 pending: bob to answer",
+            "  cat: cube 1, double to 2 pending: cat to answer",
+        ]
+        expect(keeper.button("Box wins a single")).to_be_disabled()  # answers first
+        expect(keeper.button("Raccoon", keeper.card("bob"))).to_be_disabled()
+        keeper.click(keeper.button("Drop", keeper.card("cat")), "Game 1: cat drops.")
+        keeper.click(keeper.button("Beaver", keeper.card("bob")), "Game 1: bob beavers.")
+        expect(keeper.button("Raccoon", keeper.card("bob"))).to_be_enabled()  # the box's
+        keeper.click(keeper.button("Take", keeper.card("bob")),
+                     "Game 1: the box, ann, takes on bob's cube.")  # fmt: skip
+        expect(tv.locator('#cubes li[data-member="bob"]')).to_have_attribute("data-value", "4")
+        said = keeper.click(keeper.button("Box wins a gammon"))
+        assert said[-1] == "Next line: ann | cat, dan, bob"
+        expect(tv.locator("#last")).to_have_text(
+            "Game 1 is over; game 2 starts with the next event."
+        )
+        expect(tv.locator('#standings tr.standing[data-player="ann"]')).to_have_attribute(
+            "data-cents", "5000"
+        )
+
+        # a refused action shows the CLI's own message, and changes nothing
+        page.fill('form.join input[name="name"]', "box")
+        page.locator("form.join").get_by_role("button", name="Join").click()
+        refused = chouette("join", "box", code=1).stderr.rstrip("\n")
+        expect(page.locator("#said")).to_have_text(refused)
+        expect(page.locator("#said")).to_have_class("said refused")
+
+        # between games: a newcomer
+        page.fill('form.join input[name="name"]', "eve")
+        keeper.click(page.locator("form.join").get_by_role("button", name="Join"))
+        expect(tv.locator(".order")).to_have_text("Line: ann | cat, dan, bob, eve")
+
+        # game 2: a member's double, from the page; the box's take, from a terminal
+        keeper.click(keeper.button("Doubles the box", keeper.card("dan")),
+                     "Game 2: dan doubles the box.")  # fmt: skip
+        expect(keeper.button("Take", keeper.card("dan"))).to_be_enabled()
+        procs.ok(ledger_url, "take", "dan")  # another terminal at the table
+        expect(tv.locator("#last")).to_have_text("Game 2: the box, ann, takes on dan's cube.")
+        expect(keeper.button("Take", keeper.card("dan"))).to_be_disabled()  # the page follows
+        keeper.click(keeper.button("Team wins a single"))
+
+        # game 3: the box doubles two members, who both take at once
+        box = page.locator("form.box-double")
+        box.get_by_label("bob").check()
+        box.get_by_label("eve").check()
+        keeper.click(keeper.button("Double the checked members"),
+                     "Game 3: the box, cat, doubles bob, eve.")  # fmt: skip
+        keeper.click(keeper.button("Take all"), "Game 3: eve takes.")
+        keeper.click(keeper.button("Doubles the box", keeper.card("eve")))
+        keeper.click(keeper.button("Take", keeper.card("eve")))
+        keeper.click(keeper.button("Box wins a gammon"))
+
+        # game 4: a take, a drop, a deal, and a backgammon by the team
+        box = page.locator("form.box-double")
+        box.get_by_label("ann").check()
+        box.get_by_label("dan").check()
+        keeper.click(keeper.button("Double the checked members"))
+        keeper.click(keeper.button("Take", keeper.card("ann")))
+        keeper.click(keeper.button("Drop", keeper.card("dan")))
+        keeper.card("bob").locator('input[name="points"]').fill("1")
+        assert keeper.click(keeper.button("Deal", keeper.card("bob")))[0].endswith(
+            " and bob deal: +1 to bob."
+        )
+        keeper.click(keeper.button("Team wins a backgammon"))
+        expect(tv.locator("#game")).to_have_attribute("data-number", "5")
+
+        # an undo from the page takes the last event back, on both pages
+        keeper.click(keeper.button("Undo the last event"))
+        expect(tv.locator("#game")).to_have_attribute("data-number", "4")
+        keeper.click(keeper.button("Team wins a backgammon"))
+
+        shown = standings(tv)
+        assert shown == standings(page)
+        tv_png = tv.screenshot(full_page=False)
+        phone_png = page.screenshot(full_page=True)
+        dots = {
+            str(r.get_attribute("data-player")): r.locator("svg.dot").bounding_box()
+            for r in tv.locator("#standings tr.standing").all()
+        }
+        fills = {
+            str(r.get_attribute("data-player")): r.locator("circle").get_attribute("fill")
+            for r in tv.locator("#standings tr.standing").all()
+        }
+        strokes = {
+            str(p.get_attribute("data-player")): p.get_attribute("stroke")
+            for p in tv.locator("#balance-chart polyline.balance").all()
+        }
+        rows = {
+            str(r.get_attribute("data-player")): r.locator("td.balance").bounding_box()
+            for r in tv.locator("#standings tr.standing").all()
+        }
+        chart = tv.locator("#balance-chart").bounding_box()
+        overflow = page.evaluate("document.scrollingElement.scrollWidth")
+
+    # the evening booked is the one the CLI books from the same commands
+    ledger = {
+        "standings": json.loads(procs.ok(ledger_url, "standings", "--json")),
+        "sheet": json.loads(procs.ok(ledger_url, "sheet", "--json")),
+    }
+    assert ledger == demo_by_the_cli(chouette, tmp_path / "cli.db")
+    assert shown == {p["name"]: (p["points"], p["cents"]) for p in ledger["standings"]["players"]}
+
+    # the TV's screenshot: the whole board on one 1080p screen, every player's dot in the
+    # colour of their line in the chart, the winners' money green and the losers' red
+    width, height, _ = decode_png(tv_png)
+    assert (width, height) == (1920, 1080)
+    assert chart is not None and chart["y"] + chart["height"] <= 1080 and chart["width"] > 600
+    assert fills == strokes
+    for player, box in dots.items():
+        assert box is not None
+        centre = {"x": box["x"] + box["width"] / 2, "y": box["y"] + box["height"] / 2,
+                  "width": 1, "height": 1}  # fmt: skip
+        assert colours_at(tv_png, centre) == {bytes.fromhex(str(fills[player]).lstrip("#"))}
+    for player, (_, cents) in shown.items():
+        box = rows[player]
+        assert box is not None and box["y"] + box["height"] <= 1080
+        painted = colours_at(tv_png, box)
+        assert (POS in painted) == (cents > 0) and (NEG in painted) == (cents < 0), player
+    chart_colours = colours_at(tv_png, chart)
+    for colour in strokes.values():
+        assert bytes.fromhex(str(colour).lstrip("#")) in chart_colours
+    # the phone's: as wide as the phone (nothing to scroll sideways), the whole page long
+    width, height, _ = decode_png(phone_png)
+    assert overflow == width == 390 and height > 844
+
+
+def demo_by_the_cli(chouette: Any, ledger: Path) -> dict[str, Any]:
+    """The same evening through the CLI (the demo's commands), into a ledger of its own."""
+    from cli import DEMO
+
+    for command in DEMO:
+        if command not in ("sheet", "standings", "settle"):
+            chouette("--db", str(ledger), *command.split())
+    return {
+        "standings": chouette.json("--db", str(ledger), "standings"),
+        "sheet": chouette.json("--db", str(ledger), "sheet"),
+    }

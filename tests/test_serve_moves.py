@@ -1,0 +1,253 @@
+"""The scorekeeper's page offers exactly what the rules allow, and each button makes the
+events the CLI's command of the same name makes (``web.moves``: pure, no server)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from chouette.errors import ChouetteError
+from chouette.game import (
+    Answer,
+    AutoDouble,
+    Deal,
+    Double,
+    End,
+    Event,
+    Game,
+    answer_all,
+    apply,
+    apply_all,
+    replay,
+)
+from chouette.line import Line, new_line
+from chouette.rules import HouseRules
+from tests.examples import examples
+from tests.strategies import candidates, games
+from web.moves import Action, Legal, events_for, legal, read_action
+
+STANDARD = HouseRules()
+LINE = new_line(["ann", "bob", "cat", "dan"], STANDARD)
+
+
+def play(*events: Event, rules: HouseRules = STANDARD, line: Line = LINE) -> Game:
+    return replay(line, rules, events)
+
+
+def sets(*groups: str) -> frozenset[frozenset[str]]:
+    return frozenset(frozenset(g.split()) for g in groups)
+
+
+# ---------------------------------------------------------------- the table, state by state
+
+
+def test_before_the_first_event_everything_that_starts_a_game_is_offered():
+    found = legal(LINE, STANDARD, None)
+    assert not found.in_game and found.playable
+    assert found.members == ("bob", "cat", "dan")
+    assert found.box_doubles == sets("bob", "cat", "dan", "bob cat", "bob dan", "cat dan",
+                                     "bob cat dan")  # fmt: skip
+    assert found.member_doubles == {"bob", "cat", "dan"}
+    assert found.answers == {} and not found.take_all and not found.drop_all
+    assert found.deals == {"bob", "cat", "dan"} and found.end
+    assert not found.auto_double  # automatic doubles are off under the standard rules
+    assert not found.undo
+    # between games the line can change: anyone may leave or sit out, nobody sits in
+    assert found.join and found.leave == found.sit_out == {"ann", "bob", "cat", "dan"}
+    assert found.sit_in == frozenset()
+
+
+def test_a_double_waiting_for_an_answer_offers_the_answers_and_blocks_the_end():
+    found = legal(LINE, STANDARD, play(Double("box", ("bob", "cat"))))
+    assert found.in_game
+    assert found.answers == {"bob": {"take", "drop", "beaver"}, "cat": {"take", "drop", "beaver"}}
+    assert found.take_all and found.drop_all
+    assert found.box_doubles == sets("dan") and found.member_doubles == {"dan"}
+    assert not found.end  # a decision is pending
+    assert found.deals == {"bob", "cat", "dan"}
+    assert not found.join and not found.leave and not found.sit_out  # the line waits
+
+
+def test_after_a_beaver_the_box_answers_and_take_all_waits_for_both_sides():
+    found = legal(LINE, STANDARD, play(Double("box", ("bob", "cat")), Answer("beaver", "bob")))
+    assert found.answers == {"bob": {"take", "drop", "raccoon"}, "cat": {"take", "drop", "beaver"}}
+    assert not found.take_all and not found.drop_all  # the box on bob, cat on their own
+
+
+def test_a_member_who_owns_the_cube_may_double_and_the_box_may_not():
+    found = legal(LINE, STANDARD, play(Double("box", ("bob",)), Answer("take", "bob")))
+    assert "bob" in found.member_doubles
+    assert not found.box_may_double("bob") and found.box_may_double("cat")
+    assert found.end
+
+
+def test_a_member_out_of_the_game_has_no_button_left():
+    found = legal(LINE, STANDARD, play(Double("box", ("bob",)), Answer("drop", "bob")))
+    assert "bob" not in found.answers and "bob" not in found.deals
+    assert "bob" not in found.member_doubles and not found.box_may_double("bob")
+
+
+def test_mandatory_beaver_refuses_the_lone_take():
+    rules = replace(STANDARD, mandatory_beaver=True)
+    game = play(Double("box", ("bob", "cat")), Answer("drop", "cat"), rules=rules)
+    found = legal(LINE, rules, game)
+    assert found.answers["bob"] == {"drop", "beaver"}
+
+
+def test_under_the_same_level_rule_only_whole_levels_are_offered():
+    rules = replace(STANDARD, box_doubles="same-level")
+    game = play(Double("member", ("bob",)), Answer("take", "bob"), rules=rules)  # bob's at 2
+    found = legal(LINE, rules, game)
+    assert found.box_doubles == sets("bob", "cat dan", "bob cat dan")
+    assert found.box_doubles_most == ["bob", "cat", "dan"]
+    assert found.box_double_lists() == [["bob"], ["cat", "dan"], ["bob", "cat", "dan"]]
+
+
+def test_single_cube_the_box_doubles_the_one_cube_and_the_captain_answers_for_the_team():
+    rules = replace(STANDARD, cubes="single")
+    found = legal(LINE, rules, None)
+    assert found.box_doubles == {frozenset()} and found.team_double
+    assert found.member_doubles == frozenset()
+    found = legal(LINE, rules, play(Double("team"), rules=rules))
+    assert found.answers == {"bob": {"take", "drop", "beaver"}}  # the box answers, naming bob
+    assert found.take_all
+
+
+def test_automatic_doubles_only_on_the_opening_roll_and_up_to_the_limit():
+    rules = replace(STANDARD, auto_doubles=1)
+    assert legal(LINE, rules, None).auto_double
+    assert not legal(LINE, rules, play(AutoDouble(), rules=rules)).auto_double
+    assert not legal(LINE, rules, play(Double("box", ("bob",)), rules=rules)).auto_double
+
+
+def test_sitting_out_players_sit_in_and_nobody_plays_without_a_captain():
+    line = replace(LINE, sitting_out=frozenset({"cat"}))
+    found = legal(line, STANDARD, None)
+    assert found.sit_in == {"cat"} and "cat" not in found.sit_out
+    alone = new_line(["ann", "bob"], STANDARD)
+    lonely = legal(replace(alone, sitting_out=frozenset({"bob"})), STANDARD, None)
+    assert not lonely.playable and not lonely.end and lonely.join and lonely.sit_in == {"bob"}
+
+
+# ---------------------------------------------------------------- the law
+
+
+def enabled(found: Legal, game: Game, event: Event) -> bool:
+    """Whether the page offers ``event`` (or the same event as the page writes it)."""
+    if isinstance(event, AutoDouble):
+        return found.auto_double
+    if isinstance(event, Double):
+        if event.by == "team":
+            return found.team_double
+        if event.by == "member":
+            return event.members[0] in found.member_doubles
+        targets = event.members
+        if game.rules.cubes == "single":  # the page names no member: the one cube
+            live = {m for m in game.members if game.cubes[m].live}
+            if targets and set(targets) != live:
+                return False
+            targets = ()
+        return len(set(targets)) == len(targets) and frozenset(targets) in found.box_doubles
+    if isinstance(event, Answer):
+        return found.answer(event.member, event.act)
+    if isinstance(event, Deal):
+        return event.member in found.deals
+    assert isinstance(event, End)
+    return found.end
+
+
+def applies(game: Game, events: list[Event]) -> bool:
+    """Whether the rules accept every one of ``events`` (an automatic double past the limit,
+    which changes nothing, counts as refused: the page does not offer it)."""
+    try:
+        for event in events:
+            game = apply(game, event)
+    except ChouetteError:
+        return False
+    return True
+
+
+@settings(max_examples=examples(150))
+@given(games(), st.data())
+def test_a_button_is_enabled_exactly_when_the_rules_accept_its_event(played, data):
+    _, _, _, states = played
+    for game in states:
+        if game.over:
+            continue
+        found = legal(game.start_line, game.rules, game)
+        subset = data.draw(st.lists(st.sampled_from(game.members), unique=True, min_size=1))
+        for event in candidates(game, subset):
+            assert enabled(found, game, event) == applies(game, [event]), event
+        for act in ("take", "drop"):
+            wanted = found.take_all if act == "take" else found.drop_all
+            try:
+                events = answer_all(game, act)
+            except ChouetteError:
+                assert not wanted
+                continue
+            assert wanted == applies(game, events)
+
+
+@settings(max_examples=examples(100))
+@given(games())
+def test_every_enabled_button_posts_an_action_whose_events_apply(played):
+    """The form of each enabled button, read back as the server reads it."""
+    _, _, _, states = played
+    for game in states:
+        if game.over:
+            continue
+        found = legal(game.start_line, game.rules, game)
+        forms: list[dict[str, list[str]]] = []
+        forms += [{"act": ["double-box"], "member": sorted(t)} for t in found.box_doubles]
+        forms += [{"act": ["double-member"], "member": [m]} for m in found.member_doubles]
+        forms += [{"act": ["double-team"]}] if found.team_double else []
+        forms += [{"act": ["auto-double"]}] if found.auto_double else []
+        forms += [{"act": [a], "member": [m]} for m, acts in found.answers.items() for a in acts]
+        forms += [{"act": ["take-all"]}] if found.take_all else []
+        forms += [{"act": ["drop-all"]}] if found.drop_all else []
+        forms += [{"act": ["deal"], "member": [m], "points": ["-1"]} for m in found.deals]
+        if found.end:
+            forms += [{"act": ["end"], "end": ["team backgammon"], "resigned": ["1"]}]
+        for form in forms:
+            apply_all(game, events_for(read_action(form), game))
+
+
+# ---------------------------------------------------------------- a posted form
+
+
+def test_a_form_reads_as_the_cli_command_of_the_same_name():
+    game = play(Double("box", ("bob", "cat")))
+    assert events_for(read_action({"act": ["take-all"]}), game) == answer_all(game, "take")
+    assert events_for(read_action({"act": ["double-box"], "member": ["bob", " cat "]}), None) == [
+        Double("box", ("bob", "cat"))
+    ]
+    assert events_for(
+        read_action({"act": ["deal"], "member": ["bob"], "points": ["-2"]}), game
+    ) == [Deal("bob", -2)]
+    ending = read_action({"act": ["end"], "end": ["team gammon"], "resigned": ["1"]})
+    assert events_for(ending, game) == [End("team", "gammon", True)]
+    assert events_for(read_action({"act": ["end"], "end": ["box"]}), game) == [End("box")]
+
+
+@pytest.mark.parametrize(
+    ("form", "message"),
+    [
+        ({"act": ["shuffle"]}, "there is no action 'shuffle' on this page"),
+        ({"act": ["deal"], "member": ["bob"], "points": ["two"]}, "not 'two'"),
+        ({"act": ["end"], "end": ["nobody single"]}, "end: say who won"),
+        ({"act": ["end"], "end": ["box triple"]}, "end: say who won"),
+    ],
+)
+def test_a_form_the_page_never_sends_is_refused_with_a_message(form, message):
+    with pytest.raises(ChouetteError, match=message):
+        read_action(form)
+
+
+def test_answering_all_with_no_game_says_what_the_cli_says():
+    with pytest.raises(ChouetteError, match="there is no pending double to take"):
+        events_for(Action("take-all"), None)
+    with pytest.raises(ChouetteError, match="take: name one member"):
+        events_for(Action("take"), apply(play(), Double("box", ("bob",))))

@@ -1,0 +1,14 @@
+"""The browser's view of the table: ``chouette serve`` (an optional extra, so the CLI stays
+light: ``pip install 'chouette[serve]'``).
+
+- :mod:`web.moves`: what the scorekeeper may do now (the rules decide) and the events of
+  each button — pure;
+- :mod:`web.board`: what the scoreboard shows, as plain values — pure;
+- :mod:`web.table`: the server's one door to the ledger (reads, and each action one
+  transaction through :mod:`db.actions`);
+- :mod:`web.hub`: polls the ledger's change marker and wakes every page's event stream;
+- :mod:`web.app`: the Starlette application and its routes; ``templates/`` and ``static/``;
+- :mod:`web.serve`: listening, the address, the QR code and the PIN printed, uvicorn.
+
+Dependencies point one way: ``cli.py -> web/ -> db/ -> chouette/``.
+"""

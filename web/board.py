@@ -1,0 +1,161 @@
+"""What the scoreboard shows, as plain values: :func:`build_board` makes a :class:`Board`
+from what the ledger hands every report (the session, the game in progress, the players,
+their totals, the score sheet). Pure: no server, no database; the templates only lay it out.
+
+The words are the CLI's: the cubes as ``chouette status`` and ``chouette game`` describe
+them, the last event as ``chouette take`` prints it, the standings as ``chouette
+standings`` ranks them, the chart as ``chouette report`` draws it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from chouette.game import Game, replay
+from chouette.line import Line
+from chouette.money import Cents, format_money
+from chouette.page import balance_chart, style_of
+from chouette.report import (
+    GameLine,
+    Standing,
+    cube_text,
+    event_sentence,
+    sheet_players,
+    signed,
+    standings,
+)
+from db.values import LiveGame, SessionInfo
+from web.moves import Legal, legal
+
+RECENT_GAMES = 6
+
+
+@dataclass(frozen=True)
+class CubeRow:
+    """One member's cube: its value, who owns it, the offer waiting for an answer, or the
+    pair's result once it is out."""
+
+    member: str
+    value: int
+    owner: str
+    pending: str | None
+    out: str | None
+    text: str
+
+
+@dataclass(frozen=True)
+class Result:
+    player: str
+    points: int
+    cents: Cents
+
+
+@dataclass(frozen=True)
+class LastGame:
+    """A finished game: its number, box and captain, and what each player booked."""
+
+    number: int
+    engine: bool
+    box: str
+    captain: str | None
+    results: tuple[Result, ...]
+
+
+@dataclass(frozen=True)
+class Board:
+    """The table as the scoreboard shows it."""
+
+    session: str
+    stake: Cents
+    rules: str
+    single_cube: bool
+    number: int
+    in_progress: bool
+    line: Line
+    acting_captain: str | None
+    cubes: tuple[CubeRow, ...]
+    last: str
+    standings: tuple[Standing, ...]
+    colours: Mapping[str, str]
+    chart: str
+    last_games: tuple[LastGame, ...]
+    legal: Legal
+
+    @property
+    def stake_text(self) -> str:
+        return format_money(self.stake)
+
+    @property
+    def crew(self) -> tuple[str, ...]:
+        return self.line.crew
+
+    @property
+    def sitting_out(self) -> tuple[str, ...]:
+        return tuple(p for p in self.line.order if p in self.line.sitting_out)
+
+
+def build_board(
+    info: SessionInfo,
+    live: LiveGame,
+    players: Sequence[str],
+    totals: Mapping[str, tuple[int, Cents]],
+    lines: Sequence[GameLine],
+    *,
+    undo: bool,
+) -> Board:
+    """The board of ``info``'s session: ``live`` the game in progress (or the next one),
+    ``players`` and ``totals`` as the standings read them, ``lines`` the score sheet;
+    ``undo``: whether undo has something to take back."""
+    game = live.game
+    line = game.line if game is not None else info.line
+    everyone = sheet_players(players, lines)
+    ranked = standings(players, totals)
+    everyone += [s.name for s in ranked if s.name not in everyone]
+    return Board(
+        session=info.name,
+        stake=info.stake,
+        rules=info.rules.summary(),
+        single_cube=info.rules.cubes == "single",
+        number=live.number,
+        in_progress=game is not None,
+        line=line,
+        acting_captain=None if game is None else game.acting_captain,
+        cubes=() if game is None else tuple(_cube(game, m) for m in game.cubes),
+        last=_last(live, lines),
+        standings=tuple(ranked),
+        colours={p: style_of(i)[0] for i, p in enumerate(everyone)},
+        chart=balance_chart(everyone, lines),
+        last_games=tuple(_finished(g) for g in reversed(lines[-RECENT_GAMES:])),
+        legal=legal(info.line, info.rules, game, undo=undo),
+    )
+
+
+def _cube(game: Game, member: str) -> CubeRow:
+    cube = game.cubes[member]
+    owner = {"centre": "centre", "box": game.box, "member": member}[cube.owner]
+    pending = out = None
+    if cube.offer is not None:
+        who = game.box if cube.offer.answerer == "box" else member
+        pending = f"{cube.offer.stage} to {cube.value * 2}: {who} to answer"
+    if not cube.live:
+        out = f"{signed(cube.result or 0)} ({cube.ended_by})"
+    return CubeRow(member, cube.value, owner, pending, out, cube_text(game, member))
+
+
+def _last(live: LiveGame, lines: Sequence[GameLine]) -> str:
+    """The last thing that happened at the table, in the CLI's words."""
+    game = live.game
+    if game is not None and game.events:
+        before = replay(game.start_line, game.rules, game.events[:-1])
+        return f"Game {live.number}: {event_sentence(before, game, game.events[-1])}."
+    if game is not None:
+        return f"Game {live.number} is in progress."
+    if lines:
+        return f"Game {lines[-1].number} is over; game {live.number} starts with the next event."
+    return f"Game {live.number} starts with the first event."
+
+
+def _finished(line: GameLine) -> LastGame:
+    results = tuple(Result(p, line.points[p], line.cents.get(p, 0)) for p in line.points)
+    return LastGame(line.number, line.kind != "chouette", line.box, line.captain, results)

@@ -1,0 +1,138 @@
+"""One place that watches the ledger and tells every connected page.
+
+The ledger is shared by separate processes (every terminal, ``chouette table``, this
+server), so the hub polls a cheap marker of what the pages show
+(:meth:`db.ledger.Ledger.changes`) a few times a second; when it changes, it reads the
+board once, renders the pages' fragments once, and wakes every page's event stream, which
+sends the newest frames (a slow page skips to the latest, it never queues). An action of the
+page itself pokes the hub, so it does not wait for the next poll.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator, Callable
+from contextlib import suppress
+from dataclasses import dataclass
+
+from starlette.concurrency import run_in_threadpool
+
+from chouette.errors import ChouetteError
+from web.table import Snapshot, Table
+
+log = logging.getLogger("chouette.serve")
+
+POLL_SECONDS = 0.25
+KEEP_ALIVE_SECONDS = 15.0
+
+
+@dataclass(frozen=True)
+class Frames:
+    """The rendered fragments every page of one kind gets: the board (public) and the
+    scorekeeper's controls."""
+
+    board: str
+    controls: str
+
+
+class Hub:
+    """Polls ``table`` every ``interval`` seconds; ``render`` makes the frames of a snapshot
+    (called in a worker thread)."""
+
+    def __init__(
+        self,
+        table: Table,
+        render: Callable[[Snapshot], Frames],
+        interval: float = POLL_SECONDS,
+    ) -> None:
+        self.table = table
+        self.render = render
+        self.interval = interval
+        self.version = 0
+        self.frames: Frames | None = None
+        self.problem: str | None = None
+        self.closing = False
+        self._changes: tuple[object, ...] | None = None
+        self._changed = asyncio.Event()
+        self._poked = asyncio.Event()
+        self._ready = asyncio.Event()
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    async def run(self) -> None:
+        """Poll until closed."""
+        self._loop = asyncio.get_running_loop()
+        while not self.closing:
+            self._poked.clear()
+            try:
+                await self.refresh()
+            except ChouetteError as err:  # the ledger cannot be read now: say so, keep trying
+                self._publish(self.frames, str(err))
+            except Exception:  # a bug: log it, keep the pages up with what they show
+                log.exception("reading the ledger failed")
+            with suppress(TimeoutError):
+                await asyncio.wait_for(self._poked.wait(), self.interval)
+
+    async def refresh(self) -> None:
+        """Read the marker; on a change, the snapshot and its frames, and tell the pages."""
+        changes = await run_in_threadpool(self.table.changes)
+        if self.frames is not None and changes == self._changes and self.problem is None:
+            return
+        snapshot = await run_in_threadpool(self.table.snapshot)
+        frames = await run_in_threadpool(self.render, snapshot)
+        self._changes = snapshot.changes
+        self._publish(frames, None)
+
+    def _publish(self, frames: Frames | None, problem: str | None) -> None:
+        if frames == self.frames and problem == self.problem and self._ready.is_set():
+            return
+        self.frames, self.problem = frames, problem
+        self.version += 1
+        self._ready.set()
+        changed, self._changed = self._changed, asyncio.Event()
+        changed.set()
+
+    def poke(self) -> None:
+        """Something changed here: look now."""
+        self._poked.set()
+
+    def close(self) -> None:
+        """Stop polling and end every event stream."""
+        self.closing = True
+        self._poked.set()
+        self._changed.set()
+
+    def close_threadsafe(self) -> None:
+        """:meth:`close` from another thread (a signal handler)."""
+        if self._loop is not None and not self._loop.is_closed():
+            self._loop.call_soon_threadsafe(self.close)
+
+    async def ready(self) -> None:
+        """Until the first frames (or the first problem) are known."""
+        await self._ready.wait()
+
+    async def newer(self, version: int, timeout: float) -> None:
+        """Until the pages have a version newer than ``version`` (at most ``timeout`` s)."""
+        deadline = asyncio.get_running_loop().time() + timeout
+        while self.version <= version and not self.closing:
+            left = deadline - asyncio.get_running_loop().time()
+            if left <= 0:
+                return
+            with suppress(TimeoutError):
+                await asyncio.wait_for(self._changed.wait(), left)
+
+    async def follow(self) -> AsyncIterator[int | None]:
+        """The version now, then each newer one as it comes (None every
+        :data:`KEEP_ALIVE_SECONDS` without a change), until the hub closes."""
+        await self.ready()
+        seen = -1
+        while not self.closing:
+            changed = self._changed
+            if self.version != seen:
+                seen = self.version
+                yield seen
+                continue
+            try:
+                await asyncio.wait_for(changed.wait(), KEEP_ALIVE_SECONDS)
+            except TimeoutError:
+                yield None

@@ -1,0 +1,128 @@
+// chouette serve: keep the page live. The server renders every fragment; this script only
+// swaps in what its event stream sends, posts the scorekeeper's buttons, and enables the
+// box's "double the checked members" only for a set of members the rules allow.
+(function () {
+  "use strict";
+  var body = document.body;
+  var source = body.getAttribute("data-events");
+
+  function byId(id) { return document.getElementById(id); }
+
+  // ---------------------------------------------------------------- the event stream
+
+  // What the scorekeeper is typing or has checked survives a fresh set of controls.
+  function kept(root) {
+    var values = [];
+    root.querySelectorAll("form[data-form] input").forEach(function (input) {
+      if (input.type === "hidden") { return; }
+      var form = input.form.getAttribute("data-form");
+      var key = form + "\u0000" + input.name + "\u0000" + (input.type === "checkbox" ? input.value : "");
+      values.push([key, input.type === "checkbox" ? input.checked : input.value, input === document.activeElement]);
+    });
+    return values;
+  }
+
+  function restore(root, values) {
+    var found = {};
+    root.querySelectorAll("form[data-form] input").forEach(function (input) {
+      if (input.type === "hidden") { return; }
+      var form = input.form.getAttribute("data-form");
+      found[form + "\u0000" + input.name + "\u0000" + (input.type === "checkbox" ? input.value : "")] = input;
+    });
+    values.forEach(function (item) {
+      var input = found[item[0]];
+      if (!input || input.disabled) { return; }
+      if (input.type === "checkbox") { input.checked = item[1]; } else { input.value = item[1]; }
+      if (item[2]) { input.focus(); }
+    });
+    root.querySelectorAll("form.box-double").forEach(checkBoxDouble);
+  }
+
+  function swap(id, event) {
+    var target = byId(id);
+    if (!target) { return; }
+    var values = id === "controls" ? kept(target) : [];
+    target.innerHTML = event.data;
+    target.setAttribute("data-version", event.lastEventId);
+    if (id === "controls") { restore(target, values); }
+  }
+
+  function connect() {
+    if (!source || !window.EventSource) { return; }
+    var stream = new EventSource(source);
+    var live = byId("live");
+    stream.addEventListener("board", function (event) { swap("board", event); });
+    stream.addEventListener("controls", function (event) { swap("controls", event); });
+    stream.addEventListener("problem", function (event) {
+      var banner = byId("problem");
+      banner.textContent = event.data ? "The ledger cannot be read just now: " + event.data : "";
+      banner.hidden = !event.data;
+    });
+    stream.onopen = function () { live.hidden = true; };
+    stream.onerror = function () { live.hidden = false; };
+  }
+
+  // ---------------------------------------------------------------- the scorekeeper's buttons
+
+  function say(lines, ok) {
+    var said = byId("said");
+    if (!said) { return; }
+    said.textContent = "";
+    lines.forEach(function (text) {
+      var line = document.createElement("p");
+      line.textContent = text;
+      said.appendChild(line);
+    });
+    said.className = "said " + (ok ? "ok" : "refused");
+  }
+
+  function post(form, submitter) {
+    var data = new URLSearchParams();
+    new FormData(form).forEach(function (value, key) { data.append(key, value); });
+    if (submitter && submitter.name) { data.append(submitter.name, submitter.value); }
+    body.setAttribute("data-busy", "1");
+    return fetch(form.action, {
+      method: "POST",
+      body: data,
+      headers: { "Accept": "application/json" },
+      credentials: "same-origin"
+    }).then(function (response) {
+      return response.json().then(function (answer) { say(answer.said, answer.ok); });
+    }, function () {
+      say(["Error: the server cannot be reached; nothing was done. Try again."], false);
+    }).then(function () {
+      body.removeAttribute("data-busy");
+    });
+  }
+
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form.classList || !form.classList.contains("act") || !window.fetch) { return; }
+    event.preventDefault();
+    if (body.hasAttribute("data-busy")) { return; }
+    post(form, event.submitter);
+  });
+
+  // ---------------------------------------------------------------- the box's double
+
+  function checkBoxDouble(form) {
+    var legal = JSON.parse(form.getAttribute("data-legal") || "[]").map(function (names) {
+      return JSON.stringify(names);
+    });
+    var checked = [];
+    form.querySelectorAll("input[name=member]").forEach(function (input) {
+      if (input.checked) { checked.push(input.value); }
+    });
+    var button = form.querySelector("button[value=double-box]");
+    var allowed = checked.length > 0 && legal.indexOf(JSON.stringify(checked)) >= 0;
+    button.disabled = !allowed;
+  }
+
+  document.addEventListener("change", function (event) {
+    var form = event.target.form;
+    if (form && form.classList.contains("box-double")) { checkBoxDouble(form); }
+  });
+
+  document.querySelectorAll("form.box-double").forEach(checkBoxDouble);
+  connect();
+})();

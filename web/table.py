@@ -1,0 +1,165 @@
+"""The server's one door to the ledger: what the scoreboard reads, and the scorekeeper's
+actions, each one transaction through :mod:`db.actions`, as the CLI's commands are.
+
+A refused action raises the :class:`~chouette.errors.ChouetteError` the CLI would show, and
+its transaction writes nothing. Everything here is blocking; the server calls it from worker
+threads. The page's own actions go one at a time (the ledger would queue them anyway).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime
+
+from chouette.errors import ChouetteError
+from chouette.line import check_name
+from chouette.line import join as join_line
+from chouette.line import leave as leave_line
+from chouette.line import sit_in as sit_in_line
+from chouette.line import sit_out as sit_out_line
+from chouette.money import check_stake, format_money, parse_money
+from chouette.names import match
+from chouette.report import booked_rows, describe_events, undone_text
+from db import Ledger, open_ledger
+from db.actions import change_line, join, play, undo
+from db.codec import line_from_json
+from db.values import LiveGame, SessionInfo
+from web.board import Board, build_board
+from web.moves import PLAY_ACTS, Action, events_for
+
+LINE_VERBS = {"leave": "leaves", "sit-out": "sits out", "sit-in": "sits in"}
+LINE_CHANGES = {"leave": leave_line, "sit-out": sit_out_line, "sit-in": sit_in_line}
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The board (None: the ledger has no session yet) and the ledger's changes it was read
+    with (:meth:`db.ledger.Ledger.changes`), in one transaction."""
+
+    changes: tuple[object, ...]
+    board: Board | None
+
+
+class Table:
+    """The ledger at ``url``, the session ``session`` (None: whichever is current), the
+    clock of the commands."""
+
+    def __init__(self, url: str, session: str | None, clock: Callable[[], datetime]) -> None:
+        self.url = url
+        self.session = session
+        self.clock = clock
+        self._writing = threading.Lock()
+
+    @contextmanager
+    def _read(self) -> Iterator[Ledger]:
+        with open_ledger(self.url, write=False, now=self.clock()) as book:
+            yield book
+
+    def open(self) -> str | None:
+        """The session served (None: no session yet), checking that the ledger can be read
+        (a read never creates or migrates one) and that a named session is there."""
+        with self._read() as book:
+            if self.session is not None:
+                return book.session(self.session).name
+            return book.current_name()
+
+    def changes(self) -> tuple[object, ...]:
+        """The cheap marker the server polls (:meth:`db.ledger.Ledger.changes`)."""
+        with self._read() as book:
+            return book.changes(self.session)
+
+    def snapshot(self) -> Snapshot:
+        """Everything the pages show, read in one transaction."""
+        with self._read() as book:
+            changes = book.changes(self.session)
+            name = self.session if self.session is not None else book.current_name()
+            if name is None:
+                return Snapshot(changes, None)
+            info = book.session(name)
+            live = book.live(info)
+            board = build_board(
+                info,
+                live,
+                book.players(info),
+                book.totals(info),
+                book.sheet(info),
+                undo=undoable(book, info, live),
+            )
+        return Snapshot(changes, board)
+
+    def act(self, action: Action, session: str, game: int | None) -> list[str]:
+        """Do ``action`` in ``session`` (the one the page showed; ``game``: the game it
+        showed, refused if another is current, as ``--game``), in one transaction. What it
+        did, in the CLI's words."""
+        with (
+            self._writing,
+            open_ledger(
+                self.url, write=True, now=self.clock(), clock=self.clock, create=False
+            ) as book,
+        ):
+            info = book.session(session, lock=True)
+            if self.session is not None:  # as `chouette --session NAME` does
+                book.use(info.name)
+            if action.act in PLAY_ACTS:
+                return _play(book, info, action, game)
+            if action.act == "undo":
+                return [f"Undone: {undone_text(undo(book, info))}."]
+            if action.act == "join":
+                return _join(book, info, action)
+            if action.act in LINE_CHANGES:
+                change, verb = LINE_CHANGES[action.act], LINE_VERBS[action.act]
+                name = action.member
+                info = change_line(
+                    book, info, lambda line: change(line, name, info.rules), f"{name} {verb}"
+                )
+                return [f"{name} {verb}. Line: {info.line.describe()}"]
+        raise ChouetteError(f"there is no action {action.act!r} on this page")
+
+
+def _play(book: Ledger, info: SessionInfo, action: Action, game: int | None) -> list[str]:
+    """A cube or board action: the events the CLI's command makes, played as it plays them."""
+    live = book.live(info)
+    events = events_for(action, live.game)
+    played = play(book, info, events, game, live=live)
+    said = [f"Note: {notice}" for notice in played.notices]
+    said += describe_events(played.number, live.game, played.game)
+    if played.outcome is not None:
+        said += [
+            f"  {p}: {points} ({money})" for p, points, money in booked_rows(played.outcome)[1]
+        ]
+        said.append(f"Next line: {played.outcome.next_line.describe()}")
+    return said
+
+
+def _join(book: Ledger, info: SessionInfo, action: Action) -> list[str]:
+    name = check_name(action.name)
+    # typed as BOB, it is bob: seated (refused), or back after leaving (their balance goes on)
+    name = match(name, [*info.line.order, *book.players(info)]) or name
+    cents = None
+    if action.stake:
+        try:
+            cents = parse_money(action.stake)
+        except ChouetteError as err:
+            raise ChouetteError(f"stake: {err}") from None
+        check_stake(cents, f"{name}'s stake")
+    info = join(book, info, name, cents, lambda line: join_line(line, name, info.rules))
+    at = "" if cents is None else f" at {format_money(cents)} a point"
+    return [f"{name} joins{at}. Line: {info.line.describe()}"]
+
+
+def undoable(book: Ledger, info: SessionInfo, live: LiveGame) -> bool:
+    """Whether ``undo`` has something to take back: the last thing the journal holds; in a
+    session played before the journal, an event of the game in progress, or the last game
+    unless the line has changed since that game ended (the conditions of
+    :func:`db.actions.undo`; the tests hold the two together)."""
+    if book.actions(info, limit=1) or live.game is not None:
+        return True
+    last = book.last_game(info)
+    if last is None:
+        return False
+    if last.kind != "chouette" or last.line_after is None:
+        return True
+    return line_from_json(last.line_after) == info.line
