@@ -75,14 +75,17 @@ def candidates(game: Game, subset: list[str]) -> Iterator[Event]:
         for act in ANSWERS:
             yield Answer(act, m)
         yield Deal(m, len(m) - 4)
-    if game.rules.extras:
-        yield Extra(game.members[-1], "box", 1, 0)
-        yield Extra(game.members[0], game.members[-1], 2, 1)
-        yield Extra(subset[0], game.partner or game.box, 4, 3)
     yield Answer("take", game.box)
     for winner in ("box", "team"):
         for kind in ("single", "gammon", "backgammon"):
             yield End(winner, kind, kind == "gammon")  # type: ignore[arg-type]
+
+
+def extra_candidates(game: Game, subset: list[str]) -> Iterator[Event]:
+    """Extras a table might give now (legal or not): the club rule ``extras``."""
+    yield Extra(game.members[-1], "box", 1, 0)
+    yield Extra(game.members[0], game.members[-1], 2, 1)
+    yield Extra(subset[0], game.partner or game.box, 4, 3)
 
 
 def legal(game: Game, event: Event) -> Game | None:
@@ -113,7 +116,8 @@ def games(
         if game.over:
             break
         subset = draw(st.lists(st.sampled_from(game.members), unique=True, min_size=1))
-        every = [(e, g) for e in candidates(game, subset) if (g := legal(game, e)) is not None]
+        tried = [*candidates(game, subset), *extra_candidates(game, subset)]
+        every = [(e, g) for e in tried if (g := legal(game, e)) is not None]
         if not every:
             break
         kind = draw(st.sampled_from(KINDS))

@@ -16,7 +16,7 @@ from chouette.outcome import settle_game
 from chouette.record import parse_record, play_record, to_record
 from chouette.settlement import clears, settle
 from tests.examples import examples
-from tests.strategies import candidates, games
+from tests.strategies import candidates, extra_candidates, games
 
 LAWS = settings(max_examples=examples(150), deadline=None)
 
@@ -64,7 +64,7 @@ def test_a_refused_event_leaves_the_game_unchanged(played, data):
     *_, states = played
     for state in states[:-1]:
         subset = data.draw(st.lists(st.sampled_from(state.members), unique=True, min_size=1))
-        for event in candidates(state, subset):
+        for event in [*candidates(state, subset), *extra_candidates(state, subset)]:
             before = copy.deepcopy(state)
             with contextlib.suppress(ChouetteError):
                 apply(state, event)
