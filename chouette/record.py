@@ -35,6 +35,7 @@ from chouette.limits import check_points
 from chouette.line import Line, check_name, check_session_name
 from chouette.outcome import MULTIPLIER, Kind
 from chouette.rules import HouseRules
+from chouette.text import RepeatedKey, no_constant, unique_keys
 
 RECORD_KEYS = frozenset(
     {"session", "line", "box", "captain", "crew", "partner", "away", "events", "result"}
@@ -339,26 +340,7 @@ def to_record(game: Game, session: str | None = None) -> dict[str, Any]:
     return out
 
 
-class _Repeated(ValueError):
-    """A key given twice in one JSON object."""
-
-
-def _no_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    found = dict(pairs)
-    if len(found) != len(pairs):
-        seen: set[str] = set()
-        for key, _ in pairs:
-            if key in seen:
-                raise _Repeated(f"{key!r} is given twice in one object")
-            seen.add(key)
-    return found
-
-
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a number a record can hold")
-
-
-_DECODER = json.JSONDecoder(object_pairs_hook=_no_repeats, parse_constant=_no_constant)
+_DECODER = json.JSONDecoder(object_pairs_hook=unique_keys, parse_constant=no_constant)
 
 
 def _decode(text: str, where: str) -> Any:
@@ -367,7 +349,7 @@ def _decode(text: str, where: str) -> Any:
         return _DECODER.decode(text)
     except json.JSONDecodeError as err:
         raise RecordError(f"{where}: not JSON ({err.msg}, line {err.lineno})") from None
-    except _Repeated as err:
+    except RepeatedKey as err:
         raise RecordError(f"{where}: {err}") from None
     except RecursionError:
         raise RecordError(f"{where}: not JSON this program reads (nested too deeply)") from None

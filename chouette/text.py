@@ -7,6 +7,7 @@ value (``\\u001b``)."""
 from __future__ import annotations
 
 import unicodedata
+from typing import Any
 
 from chouette.errors import ChouetteError
 
@@ -68,3 +69,28 @@ def check_note(note: str) -> str:
             "text: write it again"
         )
     return note
+
+
+class RepeatedKey(ValueError):
+    """A key given twice in one JSON object: which of its values would count?"""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(f"{key!r} is given twice in one object")
+        self.key = key
+
+
+def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON decoder's ``object_pairs_hook`` that refuses a key given twice."""
+    found = dict(pairs)
+    if len(found) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise RepeatedKey(key)
+            seen.add(key)
+    return found
+
+
+def no_constant(name: str) -> Any:
+    """A JSON decoder's ``parse_constant``: NaN and Infinity are no numbers a ledger keeps."""
+    raise ValueError(f"{name} is not a number a record can hold")

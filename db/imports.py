@@ -483,9 +483,23 @@ class _Writer:
                 f'"index": {game.position}}}'
             )
             games.append(
-                Finished(info.id, number, "engine", lines[pair], {winner: won, loser: -won},
-                         {winner: cents, loser: -cents}, now, now, None, (), None, _NONE,
-                         detail, (sha, index), game.key)
+                Finished(
+                    info.id,
+                    number,
+                    "engine",
+                    lines[pair],
+                    {winner: won, loser: -won},
+                    {winner: cents, loser: -cents},
+                    now,
+                    now,
+                    None,
+                    (),
+                    None,
+                    _NONE,
+                    detail,
+                    (sha, index),
+                    game.key,
+                )
             )  # fmt: skip (positional: a keyword call costs twice as much, once a game)
             points[winner] = points.get(winner, 0) + won
             points[loser] = points.get(loser, 0) - won

@@ -49,6 +49,7 @@ from chouette.engines.model import (
     problem,
 )
 from chouette.outcome import MULTIPLIER, is_cube_value, pair_points
+from chouette.text import RepeatedKey, no_constant, unique_keys
 
 REQUIRED = ("session", "game", "winner", "loser", "cube", "result", "end", "points")
 OPTIONAL = ("played_at", "rules", "source")
@@ -190,25 +191,12 @@ def _parse_json(number: int, text: str) -> Any:
 def _json_reason(error: Exception) -> str:
     if isinstance(error, json.JSONDecodeError):
         return error.msg
+    if isinstance(error, RepeatedKey):
+        return f"field {error.key!r} given twice"
     return str(error) or type(error).__name__
 
 
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a number a record can hold")
-
-
-def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    result = dict(pairs)
-    if len(result) != len(pairs):
-        seen: set[str] = set()
-        for key, _ in pairs:
-            if key in seen:
-                raise ValueError(f"field {key!r} given twice")
-            seen.add(key)
-    return result
-
-
-_DECODER = json.JSONDecoder(parse_constant=_no_constant, object_pairs_hook=_no_duplicates)
+_DECODER = json.JSONDecoder(parse_constant=no_constant, object_pairs_hook=unique_keys)
 #: The decoder's own scanner (``JSONDecoder.scan_once``), typed: typeshed's stub for
 #: ``make_scanner`` does not take the decoder it is documented to take.
 _SCAN: Callable[[str, int], tuple[Any, int]] = json.scanner.make_scanner(cast(Any, _DECODER))
