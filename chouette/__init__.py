@@ -15,7 +15,8 @@ single). After each game the line rotates by the house rule ``retention``.
 
 Everything here is pure: standard library only, no database, no terminal, no clock, no
 hidden randomness (a roll-off takes a seeded generator). The database (``db/``) and the CLI
-(``cli.py``) call in; nothing here calls out.
+(``cli.py``) call in; nothing here calls out, but for :mod:`chouette.__main__`, the
+``chouette`` command's door to ``cli.py`` (which the installed package carries inside it).
 
 Modules, as the nouns of the game: :mod:`~chouette.rules` (house rules),
 :mod:`~chouette.line` (seats, roll-off, rotation), :mod:`~chouette.game` (cubes and events),

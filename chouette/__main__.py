@@ -1,0 +1,32 @@
+"""``python -m chouette`` and the ``chouette`` command: start the command line.
+
+The one door from the package to the program around it. Installed, the command line
+(``cli.py``), the ledger (``db/``) and the server (``web/``) live inside this package, in
+``chouette/_app/``, so that nothing named ``cli``, ``db`` or ``web`` lands in site-packages;
+they import one another by those names, so that folder goes on the path of this process only.
+In a clone they sit beside this package, where they are already importable.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from pathlib import Path
+
+
+def home() -> Path:
+    """Where ``cli.py``, ``db/`` and ``web/`` are: the installed ``_app`` folder, or the clone."""
+    installed = Path(__file__).with_name("_app")
+    return installed if installed.is_dir() else Path(__file__).resolve().parent.parent
+
+
+def run() -> None:
+    """The console entry point."""
+    folder = str(home())
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
+    importlib.import_module("cli").run()
+
+
+if __name__ == "__main__":
+    run()
