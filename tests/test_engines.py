@@ -1147,3 +1147,22 @@ def test_a_neutral_records_identity_is_the_same_however_it_is_checked() -> None:
     )
     assert quick.key == slow.key != other.key
     assert quick.key is not None and len(quick.key) == 32
+
+
+def test_net_score_headers_that_come_back_to_0_0_still_decide_the_game() -> None:
+    # Ann +2 (an automatic double), then Bob wins 2 at the automatically doubled cube: the
+    # net score is even again, which is the header's word on game 2, not a writer repeating
+    # 0 : 0 on every game.
+    text = mat(
+        game(1, 0, 0, *ANN_DOUBLE_BOB_DROPS),
+        game(2, 2, -2, *BOB_DOUBLE_ANN_DROPS),
+        game(3, 0, 0, *ANN_DOUBLE_BOB_DROPS),
+    )
+    read = read_mat(io.StringIO(text), jacoby=False, auto_doubles=1)
+    first, second, _ = list(read.games)
+    assert booked([first, second]) == [
+        ("Ann", 2, 2, "single", "drop"),
+        ("Bob", 2, 2, "single", "drop"),
+    ]
+    assert second.warnings == ()
+    assert read.notes == []

@@ -332,7 +332,9 @@ def _games(
             current.checkers,
             _key(rules.names, current.number + 1, score),
         )
-        if score == (0, 0):  # no game ends 0 : 0: the writer repeats 0 : 0 on every game
+        # No game goes from 0 : 0 to 0 : 0: the writer repeats 0 : 0 on every game. (A game
+        # that ends 0 : 0 from another score is a net-score file coming back to even.)
+        if score == (0, 0) == current.score:
             if not notes or notes[-1] != _NOT_CUMULATIVE:
                 notes.append(_NOT_CUMULATIVE)
             yield _settle(current, index, None, rules)
