@@ -11,7 +11,7 @@ A record is plain JSON data, as a person, a script or an app would write it::
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -383,8 +383,3 @@ def _complete(line: str) -> bool:
     except (ValueError, RecursionError):
         return False
     return True
-
-
-def records_in(data: Any) -> Sequence[Any]:
-    """One record or a JSON array of them."""
-    return cast(Sequence[Any], data) if isinstance(data, list) else [data]
