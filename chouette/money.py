@@ -31,6 +31,8 @@ def parse_money(text: str) -> Cents:
                 "with a point (1,000.00)"
             )
         cleaned = cleaned.replace(",", "")
+    if "_" in cleaned:  # Decimal reads Python's digit grouping: 5_00 would be 500.00
+        raise MoneyError(f"{text!r} is not an amount of money")
     try:
         amount = Decimal(cleaned)
     except InvalidOperation:

@@ -61,6 +61,8 @@ def test_amounts_as_people_write_them(text, cents):
         ("5,00", MoneyError),
         ("5,000", MoneyError),  # five thousand, or five with a decimal comma?
         ("1,00,000.00", MoneyError),
+        ("5_00", MoneyError),  # Python's digit grouping: 500.00, as 5,00 was
+        ("5.0_0", MoneyError),
         ("0.001", MoneyError),
         ("1e-999999999", MoneyError),
         ("NaN", MoneyError),
