@@ -1166,3 +1166,19 @@ def test_net_score_headers_that_come_back_to_0_0_still_decide_the_game() -> None
     ]
     assert second.warnings == ()
     assert read.notes == []
+
+
+def test_a_forfeit_in_the_middle_is_worth_the_cube_in_force_not_the_next_headers_4016() -> None:
+    """Backgammon Studio counts a timeout as 4016 points in its score headers; the game is
+    booked at the cube in force, a single, whether it is the file's last game or not."""
+    forfeit = (
+        turn(1, "31: 8/5 6/5", " Doubles => 2"),
+        turn(2, " Takes", "32: ????"),
+        wins(0, 4016),
+    )
+    games = read_text(mat(game(1, 0, 0, *forfeit), game(2, 4016, 0, *ANN_DOUBLE_BOB_DROPS)))
+    assert booked(games) == [("Ann", 2, 2, "single", "forfeit"), ("Ann", 1, 1, "single", "drop")]
+    assert games[0].warnings == (
+        "game 1: a forfeit (Bob's last move is '????', the next score header counting "
+        "4016 points): booked at the cube in force, 2 points",
+    )

@@ -558,18 +558,20 @@ def _settle(
         cube, scored, end, points = _own_worth(game, label, reading, rules, warnings, last)
     else:
         winner, points = _header_result(game, following)
-        note = _explain(game, label, winner, points, reading, rules)
-        if note is not None:
-            warnings.append(note)
         fitted = _fit(points, reading, rules)
+        note = _explain(game, label, winner, points, reading, rules)
+        if note is not None and (fitted is not None or game.unknown_by != 1 - winner):
+            warnings.append(note)
         if fitted is not None:
             cube, scored = fitted
         elif game.unknown_by == 1 - winner:
             cube, scored, end = reading.cube, "single", "forfeit"
             warnings.append(
-                f"{label}: a forfeit ({rules.names[1 - winner]}'s last move is '????'); "
-                f"booked at the {_points(points)} of the next score header"
+                f"{label}: a forfeit ({rules.names[1 - winner]}'s last move is '????', the "
+                f"next score header counting {_points(points)}): booked at the cube in force, "
+                f"{_points(cube)}"
             )
+            points = cube
         else:
             raise problem(
                 following.score_line,
