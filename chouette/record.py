@@ -367,7 +367,7 @@ def read_records(text: str, label: str) -> list[tuple[str, Any]]:
     if rest.strip() and _complete(first):
         return [
             (f"{label} line {number}", _decode(line, f"{label} line {number}"))
-            for number, line in enumerate(text.splitlines(), start=1)
+            for number, line in enumerate(text.split("\n"), start=1)
             if line.strip()
         ]
     data = _decode(stripped, label)

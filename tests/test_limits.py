@@ -154,6 +154,12 @@ def test_records_are_one_value_an_array_or_json_lines():
     assert [w for w, _ in read_records(f"{one}\n\n{one}\n", "r")] == ["r line 1", "r line 3"]
     pretty = json.dumps({"result": {"winner": "box"}}, indent=2)
     assert read_records(pretty, "r") == [("r", {"result": {"winner": "box"}})]
+    # JSON allows a raw line or paragraph separator inside a string: it ends no JSON line
+    odd = '{"session": "fri\u2028day", "note": "a\x85b"}'
+    assert read_records(f"{odd}\n{one}\n", "r") == [
+        ("r line 1", {"session": "fri\u2028day", "note": "a\x85b"}),
+        ("r line 2", {"result": {"winner": "box"}}),
+    ]
     with pytest.raises(RecordError, match="nested too deeply"):
         read_records("[" * 100_000, "r")
     with pytest.raises(RecordError, match="NaN is not a number a record can hold"):
