@@ -221,7 +221,7 @@ def test_the_scorekeepers_page_works_without_its_script(ledger_url):
         assert page.one(id="last").text() == "Game 1: bob doubles the box."
         status, page = post("act=take&member=bob&session=friday&game=one")
         assert status == 400
-        assert page.one(id="said").text() == "Error: the game is a number, not 'one'"
+        assert page.one(id="said").text() == "Error: the game is a number from 1, not 'one'"
 
 
 @pytest.mark.slow
