@@ -1230,7 +1230,8 @@ def log(
     ctx: typer.Context,
     as_json: JsonFlag = False,
     limit: Annotated[
-        int | None, typer.Option("--limit", metavar="N", help="Only the last N things done.")
+        int | None,
+        typer.Option("--limit", metavar="N", min=1, help="Only the last N things done."),
     ] = None,
 ) -> None:
     """What undo would take back, newest first.
