@@ -326,6 +326,7 @@ GameOption = Annotated[
     typer.Option(
         "--game",
         metavar="N",
+        min=1,
         help="The game this event is for: refused if another game is current "
         "(guards two terminals against each other).",
     ),
