@@ -1161,7 +1161,7 @@ def extra(
     paid = points // 2 if premium is None else premium
 
     def make(_game: "Game | None", who: Who) -> "Sequence[Event]":
-        box = box_side if normal_name(box_side).casefold() == "box" else who(box_side)
+        box = "box" if normal_name(box_side).casefold() == "box" else who(box_side)
         return [Extra(who(team_side), box, points, paid)]
 
     play(ctx, make, game)
