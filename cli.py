@@ -1210,7 +1210,8 @@ def undo(ctx: typer.Context) -> None:
 
     A command's events (a game's end included), a record of games, an import (the file
     can then be imported again, into the right session), a payment, a join, leave,
-    sit-out or sit-in. `chouette log` lists what undo would take back, newest first.
+    sit-out or sit-in, a proxy, or a split (at either table, while nothing has happened at
+    either since). `chouette log` lists what undo would take back, newest first.
 
     Example:
 
@@ -2042,7 +2043,8 @@ def serve(
 
     The scoreboard (for a TV and the players' phones) updates by itself within a second of
     any change, from any terminal; the scorekeeper's page, behind the PIN printed at start,
-    has every live action as a button. It serves the current session (or --session's).
+    has the cubes, the board's end, undo and the line's changes as buttons (`extra`, `proxy`
+    and `split` are typed at a terminal). It serves the current session (or --session's).
     Needs the serve extra: pip install 'chouette[serve]'.
 
     Examples:

@@ -140,6 +140,25 @@ def test_log_lists_what_undo_would_take_back_newest_first(chouette, tmp_path):
     ]
 
 
+def test_undo_help_names_every_change_it_takes_back(chouette):
+    """Each of these changes is taken back by undo, and undo's help says so."""
+    chouette("new", "fri", "ann", "bob", "cat", "dan", "eve", "fay", "--proxies")
+    text = " ".join(chouette("undo", "--help").stdout.split())
+    for args, named in [
+        (("join", "gus"), "a join"),
+        (("leave", "fay"), "leave"),
+        (("sit-out", "eve"), "sit-out"),
+        (("proxy", "dan", "--by", "ann"), "a proxy"),
+        (("split", "fri-2"), "a split"),
+        (("pay", "bob", "ann", "1.00"), "a payment"),
+    ]:
+        before = chouette("log").stdout
+        chouette(*args)
+        assert chouette("undo").stdout.startswith("Undone: ")
+        assert chouette("log").stdout == before
+        assert named in text, (args, text)
+
+
 @pytest.mark.backends("sqlite", "postgres")
 def test_log_limit_is_one_or_more_on_either_backend(chouette):
     """``--limit 0`` said nothing had been done yet; ``--limit -1`` listed everything on
