@@ -326,6 +326,7 @@ GameOption = Annotated[
     typer.Option(
         "--game",
         metavar="N",
+        min=1,
         help="The game this event is for: refused if another game is current "
         "(guards two terminals against each other).",
     ),
@@ -1160,7 +1161,7 @@ def extra(
     paid = points // 2 if premium is None else premium
 
     def make(_game: "Game | None", who: Who) -> "Sequence[Event]":
-        box = box_side if normal_name(box_side).casefold() == "box" else who(box_side)
+        box = "box" if normal_name(box_side).casefold() == "box" else who(box_side)
         return [Extra(who(team_side), box, points, paid)]
 
     play(ctx, make, game)
@@ -1209,7 +1210,8 @@ def undo(ctx: typer.Context) -> None:
 
     A command's events (a game's end included), a record of games, an import (the file
     can then be imported again, into the right session), a payment, a join, leave,
-    sit-out or sit-in. `chouette log` lists what undo would take back, newest first.
+    sit-out or sit-in, a proxy, or a split (at either table, while nothing has happened at
+    either since). `chouette log` lists what undo would take back, newest first.
 
     Example:
 
@@ -1230,7 +1232,8 @@ def log(
     ctx: typer.Context,
     as_json: JsonFlag = False,
     limit: Annotated[
-        int | None, typer.Option("--limit", metavar="N", help="Only the last N things done.")
+        int | None,
+        typer.Option("--limit", metavar="N", min=1, help="Only the last N things done."),
     ] = None,
 ) -> None:
     """What undo would take back, newest first.
@@ -2040,7 +2043,8 @@ def serve(
 
     The scoreboard (for a TV and the players' phones) updates by itself within a second of
     any change, from any terminal; the scorekeeper's page, behind the PIN printed at start,
-    has every live action as a button. It serves the current session (or --session's).
+    has the cubes, the board's end, undo and the line's changes as buttons (`extra`, `proxy`
+    and `split` are typed at a terminal). It serves the current session (or --session's).
     Needs the serve extra: pip install 'chouette[serve]'.
 
     Examples:

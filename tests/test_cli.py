@@ -317,6 +317,8 @@ def test_an_ignored_automatic_double_says_so_and_writes_nothing(chouette, ledger
         (["end", "sideways"], "Invalid value"),
         (["take"], "name the member whose cube you take, or use --all"),
         (["end", "box", "--gammon", "--backgammon"], "--gammon or --backgammon, not both"),
+        (["double", "bob", "--game", "0"], "Invalid value for '--game'"),  # games count from 1
+        (["double", "bob", "--game", "-1"], "Invalid value for '--game'"),
     ],
 )
 def test_bad_usage_exits_2(chouette, args, message):

@@ -476,6 +476,10 @@ def test_the_club_commands_take_a_players_name_in_any_case(chouette):
     assert chouette("extra", "cat", "BOX", "--points", "1").stdout == (
         "Game 1: Ann gives Cat an extra on 1.\n"
     )
+    # typed with spaces around it, as a name may be (" bob " is bob), box is still the box
+    assert chouette("extra", " cat ", " box ", "--points", "1").stdout == (
+        "Game 1: Ann gives Cat an extra on 1.\n"
+    )
     assert chouette("extra", "bob", "zed", code=1).stderr == (
         "Error: zed is not playing this game\n"
     )

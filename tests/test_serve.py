@@ -67,6 +67,25 @@ def test_without_the_extra_serve_says_what_to_install(chouette, monkeypatch):
     )
 
 
+LIVE_COMMANDS = (
+    *("auto-double", "double", "take", "drop", "beaver", "raccoon", "deal", "extra", "end"),
+    *("undo", "join", "leave", "sit-out", "sit-in", "proxy", "split"),
+)
+
+
+def test_serve_help_names_the_live_commands_the_page_has_no_button_for(chouette):
+    """The help promised 'every live action as a button'; the page has none for an extra, a
+    proxy or a split, and its help says they are typed at a terminal."""
+    from web.moves import ACTS
+
+    on_page = {act.removesuffix(s) for act in ACTS for s in ("", "-box", "-member", "-team")}
+    missing = [c for c in LIVE_COMMANDS if c not in on_page]
+    assert missing == ["extra", "proxy", "split"]
+    text = " ".join(chouette("serve", "--help").stdout.split())
+    assert "every live action" not in text
+    assert "`extra`, `proxy` and `split` are typed at a terminal" in text
+
+
 def test_serve_refuses_what_it_cannot_serve_before_it_listens(chouette, tmp_path):
     result = chouette("--db", str(tmp_path / "none.db"), "serve", code=1)
     assert "Error: there is no ledger at" in result.stderr
@@ -221,7 +240,7 @@ def test_the_scorekeepers_page_works_without_its_script(ledger_url):
         assert page.one(id="last").text() == "Game 1: bob doubles the box."
         status, page = post("act=take&member=bob&session=friday&game=one")
         assert status == 400
-        assert page.one(id="said").text() == "Error: the game is a number, not 'one'"
+        assert page.one(id="said").text() == "Error: the game is a number from 1, not 'one'"
 
 
 @pytest.mark.slow

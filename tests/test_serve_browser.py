@@ -271,3 +271,27 @@ def demo_by_the_cli(chouette: Any, ledger: Path) -> dict[str, Any]:
         "standings": chouette.json("--db", str(ledger), "standings"),
         "sheet": chouette.json("--db", str(ledger), "sheet"),
     }
+
+
+def test_an_answer_that_is_not_json_is_shown_and_the_buttons_work_again(browser, ledger_url):
+    """A server error (or a refusal in plain text) used to leave the page busy for good:
+    every later button did nothing, silently, until the page was reloaded."""
+    import re
+
+    procs.ok(ledger_url, "new", "friday", "ann", "bob", "cat")
+    with serving(ledger_url) as server:
+        keeper, _ = open_pages(browser, server)
+        page = keeper.page
+        page.route(
+            "**/keeper/act",
+            lambda route: route.fulfill(
+                status=500, body="Internal Server Error", content_type="text/plain"
+            ),
+        )
+        keeper.button("Doubles the box", keeper.card("bob")).click()
+        expect(page.locator("#said")).to_have_text(re.compile(r"^Error: the server failed \(500\)"))
+        expect(page.locator("body")).not_to_have_attribute("data-busy", "1")
+        page.unroute("**/keeper/act")
+        assert keeper.click(
+            keeper.button("Doubles the box", keeper.card("bob")), "Game 1: bob doubles the box."
+        ) == ["Game 1: bob doubles the box.", "  bob: cube 1, double to 2 pending: ann to answer"]

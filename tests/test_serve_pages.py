@@ -7,8 +7,11 @@ from __future__ import annotations
 import json
 from datetime import datetime
 
+import pytest
+
+from chouette.errors import ChouetteError
 from tests.test_report_html import Node, parse
-from web.app import message, templates
+from web.app import game_number, message, templates
 from web.board import Board
 from web.table import Table
 
@@ -132,3 +135,16 @@ def test_an_event_carries_every_line_of_its_fragment():
     assert message("board", "<p>a</p>\n<p>b</p>", 7) == (
         "event: board\nid: 7\ndata: <p>a</p>\ndata: <p>b</p>\n\n"
     )
+
+
+@pytest.mark.parametrize("text", ["one", "²", "١٢", "0", "00", "-1", "+1", "1.0"])
+def test_a_game_number_that_is_not_one_is_refused_with_a_message(text):
+    """A form's game is a game's number as a page writes it (1, 2, ...): anything else is
+    refused with a message, never a server error (``int`` refuses a superscript two that
+    ``str.isdigit`` accepts)."""
+    with pytest.raises(ChouetteError, match="the game is a number"):
+        game_number(text)
+
+
+def test_a_forms_game_number():
+    assert (game_number(""), game_number("1"), game_number("54")) == (None, 1, 54)

@@ -12,6 +12,7 @@ import os
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -137,6 +138,37 @@ def test_log_lists_what_undo_would_take_back_newest_first(chouette, tmp_path):
     assert chouette.json("log", "--limit", "1")["done"] == [
         {"at": "2026-11-20T20:00:00+00:00", "what": "line", "text": "cat sits out"}
     ]
+
+
+def test_undo_help_names_every_change_it_takes_back(chouette):
+    """Each of these changes is taken back by undo, and undo's help says so."""
+    chouette("new", "fri", "ann", "bob", "cat", "dan", "eve", "fay", "--proxies")
+    text = " ".join(chouette("undo", "--help").stdout.split())
+    for args, named in [
+        (("join", "gus"), "a join"),
+        (("leave", "fay"), "leave"),
+        (("sit-out", "eve"), "sit-out"),
+        (("proxy", "dan", "--by", "ann"), "a proxy"),
+        (("split", "fri-2"), "a split"),
+        (("pay", "bob", "ann", "1.00"), "a payment"),
+    ]:
+        before = chouette("log").stdout
+        chouette(*args)
+        assert chouette("undo").stdout.startswith("Undone: ")
+        assert chouette("log").stdout == before
+        assert named in text, (args, text)
+
+
+@pytest.mark.backends("sqlite", "postgres")
+def test_log_limit_is_one_or_more_on_either_backend(chouette):
+    """``--limit 0`` said nothing had been done yet; ``--limit -1`` listed everything on
+    SQLite and called the PostgreSQL ledger unusable. Both are a usage error now."""
+    chouette("new", "friday", "ann", "bob", "cat")
+    chouette("double", "bob")
+    for limit in ("0", "-1"):
+        result = chouette("log", "--limit", limit, code=2)
+        assert "Invalid value for '--limit'" in result.stderr and not result.stdout
+    assert chouette.json("log", "--limit", "1")["done"][0]["text"] == "double bob --by box (game 1)"
 
 
 # ---------------------------------------------------------------- the law

@@ -275,11 +275,12 @@ def one(fields: Mapping[str, Sequence[str]], key: str) -> str:
 
 
 def game_number(text: str) -> int | None:
-    """The game a form was for (as ``--game``), if it names one."""
+    """The game a form was for (as ``--game``), if it names one: a number from 1, in the
+    digits the page writes (``str.isdigit`` alone also passes ``²``, which ``int`` refuses)."""
     if not text:
         return None
-    if not text.isdigit():
-        raise ChouetteError(f"the game is a number, not {text!r}")
+    if not (text.isascii() and text.isdigit()) or int(text) < 1:
+        raise ChouetteError(f"the game is a number from 1, not {text!r}")
     return int(text)
 
 

@@ -76,6 +76,19 @@
     said.className = "said " + (ok ? "ok" : "refused");
   }
 
+  // The action's answer: JSON, or (a refusal before the action, a server error) plain text.
+  function answered(response) {
+    if ((response.headers.get("content-type") || "").indexOf("application/json") === 0) {
+      return response.json().then(function (answer) { say(answer.said, answer.ok); });
+    }
+    return response.text().then(function (text) {
+      var first = text.split("\n")[0];
+      say([first.indexOf("Error: ") === 0 ? first : "Error: the server failed (" +
+        response.status + "): the terminal running chouette serve says why; the board " +
+        "shows what the ledger holds."], false);
+    });
+  }
+
   function post(form, submitter) {
     var data = new URLSearchParams();
     new FormData(form).forEach(function (value, key) { data.append(key, value); });
@@ -86,12 +99,12 @@
       body: data,
       headers: { "Accept": "application/json" },
       credentials: "same-origin"
-    }).then(function (response) {
-      return response.json().then(function (answer) { say(answer.said, answer.ok); });
-    }, function () {
+    }).then(answered, function () {
       say(["Error: the server cannot be reached; nothing was done. Try again."], false);
+    }).then(null, function () {
+      say(["Error: the server's answer cannot be read; the board shows what the ledger holds."], false);
     }).then(function () {
-      body.removeAttribute("data-busy");
+      body.removeAttribute("data-busy");  // whatever the answer, the buttons work again
     });
   }
 
