@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
 from chouette.errors import ChouetteError, LimitError, MoneyError
 from chouette.limits import LIMIT, MONEY_SHOWN, check_cents
@@ -15,13 +15,15 @@ Cents = int
 #: Commas read as thousands separators: groups of three digits, and a decimal point or a
 #: second comma to show they cannot be a decimal comma (``1,000.00``, ``1,000,000``).
 _THOUSANDS = re.compile(r"[+-]?[0-9]{1,3}(,[0-9]{3})+(\.[0-9]*)?")
+_AMOUNT = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)")
 
 
 def parse_money(text: str) -> Cents:
     """``"5"``, ``"5.00"``, ``"$2.50"``, ``"0.05"``, ``"1,000.00"`` -> cents.
 
-    Refuses a fraction of a cent, an amount past the ledger's limit (:class:`LimitError`)
-    and a comma that could be a decimal comma (``5,00``, ``5,000``: write ``5.00``)."""
+    Refuses anything but digits and a point (no exponent: ``1e3``), a fraction of a cent,
+    an amount past the ledger's limit (:class:`LimitError`) and a comma that could be a
+    decimal comma (``5,00``, ``5,000``: write ``5.00``)."""
     cleaned = text.strip().lstrip("$€£").strip()
     if "," in cleaned:
         if not (_THOUSANDS.fullmatch(cleaned) and ("." in cleaned or cleaned.count(",") > 1)):
@@ -31,15 +33,12 @@ def parse_money(text: str) -> Cents:
                 "with a point (1,000.00)"
             )
         cleaned = cleaned.replace(",", "")
-    if "_" in cleaned:  # Decimal reads Python's digit grouping: 5_00 would be 500.00
+    # Digits and a point only: Decimal would also read Python's digit grouping (5_00: 500.00),
+    # an exponent (1e3: 1000.00, a slip of the finger from 13), other scripts' digits, NaN.
+    if not _AMOUNT.fullmatch(cleaned):
         raise MoneyError(f"{text!r} is not an amount of money")
-    try:
-        amount = Decimal(cleaned)
-    except InvalidOperation:
-        raise MoneyError(f"{text!r} is not an amount of money") from None
-    if not amount.is_finite():
-        raise MoneyError(f"{text!r} is not an amount of money")
-    # Exact, without the decimal context (which overflows on 1e999999999): the digits and
+    amount = Decimal(cleaned)
+    # Exact, without the decimal context (which would round 5,000 digits): the digits and
     # the exponent say how big the amount is and whether it is a whole number of cents.
     sign, digits, exponent = amount.as_tuple()
     assert isinstance(exponent, int)

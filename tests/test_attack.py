@@ -291,12 +291,13 @@ LIMIT_MONEY = "10,000,000,000,000.00"
 LIMIT_POINTS = "1,000,000,000,000,000"
 PAST_LIMIT = [
     (["new", "x", "a", "b", "--stake", "10000000000000.01"], "--stake: '10000000000000.01'"),
-    (["new", "x", "a", "b", "--player-stake", "b=1e14"], "--player-stake 'b=1e14': '1e14'"),
+    (
+        ["new", "x", "a", "b", "--player-stake", "b=100000000000000"],
+        "--player-stake 'b=100000000000000': '100000000000000'",
+    ),
     (["join", "eve", "--stake", "99999999999999999999"], "--stake: '99999999999999999999'"),
     (["pay", "ann", "bob", "20000000000000"], "AMOUNT: '20000000000000'"),
-    (["new", "x", "a", "b", "--stake", "1e999999999"], "--stake: '1e999999999'"),
-    (["pay", "ann", "bob", "1e999999999"], "AMOUNT: '1e999999999'"),
-    (["pay", "ann", "bob", "--", "-1E+999999999"], "AMOUNT: '-1E+999999999'"),
+    (["pay", "ann", "bob", "9" * 5000], f"AMOUNT: '{'9' * 40}…'"),
 ]
 
 
@@ -307,12 +308,24 @@ def test_an_amount_past_the_limit_is_refused_with_the_limit(chouette, ledger_url
     assert message == f"Error: {said} is past the ledger's limit of {LIMIT_MONEY}\n"
 
 
-@pytest.mark.parametrize("text", ["1e-999999999", "2.5E-999999999"])
-def test_a_fraction_of_a_cent_however_written_is_refused(chouette, text):
+@pytest.mark.parametrize("text", ["0.001", "2.555", "0." + "0" * 5000 + "1"])
+def test_a_fraction_of_a_cent_is_refused(chouette, text):
     chouette("new", "friday", "ann", "bob")
     result = chouette("pay", "ann", "bob", text, code=2)
-    assert result.stderr == f"Error: AMOUNT: '{text}' is not a whole number of cents\n"
+    assert result.stderr == f"Error: AMOUNT: {text!r} is not a whole number of cents\n"
     tally("refused")
+
+
+@pytest.mark.parametrize(
+    "text", ["1e3", "1e-999999999", "2.5E-999999999", "1e999999999", "-1E+999999999", "NaN"]
+)
+def test_an_exponent_is_no_amount_of_money(chouette, ledger_url, text):
+    """Python reads 1e3 as 1000 and 1e999999999 as a number too big to work with; at a
+    table, 1e3 is a slip of the finger (the e sits under the 3)."""
+    chouette("new", "friday", "ann", "bob")
+    for args in (["pay", "ann", "bob", "--", text], ["join", "cat", "--stake", text]):
+        said = refused(chouette, ledger_url, *args, code=2)
+        assert said.endswith(f"{text!r} is not an amount of money\n"), said
 
 
 def test_a_deal_past_the_limit_is_refused_and_the_game_can_still_end(chouette, ledger_url):

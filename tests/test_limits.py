@@ -45,9 +45,8 @@ def test_every_amount_past_the_limit_is_refused_without_arithmetic(cents, negati
         ("$2.50", 250),
         ("€ 1,000.00", 100000),
         ("1,000,000", 100000000),
-        ("1e3", 100000),
-        ("1000e-5", 1),
-        ("0e999999999", 0),
+        (".50", 50),
+        ("-2.", -200),
         ("10000000000000.00", LIMIT),
     ],
 )
@@ -66,7 +65,12 @@ def test_amounts_as_people_write_them(text, cents):
         ("0.001", MoneyError),
         ("1e-999999999", MoneyError),
         ("NaN", MoneyError),
-        ("1e999999999", LimitError),
+        ("Infinity", MoneyError),
+        ("1e3", MoneyError),  # 1000.00 to Python; a slip of the finger from 13 at a table
+        ("1000e-5", MoneyError),
+        ("0e999999999", MoneyError),
+        ("1e999999999", MoneyError),
+        ("\u0665", MoneyError),  # an Arabic-Indic five, which Decimal reads as 5
         ("9" * 5000, LimitError),
         ("10000000000000.01", LimitError),
     ],
