@@ -201,7 +201,7 @@ def test_an_evening_played_on_the_scorekeepers_page_shows_on_the_tv(
         expect(tv.locator("#game")).to_have_attribute("data-number", "5")
 
         # an undo from the page takes the last event back, on both pages
-        keeper.click(keeper.button("Undo the last event"))
+        keeper.click(keeper.button("Undo the last thing done"))
         expect(tv.locator("#game")).to_have_attribute("data-number", "4")
         keeper.click(keeper.button("Team wins a backgammon"))
 
