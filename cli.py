@@ -677,7 +677,6 @@ def join(
         chouette join fred --stake 2.00
     """
     from chouette.line import check_name
-    from chouette.line import join as join_line
 
     try:
         name = check_name(name)
@@ -687,10 +686,8 @@ def join(
     from db.actions import join as joined
 
     with ledger(ctx, write=True) as book:
-        info = current(book, ctx, lock=True)
-        # BOB is bob: seated (refused), or back after leaving (their balance goes on)
-        name = match(name, [*info.line.order, *book.players(info)]) or name
-        info = joined(book, info, name, cents, lambda line: join_line(line, name, info.rules))
+        info = joined(book, current(book, ctx, lock=True), name, cents)
+    name = match(name, info.line.order) or name  # as the ledger writes them (BOB: bob)
     at = "" if cents is None else f" at {format_cents(cents)} a point"
     say(f"{name} joins{at}. Line: {info.line.describe()}")
     say_notes(info)

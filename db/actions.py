@@ -15,8 +15,10 @@ from chouette.errors import ChouetteError, LimitError
 from chouette.game import Event, Game, apply_all, start
 from chouette.limits import check_game
 from chouette.line import Line, check_between_games, check_session_name, normal_name
+from chouette.line import join as join_line
 from chouette.line import split as split_line
 from chouette.money import Cents, check_new_stake, check_payment, format_money
+from chouette.names import match
 from chouette.outcome import Outcome, settle_game
 from chouette.record import Record, event_to_json, parse_event, play_record
 from chouette.report import Undone
@@ -205,15 +207,16 @@ def change_line(
     return book.save_line(info, line)
 
 
-def join(
-    book: Ledger,
-    info: SessionInfo,
-    name: str,
-    stake: Cents | None,
-    change: Callable[[Line], Line],
-) -> SessionInfo:
-    """A player who joins (or joins again) where ``change`` seats them: with their own
-    stake, if they play for one (the same as before, once they have played in the session)."""
+def join(book: Ledger, info: SessionInfo, typed: str, stake: Cents | None) -> SessionInfo:
+    """A player who joins (or joins again) where the house rules seat a newcomer: with their
+    own stake, if they play for one (the same as before, once they have played in the
+    session). A name typed in another case is the player it means (BOB is bob: seated, which
+    is refused, or back after leaving, their balance going on)."""
+    name = match(typed, [*info.line.order, *book.players(info)]) or typed
+
+    def change(line: Line) -> Line:
+        return join_line(line, name, info.rules)
+
     before = book.player(info, name)
     said = f"{name} joins" + ("" if stake is None else f" at {format_money(stake)} a point")
     player = None if before is None else {"stake": before.stake, "joined_at": iso(before.joined_at)}

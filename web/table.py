@@ -16,7 +16,6 @@ from datetime import datetime
 
 from chouette.errors import ChouetteError
 from chouette.line import check_name
-from chouette.line import join as join_line
 from chouette.line import leave as leave_line
 from chouette.line import sit_in as sit_in_line
 from chouette.line import sit_out as sit_out_line
@@ -136,8 +135,6 @@ def _play(book: Ledger, info: SessionInfo, action: Action, game: int | None) -> 
 
 def _join(book: Ledger, info: SessionInfo, action: Action) -> list[str]:
     name = check_name(action.name)
-    # typed as BOB, it is bob: seated (refused), or back after leaving (their balance goes on)
-    name = match(name, [*info.line.order, *book.players(info)]) or name
     cents = None
     if action.stake:
         try:
@@ -145,7 +142,8 @@ def _join(book: Ledger, info: SessionInfo, action: Action) -> list[str]:
         except ChouetteError as err:
             raise ChouetteError(f"stake: {err}") from None
         check_stake(cents, f"{name}'s stake")
-    info = join(book, info, name, cents, lambda line: join_line(line, name, info.rules))
+    info = join(book, info, name, cents)
+    name = match(name, info.line.order) or name  # as the ledger writes them (BOB: bob)
     at = "" if cents is None else f" at {format_money(cents)} a point"
     return [f"{name} joins{at}. Line: {info.line.describe()}"]
 
