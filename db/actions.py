@@ -129,9 +129,10 @@ def record(
 
     The games are played and settled in memory first; then the ledger books them all in
     a handful of set-based writes, however many there are."""
-    infos: dict[str, SessionInfo] = {}
-    starts: dict[str, SessionInfo] = {}  # each session as the records found it
-    numbers: dict[str, int] = {}
+    ids: dict[str | None, int] = {}  # each name a record gives (None: the default), resolved
+    infos: dict[int, SessionInfo] = {}  # by the session's id: two names may be one session
+    starts: dict[int, SessionInfo] = {}  # each session as the records found it
+    numbers: dict[int, int] = {}
     played: list[Played] = []
     for item, where in records:
         if (
@@ -144,16 +145,18 @@ def record(
                 f"{default}: leave 'session' out or make the two agree"
             )
         name = normal_name(item.session) if item.session is not None else default
-        key = name or ""
-        if key not in infos:
+        if name not in ids:
             info = book.session(name, lock=True)
-            live = book.live(info)
-            if live.started:
-                raise ChouetteError(
-                    f"{where}: game {live.number} is in progress in {info.name}: finish or "
-                    "undo it before recording games"
-                )
-            infos[key], numbers[key], starts[key] = info, live.number, info
+            ids[name] = info.id
+            if info.id not in infos:
+                live = book.live(info)
+                if live.started:
+                    raise ChouetteError(
+                        f"{where}: game {live.number} is in progress in {info.name}: finish "
+                        "or undo it before recording games"
+                    )
+                infos[info.id], numbers[info.id], starts[info.id] = info, live.number, info
+        key = ids[name]
         info = infos[key]
         game, notices = play_record(item, info.line, info.rules, where)
         try:
