@@ -388,9 +388,10 @@ def _undo_unjournaled(book: Ledger, info: SessionInfo) -> Undone:
     if last.kind != "chouette":
         return _undo_import(book, info, last.number)
     if last.line_after is not None and line_from_json(last.line_after) != info.line:
-        raise ChouetteError(
-            f"the line has changed since game {last.number} ended (a join, leave or "
-            "sit-out): undo that first"
+        raise ChouetteError(  # (a change undo could take back would be in the journal)
+            f"the line has changed since game {last.number} ended, by a join, leave or "
+            "sit-out made before chouette kept a journal of what was done: undo cannot "
+            f"take game {last.number} back"
         )
     info = book.reopen(info, last)
     game = book.live(info).game
