@@ -415,5 +415,5 @@ def _undo_import(book: Ledger, info: SessionInfo, last: int) -> Undone:
 
 
 def _drop_last_event(book: Ledger, game_id: int, number: int, game: Game) -> Undone:
-    book.drop_last_event(game_id, len(game.events))
+    book.drop_events(game_id, len(game.events) - 1)
     return Undone("events", number, events=(game.events[-1],), game_gone=len(game.events) == 1)
