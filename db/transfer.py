@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from chouette.errors import ChouetteError
@@ -170,7 +170,7 @@ def restore(book: Ledger, lines: Iterable[tuple[int, str]]) -> dict[str, int]:
                         session_id=info.id,
                         session=info.name,
                         games=item["games"],
-                        imported_at=datetime.fromisoformat(item["imported_at"]),
+                        imported_at=_time(item["imported_at"]),
                         first_game=item.get("first_game"),  # not in an export of schema 3
                         last_game=item.get("last_game"),
                     )
@@ -184,6 +184,14 @@ def restore(book: Ledger, lines: Iterable[tuple[int, str]]) -> dict[str, int]:
     if current is not None:
         book.use(current)
     return counts
+
+
+def _time(value: Any) -> datetime:
+    """A time from the export, in UTC: chouette writes UTC with its offset; a time given
+    in another zone is the same moment, and one without an offset is UTC (SQLite would
+    keep a time's wall clock and drop its offset, PostgreSQL read it in the server's zone)."""
+    moment = datetime.fromisoformat(value)
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
 
 
 def _whole(value: Any, what: str) -> int:
@@ -201,13 +209,13 @@ def _session(book: Ledger, item: dict[str, Any]) -> SessionInfo:
         own = p["stake_cents"]
         if own is not None:
             own = _whole(own, f"{name}'s stake")
-        players.append(StoredPlayer(name, own, datetime.fromisoformat(p["joined_at"])))
+        players.append(StoredPlayer(name, own, _time(p["joined_at"])))
     return book.create_session(
         check_session_name(item["name"]),
         replace(line, order=tuple(check_name(p) for p in line.order)),
         check_stake(_whole(item["stake_cents"], "the stake")),
         HouseRules.from_dict(item["rules"]),
-        created_at=datetime.fromisoformat(item["created_at"]),
+        created_at=_time(item["created_at"]),
         players=players,
         current=False,
     )
@@ -216,8 +224,8 @@ def _session(book: Ledger, item: dict[str, Any]) -> SessionInfo:
 def _restore_game(book: Ledger, item: dict[str, Any], info: SessionInfo) -> None:
     number = _whole(item["number"], "a game's number")
     line = line_from_dict(item["line"])
-    started = datetime.fromisoformat(item["started_at"])
-    ended = datetime.fromisoformat(item["ended_at"]) if item.get("ended_at") else started
+    started = _time(item["started_at"])
+    ended = _time(item["ended_at"]) if item.get("ended_at") else started
     if item["type"] == "engine":
         sha, index = item["source"]
         points = {b["player"]: b["points"] for b in item["bookings"]}
@@ -263,7 +271,7 @@ def _payment(book: Ledger, item: dict[str, Any], info: SessionInfo) -> None:
                 check_name(item["payee"]),
                 cents,
                 check_note(item.get("note", "")),
-                datetime.fromisoformat(item["at"]),
+                _time(item["at"]),
             )
         ]
     )

@@ -177,3 +177,58 @@ def test_check_lists_every_problem_and_exits_1(chouette, ledger_url, sql, proble
         assert f"Problem: {problem}" in result.stderr, result.stderr
     count = len(result.stderr.splitlines()) - 1
     assert result.stderr.endswith(f"Error: {count} problem{'s' * (count > 1)} in the ledger\n")
+
+
+def test_an_export_whose_times_carry_another_offset_restores_the_same_moments(
+    chouette, tmp_path, monkeypatch, backend, request
+):
+    """An export edited or written elsewhere may give its times in another zone (or none:
+    UTC, as chouette writes them): the same moments are restored, on either backend."""
+    import json
+    from datetime import UTC, datetime, timedelta, timezone
+
+    club_ledger(chouette)
+    before = reports(chouette)
+    export = tmp_path / "club.jsonl"
+    chouette("export", str(export))
+    zones = [timezone(timedelta(hours=2)), timezone(timedelta(hours=-5)), None]
+    times = {"created_at", "joined_at", "started_at", "ended_at", "at", "imported_at"}
+
+    def shifted(value, step):
+        if not isinstance(value, str):
+            return value
+        try:
+            moment = datetime.fromisoformat(value)
+        except ValueError:
+            return value
+        zone = zones[step % len(zones)]
+        return (
+            moment.astimezone(zone).isoformat()
+            if zone
+            else moment.astimezone(UTC).replace(tzinfo=None).isoformat()
+        )
+
+    def walk(data, step):
+        if isinstance(data, dict):
+            return {k: shifted(v, step) if k in times else walk(v, step) for k, v in data.items()}
+        if isinstance(data, list):
+            return [walk(v, step) for v in data]
+        return data
+
+    lines = export.read_text("utf-8").splitlines()
+    moved = tmp_path / "moved.jsonl"
+    moved.write_text(
+        "\n".join(json.dumps(walk(json.loads(line), i)) for i, line in enumerate(lines)) + "\n",
+        "utf-8",
+    )
+    assert moved.read_text("utf-8") != export.read_text("utf-8")
+    if backend == "postgres":
+        copy = request.getfixturevalue("postgres_server").create_database()
+    else:
+        copy = str(tmp_path / "copy.db")
+    monkeypatch.setenv("CHOUETTE_DB", copy)
+    chouette("import", str(moved))
+    assert reports(chouette) == before
+    again = tmp_path / "again.jsonl"
+    chouette("export", str(again))
+    assert again.read_text().split("\n", 1)[1] == export.read_text().split("\n", 1)[1]
