@@ -17,9 +17,8 @@ from typing import Any
 
 from chouette.errors import ChouetteError
 from chouette.game import replay
-from chouette.limits import check_cents
 from chouette.line import check_name, check_session_name
-from chouette.money import check_stake
+from chouette.money import check_payment, check_stake
 from chouette.outcome import settle_game
 from chouette.rules import HouseRules
 from chouette.text import check_note
@@ -140,6 +139,7 @@ def restore(book: Ledger, lines: Iterable[tuple[int, str]]) -> dict[str, int]:
     sessions: dict[str, SessionInfo] = {}
     counts = {"sessions": 0, "games": 0, "payments": 0}
     current = None
+    seen = _Seen()
     for number, text in lines:
         if not text.strip():
             continue
@@ -155,13 +155,14 @@ def restore(book: Ledger, lines: Iterable[tuple[int, str]]) -> dict[str, int]:
                 if item.get("current"):
                     current = item["name"]
             elif kind == "game":
-                _restore_game(book, item, sessions[item["session"]])
+                _restore_game(book, item, sessions[item["session"]], seen)
                 counts["games"] += 1
             elif kind == "payment":
                 _payment(book, item, sessions[item["session"]])
                 counts["payments"] += 1
             elif kind == "source_file":
                 info = sessions[item["session"]]
+                seen.once("file", item["sha256"], f"the file {item['sha256']}")
                 book.remember_file(
                     SourceFile(
                         sha256=item["sha256"],
@@ -194,6 +195,20 @@ def _time(value: Any) -> datetime:
     return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
 
 
+class _Seen:
+    """What the export gave already: a session's game numbers, games' identities and
+    sources, imported files. Each is given once (the ledger's unique keys), or the export
+    is refused naming the line."""
+
+    def __init__(self) -> None:
+        self.given: set[tuple[str, object]] = set()
+
+    def once(self, kind: str, value: object, what: str) -> None:
+        if (kind, value) in self.given:
+            raise ChouetteError(f"{what} is given twice in the export")
+        self.given.add((kind, value))
+
+
 def _whole(value: Any, what: str) -> int:
     """A whole number from the export (not true/false, not a fraction)."""
     if not isinstance(value, int) or isinstance(value, bool):
@@ -221,15 +236,34 @@ def _session(book: Ledger, item: dict[str, Any]) -> SessionInfo:
     )
 
 
-def _restore_game(book: Ledger, item: dict[str, Any], info: SessionInfo) -> None:
+def _restore_game(book: Ledger, item: dict[str, Any], info: SessionInfo, seen: _Seen) -> None:
     number = _whole(item["number"], "a game's number")
+    if number < 1:
+        raise ChouetteError(f"a game's number must be 1 or more, not {number}")
+    seen.once("number", (info.id, number), f"game {number} of {info.name}")
     line = line_from_dict(item["line"])
     started = _time(item["started_at"])
     ended = _time(item["ended_at"]) if item.get("ended_at") else started
     if item["type"] == "engine":
         sha, index = item["source"]
-        points = {b["player"]: b["points"] for b in item["bookings"]}
-        cents = {b["player"]: b["cents"] for b in item["bookings"]}
+        if sha is not None:
+            seen.once("source", (sha, index), f"game {index} of the file {sha}")
+        if item.get("key") is not None:
+            seen.once("key", item["key"], f"the game identity {item['key']}")
+        players = book.player_names(info)
+        points: dict[str, int] = {}
+        cents: dict[str, int] = {}
+        for b in item["bookings"]:
+            player = b["player"]
+            if player not in players or player in points:
+                raise ChouetteError(
+                    f"game {number} of {info.name} books {player!r}: not a player of the "
+                    "session, or booked twice"
+                )
+            points[player] = _whole(b["points"], f"{player}'s points")
+            cents[player] = _whole(b["cents"], f"{player}'s money")
+        if sum(points.values()) or sum(cents.values()):
+            raise ChouetteError(f"game {number} of {info.name}: its bookings do not sum to zero")
         book.book_games(
             [
                 Finished(info.id, number, "engine", line, points, cents, started, ended,
@@ -260,15 +294,14 @@ def _restore_game(book: Ledger, item: dict[str, Any], info: SessionInfo) -> None
 
 def _payment(book: Ledger, item: dict[str, Any], info: SessionInfo) -> None:
     cents = _whole(item["cents"], "a payment")
-    if cents <= 0:
-        raise ChouetteError("a payment must be more than zero")
-    check_cents(cents, "a payment")
+    payer, payee = check_name(item["payer"]), check_name(item["payee"])
+    check_payment(payer, payee, cents, book.player_names(info), info.name)
     book.book_payments(
         [
             Paid(
                 info.id,
-                check_name(item["payer"]),
-                check_name(item["payee"]),
+                payer,
+                payee,
                 cents,
                 check_note(item.get("note", "")),
                 _time(item["at"]),
