@@ -17,11 +17,12 @@ from typing import Any
 
 from chouette.errors import ChouetteError
 from chouette.game import replay
-from chouette.line import check_name, check_session_name
+from chouette.line import Line, check_name, check_session_name
 from chouette.money import check_payment, check_stake
 from chouette.outcome import settle_game
 from chouette.rules import HouseRules
 from chouette.text import check_note
+from db.audit import line_problems
 from db.codec import event_from_body, extras_to_detail, iso, line_from_dict, line_to_dict
 from db.ledger import Ledger
 from db.migrations import LATEST
@@ -209,6 +210,17 @@ class _Seen:
         self.given.add((kind, value))
 
 
+def _line(data: Any, where: str) -> Line:
+    """A line from the export: its seats named as players are, none twice, and whoever sits
+    out, partners or is away one of them."""
+    line = line_from_dict(data)
+    line = replace(line, order=tuple(check_name(p) for p in line.order))
+    problems = line_problems(where, line)
+    if problems:
+        raise ChouetteError(problems[0])
+    return line
+
+
 def _whole(value: Any, what: str) -> int:
     """A whole number from the export (not true/false, not a fraction)."""
     if not isinstance(value, int) or isinstance(value, bool):
@@ -217,7 +229,7 @@ def _whole(value: Any, what: str) -> int:
 
 
 def _session(book: Ledger, item: dict[str, Any]) -> SessionInfo:
-    line = line_from_dict(item["line"])
+    line = _line(item["line"], f"the session {item['name']}")
     players = []
     for p in item["players"]:
         name = check_name(p["name"])
@@ -227,7 +239,7 @@ def _session(book: Ledger, item: dict[str, Any]) -> SessionInfo:
         players.append(StoredPlayer(name, own, _time(p["joined_at"])))
     return book.create_session(
         check_session_name(item["name"]),
-        replace(line, order=tuple(check_name(p) for p in line.order)),
+        line,
         check_stake(_whole(item["stake_cents"], "the stake")),
         HouseRules.from_dict(item["rules"]),
         created_at=_time(item["created_at"]),
