@@ -131,9 +131,10 @@ def record(
 
     The games are played and settled in memory first; then the ledger books them all in
     a handful of set-based writes, however many there are."""
-    infos: dict[str, SessionInfo] = {}
-    starts: dict[str, SessionInfo] = {}  # each session as the records found it
-    numbers: dict[str, int] = {}
+    ids: dict[str | None, int] = {}  # each name a record gives (None: the default), resolved
+    infos: dict[int, SessionInfo] = {}  # by the session's id: two names may be one session
+    starts: dict[int, SessionInfo] = {}  # each session as the records found it
+    numbers: dict[int, int] = {}
     played: list[Played] = []
     for item, where in records:
         if (
@@ -146,16 +147,18 @@ def record(
                 f"{default}: leave 'session' out or make the two agree"
             )
         name = normal_name(item.session) if item.session is not None else default
-        key = name or ""
-        if key not in infos:
+        if name not in ids:
             info = book.session(name, lock=True)
-            live = book.live(info)
-            if live.started:
-                raise ChouetteError(
-                    f"{where}: game {live.number} is in progress in {info.name}: finish or "
-                    "undo it before recording games"
-                )
-            infos[key], numbers[key], starts[key] = info, live.number, info
+            ids[name] = info.id
+            if info.id not in infos:
+                live = book.live(info)
+                if live.started:
+                    raise ChouetteError(
+                        f"{where}: game {live.number} is in progress in {info.name}: finish "
+                        "or undo it before recording games"
+                    )
+                infos[info.id], numbers[info.id], starts[info.id] = info, live.number, info
+        key = ids[name]
         info = infos[key]
         game, notices = play_record(item, info.line, info.rules, where)
         try:
@@ -388,9 +391,10 @@ def _undo_unjournaled(book: Ledger, info: SessionInfo) -> Undone:
     if last.kind != "chouette":
         return _undo_import(book, info, last.number)
     if last.line_after is not None and line_from_json(last.line_after) != info.line:
-        raise ChouetteError(
-            f"the line has changed since game {last.number} ended (a join, leave or "
-            "sit-out): undo that first"
+        raise ChouetteError(  # (a change undo could take back would be in the journal)
+            f"the line has changed since game {last.number} ended, by a join, leave or "
+            "sit-out made before chouette kept a journal of what was done: undo cannot "
+            f"take game {last.number} back"
         )
     info = book.reopen(info, last)
     game = book.live(info).game
@@ -414,5 +418,5 @@ def _undo_import(book: Ledger, info: SessionInfo, last: int) -> Undone:
 
 
 def _drop_last_event(book: Ledger, game_id: int, number: int, game: Game) -> Undone:
-    book.drop_last_event(game_id, len(game.events))
+    book.drop_events(game_id, len(game.events) - 1)
     return Undone("events", number, events=(game.events[-1],), game_gone=len(game.events) == 1)

@@ -19,6 +19,7 @@ from sqlalchemy.exc import DBAPIError
 
 from chouette.errors import ChouetteError
 from chouette.game import replay
+from chouette.line import Line
 from chouette.money import format_money
 from chouette.outcome import MULTIPLIER, Kind, pair_money, pair_points, settle_game
 from db.codec import event_from_body, extras_from_detail, line_from_json
@@ -269,17 +270,22 @@ def _engine(where: str, game: StoredGame, rows: list[Booking], info: SessionInfo
 
 
 def _line(info: SessionInfo, live: int) -> list[str]:
-    line = info.line
-    problems = []
-    if len(set(line.order)) != len(line.order):
-        problems.append(f"{info.name}: someone sits twice in the line")
-    if not line.sitting_out <= set(line.order):
-        problems.append(f"{info.name}: someone sits out who is not in the line")
-    if line.partner is not None and line.partner not in line.active[1:]:
-        problems.append(f"{info.name}: the partner {line.partner} is not a seated player")
-    strangers = [p for p, _ in line.away if p not in line.order]
-    if strangers or len(dict(line.away)) != len(line.away):
-        problems.append(f"{info.name}: someone is away who is not in the line, or away twice")
+    problems = line_problems(info.name, info.line)
     if live > 1:
         problems.append(f"{info.name}: {live} games are in progress at once")
+    return problems
+
+
+def line_problems(where: str, line: Line) -> list[str]:
+    """What is wrong with a line (``where``: the session, for the messages)."""
+    problems = []
+    if len(set(line.order)) != len(line.order):
+        problems.append(f"{where}: someone sits twice in the line")
+    if not line.sitting_out <= set(line.order):
+        problems.append(f"{where}: someone sits out who is not in the line")
+    if line.partner is not None and line.partner not in line.active[1:]:
+        problems.append(f"{where}: the partner {line.partner} is not a seated player")
+    strangers = [p for p, _ in line.away if p not in line.order]
+    if strangers or len(dict(line.away)) != len(line.away):
+        problems.append(f"{where}: someone is away who is not in the line, or away twice")
     return problems

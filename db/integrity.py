@@ -42,8 +42,6 @@ JSON_COLUMNS: dict[str, dict[str, Callable[[Any], object]]] = {
     "action": {"detail": _detail},
 }
 _SHAPES = (ChouetteError, ValueError, KeyError, TypeError, AttributeError)
-#: Damage that stops the check of the contents (what is read would not be what was written).
-_UNREADABLE = (ValueError, TypeError, KeyError, AttributeError, ChouetteError, DBAPIError)
 
 
 def storage(conn: Connection) -> list[str]:

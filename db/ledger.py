@@ -515,15 +515,6 @@ class Ledger:
         )
         return self.save_line(info, line_from_json(game.line_before))
 
-    def drop_last_event(self, game_id: int, count: int) -> None:
-        """Take back the last of a game's ``count`` events (the game with it, if it was the
-        first)."""
-        self._db.execute(
-            delete(EventRow).where(col(EventRow.game_id) == game_id, col(EventRow.seq) == count - 1)
-        )
-        if count == 1:
-            self._db.execute(delete(GameRow).where(col(GameRow.id) == game_id))
-
     def drop_games(self, info: SessionInfo, first: int, last: int) -> None:
         """Take back the session's games ``first`` to ``last``: their bookings and balances,
         events, pair results and rows."""

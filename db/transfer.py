@@ -12,17 +12,17 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from chouette.errors import ChouetteError
 from chouette.game import replay
-from chouette.limits import check_cents
-from chouette.line import check_name, check_session_name
-from chouette.money import check_stake
+from chouette.line import Line, check_name, check_session_name
+from chouette.money import check_payment, check_stake
 from chouette.outcome import settle_game
 from chouette.rules import HouseRules
 from chouette.text import check_note
+from db.audit import line_problems
 from db.codec import event_from_body, extras_to_detail, iso, line_from_dict, line_to_dict
 from db.ledger import Ledger
 from db.migrations import LATEST
@@ -140,6 +140,7 @@ def restore(book: Ledger, lines: Iterable[tuple[int, str]]) -> dict[str, int]:
     sessions: dict[str, SessionInfo] = {}
     counts = {"sessions": 0, "games": 0, "payments": 0}
     current = None
+    seen = _Seen()
     for number, text in lines:
         if not text.strip():
             continue
@@ -155,13 +156,14 @@ def restore(book: Ledger, lines: Iterable[tuple[int, str]]) -> dict[str, int]:
                 if item.get("current"):
                     current = item["name"]
             elif kind == "game":
-                _restore_game(book, item, sessions[item["session"]])
+                _restore_game(book, item, sessions[item["session"]], seen)
                 counts["games"] += 1
             elif kind == "payment":
                 _payment(book, item, sessions[item["session"]])
                 counts["payments"] += 1
             elif kind == "source_file":
                 info = sessions[item["session"]]
+                seen.once("file", item["sha256"], f"the file {item['sha256']}")
                 book.remember_file(
                     SourceFile(
                         sha256=item["sha256"],
@@ -170,7 +172,7 @@ def restore(book: Ledger, lines: Iterable[tuple[int, str]]) -> dict[str, int]:
                         session_id=info.id,
                         session=info.name,
                         games=item["games"],
-                        imported_at=datetime.fromisoformat(item["imported_at"]),
+                        imported_at=_time(item["imported_at"]),
                         first_game=item.get("first_game"),  # not in an export of schema 3
                         last_game=item.get("last_game"),
                     )
@@ -186,6 +188,39 @@ def restore(book: Ledger, lines: Iterable[tuple[int, str]]) -> dict[str, int]:
     return counts
 
 
+def _time(value: Any) -> datetime:
+    """A time from the export, in UTC: chouette writes UTC with its offset; a time given
+    in another zone is the same moment, and one without an offset is UTC (SQLite would
+    keep a time's wall clock and drop its offset, PostgreSQL read it in the server's zone)."""
+    moment = datetime.fromisoformat(value)
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
+class _Seen:
+    """What the export gave already: a session's game numbers, games' identities and
+    sources, imported files. Each is given once (the ledger's unique keys), or the export
+    is refused naming the line."""
+
+    def __init__(self) -> None:
+        self.given: set[tuple[str, object]] = set()
+
+    def once(self, kind: str, value: object, what: str) -> None:
+        if (kind, value) in self.given:
+            raise ChouetteError(f"{what} is given twice in the export")
+        self.given.add((kind, value))
+
+
+def _line(data: Any, where: str) -> Line:
+    """A line from the export: its seats named as players are, none twice, and whoever sits
+    out, partners or is away one of them."""
+    line = line_from_dict(data)
+    line = replace(line, order=tuple(check_name(p) for p in line.order))
+    problems = line_problems(where, line)
+    if problems:
+        raise ChouetteError(problems[0])
+    return line
+
+
 def _whole(value: Any, what: str) -> int:
     """A whole number from the export (not true/false, not a fraction)."""
     if not isinstance(value, int) or isinstance(value, bool):
@@ -194,34 +229,53 @@ def _whole(value: Any, what: str) -> int:
 
 
 def _session(book: Ledger, item: dict[str, Any]) -> SessionInfo:
-    line = line_from_dict(item["line"])
+    line = _line(item["line"], f"the session {item['name']}")
     players = []
     for p in item["players"]:
         name = check_name(p["name"])
         own = p["stake_cents"]
         if own is not None:
             own = _whole(own, f"{name}'s stake")
-        players.append(StoredPlayer(name, own, datetime.fromisoformat(p["joined_at"])))
+        players.append(StoredPlayer(name, own, _time(p["joined_at"])))
     return book.create_session(
         check_session_name(item["name"]),
-        replace(line, order=tuple(check_name(p) for p in line.order)),
+        line,
         check_stake(_whole(item["stake_cents"], "the stake")),
         HouseRules.from_dict(item["rules"]),
-        created_at=datetime.fromisoformat(item["created_at"]),
+        created_at=_time(item["created_at"]),
         players=players,
         current=False,
     )
 
 
-def _restore_game(book: Ledger, item: dict[str, Any], info: SessionInfo) -> None:
+def _restore_game(book: Ledger, item: dict[str, Any], info: SessionInfo, seen: _Seen) -> None:
     number = _whole(item["number"], "a game's number")
+    if number < 1:
+        raise ChouetteError(f"a game's number must be 1 or more, not {number}")
+    seen.once("number", (info.id, number), f"game {number} of {info.name}")
     line = line_from_dict(item["line"])
-    started = datetime.fromisoformat(item["started_at"])
-    ended = datetime.fromisoformat(item["ended_at"]) if item.get("ended_at") else started
+    started = _time(item["started_at"])
+    ended = _time(item["ended_at"]) if item.get("ended_at") else started
     if item["type"] == "engine":
         sha, index = item["source"]
-        points = {b["player"]: b["points"] for b in item["bookings"]}
-        cents = {b["player"]: b["cents"] for b in item["bookings"]}
+        if sha is not None:
+            seen.once("source", (sha, index), f"game {index} of the file {sha}")
+        if item.get("key") is not None:
+            seen.once("key", item["key"], f"the game identity {item['key']}")
+        players = book.player_names(info)
+        points: dict[str, int] = {}
+        cents: dict[str, int] = {}
+        for b in item["bookings"]:
+            player = b["player"]
+            if player not in players or player in points:
+                raise ChouetteError(
+                    f"game {number} of {info.name} books {player!r}: not a player of the "
+                    "session, or booked twice"
+                )
+            points[player] = _whole(b["points"], f"{player}'s points")
+            cents[player] = _whole(b["cents"], f"{player}'s money")
+        if sum(points.values()) or sum(cents.values()):
+            raise ChouetteError(f"game {number} of {info.name}: its bookings do not sum to zero")
         book.book_games(
             [
                 Finished(info.id, number, "engine", line, points, cents, started, ended,
@@ -252,18 +306,17 @@ def _restore_game(book: Ledger, item: dict[str, Any], info: SessionInfo) -> None
 
 def _payment(book: Ledger, item: dict[str, Any], info: SessionInfo) -> None:
     cents = _whole(item["cents"], "a payment")
-    if cents <= 0:
-        raise ChouetteError("a payment must be more than zero")
-    check_cents(cents, "a payment")
+    payer, payee = check_name(item["payer"]), check_name(item["payee"])
+    check_payment(payer, payee, cents, book.player_names(info), info.name)
     book.book_payments(
         [
             Paid(
                 info.id,
-                check_name(item["payer"]),
-                check_name(item["payee"]),
+                payer,
+                payee,
                 cents,
                 check_note(item.get("note", "")),
-                datetime.fromisoformat(item["at"]),
+                _time(item["at"]),
             )
         ]
     )

@@ -73,6 +73,24 @@ def test_a_record_whose_session_disagrees_with_the_session_option_is_refused(cho
     chouette("record", "-", input=json.dumps(record))  # no --session: the record says
 
 
+def test_records_naming_the_current_session_and_leaving_it_out_are_one_session(chouette):
+    chouette("new", "fri", "ann", "bob", "cat")
+    records = [
+        {"result": {"winner": "box"}},  # no 'session': the current one, fri
+        {"session": "fri", "line": ["ann", "cat", "bob"], "result": {"winner": "box"}},
+        {"result": {"winner": "team"}},
+    ]
+    out = chouette("record", "-", input="\n".join(json.dumps(r) for r in records)).stdout
+    assert out == (
+        "Booked game 1 of fri; next line: ann | cat, bob\n"
+        "Booked game 2 of fri; next line: ann | bob, cat\n"
+        "Booked game 3 of fri; next line: bob | cat, ann\n"
+    )
+    assert [g["game"] for g in chouette.json("sheet")["games"]] == [1, 2, 3]
+    chouette("undo")  # the record, whole
+    assert chouette.json("sheet")["games"] == []
+
+
 # ------------------------------------------------------------ who the standings list
 
 

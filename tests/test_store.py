@@ -357,3 +357,26 @@ def test_a_migrated_ledger_reports_what_it_held(chouette, tmp_path, monkeypatch)
     assert status["game"]["cubes"]["bob"]["pending"] == "box"
     chouette("take", "bob")
     chouette.json("end", "box")
+
+
+@pytest.mark.backends("sqlite")
+def test_undo_in_a_migrated_ledger_stops_at_a_line_change_it_cannot_take_back(
+    chouette, tmp_path, monkeypatch
+):
+    """ledger-v4.sqlite's friday: game 1, a change of the line (cat sits out), game 2 and
+    game 3 in progress, all before the journal. Undo takes back games 3 and 2 event by
+    event; the line change has no journal entry, so undo says it cannot go further (not
+    "undo that first", which it cannot do)."""
+    old = tmp_path / "old.sqlite"
+    shutil.copy(V4, old)
+    monkeypatch.setenv("CHOUETTE_DB", str(old))
+    for _ in range(5):
+        chouette("--session", "friday", "undo")
+    before = dump(f"sqlite:///{old}")
+    refused = chouette("--session", "friday", "undo", code=1).stderr
+    assert refused == (
+        "Error: the line has changed since game 1 ended, by a join, leave or sit-out made "
+        "before chouette kept a journal of what was done: undo cannot take game 1 back\n"
+    )
+    assert dump(f"sqlite:///{old}") == before
+    chouette("check")

@@ -177,3 +177,157 @@ def test_check_lists_every_problem_and_exits_1(chouette, ledger_url, sql, proble
         assert f"Problem: {problem}" in result.stderr, result.stderr
     count = len(result.stderr.splitlines()) - 1
     assert result.stderr.endswith(f"Error: {count} problem{'s' * (count > 1)} in the ledger\n")
+
+
+def _empty_ledger(backend, request, tmp_path) -> str:
+    """Another, empty ledger on this test's backend."""
+    if backend == "postgres":
+        return request.getfixturevalue("postgres_server").create_database()
+    return str(tmp_path / "copy.db")
+
+
+def test_an_export_whose_times_carry_another_offset_restores_the_same_moments(
+    chouette, tmp_path, monkeypatch, backend, request
+):
+    """An export edited or written elsewhere may give its times in another zone (or none:
+    UTC, as chouette writes them): the same moments are restored, on either backend."""
+    import json
+    from datetime import UTC, datetime, timedelta, timezone
+
+    club_ledger(chouette)
+    before = reports(chouette)
+    export = tmp_path / "club.jsonl"
+    chouette("export", str(export))
+    zones = [timezone(timedelta(hours=2)), timezone(timedelta(hours=-5)), None]
+    times = {"created_at", "joined_at", "started_at", "ended_at", "at", "imported_at"}
+
+    def shifted(value, step):
+        if not isinstance(value, str):
+            return value
+        try:
+            moment = datetime.fromisoformat(value)
+        except ValueError:
+            return value
+        zone = zones[step % len(zones)]
+        return (
+            moment.astimezone(zone).isoformat()
+            if zone
+            else moment.astimezone(UTC).replace(tzinfo=None).isoformat()
+        )
+
+    def walk(data, step):
+        if isinstance(data, dict):
+            return {k: shifted(v, step) if k in times else walk(v, step) for k, v in data.items()}
+        if isinstance(data, list):
+            return [walk(v, step) for v in data]
+        return data
+
+    lines = export.read_text("utf-8").splitlines()
+    moved = tmp_path / "moved.jsonl"
+    moved.write_text(
+        "\n".join(json.dumps(walk(json.loads(line), i)) for i, line in enumerate(lines)) + "\n",
+        "utf-8",
+    )
+    assert moved.read_text("utf-8") != export.read_text("utf-8")
+    monkeypatch.setenv("CHOUETTE_DB", _empty_ledger(backend, request, tmp_path))
+    chouette("import", str(moved))
+    assert reports(chouette) == before
+    again = tmp_path / "again.jsonl"
+    chouette("export", str(again))
+    assert again.read_text().split("\n", 1)[1] == export.read_text().split("\n", 1)[1]
+
+
+def _small_export(chouette, tmp_path):
+    """An export of two chouette games, an imported file of two games and a payment."""
+    import json
+
+    chouette("new", "club", "ann", "bob")
+    chouette("end", "box")
+    chouette("end", "team")
+    games = tmp_path / "g.jsonl"
+    games.write_text(
+        "".join(
+            json.dumps(
+                {"session": "club", "game": n, "winner": w, "loser": lo, "cube": 1,
+                 "result": "single", "end": "bearoff", "points": 1}
+            ) + "\n"
+            for n, w, lo in ((1, "ann", "bob"), (2, "bob", "ann"))
+        ),
+        "utf-8",
+    )  # fmt: skip
+    chouette("import", str(games))
+    chouette("pay", "bob", "ann", "1.00")
+    export = tmp_path / "club.jsonl"
+    chouette("export", str(export))
+    return [json.loads(line) for line in export.read_text("utf-8").splitlines()]
+
+
+def _damage(lines, how):
+    """The export's lines: heading, session, games 1–4 (3 and 4 imported), payment, file."""
+    game1, game2, game3, game4, payment = lines[2], lines[3], lines[4], lines[5], lines[6]
+    if how == "a game number twice":
+        game2["number"] = 1
+    elif how == "a game number 0":
+        game1["number"] = 0
+    elif how == "points of a fraction":
+        game3["bookings"][0]["points"], game3["bookings"][1]["points"] = 1.5, -1.5
+    elif how == "money as text":
+        game3["bookings"][0]["cents"] = "100"
+    elif how == "bookings past zero":
+        game3["bookings"][0]["points"] = 5
+    elif how == "a stranger booked":
+        game3["bookings"][0]["player"] = "zed"
+    elif how == "one game's identity twice":
+        game4["key"] = game3["key"]
+    elif how == "one game's source twice":
+        game4["source"] = game3["source"]
+    elif how == "a file twice":
+        lines.append(dict(lines[-1]))
+    elif how == "a payment to oneself":
+        payment["payee"] = payment["payer"]
+    elif how == "a payment by a stranger":
+        payment["payer"] = "zed"
+    elif how == "a stranger partners the box":
+        lines[1]["line"]["partner"] = "zed"
+    elif how == "a stranger is away":
+        lines[1]["line"]["away"] = [["zed", None]]
+    elif how == "someone seated twice":
+        lines[1]["line"]["order"] = ["ann", "ann"]
+    return lines
+
+
+DAMAGE = [
+    ("a game number twice", "line 4: game 1 of club is given twice in the export"),
+    ("a game number 0", "line 3: a game's number must be 1 or more, not 0"),
+    ("points of a fraction", "line 5: ann's points must be a whole number, not 1.5"),
+    ("money as text", "line 5: ann's money must be a whole number, not '100'"),
+    ("bookings past zero", "line 5: game 3 of club: its bookings do not sum to zero"),
+    ("a stranger booked", "line 5: game 3 of club books 'zed': not a player of the session"),
+    ("one game's identity twice", "line 6: the game identity "),
+    ("one game's source twice", "line 6: game 1 of the file "),
+    ("a file twice", "line 9: the file "),
+    ("a payment to oneself", "line 7: bob cannot pay themselves"),
+    ("a payment by a stranger", "line 7: zed has not played in club"),
+    ("a stranger partners the box", "line 2: the session club: the partner zed is not a"),
+    ("a stranger is away", "line 2: the session club: someone is away who is not in the line"),
+    ("someone seated twice", "line 2: the session club: someone sits twice in the line"),
+]
+
+
+@pytest.mark.parametrize(("how", "message"), DAMAGE)
+def test_a_damaged_export_is_refused_naming_the_line_and_restores_nothing(
+    chouette, tmp_path, monkeypatch, backend, request, how, message
+):
+    """An export edited by hand (or damaged) that would restore a ledger `chouette check`
+    refuses, or that the database's own unique keys refuse, is refused with a message
+    naming its line, not a clash with "another command", and nothing is written."""
+    import json
+
+    lines = _damage(_small_export(chouette, tmp_path), how)
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("".join(json.dumps(line) + "\n" for line in lines), "utf-8")
+    monkeypatch.setenv("CHOUETTE_DB", _empty_ledger(backend, request, tmp_path))
+    refused = chouette("import", str(bad), code=1).stderr
+    assert refused.startswith(f"Error: {message}"), refused
+    chouette("new", "empty", "x", "y")  # nothing was restored: the ledger is empty
+    assert [s["name"] for s in chouette.json("sessions")["sessions"]] == ["empty"]

@@ -44,6 +44,7 @@ def reports(chouette) -> dict[str, object]:
     }
 
 
+@pytest.mark.backends("sqlite", "postgres")
 def test_undo_takes_back_a_payment(chouette):
     chouette("new", "friday", "ann", "bob", "cat")
     chouette("end", "box")
@@ -57,6 +58,7 @@ def test_undo_takes_back_a_payment(chouette):
     )
 
 
+@pytest.mark.backends("sqlite", "postgres")
 def test_undo_takes_back_a_join_a_leave_a_sit_out_and_a_sit_in(chouette):
     chouette("new", "friday", "ann", "bob", "cat")
     chouette("end", "box")
@@ -80,6 +82,7 @@ def test_undo_takes_back_a_join_a_leave_a_sit_out_and_a_sit_in(chouette):
     )
 
 
+@pytest.mark.backends("sqlite", "postgres")
 def test_a_player_who_joins_again_gets_their_stake_back(chouette):
     chouette("new", "friday", "ann", "bob", "cat", "--player-stake", "cat=2")
     chouette("leave", "cat")
@@ -94,6 +97,7 @@ def test_a_player_who_joins_again_gets_their_stake_back(chouette):
     assert cat == {"name": "cat", "points": 1, "cents": 100}  # cat plays bob's box at 1.00
 
 
+@pytest.mark.backends("sqlite", "postgres")
 def test_undo_takes_back_a_whole_command_of_several_events(chouette):
     chouette("new", "friday", "ann", "bob", "cat", "dan")
     chouette("double", "bob", "cat")
@@ -106,6 +110,7 @@ def test_undo_takes_back_a_whole_command_of_several_events(chouette):
     )
 
 
+@pytest.mark.backends("sqlite", "postgres")
 def test_undo_takes_back_a_record_of_games(chouette):
     chouette("new", "friday", "ann", "bob", "cat")
     chouette("end", "box")
@@ -116,6 +121,7 @@ def test_undo_takes_back_a_record_of_games(chouette):
     assert reports(chouette) == before
 
 
+@pytest.mark.backends("sqlite", "postgres")
 def test_log_lists_what_undo_would_take_back_newest_first(chouette, tmp_path):
     chouette("new", "friday", "ann", "bob", "cat")
     assert chouette("log").stdout == "Nothing done in friday yet that undo could take back.\n"
