@@ -680,6 +680,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         "--only", help="one figure: oneshot, table, import, bigfile, reports, settle, serve"
     )
     args = parser.parse_args(argv)
+    # the commands it times run as `python -c "import cli; ..."`: from the clone, wherever
+    # the benchmark is started (installed, cli.py lives inside the package, not on the path)
+    os.chdir(ROOT)
     runs = 5 if args.quick else 15
     steps: dict[str, Callable[[Path, Path], None]] = {
         "oneshot": lambda f, e: one_shot(f, e, runs),
