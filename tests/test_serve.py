@@ -208,6 +208,15 @@ def test_the_scorekeepers_page_and_actions_need_the_pin(ledger_url):
             "Content-Type": "application/x-www-form-urlencoded", "Cookie": keeper.cookie,
             "Origin": "http://evil.example"})  # fmt: skip
         assert conn.getresponse().status == 403
+        # a form with more fields than any of ours is refused, not a server error
+        form = "application/x-www-form-urlencoded"
+        for path, cookie in (("/keeper", {}), ("/keeper/act", {"Cookie": keeper.cookie})):
+            conn = server.connection()
+            conn.request("POST", path, body="&".join(f"a{i}=1" for i in range(600)),
+                         headers={"Content-Type": form, **cookie})  # fmt: skip
+            response = conn.getresponse()
+            said = (response.status, response.read())
+            assert said == (413, b"Error: the form has more fields than any form of ours\n")
         # five wrong PINs from one device, and it must wait (even with the right one)
         for _ in range(5):
             assert Keeper(server, "0000").status == 403

@@ -53,6 +53,7 @@ log = logging.getLogger("chouette.serve")
 
 COOKIE = "chouette-keeper"
 MAX_FORM = 64 * 1024  # bytes: a form of the page is a few hundred
+MAX_FIELDS = 500  # a form of the page has a handful
 PIN_TRIES = 5  # wrong PINs from one address …
 PIN_WINDOW = 60.0  # … within this many seconds, then it waits
 SECURITY_HEADERS = [
@@ -301,4 +302,9 @@ async def form(request: Request) -> dict[str, list[str]] | Response:
         body += chunk
         if len(body) > MAX_FORM:
             return refusal(413, "the form is too large", False)
-    return parse_qs(body.decode("utf-8", "replace"), keep_blank_values=True, max_num_fields=500)
+    try:
+        return parse_qs(
+            body.decode("utf-8", "replace"), keep_blank_values=True, max_num_fields=MAX_FIELDS
+        )
+    except ValueError:  # parse_qs past max_num_fields
+        return refusal(413, "the form has more fields than any form of ours", False)
