@@ -236,7 +236,8 @@ def sit_in(line: Line, name: str, rules: HouseRules) -> Line:
 def name_proxy(line: Line, name: str, proxy: str | None, rules: HouseRules) -> Line:
     """``name`` is away from the next game on: ``proxy`` decides for them, or (``FOLLOWS``)
     their cube follows the captain's, until withdrawn. A player whose cube follows the
-    captain's cannot be the box or the captain: nobody would be at the table for them."""
+    captain's cannot be the box or the captain: nobody would be at the table for them. A
+    proxy is at the table: not away, and not going away while deciding for someone."""
     name = normal_name(name)
     if not rules.proxies:
         raise LineError(
@@ -245,6 +246,9 @@ def name_proxy(line: Line, name: str, proxy: str | None, rules: HouseRules) -> L
     _require_seated(line, name)
     if name in line.sitting_out:
         raise LineError(f"{name} is sitting out: a proxy is for a player who plays while away")
+    for member, by in line.away:
+        if by == name and member != name:
+            raise LineError(f"{name} decides for {member}: name {member} another proxy first")
     if proxy is FOLLOWS:
         for seat_name, holder in (("box", line.box), ("captain", line.captain)):
             if holder == name:
@@ -256,6 +260,8 @@ def name_proxy(line: Line, name: str, proxy: str | None, rules: HouseRules) -> L
         proxy = check_name(proxy)
         if proxy == name:
             raise LineError(f"{name} cannot be their own proxy")
+        if proxy in dict(line.away):
+            raise LineError(f"{proxy} is away too: a proxy decides at the table")
     away = [(p, by) for p, by in line.away if p != name]
     at = next((i for i, (p, _) in enumerate(line.away) if p == name), len(away))
     away.insert(at, (name, proxy))

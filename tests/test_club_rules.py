@@ -433,6 +433,19 @@ def test_a_proxy_named_again_replaces_the_first_and_keeps_its_place():
     assert withdraw_proxy(line, "M1").away == (("M2", FOLLOWS),)
 
 
+def test_a_proxy_is_at_the_table():
+    """Nobody decides for a player away who is away themselves: not a proxy away, and not
+    a proxy who goes away while still deciding for someone."""
+    line = away("B | C, M1, M2, M3", ("M2", FOLLOWS))
+    with pytest.raises(LineError, match="M2 is away too: a proxy decides at the table"):
+        name_proxy(line, "M1", "M2", PROXIES)
+    line = name_proxy(line, "M1", "M3", PROXIES)
+    for proxy in (FOLLOWS, "dan"):
+        with pytest.raises(LineError, match="M3 decides for M1: name M1 another proxy first"):
+            name_proxy(line, "M3", proxy, PROXIES)
+    assert name_proxy(line, "M1", "dan", PROXIES).away == (("M2", FOLLOWS), ("M1", "dan"))
+
+
 def test_players_away_stay_away_through_rotation_joins_and_leaves():
     line = away("B | C, M1, M2", ("M2", "dan"))
     nxt = outcome(play(line, "end team", rules=PROXIES)).next_line
