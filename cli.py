@@ -1246,12 +1246,20 @@ def log(
     """
     from chouette.report import log_json, log_rows
     from db.actions import log as done
+    from db.actions import undoable
 
     with ledger(ctx, write=False) as book:
         info = current(book, ctx)
         found = done(book, info, limit)
+        older = not found and undoable(book, info, book.live(info))
     if as_json:
         emit_json(log_json(info.name, found))
+    elif older:  # a session played before chouette kept a journal
+        say(
+            f"Nothing in {info.name}'s journal: what was done there came before chouette kept "
+            "one. undo takes it back as an older chouette did: the last event, or the games "
+            "of the last file imported."
+        )
     elif not found:
         say(f"Nothing done in {info.name} yet that undo could take back.")
     else:

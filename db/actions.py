@@ -338,6 +338,21 @@ def what(action: Action) -> Undone:
     return Undone("line", said=detail["said"])
 
 
+def undoable(book: Ledger, info: SessionInfo, live: LiveGame) -> bool:
+    """Whether ``undo`` has something to take back: the last thing the journal holds; in a
+    session played before the journal, an event of the game in progress, or the last game
+    unless the line has changed since that game ended (the conditions of :func:`undo`; the
+    tests hold the two together)."""
+    if book.actions(info, limit=1) or live.game is not None:
+        return True
+    last = book.last_game(info)
+    if last is None:
+        return False
+    if last.kind != "chouette" or last.line_after is None:
+        return True
+    return line_from_json(last.line_after) == info.line
+
+
 def log(book: Ledger, info: SessionInfo, limit: int | None = None) -> list[tuple[datetime, Undone]]:
     """What ``undo`` would take back, newest first: when, and what."""
     return [(action.at, what(action)) for action in book.actions(info, limit)]

@@ -370,8 +370,17 @@ def test_undo_in_a_migrated_ledger_stops_at_a_line_change_it_cannot_take_back(
     old = tmp_path / "old.sqlite"
     shutil.copy(V4, old)
     monkeypatch.setenv("CHOUETTE_DB", str(old))
+    chouette("migrate")
+    assert chouette("--session", "friday", "log").stdout == (
+        "Nothing in friday's journal: what was done there came before chouette kept one. undo "
+        "takes it back as an older chouette did: the last event, or the games of the last "
+        "file imported.\n"
+    )
     for _ in range(5):
         chouette("--session", "friday", "undo")
+    assert chouette("--session", "friday", "log").stdout == (
+        "Nothing done in friday yet that undo could take back.\n"
+    )
     before = dump(f"sqlite:///{old}")
     refused = chouette("--session", "friday", "undo", code=1).stderr
     assert refused == (

@@ -23,9 +23,8 @@ from chouette.money import check_stake, format_money, parse_money
 from chouette.names import match
 from chouette.report import booked_rows, describe_events, undone_text
 from db import Ledger, open_ledger
-from db.actions import change_line, join, play, undo
-from db.codec import line_from_json
-from db.values import LiveGame, SessionInfo
+from db.actions import change_line, join, play, undo, undoable
+from db.values import SessionInfo
 from web.board import Board, build_board
 from web.moves import PLAY_ACTS, Action, events_for
 
@@ -146,18 +145,3 @@ def _join(book: Ledger, info: SessionInfo, action: Action) -> list[str]:
     name = match(name, info.line.order) or name  # as the ledger writes them (BOB: bob)
     at = "" if cents is None else f" at {format_money(cents)} a point"
     return [f"{name} joins{at}. Line: {info.line.describe()}"]
-
-
-def undoable(book: Ledger, info: SessionInfo, live: LiveGame) -> bool:
-    """Whether ``undo`` has something to take back: the last thing the journal holds; in a
-    session played before the journal, an event of the game in progress, or the last game
-    unless the line has changed since that game ended (the conditions of
-    :func:`db.actions.undo`; the tests hold the two together)."""
-    if book.actions(info, limit=1) or live.game is not None:
-        return True
-    last = book.last_game(info)
-    if last is None:
-        return False
-    if last.kind != "chouette" or last.line_after is None:
-        return True
-    return line_from_json(last.line_after) == info.line
