@@ -677,6 +677,7 @@ def join(
         chouette join fred --stake 2.00
     """
     from chouette.line import check_name
+    from chouette.report import joined_text
 
     try:
         name = check_name(name)
@@ -688,8 +689,7 @@ def join(
     with ledger(ctx, write=True) as book:
         info = joined(book, current(book, ctx, lock=True), name, cents)
     name = match(name, info.line.order) or name  # as the ledger writes them (BOB: bob)
-    at = "" if cents is None else f" at {format_cents(cents)} a point"
-    say(f"{name} joins{at}. Line: {info.line.describe()}")
+    say(f"{joined_text(name, info.player_stakes.get(name))}. Line: {info.line.describe()}")
     say_notes(info)
 
 

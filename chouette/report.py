@@ -594,6 +594,12 @@ def done_text(done: Undone) -> str:
     return f"{', '.join(e.describe() for e in done.events)} (game {done.number})"
 
 
+def joined_text(name: str, stake: Cents | None) -> str:
+    """``eve joins``, with the stake the player plays for when it is their own (given now,
+    or kept from when they played here before): ``eve joins at 3.00 a point``."""
+    return f"{name} joins" + ("" if stake is None else f" at {format_money(stake)} a point")
+
+
 def undone_text(undone: Undone) -> str:
     """What ``undo`` took back, in a sentence."""
     if undone.what == "events" and undone.game_gone:

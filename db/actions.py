@@ -21,7 +21,7 @@ from chouette.money import Cents, check_new_stake, check_payment, format_money
 from chouette.names import match
 from chouette.outcome import Outcome, settle_game
 from chouette.record import Record, event_to_json, parse_event, play_record
-from chouette.report import Undone
+from chouette.report import Undone, joined_text
 from chouette.text import check_note
 from db.codec import extras_to_detail, iso, line_from_dict, line_from_json, line_to_dict
 from db.ledger import Ledger
@@ -221,7 +221,7 @@ def join(book: Ledger, info: SessionInfo, typed: str, stake: Cents | None) -> Se
         return join_line(line, name, info.rules)
 
     before = book.player(info, name)
-    said = f"{name} joins" + ("" if stake is None else f" at {format_money(stake)} a point")
+    said = joined_text(name, stake if stake is not None else before and before.stake)
     player = None if before is None else {"stake": before.stake, "joined_at": iso(before.joined_at)}
     info = change_line(book, info, change, said, player=name, before=player)
     if stake is not None:
@@ -229,7 +229,9 @@ def join(book: Ledger, info: SessionInfo, typed: str, stake: Cents | None) -> Se
             name, info.name, stake, info.stake_of(name), has_played=book.has_played(info, name)
         )
     book.save_player(info, name, stake)
-    return info
+    if stake is None:
+        return info
+    return replace(info, player_stakes={**info.player_stakes, name: stake})
 
 
 def split(book: Ledger, info: SessionInfo, name: str) -> tuple[SessionInfo, SessionInfo]:

@@ -455,6 +455,19 @@ def test_a_player_who_played_cannot_come_back_at_another_stake(chouette):
     chouette("check")
 
 
+def test_a_player_back_at_their_own_stake_is_told_it(chouette):
+    """eve played at her own 3.00 and comes back without --stake: she plays at 3.00 still,
+    and the line says so, at the terminal and in the journal."""
+    chouette("new", "friday", "ann", "bob", "cat")
+    chouette("join", "eve", "--stake", "3")
+    chouette("end", "box")
+    chouette("leave", "eve")
+    said = "eve joins at 3.00 a point"
+    assert chouette("join", "EVE").stdout == f"{said}. Line: ann | cat, bob, eve\n"
+    assert chouette.json("log", "--limit", "1")["done"][0]["text"] == said
+    assert chouette("join", "dan").stdout == "dan joins. Line: ann | cat, bob, eve, dan\n"
+
+
 @pytest.mark.parametrize("text", ["", "[]", "\n\n"])
 def test_recording_nothing_is_refused(chouette, text):
     chouette("new", "friday", "ann", "bob")

@@ -19,9 +19,9 @@ from chouette.line import check_name
 from chouette.line import leave as leave_line
 from chouette.line import sit_in as sit_in_line
 from chouette.line import sit_out as sit_out_line
-from chouette.money import check_stake, format_money, parse_money
+from chouette.money import check_stake, parse_money
 from chouette.names import match
-from chouette.report import booked_rows, describe_events, undone_text
+from chouette.report import booked_rows, describe_events, joined_text, undone_text
 from db import Ledger, open_ledger
 from db.actions import change_line, join, play, undo, undoable
 from db.values import SessionInfo
@@ -143,5 +143,4 @@ def _join(book: Ledger, info: SessionInfo, action: Action) -> list[str]:
         check_stake(cents, f"{name}'s stake")
     info = join(book, info, name, cents)
     name = match(name, info.line.order) or name  # as the ledger writes them (BOB: bob)
-    at = "" if cents is None else f" at {format_money(cents)} a point"
-    return [f"{name} joins{at}. Line: {info.line.describe()}"]
+    return [f"{joined_text(name, info.player_stakes.get(name))}. Line: {info.line.describe()}"]
