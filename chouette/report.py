@@ -228,7 +228,8 @@ def extra_sentence(extra: Extra) -> str:
 
 
 def extra_result_text(result: ExtraResult) -> str:
-    """``bob +3 from cat`` / ``bob -1 to cat`` / ``bob and cat: void``."""
+    """``bob +3 from cat (+3.00)`` / ``bob -1 to cat (-1.00)`` / ``bob and cat: 0`` (nothing
+    changed hands: a void extra, or a premium that matched the loss)."""
     if result.points == 0 and result.cents == 0:
         return f"{result.team_side} and {result.box_side}: 0"
     way = "from" if result.points > 0 or result.cents > 0 else "to"

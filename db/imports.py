@@ -49,7 +49,7 @@ from chouette.money import Cents
 from chouette.outcome import pair_money
 from chouette.rules import HouseRules
 from db.ledger import Ledger
-from db.values import Finished, SessionInfo, SourceFile
+from db.values import Finished, KeylessGame, SessionInfo, SourceFile
 
 BATCH = 5000
 #: How many bytes of a checked file's games are kept in memory; past that, on disk.
@@ -584,25 +584,34 @@ class _Legacy:
     Two exports of one session share their first games. A file imported now whose games
     match an older import's file game for game, in order from the first — the same index,
     players, points, cube, result, end and date — for as long as the shorter of the two
-    files, and for two games or more, is the same session: those games are skipped. A lone
-    matching game is booked, with a warning (undo takes the import back if it was the same
-    game). No game is held back longer than the old file is long."""
+    files, and for two games or more, is the same session: those games are skipped. A game
+    of the old file that a neutral record had cited (so the old import skipped it) holds its
+    place by its players alone, as the old chouette trusted the citation. A lone matching
+    game is booked, with a warning (undo takes the import back if it was the same game). No
+    game is held back longer than the old file is long."""
 
     def __init__(self, book: Ledger, summary: ImportSummary) -> None:
         self.summary = summary
         files: dict[str, dict[int, tuple[Any, ...]]] = {}
-        for sha, detail in book.games_without_key():
-            facts = json.loads(detail or "{}")
-            index = facts.get("index")
-            if isinstance(index, int):
-                files.setdefault(sha, {})[index] = tuple(facts.get(k) for k in _KEPT)
+        own: dict[str, set[int]] = {}  # the indexes the old file's own import booked
+        sources: dict[str, SourceFile | None] = {}
+        for old in book.games_without_key():
+            if old.sha256 not in sources:
+                sources[old.sha256] = book.source_file(old.sha256)
+            facts = json.loads(old.detail or "{}")
+            files.setdefault(old.sha256, {})[old.source_index] = tuple(facts.get(k) for k in _KEPT)
+            if _booked_by(sources[old.sha256], old):
+                own.setdefault(old.sha256, set()).add(old.source_index)
         # only an old file's games numbered 1, 2, … without a gap can be a session's first
-        self.files = {
-            sha: games
+        self.files: dict[str, dict[int, tuple[Any, ...] | frozenset[Any]]] = {
+            sha: {
+                index: kept if sha not in own or index in own[sha] else frozenset(kept[:2])
+                for index, kept in games.items()
+            }
             for sha, games in files.items()
             if set(games) == set(range(1, len(games) + 1))
         }
-        self.names = {sha: source.name for sha in self.files if (source := book.source_file(sha))}
+        self.names = {sha: found.name for sha in self.files if (found := sources.get(sha))}
 
     def unbooked(self, items: Iterator[Mapped]) -> Iterator[Mapped]:
         """``items`` without the games an old import booked already."""
@@ -619,9 +628,8 @@ class _Legacy:
             for sha in [sha for sha in alive if len(self.files[sha]) == position - 1]:
                 alive.discard(sha)  # every game of that old file matched
                 covered = max(covered, (position - 1, sha))
-            kept = (position, winner, loser, game.points, game.cube, game.result, game.end,
-                    game.played_at)  # fmt: skip
-            alive = {sha for sha in alive if self.files[sha].get(position) == kept}
+            kept = (winner, loser, game.points, game.cube, game.result, game.end, game.played_at)
+            alive = {sha for sha in alive if _matches(self.files[sha].get(position), kept)}
             if alive:
                 held.append(item)
                 continue
@@ -655,5 +663,25 @@ class _Legacy:
         yield from (item for item in held if item[0].position > count)
 
 
-#: What an old import kept of a game, in a game row's detail.
-_KEPT = ("index", "winner", "loser", "points", "cube", "result", "end", "played_at")
+def _booked_by(source: SourceFile | None, old: KeylessGame) -> bool:
+    """Whether ``old`` was booked by the import of its own file (``source``), not by a
+    neutral record citing that file: it is among the games that import booked."""
+    return (
+        source is not None
+        and source.session_id == old.session_id
+        and source.first_game is not None
+        and source.last_game is not None
+        and source.first_game <= old.number <= source.last_game
+    )
+
+
+def _matches(slot: tuple[Any, ...] | frozenset[Any] | None, kept: tuple[Any, ...]) -> bool:
+    """Whether a game read now is the old file's game at its index: the same result, or
+    (a game a neutral record cited) the same two players."""
+    if isinstance(slot, frozenset):
+        return slot == frozenset(kept[:2])
+    return slot == kept
+
+
+#: What an old import kept of a game, in a game row's detail (besides its index).
+_KEPT = ("winner", "loser", "points", "cube", "result", "end", "played_at")

@@ -65,6 +65,7 @@ from db.values import (
     Booking,
     Finished,
     GameView,
+    KeylessGame,
     LiveGame,
     Paid,
     SessionInfo,
@@ -720,16 +721,23 @@ class Ledger:
         ).first()
         return found is not None
 
-    def games_without_key(self) -> list[tuple[str, str | None]]:
-        """Engine games booked before games had identities: their file and stored result."""
+    def games_without_key(self) -> list[KeylessGame]:
+        """Engine games booked before games had identities: the file each is known by and its
+        index there (a neutral record's game: the file and index it cited), its session and
+        number, its stored result."""
         rows = self._db.exec(
-            select(GameRow.source_sha256, GameRow.detail).where(
+            select(GameRow).where(
                 GameRow.kind == "engine",
                 col(GameRow.game_key).is_(None),
                 col(GameRow.source_sha256).is_not(None),
+                col(GameRow.source_index).is_not(None),
             )
         ).all()
-        return [(sha, detail) for sha, detail in rows if sha is not None]
+        return [
+            KeylessGame(row.source_sha256, row.source_index, row.session_id, row.number, row.detail)
+            for row in rows
+            if row.source_sha256 is not None and row.source_index is not None
+        ]
 
     # -------------------------------------------------------- reports
 

@@ -144,6 +144,18 @@ class SourceFile:
     last_game: int | None = None
 
 
+class KeylessGame(NamedTuple):
+    """An engine game an older chouette booked before games had identities: the file it is
+    known by (``sha256``) and its place there (``source_index``), its session and number,
+    its stored result."""
+
+    sha256: str
+    source_index: int
+    session_id: int
+    number: int
+    detail: str | None
+
+
 class StoredGame(NamedTuple):
     """A game's row as stored (its texts unread: ``chouette check`` reads them itself)."""
 

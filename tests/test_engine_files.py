@@ -522,6 +522,30 @@ def test_an_older_ledgers_games_are_not_booked_again_from_another_export(
 
 
 @pytest.mark.backends("sqlite")
+def test_an_older_ledgers_file_whose_first_game_a_record_cited_is_not_booked_again(
+    chouette, tmp_path, old_ledger
+):
+    """The old ledger booked s05's game 1 from cited.jsonl (a neutral record naming s05's
+    hash and index 1), then s05 itself, its games 2-20. s05 saved again is those 20 games."""
+    before = chouette.json("--session", "money", "standings")
+    s05 = SAMPLES / "gnubg/mat/s05_money_nocube.mat"
+    again = tmp_path / "s05 saved again.mat"
+    again.write_bytes(s05.read_text("utf-8").replace("\n", "\r\n").encode("utf-8"))
+    out = chouette(
+        "--session", "money", "import", str(again), "--as", "gnubgA=Alice", "--as", "gnubgB=Bob"
+    ).stdout
+    assert out.startswith(
+        "s05 saved again.mat: 0 games booked into money, 20 already in the ledger (skipped).\n"
+    ), out
+    assert (
+        "Note: games 1–20 of this file were booked by an older chouette from "
+        "s05_money_nocube.mat (before games had identities): skipped\n"
+    ) in out
+    assert chouette.json("standings") == before
+    chouette("check")
+
+
+@pytest.mark.backends("sqlite")
 def test_an_older_ledgers_lone_game_like_a_new_files_is_booked_with_a_warning(
     chouette, tmp_path, old_ledger
 ):
