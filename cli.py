@@ -300,6 +300,9 @@ def emit(rows: "Rows", fmt: Format = Format.table, tint: Tint = money_tint) -> N
     )
     headers = [shown(h) for h in headers]
     body = [[shown(cell) for cell in row] for row in body]
+    if fmt is Format.markdown:  # a | in a name would end its cell: written \| as GFM says
+        headers = [h.replace("|", "\\|") for h in headers]
+        body = [[cell.replace("|", "\\|") for cell in row] for row in body]
     coloured = fmt is Format.table and colour()
     if coloured:
         body = tint(headers, body)

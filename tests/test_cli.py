@@ -92,6 +92,19 @@ def test_end_books_the_game_at_per_player_stakes(chouette):
     )
 
 
+def test_a_pipe_in_a_name_stays_inside_its_markdown_cell(chouette):
+    chouette("new", "friday", "a|b", "cat")
+    chouette("end", "box")
+    standings = chouette("standings", "--format", "markdown").stdout
+    assert "\n| a\\|b " in standings
+    sheet = chouette("sheet", "--format", "markdown").stdout.splitlines()[1:]
+    assert "a\\|b" in sheet[0]
+    # every row has the header's cells (player, points, money; game, box, captain, a|b,
+    # cat): the | in a|b is escaped, \| as GFM reads it
+    for rows, cells in ((standings.splitlines(), 3), (sheet, 5)):
+        assert {len(row.replace("\\|", "").split("|")) - 2 for row in rows} == {cells}
+
+
 def test_reports_after_a_game(chouette):
     play_evening(chouette)
     chouette("end", "team", "--gammon")
