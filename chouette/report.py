@@ -301,9 +301,9 @@ def sheet_json(
 ) -> dict[str, Any]:
     everyone = sheet_players(players, lines)
     games = []
-    for i, line in enumerate(lines, start=1):
+    for line in lines:
         entry: dict[str, Any] = {
-            "game": line.number if session is not None else i,
+            "game": line.number,  # the session's own number, as `chouette game N` takes it
             "points": {p: line.points[p] for p in everyone if p in line.points},
             "cents": {p: line.cents[p] for p in everyone if p in line.cents},
         }

@@ -477,7 +477,11 @@ def test_the_club_ledger_carries_balances_over_and_forgets_paid_debts(chouette):
         {"from": "bob", "to": "cat", "cents": 150},
         {"from": "dan", "to": "cat", "cents": 150},
     ]
-    assert len(chouette.json("sheet", "--all")["games"]) == 2
+    # each game by its session and its number there, as `chouette game N` and the text sheet
+    assert [(g["session"], g["game"]) for g in chouette.json("sheet", "--all")["games"]] == [
+        ("friday", 1),
+        ("saturday", 1),
+    ]
 
     chouette("--session", "friday", "pay", "bob", "ann", "3.00")
     assert chouette.json("settle", "--all")["payments"] == [
