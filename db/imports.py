@@ -24,13 +24,15 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 from typing import IO, Any, NamedTuple, TypeVar, cast
 
-from chouette.engines import EngineGame, EngineRead, read_engine_file
+from chouette.engines import KINDS, EngineGame, EngineRead, read_engine_file
 from chouette.engines.binary import (
     LABELS,
+    MAGIC_BYTES,
     MAX_BINARY,
     Kind,
     bgblitz_names,
     binary_kind,
+    binary_magic,
     check_inflated,
     read_gammonview,
 )
@@ -166,45 +168,56 @@ def read_pass(
     progress: Callable[[int], None] | None,
     use: Callable[[EngineRead], T],
 ) -> tuple[Encoding | None, str, T, EngineRead]:
-    """One pass over the file: decompressed if it is gzip, decoded (as ``encoding``, or as
-    its first bytes say), read by the reader its name picks; ``use`` consumes the games.
-    Returns the encoding (``None`` for a binary file), the file's SHA-256, what ``use``
-    returned and the read file."""
-    kind = binary_kind(path.name)
-    if kind is not None:
-        sha, read = _read_binary(path, kind, progress)
-        return None, sha, use(read), read
-    raw, _ = _opened(path)
+    """One pass over the file: decompressed if it is gzip (known by its first bytes, whatever
+    its name), then read as a binary file (``.xg``, ``.bgf``: by its name without ``.gz``,
+    or, when the name says nothing, by its first bytes) or decoded as text (as ``encoding``,
+    or as its first bytes say) by the reader its name picks; ``use`` consumes the games.
+    Returns the encoding (``None`` for a binary file), the file's SHA-256 (of its bytes as
+    they are, compressed or not), what ``use`` returned and the read file."""
+    raw, size = _opened(path)
     with raw:
         hashed = _Hashed(raw, progress)
         buffered = io.BufferedReader(hashed, CHUNK)
-        compressed = buffered.peek(2)[:2] == GZIP_MAGIC
-        stream = cast(
-            IO[bytes], gzip.GzipFile(fileobj=buffered, mode="rb") if compressed else buffered
-        )
-        name = path.name[:-3] if compressed and path.name.lower().endswith(".gz") else path.name
-        sgf = PurePath(name).suffix.lower() == ".sgf"
         try:
-            if encoding is None:
-                head = stream.peek(4096)[:4096] if hasattr(stream, "peek") else b""
-                encoding = sniff(head, sgf=sgf)
-            text = text_chunks(stream, encoding) if sgf else text_lines(stream, encoding)
-            with closing(text):  # done with the text before the file closes, also on errors
-                read = read_engine_file(
-                    name, text, jacoby=rules.jacoby, auto_doubles=rules.auto_doubles
-                )
-                result = use(read)
-        except (OSError, EOFError, zlib.error) as err:  # a damaged .gz
+            compressed = buffered.peek(2)[:2] == GZIP_MAGIC
+            stream = gzip.GzipFile(fileobj=buffered, mode="rb") if compressed else buffered
+            name = path.name[:-3] if compressed and path.name.lower().endswith(".gz") else path.name
+            kind = binary_kind(name)
+            if kind is None and PurePath(name).suffix.lower() not in KINDS:
+                kind = binary_magic(stream.peek(MAGIC_BYTES)[:MAGIC_BYTES])
+            if kind is not None:
+                read = _read_binary(stream, size, kind, compressed=compressed)
+            else:
+                sgf = PurePath(name).suffix.lower() == ".sgf"
+                if encoding is None:
+                    encoding = sniff(stream.peek(4096)[:4096], sgf=sgf)
+                lines = cast(IO[bytes], stream)
+                text = text_chunks(lines, encoding) if sgf else text_lines(lines, encoding)
+                with closing(text):  # done with the text before the file closes, also on errors
+                    read = read_engine_file(
+                        name, text, jacoby=rules.jacoby, auto_doubles=rules.auto_doubles
+                    )
+                    result = use(read)
+        except EOFError:
+            raise EngineFileError(
+                "cannot read it: the gzip file is cut short (it ends before its compressed "
+                "data does): nothing booked"
+            ) from None
+        except (OSError, zlib.error) as err:  # a damaged .gz
             raise EngineFileError(f"cannot read it: {err}") from None
-        return encoding, hashed.finish(), result, read
+        sha = hashed.finish()
+    if kind is not None:  # its games checked once the file is closed, as a text file's are
+        return None, sha, use(read), read
+    return encoding, sha, result, read
 
 
 def _read_binary(
-    path: Path, kind: Kind, progress: Callable[[int], None] | None
-) -> tuple[str, EngineRead]:
-    """An eXtreme Gammon ``.xg`` or BGBlitz ``.bgf`` file, read whole as bytes (at most
-    :data:`MAX_BINARY`) and decoded by the optional gammonview library (imported here, and
-    only here: no other command loads it); its SHA-256 and its games."""
+    stream: io.BufferedIOBase, size: int, kind: Kind, *, compressed: bool
+) -> EngineRead:
+    """An eXtreme Gammon ``.xg`` or BGBlitz ``.bgf`` file, read whole as bytes from
+    ``stream`` (the file, or what its gzip holds), at most :data:`MAX_BINARY` of them either
+    way (``size`` is the file's), and decoded by the optional gammonview library (imported
+    here, and only here: no other command loads it)."""
     try:
         import gvformat  # type: ignore[import-untyped,unused-ignore]
     except ImportError:
@@ -212,18 +225,16 @@ def _read_binary(
             f"reading {LABELS[kind]} files needs the gammonview library, which is not "
             "installed: pip install 'chouette[xg]'"
         ) from None
-    raw, size = _opened(path)
-    with raw:
-        if size > MAX_BINARY:
-            raise EngineFileError(_too_big(size, kind))
-        try:
-            data = raw.read(MAX_BINARY + 1)
-        except OSError as err:
-            raise EngineFileError(f"cannot read it ({err.strerror or err})") from None
-    if len(data) > MAX_BINARY:  # it grew while it was read
-        raise EngineFileError(_too_big(len(data), kind))
-    if progress is not None:
-        progress(len(data))
+    if size > MAX_BINARY:
+        raise EngineFileError(_too_big(size, kind))
+    data = stream.read(MAX_BINARY + 1)
+    if len(data) > MAX_BINARY:
+        if compressed:  # a decompression bomb, or no file of games
+            raise EngineFileError(
+                f"it is gzip, and expands to more than {MAX_BINARY >> 20} MiB, more than any "
+                f"{LABELS[kind]} file of games: refused"
+            )
+        raise EngineFileError(_too_big(len(data), kind))  # it grew while it was read
     check_inflated(data, kind)
     convert = gvformat.convert_xg if kind == "xg" else gvformat.convert_bgf
     try:
@@ -233,7 +244,7 @@ def _read_binary(
         raise EngineFileError(
             f"not a readable {LABELS[kind]} file (gammonview: {reason}): nothing booked"
         ) from None
-    return hashlib.sha256(data).hexdigest(), read_gammonview(doc, kind)
+    return read_gammonview(doc, kind)
 
 
 def _too_big(size: int, kind: Kind) -> str:

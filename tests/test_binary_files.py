@@ -20,10 +20,13 @@ gammonview is an optional extra (``pip install 'chouette[xg]'``); CI installs it
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
+import re
 import struct
 import subprocess
 import sys
+import tracemalloc
 import zlib
 from pathlib import Path
 from typing import Any
@@ -32,8 +35,10 @@ import pytest
 
 from chouette.engines import EngineGame
 from chouette.engines.binary import (
+    MAGIC_BYTES,
     MAX_BINARY,
     bgblitz_names,
+    binary_magic,
     check_inflated,
     read_gammonview,
 )
@@ -550,6 +555,138 @@ def test_a_huge_or_endless_binary_file_is_refused_before_it_is_read(chouette, tm
     zero.symlink_to("/dev/zero")
     result = chouette("import", str(zero), code=1)
     assert "zero.bgf: not a regular file (a device, a pipe or a folder)" in result.stderr
+
+
+# ---------------------------------------------------------------- gzip-compressed copies
+
+#: A gzip copy of a binary file under each name a player may give it: ``.xg.gz``, a ``.xg``
+#: that is really gzip, and a ``.gz`` that names no kind (known by what it holds).
+GZIP_NAMES = ["{stem}{ext}.gz", "{stem}{ext}", "{stem}.gz"]
+GZIPPED = [
+    MONEY_XG,
+    MONEY_BGF,
+    "xg-binary/gbf/test.xg",
+    "bgblitz-binary/gammonview/5nqfGw9bWG3deTaU.bgf",
+]
+
+
+def gzipped(name: str, folder: Path, pattern: str = GZIP_NAMES[0]) -> Path:
+    """A gzip copy of the corpus file ``name`` in ``folder``, named by ``pattern``."""
+    plain = CORPUS / name
+    path = folder / pattern.format(stem=plain.stem, ext=plain.suffix)
+    path.write_bytes(gzip.compress(plain.read_bytes()))
+    return path
+
+
+@pytest.mark.parametrize("pattern", GZIP_NAMES)
+@pytest.mark.parametrize("name", GZIPPED)
+def test_a_gzip_copy_is_read_as_the_plain_file_is(tmp_path, name, pattern) -> None:
+    """The same games, warnings and identities, whatever the copy is called; its SHA-256 is
+    its own (the file as it is), as a .mat.gz's is."""
+    path = gzipped(name, tmp_path, pattern)
+    rules = HouseRules()
+    with (
+        check_file(CORPUS / name, rules, match_as_money=True) as plain,
+        check_file(path, rules, match_as_money=True) as copy,
+    ):
+        assert [g for b in copy.batches() for g in b] == [g for b in plain.batches() for g in b]
+        assert (copy.format, copy.encoding, copy.games) == (plain.format, None, plain.games)
+        assert (copy.notes, copy.warnings, copy.players) == (plain.notes, (), plain.players)
+        assert copy.sha256 == hashlib.sha256(path.read_bytes()).hexdigest() != plain.sha256
+
+
+def test_a_binary_file_is_known_by_its_first_bytes() -> None:
+    for name in (MONEY_XG, MONEY_BGF):
+        head = (CORPUS / name).read_bytes()[:MAGIC_BYTES]
+        assert binary_magic(head) == Path(name).suffix[1:]
+    text = (CORPUS / "xg/gbf/test.mat").read_bytes()[:MAGIC_BYTES]
+    assert [binary_magic(h) for h in (text, b"", b"RGM", b'{"format":"JSON"}\n')] == [None] * 4
+
+
+@pytest.mark.backends("sqlite", "postgres")
+@pytest.mark.parametrize("gzip_first", [False, True], ids=["plain first", "gzip first"])
+@pytest.mark.parametrize("name", [MONEY_XG, MONEY_BGF])
+def test_a_session_imported_plain_and_gzipped_is_booked_once(chouette, tmp_path, name,
+                                                             gzip_first) -> None:  # fmt: skip
+    plain = CORPUS / name
+    copy = gzipped(name, tmp_path)
+    first, second = (copy, plain) if gzip_first else (plain, copy)
+    chouette("new", "money", "Fox", "Lanternwood_123", "--stake", "2.00")
+    out = chouette("import", str(first)).stdout
+    assert out == (
+        f"{first.name}: 6 games booked into money.\n"
+        "player             points    money\n"
+        "---------------  --------  -------\n"
+        "Fox                    +3    +6.00\n"
+        "Lanternwood_123        -3    -6.00\n"
+    )
+    out = chouette("import", str(second)).stdout
+    assert out == f"{second.name}: 0 games booked into money, 6 already in the ledger (skipped).\n"
+    assert len(chouette.json("sheet")["games"]) == 6
+    chouette("check")
+
+
+@pytest.mark.backends("sqlite", "postgres")
+def test_a_cut_short_gzip_is_refused_and_nothing_is_written(chouette, ledger_url,
+                                                            tmp_path) -> None:  # fmt: skip
+    from tests.dump import dump
+
+    whole = gzipped(MONEY_XG, tmp_path).read_bytes()
+    cut = tmp_path / "cut.xg.gz"
+    cut.write_bytes(whole[: len(whole) // 2])
+    chouette("new", "money", "Fox", "Lanternwood_123")
+    before = dump(ledger_url)
+    result = chouette("import", str(CORPUS / MONEY_BGF), str(cut), code=1)
+    assert result.stderr == (
+        "Error: cut.xg.gz: cannot read it: the gzip file is cut short (it ends before its "
+        "compressed data does): nothing booked\n"
+    )
+    assert dump(ledger_url) == before
+
+
+def gzip_bomb(head: bytes, mebibytes: int) -> bytes:
+    """A gzip file of ``head`` then ``mebibytes`` MiB of zeros, built fast and small: one
+    compressed MiB of zeros repeated, as gzip members (a reader reads them in turn), about
+    1 kB a MiB."""
+    mib = gzip.compress(bytes(1 << 20), 9)
+    return gzip.compress(head) + mib * mebibytes
+
+
+@pytest.mark.parametrize(
+    ("name", "head"),
+    [
+        ("bomb.xg.gz", b""),
+        ("bomb.gz", (CORPUS / MONEY_XG).read_bytes()[:MAGIC_BYTES]),  # an XG header, then zeros
+        ("bomb.bgf", b'{"format":"BGF"}\n'),  # a .bgf that is really gzip
+    ],
+)
+def test_a_gzip_bomb_is_refused_without_filling_the_memory(chouette, ledger_url, tmp_path,
+                                                           name, head) -> None:  # fmt: skip
+    """2 GiB of zeros in 2 MB: refused once it passes what a plain file may be (16 MiB),
+    naming the file, before the ledger is locked; memory stays near that bound."""
+    from tests.dump import dump
+
+    bomb = tmp_path / name
+    bomb.write_bytes(gzip_bomb(head, 2048))
+    assert bomb.stat().st_size < 3 << 20
+    kind = "BGBlitz .bgf" if "bgf" in name else "eXtreme Gammon .xg"
+    message = (
+        f"{name}: it is gzip, and expands to more than 16 MiB, more than any {kind} file of "
+        "games: refused"
+    )
+    tracemalloc.start()
+    try:
+        with pytest.raises(EngineFileError, match=re.escape(message)):
+            check_file(bomb, HouseRules())
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 3 * MAX_BINARY, peak
+    chouette("new", "money", "Fox", "Lanternwood_123")
+    before = dump(ledger_url)
+    result = chouette("import", str(bomb), code=1)
+    assert result.stderr == f"Error: {message}\n"
+    assert dump(ledger_url) == before
 
 
 def test_without_gammonview_a_binary_file_says_what_to_install(chouette, monkeypatch) -> None:

@@ -137,6 +137,21 @@ def test_an_sgf_file_is_decoded_as_its_ca_property_says(chouette, tmp_path):
     assert standings_points(chouette) == {"Zoë": final["Alice"], "Bob": final["Bob"]}
 
 
+@pytest.mark.parametrize("name", ["s01.mat.gz", "s01.sgf.gz"])
+def test_a_gzip_file_cut_short_says_so_and_books_nothing(chouette, tmp_path, name):
+    text = s01_text() if name.startswith("s01.mat") else (SAMPLES / S01_SGF["path"]).read_text()
+    whole = gzip.compress(text.encode("utf-8"))
+    path = tmp_path / name
+    path.write_bytes(whole[: len(whole) // 2])
+    chouette("new", "money", "Alice", "Bob")
+    result = chouette("import", str(path), code=1)
+    assert result.stderr == (
+        f"Error: {name}: cannot read it: the gzip file is cut short (it ends before its "
+        "compressed data does): nothing booked\n"
+    )
+    assert chouette.json("sheet")["games"] == []
+
+
 def test_the_check_before_the_lock_reports_the_encoding_and_the_games() -> None:
     with check_file(SAMPLES / S01["path"], HouseRules()) as checked:
         assert isinstance(checked, Checked)

@@ -99,11 +99,25 @@ _MAX_DOUBLINGS = 62
 _XG_HEADER = 8232
 _XG_THUMBNAIL_SIZE = 20
 _READ = 1 << 16
+#: How an .xg file starts (XG's header), and a .bgf file (a JSON line naming its format).
+_XG_MAGIC = b"RGMH"
+_BGF_HEAD = re.compile(rb'\{[^\n]{0,2000}?"format"\s*:\s*"BGF"')
+#: How many of a file's first bytes :func:`binary_magic` needs.
+MAGIC_BYTES = 2048
 
 
 def binary_kind(name: str) -> Kind | None:
     """``"xg"`` or ``"bgf"`` for a file name that ends so, else ``None``."""
     return BINARY.get(PurePath(name).suffix.lower())
+
+
+def binary_magic(head: bytes) -> Kind | None:
+    """``"xg"`` or ``"bgf"`` for a file whose first bytes (:data:`MAGIC_BYTES` are plenty)
+    are an XG header or a BGBlitz JSON line, else ``None``: what a file is when its name
+    does not say (``session.gz``, once decompressed)."""
+    if head.startswith(_XG_MAGIC):
+        return "xg"
+    return "bgf" if _BGF_HEAD.match(head) else None
 
 
 def check_inflated(data: bytes, kind: Kind, limit: int = MAX_INFLATED) -> None:
@@ -406,11 +420,13 @@ def _points(points: int) -> str:
 __all__ = [
     "BINARY",
     "LABELS",
+    "MAGIC_BYTES",
     "MAX_BINARY",
     "MAX_INFLATED",
     "Kind",
     "bgblitz_names",
     "binary_kind",
+    "binary_magic",
     "check_inflated",
     "read_gammonview",
 ]
