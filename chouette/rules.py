@@ -102,12 +102,21 @@ class HouseRules:
     def from_dict(cls, data: Mapping[str, Any]) -> HouseRules:
         """Rules written by :meth:`to_dict`: unknown keys are refused, missing ones default
         (a session stored without an ``edition`` was started before editions: edition 1)."""
-        known = {f.name for f in fields(cls)}
+        known = {f.name: f.type for f in fields(cls)}
         values: dict[str, Any] = {"edition": 1}
         for key, value in data.items():
             name = key.replace("-", "_")
             if name not in known:
                 raise ChouetteError(f"unknown house rule {key!r}")
+            kind = known[name]
+            if kind == "bool" and not isinstance(value, bool):
+                raise ChouetteError(f"{key} must be true or false, not {value!r}")
+            if kind in ("int", "int | None") and (
+                isinstance(value, bool) or not isinstance(value, int | None)
+            ):
+                raise ChouetteError(f"{key} must be a whole number, not {value!r}")
+            if kind == "int" and value is None:
+                raise ChouetteError(f"{key} must be a whole number, not null")
             values[name] = value
         return cls(**values)
 

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
-from typing import cast
+from typing import Any, cast
 
 from sqlalchemy.exc import DBAPIError
 
@@ -24,7 +25,7 @@ from chouette.money import format_money
 from chouette.outcome import MULTIPLIER, Kind, pair_money, pair_points, settle_game
 from db.codec import event_from_body, extras_from_detail, line_from_json
 from db.ledger import Ledger
-from db.values import Booking, SessionInfo, StoredGame
+from db.values import Booking, SessionInfo, SourceFile, StoredGame
 
 #: Damage that stops the check of the contents (what is read would not be what was written).
 _UNREADABLE = (ValueError, TypeError, KeyError, AttributeError, ChouetteError, DBAPIError)
@@ -87,15 +88,16 @@ def _contents(book: Ledger, audit: Audit) -> None:
             booked = by_game.pop(game.id, [])
             audit.problems += _sums(where, booked)
             if game.kind == "engine":
-                audit.problems += _engine(where, game, booked, info)
+                detail = json.loads(game.detail or "{}")
+                audit.problems += engine_problems(where, detail, _by_player(booked), info)
                 continue
             if not game.over:
                 live += 1
             audit.problems += _replayed(book, where, game, booked, info)
-        audit.problems += _numbers(info, [g.number for g in games])
+        audit.problems += session_problems(info, [g.number for g in games], live)
         audit.problems += _imports(book, info, games)
-        audit.problems += _players(book, info, summed)
-        audit.problems += _line(info, live)
+        named = set(info.line.order) | {player for (s, player) in summed if s == info.id}
+        audit.problems += stranger_problems(info.name, named, book.player_names(info))
     for game_id, rows in by_game.items():
         audit.problems.append(f"{len(rows)} bookings belong to no game (game id {game_id})")
     for payment in book.payments():
@@ -112,8 +114,17 @@ def _contents(book: Ledger, audit: Audit) -> None:
     audit.problems += _balances(book, sessions, summed)
 
 
+def session_problems(info: SessionInfo, found: list[int], live: int) -> list[str]:
+    """What is wrong with a session: its line (:func:`line_problems`), more than one game in
+    progress (``live``), its games' numbers (``found``, in order) not 1, 2, 3, … without a
+    gap (undo takes the last)."""
+    problems = line_problems(info.name, info.line)
+    if live > 1:
+        problems.append(f"{info.name}: {live} games are in progress at once")
+    return problems + _numbers(info, found)
+
+
 def _numbers(info: SessionInfo, found: list[int]) -> list[str]:
-    """A session's games are numbered 1, 2, 3, … without a gap (undo takes the last)."""
     if found == list(range(1, len(found) + 1)):
         return []
     gaps = sorted(set(range(1, max(found) + 1)) - set(found))[:5]
@@ -124,16 +135,14 @@ def _numbers(info: SessionInfo, found: list[int]) -> list[str]:
     ]
 
 
-def _players(
-    book: Ledger, info: SessionInfo, summed: dict[tuple[int, str], tuple[int, int]]
-) -> list[str]:
-    """Everyone seated in a session, booked in it or paying in it is one of its players."""
-    named = set(info.line.order) | {player for (s, player) in summed if s == info.id}
-    missing = sorted(named - book.player_names(info))
+def stranger_problems(where: str, named: Collection[str], players: Collection[str]) -> list[str]:
+    """Everyone seated in a session, booked in it or paying in it (``named``) is one of its
+    ``players``."""
+    missing = sorted(set(named) - set(players))
     if not missing:
         return []
     return [
-        f"{info.name}: {', '.join(missing)} {'is' if len(missing) == 1 else 'are'} "
+        f"{where}: {', '.join(missing)} {'is' if len(missing) == 1 else 'are'} "
         "seated or booked but not a player of the session"
     ]
 
@@ -143,22 +152,26 @@ def _imports(book: Ledger, info: SessionInfo, games: list[StoredGame]) -> list[s
     kinds = {g.number: g.kind for g in games}
     problems = []
     for source in book.source_files(info):
-        first, last = source.first_game, source.last_game
-        if first is None and last is None:
-            continue
-        where = f"{info.name}: {source.name}"
-        if first is None or last is None or last - first + 1 != source.games:
-            problems.append(
-                f"{where} booked {source.games} games, but names games {first} to {last}"
-            )
-            continue
-        found = [kinds[n] for n in range(first, last + 1) if n in kinds]
-        if len(found) != source.games or set(found) != {"engine"}:
-            problems.append(
-                f"{where} booked games {first} to {last}, but the session holds "
-                f"{found.count('engine')} engine games there"
-            )
+        problems += source_problems(info.name, source, kinds)
     return problems
+
+
+def source_problems(session: str, source: SourceFile, kinds: Mapping[int, str]) -> list[str]:
+    """An imported file's games are the engine games it numbers (``kinds``: the session's
+    games, number to kind), as many as it booked."""
+    first, last = source.first_game, source.last_game
+    if first is None and last is None:
+        return []
+    where = f"{session}: {source.name}"
+    if first is None or last is None or last - first + 1 != source.games:
+        return [f"{where} booked {source.games} games, but names games {first} to {last}"]
+    found = [kinds[n] for n in range(first, last + 1) if n in kinds]
+    if len(found) != source.games or set(found) != {"engine"}:
+        return [
+            f"{where} booked games {first} to {last}, but the session holds "
+            f"{found.count('engine')} engine games there"
+        ]
+    return []
 
 
 def _balances(
@@ -243,8 +256,14 @@ def _replayed(
     return problems
 
 
-def _engine(where: str, game: StoredGame, rows: list[Booking], info: SessionInfo) -> list[str]:
-    detail = json.loads(game.detail or "{}")
+def engine_problems(
+    where: str, detail: Any, booked: Mapping[str, tuple[int, int]], info: SessionInfo
+) -> list[str]:
+    """What is wrong with an imported game: its result (``detail``: winner, loser, points,
+    cube, result, end) is not a result, its points are not cube × its level, or its bookings
+    (points and money per player) are not the winner's points at the pair's stake from the
+    loser. ``chouette check`` and restoring an export ask the same."""
+    shown = json.dumps(detail, ensure_ascii=False)[:100]
     if not isinstance(detail, dict):
         detail = {}
     winner, loser, points = detail.get("winner"), detail.get("loser"), detail.get("points")
@@ -252,10 +271,10 @@ def _engine(where: str, game: StoredGame, rows: list[Booking], info: SessionInfo
     if not (
         isinstance(winner, str)
         and isinstance(loser, str)
-        and isinstance(points, int)
-        and isinstance(cube, int)
+        and type(points) is int  # not true/false
+        and type(cube) is int
     ):
-        return [f"{where}: its stored result is not a result ({str(game.detail)[:100]!r})"]
+        return [f"{where}: its stored result is not a result ({shown!r})"]
     problems = []
     result = detail.get("result")
     if detail.get("end") not in ("settle", "forfeit") and (
@@ -264,15 +283,8 @@ def _engine(where: str, game: StoredGame, rows: list[Booking], info: SessionInfo
         problems.append(f"{where}: {points} points is not cube × {result}")
     money = pair_money(points, info.pair_stake(winner, loser))
     want = {winner: (points, money), loser: (-points, -money)}
-    if _by_player(rows) != want:
+    if dict(booked) != want:
         problems.append(f"{where}: the bookings are not {winner} +{points} from {loser}")
-    return problems
-
-
-def _line(info: SessionInfo, live: int) -> list[str]:
-    problems = line_problems(info.name, info.line)
-    if live > 1:
-        problems.append(f"{info.name}: {live} games are in progress at once")
     return problems
 
 

@@ -22,7 +22,13 @@ from chouette.money import check_payment, check_stake
 from chouette.outcome import settle_game
 from chouette.rules import HouseRules
 from chouette.text import check_note
-from db.audit import line_problems
+from db.audit import (
+    engine_problems,
+    line_problems,
+    session_problems,
+    source_problems,
+    stranger_problems,
+)
 from db.codec import event_from_body, extras_to_detail, iso, line_from_dict, line_to_dict
 from db.ledger import Ledger
 from db.migrations import LATEST
@@ -141,6 +147,7 @@ def restore(book: Ledger, lines: Iterable[tuple[int, str]]) -> dict[str, int]:
     counts = {"sessions": 0, "games": 0, "payments": 0}
     current = None
     seen = _Seen()
+    given: dict[str, int] = {}  # the line of the export that gave each session
     for number, text in lines:
         if not text.strip():
             continue
@@ -149,12 +156,14 @@ def restore(book: Ledger, lines: Iterable[tuple[int, str]]) -> dict[str, int]:
             kind = item["kind"]
             if kind == HEADING:
                 if item.get("format") != FORMAT:
-                    raise ChouetteError(f"export format {item.get('format')} is not {FORMAT}")
+                    raise ChouetteError(f"export format {item.get('format')!r} is not {FORMAT}")
             elif kind == "session":
-                sessions[item["name"]] = _session(book, item)
+                info = _session(book, item)
+                sessions[info.name] = info
+                given[info.name] = number
                 counts["sessions"] += 1
-                if item.get("current"):
-                    current = item["name"]
+                if _flag(item.get("current", False), "current"):
+                    current = info.name
             elif kind == "game":
                 _restore_game(book, item, sessions[item["session"]], seen)
                 counts["games"] += 1
@@ -162,27 +171,19 @@ def restore(book: Ledger, lines: Iterable[tuple[int, str]]) -> dict[str, int]:
                 _payment(book, item, sessions[item["session"]])
                 counts["payments"] += 1
             elif kind == "source_file":
-                info = sessions[item["session"]]
-                seen.once("file", item["sha256"], f"the file {item['sha256']}")
-                book.remember_file(
-                    SourceFile(
-                        sha256=item["sha256"],
-                        name=item["name"],
-                        format=item["format"],
-                        session_id=info.id,
-                        session=info.name,
-                        games=item["games"],
-                        imported_at=_time(item["imported_at"]),
-                        first_game=item.get("first_game"),  # not in an export of schema 3
-                        last_game=item.get("last_game"),
-                    )
-                )
+                _source_file(book, item, sessions[item["session"]], seen)
             else:
                 raise ChouetteError(f"unknown kind {kind!r}")
         except ChouetteError as err:
             raise ChouetteError(f"line {number}: {err}") from None
         except (ValueError, KeyError, TypeError) as err:
             raise ChouetteError(f"line {number}: not a valid export line ({err!r})") from None
+    for name, info in sessions.items():  # its games all given: numbered 1, 2, …, one in play
+        games = seen.games.get(info.id, {})
+        live = sum(not over for _, over in games.values())
+        problems = session_problems(info, sorted(games), live)
+        if problems:
+            raise ChouetteError(f"line {given[name]}: {problems[0]}")
     if current is not None:
         book.use(current)
     return counts
@@ -203,6 +204,8 @@ class _Seen:
 
     def __init__(self) -> None:
         self.given: set[tuple[str, object]] = set()
+        #: Each session's games (by its id): number to kind and whether it is over.
+        self.games: dict[int, dict[int, tuple[str, bool]]] = {}
 
     def once(self, kind: str, value: object, what: str) -> None:
         if (kind, value) in self.given:
@@ -228,17 +231,35 @@ def _whole(value: Any, what: str) -> int:
     return value
 
 
+def _flag(value: Any, what: str) -> bool:
+    """true or false from the export (not "no", not 0 or 1)."""
+    if not isinstance(value, bool):
+        raise ChouetteError(f"{what} must be true or false, not {value!r}")
+    return value
+
+
+def _text(value: Any, what: str) -> str:
+    """Text from the export (not a number, not a list)."""
+    if not isinstance(value, str):
+        raise ChouetteError(f"{what} must be text, not {value!r}")
+    return value
+
+
 def _session(book: Ledger, item: dict[str, Any]) -> SessionInfo:
-    line = _line(item["line"], f"the session {item['name']}")
+    name = check_session_name(_text(item["name"], "a session's name"))
+    line = _line(item["line"], f"the session {name}")
     players = []
     for p in item["players"]:
-        name = check_name(p["name"])
+        player = check_name(_text(p["name"], "a player's name"))
         own = p["stake_cents"]
         if own is not None:
-            own = _whole(own, f"{name}'s stake")
-        players.append(StoredPlayer(name, own, _time(p["joined_at"])))
+            own = _whole(own, f"{player}'s stake")
+        players.append(StoredPlayer(player, own, _time(p["joined_at"])))
+    problems = stranger_problems(f"the session {name}", line.order, [p.name for p in players])
+    if problems:
+        raise ChouetteError(problems[0])
     return book.create_session(
-        check_session_name(item["name"]),
+        name,
         line,
         check_stake(_whole(item["stake_cents"], "the stake")),
         HouseRules.from_dict(item["rules"]),
@@ -253,16 +274,28 @@ def _restore_game(book: Ledger, item: dict[str, Any], info: SessionInfo, seen: _
     if number < 1:
         raise ChouetteError(f"a game's number must be 1 or more, not {number}")
     seen.once("number", (info.id, number), f"game {number} of {info.name}")
-    line = line_from_dict(item["line"])
+    where = f"{info.name} game {number}"
+    kind, over = item["type"], _flag(item["over"], f"{where}: over")
+    if kind not in ("chouette", "engine"):
+        raise ChouetteError(f"{where}: its type must be chouette or engine, not {kind!r}")
+    seen.games.setdefault(info.id, {})[number] = (kind, over)
+    players = book.player_names(info)
+    line = _line(item["line"], where)
+    problems = stranger_problems(where, line.order, players)
+    if problems:
+        raise ChouetteError(problems[0])
     started = _time(item["started_at"])
     ended = _time(item["ended_at"]) if item.get("ended_at") else started
-    if item["type"] == "engine":
-        sha, index = item["source"]
-        if sha is not None:
-            seen.once("source", (sha, index), f"game {index} of the file {sha}")
-        if item.get("key") is not None:
-            seen.once("key", item["key"], f"the game identity {item['key']}")
-        players = book.player_names(info)
+    if kind == "engine":
+        if not over:
+            raise ChouetteError(f"{where}: an imported game is over, not in progress")
+        source = _source(item["source"])
+        if source is not None:
+            sha, index = source
+            seen.once("source", source, f"game {index} of the file {sha}")
+        key = item.get("key")  # not in schema 4's export
+        if key is not None:
+            seen.once("key", _text(key, f"{where}: its identity"), f"the game identity {key}")
         points: dict[str, int] = {}
         cents: dict[str, int] = {}
         for b in item["bookings"]:
@@ -276,18 +309,22 @@ def _restore_game(book: Ledger, item: dict[str, Any], info: SessionInfo, seen: _
             cents[player] = _whole(b["cents"], f"{player}'s money")
         if sum(points.values()) or sum(cents.values()):
             raise ChouetteError(f"game {number} of {info.name}: its bookings do not sum to zero")
+        booked = {player: (points[player], cents[player]) for player in points}
+        problems = engine_problems(where, item["detail"], booked, info)
+        if problems:
+            raise ChouetteError(problems[0])
         book.book_games(
             [
                 Finished(info.id, number, "engine", line, points, cents, started, ended,
                          detail=json.dumps(item["detail"], ensure_ascii=False),
-                         source=(sha, index), key=item.get("key"))  # not in schema 4's export
+                         source=source, key=key)
             ],
             move_line=False,
         )  # fmt: skip
         return
     events = [event_from_body(json.dumps(e)) for e in item["events"]]
     game = replay(line, info.rules, events)
-    if game.over != bool(item["over"]):
+    if game.over != over:
         raise ChouetteError(f"game {number} of {item['session']}: its events disagree")
     if not game.over:  # the game in progress when the ledger was exported
         game_id = book.start_game(info, number, line, at=started)
@@ -304,6 +341,38 @@ def _restore_game(book: Ledger, item: dict[str, Any], info: SessionInfo, seen: _
     )  # fmt: skip
 
 
+def _source(value: Any) -> tuple[str, int] | None:
+    """An imported game's file (its SHA-256) and its index there, or none ([null, null])."""
+    if value == [None, None]:
+        return None
+    if not isinstance(value, list) or len(value) != 2 or None in value:
+        raise ChouetteError(f"a game's source must be [file, index] or [null, null], not {value!r}")
+    return _text(value[0], "a game's file"), _whole(value[1], "a game's index in its file")
+
+
+def _source_file(book: Ledger, item: dict[str, Any], info: SessionInfo, seen: _Seen) -> None:
+    """An imported file, naming the session's engine games it booked (given before it)."""
+    sha = _text(item["sha256"], "a file's SHA-256")
+    seen.once("file", sha, f"the file {sha}")
+    first, last = item.get("first_game"), item.get("last_game")  # not in schema 3's export
+    source = SourceFile(
+        sha256=sha,
+        name=_text(item["name"], "a file's name"),
+        format=_text(item["format"], "a file's format"),
+        session_id=info.id,
+        session=info.name,
+        games=_whole(item["games"], "a file's count of games"),
+        imported_at=_time(item["imported_at"]),
+        first_game=None if first is None else _whole(first, "a file's first game"),
+        last_game=None if last is None else _whole(last, "a file's last game"),
+    )
+    kinds = {n: kind for n, (kind, _) in seen.games.get(info.id, {}).items()}
+    problems = source_problems(info.name, source, kinds)
+    if problems:
+        raise ChouetteError(problems[0])
+    book.remember_file(source)
+
+
 def _payment(book: Ledger, item: dict[str, Any], info: SessionInfo) -> None:
     cents = _whole(item["cents"], "a payment")
     payer, payee = check_name(item["payer"]), check_name(item["payee"])
@@ -315,7 +384,7 @@ def _payment(book: Ledger, item: dict[str, Any], info: SessionInfo) -> None:
                 payer,
                 payee,
                 cents,
-                check_note(item.get("note", "")),
+                check_note(_text(item.get("note", ""), "a payment's note")),
                 _time(item["at"]),
             )
         ]

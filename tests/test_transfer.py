@@ -293,6 +293,64 @@ def _damage(lines, how):
         lines[1]["line"]["away"] = [["zed", None]]
     elif how == "someone seated twice":
         lines[1]["line"]["order"] = ["ann", "ann"]
+    elif how == "an imported game's winner changed":
+        game3["detail"]["winner"], game3["detail"]["loser"] = "bob", "ann"
+    elif how == "an imported game's points not cube times level":
+        game3["detail"]["points"] = 2
+        for b, sign in zip(game3["bookings"], (1, -1), strict=True):
+            b["points"], b["cents"] = 2 * sign, 200 * sign
+    elif how == "an imported game's cube changed":
+        game3["detail"]["cube"] = 2
+    elif how == "an imported game booked at twice the stake":
+        for b in game3["bookings"]:
+            b["cents"] *= 2
+    elif how == "an imported game's result not a result":
+        game3["detail"] = ["ann", "bob"]
+    elif how == "an imported game's winner a number":
+        game3["detail"]["winner"] = 7
+    elif how == "an imported game in progress":
+        game3["over"] = False
+    elif how == "over given as text":
+        game1["over"] = "no"
+    elif how == "over given as a number":
+        game2["over"] = 1
+    elif how == "current given as text":
+        lines[1]["current"] = "no"
+    elif how == "a house rule given as text":
+        lines[1]["rules"]["jacoby"] = "no"
+    elif how == "a house rule's number as text":
+        lines[1]["rules"]["partner-share"] = "50"
+    elif how == "a game of no known type":
+        game1["type"] = "record"
+    elif how == "a game's source as text":
+        game3["source"] = "ab"
+    elif how == "a game's index as text":
+        game3["source"][1] = "1"
+    elif how == "a game's identity as a number":
+        game3["key"] = 12
+    elif how == "a file's count as text":
+        lines[-1]["games"] = "2"
+    elif how == "a file's name as a number":
+        lines[-1]["name"] = 3
+    elif how == "a file's format as a list":
+        lines[-1]["format"] = ["jsonl"]
+    elif how == "a file naming games it did not book":
+        lines[-1]["last_game"] = 9
+    elif how == "a payment's note as a number":
+        payment["note"] = 5
+    elif how == "a session's name as a number":
+        lines[1]["name"] = 5
+    elif how == "a gap in the game numbers":
+        game2["number"] = 9
+    elif how == "a stranger seated in a game":
+        game1["line"]["order"].append("zed")
+    elif how == "someone seated twice in an imported game":
+        game3["line"]["order"] = ["ann", "ann"]
+    elif how == "a stranger seated in the session":
+        lines[1]["line"]["order"].append("zed")
+    elif how == "two games in progress":
+        lines.insert(7, {**game1, "number": 5, "over": False, "events": []})
+        lines.insert(8, {**game1, "number": 6, "over": False, "events": []})
     return lines
 
 
@@ -311,6 +369,33 @@ DAMAGE = [
     ("a stranger partners the box", "line 2: the session club: the partner zed is not a"),
     ("a stranger is away", "line 2: the session club: someone is away who is not in the line"),
     ("someone seated twice", "line 2: the session club: someone sits twice in the line"),
+    ("an imported game's winner changed", "line 5: club game 3: the bookings are not bob +1 "),
+    ("an imported game's points not cube times level", "line 5: club game 3: 2 points is not "),
+    ("an imported game's cube changed", "line 5: club game 3: 1 points is not cube × single"),
+    ("an imported game booked at twice the stake", "line 5: club game 3: the bookings are not"),
+    ("an imported game's result not a result", "line 5: club game 3: its stored result is not"),
+    ("an imported game's winner a number", "line 5: club game 3: its stored result is not a "),
+    ("an imported game in progress", "line 5: club game 3: an imported game is over, not in"),
+    ("over given as text", "line 3: club game 1: over must be true or false, not 'no'"),
+    ("over given as a number", "line 4: club game 2: over must be true or false, not 1"),
+    ("current given as text", "line 2: current must be true or false, not 'no'"),
+    ("a house rule given as text", "line 2: jacoby must be true or false, not 'no'"),
+    ("a house rule's number as text", "line 2: partner-share must be a whole number, not '50'"),
+    ("a game of no known type", "line 3: club game 1: its type must be chouette or engine, "),
+    ("a game's source as text", "line 5: a game's source must be [file, index] or [null, nu"),
+    ("a game's index as text", "line 5: a game's index in its file must be a whole number,"),
+    ("a game's identity as a number", "line 5: club game 3: its identity must be text, not 12"),
+    ("a file's count as text", "line 8: a file's count of games must be a whole number, no"),
+    ("a file's name as a number", "line 8: a file's name must be text, not 3"),
+    ("a file's format as a list", "line 8: a file's format must be text, not ['jsonl']"),
+    ("a file naming games it did not book", "line 8: club: g.jsonl booked 2 games, but names "),
+    ("a payment's note as a number", "line 7: a payment's note must be text, not 5"),
+    ("a session's name as a number", "line 2: a session's name must be text, not 5"),
+    ("a gap in the game numbers", "line 2: club: its games are not numbered 1 to 4 (missing: 2"),
+    ("a stranger seated in a game", "line 3: club game 1: zed is seated or booked but not a "),
+    ("someone seated twice in an imported game", "line 5: club game 3: someone sits twice "),
+    ("a stranger seated in the session", "line 2: the session club: zed is seated or booked"),
+    ("two games in progress", "line 2: club: 2 games are in progress at once"),
 ]
 
 
