@@ -57,9 +57,16 @@ def open_ledger(
             "stored; nothing was written"
         ) from None
     except IntegrityError as err:
+        # SQLite's writers never overlap (BEGIN IMMEDIATE): a clash there is the command's
+        # own row against one the ledger holds; PostgreSQL's may meet another's at once.
+        why = (
+            "a row clashes with one the ledger already holds (is it damaged? `chouette check` says)"
+            if str(url).startswith("sqlite")
+            else "another command changed the ledger at the same moment, or a row clashes with "
+            "one the ledger already holds"
+        )
         raise ChouetteError(
-            "another command changed the ledger at the same moment; nothing was written "
-            f"({masked(first_line(err), url)})"
+            f"{why}; nothing was written ({masked(first_line(err), url)})"
         ) from None
     except OperationalError as err:
         if _busy(err):
