@@ -84,17 +84,18 @@ def test_undo_takes_back_a_join_a_leave_a_sit_out_and_a_sit_in(chouette):
 
 @pytest.mark.backends("sqlite", "postgres")
 def test_a_player_who_joins_again_gets_their_stake_back(chouette):
-    chouette("new", "friday", "ann", "bob", "cat", "--player-stake", "cat=2")
+    # the session's stake (4.00) is not cat's (2.00), so the money tells them apart
+    chouette("new", "friday", "ann", "bob", "cat", "--stake", "4", "--player-stake", "cat=2")
     chouette("leave", "cat")
     before = reports(chouette)
     chouette("join", "cat", "--stake", "3")
     chouette("undo")
     assert reports(chouette) == before
-    chouette("join", "cat")
+    assert chouette("join", "cat").stdout == "cat joins at 2.00 a point. Line: ann | bob, cat\n"
     chouette("end", "team")
-    assert chouette.json("standings")["players"][0] == {"name": "bob", "points": 1, "cents": 100}
-    cat = next(p for p in chouette.json("standings")["players"] if p["name"] == "cat")
-    assert cat == {"name": "cat", "points": 1, "cents": 100}  # cat plays bob's box at 1.00
+    players = {p["name"]: p for p in chouette.json("standings")["players"]}
+    assert players["bob"] == {"name": "bob", "points": 1, "cents": 400}
+    assert players["cat"] == {"name": "cat", "points": 1, "cents": 200}  # ann's box at 2.00
 
 
 @pytest.mark.backends("sqlite", "postgres")
