@@ -30,8 +30,9 @@ NEUTRAL = {
 
 
 def reports(chouette) -> dict[str, object]:
-    """Everything a player can read of the session and the ledger."""
-    return {
+    """Everything a player can read of the session and the ledger, and the whole ledger as
+    `export` writes it (players' own stakes and when they joined included)."""
+    read: dict[str, object] = {
         name: chouette.json(*args)
         for name, args in {
             "status": ("status",),
@@ -42,6 +43,8 @@ def reports(chouette) -> dict[str, object]:
             "log": ("log",),
         }.items()
     }
+    read["export"] = chouette("export").stdout
+    return read
 
 
 @pytest.mark.backends("sqlite", "postgres")
