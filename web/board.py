@@ -45,13 +45,6 @@ class CubeRow:
 
 
 @dataclass(frozen=True)
-class Result:
-    player: str
-    points: int
-    cents: Cents
-
-
-@dataclass(frozen=True)
 class LastGame:
     """A finished game: its number, box and captain, and what each player booked."""
 
@@ -59,7 +52,7 @@ class LastGame:
     engine: bool
     box: str
     captain: str | None
-    results: tuple[Result, ...]
+    results: tuple[Standing, ...]
 
 
 @dataclass(frozen=True)
@@ -157,5 +150,5 @@ def _last(live: LiveGame, lines: Sequence[GameLine]) -> str:
 
 
 def _finished(line: GameLine) -> LastGame:
-    results = tuple(Result(p, line.points[p], line.cents.get(p, 0)) for p in line.points)
+    results = tuple(Standing(p, line.points[p], line.cents.get(p, 0)) for p in line.points)
     return LastGame(line.number, line.kind != "chouette", line.box, line.captain, results)
