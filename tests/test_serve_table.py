@@ -119,7 +119,7 @@ def test_the_board_says_what_the_reports_say(chouette, ledger_url):
         (p["name"], p["points"], p["cents"]) for p in standings
     ]
     assert [g.number for g in board.last_games] == [1]
-    assert {r.player: r.cents for r in board.last_games[0].results} == {
+    assert {r.name: r.cents for r in board.last_games[0].results} == {
         p: c for p, c in chouette.json("sheet")["games"][0]["cents"].items()
     }
     assert "<polyline" in board.chart and board.colours["ann"] != board.colours["bob"]
