@@ -19,7 +19,7 @@ from chouette.line import check_name
 from chouette.line import leave as leave_line
 from chouette.line import sit_in as sit_in_line
 from chouette.line import sit_out as sit_out_line
-from chouette.money import check_stake, parse_money
+from chouette.money import parse_money
 from chouette.names import match
 from chouette.report import booked_rows, describe_events, joined_text, undone_text
 from db import Ledger, open_ledger
@@ -140,7 +140,6 @@ def _join(book: Ledger, info: SessionInfo, action: Action) -> list[str]:
             cents = parse_money(action.stake)
         except ChouetteError as err:
             raise ChouetteError(f"stake: {err}") from None
-        check_stake(cents, f"{name}'s stake")
-    info = join(book, info, name, cents)
+    info = join(book, info, name, cents)  # checks the stake, as `chouette join` has it
     name = match(name, info.line.order) or name  # as the ledger writes them (BOB: bob)
     return [f"{joined_text(name, info.player_stakes.get(name))}. Line: {info.line.describe()}"]
