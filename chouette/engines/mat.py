@@ -559,12 +559,13 @@ def _settle(
     else:
         winner, points = _header_result(game, following)
         fitted = _fit(points, reading, rules)
-        note = _explain(game, label, winner, points, reading, rules)
-        if note is not None and (fitted is not None or game.unknown_by != 1 - winner):
+        forfeit = fitted is None and game.unknown_by == 1 - winner  # says why itself
+        note = None if forfeit else _explain(game, label, winner, points, reading, rules)
+        if note is not None:
             warnings.append(note)
         if fitted is not None:
             cube, scored = fitted
-        elif game.unknown_by == 1 - winner:
+        elif forfeit:
             cube, scored, end = reading.cube, "single", "forfeit"
             warnings.append(
                 f"{label}: a forfeit ({rules.names[1 - winner]}'s last move is '????', the "
