@@ -29,7 +29,7 @@ from sqlalchemy import Connection, delete, func, insert, or_, tuple_, update
 from sqlmodel import Session, col, select
 
 from chouette.errors import ChouetteError
-from chouette.game import Event, Game, replay
+from chouette.game import Event, Game, carried_over, replay
 from chouette.limits import check_cents, check_points
 from chouette.line import Line
 from chouette.money import Cents, check_stake
@@ -308,8 +308,21 @@ class Ledger:
             )
         ).first()
         if row is None or row.id is None:
-            return LiveGame(self.next_number(info))
+            number = self.next_number(info)
+            if info.rules.auto_past_limit != "carry-over":
+                return LiveGame(number)
+            return LiveGame(number, carry=self.carried_over(info, number - 1))
         return LiveGame(row.number, self._replay(row.id, row.line_before, info.rules), row.id)
+
+    def carried_over(self, info: SessionInfo, number: int) -> int:
+        """The automatic doubles game ``number`` of the session carried over to the next game
+        (none from an imported game, or if there is no such game)."""
+        row = self._db.exec(
+            select(GameRow).where(GameRow.session_id == info.id, GameRow.number == number)
+        ).first()
+        if row is None or row.id is None or row.kind != "chouette":
+            return 0
+        return carried_over(event_from_body(body) for _, body in self.event_bodies(row.id))
 
     def _replay(self, game_id: int, line_before: str, rules: HouseRules) -> Game:
         """A stored chouette game, replayed from its line and events."""
