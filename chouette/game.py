@@ -576,9 +576,13 @@ def _auto_double(game: Game, event: AutoDouble) -> tuple[AutoDouble, Game]:
         if past == "carry-over":
             return AutoDouble(carried=True), replace(game, carried_out=game.carried_out + 1)
         if past == "box-choice" and not event.box_chose:
+            choice = (
+                "automatic doubles are the box's choice in this session"
+                if limit == 0
+                else f"{_past_limit(limit)}: a further automatic double is the box's choice"
+            )
             raise AutoDoubleIgnored(
-                f"{_past_limit(limit)}: a further automatic double is the box's choice "
-                "(chouette auto-double --box-chooses): cubes unchanged"
+                f"{choice} (chouette auto-double --box-chooses): cubes unchanged"
             )
         if past == "ignored":
             if limit == 0:
@@ -598,8 +602,6 @@ def _auto_double(game: Game, event: AutoDouble) -> tuple[AutoDouble, Game]:
 
 
 def _past_limit(limit: int) -> str:
-    if limit == 0:
-        return "automatic doubles are the box's choice in this session"
     return f"the limit of {_count(limit, 'automatic double')} is reached"
 
 
@@ -637,7 +639,7 @@ def _carry(game: Game, event: Carry) -> tuple[Carry, Game]:
     if limit_cube is not None and value > limit_cube:
         raise RuleError(
             f"the box cannot accept {_count(doubles, 'automatic double')}: the cube "
-            f"would pass the maximum of {limit_cube} (decline it)"
+            f"would pass the maximum of {limit_cube} (decline {'it' if doubles == 1 else 'them'})"
         )
     cubes = {m: replace(c, value=c.value * factor) for m, c in game.cubes.items()}
     return event, replace(game, cubes=cubes, auto_doubles=game.auto_doubles + doubles)
