@@ -74,6 +74,7 @@ class Legal:
     auto_double: bool = False
     auto_double_box: bool = False
     carry: int = 0
+    carry_accept: bool = False
     resign: bool = False
     resign_answers: Mapping[str, frozenset[str]] = field(default_factory=dict)
     box_doubles: frozenset[frozenset[str]] = frozenset()
@@ -172,7 +173,8 @@ def legal(
         auto_double=_applies(game, AutoDouble()),
         auto_double_box=rules.auto_past_limit == "box-choice"
         and _applies(game, AutoDouble(box_chose=True)),
-        carry=game.carry_in or 0 if _applies(game, Carry(False)) else 0,
+        carry=(game.carry_in or 0) if _applies(game, Carry(False)) else 0,
+        carry_accept=game.carry_in is not None and _applies(game, Carry(True)),
         resign=_applies(game, Resign("single")),
         resign_answers={
             m: frozenset(
