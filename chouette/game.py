@@ -20,6 +20,13 @@ the captain doubles it too, the captain's double doubles it too, and it takes, d
 beavers as the captain does (an answer only it faces, the captain gives by name). "The
 captain" is whoever plays the board for the team: the captain while in, then the
 highest-placed member still in who is at the table.
+
+The cube's club rules (RULES.md §7): the box's obligations when it answers several members'
+doubles together (:class:`Round`, ``box-takes``); automatic doubles past the limit that the
+box chooses or that carry over to the next game (:class:`Carry`, ``auto-past-limit``); an
+extra's own cube, redoubled or voided (:class:`ExtraCube`); the lone taker who may still drop
+while extras are offered (:class:`LoneTaker`, ``mandatory-extras``); and the box's
+resignation offered to some members (:class:`Resign`, ``resignations per-member``).
 """
 
 from __future__ import annotations
@@ -317,7 +324,14 @@ class Game:
     ``captain`` is the captain whose result decides the rotation (it changes only under
     ``acting-captain inherit``); ``start_line`` is the line the game began with and ``line``
     the line as it now stands (a captain who loses the seat under ``inherit`` moves down at
-    once)."""
+    once).
+
+    ``carry_in``: the automatic doubles the last game carried over, waiting for the box's
+    answer (None: not known, as in a stored game replayed alone); ``carried_out``: those this
+    game carries over; ``take_rounds``: the members' doubles the box answered together, by
+    the event that opened each round; ``resign_rounds``: the members each resignation of the
+    box was offered to and their answers; ``extra_cubes``: each extra's cube, in the order of
+    :attr:`extras`; ``lone_taker``: the lone taker's choice while it is open."""
 
     rules: HouseRules
     start_line: Line

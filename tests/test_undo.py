@@ -270,6 +270,8 @@ def run_command(chouette, command, folder: Path, step: int):
 @example([("double", "bob", "cat"), ("drop", "cat"), ("take", "bob"), ("extra", "bob", "cat"),
           ("double-extra", "bob", "cat"), ("take-extra", "bob", "cat"), ("drop", "bob")],
          RULES[3])  # fmt: skip
+@example([("double", "bob", "cat"), ("drop", "cat"), ("take", "bob"), ("extra", "bob", "cat"),
+          ("drop", "bob")], RULES[3])  # fmt: skip
 def test_any_command_followed_by_undo_changes_nothing(commands, options):
     """Whatever state the session is in, a command that succeeds and is then undone leaves
     every report exactly as it was; then the command is given again, and play goes on."""
