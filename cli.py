@@ -106,7 +106,8 @@ app = typer.Typer(
     name="chouette",
     cls=Commands,
     help="Keep score at a backgammon chouette: the line, every cube, beavers, settlement.",
-    no_args_is_help=True,
+    invoke_without_command=True,  # `chouette` alone prints the help (exit 0), see main()
+    context_settings={"help_option_names": ["-h", "--help"]},
     add_completion=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
@@ -126,8 +127,33 @@ class Options:
     issued: datetime | None = None
 
 
-def default_database() -> Path:
+def data_home() -> Path:
+    """chouette's folder for its data: ``$XDG_DATA_HOME/chouette`` (``~/.local/share/chouette``)
+    on Linux and the BSDs; elsewhere the platform's own application folder (macOS:
+    ``~/Library/Application Support/chouette``; Windows: ``%APPDATA%\\chouette``)."""
+    if sys.platform in ("darwin", "win32"):
+        return Path(typer.get_app_dir("chouette"))
+    base = os.environ.get("XDG_DATA_HOME") or ""
+    root = Path(base) if Path(base).is_absolute() else Path.home() / ".local" / "share"
+    return root / "chouette"
+
+
+def older_database() -> Path:
+    """Where chouette kept its ledger before it followed the XDG data folder (on Linux,
+    ``~/.config/chouette/chouette.db``): still used while a ledger is there and none is in
+    :func:`data_home`."""
     return Path(typer.get_app_dir("chouette")) / "chouette.db"
+
+
+def history_file() -> Path:
+    """The table prompt's history, kept between evenings."""
+    return data_home() / "table-history"
+
+
+def default_database() -> Path:
+    """The ledger used without ``--db`` or ``CHOUETTE_DB``."""
+    new, old = data_home() / "chouette.db", older_database()
+    return old if old != new and not new.exists() and old.exists() else new
 
 
 def clock() -> datetime:
@@ -151,6 +177,16 @@ def say(message: str = "", *, err: bool = False, nl: bool = True) -> None:
     """Print text for a person: every character that could drive the terminal (an escape
     sequence, a bidirectional override) in a name, a note or a file name is shown escaped."""
     typer.echo(shown_lines(message), err=err, nl=nl)
+
+
+def note(message: str) -> None:
+    """A note for the person at the terminal, on standard error: data stays on stdout."""
+    say(f"Note: {message}", err=True)
+
+
+def warn(message: str) -> None:
+    """A warning, on standard error."""
+    say(f"Warning: {message}", err=True)
 
 
 def fail(message: str, code: int = 1) -> NoReturn:
@@ -380,6 +416,9 @@ def main(
     ] = False,
 ) -> None:
     """Keep score at a backgammon chouette: the line, every cube, beavers, settlement."""
+    if ctx.invoked_subcommand is None and not ctx.resilient_parsing:
+        say(ctx.get_help())  # `chouette` alone is a request for help, not a mistake
+        raise typer.Exit()
     if isinstance(ctx.obj, Options):  # the table mode runs many commands in one process
         ctx.obj.db, ctx.obj.session = db or ctx.obj.db, session or ctx.obj.session
     else:
@@ -630,11 +669,16 @@ def new(
         int | None,
         typer.Option(metavar="N", help="Say when more than N play in the line (chouette split)."),
     ] = None,
+    waiting: Annotated[
+        bool,
+        typer.Option("--waiting", help="Start with fewer than two players: the others join later."),
+    ] = False,
 ) -> None:
     """Start a session: the players in order are the line.
 
     The first player is the box, the second the captain, the rest the crew (or --roll for a
-    roll-off). Every house rule is an option; they are stored with the session.
+    roll-off). Every house rule is an option; they are stored with the session. A game
+    needs two players: with one, say --waiting (the others join with chouette join).
 
     Examples:
 
@@ -647,6 +691,12 @@ def new(
     from chouette.line import check_session_name, new_line, roll_off
     from chouette.rules import HouseRules
 
+    if len(players) < 2 and not waiting:
+        fail(
+            f"a game needs a box and a captain, and only {shown(players[0])} is named: "
+            "name the others, or give --waiting if they will join later",
+            2,
+        )
     cents = stake_option(stake, "--stake", "the stake")
     assert cents is not None
     own = parse_player_stakes(player_stake or [])
@@ -711,8 +761,8 @@ def say_notes(info: "SessionInfo") -> None:
     cannot follow the captain from the seat the rotation gave them."""
     from chouette.line import line_notes
 
-    for note in line_notes(info.line, info.rules):
-        say(f"Note: {note}.")
+    for text in line_notes(info.line, info.rules):
+        note(f"{text}.")
 
 
 def parse_player_stakes(items: Sequence[str]) -> dict[str, int]:
@@ -940,17 +990,54 @@ def split(
 
 
 @app.command(cls=Command)
-def sessions(ctx: typer.Context, as_json: JsonFlag = False) -> None:
-    """List the sessions (* marks the current one).
+def sessions(
+    ctx: typer.Context,
+    as_json: JsonFlag = False,
+    rename: Annotated[
+        tuple[str, str] | None,
+        typer.Option("--rename", metavar="OLD NEW", help="Call session OLD by the name NEW."),
+    ] = None,
+    delete: Annotated[
+        str | None,
+        typer.Option(
+            "--delete",
+            metavar="NAME",
+            help="Delete a session with nothing booked (no game, no payment).",
+        ),
+    ] = None,
+) -> None:
+    """List the sessions (* marks the current one); rename or delete one.
+
+    A rename is noted in the session's journal (undo takes it back). Only a session with
+    nothing booked can be deleted: bookings are the ledger's record (undo them first).
 
     Examples:
 
     \b
         chouette sessions
         chouette --session friday status
+        chouette sessions --rename friday "friday 21 nov"
+        chouette sessions --delete test
     """
     from chouette.report import sessions_json, sessions_rows
 
+    if rename is not None and delete is not None:
+        fail("--rename or --delete, not both", 2)
+    if rename is not None or delete is not None:
+        from db.actions import delete_session, rename_session
+
+        with ledger(ctx, write=True) as book:
+            if rename is not None:
+                renamed = rename_session(book, *rename)
+                said = f"Session {normal_name(rename[0])} is now called {renamed.name}."
+            else:
+                gone = delete_session(book, delete or "")
+                said = f"Session {gone.name} is deleted."
+        if as_json:
+            emit_json({"ok": True, "message": said})
+        else:
+            say(said)
+        return
     with ledger(ctx, write=False) as book:
         found = book.sessions()
     if as_json:
@@ -959,6 +1046,73 @@ def sessions(ctx: typer.Context, as_json: JsonFlag = False) -> None:
         say("No sessions yet: start one with `chouette new NAME PLAYER...`.")
     else:
         emit(sessions_rows(found))
+
+
+@app.command(cls=Command)
+def where(ctx: typer.Context, as_json: JsonFlag = False) -> None:
+    """Where chouette keeps things: the ledger, the session and the settings in use.
+
+    The ledger (and what chose it: --db, CHOUETTE_DB or the default), whether it exists,
+    the session commands use, and the environment variables chouette reads.
+
+    Examples:
+
+    \b
+        chouette where
+        chouette --db club.db where --json
+    """
+    from db.engine import where as shown_ledger
+
+    opts = options(ctx)
+    source = (
+        "CHOUETTE_DB"
+        if opts.db is not None and opts.db == os.environ.get("CHOUETTE_DB")
+        else "--db"
+        if opts.db is not None
+        else "default"
+    )
+    url = ledger_url(opts)
+    place = shown_ledger(url)
+    file = Path(place) if url.startswith("sqlite") else None
+    exists = file.exists() if file is not None else None
+    session, why_none = session_named(opts), None
+    if session is None and exists is not False:
+        try:
+            with ledger_for(opts) as book:
+                session = book.current_name()
+        except ChouetteError as err:
+            why_none = str(err)
+    elif exists is False:
+        why_none = "no ledger yet: `chouette new NAME PLAYER...` starts one"
+    settings = {
+        name: ("set" if name == "CHOUETTE_PIN" else os.environ[name])
+        for name in ENVIRONMENT
+        if os.environ.get(name)
+    }
+    if as_json:
+        emit_json(
+            {
+                "ledger": place,
+                "ledger_from": source,
+                "exists": exists,
+                "session": session,
+                "data_home": str(data_home()),
+                "history": str(history_file()),
+                "environment": settings,
+            }
+        )
+        return
+    state = "" if exists is None else " (exists)" if exists else " (not created yet)"
+    say(f"Ledger:   {place}{state}, from {source}")
+    say(f"Session:  {session or '(none)'}" + (f" ({why_none})" if why_none and not session else ""))
+    say(f"Data:     {data_home()}")
+    say(f"History:  {history_file()} (the table prompt's)")
+    for name, value in settings.items():
+        say(f"{name}={value}")
+
+
+#: The environment variables chouette reads (``where`` lists those set; a PIN is never shown).
+ENVIRONMENT = ("CHOUETTE_DB", "CHOUETTE_PIN", "CHOUETTE_NOW", "NO_COLOR", "FORCE_COLOR")
 
 
 # ---------------------------------------------------------------- playing a game
@@ -995,14 +1149,13 @@ def play(
 
 
 def report_played(played: "Played", before: "Game | None", as_json: bool) -> None:
-    from chouette.report import booked_json, booked_rows, describe_events
+    from chouette.report import booked_rows, describe_events, played_json
 
     for notice in played.notices:
-        say(f"Note: {notice}", err=as_json)
+        note(notice)
     if as_json:
-        if played.outcome is None:
-            fail(f"game {played.number} is not over yet")
-        emit_json(booked_json(played.session.name, played.number, played.outcome))
+        number, outcome = played.number, played.outcome
+        emit_json(played_json(played.session.name, number, before, played.game, outcome))
         return
     for text in describe_events(played.number, before, played.game):
         say(text)
@@ -1026,6 +1179,7 @@ def auto_double(
         ),
     ] = False,
     game: GameOption = None,
+    as_json: JsonFlag = False,
 ) -> None:
     """A tied opening roll: every cube doubles.
 
@@ -1042,7 +1196,7 @@ def auto_double(
     """
     from chouette.game import AutoDouble
 
-    play(ctx, one(AutoDouble(box_chose=box_chooses)), game)
+    play(ctx, one(AutoDouble(box_chose=box_chooses)), game, as_json)
 
 
 class CarryAnswer(StrEnum):
@@ -1058,6 +1212,7 @@ def carry(
         typer.Argument(metavar="ANSWER", help="The box's answer: accept or decline."),
     ],
     game: GameOption = None,
+    as_json: JsonFlag = False,
 ) -> None:
     """The box accepts or declines the automatic doubles carried over.
 
@@ -1074,7 +1229,7 @@ def carry(
     """
     from chouette.game import Carry
 
-    play(ctx, one(Carry(answer == CarryAnswer.accept)), game)
+    play(ctx, one(Carry(answer == CarryAnswer.accept)), game, as_json)
 
 
 class By(StrEnum):
@@ -1096,6 +1251,7 @@ def double(
         By, typer.Option("--by", metavar="box|member|team", help="Who doubles.")
     ] = By.box,
     game: GameOption = None,
+    as_json: JsonFlag = False,
 ) -> None:
     """The box doubles MEMBERS (or --by member / team).
 
@@ -1112,10 +1268,17 @@ def double(
     """
     from chouette.game import Double
 
-    play(ctx, lambda _game, who: [Double(by.value, tuple(who(m) for m in members or ()))], game)
+    play(
+        ctx,
+        lambda _game, who: [Double(by.value, tuple(who(m) for m in members or ()))],
+        game,
+        as_json,
+    )
 
 
-def answer(ctx: typer.Context, act: str, member: str | None, every: bool, game: int | None) -> None:
+def answer(
+    ctx: typer.Context, act: str, member: str | None, every: bool, game: int | None, as_json: bool
+) -> None:
     from chouette.game import Answer, answer_all
 
     if every and member is not None:
@@ -1130,7 +1293,7 @@ def answer(ctx: typer.Context, act: str, member: str | None, every: bool, game: 
             return answer_all(live, act)  # type: ignore[arg-type]
         return [Answer(act, who(member or ""))]  # type: ignore[arg-type]
 
-    play(ctx, make, game)
+    play(ctx, make, game, as_json)
 
 
 MemberArg = Annotated[
@@ -1148,7 +1311,11 @@ EveryFlag = Annotated[
 
 @app.command(cls=Command)
 def take(
-    ctx: typer.Context, member: MemberArg = None, all: EveryFlag = False, game: GameOption = None
+    ctx: typer.Context,
+    member: MemberArg = None,
+    all: EveryFlag = False,
+    game: GameOption = None,
+    as_json: JsonFlag = False,
 ) -> None:
     """Take the pending double, beaver or raccoon.
 
@@ -1161,12 +1328,16 @@ def take(
         chouette take bob
         chouette take --all
     """
-    answer(ctx, "take", member, all, game)
+    answer(ctx, "take", member, all, game, as_json)
 
 
 @app.command(cls=Command)
 def drop(
-    ctx: typer.Context, member: MemberArg = None, all: EveryFlag = False, game: GameOption = None
+    ctx: typer.Context,
+    member: MemberArg = None,
+    all: EveryFlag = False,
+    game: GameOption = None,
+    as_json: JsonFlag = False,
 ) -> None:
     """Refuse the pending double: the refuser pays.
 
@@ -1178,7 +1349,7 @@ def drop(
         chouette drop cat
         chouette drop --all
     """
-    answer(ctx, "drop", member, all, game)
+    answer(ctx, "drop", member, all, game, as_json)
 
 
 @app.command(cls=Command)
@@ -1188,6 +1359,7 @@ def beaver(
         str, typer.Argument(metavar="MEMBER", help="The pair.", autocompletion=complete_player)
     ],
     game: GameOption = None,
+    as_json: JsonFlag = False,
 ) -> None:
     """Take a double and turn the cube straight back.
 
@@ -1198,7 +1370,7 @@ def beaver(
     \b
         chouette beaver bob
     """
-    answer(ctx, "beaver", member, False, game)
+    answer(ctx, "beaver", member, False, game, as_json)
 
 
 @app.command(cls=Command)
@@ -1208,6 +1380,7 @@ def raccoon(
         str, typer.Argument(metavar="MEMBER", help="The pair.", autocompletion=complete_player)
     ],
     game: GameOption = None,
+    as_json: JsonFlag = False,
 ) -> None:
     """Answer a beaver by turning the cube again.
 
@@ -1216,7 +1389,7 @@ def raccoon(
     \b
         chouette raccoon bob
     """
-    answer(ctx, "raccoon", member, False, game)
+    answer(ctx, "raccoon", member, False, game, as_json)
 
 
 @app.command(cls=Command, context_settings={"ignore_unknown_options": True})
@@ -1234,6 +1407,7 @@ def deal(
         int, typer.Argument(metavar="POINTS", help="Points to the member (negative: to the box).")
     ],
     game: GameOption = None,
+    as_json: JsonFlag = False,
 ) -> None:
     """Box and MEMBER settle their pair at POINTS.
 
@@ -1252,7 +1426,7 @@ def deal(
         check_points(points, f"deal {member}")
     except ChouetteError as err:
         fail(str(err))
-    play(ctx, lambda _game, who: [Deal(who(member), points)], game)
+    play(ctx, lambda _game, who: [Deal(who(member), points)], game, as_json)
 
 
 @app.command(cls=Command)
@@ -1282,6 +1456,7 @@ def extra(
         typer.Option(metavar="P", help="What BOX_SIDE pays TEAM_SIDE for it (default: half of N)."),
     ] = None,
     game: GameOption = None,
+    as_json: JsonFlag = False,
 ) -> None:
     """An extra: a side bet on the board between a member and a teammate or the box.
 
@@ -1303,7 +1478,7 @@ def extra(
         box = "box" if normal_name(box_side).casefold() == "box" else who(box_side)
         return [Extra(who(team_side), box, points, paid)]
 
-    play(ctx, make, game)
+    play(ctx, make, game, as_json)
 
 
 TeamSideArg = Annotated[
@@ -1323,7 +1498,7 @@ BoxSideArg = Annotated[
 
 
 def extra_event(
-    ctx: typer.Context, act: str, team_side: str, box_side: str, game: int | None
+    ctx: typer.Context, act: str, team_side: str, box_side: str, game: int | None, as_json: bool
 ) -> None:
     from chouette.game import ExtraAnswer, ExtraDouble
 
@@ -1333,12 +1508,16 @@ def extra_event(
             return [ExtraDouble(who(team_side), box)]
         return [ExtraAnswer("take" if act == "take" else "drop", who(team_side), box)]
 
-    play(ctx, make, game)
+    play(ctx, make, game, as_json)
 
 
 @app.command(cls=Command, name="double-extra")
 def double_extra(
-    ctx: typer.Context, team_side: TeamSideArg, box_side: BoxSideArg, game: GameOption = None
+    ctx: typer.Context,
+    team_side: TeamSideArg,
+    box_side: BoxSideArg,
+    game: GameOption = None,
+    as_json: JsonFlag = False,
 ) -> None:
     """The holder of an extra's cube redoubles it (house rule --extra-redoubles).
 
@@ -1351,12 +1530,16 @@ def double_extra(
     \b
         chouette double-extra bob cat
     """
-    extra_event(ctx, "double", team_side, box_side, game)
+    extra_event(ctx, "double", team_side, box_side, game, as_json)
 
 
 @app.command(cls=Command, name="take-extra")
 def take_extra(
-    ctx: typer.Context, team_side: TeamSideArg, box_side: BoxSideArg, game: GameOption = None
+    ctx: typer.Context,
+    team_side: TeamSideArg,
+    box_side: BoxSideArg,
+    game: GameOption = None,
+    as_json: JsonFlag = False,
 ) -> None:
     """Take the redouble of an extra: it is worth twice as much, and the taker holds its cube.
 
@@ -1365,12 +1548,16 @@ def take_extra(
     \b
         chouette take-extra bob cat
     """
-    extra_event(ctx, "take", team_side, box_side, game)
+    extra_event(ctx, "take", team_side, box_side, game, as_json)
 
 
 @app.command(cls=Command, name="drop-extra")
 def drop_extra(
-    ctx: typer.Context, team_side: TeamSideArg, box_side: BoxSideArg, game: GameOption = None
+    ctx: typer.Context,
+    team_side: TeamSideArg,
+    box_side: BoxSideArg,
+    game: GameOption = None,
+    as_json: JsonFlag = False,
 ) -> None:
     """Drop the redouble of an extra: the dropper pays its worth before the double.
 
@@ -1381,7 +1568,7 @@ def drop_extra(
     \b
         chouette drop-extra bob cat
     """
-    extra_event(ctx, "drop", team_side, box_side, game)
+    extra_event(ctx, "drop", team_side, box_side, game, as_json)
 
 
 @app.command(cls=Command)
@@ -1398,6 +1585,7 @@ def resign(
     gammon: Annotated[bool, typer.Option("--gammon", help="Resigns a gammon.")] = False,
     backgammon: Annotated[bool, typer.Option("--backgammon", help="Resigns a backgammon.")] = False,
     game: GameOption = None,
+    as_json: JsonFlag = False,
 ) -> None:
     """The box offers to resign to some members (house rule --resignations per-member).
 
@@ -1417,11 +1605,18 @@ def resign(
     if gammon and backgammon:
         fail("--gammon or --backgammon, not both", 2)
     kind: Kind = "backgammon" if backgammon else "gammon" if gammon else "single"
-    play(ctx, lambda _game, who: [Resign(kind, tuple(who(m) for m in members or ()))], game)
+    play(
+        ctx, lambda _game, who: [Resign(kind, tuple(who(m) for m in members or ()))], game, as_json
+    )
 
 
 def resign_answer(
-    ctx: typer.Context, accept: bool, member: str | None, every: bool, game: int | None
+    ctx: typer.Context,
+    accept: bool,
+    member: str | None,
+    every: bool,
+    game: int | None,
+    as_json: bool,
 ) -> None:
     from chouette.game import ResignAnswer
 
@@ -1439,7 +1634,7 @@ def resign_answer(
             raise ChouetteError(f"there is no resignation to {verb}")
         return [ResignAnswer(accept, m) for m in waiting]
 
-    play(ctx, make, game)
+    play(ctx, make, game, as_json)
 
 
 ResignEveryFlag = Annotated[
@@ -1453,6 +1648,7 @@ def accept(
     member: MemberArg = None,
     all: ResignEveryFlag = False,
     game: GameOption = None,
+    as_json: JsonFlag = False,
 ) -> None:
     """MEMBER accepts the box's resignation: their pair is paid, and they are out.
 
@@ -1465,7 +1661,7 @@ def accept(
         chouette accept bob
         chouette accept --all
     """
-    resign_answer(ctx, True, member, all, game)
+    resign_answer(ctx, True, member, all, game, as_json)
 
 
 @app.command(cls=Command)
@@ -1474,6 +1670,7 @@ def refuse(
     member: MemberArg = None,
     all: ResignEveryFlag = False,
     game: GameOption = None,
+    as_json: JsonFlag = False,
 ) -> None:
     """MEMBER refuses the box's resignation and plays on.
 
@@ -1483,7 +1680,7 @@ def refuse(
         chouette refuse cat
         chouette refuse --all
     """
-    resign_answer(ctx, False, member, all, game)
+    resign_answer(ctx, False, member, all, game, as_json)
 
 
 class Side(StrEnum):
@@ -1524,7 +1721,7 @@ def end(
 
 
 @app.command(cls=Command)
-def undo(ctx: typer.Context) -> None:
+def undo(ctx: typer.Context, as_json: JsonFlag = False) -> None:
     """Take back the last thing done in the session, whatever it was.
 
     A command's events (a game's end included), a record of games, an import (the file
@@ -1543,6 +1740,9 @@ def undo(ctx: typer.Context) -> None:
     with ledger(ctx, write=True) as book:
         info = current(book, ctx, lock=True)
         undone = take_back(book, info)
+    if as_json:
+        emit_json({"session": info.name, "undone": undone.what, "text": undone_text(undone)})
+        return
     say(f"Undone: {undone_text(undone)}.")
 
 
@@ -1695,8 +1895,8 @@ def sheet(
     if fmt is not Format.csv and any(line.kind == "engine" for line in lines):
         say("* an imported engine game: the winner is in the box column, the loser next.")
     if fmt is not Format.csv:
-        for note in extras_notes(lines, sessions=info is None):
-            say(note)
+        for text in extras_notes(lines, sessions=info is None):
+            say(text)
 
 
 @app.command(cls=Command)
@@ -1813,6 +2013,10 @@ def report(
             help="Label the amounts with this currency (EUR, $, CHF); default: none.",
         ),
     ] = None,
+    force: Annotated[
+        bool,
+        typer.Option("--force", help="Write over FILE even if it is not an earlier report."),
+    ] = False,
 ) -> None:
     """One HTML page to print or share.
 
@@ -1835,6 +2039,8 @@ def report(
     except ChouetteError as err:
         fail(f"--currency: {err}", 2)
     refuse_ledger_file(ctx, html)
+    if not force:
+        refuse_overwrite(html, is_report_file, "chouette report")
     with ledger(ctx, write=False) as book:
         info = scope(book, ctx, all)
         players = book.players(info)
@@ -1871,6 +2077,7 @@ def pay(
     ],
     amount: Annotated[str, typer.Argument(metavar="AMOUNT", help="How much, e.g. 12.50.")],
     note: Annotated[str, typer.Option(metavar="TEXT", help="What it was for.")] = "",
+    as_json: JsonFlag = False,
 ) -> None:
     """Book a payment between two players.
 
@@ -1897,6 +2104,11 @@ def pay(
         )
         payer, payee = (resolve(normal_name(p), known, unknown) for p in (payer, payee))
         paid(book, info, payer, payee, cents, note)
+    if as_json:
+        emit_json(
+            {"session": info.name, "payer": payer, "payee": payee, "cents": cents, "note": note}
+        )
+        return
     say(f"{payer} paid {payee} {format_cents(cents)} ({info.name}).")
 
 
@@ -1945,7 +2157,7 @@ def record(
         return
     for played in booked:
         for notice in played.notices:
-            say(f"Note: {notice}")
+            note(notice)
         assert played.outcome is not None
         say(
             f"Booked game {played.number} of {played.session.name}; "
@@ -1984,6 +2196,7 @@ def import_command(
     match_as_money: Annotated[
         bool, typer.Option("--match-as-money", help="Book a match file's games as money games.")
     ] = False,
+    as_json: JsonFlag = False,
 ) -> None:
     """Book engine games: .mat, .sgf, .xg, .bgf, .jsonl, .csv.
 
@@ -2028,8 +2241,35 @@ def import_command(
                     summaries.append(import_file(book, info, item, names=mapping))
                 except ChouetteError as err:
                     fail(str(err))
+    if as_json:
+        emit_json([import_json(summary) for summary in summaries])
+        return
     for summary in summaries:
         report_import(summary)
+
+
+def import_json(summary: Any) -> dict[str, Any]:
+    """What an import did, for ``--json``."""
+    earlier = summary.earlier
+    return {
+        "file": summary.file,
+        "session": summary.session,
+        "format": summary.format,
+        "booked": summary.booked,
+        "already_in_ledger": summary.skipped,
+        "games": None if summary.first_game is None else [summary.first_game, summary.last_game],
+        "imported_before": None
+        if earlier is None
+        else {
+            "file": earlier.name,
+            "session": earlier.session,
+            "at": earlier.imported_at.isoformat(),
+        },
+        "points": summary.points,
+        "cents": summary.cents,
+        "notes": summary.notes,
+        "warnings": summary.warnings,
+    }
 
 
 def is_export_file(path: Path) -> bool:
@@ -2069,12 +2309,17 @@ def export(
     target: Annotated[
         str, typer.Argument(metavar="FILE|-", help="File to write, or - for standard output.")
     ] = "-",
+    force: Annotated[
+        bool,
+        typer.Option("--force", help="Write over FILE even if it is not an earlier export."),
+    ] = False,
 ) -> None:
     """Write the whole ledger as JSON Lines.
 
     A backup, or a move to another database: `chouette import FILE` of the export into an
     empty database (SQLite or PostgreSQL) rebuilds it with identical standings and sheets.
-    FILE is written whole or not at all (never over the ledger itself).
+    FILE is written whole or not at all (never over the ledger itself, and over another
+    file only if it is an earlier export, or with --force).
 
     Examples:
 
@@ -2086,6 +2331,8 @@ def export(
 
     if target != "-":
         refuse_ledger_file(ctx, Path(target))
+        if not force:
+            refuse_overwrite(Path(target), is_export_file, "chouette export")
     with ledger(ctx, write=False) as book:
         lines = [json_safe(json.dumps(row, ensure_ascii=False)) for row in rows(book)]
     text = "\n".join(lines) + "\n"
@@ -2104,6 +2351,29 @@ def refuse_ledger_file(ctx: typer.Context, target: Path) -> None:
         refuse_ledger(target, ledger_url(options(ctx)))
     except ChouetteError as err:
         fail(str(err))
+
+
+def is_report_file(path: Path) -> bool:
+    """Whether ``path`` is a page ``chouette report`` wrote (it names chouette its generator)."""
+    try:
+        with path.open("rb") as handle:
+            return b'<meta name="generator" content="chouette">' in handle.read(4096)
+    except OSError:
+        return False
+
+
+def refuse_overwrite(target: Path, ours: Callable[[Path], bool], what: str) -> None:
+    """A file is written over only if ``what`` wrote it before (``ours`` says), or with
+    --force: nothing else a user keeps is lost to a typo."""
+    try:
+        regular = target.is_file()  # (a device, /dev/stdout say, is written to as it was)
+    except (OSError, ValueError):
+        regular = False  # a name no file can have: the write says so
+    if regular and not ours(target):
+        fail(
+            f"{target} exists and is not a file {what} wrote: nothing was written "
+            "(give --force to write over it)"
+        )
 
 
 def write_file(target: Path, text: str, *, private: bool) -> None:
@@ -2137,7 +2407,7 @@ def migrate(ctx: typer.Context) -> None:
 
 
 @app.command(cls=Command)
-def check(ctx: typer.Context) -> None:
+def check(ctx: typer.Context, as_json: JsonFlag = False) -> None:
     """Verify the ledger and list every problem.
 
     The file itself (SQLite's integrity and foreign-key checks, every stored value readable);
@@ -2153,6 +2423,19 @@ def check(ctx: typer.Context) -> None:
 
     with ledger(ctx, write=False) as book:
         found = audit(book)
+    if as_json:
+        emit_json(
+            {
+                "ok": not found.problems,
+                "problems": list(found.problems),
+                "sessions": found.sessions,
+                "games": found.games,
+                "bookings": found.bookings,
+            }
+        )
+        if found.problems:
+            raise typer.Exit(1)
+        return
     if found.problems:
         for problem in found.problems:
             say(f"Problem: {problem}", err=True)
@@ -2198,12 +2481,12 @@ def report_import(summary: Any) -> None:
     say(imported_text(summary.file, summary.booked, summary.session, summary.skipped))
     if summary.points:
         emit(imported_rows(summary.points, summary.cents))
-    for note in summary.notes:
-        say(f"Note: {note}")
+    for text in summary.notes:
+        note(text)
     for warning in summary.warnings[:20]:
-        say(f"Warning: {warning}")
+        warn(warning)
     if len(summary.warnings) > 20:
-        say(f"… and {len(summary.warnings) - 20} more warnings.")
+        say(f"… and {len(summary.warnings) - 20} more warnings.", err=True)
 
 
 # ---------------------------------------------------------------- the table mode
@@ -2460,6 +2743,31 @@ def demo(ctx: typer.Context) -> None:
         from db.engine import dispose_all
 
         dispose_all()
+
+
+@app.command(cls=Command, name="help")
+def help_command(
+    ctx: typer.Context,
+    command: Annotated[
+        str | None, typer.Argument(metavar="COMMAND", help="The command to explain.")
+    ] = None,
+) -> None:
+    """Print the help of chouette, or of one command (as COMMAND --help does).
+
+    Examples:
+
+    \b
+        chouette help
+        chouette help take
+    """
+    root = ctx.find_root()
+    if command is None:
+        say(root.get_help())
+        return
+    found = root.command.get_command(root, command) if isinstance(root.command, Commands) else None
+    if found is None:
+        fail(f"there is no command {shown(command)!r}: `chouette help` lists them", 2)
+    say(found.get_help(typer.Context(found, info_name=command, parent=root)))
 
 
 # ---------------------------------------------------------------- the entry point

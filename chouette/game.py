@@ -590,24 +590,18 @@ def _auto_double(game: Game, event: AutoDouble) -> tuple[AutoDouble, Game]:
         if past == "carry-over":
             return AutoDouble(carried=True), replace(game, carried_out=game.carried_out + 1)
         if past == "box-choice" and not event.box_chose:
-            choice = (
-                "automatic doubles are the box's choice in this session"
-                if limit == 0
-                else f"{_past_limit(limit)}: a further automatic double is the box's choice"
-            )
             raise AutoDoubleIgnored(
-                f"{choice} (chouette auto-double --box-chooses): cubes unchanged"
+                "the tied roll doubles nothing unless the box chooses it (chouette "
+                f"auto-double --box-chooses), as {_past_limit(limit)}"
             )
         if past == "ignored":
-            if limit == 0:
-                raise AutoDoubleIgnored(
-                    "automatic doubles are off in this session: cubes unchanged"
-                )
-            raise AutoDoubleIgnored(f"{_past_limit(limit)}: cubes unchanged")
+            raise AutoDoubleIgnored(f"the tied roll doubles nothing, as {_past_limit(limit)}")
     value = game.cubes[game.members[0]].value * 2
     limit_cube = rules.max_cube
     if limit_cube is not None and value > limit_cube:
-        raise AutoDoubleIgnored(f"the cube is at the maximum of {limit_cube}: cubes unchanged")
+        raise AutoDoubleIgnored(
+            f"the tied roll doubles nothing, as the cubes are at the maximum of {limit_cube}"
+        )
     cubes = {m: replace(c, value=c.value * 2) for m, c in game.cubes.items()}
     chose = game.auto_doubles >= limit  # (within the limit the box has nothing to choose)
     return AutoDouble(box_chose=chose), replace(
@@ -616,7 +610,11 @@ def _auto_double(game: Game, event: AutoDouble) -> tuple[AutoDouble, Game]:
 
 
 def _past_limit(limit: int) -> str:
-    return f"the limit of {_count(limit, 'automatic double')} is reached"
+    """Why a tie past the limit doubles nothing by itself."""
+    if limit == 0:
+        return "automatic doubles are off in this session"
+    verb = "has" if limit == 1 else "have"
+    return f"the session's {_count(limit, 'automatic double')} {verb} been played"
 
 
 def _carry(game: Game, event: Carry) -> tuple[Carry, Game]:

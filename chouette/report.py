@@ -76,9 +76,10 @@ class Undone:
     """What ``undo`` took back: a command's events (``events``, of game ``number``; the game
     has not started now if ``game_gone``), the games of a ``record`` or an ``import`` (games
     ``number`` to ``last``; an import's ``file``), a ``payment``, a change of the ``line`` or
-    a ``split`` of the table (``said``: what the command said it did)."""
+    a ``split`` of the table or a ``rename`` of the session (``said``: what the command said
+    it did)."""
 
-    what: Literal["events", "record", "import", "payment", "line", "split"]
+    what: Literal["events", "record", "import", "payment", "line", "split", "rename"]
     number: int = 0
     last: int | None = None
     events: tuple[Event, ...] = ()
@@ -249,6 +250,20 @@ def booked_json(session: str, number: int, outcome: Outcome) -> dict[str, Any]:
         "next_line": list(outcome.next_line.order),
         **({"extras": [extra_result_json(e) for e in outcome.extras]} if outcome.extras else {}),
     }
+
+
+def played_json(
+    session: str, number: int, before: Game | None, game: Game, outcome: Outcome | None
+) -> dict[str, Any]:
+    """What one event command did, for ``--json``: the game, what it said (``said``), and
+    either the game's bookings (it is ``over``: the keys of :func:`booked_json`) or every
+    cube as it stands (the ``cubes`` of :func:`status_json`)."""
+    said = describe_events(number, before, game)
+    if outcome is not None:
+        return {**booked_json(session, number, outcome), "over": True, "said": said}
+    board = status_json(Status(session, game.line, number, game))["game"]
+    board.pop("number")
+    return {"session": session, "game": number, "over": False, "said": said, **board}
 
 
 def booked_rows(outcome: Outcome) -> Rows:
@@ -685,7 +700,7 @@ def done_text(done: Undone) -> str:
         return f"the import of {done.file} ({games_text(done.number, done.last)})"
     if done.what == "record":
         return f"the record of {games_text(done.number, done.last)}"
-    if done.what in ("payment", "line", "split"):
+    if done.what in ("payment", "line", "split", "rename"):
         return done.said
     return f"{', '.join(e.describe() for e in done.events)} (game {done.number})"
 

@@ -63,7 +63,7 @@ def play(
         raise ChouetteError(f"there is no game {expect} yet: the next game is {live.number}")
     done = apply_all(live.game or start(info.line, info.rules, live.carry), events)
     game, applied = done.game, done.events
-    notices = tuple(f"automatic double ignored: {why}" for _, why in done.ignored)
+    notices = tuple(f"{why}." for _, why in done.ignored)
     if not applied:
         return Played(info, live.number, game, None, notices)
     check_game(game, info.stakes(game.players))
@@ -276,6 +276,40 @@ def pay(book: Ledger, info: SessionInfo, payer: str, payee: str, cents: Cents, n
     )
 
 
+# ---------------------------------------------------------------- the sessions
+
+
+def rename_session(book: Ledger, old: str, new: str) -> SessionInfo:
+    """The session ``old`` is called ``new`` from now on (a journal entry: undo renames it
+    back)."""
+    info = book.session(normal_name(old), lock=True)
+    name = check_session_name(new)
+    if name == info.name:
+        raise ChouetteError(f"{info.name} is called {name} already")
+    renamed = book.rename_session(info, name)
+    book.journal(
+        renamed,
+        "rename",
+        {"said": f"the rename of {info.name} to {name}", "from": info.name, "to": name},
+    )
+    return renamed
+
+
+def delete_session(book: Ledger, name: str) -> SessionInfo:
+    """Delete a session in which nothing is booked (no game, even one in progress, and no
+    payment): its line, players and journal go with it. A session with bookings is the
+    ledger's record: undo them first."""
+    info = book.session(normal_name(name), lock=True)
+    booked = book.booked_anything(info)
+    if booked is not None:
+        raise ChouetteError(
+            f"{info.name} has {booked} booked, and bookings are the ledger's record: undo "
+            f"them first (chouette --session {info.name} undo) to delete it"
+        )
+    book.drop_session(info)
+    return info
+
+
 # ---------------------------------------------------------------- undo
 
 
@@ -304,6 +338,9 @@ def undo(book: Ledger, info: SessionInfo) -> Undone:
         book.drop_payment(detail["id"])
     elif done.what == "split":
         _undo_split(book, info, action)
+        return done
+    elif done.what == "rename":
+        book.rename_session(info, detail["from"])
         return done
     elif "player" in detail:  # a join: the player as they were (not one, or at their stake)
         before = detail["before"]
@@ -341,6 +378,8 @@ def what(action: Action) -> Undone:
         return Undone("payment", said=f"the payment: {detail['said']}")
     if action.kind == "split":
         return Undone("split", said=detail["said"])
+    if action.kind == "rename":
+        return Undone("rename", said=detail["said"])
     return Undone("line", said=detail["said"])
 
 
@@ -369,21 +408,22 @@ def _undo_split(book: Ledger, info: SessionInfo, action: Action) -> None:
     already): the new table's session is gone and the first table's line is as it was, if
     nothing has happened at either table since; else refused, naming the table to undo at."""
     detail = action.detail
-    if "from" in detail:  # undo given at the new table
-        first, new = book.session(detail["from"], lock=True), info
+    if "from" in detail:  # undo given at the new table (found by id: it may be renamed)
+        table = book.session_by_id(detail["from_id"], lock=True)
+        if table is None:
+            raise ChouetteError(_changed_since(detail["from"]))
+        first, new = table, info
         found = book.actions(first, limit=1)
-        if (
-            first.id != detail["from_id"]
-            or not found
-            or found[0].kind != "split"
-            or found[0].detail.get("id") != new.id
-        ):
+        if not found or found[0].kind != "split" or found[0].detail.get("id") != new.id:
             raise ChouetteError(_changed_since(first.name))
         entry, other = found[0], found[0]
     else:
-        first, new = info, book.session(detail["session"], lock=True)
+        other_table = book.session_by_id(detail["id"], lock=True)
+        if other_table is None:
+            raise ChouetteError(_changed_since(detail["session"]))
+        first, new = info, other_table
         found = book.actions(new, limit=2)
-        if new.id != detail["id"] or len(found) != 1 or found[0].kind != "split":
+        if len(found) != 1 or found[0].kind != "split":
             raise ChouetteError(_changed_since(new.name))
         entry, other = action, found[0]
     book.forget_action(other)

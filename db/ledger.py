@@ -182,6 +182,35 @@ class Ledger:
             )
         return self._info(row)
 
+    def session_by_id(self, session_id: int, *, lock: bool = False) -> SessionInfo | None:
+        """The session with that id, if there is one (whatever it is called now)."""
+        query = select(SessionRow).where(SessionRow.id == session_id)
+        if lock:
+            query = query.with_for_update()
+        row = self._db.exec(query).first()
+        return None if row is None else self._info(row)
+
+    def rename_session(self, info: SessionInfo, name: str) -> SessionInfo:
+        """The session under a new name (the name used last follows it)."""
+        taken = self._db.exec(select(SessionRow.id).where(SessionRow.name == name)).first()
+        if taken is not None:
+            raise ChouetteError(f"there is already a session called {name}")
+        was_current = self.current_name() == info.name
+        self._db.execute(update(SessionRow).where(col(SessionRow.id) == info.id).values(name=name))
+        if was_current:
+            self._set_current(name)
+        return replace(info, name=name)
+
+    def booked_anything(self, info: SessionInfo) -> str | None:
+        """What the session has booked, if anything: ``a game`` or ``a payment``."""
+        for table, what in ((GameRow, "a game"), (PaymentRow, "a payment")):
+            found = self._db.exec(
+                select(table.id).where(table.session_id == info.id).limit(1)
+            ).first()
+            if found is not None:
+                return what
+        return None
+
     def all_sessions(self) -> list[SessionInfo]:
         """Every session, in the order they were started."""
         return [
@@ -604,15 +633,23 @@ class Ledger:
     def drop_session(self, info: SessionInfo) -> None:
         """Take back a session in which nothing was played, paid or imported (the new table
         of a split): its journal, players, balances and row."""
-        for table, what in ((GameRow, "a game"), (PaymentRow, "a payment")):
-            found = self._db.exec(
-                select(table.id).where(table.session_id == info.id).limit(1)
-            ).first()
-            if found is not None:
-                raise ChouetteError(f"{info.name} has {what} booked: it cannot be taken back")
+        booked = self.booked_anything(info)
+        if booked is not None:
+            raise ChouetteError(f"{info.name} has {booked} booked: it cannot be taken back")
         for rows in (ActionRow, BalanceRow, PlayerRow, SourceFileRow):
             self._db.execute(delete(rows).where(col(rows.session_id) == info.id))
         self._db.execute(delete(SessionRow).where(col(SessionRow.id) == info.id))
+        if self.current_name() == info.name:  # the newest other session, or none
+            newest = self._db.exec(
+                select(SessionRow.name).order_by(col(SessionRow.id).desc()).limit(1)
+            ).first()
+            if newest is None:
+                self._db.execute(delete(Setting).where(col(Setting.key) == CURRENT))
+                cached = self._db.identity_map.get(self._db.identity_key(Setting, CURRENT))
+                if cached is not None:
+                    self._db.expunge(cached)
+            else:
+                self._set_current(newest)
 
     # -------------------------------------------------------- the journal
 

@@ -241,7 +241,7 @@ def test_an_export_replaces_the_old_file_whole_and_keeps_its_permissions(chouett
     target = tmp_path / "backup.jsonl"
     target.write_text("old\n")
     target.chmod(0o640)
-    chouette("export", str(target))
+    chouette("export", str(target), "--force")  # (not an export: written over only so)
     assert target.read_text().startswith('{"kind": "chouette-ledger"')
     assert stat.S_IMODE(target.stat().st_mode) == 0o640
     fresh = tmp_path / "new.jsonl"

@@ -86,6 +86,12 @@ def test_end_books_the_game_at_per_player_stakes(chouette):
         "points": {"ann": 1, "bob": 4, "cat": -4, "dan": -1},
         "cents": {"ann": 100, "bob": 1000, "cat": -1000, "dan": -100},
         "next_line": ["bob", "cat", "dan", "ann"],
+        "over": True,
+        "said": [
+            "Game 1: the team wins a gammon.",
+            "  bob: out, +4 (board)",
+            "Game 1 is over.",
+        ],
     }
     assert chouette("status").stdout == (
         "Session friday: game 2 (not started)\nLine: bob | cat, dan, ann\n"
@@ -318,7 +324,11 @@ def test_an_ignored_automatic_double_says_so_and_writes_nothing(chouette, ledger
     chouette("auto-double")
     before = dump(ledger_url)
     result = chouette("auto-double")
-    assert "automatic double ignored: the limit of 1 automatic double is reached" in result.stdout
+    assert result.stdout == ""  # a note is for the person, on stderr
+    assert result.stderr == (
+        "Note: the tied roll doubles nothing, as the session's 1 automatic double has been "
+        "played.\n"
+    )
     assert dump(ledger_url) == before
 
 

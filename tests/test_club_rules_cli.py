@@ -258,8 +258,9 @@ def big_evening(chouette, *options: str) -> None:
 
 def test_a_split_forms_a_new_table_from_the_bottom_of_the_line(chouette):
     big_evening(chouette)
-    assert chouette("join", "gus").stdout == (
-        "gus joins. Line: bob | cat, dan, eve, fay, ann, gus\n"
+    joined = chouette("join", "gus")
+    assert joined.stdout == "gus joins. Line: bob | cat, dan, eve, fay, ann, gus\n"
+    assert joined.stderr == (
         "Note: 7 play in the line, past the house's split-at 6: `chouette split NAME` moves the "
         "bottom 3 to a new table.\n"
     )

@@ -212,8 +212,8 @@ def test_further_automatic_doubles_are_the_boxs_choice():
     with pytest.raises(AutoDoubleIgnored) as err:
         play_on(game, "auto")
     assert str(err.value) == (
-        "the limit of 1 automatic double is reached: a further automatic double is the box's "
-        "choice (chouette auto-double --box-chooses): cubes unchanged"
+        "the tied roll doubles nothing unless the box chooses it (chouette auto-double "
+        "--box-chooses), as the session's 1 automatic double has been played"
     )
     game = play_on(game, "auto --box-chooses", "end team gammon")
     assert [e for e in game.events if isinstance(e, AutoDouble)] == [

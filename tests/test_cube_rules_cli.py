@@ -139,10 +139,9 @@ def test_further_automatic_doubles_at_the_boxs_choice(chouette):
              "--auto-past-limit", "box-choice")  # fmt: skip
     chouette("auto-double")
     ignored = chouette("auto-double")
-    assert ignored.stdout == (
-        "Note: automatic double ignored: the limit of 1 automatic double is reached: a further "
-        "automatic double is the box's choice (chouette auto-double --box-chooses): cubes "
-        "unchanged\n"
+    assert ignored.stderr == (
+        "Note: the tied roll doubles nothing unless the box chooses it (chouette auto-double "
+        "--box-chooses), as the session's 1 automatic double has been played.\n"
     )
     assert chouette("auto-double", "--box-chooses").stdout.startswith(
         "Game 1: tied opening roll: the box, ann, chooses an automatic double.\n"

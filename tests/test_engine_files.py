@@ -102,7 +102,7 @@ def test_a_file_saved_any_common_way_books_the_same_games(chouette, tmp_path, ho
     chouette("new", "money", *S01["players"])
     path = tmp_path / ("s01.mat.gz" if how.startswith("gzip") else "s01.mat")
     path.write_bytes(encode(s01_text()))
-    out = chouette("import", str(path)).stdout
+    out = chouette("import", str(path)).output
     assert out.startswith(f"{path.name}: 50 games booked into money.\n"), out
     assert "Warning" not in out
     games = chouette.json("sheet")["games"]
@@ -116,7 +116,7 @@ def test_a_windows_1252_file_is_read_as_such_and_the_summary_says_so(chouette, t
     path = tmp_path / "zoe.mat"
     path.write_bytes(text.encode("cp1252"))
     chouette("new", "money", "Zoë", "Jérôme")
-    out = chouette("import", str(path)).stdout
+    out = chouette("import", str(path)).output
     assert out.startswith("zoe.mat: 50 games booked into money.\n")
     assert "Warning: zoe.mat is not UTF-8 text: read as Windows-1252\n" in out
     final = final_points(S01)
@@ -130,7 +130,7 @@ def test_an_sgf_file_is_decoded_as_its_ca_property_says(chouette, tmp_path):
     path = tmp_path / "zoe.sgf.gz"
     path.write_bytes(gzip.compress(latin.encode("latin-1")))
     chouette("new", "money", "Zoë", "Bob")
-    out = chouette("import", str(path)).stdout
+    out = chouette("import", str(path)).output
     assert out.startswith("zoe.sgf.gz: 50 games booked into money.\n"), out
     assert "Warning" not in out
     final = final_points(S01_SGF)
@@ -182,7 +182,7 @@ def test_a_mat_file_whose_last_game_is_unfinished_books_the_games_before_it(
     path = tmp_path / "tonight.mat"
     path.write_text(text, encoding="utf-8")
     chouette("new", "money", *S01["players"])
-    out = chouette("import", str(path)).stdout
+    out = chouette("import", str(path)).output
     assert out.startswith("tonight.mat: 30 games booked into money.\n"), out
     assert "Note: game 31 (line " in out and ") has not ended: not booked;" in out
     games = chouette.json("sheet")["games"]
@@ -200,7 +200,7 @@ def test_an_sgf_file_whose_last_game_has_no_result_books_the_games_before_it(cho
     path = tmp_path / "tonight.sgf"
     path.write_text("\n(;".join([*trees[:30], unfinished]) + "\n", encoding="utf-8")
     chouette("new", "money", *S01_SGF["players"])
-    out = chouette("import", str(path)).stdout
+    out = chouette("import", str(path)).output
     assert out.startswith("tonight.sgf: 30 games booked into money.\n"), out
     assert "Note: game 31 (line " in out and ") has no result yet: not booked;" in out
 
@@ -379,7 +379,7 @@ def test_a_galaxy_money_game_is_booked_as_money_without_match_as_money(chouette)
     path = Path(__file__).parent / "corpus/galaxy/bglab/match7986278.txt"
     assert "\n16 point match\n" in path.read_text(encoding="utf-8")
     chouette("new", "money", "lasse", "Rival")
-    out = chouette("import", str(path), "--as", "robot=Rival").stdout
+    out = chouette("import", str(path), "--as", "robot=Rival").output
     assert out.startswith("match7986278.txt: 1 game booked into money.\n"), out
     assert (
         "Note: Backgammon Galaxy writes its money games as 16-point matches: read as money "
@@ -397,7 +397,7 @@ def test_a_nameless_player_is_mapped_by_the_side_the_file_gives(chouette):
     assert "Player 2 is not seated in money (map it with --as 'Player 2=PLAYER')" in (
         refused.stderr
     )
-    out = chouette("import", str(path), "--match-as-money", "--as", "Player 2=guest").stdout
+    out = chouette("import", str(path), "--match-as-money", "--as", "Player 2=guest").output
     assert out.startswith("match3755271.txt: 1 game booked into money.\n"), out
     assert standings_points(chouette) == {"guest": 4, "lasse": -4}  # 'Wins 4 point', cube 4
     chouette("check")
@@ -406,7 +406,7 @@ def test_a_nameless_player_is_mapped_by_the_side_the_file_gives(chouette):
 def test_the_last_game_of_a_match_is_booked_at_the_files_capped_score_with_a_warning(chouette):
     path = Path(__file__).parent / "corpus/galaxy/bglab/match1245421.txt"
     chouette("new", "money", "lasse", "sevelius")
-    out = chouette("import", str(path), "--match-as-money").stdout
+    out = chouette("import", str(path), "--match-as-money").output
     assert (
         "Warning: game 1: 'Wins 3 points' at the cube 2 is what the match scored (capped), not "
         "the cube × 1, 2 or 3: booked at 3 points as the file scored it\n"
@@ -422,7 +422,7 @@ def test_a_forfeit_is_booked_at_the_cube_in_force_never_at_its_4016_points(choue
         "2024_05_11 20_10_33.txt"
     )
     chouette("new", "money", "MrPurple", "Lasse")
-    out = chouette("import", str(path), "--match-as-money").stdout
+    out = chouette("import", str(path), "--match-as-money").output
     assert out.startswith(f"{path.name}: 2 games booked into money.\n"), out
     assert (
         "Warning: game 2: a forfeit (MrPurple's last move is '????', then 'Wins 4016 points', "
@@ -444,9 +444,9 @@ FIRST_TEN = Path(__file__).parent / "corpus/derived/xg-mobile-money.first-10-gam
 
 def test_a_later_export_of_a_session_books_only_its_new_games(chouette, tmp_path):
     chouette("new", "money", "Ken", "XG-Intermediate")
-    out = chouette("import", str(FIRST_TEN)).stdout
+    out = chouette("import", str(FIRST_TEN)).output
     assert out.startswith(f"{FIRST_TEN.name}: 10 games booked into money.\n"), out
-    out = chouette("import", str(XG_MOBILE)).stdout
+    out = chouette("import", str(XG_MOBILE)).output
     assert out.startswith(
         f"{XG_MOBILE.name}: 13 games booked into money, 10 already in the ledger (skipped).\n"
     ), out
@@ -464,7 +464,7 @@ def test_the_same_file_saved_again_another_way_books_nothing(chouette, tmp_path)
     chouette("import", str(SAMPLES / S01["path"]))
     again = tmp_path / "s01-again.mat.gz"
     again.write_bytes(gzip.compress(s01_text().replace("\n", "\r\n").encode("utf-16")))
-    out = chouette("import", str(again)).stdout
+    out = chouette("import", str(again)).output
     assert (
         out == "s01-again.mat.gz: 0 games booked into money, 50 already in the ledger (skipped).\n"
     )
@@ -482,13 +482,13 @@ def test_two_identical_short_games_of_one_session_are_both_booked(chouette, tmp_
     first = tmp_path / "twice.mat"
     first.write_text(text, encoding="utf-8")
     chouette("new", "money", "Ann", "Bob")
-    out = chouette("import", str(first)).stdout
+    out = chouette("import", str(first)).output
     assert out.startswith("twice.mat: 2 games booked into money.\n"), out
     assert standings_points(chouette) == {"Ann": 2, "Bob": -2}
     # the same two games, their lines laid out by another writer, are the same games
     retyped = tmp_path / "retyped.mat"
     retyped.write_text(text.replace("                  ", "\t\t ").replace("\n", "\r"), "utf-8")
-    out = chouette("import", str(retyped)).stdout
+    out = chouette("import", str(retyped)).output
     assert out.startswith("retyped.mat: 0 games booked into money, 2 already in the ledger"), out
 
 
@@ -520,7 +520,7 @@ def test_an_older_ledgers_games_are_not_booked_again_from_another_export(
     before = chouette.json("--session", "money", "standings")
     again = tmp_path / "s01 saved again.mat"
     again.write_bytes(s01_text().replace("\n", "\r\n").encode("utf-8"))
-    out = chouette("--session", "money", "import", str(again)).stdout
+    out = chouette("--session", "money", "import", str(again)).output
     assert out == (
         "s01 saved again.mat: 0 games booked into money, 50 already in the ledger (skipped).\n"
         "Note: games 1–50 of this file were booked by an older chouette from "
@@ -528,7 +528,7 @@ def test_an_older_ledgers_games_are_not_booked_again_from_another_export(
     )
     earlier = tmp_path / "s01 at game 30.mat"
     earlier.write_text(cut_inside_game(s01_text(), 31, 2), encoding="utf-8")
-    out = chouette("import", str(earlier)).stdout
+    out = chouette("import", str(earlier)).output
     assert out.startswith(
         "s01 at game 30.mat: 0 games booked into money, 30 already in the ledger (skipped).\n"
     ), out
@@ -548,7 +548,7 @@ def test_an_older_ledgers_file_whose_first_game_a_record_cited_is_not_booked_aga
     again.write_bytes(s05.read_text("utf-8").replace("\n", "\r\n").encode("utf-8"))
     out = chouette(
         "--session", "money", "import", str(again), "--as", "gnubgA=Alice", "--as", "gnubgB=Bob"
-    ).stdout
+    ).output
     assert out.startswith(
         "s05 saved again.mat: 0 games booked into money, 20 already in the ledger (skipped).\n"
     ), out
@@ -568,7 +568,7 @@ def test_an_older_ledgers_lone_game_like_a_new_files_is_booked_with_a_warning(
     start = lines.index(" Game 2\n")
     other = tmp_path / "another evening.mat"
     other.write_text("".join(lines[:start]), encoding="utf-8")  # game 1 alone, as in s01
-    out = chouette("--session", "money", "import", str(other)).stdout
+    out = chouette("--session", "money", "import", str(other)).output
     assert out.startswith("another evening.mat: 1 game booked into money.\n"), out
     assert (
         "Warning: game 1 is like game 1 of s01_money_jacoby_beavers3.mat, which an older "
@@ -587,6 +587,6 @@ def test_an_older_ledgers_games_that_only_begin_like_a_new_file_leave_it_whole(
     fourth = lines.index(" Game 4\n")
     game_3_played_as_game_2 = lines[end + 2 : fourth]  # s01's game 3, under game 2's header
     differs.write_text("".join([*lines[: start + 2], *game_3_played_as_game_2]), "utf-8")
-    out = chouette("--session", "money", "import", str(differs)).stdout
+    out = chouette("--session", "money", "import", str(differs)).output
     assert out.startswith("differs at game 2.mat: 2 games booked into money.\n"), out
     assert "Note" not in out and "Warning" not in out

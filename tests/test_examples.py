@@ -77,7 +77,7 @@ def test_e3_automatic_double_and_the_ignored_second_tie():
         "C": (2, "centre"),
         "M1": (2, "centre"),
     }
-    with pytest.raises(AutoDoubleIgnored, match="limit of 1 automatic double is reached"):
+    with pytest.raises(AutoDoubleIgnored, match="the session's 1 automatic double has been played"):
         play("B | C, M1", "auto", "auto", rules=rules)
 
 

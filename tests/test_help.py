@@ -156,3 +156,24 @@ def test_shell_completion_completes_commands_and_players(chouette, tmp_path):
     other = tmp_path / "other.db"
     assert complete("--db", str(other), "take", "") == []
     assert not other.exists()
+
+
+# ------------------------------------------------------------ asking for help
+
+
+@pytest.mark.parametrize("args", [[], ["-h"], ["--help"], ["help"]])
+def test_chouette_alone_or_asking_for_help_prints_the_help_and_exits_0(chouette, args):
+    result = chouette(*args)
+    assert result.stdout.startswith("Usage: chouette [OPTIONS] COMMAND [ARGS]...")
+    assert "Commands:" in result.stdout and result.stderr == ""
+
+
+@pytest.mark.parametrize("args", [["help", "take"], ["take", "-h"], ["take", "--help"]])
+def test_help_for_one_command_is_that_commands_help(chouette, args):
+    result = chouette(*args)
+    assert result.stdout.startswith("Usage: chouette take [OPTIONS] [MEMBER]")
+
+
+def test_help_for_a_command_that_does_not_exist_is_a_usage_error(chouette):
+    result = chouette("help", "tkae", code=2)
+    assert result.stderr == "Error: there is no command 'tkae': `chouette help` lists them\n"

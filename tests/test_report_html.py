@@ -873,3 +873,15 @@ def test_no_printed_page_holds_only_the_house_rules(tmp_path, rounds):
     assert len(on) == 1, on
     assert "Score sheet" in pages[on[0]], f"page {on[0] + 1}: no score sheet after the rules"
     assert "standard rules." in pages[on[0]] and "partner-share" in pages[on[0]]
+
+
+def test_a_report_writes_over_an_earlier_report_and_nothing_else_without_force(chouette, tmp_path):
+    chouette("new", "fri", "ann", "bob")
+    page = tmp_path / "index.html"
+    page.write_text("<html>the club's home page</html>")
+    result = chouette("report", "--html", str(page), code=1)
+    assert "is not a file chouette report wrote: nothing was written" in result.stderr
+    assert page.read_text() == "<html>the club's home page</html>"
+    chouette("report", "--html", str(page), "--force")
+    chouette("report", "--html", str(page))  # its own earlier page: replaced
+    assert '<meta name="generator" content="chouette">' in page.read_text()

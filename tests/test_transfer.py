@@ -416,3 +416,19 @@ def test_a_damaged_export_is_refused_naming_the_line_and_restores_nothing(
     assert refused.startswith(f"Error: {message}"), refused
     chouette("new", "empty", "x", "y")  # nothing was restored: the ledger is empty
     assert [s["name"] for s in chouette.json("sessions")["sessions"]] == ["empty"]
+
+
+def test_export_writes_over_an_earlier_export_and_nothing_else_without_force(chouette, tmp_path):
+    chouette("new", "fri", "ann", "bob")
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes\n")
+    result = chouette("export", str(notes), code=1)
+    assert result.stderr == (
+        f"Error: {notes} exists and is not a file chouette export wrote: nothing was written "
+        "(give --force to write over it)\n"
+    )
+    assert notes.read_text() == "my notes\n"
+    chouette("export", str(notes), "--force")
+    chouette("end", "team")
+    chouette("export", str(notes))  # an earlier export is replaced without asking
+    assert '"game"' in notes.read_text()
