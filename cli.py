@@ -262,7 +262,39 @@ def complete_player(ctx: typer.Context, incomplete: str) -> list[str]:
     start with what was typed. Opens the ledger only when Tab is pressed."""
     root = ctx.find_root().params
     found = seated(Options(root.get("db"), root.get("session")))
-    return [p for p in found if p.startswith(incomplete)]
+    return for_shell([p for p in found if p.startswith(incomplete)])
+
+
+def session_names(opts: Options) -> list[str]:
+    """The sessions of the ledger the options name; none when there is no such ledger."""
+    try:
+        with ledger_for(opts) as book:
+            return [s.name for s in book.all_sessions()]
+    except ChouetteError:
+        return []
+
+
+def complete_session(ctx: typer.Context, incomplete: str) -> list[str]:
+    """Shell completion of a session's name (``--session``, ``sessions --rename``)."""
+    root = ctx.find_root().params
+    found = session_names(Options(root.get("db"), None))
+    return for_shell([s for s in found if s.startswith(incomplete)])
+
+
+def complete_command(incomplete: str) -> list[str]:
+    """Shell completion of a command's name (``chouette help COMMAND``)."""
+    return [name for name in command_names() if name.startswith(incomplete)]
+
+
+SHELL_SPECIAL = re.compile(r"""([\s'"`$&|;<>()*?!#~\[\]{}\\])""")
+
+
+def for_shell(words: list[str]) -> list[str]:
+    """Completions as bash inserts them: a name with a space is ``Big\\ Al``, one word
+    (zsh and fish quote what they insert themselves)."""
+    if not os.environ.get("_CHOUETTE_COMPLETE", "").endswith("bash"):
+        return words
+    return [SHELL_SPECIAL.sub(r"\\\1", word) for word in words]
 
 
 NUMBER = re.compile(r"^[+-]?\d+(\.\d\d)?( → [+-]?\d+)?$")
@@ -401,7 +433,10 @@ def main(
     session: Annotated[
         str | None,
         typer.Option(
-            "--session", metavar="NAME", help="The session to use (default: the last used)."
+            "--session",
+            metavar="NAME",
+            help="The session to use (default: the last used).",
+            autocompletion=complete_session,
         ),
     ] = None,
     version: Annotated[
@@ -995,7 +1030,12 @@ def sessions(
     as_json: JsonFlag = False,
     rename: Annotated[
         tuple[str, str] | None,
-        typer.Option("--rename", metavar="OLD NEW", help="Call session OLD by the name NEW."),
+        typer.Option(
+            "--rename",
+            metavar="OLD NEW",
+            help="Call session OLD by the name NEW.",
+            autocompletion=complete_session,
+        ),
     ] = None,
     delete: Annotated[
         str | None,
@@ -1003,6 +1043,7 @@ def sessions(
             "--delete",
             metavar="NAME",
             help="Delete a session with nothing booked (no game, no payment).",
+            autocompletion=complete_session,
         ),
     ] = None,
 ) -> None:
@@ -1045,7 +1086,7 @@ def sessions(
     elif not found:
         say("No sessions yet: start one with `chouette new NAME PLAYER...`.")
     else:
-        emit(sessions_rows(found))
+        emit(sessions_rows(found, datetime.astimezone))
 
 
 @app.command(cls=Command)
@@ -1785,7 +1826,7 @@ def log(
     elif not found:
         say(f"Nothing done in {info.name} yet that undo could take back.")
     else:
-        emit(log_rows(found))
+        emit(log_rows(found, datetime.astimezone))
 
 
 # ---------------------------------------------------------------- reports
@@ -1947,7 +1988,7 @@ def ledger_command(
     if fmt is Format.json:
         emit_json(ledger_json(None if info is None else info.name, entries))
     else:
-        emit(ledger_rows(entries), fmt)
+        emit(ledger_rows(entries, datetime.astimezone), fmt)
 
 
 @app.command(cls=Command, name="game")
@@ -2749,7 +2790,10 @@ def demo(ctx: typer.Context) -> None:
 def help_command(
     ctx: typer.Context,
     command: Annotated[
-        str | None, typer.Argument(metavar="COMMAND", help="The command to explain.")
+        str | None,
+        typer.Argument(
+            metavar="COMMAND", help="The command to explain.", autocompletion=complete_command
+        ),
     ] = None,
 ) -> None:
     """Print the help of chouette, or of one command (as COMMAND --help does).

@@ -7,7 +7,7 @@ prints as a table, CSV or Markdown. Money is formatted here and only here, exact
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
@@ -460,11 +460,33 @@ def ledger_json(session: str | None, entries: Sequence[Entry]) -> dict[str, Any]
     }
 
 
-def ledger_rows(entries: Sequence[Entry]) -> Rows:
-    headers = ["time (UTC)", "session", "game", "player", "points", "money", "note"]
+Local = Callable[[datetime], datetime]
+"""Turns a moment (aware, UTC) into the reader's local time: the CLI passes
+``datetime.astimezone``; the rules never read the system's zone themselves."""
+
+
+def as_given(moment: datetime) -> datetime:
+    return moment
+
+
+def local_times(moments: Sequence[datetime], local: Local) -> tuple[str, list[str]]:
+    """The moments as the reader's clock shows them, and the zone to name in the column's
+    heading (``CET``); when the moments fall in more than one zone name (summer time began
+    between them), each says its own and the heading says ``local``."""
+    here = [local(m) for m in moments]
+    names = {h.tzname() or "" for h in here}
+    if len(names) <= 1:
+        zone = next(iter(names), "") or "local"
+        return zone, [h.strftime("%Y-%m-%d %H:%M") for h in here]
+    return "local", [f"{h.strftime('%Y-%m-%d %H:%M')} {h.tzname()}" for h in here]
+
+
+def ledger_rows(entries: Sequence[Entry], local: Local = as_given) -> Rows:
+    zone, times = local_times([e.at for e in entries], local)
+    headers = [f"time ({zone})", "session", "game", "player", "points", "money", "note"]
     rows = [
         [
-            e.at.strftime("%Y-%m-%d %H:%M"),
+            at,
             e.session,
             "" if e.game is None else str(e.game),
             e.player,
@@ -472,7 +494,7 @@ def ledger_rows(entries: Sequence[Entry]) -> Rows:
             balance(e.cents),
             e.note,
         ]
-        for e in entries
+        for at, e in zip(times, entries, strict=True)
     ]
     return headers, rows
 
@@ -719,10 +741,11 @@ def undone_text(undone: Undone) -> str:
     return f"took back {done_text(undone)}"
 
 
-def log_rows(done: Sequence[tuple[datetime, Undone]]) -> Rows:
+def log_rows(done: Sequence[tuple[datetime, Undone]], local: Local = as_given) -> Rows:
     """``chouette log``: what ``undo`` would take back, newest first."""
-    rows = [[at.strftime("%Y-%m-%d %H:%M"), done_text(d)] for at, d in done]
-    return ["time (UTC)", "what was done"], rows
+    zone, times = local_times([at for at, _ in done], local)
+    rows = [[at, done_text(d)] for at, (_, d) in zip(times, done, strict=True)]
+    return [f"time ({zone})", "what was done"], rows
 
 
 def log_json(session: str, done: Sequence[tuple[datetime, Undone]]) -> dict[str, Any]:
@@ -749,12 +772,12 @@ def sessions_json(found: Sequence[SessionSummary]) -> dict[str, Any]:
     }
 
 
-def sessions_rows(found: Sequence[SessionSummary]) -> Rows:
+def sessions_rows(found: Sequence[SessionSummary], local: Local = as_given) -> Rows:
     rows = [
         [
             "*" if s.current else "",
             s.name,
-            s.created_at.strftime("%Y-%m-%d"),
+            local(s.created_at).strftime("%Y-%m-%d"),
             format_money(s.stake),
             str(s.players),
             str(s.games),

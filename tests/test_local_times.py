@@ -1,0 +1,46 @@
+"""Times as the reader's clock shows them, with the zone named: ``ledger``, ``log`` and
+``sessions`` (JSON keeps the moment in UTC, with its offset)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from datetime import UTC, datetime
+
+import pytest
+
+from chouette.report import local_times
+
+
+@pytest.fixture
+def copenhagen(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    monkeypatch.setenv("TZ", "Europe/Copenhagen")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
+
+
+def test_the_ledger_and_the_log_show_local_time_and_name_the_zone(chouette, copenhagen):
+    chouette("new", "fri", "ann", "bob")  # the pinned clock: 2026-11-20 20:00 UTC
+    chouette("end", "team")
+    assert chouette("ledger").stdout.splitlines()[0].startswith("time (CET)")
+    assert "2026-11-20 21:00" in chouette("ledger").stdout
+    log = chouette("log").stdout.splitlines()
+    assert log[0].startswith("time (CET)") and log[2].startswith("2026-11-20 21:00")
+    assert chouette.json("log")["done"][0]["at"] == "2026-11-20T20:00:00+00:00"
+
+
+def test_moments_on_both_sides_of_summer_time_each_name_their_zone():
+    def local(moment: datetime) -> datetime:
+        from zoneinfo import ZoneInfo
+
+        return moment.astimezone(ZoneInfo("Europe/Copenhagen"))
+
+    winter = datetime(2026, 3, 28, 20, tzinfo=UTC)
+    summer = datetime(2026, 3, 29, 20, tzinfo=UTC)
+    assert local_times([winter], local) == ("CET", ["2026-03-28 21:00"])
+    assert local_times([winter, summer], local) == (
+        "local",
+        ["2026-03-28 21:00 CET", "2026-03-29 22:00 CEST"],
+    )
