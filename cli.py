@@ -1379,6 +1379,9 @@ def settle(
 ) -> None:
     """Who pays whom, in the fewest payments.
 
+    The fewest are proven for up to 24 players with a balance (beyond, at most one payment
+    fewer than there are balances, and a note says so).
+
     Examples:
 
     \b
@@ -1386,11 +1389,12 @@ def settle(
         chouette settle --all --json
     """
     from chouette.report import settle_json, settle_rows
-    from chouette.settlement import settle as fewest
+    from chouette.settlement import settlement
 
     with ledger(ctx, write=False) as book:
         info = scope(book, ctx, all)
-        payments = fewest({p: c for p, (_, c) in book.totals(info).items()})
+        found = settlement({p: c for p, (_, c) in book.totals(info).items()})
+    payments = found.payments
     fmt = pick_format(as_json, fmt)
     if fmt is Format.json:
         emit_json(settle_json(payments))
@@ -1398,6 +1402,9 @@ def settle(
         say("Everyone is square: no payments.")
     else:
         emit(settle_rows(payments), fmt, payer_tint)
+    note = found.note()
+    if note is not None and fmt in (Format.table, Format.markdown):
+        say(f"Note: {note}.")
 
 
 @app.command(cls=Command, name="ledger")
