@@ -547,16 +547,18 @@ def test_the_page_is_the_same_whatever_the_running_balances_kept_in_memory(
     chouette("new", "saturday", "ann", "dan", "--stake", "1.00")
     chouette("end", "team")
     chouette("pay", "dan", "ann", "1.00")
-    for every in ([], ["--all"]):
+    default = cli.FileRuns.BLOCK
+    for scope in (["--session", "friday"], []):
+        every = [] if scope else ["--all"]
         pages = []
-        for block in (cli.FileRuns.BLOCK, 1):
+        for block in (default, 1):
             monkeypatch.setattr(cli.FileRuns, "BLOCK", block)
             target = tmp_path / f"page-{block}.html"
-            chouette("report", "--html", str(target), *every)
+            chouette(*scope, "report", "--html", str(target), *every)
             pages.append(target.read_text(encoding="utf-8"))
         assert pages[0] == pages[1]
         assert len(parse(pages[0]).all("polyline")) == len(
-            chouette.json("sheet", *every)["players"]
+            chouette.json(*scope, "sheet", *every)["players"]
         )
 
 
