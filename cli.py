@@ -1994,6 +1994,7 @@ def import_command(
         chouette import friday.mat
         chouette import match.sgf --as 'Ann Smith=ann' --match-as-money
     """
+    from db.bulk import few_collections
     from db.imports import check_file, import_file
 
     mapping = parse_names(names or [])
@@ -2008,7 +2009,7 @@ def import_command(
         except ChouetteError as err:
             fail(f"--as: {err}")
     summaries = []
-    with ExitStack() as kept:
+    with ExitStack() as kept, few_collections():
         checked = []
         for path in files:  # read and check every file before the ledger is locked
             with progress_bar(path) as update:

@@ -30,7 +30,7 @@ from sqlmodel import Session, col, select
 
 from chouette.errors import ChouetteError
 from chouette.game import Event
-from chouette.limits import check_cents, check_points
+from chouette.limits import LIMIT, check_cents, check_points
 from chouette.line import Line
 from chouette.money import Cents, check_stake
 from chouette.report import Entry, GameLine, SessionSummary
@@ -341,39 +341,54 @@ class Ledger:
         game_ids: list[int] = []
         lines: dict[int, Line] = {}
         quoted: dict[Line, str] = {}
-        for g in games:
-            points, cents = g.points, g.cents
+        for (
+            session_id,
+            number,
+            kind,
+            line_before,
+            points,
+            cents,
+            started_at,
+            ended_at,
+            line_after,
+            game_events,
+            box,
+            game_pairs,
+            detail,
+            source,
+            key,
+            row_id,
+        ) in games:  # fmt: skip (unpacked once: the loop runs once a game)
             if sum(points.values()) or sum(cents.values()):
                 raise ChouetteError(
-                    f"internal error: game {g.number}'s bookings do not sum to zero; refused"
+                    f"internal error: game {number}'s bookings do not sum to zero; refused"
                 )
-            game_id = next(ids) if g.row_id is None else g.row_id
+            game_id = next(ids) if row_id is None else row_id
             game_ids.append(game_id)
-            after = None if g.line_after is None else line_to_json(g.line_after)
-            ended = stamp(g.ended_at)
-            if g.row_id is None:
-                before = quoted.get(g.line_before)
+            after = None if line_after is None else line_to_json(line_after)
+            ended = stamp(ended_at)
+            if row_id is None:
+                before = quoted.get(line_before)
                 if before is None:
-                    before = quoted[g.line_before] = line_to_json(g.line_before)
-                sha, index = g.source if g.source is not None else (None, None)
-                started = stamp(g.started_at)
+                    before = quoted[line_before] = line_to_json(line_before)
+                sha, index = source if source is not None else (None, None)
+                started = stamp(started_at)
                 add_row(
-                    (game_id, g.session_id, g.number, g.kind, over, before, after, g.detail,
-                     sha, index, g.key, started, ended)
+                    (game_id, session_id, number, kind, over, before, after, detail,
+                     sha, index, key, started, ended)
                 )  # fmt: skip
-                if g.events:
+                if game_events:
                     events += [
-                        (game_id, i, event_to_body(e), started) for i, e in enumerate(g.events)
+                        (game_id, i, event_to_body(e), started) for i, e in enumerate(game_events)
                     ]
             else:
-                updates.append((game_id, after, g.ended_at, g.detail))
-            if g.pairs:
-                pairs += [(game_id, m, g.box, pts, cents[m]) for m, pts in g.pairs.items()]
-            session_id = g.session_id
+                updates.append((game_id, after, ended_at, detail))
+            if game_pairs:
+                pairs += [(game_id, m, box, pts, cents[m]) for m, pts in game_pairs.items()]
             for player, gained in points.items():
                 add_booking((session_id, game_id, None, player, gained, cents[player], ended))
-            if g.line_after is not None and move_line:
-                lines[session_id] = g.line_after
+            if line_after is not None and move_line:
+                lines[session_id] = line_after
         insert_many(conn, "game", GAME_COLUMNS, rows)
         for game_id, after, ended, detail in updates:
             self._db.execute(
@@ -424,12 +439,17 @@ class Ledger:
         move: the one way bookings are written."""
         if not rows:
             return
-        for _, _, _, player, points, cents, _ in rows:  # the last guard: no number past it
-            check_points(points, f"a booking of {player}")
-            check_cents(cents, f"a booking of money to {player}")
+        points = [r[4] for r in rows]  # the last guard: no number past it (a whole batch
+        cents = [r[5] for r in rows]  # at once; one by one for the message, if one is)
+        if max(map(abs, points)) > LIMIT or max(map(abs, cents)) > LIMIT:
+            for _, _, _, player, gained, paid, _ in rows:
+                check_points(gained, f"a booking of {player}")
+                check_cents(paid, f"a booking of money to {player}")
         conn = self._conn()
         insert_many(conn, "booking", BOOKING_COLUMNS, list(rows))
-        move_balances(conn, ((r[0], r[3], r[4], r[5]) for r in rows))
+        move_balances(
+            conn, zip([r[0] for r in rows], [r[3] for r in rows], points, cents, strict=True)
+        )
 
     # -------------------------------------------------------- taking things back
 
