@@ -2001,7 +2001,7 @@ def import_command(
     if len(files) == 1 and is_export_file(files[0]):
         restore_export(ctx, files[0])
         return
-    with ledger(ctx, write=False) as book:  # the house rules the files are read with
+    with reading(ctx) as book:  # the house rules the files are read with
         info = current(book, ctx)
         rules = info.rules
         try:  # --as 'Ann Smith=ANN' is the seated ann (a name seated nowhere is left to refuse)

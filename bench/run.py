@@ -54,17 +54,39 @@ PLAYERS = ["ann", "bob", "cat", "dan", "eve"]
 NOW = datetime(2026, 11, 20, 20, 0, tzinfo=UTC)
 
 
+# A chouette command that notes its peak memory as it exits: VmHWM, the high-water mark of
+# its own memory since it started Python (the rusage of a process forked from this one
+# would count the pages of this, by then big, process too).
+PEAK = (
+    "import atexit, os\n"
+    "def peak():\n"
+    "    with open('/proc/self/status') as status, open(os.environ['CHOUETTE_PEAK'], 'w') as out:\n"
+    "        out.write(next(x for x in status if x.startswith('VmHWM:')).split()[1])\n"
+    "atexit.register(peak)\n"
+    "import cli\n"
+    "cli.run()\n"
+)
+
+
 def cost(command: Sequence[str], env: dict[str, str] | None = None) -> tuple[float, int]:
-    """CPU seconds (user + system) and peak memory (kB) of one run of ``command``."""
-    with tempfile.TemporaryFile() as err:
+    """CPU seconds (user + system) of one run of ``command``, and, for a chouette command,
+    its peak memory (kB; else 0)."""
+    if list(command[:3]) == CHOUETTE:
+        command = [PYTHON, "-c", PEAK, *command[3:]]
+    with tempfile.TemporaryFile() as err, tempfile.NamedTemporaryFile("r") as peak:
         proc = subprocess.Popen(
-            command, stdout=subprocess.DEVNULL, stderr=err, env=env or os.environ, cwd=ROOT
+            command,
+            stdout=subprocess.DEVNULL,
+            stderr=err,
+            env={**(env or os.environ), "CHOUETTE_PEAK": peak.name},
+            cwd=ROOT,
         )
         _, status, usage = os.wait4(proc.pid, 0)
         if os.waitstatus_to_exitcode(status) != 0:
             err.seek(0)
             raise RuntimeError(f"{command} failed: {err.read().decode()[-2000:]}")
-    return usage.ru_utime + usage.ru_stime, usage.ru_maxrss
+        kept = peak.read().strip()
+    return usage.ru_utime + usage.ru_stime, int(kept) if kept else 0
 
 
 def side_by_side(

@@ -54,7 +54,17 @@ def insert_many(
         _copy(conn, table, columns, rows)
         return
     sql = f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
-    conn.exec_driver_sql(sql, rows)
+    if conn.dialect.name != "sqlite":
+        conn.exec_driver_sql(sql, rows)
+        return
+    # SQLite: the driver's own executemany, in this transaction (SQLAlchemy would look at
+    # every row on its way); its errors come out as SQLAlchemy's, as from any statement.
+    driver: Any = conn.connection.dbapi_connection
+    assert driver is not None
+    try:
+        driver.executemany(sql, rows)
+    except conn.dialect.loaded_dbapi.Error as err:
+        raise DBAPIError.instance(sql, None, err, conn.dialect.loaded_dbapi.Error) from err
 
 
 def _copy(
