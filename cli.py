@@ -723,6 +723,35 @@ class Newcomer(StrEnum):
 class BoxDoubles(StrEnum):
     any = "any"
     same_level = "same-level"
+    with_captain = "with-captain"
+
+
+class BoxTakes(StrEnum):
+    any = "any"
+    half = "half"
+    break_even = "break-even"
+
+
+class JacobyScope(StrEnum):
+    per_cube = "per-cube"
+    any_cube_turned = "any-cube-turned"
+
+
+class BeaversBy(StrEnum):
+    both = "both"
+    team = "team"
+    box = "box"
+
+
+class AutoPastLimit(StrEnum):
+    ignored = "ignored"
+    box_choice = "box-choice"
+    carry_over = "carry-over"
+
+
+class Resignations(StrEnum):
+    board = "board"
+    per_member = "per-member"
 
 
 class PartnerPick(StrEnum):
@@ -734,6 +763,7 @@ class Consultation(StrEnum):
     free = "free"
     no_cube_no_talk = "no-cube-no-talk"
     none = "none"
+    after_accept = "after-accept"
 
 
 def money_option(text: str | None, what: str) -> int | None:
@@ -787,13 +817,35 @@ def new(
         typer.Option(metavar="multi|single", help="A cube per member, or one team cube."),
     ] = CubeMode.multi,
     jacoby: Annotated[bool, typer.Option(help="Gammons count single on a centred cube.")] = True,
+    jacoby_scope: Annotated[
+        JacobyScope,
+        typer.Option(
+            metavar="per-cube|any-cube-turned",
+            help="Jacoby per pair's cube, or lifted for every pair once any cube is turned.",
+        ),
+    ] = JacobyScope.per_cube,
     beavers: Annotated[bool, typer.Option(help="Allow beavers.")] = True,
     raccoons: Annotated[
         bool | None, typer.Option(help="Allow raccoons (default: when beavers are on).")
     ] = None,
+    beavers_by: Annotated[
+        BeaversBy,
+        typer.Option(metavar="both|team|box", help="Which side may beaver."),
+    ] = BeaversBy.both,
+    beaver_limit: Annotated[
+        int | None,
+        typer.Option(metavar="N", help="Beavers and raccoons a pair may play in a game."),
+    ] = None,
     auto_doubles: Annotated[
         int, typer.Option(metavar="N", help="Automatic doubles per game (0: none).")
     ] = 0,
+    auto_past_limit: Annotated[
+        AutoPastLimit,
+        typer.Option(
+            metavar="ignored|box-choice|carry-over",
+            help="A tie past the limit: ignored, the box's choice, or carried to the next game.",
+        ),
+    ] = AutoPastLimit.ignored,
     max_cube: Annotated[
         int | None, typer.Option(metavar="N", help="Highest cube value allowed.")
     ] = None,
@@ -814,8 +866,18 @@ def new(
     ] = Newcomer.after_loser,
     box_doubles: Annotated[
         BoxDoubles,
-        typer.Option(metavar="any|same-level", help="Which members the box may double together."),
+        typer.Option(
+            metavar="any|same-level|with-captain",
+            help="Which members the box may double together.",
+        ),
     ] = BoxDoubles.any,
+    box_takes: Annotated[
+        BoxTakes,
+        typer.Option(
+            metavar="any|half|break-even",
+            help="What the box must take of several members' doubles (or drop them all).",
+        ),
+    ] = BoxTakes.any,
     mandatory_beaver: Annotated[
         bool,
         typer.Option(
@@ -841,10 +903,32 @@ def new(
     extras: Annotated[
         bool, typer.Option(help="Allow extras: side bets on the board (chouette extra).")
     ] = False,
+    mandatory_extras: Annotated[
+        bool,
+        typer.Option(
+            "--mandatory-extras",
+            help="A lone taker takes every extra offered, or drops the box's double after all.",
+        ),
+    ] = False,
+    extra_redoubles: Annotated[
+        bool,
+        typer.Option(
+            "--extra-redoubles",
+            help="An extra's cube may be redoubled (chouette double-extra).",
+        ),
+    ] = False,
+    resignations: Annotated[
+        Resignations,
+        typer.Option(
+            metavar="board|per-member",
+            help="The box resigns the whole board, or to some members (chouette resign).",
+        ),
+    ] = Resignations.board,
+    deals: Annotated[bool, typer.Option(help="Allow deals (--no-deals: no settlements).")] = True,
     consultation: Annotated[
         Consultation,
         typer.Option(
-            metavar="free|no-cube-no-talk|none",
+            metavar="free|no-cube-no-talk|none|after-accept",
             help="Who may talk over the team's plays: recorded and printed only.",
         ),
     ] = Consultation.free,
@@ -895,6 +979,15 @@ def new(
             consultation=consultation.value,
             proxies=proxies,
             split_at=split_at,
+            jacoby_scope=jacoby_scope.value,
+            beavers_by=beavers_by.value,
+            beaver_limit=beaver_limit,
+            auto_past_limit=auto_past_limit.value,
+            box_takes=box_takes.value,
+            mandatory_extras=mandatory_extras,
+            extra_redoubles=extra_redoubles,
+            resignations=resignations.value,
+            deals=deals,
         )
         order = players
         if roll:
@@ -1232,19 +1325,65 @@ def one(event: "Event") -> "Callable[[Game | None, Who], Sequence[Event]]":
 
 
 @app.command(cls=Command, name="auto-double")
-def auto_double(ctx: typer.Context, game: GameOption = None) -> None:
+def auto_double(
+    ctx: typer.Context,
+    box_chooses: Annotated[
+        bool,
+        typer.Option(
+            "--box-chooses",
+            help="Past the limit, the box chooses to play it (--auto-past-limit box-choice).",
+        ),
+    ] = False,
+    game: GameOption = None,
+) -> None:
     """A tied opening roll: every cube doubles.
 
-    The cubes stay centred; past the automatic-double limit the roll changes nothing.
+    The cubes stay centred. Past the automatic-double limit the roll changes nothing, unless
+    the house rule --auto-past-limit says otherwise: box-choice doubles the cubes if the box
+    chooses it (--box-chooses); carry-over carries the double over to the next game, where
+    the box accepts or declines it (chouette carry).
 
-    Example:
+    Examples:
 
     \b
         chouette auto-double
+        chouette auto-double --box-chooses
     """
     from chouette.game import AutoDouble
 
-    play(ctx, one(AutoDouble()), game)
+    play(ctx, one(AutoDouble(box_chose=box_chooses)), game)
+
+
+class CarryAnswer(StrEnum):
+    accept = "accept"
+    decline = "decline"
+
+
+@app.command(cls=Command)
+def carry(
+    ctx: typer.Context,
+    answer: Annotated[
+        CarryAnswer,
+        typer.Argument(metavar="ANSWER", help="The box's answer: accept or decline."),
+    ],
+    game: GameOption = None,
+) -> None:
+    """The box accepts or declines the automatic doubles carried over.
+
+    Under --auto-past-limit carry-over, a tie past the limit carries an automatic double over
+    to the next game (several may build up). The box answers them before anything else in
+    that game: accepted, every cube starts doubled that many times, centred; declined, they
+    are gone.
+
+    Examples:
+
+    \b
+        chouette carry accept
+        chouette carry decline
+    """
+    from chouette.game import Carry
+
+    play(ctx, one(Carry(answer == CarryAnswer.accept)), game)
 
 
 class By(StrEnum):
@@ -1476,6 +1615,186 @@ def extra(
     play(ctx, make, game)
 
 
+TeamSideArg = Annotated[
+    str,
+    typer.Argument(
+        metavar="TEAM_SIDE", help="The member who took the extra.", autocompletion=complete_player
+    ),
+]
+BoxSideArg = Annotated[
+    str,
+    typer.Argument(
+        metavar="BOX_SIDE",
+        help="Who gave it: a teammate, the box's partner or box.",
+        autocompletion=complete_player,
+    ),
+]
+
+
+def extra_event(
+    ctx: typer.Context, act: str, team_side: str, box_side: str, game: int | None
+) -> None:
+    from chouette.game import ExtraAnswer, ExtraDouble
+
+    def make(_game: "Game | None", who: Who) -> "Sequence[Event]":
+        box = "box" if normal_name(box_side).casefold() == "box" else who(box_side)
+        if act == "double":
+            return [ExtraDouble(who(team_side), box)]
+        return [ExtraAnswer("take" if act == "take" else "drop", who(team_side), box)]
+
+    play(ctx, make, game)
+
+
+@app.command(cls=Command, name="double-extra")
+def double_extra(
+    ctx: typer.Context, team_side: TeamSideArg, box_side: BoxSideArg, game: GameOption = None
+) -> None:
+    """The holder of an extra's cube redoubles it (house rule --extra-redoubles).
+
+    The extra between TEAM_SIDE and BOX_SIDE (the last one given between them): its cube is
+    held by TEAM_SIDE, who took the extra, until a redouble is taken. The other side
+    answers with take-extra or drop-extra.
+
+    Example:
+
+    \b
+        chouette double-extra bob cat
+    """
+    extra_event(ctx, "double", team_side, box_side, game)
+
+
+@app.command(cls=Command, name="take-extra")
+def take_extra(
+    ctx: typer.Context, team_side: TeamSideArg, box_side: BoxSideArg, game: GameOption = None
+) -> None:
+    """Take the redouble of an extra: it is worth twice as much, and the taker holds its cube.
+
+    Example:
+
+    \b
+        chouette take-extra bob cat
+    """
+    extra_event(ctx, "take", team_side, box_side, game)
+
+
+@app.command(cls=Command, name="drop-extra")
+def drop_extra(
+    ctx: typer.Context, team_side: TeamSideArg, box_side: BoxSideArg, game: GameOption = None
+) -> None:
+    """Drop the redouble of an extra: the dropper pays its worth before the double.
+
+    The extra is settled there and then (its premium stands), whatever the board does.
+
+    Example:
+
+    \b
+        chouette drop-extra bob cat
+    """
+    extra_event(ctx, "drop", team_side, box_side, game)
+
+
+@app.command(cls=Command)
+def resign(
+    ctx: typer.Context,
+    members: Annotated[
+        list[str] | None,
+        typer.Argument(
+            metavar="MEMBER",
+            help="The members it is offered to (none: every member still in).",
+            autocompletion=complete_player,
+        ),
+    ] = None,
+    gammon: Annotated[bool, typer.Option("--gammon", help="Resigns a gammon.")] = False,
+    backgammon: Annotated[bool, typer.Option("--backgammon", help="Resigns a backgammon.")] = False,
+    game: GameOption = None,
+) -> None:
+    """The box offers to resign to some members (house rule --resignations per-member).
+
+    Each member answers: chouette accept MEMBER (their pair is paid as the board's end at
+    that level would pay it, Jacoby applied) or chouette refuse MEMBER (they play on, the
+    board going on for them). Offered to every member still in and accepted by them all, it
+    ends the board as `end team --resigned` would.
+
+    Examples:
+
+    \b
+        chouette resign --gammon
+        chouette resign bob cat
+    """
+    from chouette.game import Resign
+
+    if gammon and backgammon:
+        fail("--gammon or --backgammon, not both", 2)
+    kind: Kind = "backgammon" if backgammon else "gammon" if gammon else "single"
+    play(ctx, lambda _game, who: [Resign(kind, tuple(who(m) for m in members or ()))], game)
+
+
+def resign_answer(
+    ctx: typer.Context, accept: bool, member: str | None, every: bool, game: int | None
+) -> None:
+    from chouette.game import ResignAnswer
+
+    verb = "accept" if accept else "refuse"
+    if every and member is not None:
+        fail("name a member or use --all, not both", 2)
+    if not every and member is None:
+        fail(f"name the member who answers, or use --all to {verb} for everyone asked", 2)
+
+    def make(live: "Game | None", who: Who) -> "Sequence[Event]":
+        if not every:
+            return [ResignAnswer(accept, who(member or ""))]
+        waiting = [] if live is None else list(live.resigning)
+        if not waiting:
+            raise ChouetteError(f"there is no resignation to {verb}")
+        return [ResignAnswer(accept, m) for m in waiting]
+
+    play(ctx, make, game)
+
+
+ResignEveryFlag = Annotated[
+    bool, typer.Option("--all", help="Every member the resignation waits on.")
+]
+
+
+@app.command(cls=Command)
+def accept(
+    ctx: typer.Context,
+    member: MemberArg = None,
+    all: ResignEveryFlag = False,
+    game: GameOption = None,
+) -> None:
+    """MEMBER accepts the box's resignation: their pair is paid, and they are out.
+
+    The pair is paid cube × 1, 2 or 3 by the resignation's level (a centred cube a single
+    under Jacoby).
+
+    Examples:
+
+    \b
+        chouette accept bob
+        chouette accept --all
+    """
+    resign_answer(ctx, True, member, all, game)
+
+
+@app.command(cls=Command)
+def refuse(
+    ctx: typer.Context,
+    member: MemberArg = None,
+    all: ResignEveryFlag = False,
+    game: GameOption = None,
+) -> None:
+    """MEMBER refuses the box's resignation and plays on.
+
+    Examples:
+
+    \b
+        chouette refuse cat
+        chouette refuse --all
+    """
+    resign_answer(ctx, False, member, all, game)
+
+
 class Side(StrEnum):
     box = "box"
     team = "team"
@@ -1600,7 +1919,14 @@ def status(ctx: typer.Context, as_json: JsonFlag = False) -> None:
 
     notes = line_notes(info.line, info.rules) if live.game is None else []
     state = Status(
-        info.name, info.line, live.number, live.game, info.stake, info.rules.summary(), notes
+        info.name,
+        info.line,
+        live.number,
+        live.game,
+        info.stake,
+        info.rules.summary(),
+        notes,
+        carry=live.carry,
     )
     if as_json:
         emit_json(status_json(state))

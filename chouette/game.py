@@ -20,13 +20,20 @@ the captain doubles it too, the captain's double doubles it too, and it takes, d
 beavers as the captain does (an answer only it faces, the captain gives by name). "The
 captain" is whoever plays the board for the team: the captain while in, then the
 highest-placed member still in who is at the table.
+
+The cube's club rules (RULES.md §7): the box's obligations when it answers several members'
+doubles together (:class:`Round`, ``box-takes``); automatic doubles past the limit that the
+box chooses or that carry over to the next game (:class:`Carry`, ``auto-past-limit``); an
+extra's own cube, redoubled or voided (:class:`ExtraCube`); the lone taker who may still drop
+while extras are offered (:class:`LoneTaker`, ``mandatory-extras``); and the box's
+resignation offered to some members (:class:`Resign`, ``resignations per-member``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Literal
+from typing import Literal, cast
 
 from chouette.errors import AutoDoubleIgnored, RuleError
 from chouette.limits import check_points
@@ -41,6 +48,9 @@ AnswerAct = Literal["take", "drop", "beaver", "raccoon"]
 Winner = Literal["box", "team"]
 
 ANSWERS: tuple[AnswerAct, ...] = ("take", "drop", "beaver", "raccoon")
+#: The most automatic doubles carried over that the box can accept at once (a cube past
+#: 2^50 points is past the ledger's limit anyway).
+MOST_CARRIED = 64
 
 
 def other(party: Party) -> Party:
@@ -52,10 +62,34 @@ def other(party: Party) -> Party:
 
 @dataclass(frozen=True)
 class AutoDouble:
-    """A tied opening roll: every cube doubles and stays centred."""
+    """A tied opening roll: every cube doubles and stays centred. Past the session's limit
+    (house rule ``auto-past-limit``) a tie changes nothing, doubles the cubes only if the
+    box chooses it (``box_chose``), or carries over to the next game (``carried``, as
+    applied: the cubes are unchanged now)."""
+
+    box_chose: bool = False
+    carried: bool = False
 
     def describe(self) -> str:
-        return "auto-double"
+        if self.carried:
+            return "auto-double (carried over to the next game)"
+        return "auto-double" + (" --box-chooses" if self.box_chose else "")
+
+
+@dataclass(frozen=True)
+class Carry:
+    """The box's answer to the automatic doubles the last game carried over (house rule
+    ``auto-past-limit carry-over``), before anything else in the game: accepted, every cube
+    starts doubled ``doubles`` times, centred; declined, they are gone."""
+
+    accepted: bool
+    doubles: int | None = None  # (None: as many as were carried over; applied, the number)
+
+    def describe(self) -> str:
+        verb = "accept" if self.accepted else "decline"
+        if self.doubles is None:
+            return f"carry {verb}"
+        return f"carry {verb} ({_count(self.doubles, 'automatic double')} carried over)"
 
 
 @dataclass(frozen=True)
@@ -115,6 +149,56 @@ class Extra:
 
 
 @dataclass(frozen=True)
+class ExtraDouble:
+    """The holder of an extra's cube turns it (house rule ``extra-redoubles``): the extra of
+    ``team_side`` and ``box_side`` (the last one given between them)."""
+
+    team_side: str
+    box_side: str
+
+    def describe(self) -> str:
+        return f"double-extra {self.team_side} {self.box_side}"
+
+
+@dataclass(frozen=True)
+class ExtraAnswer:
+    """The answer to an extra's redouble: take (the extra is worth twice as much, and the
+    taker holds its cube) or drop (the dropper pays the extra's worth before the double)."""
+
+    act: Literal["take", "drop"]
+    team_side: str
+    box_side: str
+
+    def describe(self) -> str:
+        return f"{self.act}-extra {self.team_side} {self.box_side}"
+
+
+@dataclass(frozen=True)
+class Resign:
+    """The box offers to resign ``kind`` to ``members`` (house rule ``resignations
+    per-member``; as applied, every member it was offered to): each accepts, their pair paid
+    as the board's end at that level would pay it, or refuses and plays on."""
+
+    kind: Kind
+    members: tuple[str, ...] = ()
+
+    def describe(self) -> str:
+        who = f" {' '.join(self.members)}" if self.members else ""
+        return f"resign{who} --{self.kind}"
+
+
+@dataclass(frozen=True)
+class ResignAnswer:
+    """A member's answer to the box's resignation: accept or refuse."""
+
+    accept: bool
+    member: str
+
+    def describe(self) -> str:
+        return f"{'accept' if self.accept else 'refuse'} {self.member}"
+
+
+@dataclass(frozen=True)
 class End:
     """The board ends: who won, at what level, and whether by an accepted resignation."""
 
@@ -126,7 +210,23 @@ class End:
         return f"end {self.winner} {self.kind}" + (" resigned" if self.resigned else "")
 
 
-Event = AutoDouble | Double | Answer | Deal | Extra | End
+Event = (
+    AutoDouble
+    | Carry
+    | Double
+    | Answer
+    | Deal
+    | Extra
+    | ExtraDouble
+    | ExtraAnswer
+    | Resign
+    | ResignAnswer
+    | End
+)
+
+
+def _count(number: int, word: str) -> str:
+    return f"{number} {word}{'' if number == 1 else 's'}"
 
 
 # ---------------------------------------------------------------- the state
@@ -148,21 +248,74 @@ class Offer:
 
 
 @dataclass(frozen=True)
+class Resignation:
+    """The box's resignation offered on a pair: its level, and the event that offered it."""
+
+    kind: Kind
+    origin: int
+
+
+@dataclass(frozen=True)
 class Cube:
-    """One box–member pair: stake in force, owner, a pending offer, and the result once over."""
+    """One box–member pair: stake in force, owner, a pending offer, and the result once over;
+    ``turns``: the beavers and raccoons played on it this game; ``resign``: the box's
+    resignation waiting for the member's answer."""
 
     value: int = 1
     owner: Owner = "centre"
     offer: Offer | None = None
     result: int | None = None
     ended_by: str | None = None
+    turns: int = 0
+    resign: Resignation | None = None
 
     @property
     def live(self) -> bool:
         return self.result is None
 
     def available_to(self, party: Party) -> bool:
-        return self.live and self.offer is None and self.owner in ("centre", party)
+        return (
+            self.live
+            and self.offer is None
+            and self.resign is None
+            and self.owner in ("centre", party)
+        )
+
+
+@dataclass(frozen=True)
+class ExtraCube:
+    """An extra's own cube (house rule ``extra-redoubles``): its worth at a single, who holds
+    it (the team side, who took the extra, at first), whether a redouble waits for an
+    answer, and its result (team side's view) if a redouble was dropped. ``void``: given to
+    a lone taker who dropped the box's cube after all (house rule ``mandatory-extras``)."""
+
+    value: int
+    holder: Literal["team", "box"] = "team"
+    offered: bool = False
+    result: int | None = None
+    void: bool = False
+
+
+@dataclass(frozen=True)
+class Round:
+    """Several members' doubles the box answers together (house rule ``box-takes``): each
+    member's answer so far (``pending``, ``take``, ``beaver``, ``drop`` or ``deal``), each
+    cube's value before the double, and the captain if the captain is among them."""
+
+    answers: Mapping[str, str]
+    values: Mapping[str, int]
+    captain: str | None
+
+
+@dataclass(frozen=True)
+class LoneTaker:
+    """The lone taker of the box's double, while nothing but extras has happened since the
+    last answer to it (house rule ``mandatory-extras``): they may still drop, and ``since``
+    is the index of the first event after that answer."""
+
+    member: str
+    origin: int
+    since: int
 
 
 @dataclass(frozen=True)
@@ -171,7 +324,14 @@ class Game:
     ``captain`` is the captain whose result decides the rotation (it changes only under
     ``acting-captain inherit``); ``start_line`` is the line the game began with and ``line``
     the line as it now stands (a captain who loses the seat under ``inherit`` moves down at
-    once)."""
+    once).
+
+    ``carry_in``: the automatic doubles the last game carried over, waiting for the box's
+    answer (None: not known, as in a stored game replayed alone); ``carried_out``: those this
+    game carries over; ``take_rounds``: the members' doubles the box answered together, by
+    the event that opened each round; ``resign_rounds``: the members each resignation of the
+    box was offered to and their answers; ``extra_cubes``: each extra's cube, in the order of
+    :attr:`extras`; ``lone_taker``: the lone taker's choice while it is open."""
 
     rules: HouseRules
     start_line: Line
@@ -185,6 +345,12 @@ class Game:
     events: tuple[Event, ...] = ()
     result: End | None = None
     box_rounds: Mapping[int, Mapping[str, str]] = field(default_factory=dict)
+    carry_in: int | None = None
+    carried_out: int = 0
+    take_rounds: Mapping[int, Round] = field(default_factory=dict)
+    resign_rounds: Mapping[int, Mapping[str, str]] = field(default_factory=dict)
+    extra_cubes: tuple[ExtraCube, ...] = ()
+    lone_taker: LoneTaker | None = None
 
     @property
     def over(self) -> bool:
@@ -218,13 +384,26 @@ class Game:
         return {m: c.offer for m, c in self.cubes.items() if c.offer is not None}
 
     @property
+    def resigning(self) -> dict[str, Resignation]:
+        """The members the box's resignation waits on, and its level."""
+        return {m: c.resign for m, c in self.cubes.items() if c.resign is not None}
+
+    @property
+    def turned(self) -> bool:
+        """Whether any cube of the game was turned and accepted (automatic doubles are no
+        turn: they leave a cube centred)."""
+        return any(c.owner != "centre" for c in self.cubes.values())
+
+    @property
     def pairs(self) -> dict[str, int]:
         """Points per member (from the member's side) for every pair that is over."""
         return {m: c.result for m, c in self.cubes.items() if c.result is not None}
 
 
-def start(line: Line, rules: HouseRules) -> Game:
-    """A new game with the line as seated: every cube at 1, centred."""
+def start(line: Line, rules: HouseRules, carry: int | None = None) -> Game:
+    """A new game with the line as seated: every cube at 1, centred. ``carry``: the
+    automatic doubles the last game carried over, for the box to accept or decline first
+    (None: not known here, as when a stored game is replayed: its own answer says)."""
     box, team = line.box, line.team
     if box is None or not team:
         seated = ", ".join(line.active) or "nobody"
@@ -245,6 +424,7 @@ def start(line: Line, rules: HouseRules) -> Game:
         members=team,
         cubes={m: Cube() for m in team},
         captain=team[0],
+        carry_in=carry,
     )
 
 
@@ -297,11 +477,21 @@ def apply_all(game: Game, events: Iterable[Event]) -> Applied:
 
 
 def apply(game: Game, event: Event) -> Game:
-    """The game after ``event``, or a :class:`RuleError` and no change."""
+    """The game after ``event``, or a :class:`RuleError` and no change. The event is kept as
+    applied: an extra names the box's player, an automatic double says what it did, a
+    resignation names every member it was offered to."""
     if game.over:
         raise RuleError("this game is over: the next event starts a new game")
+    if game.carry_in and not game.events and not isinstance(event, Carry):
+        raise RuleError(
+            f"{_count(game.carry_in, 'automatic double')} carried over from the last game: "
+            "the box accepts or declines "
+            f"{'it' if game.carry_in == 1 else 'them'} first (chouette carry accept|decline)"
+        )
     if isinstance(event, AutoDouble):
-        new = _auto_double(game)
+        event, new = _auto_double(game, event)
+    elif isinstance(event, Carry):
+        event, new = _carry(game, event)
     elif isinstance(event, Double):
         new = _double(game, event)
     elif isinstance(event, Answer):
@@ -309,9 +499,18 @@ def apply(game: Game, event: Event) -> Game:
     elif isinstance(event, Deal):
         new = _deal(game, event)
     elif isinstance(event, Extra):
-        event, new = _extra(game, event), game
+        event = _extra(game, event)
+        new = replace(game, extra_cubes=(*game.extra_cubes, ExtraCube(event.points)))
+    elif isinstance(event, ExtraDouble | ExtraAnswer):
+        event, new = _extra_cube(game, event)
+    elif isinstance(event, Resign):
+        event, new = _resign(game, event)
+    elif isinstance(event, ResignAnswer):
+        new = _resign_answer(game, event)
     else:
         new = _end(game, event)
+    if new.lone_taker is game.lone_taker and not isinstance(event, Extra):
+        new = replace(new, lone_taker=None)  # only extras keep the lone taker's choice open
     return _pass_captaincy(replace(new, events=(*game.events, event)))
 
 
@@ -379,23 +578,90 @@ def _check_max(game: Game, to: int, who: str) -> None:
         raise RuleError(f"{who}: the cube would pass the maximum of {limit}")
 
 
-def _auto_double(game: Game) -> Game:
-    if not all(isinstance(e, AutoDouble | Extra) for e in game.events):
+def _auto_double(game: Game, event: AutoDouble) -> tuple[AutoDouble, Game]:
+    """A tied opening roll, as the house rules take it: within the limit every cube doubles;
+    past it the tie is ignored, doubles the cubes if the box chooses, or carries over."""
+    if not all(isinstance(e, AutoDouble | Extra | Carry) for e in game.events):
         raise RuleError("automatic doubles happen on the opening roll, before any cube action")
-    limit = game.rules.auto_doubles
+    rules = game.rules
+    limit = rules.auto_doubles
+    past = rules.auto_past_limit
     if game.auto_doubles >= limit:
-        if limit == 0:
-            raise AutoDoubleIgnored("automatic doubles are off in this session: cubes unchanged")
-        raise AutoDoubleIgnored(
-            f"the limit of {limit} automatic double{'s' if limit > 1 else ''} is reached: "
-            "cubes unchanged"
-        )
+        if past == "carry-over":
+            return AutoDouble(carried=True), replace(game, carried_out=game.carried_out + 1)
+        if past == "box-choice" and not event.box_chose:
+            choice = (
+                "automatic doubles are the box's choice in this session"
+                if limit == 0
+                else f"{_past_limit(limit)}: a further automatic double is the box's choice"
+            )
+            raise AutoDoubleIgnored(
+                f"{choice} (chouette auto-double --box-chooses): cubes unchanged"
+            )
+        if past == "ignored":
+            if limit == 0:
+                raise AutoDoubleIgnored(
+                    "automatic doubles are off in this session: cubes unchanged"
+                )
+            raise AutoDoubleIgnored(f"{_past_limit(limit)}: cubes unchanged")
     value = game.cubes[game.members[0]].value * 2
-    limit_cube = game.rules.max_cube
+    limit_cube = rules.max_cube
     if limit_cube is not None and value > limit_cube:
         raise AutoDoubleIgnored(f"the cube is at the maximum of {limit_cube}: cubes unchanged")
     cubes = {m: replace(c, value=c.value * 2) for m, c in game.cubes.items()}
-    return replace(game, cubes=cubes, auto_doubles=game.auto_doubles + 1)
+    chose = game.auto_doubles >= limit  # (within the limit the box has nothing to choose)
+    return AutoDouble(box_chose=chose), replace(
+        game, cubes=cubes, auto_doubles=game.auto_doubles + 1
+    )
+
+
+def _past_limit(limit: int) -> str:
+    return f"the limit of {_count(limit, 'automatic double')} is reached"
+
+
+def _carry(game: Game, event: Carry) -> tuple[Carry, Game]:
+    """The box accepts or declines the automatic doubles carried over from the last game."""
+    if game.rules.auto_past_limit != "carry-over":
+        raise RuleError("automatic doubles do not carry over in this session")
+    if game.events:
+        raise RuleError(
+            "the box answers the automatic doubles carried over before anything else in a game"
+        )
+    carried = game.carry_in
+    doubles = carried if event.doubles is None else event.doubles
+    if carried == 0:
+        raise RuleError("no automatic double was carried over from the last game")
+    if doubles is None:
+        raise RuleError("say how many automatic doubles were carried over")
+    if isinstance(doubles, bool) or doubles < 1:
+        raise RuleError(f"a carry-over is 1 automatic double or more, not {doubles!r}")
+    if carried is not None and carried != doubles:
+        raise RuleError(
+            f"{_count(carried, 'automatic double')} carried over from the last game, not {doubles}"
+        )
+    event = Carry(event.accepted, doubles)
+    if not event.accepted:
+        return event, game
+    if doubles > MOST_CARRIED:
+        raise RuleError(
+            f"the box cannot accept {doubles} automatic doubles: no cube goes past "
+            f"2^{MOST_CARRIED} (decline them)"
+        )
+    factor = 1 << doubles
+    limit_cube = game.rules.max_cube
+    value = game.cubes[game.members[0]].value * factor
+    if limit_cube is not None and value > limit_cube:
+        raise RuleError(
+            f"the box cannot accept {_count(doubles, 'automatic double')}: the cube "
+            f"would pass the maximum of {limit_cube} (decline {'it' if doubles == 1 else 'them'})"
+        )
+    cubes = {m: replace(c, value=c.value * factor) for m, c in game.cubes.items()}
+    return event, replace(game, cubes=cubes, auto_doubles=game.auto_doubles + doubles)
+
+
+def carried_over(events: Iterable[Event]) -> int:
+    """The automatic doubles a game's events carried over to the next game."""
+    return sum(1 for e in events if isinstance(e, AutoDouble) and e.carried)
 
 
 def _double(game: Game, event: Double) -> Game:
@@ -418,6 +684,7 @@ def _double(game: Game, event: Double) -> Game:
         _refuse_follower(game, name, "it doubles when {captain} doubles")
         if cube.offer is not None:
             raise RuleError(f"{name} cannot double: a double is already pending on {name}'s cube")
+        _refuse_resigning(cube, name, f"{name} cannot double")
         if cube.owner == "box":
             raise RuleError(f"{name} cannot double: the box owns {name}'s cube")
         _check_max(game, cube.value * 2, f"{name} cannot double")
@@ -466,6 +733,7 @@ def _box_double(game: Game, event: Double, origin: int) -> Game:
             raise RuleError(
                 f"the box cannot double {name}: a double is already pending on {name}'s cube"
             )
+        _refuse_resigning(cube, name, f"the box cannot double {name}")
         if cube.owner == "member":
             owner = "the team owns the cube" if single else f"{name} owns the cube"
             raise RuleError(f"the box cannot double {name}: {owner}")
@@ -484,10 +752,37 @@ def _box_double(game: Game, event: Double, origin: int) -> Game:
                 f"the box must double {', '.join(missed)} too: under the same-level rule every "
                 "cube at the same level doubles together"
             )
+    if game.rules.box_doubles == "with-captain" and not single:
+        _check_with_captain(game, targets)
     offer = Offer("double", "box", origin)
     cubes = {**game.cubes, **{m: replace(game.cubes[m], offer=offer) for m in targets}}
     rounds = {**game.box_rounds, origin: {m: "pending" for m in targets}}
     return replace(game, cubes=cubes, box_rounds=rounds)
+
+
+def _check_with_captain(game: Game, targets: tuple[str, ...]) -> None:
+    """L.A.'s rule (``box-doubles with-captain``): when the box doubles a cube at the level
+    of the captain's, it doubles the captain's too, if it may. Automatic doubles turned every
+    cube alike, so they never make levels differ."""
+    captain = _leader(game)
+    if captain is None or captain in targets or not game.cubes[captain].available_to("box"):
+        return
+    level = game.cubes[captain].value
+    same = [m for m in targets if game.cubes[m].value == level]
+    if same:
+        raise RuleError(
+            f"the box must double the captain, {captain}, too: under box-doubles with-captain "
+            f"the captain's cube is doubled whenever the box doubles a cube at its level "
+            f"({', '.join(same)} at {level})"
+        )
+
+
+def _refuse_resigning(cube: Cube, name: str, doing: str) -> None:
+    """No cube action on a pair the box's resignation waits on."""
+    if cube.resign is not None:
+        raise RuleError(
+            f"{doing}: the box's resignation waits for {name}'s answer (accept or refuse)"
+        )
 
 
 def _team_double(game: Game, event: Double, origin: int) -> Game:
@@ -503,6 +798,8 @@ def _team_double(game: Game, event: Double, origin: int) -> Game:
     cube = game.cubes[live[0]]
     if any(game.cubes[m].offer is not None for m in live):
         raise RuleError(f"{captain} cannot double: a double is already pending")
+    for m in live:
+        _refuse_resigning(game.cubes[m], m, f"{captain} cannot double")
     if any(game.cubes[m].owner == "box" for m in live):
         raise RuleError(f"{captain} cannot double: the box owns the cube")
     _check_max(game, cube.value * 2, f"{captain} cannot double")
@@ -519,6 +816,8 @@ def _answer(game: Game, event: Answer) -> Game:
     if offer is None and single and event.act == "beaver":
         offer = next((c.offer for c in game.cubes.values() if c.live and c.offer), None)
         offer = offer or _open_box_round(game)
+    if offer is None and event.act == "drop" and _lone_taker_drops(game, name):
+        return _drop_after_all(game, name)
     if offer is None:
         raise RuleError(f"there is no double on {name}'s cube to {event.act}")
     if offer.answerer == "member" and _answers_with_leader(game, name):
@@ -542,9 +841,175 @@ def _answer(game: Game, event: Answer) -> Game:
     new = game
     for member in targets:
         new = _answer_one(new, member, event.act, offer)
-    if offer.stage == "double" and offer.doubler == "box" and game.rules.mandatory_beaver:
-        _check_lone_taker(new, offer.origin, name)
+    if offer.stage == "double" and offer.doubler == "box":
+        return _box_round_answered(new, offer.origin, name)
+    if (
+        offer.stage == "double"
+        and offer.answerer == "box"
+        and event.act in ("take", "drop", "beaver")
+        and not single
+    ):
+        return _take_round_answered(game, new, name, event.act)
     return new
+
+
+def _box_round_answered(game: Game, origin: int, answered: str) -> Game:
+    """After an answer (or a deal) on the box's double: the mandatory beaver's check, and
+    the lone taker's choice under mandatory extras once every answer is in."""
+    if game.rules.mandatory_beaver:
+        _check_lone_taker(game, origin, answered)
+    if game.rules.mandatory_extras:
+        lone = _lone(game.box_rounds.get(origin, {}))
+        if lone is not None and game.box_rounds[origin][lone] == "take":
+            return replace(game, lone_taker=LoneTaker(lone, origin, len(game.events) + 1))
+    return game
+
+
+def _take_round_answered(before: Game, after: Game, name: str, answer: str) -> Game:
+    """House rule ``box-takes``: the box's answer to a member's double (a deal counts as not
+    taking it), noted in the round it belongs to, and refused if it leaves the round's
+    obligation impossible. A round opens at the box's first answer and holds every member's
+    double then waiting on the box; a double given after that is a round of its own."""
+    if after.rules.box_takes == "any":
+        return after
+    rounds = dict(after.take_rounds)
+    origin = next((o for o, r in rounds.items() if r.answers.get(name) == "pending"), None)
+    if origin is None:
+        origin = len(before.events)
+        waiting = [
+            m
+            for m in before.members
+            if (offer := before.cubes[m].offer) is not None
+            and before.cubes[m].live
+            and (offer.stage, offer.doubler) == ("double", "member")
+            and not any(r.answers.get(m) == "pending" for r in rounds.values())
+        ]
+        leader = _leader(before)
+        rounds[origin] = Round(
+            answers=dict.fromkeys(waiting, "pending"),
+            values={m: before.cubes[m].value for m in waiting},
+            captain=leader if leader in waiting else None,
+        )
+    found = rounds[origin]
+    found = replace(found, answers={**found.answers, name: answer})
+    _check_box_takes(after, found, name, answer)
+    rounds[origin] = found
+    return replace(after, take_rounds=rounds)
+
+
+def _check_box_takes(game: Game, found: Round, name: str, answer: str) -> None:
+    """Refuse an answer after which no way of answering the round's other doubles keeps the
+    house rule: the box may always drop every double, but once it takes one it takes at
+    least half (``half``), or enough to break even on a single game and the captain's
+    (``break-even``); with two members, both or neither."""
+    answers = found.answers
+    if len(answers) < 2:
+        return
+    taken = [m for m, a in answers.items() if a in ("take", "beaver")]
+    if not taken:
+        return
+    waiting = [m for m, a in answers.items() if a == "pending"]
+    paid = [m for m, a in answers.items() if a in ("drop", "deal")]
+    rule = game.rules.box_takes
+    names = _and(list(answers))
+    doing = (
+        f"{name} and the box cannot deal"
+        if answer == "deal"
+        else f"the box cannot {answer} {name}'s double"
+    )
+    so_far = f"it took {_and(taken, possessive=True)}"
+    if paid:
+        so_far += f" and did not take {_and(paid, possessive=True)}"
+    if len(game.members) == 2:
+        if paid:
+            raise RuleError(
+                f"{doing}: with two members the box takes both doubles ({names}) or drops "
+                f"both (house rule box-takes {rule}; {so_far})"
+            )
+        return
+    if rule == "half":
+        need = (len(answers) + 1) // 2
+        if len(taken) + len(waiting) < need:
+            raise RuleError(
+                f"{doing}: under box-takes half the box takes at least {need} of the "
+                f"{len(answers)} doubles from {names}, or drops them all ({so_far})"
+            )
+        return
+    captain = found.captain
+    if captain is not None and answers[captain] in ("drop", "deal"):
+        raise RuleError(
+            f"{doing}: under box-takes break-even the box takes the captain's double, "
+            f"{captain}'s, whenever it takes any ({so_far})"
+        )
+    wins = 2 * sum(found.values[m] for m in (*taken, *waiting))
+    pays = sum(game.cubes[m].result or 0 for m in paid)
+    if wins < pays:
+        raise RuleError(
+            f"{doing}: under box-takes break-even the box takes enough of the doubles from "
+            f"{names} to break even on a single game, or drops them all ({so_far}: a single "
+            f"would win it {wins} at most, against the {pays} it pays)"
+        )
+
+
+def _and(names: list[str], *, possessive: bool = False) -> str:
+    """``C``, ``C and M1``, ``C, M1 and M2`` (``possessive``: ``C's and M1's``)."""
+    words = [f"{n}'s" for n in names] if possessive else list(names)
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+def _lone(answers: Mapping[str, str]) -> str | None:
+    """The one member to take (or beaver) a box double given to two or more, once every
+    answer is in; None if there is none."""
+    if "pending" in answers.values() or len(answers) < 2:
+        return None
+    takers = [m for m, a in answers.items() if a in ("take", "beaver")]
+    return takers[0] if len(takers) == 1 else None
+
+
+def _lone_taker_drops(game: Game, name: str) -> bool:
+    """Mandatory extras: whether ``name`` is the lone taker of the box's double and may still
+    drop it, nothing but extras having happened since the last answer to it."""
+    lone = game.lone_taker
+    return (
+        game.rules.mandatory_extras
+        and lone is not None
+        and lone.member == name
+        and game.cubes[name].live
+        and game.cubes[name].offer is None
+    )
+
+
+def _drop_after_all(game: Game, name: str) -> Game:
+    """The lone taker drops the box's double after all, rather than take the extras
+    offered: they pay the cube's value before the double (the cube as it was: centred if it
+    had never been turned), and the extras given to them since are void."""
+    lone = game.lone_taker
+    assert lone is not None
+    cube = game.cubes[name]
+    paid = cube.value // 2
+    never_turned = paid == 1 << game.auto_doubles  # (else the box owned it to double it)
+    dropped = replace(
+        cube,
+        value=paid,
+        owner="centre" if never_turned else "box",
+        result=-paid,
+        ended_by=f"{name} dropped after all, rather than take the extras",
+    )
+    extras = [i for i, e in enumerate(game.events) if isinstance(e, Extra)]
+    void = {
+        k
+        for k, i in enumerate(extras)
+        if i >= lone.since and cast(Extra, game.events[i]).team_side == name
+    }
+    rounds = {**game.box_rounds, lone.origin: {**game.box_rounds[lone.origin], name: "drop"}}
+    return replace(
+        game,
+        cubes={**game.cubes, name: dropped},
+        box_rounds=rounds,
+        extra_cubes=tuple(
+            replace(c, void=True) if k in void else c for k, c in enumerate(game.extra_cubes)
+        ),
+    )
 
 
 def _check_answers_in(game: Game, offer: Offer, captain: str) -> None:
@@ -619,21 +1084,43 @@ def _answer_one(game: Game, name: str, act: AnswerAct, offer: Offer) -> Game:
             raise RuleError(f"{who} cannot beaver: only a double can be beavered")
         if not rules.beavers:
             raise RuleError(f"{who} cannot beaver: beavers are off in this session")
+        side = "box" if answerer == "box" else "team"
+        if rules.beavers_by not in ("both", side):
+            only = "the box" if rules.beavers_by == "box" else "the team's members"
+            raise RuleError(f"{who} cannot beaver: only {only} may beaver in this session")
+        _check_turns(cube, name, who, act, rules.beaver_limit)
         _check_max(game, cube.value * 4, f"{who} cannot beaver {name}'s cube")
         new = replace(
-            cube, value=cube.value * 2, owner=doubled, offer=replace(offer, stage="beaver")
+            cube,
+            value=cube.value * 2,
+            owner=doubled,
+            offer=replace(offer, stage="beaver"),
+            turns=cube.turns + 1,
         )
     else:
         if offer.stage != "beaver":
             raise RuleError(f"{who} cannot raccoon: only a beaver can be raccooned")
         if not rules.raccoons:
             raise RuleError(f"{who} cannot raccoon: raccoons are off in this session")
+        _check_turns(cube, name, who, act, rules.beaver_limit)
         _check_max(game, cube.value * 4, f"{who} cannot raccoon {name}'s cube")
-        new = replace(cube, value=cube.value * 2, offer=replace(offer, stage="raccoon"))
+        new = replace(
+            cube, value=cube.value * 2, offer=replace(offer, stage="raccoon"), turns=cube.turns + 1
+        )
     rounds = game.box_rounds
     if offer.doubler == "box" and offer.stage == "double" and offer.origin in rounds:
         rounds = {**rounds, offer.origin: {**rounds[offer.origin], name: act}}
     return replace(game, cubes={**game.cubes, name: new}, box_rounds=rounds)
+
+
+def _check_turns(cube: Cube, name: str, who: str, act: str, limit: int | None) -> None:
+    """House rule ``beaver-limit``: the beavers and raccoons a pair may play in a game."""
+    if limit is not None and cube.turns >= limit:
+        played = "a beaver" if cube.turns == 1 else f"{cube.turns} beavers and raccoons"
+        raise RuleError(
+            f"{who} cannot {act}: {name}'s cube has had {played} this game, the limit "
+            f"(beaver-limit {limit})"
+        )
 
 
 def _check_lone_taker(game: Game, origin: int, answered: str) -> None:
@@ -658,7 +1145,10 @@ def _check_lone_taker(game: Game, origin: int, answered: str) -> None:
 
 
 def _deal(game: Game, event: Deal) -> Game:
+    if not game.rules.deals:
+        raise RuleError("deals are off in this session (no settlements): play the game out")
     cube = _member(game, event.member)
+    _refuse_resigning(cube, event.member, f"{event.member} cannot deal")
     if event.member in game.start_line.followers:
         raise RuleError(
             f"{event.member} is away: nobody at the table deals for {event.member} "
@@ -674,10 +1164,21 @@ def _deal(game: Game, event: Deal) -> Game:
     how = f"dealt at {event.points:+d}"
     new = replace(cube, offer=None, result=event.points, ended_by=how)
     rounds = game.box_rounds
-    if cube.offer is not None and cube.offer.origin in rounds:
-        origin = cube.offer.origin
+    offer = cube.offer
+    after = replace(game, cubes={**game.cubes, event.member: new})
+    if offer is not None and offer.origin in rounds:
+        origin = offer.origin
         rounds = {**rounds, origin: {**rounds[origin], event.member: "deal"}}
-    return replace(game, cubes={**game.cubes, event.member: new}, box_rounds=rounds)
+        after = replace(after, box_rounds=rounds)
+        if game.rules.deal_answers:  # a deal is an answer: the same answers, the same verdict
+            return _box_round_answered(after, origin, event.member)
+    elif (
+        offer is not None
+        and (offer.stage, offer.doubler) == ("double", "member")
+        and game.rules.cubes == "multi"
+    ):
+        return _take_round_answered(game, after, event.member, "deal")
+    return after
 
 
 def _extra(game: Game, event: Extra) -> Extra:
@@ -708,6 +1209,134 @@ def _extra(game: Game, event: Extra) -> Extra:
     return replace(event, box_side=box_side)
 
 
+def _extra_cube(
+    game: Game, event: ExtraDouble | ExtraAnswer
+) -> tuple[ExtraDouble | ExtraAnswer, Game]:
+    """House rule ``extra-redoubles``: the holder of an extra's cube redoubles it; the other
+    side takes (the extra is worth twice as much, and they hold its cube) or drops (they pay
+    its worth before the double, and the extra is settled: its premium stands)."""
+    if not game.rules.extra_redoubles:
+        raise RuleError(
+            "an extra's cube is not redoubled in this session (house rule --extra-redoubles)"
+        )
+    box_side = game.box if event.box_side.casefold() == "box" else event.box_side
+    team = event.team_side
+    found = [k for k, e in enumerate(game.extras) if e.team_side == team and e.box_side == box_side]
+    if not found:
+        raise RuleError(f"{box_side} has given {team} no extra in this game")
+    standing = [
+        k for k in found if not game.extra_cubes[k].void and game.extra_cubes[k].result is None
+    ]
+    offered = [k for k in standing if game.extra_cubes[k].offered]
+    if isinstance(event, ExtraAnswer) and offered:
+        standing = offered  # the answer is to the last redouble between them
+    if not standing:
+        cube = game.extra_cubes[found[-1]]
+        how = "void" if cube.void else "settled by a drop"
+        raise RuleError(f"the extra of {team} and {box_side} is {how}")
+    k = standing[-1]  # the last one given between them that still stands
+    cube = game.extra_cubes[k]
+    holder, taker = (team, box_side) if cube.holder == "team" else (box_side, team)
+    if isinstance(event, ExtraDouble):
+        if cube.offered:
+            raise RuleError(
+                f"the extra of {team} and {box_side} is already doubled: {taker} to answer"
+            )
+        _check_max(game, cube.value * 2, f"{holder} cannot double the extra")
+        new = replace(cube, offered=True)
+    else:
+        if not cube.offered:
+            raise RuleError(
+                f"there is no double on the extra of {team} and {box_side} to {event.act}"
+            )
+        if event.act == "take":
+            other_side: Literal["team", "box"] = "box" if cube.holder == "team" else "team"
+            new = replace(cube, value=cube.value * 2, holder=other_side, offered=False)
+        elif event.act == "drop":
+            paid = cube.value if cube.holder == "team" else -cube.value
+            new = replace(cube, offered=False, result=paid)
+        else:
+            raise RuleError(f"an extra's double is taken or dropped, not {event.act!r}")
+    cubes = list(game.extra_cubes)
+    cubes[k] = new
+    return replace(event, box_side=box_side), replace(game, extra_cubes=tuple(cubes))
+
+
+def _resign(game: Game, event: Resign) -> tuple[Resign, Game]:
+    """House rule ``resignations per-member``: the box offers to resign to some members (no
+    members named: every member still in)."""
+    if game.rules.resignations != "per-member":
+        raise RuleError(
+            "the box resigns the whole board in this session: end team --resigned (house "
+            "rule --resignations per-member lets it resign to some members)"
+        )
+    if event.kind not in MULTIPLIER:
+        raise RuleError(f"a resignation is of a single, gammon or backgammon, not {event.kind!r}")
+    members = event.members or tuple(m for m in _live(game) if game.cubes[m].resign is None)
+    if not members:
+        raise RuleError("there is nobody still in to resign to")
+    origin = len(game.events)
+    cubes = dict(game.cubes)
+    for name in members:
+        if members.count(name) > 1:
+            raise RuleError(f"{name} is named twice")
+        cube = _member(game, name)
+        if cube.offer is not None:
+            raise RuleError(
+                f"the box cannot resign to {name}: a double is pending on {name}'s cube "
+                "(answer it first)"
+            )
+        if cube.resign is not None:
+            raise RuleError(f"the box's resignation already waits for {name}'s answer")
+        cubes[name] = replace(cube, resign=Resignation(event.kind, origin))
+    rounds = {**game.resign_rounds, origin: dict.fromkeys(members, "pending")}
+    return Resign(event.kind, members), replace(game, cubes=cubes, resign_rounds=rounds)
+
+
+def _resign_answer(game: Game, event: ResignAnswer) -> Game:
+    """A member accepts the box's resignation (their pair is paid cube × 1, 2 or 3, Jacoby
+    applied) or refuses it and plays on. A resignation offered to every member still in and
+    accepted by them all ends the board, as ``end team --resigned`` would."""
+    name = event.member
+    cube = _member(game, name)
+    verb = "accept" if event.accept else "refuse"
+    offered = cube.resign
+    if offered is None:
+        raise RuleError(f"there is no resignation offered to {name} to {verb}")
+    if event.accept:
+        points = pair_points(
+            cube.value,
+            offered.kind,
+            centred=_centred(game, cube),
+            jacoby=game.rules.jacoby,
+        )
+        new = replace(
+            cube,
+            resign=None,
+            result=points,
+            ended_by=f"{name} accepted the box's resignation of a {offered.kind}",
+        )
+    else:
+        new = replace(cube, resign=None)
+    answers = {**game.resign_rounds[offered.origin], name: "accept" if event.accept else "refuse"}
+    after = replace(
+        game,
+        cubes={**game.cubes, name: new},
+        resign_rounds={**game.resign_rounds, offered.origin: answers},
+    )
+    if set(answers.values()) == {"accept"} and not any(c.live for c in after.cubes.values()):
+        after = replace(after, result=End("team", offered.kind, resigned=True))
+    return after
+
+
+def _centred(game: Game, cube: Cube) -> bool:
+    """Whether Jacoby counts a pair's gammon single: its cube is centred (``per-cube``), or no
+    cube of the game was turned and accepted (``any-cube-turned``)."""
+    if game.rules.jacoby_scope == "any-cube-turned":
+        return not game.turned
+    return cube.owner == "centre"
+
+
 def _end(game: Game, event: End) -> Game:
     if event.winner not in ("box", "team"):
         raise RuleError(f"the winner is the box or the team, not {event.winner!r}")
@@ -719,12 +1348,24 @@ def _end(game: Game, event: End) -> Game:
             f"the game cannot end with a decision pending on {', '.join(pending)}'s cube: "
             "answer it first"
         )
+    resigning = sorted(game.resigning)
+    if resigning:
+        raise RuleError(
+            f"the game cannot end while the box's resignation waits for an answer from "
+            f"{_and(resigning)}: accept or refuse it first"
+        )
+    doubled = [e for e, c in zip(game.extras, game.extra_cubes, strict=True) if c.offered]
+    if doubled:
+        raise RuleError(
+            f"the game cannot end with a double pending on the extra of {doubled[0].team_side} "
+            f"and {doubled[0].box_side}: take or drop it first"
+        )
     sign = 1 if event.winner == "team" else -1
     cubes = dict(game.cubes)
     for name, cube in game.cubes.items():
         if cube.live:
             worth = pair_points(
-                cube.value, event.kind, centred=cube.owner == "centre", jacoby=game.rules.jacoby
+                cube.value, event.kind, centred=_centred(game, cube), jacoby=game.rules.jacoby
             )
             cubes[name] = replace(cube, result=sign * worth, ended_by="board")
     return replace(game, cubes=cubes, result=event)
@@ -739,7 +1380,7 @@ def _pass_captaincy(game: Game) -> Game:
     With nobody left in (everyone dropped) nobody inherits: the captain's own result counts."""
     if game.rules.acting_captain != "inherit" or game.result is not None:
         return game
-    if game.pending and game.rules.settled_edges:
+    if (game.pending or game.resigning) and game.rules.settled_edges:
         return game
     line, captain = game.line, game.captain
     while not game.cubes[captain].live:

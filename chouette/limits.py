@@ -67,8 +67,9 @@ def check_game(game: Game, stakes: Mapping[str, int]) -> None:
                 f"({SHOWN} points, {MONEY_SHOWN} in money)"
             )
         side += most
-    for extra in game.extras:  # a side bet at its most: its premium and a backgammon
-        most = extra.premium + extra.points * 3
+    for extra, held in zip(game.extras, game.extra_cubes, strict=True):  # a side bet at its
+        worth = held.value * (2 if held.offered else 1)  # most: its premium and a backgammon
+        most = extra.premium + (abs(held.result) if held.result is not None else worth * 3)
         if most > LIMIT or most * rate > LIMIT:
             raise LimitError(
                 f"the extra of {extra.team_side} and {extra.box_side} could book past the "

@@ -24,7 +24,7 @@ from chouette.money import Cents, share
 from chouette.rules import HouseRules
 
 if TYPE_CHECKING:  # the game scores its pairs with the functions here
-    from chouette.game import End, Extra, Game
+    from chouette.game import End, Extra, ExtraCube, Game
 
 Kind = Literal["single", "gammon", "backgammon"]
 #: What each level of win multiplies the cube by.
@@ -76,14 +76,24 @@ def pair_money(points: int, stake: Cents) -> Cents:
     return points * stake
 
 
-def extra_points(extra: Extra, result: End | None) -> int:
+def extra_points(extra: Extra, result: End | None, cube: ExtraCube | None = None) -> int:
     """What an extra is worth to its team side: the premium, plus its points × 1, 2 or 3 by
-    the board's level if the team won, less if the box did (no cube, so no Jacoby); 0 if the
-    board never ended (the extra is void, premium and all)."""
+    the board's level if the team won, less if the box did (no Jacoby: its cube is never
+    centred); 0 if the board never ended (the extra is void, premium and all).
+
+    ``cube``: the extra's own cube (house rules ``extra-redoubles`` and ``mandatory-extras``):
+    a redouble taken doubles the points; a redouble dropped settles the extra there and then
+    (the premium and what the dropper paid, whatever the board does); an extra voided by the
+    lone taker's drop is worth nothing."""
+    if cube is not None and cube.void:
+        return 0
+    if cube is not None and cube.result is not None:
+        return extra.premium + cube.result
     if result is None:
         return 0
     sign = 1 if result.winner == "team" else -1
-    return extra.premium + sign * extra.points * MULTIPLIER[result.kind]
+    points = extra.points if cube is None else cube.value
+    return extra.premium + sign * points * MULTIPLIER[result.kind]
 
 
 @dataclass(frozen=True)
@@ -188,8 +198,8 @@ def settle_game(game: Game, stakes: Mapping[str, Cents]) -> Outcome:
         partner_own_stake=game.rules.settled_edges,
     )
     extras = []
-    for extra in game.extras:  # each the two players' own bet: no partner shares it
-        worth = extra_points(extra, game.result)
+    for extra, cube in zip(game.extras, game.extra_cubes, strict=True):  # (no partner shares)
+        worth = extra_points(extra, game.result, cube)
         money = pair_money(worth, pair_stake(stakes, extra.team_side, extra.box_side))
         points[extra.team_side] += worth
         points[extra.box_side] -= worth

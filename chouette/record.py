@@ -20,13 +20,18 @@ from chouette.game import (
     ANSWERS,
     Answer,
     AutoDouble,
+    Carry,
     Deal,
     Double,
     End,
     Event,
     EventRefused,
     Extra,
+    ExtraAnswer,
+    ExtraDouble,
     Game,
+    Resign,
+    ResignAnswer,
     apply,
     apply_all,
     start,
@@ -107,8 +112,18 @@ def parse_event(obj: Any, where: str, *, allow_end: bool = False) -> Event:
     if act == "end" and allow_end:
         return parse_result({k: v for k, v in obj.items() if k != "act"}, where)
     if act == "auto-double":
-        _keys(obj, {"act"}, where)
-        return AutoDouble()
+        _keys(obj, {"act", "box_chose", "carried"}, where)
+        flags = {key: _flag(obj, key, where) for key in ("box_chose", "carried")}
+        return AutoDouble(**flags)
+    if act == "carry":
+        _keys(obj, {"act", "doubles", "accepted"}, where)
+        doubles = obj.get("doubles")
+        if not isinstance(doubles, int) or isinstance(doubles, bool) or doubles < 1:
+            raise RecordError(f"{where}: carry 'doubles' must be a whole number, 1 or more")
+        check_points(doubles, f"{where}: carry")
+        if "accepted" not in obj:
+            raise RecordError(f"{where}: carry needs 'accepted' (true or false)")
+        return Carry(_flag(obj, "accepted", where), doubles)
     if act == "double":
         _keys(obj, {"act", "by", "members"}, where)
         by = obj.get("by", "box")
@@ -130,8 +145,60 @@ def parse_event(obj: Any, where: str, *, allow_end: bool = False) -> Event:
         return Deal(member=_text(obj.get("member"), f"{where}: member"), points=points)
     if act == "extra":
         return _extra(obj, where)
-    known = ", ".join(["auto-double", "double", *ANSWERS, "deal", "extra"])
+    if act in EXTRA_ACTS:
+        _keys(obj, {"act", "team_side", "box_side"}, where)
+        sides = _sides(obj, where, act)
+        if act == "double-extra":
+            return ExtraDouble(*sides)
+        return ExtraAnswer("take" if act == "take-extra" else "drop", *sides)
+    if act == "resign":
+        _keys(obj, {"act", "kind", "members"}, where)
+        kind = obj.get("kind", "single")
+        if not isinstance(kind, str) or kind not in MULTIPLIER:
+            raise RecordError(f"{where}: 'kind' must be single, gammon or backgammon, not {kind!r}")
+        members = _names(obj.get("members", []), f"{where}: members")
+        return Resign(cast(Kind, kind), members)
+    if act in ("accept", "refuse"):
+        _keys(obj, {"act", "member"}, where)
+        if "member" not in obj:
+            raise RecordError(f"{where}: {act} needs a 'member'")
+        return ResignAnswer(act == "accept", _text(obj["member"], f"{where}: member"))
+    known = ", ".join(
+        [
+            "auto-double",
+            "carry",
+            "double",
+            *ANSWERS,
+            "deal",
+            "extra",
+            *EXTRA_ACTS,
+            "resign",
+            "accept",
+            "refuse",
+        ]
+    )
     raise RecordError(f"{where}: 'act' must be one of {known}, not {act!r}")
+
+
+EXTRA_ACTS = ("double-extra", "take-extra", "drop-extra")
+
+
+def _flag(obj: Mapping[str, Any], key: str, where: str) -> bool:
+    value = obj.get(key, False)
+    if not isinstance(value, bool):
+        raise RecordError(f"{where}: '{key}' must be true or false, not {json_type(value)}")
+    return value
+
+
+def _sides(obj: Mapping[str, Any], where: str, act: str) -> tuple[str, str]:
+    """An extra's two sides (``box_side`` may be ``"box"``)."""
+    for key in ("team_side", "box_side"):
+        if key not in obj:
+            raise RecordError(f"{where}: {act} needs a '{key}'")
+    box_side = obj["box_side"]
+    if not (isinstance(box_side, str) and box_side.strip().casefold() == "box"):
+        box_side = _text(box_side, f"{where}: box_side")
+    return _text(obj["team_side"], f"{where}: team_side"), box_side.strip()
 
 
 def _extra(obj: dict[str, Any], where: str) -> Extra:
@@ -266,13 +333,18 @@ def _away_words(away: Mapping[str, str | None]) -> str:
 
 
 def play_record(
-    record: Record, line: Line, rules: HouseRules, where: str = "record"
+    record: Record,
+    line: Line,
+    rules: HouseRules,
+    where: str = "record",
+    carry: int | None = None,
 ) -> tuple[Game, list[str]]:
-    """Play a record's events on the session's line. Returns the finished game and notices
+    """Play a record's events on the session's line (``carry``: the automatic doubles the
+    session's last game carried over, if known). Returns the finished game and notices
     (automatic doubles past the limit are ignored, as at the table)."""
     check_seats(record, line, where)
     try:
-        game = start(line, rules)
+        game = start(line, rules, carry)
     except RuleError as err:
         raise RecordError(f"{where}: {err}") from None
     try:
@@ -298,7 +370,19 @@ def play_record(
 
 def event_to_json(event: Event) -> dict[str, Any]:
     if isinstance(event, AutoDouble):
-        return {"act": "auto-double"}
+        flags = {"box_chose": event.box_chose, "carried": event.carried}
+        return {"act": "auto-double", **{k: True for k, on in flags.items() if on}}
+    if isinstance(event, Carry):
+        return {"act": "carry", "doubles": event.doubles, "accepted": event.accepted}
+    if isinstance(event, ExtraDouble):
+        return {"act": "double-extra", "team_side": event.team_side, "box_side": event.box_side}
+    if isinstance(event, ExtraAnswer):
+        act = f"{event.act}-extra"
+        return {"act": act, "team_side": event.team_side, "box_side": event.box_side}
+    if isinstance(event, Resign):
+        return {"act": "resign", "kind": event.kind, "members": list(event.members)}
+    if isinstance(event, ResignAnswer):
+        return {"act": "accept" if event.accept else "refuse", "member": event.member}
     if isinstance(event, Double):
         out: dict[str, Any] = {"act": "double", "by": event.by}
         if event.members:
@@ -316,6 +400,7 @@ def event_to_json(event: Event) -> dict[str, Any]:
             "points": event.points,
             "premium": event.premium,
         }
+    assert isinstance(event, End)
     return {"act": "end", "winner": event.winner, "kind": event.kind, "resigned": event.resigned}
 
 
@@ -335,8 +420,8 @@ def to_record(game: Game, session: str | None = None) -> dict[str, Any]:
     if game.start_line.away:
         out["away"] = dict(game.start_line.away)
     out["events"] = [event_to_json(e) for e in game.events if not isinstance(e, End)]
-    if game.result is not None:
-        out["result"] = result_to_json(game.result)
+    if game.events and isinstance(game.events[-1], End):  # (not a resignation all accepted)
+        out["result"] = result_to_json(game.events[-1])
     return out
 
 

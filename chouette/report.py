@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
-from chouette.game import Event, Extra, Game
+from chouette.game import Event, Extra, ExtraCube, Game
 from chouette.line import Line
 from chouette.money import Cents, format_money
 from chouette.outcome import ExtraResult, Outcome, extra_points
@@ -98,6 +98,7 @@ class Status:
     stake: Cents = 0
     rules_summary: str = ""
     notes: list[str] = field(default_factory=list)
+    carry: int | None = None  # automatic doubles carried over to the next game
 
 
 def signed(points: int) -> str:
@@ -149,17 +150,40 @@ def status_json(status: Status) -> dict[str, Any]:
                     "owner": _owner(game, m),
                     "pending": _pending(game, m),
                     "out": not c.live,
+                    **({"resign": c.resign.kind} if c.resign is not None else {}),
                 }
                 for m, c in game.cubes.items()
             },
-            **({"extras": [extra_json(e) for e in game.extras]} if game.extras else {}),
+            **({"extras": extras_json(game)} if game.extras else {}),
+            **({"carried_over": game.carried_out} if game.carried_out else {}),
         },
+        **({"carry": status.carry} if status.carry else {}),
     }
 
 
-def extra_json(extra: Extra) -> dict[str, Any]:
-    """An extra given in the game in progress: its record event without the act."""
-    return {k: v for k, v in event_to_json(extra).items() if k != "act"}
+def extras_json(game: Game) -> list[dict[str, Any]]:
+    return [extra_json(e, c, game) for e, c in zip(game.extras, game.extra_cubes, strict=True)]
+
+
+def extra_json(
+    extra: Extra, cube: ExtraCube | None = None, game: Game | None = None
+) -> dict[str, Any]:
+    """An extra given in the game in progress: its record event without the act; and, once
+    its cube has moved (house rules ``extra-redoubles``, ``mandatory-extras``), its cube:
+    ``value``, ``holder`` (a name), ``pending`` (a redouble waits), ``settled`` (the team
+    side's points from a dropped redouble, or null) and ``void``."""
+    out = {k: v for k, v in event_to_json(extra).items() if k != "act"}
+    if cube is None or game is None or cube == ExtraCube(extra.points):
+        return out
+    holder = extra.team_side if cube.holder == "team" else extra.box_side
+    out["cube"] = {
+        "value": cube.value,
+        "holder": holder,
+        "pending": cube.offered,
+        "settled": cube.result,
+        "void": cube.void,
+    }
+    return out
 
 
 def extra_result_json(result: ExtraResult) -> dict[str, Any]:
@@ -182,12 +206,25 @@ def status_text(status: Status) -> tuple[list[str], Rows | None]:
         f"Line: {line.describe()}",
     ]
     heading += [f"Note: {note}." for note in status.notes]
+    if status.carry:
+        heading.append(
+            f"Carried over: {status.carry} automatic double{'s' if status.carry > 1 else ''}, "
+            "for the box to accept or decline first (chouette carry accept|decline)"
+        )
     if game is None:
         return heading, None
+    if game.carried_out:
+        heading.append(
+            f"Carried over to the next game: {game.carried_out} automatic "
+            f"double{'s' if game.carried_out > 1 else ''}"
+        )
     acting = game.acting_captain
     if acting is not None and acting != line.captain:
         heading.append(f"Acting captain: {acting}")
-    heading += [f"Extra: {extra_sentence(e)}" for e in game.extras]
+    heading += [
+        f"Extra: {extra_sentence(e)}{extra_cube_text(e, c)}"
+        for e, c in zip(game.extras, game.extra_cubes, strict=True)
+    ]
     rows = []
     for m, c in game.cubes.items():
         pending = _pending(game, m)
@@ -225,6 +262,25 @@ def extra_sentence(extra: Extra) -> str:
     return f"{extra.box_side} gives {extra.team_side} an extra on {extra.points}" + (
         paid if extra.premium else ""
     )
+
+
+def extra_cube_text(extra: Extra, cube: ExtraCube) -> str:
+    """Where an extra's cube stands, once it has moved: `` (void)``, `` (settled: …)``,
+    `` (cube 4, cat holds it)``, `` (redoubled to 4: cat to answer)``."""
+    if cube.void:
+        return " (void: the lone taker dropped after all)"
+    if cube.result is not None:
+        return f" (settled by a dropped redouble: {signed(cube.result)} to {extra.team_side})"
+    holder, other = (
+        (extra.team_side, extra.box_side)
+        if cube.holder == "team"
+        else (extra.box_side, extra.team_side)
+    )
+    if cube.offered:
+        return f" (redoubled to {cube.value * 2}: {other} to answer)"
+    if cube.value != extra.points:
+        return f" (cube {cube.value}, {holder} holds it)"
+    return ""
 
 
 def extra_result_text(result: ExtraResult) -> str:
@@ -476,6 +532,10 @@ def cube_text(game: Game, member: str) -> str:
     if cube.offer is not None:
         who = game.box if cube.offer.answerer == "box" else member
         return f"cube {cube.value}, {cube.offer.stage} to {cube.value * 2} pending: {who} to answer"
+    if cube.resign is not None:
+        return (
+            f"cube {cube.value}, the box resigns a {cube.resign.kind}: {member} to accept or refuse"
+        )
     if cube.owner == "centre":
         return f"cube {cube.value}, centred"
     return f"cube {cube.value}, {game.box if cube.owner == 'box' else member} owns it"
@@ -509,12 +569,44 @@ def event_sentence(
 ) -> str:
     """What an event did, in a sentence (``before``/``after``: the game around the command;
     ``step``: around this event, where one command gave several)."""
-    from chouette.game import Answer, AutoDouble, Deal, Double, End, Extra
+    from chouette.game import (
+        Answer,
+        AutoDouble,
+        Carry,
+        Deal,
+        Double,
+        End,
+        Extra,
+        ExtraAnswer,
+        ExtraDouble,
+        Resign,
+        ResignAnswer,
+    )
 
     box = after.box
     also = followed(*(step or (before, after)), event)
     if isinstance(event, AutoDouble):
+        if event.carried:
+            return "tied opening roll: an automatic double carried over to the next game"
+        if event.box_chose:
+            return f"tied opening roll: the box, {box}, chooses an automatic double"
         return "tied opening roll: an automatic double"
+    if isinstance(event, Carry):
+        doubles = event.doubles or 0
+        what = f"automatic double{'s' if doubles != 1 else ''} carried over"
+        verb = "accepts" if event.accepted else "declines"
+        return f"the box, {box}, {verb} the {doubles} {what}"
+    if isinstance(event, ExtraDouble):
+        return f"the extra of {event.team_side} and {event.box_side} is redoubled"
+    if isinstance(event, ExtraAnswer):
+        verb = "taken" if event.act == "take" else "dropped"
+        return f"the redouble of the extra of {event.team_side} and {event.box_side} is {verb}"
+    if isinstance(event, Resign):
+        return f"the box, {box}, resigns a {event.kind} to {', '.join(event.members)}"
+    if isinstance(event, ResignAnswer):
+        verb = "accepts" if event.accept else "refuses"
+        who = decider(before or after, event.member)
+        return f"{event.member} {verb} the box's resignation{who}"
     if isinstance(event, Double):
         if event.by == "box":
             return f"the box, {box}, doubles {', '.join(event.members) or 'the cube'}{also}"
@@ -528,6 +620,8 @@ def event_sentence(
         )
         if offer is not None and offer.answerer == "box":
             return f"the box, {box}, {VERBS[event.act]} on {event.member}'s cube"
+        if offer is None and event.act == "drop" and before is not None:
+            return f"{event.member} drops the box's double after all, rather than take the extras"
         return f"{event.member} {VERBS[event.act]}{decider(before or after, event.member)}{also}"
     if isinstance(event, Deal):
         dealt = f"{box} and {event.member} deal: {signed(event.points)} to {event.member}"
@@ -588,10 +682,11 @@ def game_text(
                 f"  extra {e.team_side} v {e.box_side}: "
                 + (
                     "void (the board did not end)"
-                    if game.result is None
-                    else f"{signed(extra_points(e, game.result))} to {e.team_side}"
+                    if game.result is None and c.result is None
+                    else f"{signed(extra_points(e, game.result, c))} to {e.team_side}"
                 )
-                for e in game.extras
+                + extra_cube_text(e, c)
+                for e, c in zip(game.extras, game.extra_cubes, strict=True)
             ]
     else:
         found = detail or {}

@@ -12,15 +12,22 @@ CubeMode = Literal["multi", "single"]
 Retention = Literal["captain", "net-profit", "net-not-loss", "beat-all"]
 ActingCaptain = Literal["keep-seat", "inherit"]
 Newcomer = Literal["after-loser", "before-loser"]
-BoxDoubles = Literal["any", "same-level"]
+BoxDoubles = Literal["any", "same-level", "with-captain"]
 PartnerPick = Literal["next", "last"]
-Consultation = Literal["free", "no-cube-no-talk", "none"]
+Consultation = Literal["free", "no-cube-no-talk", "none", "after-accept"]
+JacobyScope = Literal["per-cube", "any-cube-turned"]
+BeaversBy = Literal["both", "team", "box"]
+AutoPastLimit = Literal["ignored", "box-choice", "carry-over"]
+BoxTakes = Literal["any", "half", "break-even"]
+Resignations = Literal["board", "per-member"]
 
 #: The scoring a new session is played under. Edition 1 is how chouette scored before the
 #: rules' edges were settled (issue 13: the acting captain under ``inherit``, a partner's own
 #: stake, the single-cube beaver, ``partner-pick last``, a 0 deal with the captain). A session
 #: keeps the edition it was started with, so its stored games replay to what was booked.
-EDITION = 2
+#: Edition 3 (issue 25): under mandatory beaver a deal on the box's double is an answer
+#: like any other, so the lone-taker check applies to it.
+EDITION = 3
 
 #: The fewest players in the line a split makes two tables of (each at least 3).
 MIN_SPLIT = 6
@@ -33,6 +40,11 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "box_doubles": get_args(BoxDoubles),
     "partner_pick": get_args(PartnerPick),
     "consultation": get_args(Consultation),
+    "jacoby_scope": get_args(JacobyScope),
+    "beavers_by": get_args(BeaversBy),
+    "auto_past_limit": get_args(AutoPastLimit),
+    "box_takes": get_args(BoxTakes),
+    "resignations": get_args(Resignations),
 }
 
 
@@ -58,12 +70,27 @@ class HouseRules:
     consultation: Consultation = "free"
     proxies: bool = False
     split_at: int | None = None
+    jacoby_scope: JacobyScope = "per-cube"
+    beavers_by: BeaversBy = "both"
+    beaver_limit: int | None = None
+    auto_past_limit: AutoPastLimit = "ignored"
+    box_takes: BoxTakes = "any"
+    mandatory_extras: bool = False
+    extra_redoubles: bool = False
+    resignations: Resignations = "board"
+    deals: bool = True
     edition: int = EDITION
 
     @property
     def settled_edges(self) -> bool:
         """Whether the rules' edges are scored as settled in edition 2 (see :data:`EDITION`)."""
         return self.edition >= 2
+
+    @property
+    def deal_answers(self) -> bool:
+        """Whether a deal on the box's pending double is checked as an answer to it (the
+        mandatory beaver's lone taker), as in edition 3 (see :data:`EDITION`)."""
+        return self.edition >= 3
 
     def __post_init__(self) -> None:
         for name, choices in _CHOICES.items():
@@ -74,6 +101,30 @@ class HouseRules:
                 )
         if self.raccoons and not self.beavers:
             raise ChouetteError("raccoons need beavers: turn beavers on or raccoons off")
+        if self.jacoby_scope != "per-cube" and not self.jacoby:
+            raise ChouetteError(
+                f"jacoby-scope {self.jacoby_scope} needs Jacoby: turn jacoby on or leave the "
+                "scope per-cube"
+            )
+        if not self.beavers and (self.beavers_by != "both" or self.beaver_limit is not None):
+            option = "beavers-by" if self.beavers_by != "both" else "beaver-limit"
+            raise ChouetteError(f"{option} needs beavers: turn beavers on or leave {option} out")
+        if self.beaver_limit is not None and self.beaver_limit < 1:
+            raise ChouetteError(
+                f"beaver-limit must be 1 or more (no beavers at all: --no-beavers), "
+                f"not {self.beaver_limit}"
+            )
+        for option, on in (
+            ("mandatory-extras", self.mandatory_extras),
+            ("extra-redoubles", self.extra_redoubles),
+        ):
+            if on and not self.extras:
+                raise ChouetteError(f"{option} needs extras: turn extras on or {option} off")
+        if self.mandatory_extras and self.mandatory_beaver:
+            raise ChouetteError(
+                "mandatory-beaver and mandatory-extras are two answers to the lone taker: "
+                "choose one"
+            )
         if self.auto_doubles < 0:
             raise ChouetteError("auto-doubles must be 0 or more")
         if self.max_cube is not None and (self.max_cube < 1 or self.max_cube & (self.max_cube - 1)):
@@ -124,20 +175,28 @@ class HouseRules:
         """The rules as (option, value) in words, for the heading of a report."""
         return [
             ("cubes", self.cubes),
-            ("jacoby", "per-cube" if self.jacoby else "off"),
+            ("jacoby", self.jacoby_scope if self.jacoby else "off"),
             ("beavers", _on(self.beavers)),
             ("raccoons", _on(self.raccoons)),
+            ("beavers-by", self.beavers_by),
+            ("beaver-limit", "none" if self.beaver_limit is None else str(self.beaver_limit)),
             ("auto-doubles", str(self.auto_doubles)),
+            ("auto-past-limit", self.auto_past_limit),
             ("max-cube", "none" if self.max_cube is None else str(self.max_cube)),
             ("retention", self.retention),
             ("acting-captain", self.acting_captain),
             ("newcomer", self.newcomer),
             ("box-doubles", self.box_doubles),
+            ("box-takes", self.box_takes),
             ("mandatory-beaver", _on(self.mandatory_beaver)),
             ("partner-from", "off" if self.partner_from is None else str(self.partner_from)),
             ("partner-pick", self.partner_pick),
             ("partner-share", f"{self.partner_share}%"),
             ("extras", _on(self.extras)),
+            ("mandatory-extras", _on(self.mandatory_extras)),
+            ("extra-redoubles", _on(self.extra_redoubles)),
+            ("resignations", self.resignations),
+            ("deals", _on(self.deals)),
             ("consultation", self.consultation),
             ("proxies", _on(self.proxies)),
             ("split-at", "off" if self.split_at is None else str(self.split_at)),

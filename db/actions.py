@@ -61,7 +61,7 @@ def play(
                 f"game {expect} is already over (another command booked it first): nothing written"
             )
         raise ChouetteError(f"there is no game {expect} yet: the next game is {live.number}")
-    done = apply_all(live.game or start(info.line, info.rules), events)
+    done = apply_all(live.game or start(info.line, info.rules, live.carry), events)
     game, applied = done.game, done.events
     notices = tuple(f"automatic double ignored: {why}" for _, why in done.ignored)
     if not applied:
@@ -135,6 +135,7 @@ def record(
     infos: dict[int, SessionInfo] = {}  # by the session's id: two names may be one session
     starts: dict[int, SessionInfo] = {}  # each session as the records found it
     numbers: dict[int, int] = {}
+    carries: dict[int, int | None] = {}  # what each session's last game carried over
     played: list[Played] = []
     for item, where in records:
         if (
@@ -158,9 +159,12 @@ def record(
                         "or undo it before recording games"
                     )
                 infos[info.id], numbers[info.id], starts[info.id] = info, live.number, info
+                carries[info.id] = live.carry
         key = ids[name]
         info = infos[key]
-        game, notices = play_record(item, info.line, info.rules, where)
+        game, notices = play_record(item, info.line, info.rules, where, carries[key])
+        if carries[key] is not None:
+            carries[key] = game.carried_out
         try:
             check_game(game, info.stakes(game.players))
         except LimitError as err:

@@ -264,6 +264,11 @@ class Ledger:
         """The game in progress, or the next game (not started) if none is."""
         return self.reads.live(info)
 
+    def carried_over(self, info: SessionInfo, number: int) -> int:
+        """The automatic doubles game ``number`` of the session carried over to the next game
+        (none from an imported game, or if there is no such game)."""
+        return self.reads.carried_over(info, number)
+
     def next_number(self, info: SessionInfo) -> int:
         """The number the session's next game gets."""
         return self.reads.next_number(info)

@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from chouette.errors import ChouetteError
-from chouette.game import Game, replay
+from chouette.game import Game, carried_over, replay
 from chouette.money import Cents
 from chouette.outcome import ExtraResult
 from chouette.report import Entry, GameLine, SessionSummary
@@ -166,9 +166,22 @@ class Reads:
             (info.id, "chouette", False),
         )
         if row is None:
-            return LiveGame(self.next_number(info))
+            number = self.next_number(info)
+            if info.rules.auto_past_limit != "carry-over":
+                return LiveGame(number)
+            return LiveGame(number, carry=self.carried_over(info, number - 1))
         game_id, number, line_before = row
         return LiveGame(number, self.replay(game_id, line_before, info.rules), game_id)
+
+    def carried_over(self, info: SessionInfo, number: int) -> int:
+        """The automatic doubles game ``number`` of the session carried over to the next game
+        (none from an imported game, or if there is no such game)."""
+        row = self._first(
+            "SELECT id, kind FROM game WHERE session_id = ? AND number = ?", (info.id, number)
+        )
+        if row is None or row[1] != "chouette":
+            return 0
+        return carried_over(event_from_body(body) for _, body in self.event_bodies(row[0]))
 
     def replay(self, game_id: int, line_before: str, rules: HouseRules) -> Game:
         """A stored chouette game, replayed from its line and events."""

@@ -44,11 +44,14 @@ class SessionInfo:
 
 @dataclass(frozen=True)
 class LiveGame:
-    """The game in progress, or the number of the next one (``game`` None: not started)."""
+    """The game in progress, or the number of the next one (``game`` None: not started;
+    ``carry``: the automatic doubles the last game carried over to it, under the house rule
+    ``auto-past-limit carry-over``, else None)."""
 
     number: int
     game: Game | None = None
     row_id: int | None = None
+    carry: int | None = None
 
     @property
     def started(self) -> bool:

@@ -12,12 +12,17 @@ from chouette.game import (
     ANSWERS,
     Answer,
     AutoDouble,
+    Carry,
     Deal,
     Double,
     End,
     Event,
     Extra,
+    ExtraAnswer,
+    ExtraDouble,
     Game,
+    Resign,
+    ResignAnswer,
     apply,
     start,
 )
@@ -30,26 +35,40 @@ NAMES = ["ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal"]
 @st.composite
 def house_rules(draw: st.DrawFn) -> HouseRules:
     beavers = draw(st.booleans())
+    jacoby = draw(st.booleans())
+    extras = draw(st.booleans())
+    mandatory_beaver = draw(st.booleans())
     return HouseRules(
         cubes=draw(st.sampled_from(["multi", "single"])),
-        jacoby=draw(st.booleans()),
+        jacoby=jacoby,
+        jacoby_scope=draw(st.sampled_from(["per-cube", "any-cube-turned"]))
+        if jacoby
+        else "per-cube",
         beavers=beavers,
         raccoons=beavers and draw(st.booleans()),
+        beavers_by=draw(st.sampled_from(["both", "both", "team", "box"])) if beavers else "both",
+        beaver_limit=draw(st.sampled_from([None, None, 1, 2, 3])) if beavers else None,
+        auto_past_limit=draw(st.sampled_from(["ignored", "box-choice", "carry-over"])),
+        box_takes=draw(st.sampled_from(["any", "half", "break-even"])),
+        mandatory_extras=extras and not mandatory_beaver and draw(st.booleans()),
+        extra_redoubles=extras and draw(st.booleans()),
+        resignations=draw(st.sampled_from(["board", "per-member"])),
+        deals=draw(st.sampled_from([True, True, False])),
         auto_doubles=draw(st.integers(0, 3)),
         max_cube=draw(st.sampled_from([None, None, 1, 2, 8, 64])),
         retention=draw(st.sampled_from(["captain", "net-profit", "net-not-loss", "beat-all"])),
         acting_captain=draw(st.sampled_from(["keep-seat", "inherit"])),
         newcomer=draw(st.sampled_from(["after-loser", "before-loser"])),
-        box_doubles=draw(st.sampled_from(["any", "same-level"])),
-        mandatory_beaver=draw(st.booleans()),
+        box_doubles=draw(st.sampled_from(["any", "same-level", "with-captain"])),
+        mandatory_beaver=mandatory_beaver,
         partner_from=draw(st.sampled_from([None, None, 3, 4, 5, 6])),
         partner_pick=draw(st.sampled_from(["next", "last"])),
         partner_share=draw(st.sampled_from([0, 33, 50, 100])),
-        extras=draw(st.booleans()),
-        consultation=draw(st.sampled_from(["free", "no-cube-no-talk", "none"])),
+        extras=extras,
+        consultation=draw(st.sampled_from(["free", "no-cube-no-talk", "none", "after-accept"])),
         proxies=draw(st.booleans()),
         split_at=draw(st.sampled_from([None, 5, 8])),
-        edition=draw(st.sampled_from([1, EDITION, EDITION])),  # a session of an older chouette
+        edition=draw(st.sampled_from([1, 2, EDITION, EDITION])),  # older chouettes' sessions
     )
 
 
@@ -67,6 +86,9 @@ def lines(draw: st.DrawFn, rules: HouseRules, min_players: int = 3) -> Line:
 def candidates(game: Game, subset: list[str]) -> Iterator[Event]:
     """Every kind of event a table might try now (legal or not)."""
     yield AutoDouble()
+    yield AutoDouble(box_chose=True)
+    yield Carry(True, game.carry_in or 1)
+    yield Carry(False, game.carry_in or 1)
     yield Double("box", tuple(subset))
     yield Double("box", ())
     yield Double("team", ())
@@ -75,17 +97,26 @@ def candidates(game: Game, subset: list[str]) -> Iterator[Event]:
         for act in ANSWERS:
             yield Answer(act, m)
         yield Deal(m, len(m) - 4)
+        yield ResignAnswer(True, m)
+        yield ResignAnswer(False, m)
     yield Answer("take", game.box)
+    yield Resign("gammon", tuple(subset))
+    yield Resign("single")
     for winner in ("box", "team"):
         for kind in ("single", "gammon", "backgammon"):
             yield End(winner, kind, kind == "gammon")  # type: ignore[arg-type]
 
 
 def extra_candidates(game: Game, subset: list[str]) -> Iterator[Event]:
-    """Extras a table might give now (legal or not): the club rule ``extras``."""
+    """Extras a table might give now (legal or not): the club rule ``extras``, and the
+    redoubles of those given (``extra-redoubles``)."""
     yield Extra(game.members[-1], "box", 1, 0)
     yield Extra(game.members[0], game.members[-1], 2, 1)
     yield Extra(subset[0], game.partner or game.box, 4, 3)
+    for extra in game.extras[-2:]:
+        yield ExtraDouble(extra.team_side, extra.box_side)
+        yield ExtraAnswer("take", extra.team_side, extra.box_side)
+        yield ExtraAnswer("drop", extra.team_side, extra.box_side)
 
 
 def legal(game: Game, event: Event) -> Game | None:
@@ -96,7 +127,12 @@ def legal(game: Game, event: Event) -> Game | None:
 
 
 # How often each kind of event is tried: mostly cube play, sometimes a deal or the end.
-KINDS: list[type] = [Double] * 4 + [Answer] * 5 + [AutoDouble, Deal, Extra, End, End]
+KINDS: list[type] = (
+    [Double] * 4
+    + [Answer] * 5
+    + [AutoDouble, Carry, Deal, Extra, ExtraDouble, ExtraAnswer, Resign, ResignAnswer]
+    + [End, End]
+)
 
 
 @st.composite
@@ -110,7 +146,10 @@ def games(
     house rules and line, or random ones)."""
     rules = rules or draw(house_rules())
     line = line or draw(lines(rules))
-    game = start(line, rules)
+    carry = None  # what the last game carried over, where doubles carry over
+    if rules.auto_past_limit == "carry-over":
+        carry = draw(st.sampled_from([None, 0, 0, 1, 2]))
+    game = start(line, rules, carry)
     states = [game]
     for _ in range(max_events):
         if game.over:
@@ -133,7 +172,16 @@ def games(
         states.append(game)
     while not game.over:  # answer what is pending, then end the board
         pending = next(iter(game.pending), None)
-        if pending is None:
+        resigning = next(iter(game.resigning), None)
+        doubled = [e for e, c in zip(game.extras, game.extra_cubes, strict=True) if c.offered]
+        if game.carry_in and not game.events:
+            game = apply(game, Carry(draw(st.booleans()), game.carry_in))
+        elif resigning is not None:
+            game = apply(game, ResignAnswer(draw(st.booleans()), resigning))
+        elif doubled:
+            act = draw(st.sampled_from(["take", "drop"]))
+            game = apply(game, ExtraAnswer(act, doubled[0].team_side, doubled[0].box_side))
+        elif pending is None:
             game = apply(game, End(draw(st.sampled_from(["box", "team"]))))
         else:
             options = [g for act in ("take", "drop") if (g := legal(game, Answer(act, pending)))]

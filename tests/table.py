@@ -2,7 +2,23 @@
 
 from __future__ import annotations
 
-from chouette.game import Answer, AutoDouble, Deal, Double, End, Event, Extra, Game, apply, start
+from chouette.game import (
+    Answer,
+    AutoDouble,
+    Carry,
+    Deal,
+    Double,
+    End,
+    Event,
+    Extra,
+    ExtraAnswer,
+    ExtraDouble,
+    Game,
+    Resign,
+    ResignAnswer,
+    apply,
+    start,
+)
 from chouette.line import Line, new_line
 from chouette.outcome import Outcome, settle_game
 from chouette.rules import HouseRules
@@ -26,11 +42,22 @@ def show(line: Line) -> str:
 def ev(text: str) -> Event:
     """``"double C M1"`` (box doubles), ``"double C --by member"``, ``"take C"``,
     ``"deal C 2"``, ``"extra C M1 2 1"`` (points and premium), ``"end box gammon"``,
-    ``"auto"``."""
+    ``"auto"`` (``"auto --box-chooses"``), ``"carry accept 1"``, ``"resign gammon C M1"``,
+    ``"accept C"``, ``"refuse C"``, ``"double-extra C M1"``, ``"take-extra C M1"``."""
     words = text.split()
     act, args = words[0], words[1:]
     if act == "auto":
-        return AutoDouble()
+        return AutoDouble(box_chose="--box-chooses" in args)
+    if act == "carry":
+        return Carry(args[0] == "accept", int(args[1]) if len(args) > 1 else None)
+    if act == "resign":
+        return Resign(args[0], tuple(args[1:]))  # type: ignore[arg-type]
+    if act in ("accept", "refuse"):
+        return ResignAnswer(act == "accept", args[0])
+    if act == "double-extra":
+        return ExtraDouble(args[0], args[1])
+    if act in ("take-extra", "drop-extra"):
+        return ExtraAnswer(act.partition("-")[0], args[0], args[1])  # type: ignore[arg-type]
     if act == "double":
         by = "box"
         if "--by" in args:
@@ -52,11 +79,13 @@ def ev(text: str) -> Event:
     raise ValueError(text)
 
 
-def play(line: Line | str, *events: str, rules: HouseRules | None = None) -> Game:
+def play(
+    line: Line | str, *events: str, rules: HouseRules | None = None, carry: int | None = None
+) -> Game:
     rules = rules or HouseRules()
     if isinstance(line, str):
         line = seats(line, rules)
-    game = start(line, rules)
+    game = start(line, rules, carry)
     for text in events:
         game = apply(game, ev(text))
     return game

@@ -12,7 +12,17 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from chouette.errors import ChouetteError, LineError, RecordError, RuleError
-from chouette.game import Answer, Cube, Double, Extra, apply, replay, start
+from chouette.game import (
+    Answer,
+    Cube,
+    Double,
+    Extra,
+    ExtraAnswer,
+    ExtraDouble,
+    apply,
+    replay,
+    start,
+)
 from chouette.line import (
     FOLLOWS,
     Line,
@@ -257,13 +267,14 @@ def test_an_extra_moves_money_only_between_its_two_players_by_its_worth(data):
     line, rules, game, _ = data.draw(games(rules=rules))
     assume(game.extras)
     stakes = {p: data.draw(st.integers(1, 500), label=f"stake {p}") for p in game.players}
-    plain = replay(line, rules, [e for e in game.events if not isinstance(e, Extra)])
+    extra_events = (Extra, ExtraDouble, ExtraAnswer)  # the extras, and their redoubles
+    plain = replay(line, rules, [e for e in game.events if not isinstance(e, extra_events)])
     with_extras, without = settle_game(game, stakes), settle_game(plain, stakes)
     assert with_extras.pairs == without.pairs and with_extras.next_line == without.next_line
     moved = {p: with_extras.cents[p] - without.cents[p] for p in game.players}
     owed = dict.fromkeys(game.players, 0)
-    for extra, booked in zip(game.extras, with_extras.extras, strict=True):
-        worth = extra_points(extra, game.result)
+    for extra, cube, booked in zip(game.extras, game.extra_cubes, with_extras.extras, strict=True):
+        worth = extra_points(extra, game.result, cube)
         cents = worth * min(stakes[extra.team_side], stakes[extra.box_side])
         assert (booked.points, booked.cents) == (worth, cents)
         owed[extra.team_side] += cents

@@ -1,4 +1,5 @@
-"""RULES.md §6: every worked example, as a score sheet. Each also checks the zero sum."""
+"""RULES.md §6: every worked example, as a score sheet. Each also checks the zero sum.
+(E8–E10, the cube's club house rules of RULES.md §7, are in ``tests/test_cube_rules.py``.)"""
 
 from __future__ import annotations
 

@@ -209,7 +209,30 @@ COMMANDS = [
     ("sit-in", "cat"),
     ("record", "-"),
     ("import", "FILE"),
+    # the cube's house rules (each refused where the session's rules do not have it)
+    ("auto-double", "--box-chooses"),
+    ("carry", "accept"),
+    ("carry", "decline"),
+    ("resign", "bob"),
+    ("resign", "--gammon"),
+    ("accept", "bob"),
+    ("refuse", "--all"),
+    ("extra", "bob", "cat"),
+    ("double-extra", "bob", "cat"),
+    ("take-extra", "bob", "cat"),
+    ("drop-extra", "bob", "cat"),
 ]
+
+# The house rules a session of the law is started with (after `--auto-doubles 1`).
+RULES: list[tuple[str, ...]] = [
+    (),
+    ("--auto-past-limit", "carry-over"),
+    ("--auto-past-limit", "box-choice", "--resignations", "per-member", "--box-takes", "half"),
+    ("--extras", "--mandatory-extras", "--extra-redoubles", "--jacoby-scope", "any-cube-turned",
+     "--box-doubles", "with-captain"),
+    ("--mandatory-beaver", "--beaver-limit", "1", "--beavers-by", "team", "--no-deals",
+     "--box-takes", "break-even"),
+]  # fmt: skip
 
 
 def run_command(chouette, command, folder: Path, step: int):
@@ -227,20 +250,29 @@ def run_command(chouette, command, folder: Path, step: int):
 
 
 @settings(max_examples=examples(40), deadline=None)
-@given(st.lists(st.sampled_from(COMMANDS), min_size=1, max_size=14))
+@given(st.lists(st.sampled_from(COMMANDS), min_size=1, max_size=14), st.sampled_from(RULES))
 # drawn at random, an answer to a beaver, a player sitting back in or one joining again
 # seldom succeeds (each needs the command before it): these run every time
-@example([("double", "bob"), ("beaver", "bob"), ("raccoon", "bob")])
-@example([("record", "-"), ("end", "team", "--gammon")])
-@example([("double", "bob", "cat"), ("take", "bob"), ("drop", "cat"), ("end", "box")])
+@example([("double", "bob"), ("beaver", "bob"), ("raccoon", "bob")], ())
+@example([("record", "-"), ("end", "team", "--gammon")], ())
+@example([("double", "bob", "cat"), ("take", "bob"), ("drop", "cat"), ("end", "box")], ())
 @example([("double", "bob", "cat"), ("take", "--all"), ("double", "cat", "--by", "member"),
-          ("drop", "--all")])  # fmt: skip
-@example([("sit-out", "cat"), ("sit-in", "cat"), ("leave", "dan"), ("join", "dan")])
-@example([("join", "eve"), ("leave", "eve"), ("join", "eve", "--stake", "2")])
+          ("drop", "--all")], ())  # fmt: skip
+@example([("sit-out", "cat"), ("sit-in", "cat"), ("leave", "dan"), ("join", "dan")], ())
+@example([("join", "eve"), ("leave", "eve"), ("join", "eve", "--stake", "2")], ())
 @example([("pay", "ann", "bob", "1.25"), ("pay", "cat", "ann", "0.50", "--note", "a drink"),
           ("auto-double",), ("deal", "dan", "1"), ("deal", "cat", "-2"),
-          ("import", "FILE")])  # fmt: skip
-def test_any_command_followed_by_undo_changes_nothing(commands):
+          ("import", "FILE")], ())  # fmt: skip
+# and so do the cube's house rules: a carry-over, resignations, an extra's redouble
+@example([("auto-double",), ("auto-double",), ("end", "box"), ("carry", "accept")], RULES[1])
+@example([("resign", "bob"), ("accept", "bob"), ("resign", "--gammon"), ("refuse", "--all")],
+         RULES[2])  # fmt: skip
+@example([("double", "bob", "cat"), ("drop", "cat"), ("take", "bob"), ("extra", "bob", "cat"),
+          ("double-extra", "bob", "cat"), ("take-extra", "bob", "cat"), ("drop", "bob")],
+         RULES[3])  # fmt: skip
+@example([("double", "bob", "cat"), ("drop", "cat"), ("take", "bob"), ("extra", "bob", "cat"),
+          ("drop", "bob")], RULES[3])  # fmt: skip
+def test_any_command_followed_by_undo_changes_nothing(commands, options):
     """Whatever state the session is in, a command that succeeds and is then undone leaves
     every report exactly as it was; then the command is given again, and play goes on."""
     from db.engine import dispose_all
@@ -250,7 +282,7 @@ def test_any_command_followed_by_undo_changes_nothing(commands):
     with tempfile.TemporaryDirectory() as folder:
         os.environ["CHOUETTE_DB"] = str(Path(folder) / "ledger.db")
         try:
-            chouette("new", "club", "ann", "bob", "cat", "dan", "--auto-doubles", "1")
+            chouette("new", "club", "ann", "bob", "cat", "dan", "--auto-doubles", "1", *options)
             for step, command in enumerate(commands, start=1):
                 before = reports(chouette)
                 done = run_command(chouette, command, Path(folder), step)

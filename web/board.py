@@ -120,7 +120,7 @@ def build_board(
         colours={p: style_of(i)[0] for i, p in enumerate(everyone)},
         chart=balance_chart(everyone, lines),
         last_games=tuple(_finished(g) for g in reversed(lines[-RECENT_GAMES:])),
-        legal=legal(info.line, info.rules, game, undo=undo),
+        legal=legal(info.line, info.rules, game, undo=undo, carry=live.carry),
     )
 
 

@@ -20,11 +20,14 @@ from chouette.game import (
     Answer,
     AnswerAct,
     AutoDouble,
+    Carry,
     Deal,
     Double,
     End,
     Event,
     Game,
+    Resign,
+    ResignAnswer,
     answer_all,
     apply,
     apply_all,
@@ -42,6 +45,9 @@ MAX_SUBSETS = 8
 LINE_ACTS = ("join", "leave", "sit-out", "sit-in")
 PLAY_ACTS = (
     "auto-double",
+    "auto-double-box",
+    "carry-accept",
+    "carry-decline",
     "double-box",
     "double-member",
     "double-team",
@@ -49,6 +55,9 @@ PLAY_ACTS = (
     "take-all",
     "drop-all",
     "deal",
+    "resign",
+    "accept",
+    "refuse",
     "end",
 )
 ACTS = (*PLAY_ACTS, "undo", *LINE_ACTS)
@@ -63,6 +72,11 @@ class Legal:
     playable: bool = False
     members: tuple[str, ...] = ()
     auto_double: bool = False
+    auto_double_box: bool = False
+    carry: int = 0
+    carry_accept: bool = False
+    resign: bool = False
+    resign_answers: Mapping[str, frozenset[str]] = field(default_factory=dict)
     box_doubles: frozenset[frozenset[str]] = frozenset()
     member_doubles: frozenset[str] = frozenset()
     team_double: bool = False
@@ -97,6 +111,10 @@ class Legal:
     def answer(self, member: str, act: str) -> bool:
         return act in self.answers.get(member, frozenset())
 
+    def resign_answer(self, member: str, act: str) -> bool:
+        """Whether ``member`` may accept (or refuse) the box's resignation now."""
+        return act in self.resign_answers.get(member, frozenset())
+
 
 def _applies(game: Game, event: Event) -> bool:
     try:
@@ -119,9 +137,17 @@ def _changes(
     return frozenset(found)
 
 
-def legal(line: Line, rules: HouseRules, game: Game | None, *, undo: bool = False) -> Legal:
+def legal(
+    line: Line,
+    rules: HouseRules,
+    game: Game | None,
+    *,
+    undo: bool = False,
+    carry: int | None = None,
+) -> Legal:
     """Every action the rules allow on ``game`` (None: no game in progress, the next one
-    starts with ``line``); ``undo``: whether the ledger has something undo takes back."""
+    starts with ``line``, after ``carry`` automatic doubles carried over); ``undo``: whether
+    the ledger has something undo takes back."""
     between = game is None
     base = Legal(
         in_game=not between,
@@ -133,7 +159,7 @@ def legal(line: Line, rules: HouseRules, game: Game | None, *, undo: bool = Fals
     )
     if game is None:
         try:
-            game = start(line, rules)
+            game = start(line, rules, carry)
         except ChouetteError:  # nobody to play: no box, or no captain
             return base
     if game.over:  # (a stored game in progress never is; kept safe anyway)
@@ -145,6 +171,19 @@ def legal(line: Line, rules: HouseRules, game: Game | None, *, undo: bool = Fals
         playable=True,
         members=members,
         auto_double=_applies(game, AutoDouble()),
+        auto_double_box=rules.auto_past_limit == "box-choice"
+        and _applies(game, AutoDouble(box_chose=True)),
+        carry=(game.carry_in or 0) if _applies(game, Carry(False)) else 0,
+        carry_accept=game.carry_in is not None and _applies(game, Carry(True)),
+        resign=_applies(game, Resign("single")),
+        resign_answers={
+            m: frozenset(
+                act
+                for act, yes in (("accept", True), ("refuse", False))
+                if _applies(game, ResignAnswer(yes, m))
+            )
+            for m in game.resigning
+        },
         box_doubles=_box_doubles(game),
         member_doubles=frozenset(m for m in members if _applies(game, Double("member", (m,)))),
         team_double=_applies(game, Double("team")),
@@ -233,6 +272,10 @@ def read_action(fields: Mapping[str, Sequence[str]]) -> Action:
     kind = kind or "single"
     if act == "end" and (winner not in ("box", "team") or kind not in MULTIPLIER):
         raise ChouetteError("end: say who won (box or team) and how (single, gammon, backgammon)")
+    if act == "resign":
+        kind = one("level") or "single"
+        if kind not in MULTIPLIER:
+            raise ChouetteError("resign: say how (single, gammon, backgammon)")
     return Action(
         act=act,
         members=members,
@@ -251,6 +294,14 @@ def events_for(action: Action, game: Game | None) -> list[Event]:
     act = action.act
     if act == "auto-double":
         return [AutoDouble()]
+    if act == "auto-double-box":
+        return [AutoDouble(box_chose=True)]
+    if act in ("carry-accept", "carry-decline"):
+        return [Carry(act == "carry-accept")]
+    if act == "resign":
+        return [Resign(action.kind)]
+    if act in ("accept", "refuse"):
+        return [ResignAnswer(act == "accept", action.member)]
     if act == "double-box":
         return [Double("box", action.members)]
     if act == "double-member":
