@@ -10,7 +10,7 @@ file SQLite will not open — goes the ORM's way (:func:`db.open_ledger`), which
 wrong exactly as every command does.
 
 :data:`SCHEMA` and :data:`TABLES` name the schema this chouette writes without importing it;
-tests/test_reading.py checks them against db/migrations.py and db/models.py. A schema that
+tests/test_startup.py checks them against db/migrations.py and db/models.py. A schema that
 moves on without them is read the ORM's way (slower, never wrong).
 """
 
