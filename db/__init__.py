@@ -60,11 +60,11 @@ def open_ledger(
         raise refusal(err, url) from None
 
 
-def refusal(err: OverflowError | UnicodeEncodeError | Exception, url: str) -> ChouetteError:
+def refusal(err: Exception, url: str) -> ChouetteError:
     """What a command says when the database refused it: a number or text it cannot hold,
-    a clash, a lock held too long, a database it cannot use (``err``: a DBAPIError, or what
-    the driver raised before SQLAlchemy saw it). The one translation, for the ORM path and
-    the quick read path alike."""
+    a clash, a lock held too long, a database it cannot use (``err``: an OverflowError or a
+    UnicodeEncodeError from the driver, or a DBAPIError; anything else is raised as it is).
+    The one translation, for the ORM's way and the quick read path alike."""
     from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 
     from db.engine import first_line, masked, unusable
