@@ -3,6 +3,21 @@
 Commands that need no database never import it, so ``chouette --help`` stays quick. (No
 ``from __future__ import annotations`` here: Typer would evaluate every annotation string of
 every command at start-up; the few names imported only for type checking are quoted.)
+
+How a command opens the ledger, and what that loads (a command answers at once; see
+tests/test_startup.py, which checks what each kind loads):
+
+- A command that only reads (a report, ``status``, shell completion) opens it with
+  ``with reading(ctx) as book:`` (``reads_for(opts)`` outside a command) and gets the
+  reports' reads, :class:`db.reads.Reads`: on an SQLite ledger, plain :mod:`sqlite3`, no ORM.
+- A command that writes uses ``with ledger(ctx, write=True) as book:`` (a
+  :class:`db.Ledger`, the ORM), as before; so does a read that needs more than
+  :class:`~db.reads.Reads` offers.
+- Import ``db``, ``chouette.page`` and the like inside the command that uses them, never at
+  the top of this file. Parameters are declared as usual: :class:`TextFirst` keeps Typer
+  from loading pydantic for names, numbers and choices.
+- A report whose rows grow with the ledger writes them as they come: ``emit_rows`` (a
+  table, CSV or Markdown) and ``emit_json_stream``, inside the ``reading`` block.
 """
 
 import json
@@ -11,13 +26,13 @@ import re
 import shlex
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from enum import StrEnum
+from enum import Enum, StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn, cast
 
 STARTED = time.time()  # when the command was given, before the imports below take their time
 
@@ -37,12 +52,88 @@ if TYPE_CHECKING:
     from chouette.outcome import Kind
     from chouette.report import Rows
     from db import Ledger
+    from db.reads import Reads
     from db.values import Played, SessionInfo
+
+
+class TextFirst:
+    """Typer's coercion of a parameter's value (through pydantic), put off until a value
+    needs more than this: no value; a text for a ``str`` parameter, texts for a
+    ``list[str]``, a flag for a ``bool``, plain digits for an ``int`` (without bounds), or
+    one of the choices of an ``Enum`` — each what Typer would make of it anyway (its own
+    validators hand these back as they are, or the choice found, or ``int(text)``). So a
+    command given names, numbers and words — every report, every Tab of shell completion —
+    starts without importing pydantic (some 50 ms); anything else, and every value Typer
+    would refuse, goes Typer's way, with its message."""
+
+    def __init__(self, build: Callable[[], Any], annotation: Any, info: Any) -> None:
+        import typing
+
+        self.build, self.info = build, info
+        if type(None) in typing.get_args(annotation):  # X | None: as X
+            rest = [a for a in typing.get_args(annotation) if a is not type(None)]
+            annotation = rest[0] if len(rest) == 1 else annotation
+        self.annotation = annotation
+        self.texts = annotation == list[str]
+        bounded = any(getattr(info, k, None) is not None for k in ("min", "max"))
+        self.number = annotation is int and not bounded
+        self.choices = isinstance(annotation, type) and issubclass(annotation, Enum)
+
+    def __call__(self) -> "TextFirst":
+        return self
+
+    def coerce(self, value: Any, param: Any, ctx: Any) -> Any:
+        if value is None:
+            return () if param.multiple or param.nargs == -1 else None
+        kind = self.annotation
+        if (kind is str and isinstance(value, str)) or (kind is bool and isinstance(value, bool)):
+            return value
+        if (
+            self.texts
+            and isinstance(value, list | tuple)
+            and all(isinstance(v, str) for v in value)
+        ):
+            return list(value)
+        if self.number and isinstance(value, str) and DIGITS.fullmatch(value):
+            return int(value)
+        if self.choices and isinstance(value, str):
+            from typer._param_types import coerce_cli_choice
+
+            try:
+                return coerce_cli_choice(
+                    value, choices=tuple(kind), case_sensitive=self.info.case_sensitive, ctx=ctx
+                )
+            except ValueError:
+                pass  # Typer's way says why
+        return self.build().coerce(value, param=param, ctx=ctx)
+
+
+DIGITS = re.compile(r"-?[0-9]{1,18}")
+
+
+def text_first(params: Sequence[Any]) -> None:
+    """Give each parameter a :class:`TextFirst` coercion (not where this Typer has none to
+    put off, nor where the parameter has its own parser)."""
+    for param in params:
+        build = getattr(param, "get_runtime_param", None)
+        descriptor = getattr(param, "type_descriptor", None)
+        info = getattr(descriptor, "parameter_info", None)
+        if isinstance(build, TextFirst) or build is None or info is None:
+            continue
+        if getattr(info, "parser", None) is None:
+            param.get_runtime_param = TextFirst(
+                build, getattr(descriptor, "annotation", None), info
+            )
 
 
 class Commands(TyperGroup):
     """The app's commands; a command that meets data it cannot read says whether the ledger
     is damaged (and so not a bug of chouette's)."""
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        params = super().get_params(ctx)
+        text_first(params)  # with Typer's completion options and --help, added later
+        return params
 
     def invoke(self, ctx: Any) -> Any:
         try:
@@ -60,7 +151,13 @@ class Commands(TyperGroup):
 
 class Command(TyperCommand):
     """A command whose help names its arguments in words (``NAME``, ``MEMBER...``), as
-    docs/INTERFACE.md does, never by their Python types; options name theirs by metavar."""
+    docs/INTERFACE.md does, never by their Python types; options name theirs by metavar.
+    Its text parameters take their values without pydantic (:class:`TextFirst`)."""
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        params = super().get_params(ctx)
+        text_first(params)  # with --help, added as it is asked for
+        return params
 
     def collect_usage_pieces(self, ctx: "Context") -> list[str]:
         pieces = [self.options_metavar] if self.options_metavar else []
@@ -95,11 +192,12 @@ def argument_words(param: "Parameter") -> str:
 
 def damage(ctx: typer.Context) -> list[str]:
     """What is damaged in the ledger the options name, if it was opened at all."""
+    from db import reading
     from db.engine import opened
     from db.integrity import damage as found
 
     url = ledger_url(options(ctx))
-    return found(url) if opened(url) else []
+    return found(url) if opened(url) or reading.opened(url) else []
 
 
 app = typer.Typer(
@@ -148,6 +246,11 @@ def older_database() -> Path:
 def history_file() -> Path:
     """The table prompt's history, kept between evenings."""
     return data_home() / "table-history"
+
+
+def local_zone() -> str:
+    """The name of the reader's time zone now (``CET``), for a column of local times."""
+    return clock().astimezone().tzname() or "local"
 
 
 def default_database() -> Path:
@@ -228,6 +331,27 @@ def ledger(ctx: typer.Context, *, write: bool, create: bool = False) -> "Iterato
         fail(str(err))
 
 
+@contextmanager
+def reads_for(opts: Options) -> "Iterator[Reads]":
+    """The ledger the options name, for reading (errors are the caller's to show): on an
+    SQLite ledger, without loading the ORM (:mod:`db.reading`)."""
+    from db.reading import open_reads
+
+    with open_reads(ledger_url(opts), now=clock()) as book:
+        yield book
+
+
+@contextmanager
+def reading(ctx: typer.Context) -> "Iterator[Reads]":
+    """The ledger for a report, in one read transaction; a refusal prints ``Error: …`` and
+    exits 1."""
+    try:
+        with reads_for(options(ctx)) as book:
+            yield book
+    except ChouetteError as err:
+        fail(str(err))
+
+
 def session_option(ctx: typer.Context) -> str | None:
     """The session ``--session`` names, as stored."""
     return session_named(options(ctx))
@@ -238,12 +362,13 @@ def session_named(opts: Options) -> str | None:
     return None if opts.session is None else normal_name(opts.session)
 
 
-def current(book: "Ledger", ctx: typer.Context, *, lock: bool = False) -> "SessionInfo":
-    """The session named by ``--session`` (remembered as the current one) or the current one."""
+def current(book: "Ledger | Reads", ctx: typer.Context, *, lock: bool = False) -> "SessionInfo":
+    """The session named by ``--session`` (remembered as the current one, by a command that
+    writes) or the current one."""
     name = session_option(ctx)
     info = book.session(name, lock=lock)
     if name is not None and lock:
-        book.use(info.name)
+        cast("Ledger", book).use(info.name)
     return info
 
 
@@ -251,7 +376,7 @@ def seated(opts: Options) -> list[str]:
     """The line of the session the options name; none when there is no such ledger or session
     (for completion, which never complains)."""
     try:
-        with ledger_for(opts) as book:
+        with reads_for(opts) as book:
             return list(book.session(session_named(opts)).line.order)
     except ChouetteError:
         return []
@@ -259,26 +384,11 @@ def seated(opts: Options) -> list[str]:
 
 def complete_player(ctx: typer.Context, incomplete: str) -> list[str]:
     """Shell completion of a player's name: the players in the session's line whose names
-    start with what was typed. Opens the ledger only when Tab is pressed."""
+    start with what was typed. Opens the ledger only when Tab is pressed (on SQLite without
+    loading the ORM: a Tab answers at once)."""
     root = ctx.find_root().params
     found = seated(Options(root.get("db"), root.get("session")))
     return for_shell([p for p in found if p.startswith(incomplete)])
-
-
-def session_names(opts: Options) -> list[str]:
-    """The sessions of the ledger the options name; none when there is no such ledger."""
-    try:
-        with ledger_for(opts) as book:
-            return [s.name for s in book.all_sessions()]
-    except ChouetteError:
-        return []
-
-
-def complete_session(ctx: typer.Context, incomplete: str) -> list[str]:
-    """Shell completion of a session's name (``--session``, ``sessions --rename``)."""
-    root = ctx.find_root().params
-    found = session_names(Options(root.get("db"), None))
-    return for_shell([s for s in found if s.startswith(incomplete)])
 
 
 def complete_command(incomplete: str) -> list[str]:
@@ -295,6 +405,17 @@ def for_shell(words: list[str]) -> list[str]:
     if not os.environ.get("_CHOUETTE_COMPLETE", "").endswith("bash"):
         return words
     return [SHELL_SPECIAL.sub(r"\\\1", word) for word in words]
+
+
+def complete_session(ctx: typer.Context, incomplete: str) -> list[str]:
+    """Shell completion of a session's name (``--session``, ``sessions --rename``): the
+    ledger's sessions whose names start with what was typed."""
+    try:
+        with reads_for(Options(ctx.find_root().params.get("db"), None)) as book:
+            names = book.session_names()
+    except ChouetteError:
+        return []
+    return for_shell([n for n in names if n.startswith(incomplete)])
 
 
 NUMBER = re.compile(r"^[+-]?\d+(\.\d\d)?( → [+-]?\d+)?$")
@@ -347,7 +468,23 @@ def payer_tint(headers: Sequence[str], body: list[list[str]]) -> list[list[str]]
 
 def emit(rows: "Rows", fmt: Format = Format.table, tint: Tint = money_tint) -> None:
     """A report's rows as a table (coloured on a terminal), CSV or Markdown."""
-    headers, body = rows
+    emit_rows(*rows, fmt, tint)
+
+
+ANSI = re.compile(r"\x1b\[[0-9;]*m")  # the colours a tint adds
+ECHO_LINES = 1000  # lines written at once
+
+
+def emit_rows(
+    headers: Sequence[str],
+    body: "Iterable[Sequence[str]]",
+    fmt: Format = Format.table,
+    tint: Tint = money_tint,
+) -> None:
+    """Rows as they come, as a table (tabulate's ``simple`` format, coloured on a terminal),
+    Markdown (its ``github`` format) or CSV. A table's columns are as wide as their widest
+    cell, so its rows are made once and kept (:class:`Spool`) until the widths are known;
+    CSV is written row by row."""
     if fmt is Format.csv:
         import csv
 
@@ -355,31 +492,189 @@ def emit(rows: "Rows", fmt: Format = Format.table, tint: Tint = money_tint) -> N
         writer.writerow([shown(h) for h in headers])
         writer.writerows([shown(cell) for cell in row] for row in body)
         return
-    from tabulate import tabulate
-
-    style = "github" if fmt is Format.markdown else "simple"
-    align = (
-        [
-            "right" if any(cells) and all(NUMBER.match(c) for c in cells if c) else "left"
-            for cells in zip(*body, strict=True)
-        ]
-        if body
-        else None
-    )
-    headers = [shown(h) for h in headers]
-    body = [[shown(cell) for cell in row] for row in body]
-    if fmt is Format.markdown:  # a | in a name would end its cell: written \| as GFM says
-        headers = [h.replace("|", "\\|") for h in headers]
-        body = [[cell.replace("|", "\\|") for cell in row] for row in body]
+    markdown = fmt is Format.markdown
     coloured = fmt is Format.table and colour()
-    if coloured:
-        body = tint(headers, body)
-    text = tabulate(body, headers, tablefmt=style, disable_numparse=True, colalign=align)
-    typer.echo(text, color=coloured or None)
+    heads = [shown(h).replace("|", "\\|") if markdown else shown(h) for h in headers]
+    widths = [len(h) + 2 for h in heads]
+    columns = range(len(heads))
+    numeric = set(columns)  # columns whose cells all look like numbers so far
+    empty = set(columns)  # columns with no cell filled so far
+    with Spool() as kept:
+        for row in body:
+            for i in [i for i in numeric if row[i]]:
+                if not NUMBER.match(row[i]):
+                    numeric.discard(i)
+            if empty:
+                empty -= {i for i in empty if row[i]}
+            cells = row if "".join(row).isprintable() else [shown(text) for text in row]
+            if markdown:  # a | in a name would end its cell: written \| as GFM says
+                cells = [cell.replace("|", "\\|") for cell in cells]
+            if coloured:
+                cells = tint(heads, [list(cells)])[0]
+                cells = [cell.strip() for cell in cells]
+                sizes = [len(ANSI.sub("", cell)) for cell in cells]
+            else:
+                cells = [cell.strip() for cell in cells]
+                sizes = list(map(len, cells))
+            widths = list(map(max, widths, sizes))
+            kept.add(cells)
+        right = [i in numeric and i not in empty for i in columns]
+        if coloured:  # the colours take no room: pad by what shows
+
+            def line(cells: Sequence[str]) -> str:
+                out = []
+                for cell, width, flush_right in zip(cells, widths, right, strict=True):
+                    space = " " * (width - len(ANSI.sub("", cell)))
+                    out.append(space + cell if flush_right else cell + space)
+                return "  ".join(out).rstrip()
+
+        else:
+            fields = [f"{{:{'>' if r else '<'}{w}}}" for r, w in zip(right, widths, strict=True)]
+            pattern = ("| " + " | ".join(fields) + " |") if markdown else "  ".join(fields)
+
+            def line(cells: Sequence[str]) -> str:
+                return pattern.format(*cells).rstrip()
+
+        lines = [line(heads)]
+        if markdown:
+            lines.append("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+        else:
+            lines.append("  ".join("-" * w for w in widths))
+        for row in kept:
+            lines.append(line(row))
+            if len(lines) >= ECHO_LINES:
+                typer.echo("\n".join(lines), color=coloured or None)
+                lines = []
+        if lines:
+            typer.echo("\n".join(lines), color=coloured or None)
+
+
+class Spool:
+    """Rows kept for a second look: in memory up to :data:`SPOOL_ROWS`, then in a temporary
+    file, so a report of a whole ledger holds a page of rows at a time, not the ledger.
+    (A cell shown on a terminal holds no NUL and no line break: :func:`shown` escapes them.)"""
+
+    SPOOL_ROWS = 5000
+
+    def __init__(self) -> None:
+        self.rows: list[Sequence[str]] = []
+        self.file: Any = None
+
+    def __enter__(self) -> "Spool":
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        if self.file is not None:
+            self.file.close()
+
+    def add(self, cells: Sequence[str]) -> None:
+        if self.file is not None:
+            self.file.write("\x00".join(cells) + "\n")
+            return
+        self.rows.append(cells)
+        if len(self.rows) >= self.SPOOL_ROWS:
+            import tempfile
+
+            self.file = tempfile.TemporaryFile("w+", encoding="utf-8", newline="\n")  # noqa: SIM115 (closed by __exit__)
+            self.file.writelines("\x00".join(row) + "\n" for row in self.rows)
+            self.rows = []
+
+    def __iter__(self) -> "Iterator[Sequence[str]]":
+        yield from self.rows
+        if self.file is not None:
+            self.file.seek(0)
+            for line in self.file:
+                yield line[:-1].split("\x00")
+
+
+def indented(value: Any, depth: int) -> str:
+    """``json.dumps(value, indent=2, ensure_ascii=False)`` as if ``value`` sat ``depth``
+    levels deep (its keys text): the same text, its flat objects and lists written by the C
+    encoder (the one that indents is pure Python, and a report of a whole ledger writes
+    thousands of them)."""
+    if not isinstance(value, dict | list) or not value:
+        return json.dumps(value, ensure_ascii=False)
+    inner = "\n" + "  " * (depth + 1)
+    close = "\n" + "  " * depth + ("}" if isinstance(value, dict) else "]")
+    values = value.values() if isinstance(value, dict) else value
+    if not any(isinstance(v, dict | list) for v in values):
+        flat = json.dumps(value, ensure_ascii=False, separators=("," + inner, ": "))
+        return flat[0] + inner + flat[1:-1] + close
+    if isinstance(value, dict):
+        items = [
+            f"{json.dumps(k, ensure_ascii=False)}: {indented(v, depth + 1)}"
+            for k, v in value.items()
+        ]
+        return "{" + inner + ("," + inner).join(items) + close
+    return "[" + inner + ("," + inner).join(indented(v, depth + 1) for v in value) + close
+
+
+class FileRuns:
+    """The report's running balances (:class:`chouette.page.Runs`) between its first look at
+    the games and its chart: a few thousand per player in memory, the rest in a temporary
+    file, in blocks, so a club ledger's report holds a block per player, not the ledger."""
+
+    BLOCK = 2048  # balances per player held in memory
+
+    def __init__(self) -> None:
+        from array import array
+
+        self._array = array
+        self.pending: dict[str, Any] = {}
+        self.blocks: dict[str, list[tuple[int, int]]] = {}  # (offset, count) in the file
+        self.file: Any = None
+
+    def __enter__(self) -> "FileRuns":
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        if self.file is not None:
+            self.file.close()
+
+    def add(self, player: str, game: int, cents: int) -> None:
+        kept = self.pending.get(player)
+        if kept is None:
+            kept = self.pending[player] = self._array("q")
+        kept.append(game)
+        kept.append(cents)
+        if len(kept) >= 2 * self.BLOCK:
+            if self.file is None:
+                import tempfile
+
+                self.file = tempfile.TemporaryFile()  # noqa: SIM115 (closed by __exit__)
+            self.file.seek(0, 2)
+            self.blocks.setdefault(player, []).append((self.file.tell(), len(kept)))
+            kept.tofile(self.file)
+            del kept[:]
+
+    def series(self, player: str) -> "Iterator[tuple[int, int]]":
+        for offset, count in self.blocks.get(player, []):
+            block = self._array("q")
+            self.file.seek(offset)
+            block.fromfile(self.file, count)
+            yield from zip(block[::2], block[1::2], strict=True)
+        kept = self.pending.get(player, [])
+        yield from zip(kept[::2], kept[1::2], strict=True)
 
 
 def emit_json(data: Any) -> None:
     typer.echo(json_safe(json.dumps(data, indent=2, ensure_ascii=False)))
+
+
+def emit_json_stream(head: dict[str, Any], key: str, items: "Iterable[Any]") -> None:
+    """``emit_json({**head, key: list(items)})``, written as the items come: the same text,
+    a few items at a time (``key`` is the last one)."""
+    text = json.dumps({**head, key: []}, indent=2, ensure_ascii=False)
+    chunk = [json_safe(text[: -len("[]\n}")]) + "["]
+    count = 0
+    for item in items:
+        chunk.append(("\n    " if count == 0 else ",\n    ") + json_safe(indented(item, 2)))
+        count += 1
+        if len(chunk) >= ECHO_LINES:
+            typer.echo("".join(chunk), nl=False)
+            chunk = []
+    chunk.append("]\n}" if count == 0 else "\n  ]\n}")
+    typer.echo("".join(chunk))
 
 
 def pick_format(as_json: bool, fmt: Format | None) -> Format:
@@ -1079,7 +1374,7 @@ def sessions(
         else:
             say(said)
         return
-    with ledger(ctx, write=False) as book:
+    with reading(ctx) as book:
         found = book.sessions()
     if as_json:
         emit_json(sessions_json(found))
@@ -1826,7 +2121,7 @@ def log(
     elif not found:
         say(f"Nothing done in {info.name} yet that undo could take back.")
     else:
-        emit(log_rows(found, datetime.astimezone))
+        emit(log_rows(found, datetime.astimezone, local_zone()))
 
 
 # ---------------------------------------------------------------- reports
@@ -1844,7 +2139,7 @@ def status(ctx: typer.Context, as_json: JsonFlag = False) -> None:
     """
     from chouette.report import Status, status_json, status_text
 
-    with ledger(ctx, write=False) as book:
+    with reading(ctx) as book:
         info = current(book, ctx)
         live = book.live(info)
     from chouette.line import line_notes
@@ -1869,7 +2164,7 @@ def status(ctx: typer.Context, as_json: JsonFlag = False) -> None:
         emit(cubes)
 
 
-def scope(book: "Ledger", ctx: typer.Context, every: bool) -> "SessionInfo | None":
+def scope(book: "Ledger | Reads", ctx: typer.Context, every: bool) -> "SessionInfo | None":
     return None if every else current(book, ctx)
 
 
@@ -1893,7 +2188,7 @@ def standings(
     from chouette.report import standings_json, standings_rows
 
     fmt = pick_format(as_json, fmt)
-    with ledger(ctx, write=False) as book:
+    with reading(ctx) as book:
         info = scope(book, ctx, all)
         table = rank(book.players(info), book.totals(info))
         paid = book.paid(info) if fmt in (Format.table, Format.markdown) else None
@@ -1916,27 +2211,30 @@ def sheet(
         chouette sheet
         chouette sheet --all --format markdown
     """
-    from chouette.report import extras_notes, sheet_csv_rows, sheet_json, sheet_rows
+    from chouette.report import Seen, extras_notes, sheet_csv_table, sheet_game_json, sheet_table
 
-    with ledger(ctx, write=False) as book:
-        info = scope(book, ctx, all)
-        players = book.players(info)
-        lines = book.sheet(info)
     fmt = pick_format(as_json, fmt)
-    if fmt is Format.json:
-        emit_json(sheet_json(None if info is None else info.name, players, lines))
-        return
-    if info is not None and fmt is not Format.csv:
-        say(
-            f"Session {info.name}: stake {format_cents(info.stake)} a point; "
-            f"{info.rules.summary()}."
-        )
-    build = sheet_csv_rows if fmt is Format.csv else sheet_rows
-    emit(build(players, lines, sessions=info is None), fmt)
-    if fmt is not Format.csv and any(line.kind == "engine" for line in lines):
+    seen = Seen()
+    with reading(ctx) as book:  # the games stream from the ledger to the output
+        info = scope(book, ctx, all)
+        name = None if info is None else info.name
+        everyone = book.sheet_players(info, book.players(info))
+        lines = seen.tap(book.sheet(info))
+        if fmt is Format.json:
+            games = (sheet_game_json(line, everyone, name) for line in lines)
+            emit_json_stream({"session": name, "players": everyone}, "games", games)
+            return
+        if info is not None and fmt is not Format.csv:
+            say(
+                f"Session {info.name}: stake {format_cents(info.stake)} a point; "
+                f"{info.rules.summary()}."
+            )
+        table = sheet_csv_table if fmt is Format.csv else sheet_table
+        emit_rows(*table(everyone, lines, sessions=info is None), fmt)
+    if fmt is not Format.csv and seen.engine:
         say("* an imported engine game: the winner is in the box column, the loser next.")
     if fmt is not Format.csv:
-        for text in extras_notes(lines, sessions=info is None):
+        for text in extras_notes(seen.extras, sessions=info is None):
             say(text)
 
 
@@ -1946,6 +2244,9 @@ def settle(
 ) -> None:
     """Who pays whom, in the fewest payments.
 
+    The fewest are proven for up to 24 players with a balance (beyond, at most one payment
+    fewer than there are balances, and a note says so).
+
     Examples:
 
     \b
@@ -1953,11 +2254,12 @@ def settle(
         chouette settle --all --json
     """
     from chouette.report import settle_json, settle_rows
-    from chouette.settlement import settle as fewest
+    from chouette.settlement import settlement
 
-    with ledger(ctx, write=False) as book:
+    with reading(ctx) as book:
         info = scope(book, ctx, all)
-        payments = fewest({p: c for p, (_, c) in book.totals(info).items()})
+        found = settlement({p: c for p, (_, c) in book.totals(info).items()})
+    payments = found.payments
     fmt = pick_format(as_json, fmt)
     if fmt is Format.json:
         emit_json(settle_json(payments))
@@ -1965,6 +2267,9 @@ def settle(
         say("Everyone is square: no payments.")
     else:
         emit(settle_rows(payments), fmt, payer_tint)
+    note = found.note()
+    if note is not None and fmt in (Format.table, Format.markdown):
+        say(f"Note: {note}.")
 
 
 @app.command(cls=Command, name="ledger")
@@ -1979,16 +2284,19 @@ def ledger_command(
         chouette ledger
         chouette ledger --all --format csv
     """
-    from chouette.report import ledger_json, ledger_rows
+    from chouette.report import entry_json, entry_rows, ledger_headers
 
-    with ledger(ctx, write=False) as book:
+    fmt = pick_format(as_json, fmt)
+    with reading(ctx) as book:  # one query, its rows streamed to the output
         info = scope(book, ctx, all)
         entries = book.entries(info)
-    fmt = pick_format(as_json, fmt)
-    if fmt is Format.json:
-        emit_json(ledger_json(None if info is None else info.name, entries))
-    else:
-        emit(ledger_rows(entries, datetime.astimezone), fmt)
+        zone = local_zone()
+        if fmt is Format.json:
+            head = {"session": None if info is None else info.name}
+            emit_json_stream(head, "bookings", map(entry_json, entries))
+        else:
+            rows = entry_rows(entries, datetime.astimezone, zone)
+            emit_rows(ledger_headers(zone), rows, fmt)
 
 
 @app.command(cls=Command, name="game")
@@ -2010,7 +2318,7 @@ def game_command(
     from chouette.record import to_record
     from chouette.report import game_text
 
-    with ledger(ctx, write=False) as book:
+    with reading(ctx) as book:
         info = current(book, ctx)
         view = book.game(info, number)
     if as_json:
@@ -2071,9 +2379,9 @@ def report(
         chouette report --html friday.html --currency EUR
         chouette report --html club.html --all
     """
-    from chouette.page import check_currency, render_report
+    from chouette.page import check_currency, report_parts
     from chouette.report import standings as rank
-    from chouette.settlement import settle as fewest
+    from chouette.settlement import settlement
 
     try:
         currency = None if currency is None else check_currency(currency)
@@ -2082,27 +2390,29 @@ def report(
     refuse_ledger_file(ctx, html)
     if not force:
         refuse_overwrite(html, is_report_file, "chouette report")
-    with ledger(ctx, write=False) as book:
+    with reading(ctx) as book, FileRuns() as runs:  # the page is written as the games come
         info = scope(book, ctx, all)
         players = book.players(info)
-        lines = book.sheet(info)
         totals = book.totals(info)
-        payments = fewest({p: c for p, (_, c) in totals.items()})
-    page = render_report(
-        session=None if info is None else info.name,
-        stake=None if info is None else info.stake,
-        rules=None if info is None else info.rules,
-        players=players,
-        lines=lines,
-        standings=rank(players, totals),
-        payments=payments,
-        generated_at=clock(),
-        player_stakes=None if info is None else info.player_stakes,
-        started_at=None if info is None else info.created_at,
-        local=datetime.astimezone,  # the reader's local time, as the system keeps it
-        currency=currency,
-    )
-    write_file(html, page, private=False)
+        found = settlement({p: c for p, (_, c) in totals.items()})
+        page = report_parts(
+            session=None if info is None else info.name,
+            stake=None if info is None else info.stake,
+            rules=None if info is None else info.rules,
+            players=players,
+            games=book.games_over(info),
+            lines=lambda: book.sheet(info),
+            standings=rank(players, totals),
+            payments=found.payments,
+            generated_at=clock(),
+            player_stakes=None if info is None else info.player_stakes,
+            started_at=None if info is None else info.created_at,
+            local=datetime.astimezone,  # the reader's local time, as the system keeps it
+            currency=currency,
+            settlement_note=found.note(),
+            runs=runs,
+        )
+        write_file(html, page, private=False)
     what = "every session" if info is None else info.name
     say(f"Report for {what} written to {html}")
 
@@ -2252,13 +2562,14 @@ def import_command(
         chouette import friday.mat
         chouette import match.sgf --as 'Ann Smith=ann' --match-as-money
     """
+    from db.bulk import few_collections
     from db.imports import check_file, import_file
 
     mapping = parse_names(names or [])
     if len(files) == 1 and is_export_file(files[0]):
         restore_export(ctx, files[0])
         return
-    with ledger(ctx, write=False) as book:  # the house rules the files are read with
+    with reading(ctx) as book:  # the house rules the files are read with
         info = current(book, ctx)
         rules = info.rules
         try:  # --as 'Ann Smith=ANN' is the seated ann (a name seated nowhere is left to refuse)
@@ -2266,7 +2577,7 @@ def import_command(
         except ChouetteError as err:
             fail(f"--as: {err}")
     summaries = []
-    with ExitStack() as kept:
+    with ExitStack() as kept, few_collections():
         checked = []
         for path in files:  # read and check every file before the ledger is locked
             with progress_bar(path) as update:
@@ -2417,12 +2728,14 @@ def refuse_overwrite(target: Path, ours: Callable[[Path], bool], what: str) -> N
         )
 
 
-def write_file(target: Path, text: str, *, private: bool) -> None:
-    """``text`` into ``target`` whole, or an error saying why and that nothing changed."""
+def write_file(target: Path, text: str | Iterable[str], *, private: bool) -> None:
+    """``text`` (or its pieces, as they are made) into ``target`` whole, or an error saying
+    why and that nothing changed."""
     from db.files import reason, write_whole
 
+    data = text.encode("utf-8") if isinstance(text, str) else (t.encode("utf-8") for t in text)
     try:
-        write_whole(target, text.encode("utf-8"), private=private)
+        write_whole(target, data, private=private)
     except OSError as err:
         kept = f"{target} is as it was" if os.path.lexists(target) else "nothing was written"
         fail(f"cannot write {target}: {reason(err)}; {kept}")

@@ -11,14 +11,15 @@ integers) so that a program can read the page back.
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from html import escape
+from typing import Protocol
 
 from chouette.errors import ChouetteError
 from chouette.money import Cents, format_money
-from chouette.report import GameLine, Standing, extra_result_text, sheet_players, signed
+from chouette.report import GameLine, Standing, extra_result_text, signed
 from chouette.rules import HouseRules
 from chouette.settlement import Payment, clears
 
@@ -93,6 +94,117 @@ def running_balances(players: Sequence[str], lines: Sequence[GameLine]) -> dict[
     return run
 
 
+class Runs(Protocol):
+    """Where a page keeps every player's running balance, game by game, from its first look
+    at the games until it draws the chart (only the games where a balance moved)."""
+
+    def add(self, player: str, game: int, cents: Cents) -> None:
+        """``player``'s balance is ``cents`` after game ``game`` (counted from 1)."""
+
+    def series(self, player: str) -> Iterable[tuple[int, Cents]]:
+        """``player``'s balances as added, in order of the games."""
+
+
+class MemoryRuns:
+    """:class:`Runs` in memory (a page of one evening; the CLI keeps a club's in a file)."""
+
+    def __init__(self) -> None:
+        self._runs: dict[str, list[tuple[int, Cents]]] = {}
+
+    def add(self, player: str, game: int, cents: Cents) -> None:
+        self._runs.setdefault(player, []).append((game, cents))
+
+    def series(self, player: str) -> Iterable[tuple[int, Cents]]:
+        return self._runs.get(player, [])
+
+
+def _every_game(runs: Runs, player: str, games: int) -> Iterator[Cents]:
+    """``player``'s balance before the first game (0) and after each of ``games`` games."""
+    value, done = 0, 0
+    for game, cents in runs.series(player):
+        while done < game:
+            yield value
+            done += 1
+        value = cents
+    while done <= games:
+        yield value
+        done += 1
+
+
+@dataclass
+class Survey:
+    """What a first look at the games finds, for the parts of the page before the score
+    sheet: the players in the sheet's order, their final balances, the money axis's range,
+    the days played, the sessions, and where the chart's labels go."""
+
+    games: int
+    everyone: list[str]
+    final: dict[str, Cents]
+    low: Cents = 0
+    high: Cents = 0
+    first_end: datetime | None = None
+    last_end: datetime | None = None
+    sessions: int = 0
+    labels: list[tuple[int, str]] = field(default_factory=list)  # (game, label)
+    breaks: list[tuple[int, str]] = field(default_factory=list)  # (index, session)
+
+
+def survey(
+    players: Sequence[str],
+    lines: Iterable[GameLine],
+    games: int,
+    runs: Runs,
+    *,
+    by_session: bool,
+    also: Sequence[str] = (),
+) -> Survey:
+    """A first look at the ``games`` games (``also``: players listed after those of the
+    sheet), keeping each balance that moved in ``runs``."""
+    everyone = list(players)
+    known = set(everyone)
+    final = dict.fromkeys(everyone, 0)
+    found = Survey(games, everyone, final)
+    every = max(1, -(-games // 12))
+    sessions: set[str] = set()
+    last_session: str | None = None
+    for i, line in enumerate(lines, start=1):
+        for p, cents in line.cents.items():
+            if p not in known:
+                known.add(p)
+                everyone.append(p)
+                final[p] = 0
+            if cents:
+                now = final[p] = final[p] + cents
+                runs.add(p, i, now)
+                found.low, found.high = min(found.low, now), max(found.high, now)
+        for p in line.points:
+            if p not in known:
+                known.add(p)
+                everyone.append(p)
+                final[p] = 0
+        if line.ended_at is not None:
+            if found.first_end is None or line.ended_at < found.first_end:
+                found.first_end = line.ended_at
+            if found.last_end is None or line.ended_at > found.last_end:
+                found.last_end = line.ended_at
+        sessions.add(line.session)
+        if (games - i) % every == 0:
+            label = (
+                str(i) if by_session else f"{line.number}{'' if line.kind == 'chouette' else '*'}"
+            )
+            found.labels.append((i, label))
+        if by_session and (i == 1 or line.session != last_session):
+            found.breaks.append((i - 1, line.session))
+        last_session = line.session
+    for p in also:
+        if p not in known:
+            known.add(p)
+            everyone.append(p)
+            final[p] = 0
+    found.sessions = len(sessions)
+    return found
+
+
 # ---------------------------------------------------------------- the page
 
 
@@ -110,64 +222,112 @@ def render_report(
     started_at: datetime | None = None,
     local: Callable[[datetime], datetime] | None = None,
     currency: str | None = None,
+    settlement_note: str | None = None,
 ) -> str:
     """The page for one session (``session`` named) or the whole ledger (``session`` None).
 
     ``players`` in joining order, ``lines`` the finished games in order (as ``sheet``),
     ``standings`` as ``chouette standings`` (payments booked included), ``payments`` as
-    ``chouette settle``. ``started_at`` is when the session began; ``local`` turns a moment
-    into the reader's local time (default: as given); ``currency`` (``EUR``, ``$``) labels
-    the amounts, which are otherwise bare numbers.
+    ``chouette settle`` (``settlement_note``: what it says of them when they are not proven
+    the fewest). ``started_at`` is when the session began; ``local`` turns a moment into the
+    reader's local time (default: as given); ``currency`` (``EUR``, ``$``) labels the
+    amounts, which are otherwise bare numbers. :func:`report_parts` writes the same page as
+    it goes, for a ledger too long to hold.
     """
+    return "".join(
+        report_parts(
+            session=session,
+            stake=stake,
+            rules=rules,
+            players=players,
+            games=len(lines),
+            lines=lambda: lines,
+            standings=standings,
+            payments=payments,
+            generated_at=generated_at,
+            player_stakes=player_stakes,
+            started_at=started_at,
+            local=local,
+            currency=currency,
+            settlement_note=settlement_note,
+        )
+    )
+
+
+def report_parts(
+    *,
+    session: str | None,
+    stake: Cents | None,
+    rules: HouseRules | None,
+    players: Sequence[str],
+    games: int,
+    lines: Callable[[], Iterable[GameLine]],
+    standings: Sequence[Standing],
+    payments: Sequence[Payment],
+    generated_at: datetime,
+    player_stakes: Mapping[str, Cents] | None = None,
+    started_at: datetime | None = None,
+    local: Callable[[datetime], datetime] | None = None,
+    currency: str | None = None,
+    settlement_note: str | None = None,
+    runs: Runs | None = None,
+) -> Iterator[str]:
+    """:func:`render_report`'s page, piece by piece, from ``games`` games that ``lines()``
+    gives (twice: a first look for the chart, then the score sheet) and the running balances
+    kept in ``runs`` meanwhile: memory does not grow with the games, only the page."""
     when = Times(local or (lambda moment: moment))
-    everyone = sheet_players(players, lines)
-    everyone += [s.name for s in standings if s.name not in everyone]
+    runs = runs if runs is not None else MemoryRuns()
+    by_session = session is None
+    found = survey(
+        players, lines(), games, runs, by_session=by_session, also=[s.name for s in standings]
+    )
+    everyone = found.everyone
     styles = {p: style_of(i) for i, p in enumerate(everyone)}
-    run = running_balances(everyone, lines)
     title = f"Chouette: {session}" if session is not None else "Chouette: the club ledger"
-    body = [
+    head = [
+        "<!DOCTYPE html>",
+        '<html lang="en">',
+        "<head>",
+        '<meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        '<meta http-equiv="Content-Security-Policy" '
+        "content=\"default-src 'none'; style-src 'unsafe-inline'\">",
+        '<meta name="generator" content="chouette">',
+        f"<title>{_e(title)}</title>",
+        f"<style>{CSS}</style>",
+        "</head>",
+        "<body>",
         _heading(
             title,
             session,
             stake,
             player_stakes or {},
             everyone,
-            lines,
-            when.evening(session, started_at, lines),
+            found,
+            when.evening(session, started_at, found.first_end, found.last_end),
             when.moment(generated_at, cls="generated"),
             currency,
         ),
         '<div class="pair">',
-        _standings(standings, run, styles, currency),
-        _settlement(standings, payments, currency),
+        _standings(standings, found.final, styles, currency),
+        _settlement(standings, payments, currency, settlement_note),
         "</div>",
-        _chart(everyone, lines, run, styles, by_session=session is None),
-        # The house rules before the long score sheet, so that no printed page holds them
-        # alone: the sheet (or its totals) always follows them.
-        _rules(rules, stake, currency),
-        _sheet(everyone, lines, run, by_session=session is None),
-        _footer(standings, when.moment(generated_at, cls="generated")),
     ]
-    return "\n".join(
-        [
-            "<!DOCTYPE html>",
-            '<html lang="en">',
-            "<head>",
-            '<meta charset="utf-8">',
-            '<meta name="viewport" content="width=device-width, initial-scale=1">',
-            '<meta http-equiv="Content-Security-Policy" '
-            "content=\"default-src 'none'; style-src 'unsafe-inline'\">",
-            '<meta name="generator" content="chouette">',
-            f"<title>{_e(title)}</title>",
-            f"<style>{CSS}</style>",
-            "</head>",
-            "<body>",
-            *body,
-            "</body>",
-            "</html>",
-            "",
-        ]
-    )
+    for part in head:
+        yield part + "\n"
+    yield from _chart(found, runs, styles, by_session=by_session)
+    yield "\n"
+    # The house rules before the long score sheet, so that no printed page holds them
+    # alone: the sheet (or its totals) always follows them.
+    yield _rules(rules, stake, currency) + "\n"
+    yield from _sheet(everyone, lines(), found.final, by_session=by_session)
+    yield "\n"
+    for part in (
+        _footer(standings, when.moment(generated_at, cls="generated")),
+        "</body>",
+        "</html>",
+    ):
+        yield part + "\n"
 
 
 def _heading(
@@ -176,7 +336,7 @@ def _heading(
     stake: Cents | None,
     player_stakes: Mapping[str, Cents],
     everyone: Sequence[str],
-    lines: Sequence[GameLine],
+    found: Survey,
     evening: str,
     generated: str,
     currency: str | None,
@@ -192,9 +352,8 @@ def _heading(
             "a point" + (f" ({own})" if own else "")
         )
     elif session is None:
-        sessions = len(dict.fromkeys(line.session for line in lines))
-        facts.append(f"every session ({sessions} with games played)")
-    games = len(lines)
+        facts.append(f"every session ({found.sessions} with games played)")
+    games = found.games
     facts.append(f"{games} game{'' if games == 1 else 's'}")
     facts.append(f"{len(everyone)} player{'' if len(everyone) == 1 else 's'}")
     if currency:
@@ -220,15 +379,18 @@ class Times:
         return f'<time{_attr("class", cls)} datetime="{_e(moment.isoformat())}">{_e(text)}</time>'
 
     def evening(
-        self, session: str | None, started_at: datetime | None, lines: Sequence[GameLine]
+        self,
+        session: str | None,
+        started_at: datetime | None,
+        first_end: datetime | None,
+        last_end: datetime | None,
     ) -> str:
         """When it was played: the session's day, from its start to its last game (the club
         ledger: the days of its first and last games)."""
-        ended = sorted(line.ended_at for line in lines if line.ended_at is not None)
-        start = started_at if session is not None else (ended[0] if ended else None)
+        start = started_at if session is not None else first_end
         if start is None:
             return ""
-        end = ended[-1] if ended and ended[-1] > start else None
+        end = last_end if last_end is not None and last_end > start else None
         first = self.local(start)
         day = f"{first:%A} {first.day} {first:%B %Y}"
         if session is None:
@@ -259,12 +421,12 @@ def _dot(styles: Mapping[str, tuple[str, str]], player: str) -> str:
 
 def _standings(
     standings: Sequence[Standing],
-    run: Mapping[str, Sequence[Cents]],
+    final: Mapping[str, Cents],
     styles: Mapping[str, tuple[str, str]],
     currency: str | None,
 ) -> str:
     """Best first. Where payments were booked, their column shows how the balance came about."""
-    table_cents = {s.name: run[s.name][-1] for s in standings}
+    table_cents = {s.name: final[s.name] for s in standings}
     paid = any(s.cents != table_cents[s.name] for s in standings)
     head = ["", "player", "points"]
     head += ["at the table", "paid (+) / received (−)", "balance"] if paid else ["money"]
@@ -302,7 +464,10 @@ def _standings(
 
 
 def _settlement(
-    standings: Sequence[Standing], payments: Sequence[Payment], currency: str | None
+    standings: Sequence[Standing],
+    payments: Sequence[Payment],
+    currency: str | None,
+    settlement_note: str | None = None,
 ) -> str:
     if payments:
         rows = "".join(
@@ -318,7 +483,11 @@ def _settlement(
             f"<tbody>{rows}</tbody></table></div>"
         )
         count = len(payments)
-        note = f"{count} payment{'' if count == 1 else 's'}, the fewest that settle everyone."
+        note = (
+            f"{_e(settlement_note)}."
+            if settlement_note
+            else f"{count} payment{'' if count == 1 else 's'}, the fewest that settle everyone."
+        )
     else:
         table = '<p class="square">Everyone is square: no payments.</p>'
         note = ""
@@ -373,21 +542,24 @@ def money_axis(values: Sequence[Cents], lines: int = 6) -> Axis:
 def balance_chart(players: Sequence[str], lines: Sequence[GameLine]) -> str:
     """The running-balance chart of one session alone, with its legend, as the report draws
     it (the live scoreboard of ``chouette serve`` shows it too)."""
-    everyone = sheet_players(players, lines)
-    styles = {p: style_of(i) for i, p in enumerate(everyone)}
-    return _chart(everyone, lines, running_balances(everyone, lines), styles, by_session=False)
+    runs = MemoryRuns()
+    found = survey(players, lines, len(lines), runs, by_session=False)
+    styles = {p: style_of(i) for i, p in enumerate(found.everyone)}
+    return "".join(_chart(found, runs, styles, by_session=False))
+
+
+CHUNK = 2000  # the chart's points written at once
 
 
 def _chart(
-    everyone: Sequence[str],
-    lines: Sequence[GameLine],
-    run: Mapping[str, Sequence[Cents]],
+    found: Survey,
+    runs: Runs,
     styles: Mapping[str, tuple[str, str]],
     *,
     by_session: bool,
-) -> str:
-    games = len(lines)
-    axis = money_axis([c for p in everyone for c in run[p]])
+) -> Iterator[str]:
+    games, everyone = found.games, found.everyone
+    axis = money_axis([found.low, found.high])
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
 
     def x(i: int) -> float:
@@ -396,14 +568,16 @@ def _chart(
     def y(cents: Cents) -> float:
         return TOP + (axis.high - cents) * plot_h / (axis.high - axis.low)
 
-    parts = [
+    yield (
+        '<section id="chart"><h2>Running balance</h2><figure>'
         f'<svg id="balance-chart" xmlns="http://www.w3.org/2000/svg" '
         f'viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-labelledby="chart-title" '
-        f'data-games="{games}" data-low-cents="{axis.low}" data-high-cents="{axis.high}">',
-        '<title id="chart-title">Running balance of each player, game by game</title>',
+        f'data-games="{games}" data-low-cents="{axis.low}" data-high-cents="{axis.high}">'
+        '<title id="chart-title">Running balance of each player, game by game</title>'
         f'<rect class="plot" x="{LEFT}" y="{TOP}" width="{plot_w}" height="{plot_h}" '
-        f'fill="{PLOT_BACKGROUND}"/>',
-    ]
+        f'fill="{PLOT_BACKGROUND}"/>'
+    )
+    parts = []
     for tick in axis.ticks:
         ty = f"{y(tick):.2f}"
         kind = "zero" if tick == 0 else "grid"
@@ -412,23 +586,17 @@ def _chart(
             f'<text class="ylabel" x="{LEFT - 6}" y="{ty}" data-cents="{tick}">'
             f"{format_money(tick, sign=True)}</text>"
         )
-    every = max(1, -(-games // 12))
-    for i, line in enumerate(lines, start=1):
-        if (games - i) % every == 0:
-            label = (
-                str(i) if by_session else f"{line.number}{'' if line.kind == 'chouette' else '*'}"
-            )
-            parts.append(
-                f'<text class="xlabel" x="{x(i):.2f}" y="{HEIGHT - BOTTOM + 18}">{label}</text>'
-            )
+    for i, label in found.labels:
+        parts.append(
+            f'<text class="xlabel" x="{x(i):.2f}" y="{HEIGHT - BOTTOM + 18}">{label}</text>'
+        )
     if by_session:
-        for i, line in enumerate(lines):
-            if i == 0 or lines[i - 1].session != line.session:
-                parts.append(
-                    f'<line class="session-break" x1="{x(i):.2f}" x2="{x(i):.2f}" y1="{TOP}" '
-                    f'y2="{HEIGHT - BOTTOM}"/><text class="session-label" x="{x(i) + 4:.2f}" '
-                    f'y="{TOP - 8}">{_e(line.session)}</text>'
-                )
+        for i, session in found.breaks:
+            parts.append(
+                f'<line class="session-break" x1="{x(i):.2f}" x2="{x(i):.2f}" y1="{TOP}" '
+                f'y2="{HEIGHT - BOTTOM}"/><text class="session-label" x="{x(i) + 4:.2f}" '
+                f'y="{TOP - 8}">{_e(session)}</text>'
+            )
     parts.append(
         f'<text class="axis-title" x="{LEFT + plot_w / 2:.2f}" y="{HEIGHT - 4}">'
         f"{'game (in order)' if by_session else 'game'}</text>"
@@ -438,38 +606,48 @@ def _chart(
             f'<text class="nogames" x="{LEFT + plot_w / 2:.2f}" y="{TOP + plot_h / 2 - 12:.2f}">'
             "No games finished yet</text>"
         )
+    yield "".join(parts)
     for p in everyone:
         colour, dash = styles[p]
-        points = " ".join(f"{x(i):.2f},{y(c):.2f}" for i, c in enumerate(run[p]))
-        cents = " ".join(str(c) for c in run[p])
-        parts.append(
-            f'<polyline class="balance" data-player="{_e(p)}" data-cents="{cents}" '
-            f'fill="none" stroke="{colour}" stroke-width="3" vector-effect="non-scaling-stroke" '
-            f'stroke-linejoin="round" '
-            f'stroke-linecap="round"{_attr("stroke-dasharray", dash)} '
-            f'points="{points}"><title>{_e(p)}: {format_money(run[p][-1], sign=True)}</title>'
-            "</polyline>"
+        yield f'<polyline class="balance" data-player="{_e(p)}" data-cents="'
+        yield from _joined(str(c) for c in _every_game(runs, p, games))
+        yield (
+            f'" fill="none" stroke="{colour}" stroke-width="3" '
+            f'vector-effect="non-scaling-stroke" stroke-linejoin="round" '
+            f'stroke-linecap="round"{_attr("stroke-dasharray", dash)} points="'
         )
-    parts.append("</svg>")
+        yield from _joined(
+            f"{x(i):.2f},{y(c):.2f}" for i, c in enumerate(_every_game(runs, p, games))
+        )
+        yield (f'"><title>{_e(p)}: {format_money(found.final[p], sign=True)}</title></polyline>')
     legend = "".join(
-        f'<li data-player="{_e(p)}" data-cents="{run[p][-1]}">'
+        f'<li data-player="{_e(p)}" data-cents="{found.final[p]}">'
         f'<svg class="swatch" viewBox="0 0 24 6" aria-hidden="true"><line x1="0" x2="24" y1="3" '
         f'y2="3" stroke="{styles[p][0]}" stroke-width="4"'
         f"{_attr('stroke-dasharray', styles[p][1])}/></svg>"
-        f"{_e(p)} {_amount(run[p][-1])}</li>"
+        f"{_e(p)} {_amount(found.final[p])}</li>"
         for p in everyone
     )
     paid = ""
-    if any(run[p][-1] for p in everyone) or games:
+    if any(found.final[p] for p in everyone) or games:
         paid = (
             '<p class="note">Each line is a player’s money won or lost at the table, after '
             "each game; payments booked between players are not in the chart.</p>"
         )
-    return (
-        '<section id="chart"><h2>Running balance</h2>'
-        f'<figure>{"".join(parts)}<figcaption><ul id="legend">{legend}</ul></figcaption>'
-        f"</figure>{paid}</section>"
-    )
+    yield (f'</svg><figcaption><ul id="legend">{legend}</ul></figcaption></figure>{paid}</section>')
+
+
+def _joined(words: Iterable[str]) -> Iterator[str]:
+    """``" ".join(words)``, a few thousand words at a time."""
+    batch: list[str] = []
+    first = True
+    for word in words:
+        batch.append(word)
+        if len(batch) >= CHUNK:
+            yield ("" if first else " ") + " ".join(batch)
+            batch, first = [], False
+    if batch:
+        yield ("" if first else " ") + " ".join(batch)
 
 
 # ---------------------------------------------------------------- the score sheet
@@ -477,45 +655,61 @@ def _chart(
 
 def _sheet(
     everyone: Sequence[str],
-    lines: Sequence[GameLine],
-    run: Mapping[str, Sequence[Cents]],
+    lines: Iterable[GameLine],
+    final: Mapping[str, Cents],
     *,
     by_session: bool,
-) -> str:
+) -> Iterator[str]:
     head = [*(["session"] if by_session else []), "game", "box", "captain"]
     header = "".join(f"<th>{h}</th>" for h in head) + "".join(
         f'<th class="player" data-player="{_e(p)}">{_e(p)}</th>' for p in everyone
     )
-    rows = []
+    yield (
+        '<section id="sheet"><h2>Score sheet</h2><div class="scroll"><table>'
+        f"<thead><tr>{header}</tr></thead><tbody>"
+    )
     points = dict.fromkeys(everyone, 0)
-    for i, line in enumerate(lines, start=1):
-        engine = line.kind != "chouette"
+    run = dict.fromkeys(everyone, 0)
+    engine, extras = False, []
+    names = {p: _e(p) for p in everyone}
+    count = 0
+    for line in lines:
+        count += 1
+        is_engine = line.kind != "chouette"
+        engine = engine or is_engine
         cells = [f'<td class="name">{_e(line.session)}</td>'] if by_session else []
         cells += [
-            f'<td class="num">{line.number}{"*" if engine else ""}</td>',
+            f'<td class="num">{line.number}{"*" if is_engine else ""}</td>',
             f'<td class="name">{_e(line.box)}</td>',
             f'<td class="name">{_e(line.captain or "")}</td>',
         ]
         for p in everyone:
             if p not in line.cents:
-                cells.append(f'<td class="result idle" data-player="{_e(p)}"></td>')
+                cells.append(f'<td class="result idle" data-player="{names[p]}"></td>')
                 continue
             pts, cents = line.points.get(p, 0), line.cents[p]
             points[p] += pts
+            run[p] += cents
             role = "box" if p == line.box else "captain" if p == line.captain else ""
             cells.append(
-                f'<td class="result{f" {role}" if role else ""}" data-player="{_e(p)}" '
-                f'data-points="{pts}" data-cents="{cents}" data-running-cents="{run[p][i]}">'
+                f'<td class="result{f" {role}" if role else ""}" data-player="{names[p]}" '
+                f'data-points="{pts}" data-cents="{cents}" data-running-cents="{run[p]}">'
                 f'{_amount(cents)} <span class="pts">({signed(pts)})</span>'
-                f'<span class="run">→ {format_money(run[p][i], sign=True)}</span></td>'
+                f'<span class="run">→ {format_money(run[p], sign=True)}</span></td>'
             )
-        rows.append(
-            f'<tr class="game{" engine" if engine else ""}" data-game="{line.number}"'
+        extras += [
+            f'<span class="extra" data-game="{line.number}">'
+            f"{_e(line.session) + ' ' if by_session else ''}game {line.number}: "
+            f"{_e(extra_result_text(e))}</span>"
+            for e in line.extras
+        ]
+        yield (
+            f'<tr class="game{" engine" if is_engine else ""}" data-game="{line.number}"'
             f"{_attr('data-session', line.session) if by_session else ''}>"
             f"{''.join(cells)}</tr>"
         )
-    if not rows:
-        rows.append(
+    if not count:
+        yield (
             f'<tr class="empty"><td colspan="{len(head) + len(everyone)}">'
             "No games finished yet.</td></tr>"
         )
@@ -525,8 +719,7 @@ def _sheet(
         for p in everyone
     )
     money = "".join(
-        f'<td class="num" data-player="{_e(p)}" data-cents="{run[p][-1]}">'
-        f"{_amount(run[p][-1])}</td>"
+        f'<td class="num" data-player="{_e(p)}" data-cents="{final[p]}">{_amount(final[p])}</td>'
         for p in everyone
     )
     foot = (
@@ -534,18 +727,11 @@ def _sheet(
         f'<tr class="total money"><th>money</th>{pad}{money}</tr></tfoot>'
     )
     notes = []
-    if any(line.kind != "chouette" for line in lines):
+    if engine:
         notes.append(
             "* imported from an engine file: a head-to-head game, the winner in the box column "
             "and the loser as captain."
         )
-    extras = [
-        f'<span class="extra" data-game="{line.number}">'
-        f"{_e(line.session) + ' ' if by_session else ''}game {line.number}: "
-        f"{_e(extra_result_text(e))}</span>"
-        for line in lines
-        for e in line.extras
-    ]
     if extras:
         notes.append(f"Extras, counted in the games above: {'; '.join(extras)}.")
     notes.append(
@@ -553,11 +739,7 @@ def _sheet(
         '<span class="key box">the box</span> and <span class="key captain">the captain</span> '
         "are shaded."
     )
-    return (
-        '<section id="sheet"><h2>Score sheet</h2><div class="scroll"><table>'
-        f"<thead><tr>{header}</tr></thead><tbody>{''.join(rows)}</tbody>{foot}</table></div>"
-        f'<p class="note">{" ".join(notes)}</p></section>'
-    )
+    yield (f'</tbody>{foot}</table></div><p class="note">{" ".join(notes)}</p></section>')
 
 
 # ---------------------------------------------------------------- house rules and footer

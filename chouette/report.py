@@ -7,7 +7,7 @@ prints as a table, CSV or Markdown. Money is formatted here and only here, exact
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
@@ -310,7 +310,7 @@ def extra_result_text(result: ExtraResult) -> str:
     )
 
 
-def extras_notes(lines: Sequence[GameLine], *, sessions: bool) -> list[str]:
+def extras_notes(lines: Iterable[GameLine], *, sessions: bool) -> list[str]:
     """The extras the sheet's games include: one line each, under the sheet."""
     notes = []
     for line in lines:
@@ -360,39 +360,72 @@ def standings_rows(table: Sequence[Standing], paid: Mapping[str, Cents] | None =
 # ---------------------------------------------------------------- the score sheet
 
 
-def sheet_players(players: Sequence[str], lines: Sequence[GameLine]) -> list[str]:
+def sheet_players(players: Sequence[str], lines: Iterable[GameLine]) -> list[str]:
     names = list(players)
     for line in lines:
         names += [p for p in line.points if p not in names]
     return names
 
 
+class Seen:
+    """What the games of a sheet held, noted as they pass on their way to the output: an
+    engine game, and the games with extras (for the notes under the sheet)."""
+
+    def __init__(self) -> None:
+        self.engine = False
+        self.extras: list[GameLine] = []
+
+    def tap(self, lines: Iterable[GameLine]) -> Iterator[GameLine]:
+        for line in lines:
+            if line.kind != "chouette":
+                self.engine = True
+            if line.extras:
+                self.extras.append(line)
+            yield line
+
+
 def sheet_json(
     session: str | None, players: Sequence[str], lines: Sequence[GameLine]
 ) -> dict[str, Any]:
     everyone = sheet_players(players, lines)
-    games = []
-    for line in lines:
-        entry: dict[str, Any] = {
-            "game": line.number,  # the session's own number, as `chouette game N` takes it
-            "points": {p: line.points[p] for p in everyone if p in line.points},
-            "cents": {p: line.cents[p] for p in everyone if p in line.cents},
-        }
-        if line.extras:
-            entry["extras"] = [extra_result_json(e) for e in line.extras]
-        if session is None:
-            entry["session"] = line.session
-        games.append(entry)
+    games = [sheet_game_json(line, everyone, session) for line in lines]
     return {"session": session, "players": everyone, "games": games}
+
+
+def sheet_game_json(line: GameLine, everyone: Sequence[str], session: str | None) -> dict[str, Any]:
+    """One game of ``sheet --json`` (``everyone``: the sheet's players, in order)."""
+    entry: dict[str, Any] = {
+        "game": line.number,  # the session's own number, as `chouette game N` takes it
+        "points": {p: line.points[p] for p in everyone if p in line.points},
+        "cents": {p: line.cents[p] for p in everyone if p in line.cents},
+    }
+    if line.extras:
+        entry["extras"] = [extra_result_json(e) for e in line.extras]
+    if session is None:
+        entry["session"] = line.session
+    return entry
 
 
 def sheet_rows(players: Sequence[str], lines: Sequence[GameLine], *, sessions: bool) -> Rows:
     """A row per game: box, captain, and each player's result with the running total."""
-    everyone = sheet_players(players, lines)
+    headers, rows = sheet_table(sheet_players(players, lines), lines, sessions=sessions)
+    return headers, list(rows)
+
+
+def sheet_table(
+    everyone: Sequence[str], lines: Iterable[GameLine], *, sessions: bool
+) -> tuple[list[str], Iterator[list[str]]]:
+    """:func:`sheet_rows` as the games come (``everyone``: the sheet's players, known
+    first): the headers, and the rows, made one by one."""
+    headers = [*(["session"] if sessions else []), "game", "box", "captain", *everyone]
+    return headers, _sheet_body(everyone, lines, sessions)
+
+
+def _sheet_body(
+    everyone: Sequence[str], lines: Iterable[GameLine], sessions: bool
+) -> Iterator[list[str]]:
     running = dict.fromkeys(everyone, 0)
     money_total = dict.fromkeys(everyone, 0)
-    headers = [*(["session"] if sessions else []), "game", "box", "captain", *everyone]
-    rows = []
     for line in lines:
         cells = []
         for p in everyone:
@@ -404,28 +437,45 @@ def sheet_rows(players: Sequence[str], lines: Sequence[GameLine], *, sessions: b
                 cells.append("")
         label = str(line.number) if line.kind == "chouette" else f"{line.number}*"
         prefix = [line.session] if sessions else []
-        rows.append([*prefix, label, line.box, line.captain or "", *cells])
+        yield [*prefix, label, line.box, line.captain or "", *cells]
     pad = [""] if sessions else []
-    rows.append([*pad, "total", "", "", *[signed(running[p]) for p in everyone]])
-    rows.append([*pad, "money", "", "", *[balance(money_total[p]) for p in everyone]])
-    return headers, rows
+    yield [*pad, "total", "", "", *[signed(running[p]) for p in everyone]]
+    yield [*pad, "money", "", "", *[balance(money_total[p]) for p in everyone]]
 
 
 def sheet_csv_rows(players: Sequence[str], lines: Sequence[GameLine], *, sessions: bool) -> Rows:
     """The sheet for a spreadsheet: one number per cell (points per game), then the totals."""
-    everyone = sheet_players(players, lines)
+    headers, rows = sheet_csv_table(sheet_players(players, lines), lines, sessions=sessions)
+    return headers, list(rows)
+
+
+def sheet_csv_table(
+    everyone: Sequence[str], lines: Iterable[GameLine], *, sessions: bool
+) -> tuple[list[str], Iterator[list[str]]]:
+    """:func:`sheet_csv_rows` as the games come."""
     headers = [*(["session"] if sessions else []), "game", "kind", "box", "captain", *everyone]
-    rows = []
+    return headers, _sheet_csv_body(everyone, lines, sessions)
+
+
+def _sheet_csv_body(
+    everyone: Sequence[str], lines: Iterable[GameLine], sessions: bool
+) -> Iterator[list[str]]:
+    points = dict.fromkeys(everyone, 0)
+    cents = dict.fromkeys(everyone, 0)
     for line in lines:
         prefix = [line.session] if sessions else []
-        cells = [str(line.points[p]) if p in line.points else "" for p in everyone]
-        rows.append([*prefix, str(line.number), line.kind, line.box, line.captain or "", *cells])
+        cells = []
+        for p in everyone:
+            if p in line.points:
+                points[p] += line.points[p]
+                cents[p] += line.cents.get(p, 0)
+                cells.append(str(line.points[p]))
+            else:
+                cells.append("")
+        yield [*prefix, str(line.number), line.kind, line.box, line.captain or "", *cells]
     pad = [""] if sessions else []
-    totals = [str(sum(g.points.get(p, 0) for g in lines)) for p in everyone]
-    cents = [money(sum(g.cents.get(p, 0) for g in lines)) for p in everyone]
-    rows.append([*pad, "total", "points", "", "", *totals])
-    rows.append([*pad, "total", "money", "", "", *cents])
-    return headers, rows
+    yield [*pad, "total", "points", "", "", *[str(points[p]) for p in everyone]]
+    yield [*pad, "total", "money", "", "", *[money(cents[p]) for p in everyone]]
 
 
 # ---------------------------------------------------------------- settlement
@@ -442,21 +492,20 @@ def settle_rows(payments: Sequence[Payment]) -> Rows:
 # ---------------------------------------------------------------- the ledger
 
 
-def ledger_json(session: str | None, entries: Sequence[Entry]) -> dict[str, Any]:
+def ledger_json(session: str | None, entries: Iterable[Entry]) -> dict[str, Any]:
+    return {"session": session, "bookings": [entry_json(e) for e in entries]}
+
+
+def entry_json(e: Entry) -> dict[str, Any]:
+    """One booking of ``ledger --json``."""
     return {
-        "session": session,
-        "bookings": [
-            {
-                "at": e.at.isoformat(),
-                "session": e.session,
-                "game": e.game,
-                "player": e.player,
-                "points": e.points,
-                "cents": e.cents,
-                "note": e.note,
-            }
-            for e in entries
-        ],
+        "at": e.at.isoformat(),
+        "session": e.session,
+        "game": e.game,
+        "player": e.player,
+        "points": e.points,
+        "cents": e.cents,
+        "note": e.note,
     }
 
 
@@ -469,24 +518,36 @@ def as_given(moment: datetime) -> datetime:
     return moment
 
 
-def local_times(moments: Sequence[datetime], local: Local) -> tuple[str, list[str]]:
-    """The moments as the reader's clock shows them, and the zone to name in the column's
-    heading (``CET``); when the moments fall in more than one zone name (summer time began
-    between them), each says its own and the heading says ``local``."""
-    here = [local(m) for m in moments]
-    names = {h.tzname() or "" for h in here}
-    if len(names) <= 1:
-        zone = next(iter(names), "") or "local"
-        return zone, [h.strftime("%Y-%m-%d %H:%M") for h in here]
-    return "local", [f"{h.strftime('%Y-%m-%d %H:%M')} {h.tzname()}" for h in here]
+def local_time(moment: datetime, local: Local = as_given, zone: str | None = None) -> str:
+    """A moment as the reader's clock shows it; with the zone's name after it when that is
+    not ``zone``, the one the column's heading names (summer time began in between, say)."""
+    here = local(moment)
+    text = here.strftime("%Y-%m-%d %H:%M")
+    name = here.tzname()
+    return text if zone is None or not name or name == zone else f"{text} {name}"
 
 
-def ledger_rows(entries: Sequence[Entry], local: Local = as_given) -> Rows:
-    zone, times = local_times([e.at for e in entries], local)
-    headers = [f"time ({zone})", "session", "game", "player", "points", "money", "note"]
-    rows = [
-        [
-            at,
+def ledger_headers(zone: str = "UTC") -> list[str]:
+    """``ledger``'s columns, its time in ``zone`` (the reader's, named)."""
+    return [f"time ({zone})", "session", "game", "player", "points", "money", "note"]
+
+
+def ledger_rows(entries: Iterable[Entry], local: Local = as_given, zone: str = "UTC") -> Rows:
+    return ledger_headers(zone), list(entry_rows(entries, local, zone))
+
+
+def entry_rows(
+    entries: Iterable[Entry], local: Local = as_given, zone: str = "UTC"
+) -> Iterator[list[str]]:
+    """The bookings as rows of ``ledger``'s table (a time is written once for the bookings
+    that share it: a game's, an import's), in the reader's local time (``zone`` named in the
+    heading)."""
+    at, when = None, ""
+    for e in entries:
+        if e.at != at:
+            at, when = e.at, local_time(e.at, local, zone)
+        yield [
+            when,
             e.session,
             "" if e.game is None else str(e.game),
             e.player,
@@ -494,9 +555,6 @@ def ledger_rows(entries: Sequence[Entry], local: Local = as_given) -> Rows:
             balance(e.cents),
             e.note,
         ]
-        for at, e in zip(times, entries, strict=True)
-    ]
-    return headers, rows
 
 
 # ---------------------------------------------------------------- what a command did
@@ -741,10 +799,12 @@ def undone_text(undone: Undone) -> str:
     return f"took back {done_text(undone)}"
 
 
-def log_rows(done: Sequence[tuple[datetime, Undone]], local: Local = as_given) -> Rows:
-    """``chouette log``: what ``undo`` would take back, newest first."""
-    zone, times = local_times([at for at, _ in done], local)
-    rows = [[at, done_text(d)] for at, (_, d) in zip(times, done, strict=True)]
+def log_rows(
+    done: Sequence[tuple[datetime, Undone]], local: Local = as_given, zone: str = "UTC"
+) -> Rows:
+    """``chouette log``: what ``undo`` would take back, newest first, in the reader's time
+    (``zone`` named in the heading)."""
+    rows = [[local_time(at, local, zone), done_text(d)] for at, d in done]
     return [f"time ({zone})", "what was done"], rows
 
 

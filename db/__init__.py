@@ -14,21 +14,25 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
-
-from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
+from typing import TYPE_CHECKING, Any
 
 from chouette.errors import ChouetteError
-from db.engine import (
-    connect,
-    database_url,
-    first_line,
-    masked,
-    transaction,
-    unusable,
-)
-from db.ledger import Ledger
+from db.urls import database_url
+
+if TYPE_CHECKING:
+    from db.ledger import Ledger
 
 __all__ = ["Ledger", "database_url", "open_ledger"]
+
+
+def __getattr__(name: str) -> Any:
+    """``db.Ledger`` on first use: importing ``db`` (for :func:`database_url`, or the quick
+    read path of :mod:`db.reading`) loads no database library."""
+    if name == "Ledger":
+        from db.ledger import Ledger
+
+        return Ledger
+    raise AttributeError(f"module 'db' has no attribute {name!r}")
 
 
 @contextmanager
@@ -43,20 +47,38 @@ def open_ledger(
     """The ledger at ``url`` in one transaction (``write``: take the write lock at once;
     ``create``, by default ``write``: start a ledger where there is none). ``now`` is the
     time of the command; ``clock`` reads the time again (for a game's end)."""
+    from sqlalchemy.exc import DBAPIError
+
+    from db.engine import connect, transaction
+    from db.ledger import Ledger
+
     try:
         engine = connect(url, write=write, create=create)
         with transaction(engine, write=write) as session:
             yield Ledger(session, now, clock)
-    except OverflowError as err:  # SQLite: a Python int beyond 64 bits
-        raise ChouetteError(
-            f"a number too large for the ledger ({err}); nothing was written"
-        ) from None
-    except UnicodeEncodeError:  # a lone surrogate: bytes that were not UTF-8, say
-        raise ChouetteError(
+    except (OverflowError, UnicodeEncodeError, DBAPIError) as err:
+        raise refusal(err, url) from None
+
+
+def refusal(err: Exception, url: str) -> ChouetteError:
+    """What a command says when the database refused it: a number or text it cannot hold,
+    a clash, a lock held too long, a database it cannot use (``err``: an OverflowError or a
+    UnicodeEncodeError from the driver, or a DBAPIError; anything else is raised as it is).
+    The one translation, for the ORM's way and the quick read path alike."""
+    from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
+
+    from db.engine import first_line, masked, unusable
+
+    if isinstance(err, OverflowError):  # SQLite: a Python int beyond 64 bits
+        return ChouetteError(f"a number too large for the ledger ({err}); nothing was written")
+    if isinstance(err, UnicodeEncodeError):  # a lone surrogate: bytes that were not UTF-8, say
+        return ChouetteError(
             "text that is not valid Unicode (from bytes that are not UTF-8?) cannot be "
             "stored; nothing was written"
-        ) from None
-    except IntegrityError as err:
+        )
+    if not isinstance(err, DBAPIError):
+        raise err
+    if isinstance(err, IntegrityError):
         # SQLite's writers never overlap (BEGIN IMMEDIATE): a clash there is the command's
         # own row against one the ledger holds; PostgreSQL's may meet another's at once.
         why = (
@@ -65,26 +87,23 @@ def open_ledger(
             else "another command changed the ledger at the same moment, or a row clashes with "
             "one the ledger already holds"
         )
-        raise ChouetteError(
-            f"{why}; nothing was written ({masked(first_line(err), url)})"
-        ) from None
-    except OperationalError as err:
+        return ChouetteError(f"{why}; nothing was written ({masked(first_line(err), url)})")
+    if isinstance(err, OperationalError):
         if _busy(err):
-            raise ChouetteError(
+            return ChouetteError(
                 "the ledger is busy: another command held it too long; nothing was written, "
                 f"try again ({masked(first_line(err), url)})"
-            ) from None
-        raise ChouetteError(unusable(url, err) + "; nothing was written") from None
-    except DBAPIError as err:
-        if getattr(err.orig, "sqlstate", None) == "22003":  # PostgreSQL: out of range
-            raise ChouetteError(
-                f"a number too large for the ledger ({masked(first_line(err), url)}); "
-                "nothing was written"
-            ) from None
-        raise ChouetteError(unusable(url, err) + "; nothing was written") from None
+            )
+        return ChouetteError(unusable(url, err) + "; nothing was written")
+    if getattr(err.orig, "sqlstate", None) == "22003":  # PostgreSQL: out of range
+        return ChouetteError(
+            f"a number too large for the ledger ({masked(first_line(err), url)}); "
+            "nothing was written"
+        )
+    return ChouetteError(unusable(url, err) + "; nothing was written")
 
 
-def _busy(err: DBAPIError) -> bool:
+def _busy(err: Any) -> bool:
     """A lock waited for too long (SQLite's busy timeout, PostgreSQL's lock_timeout) or a
     deadlock between two commands."""
     return getattr(err.orig, "sqlstate", None) in ("55P03", "40P01") or (

@@ -20,78 +20,26 @@ makes it). A database holding other tables than chouette's is never touched.
 from __future__ import annotations
 
 import os
-import re
 import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote, unquote
+from urllib.parse import quote
 
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.exc import ArgumentError, DBAPIError
 from sqlmodel import Session
 
 from chouette.errors import ChouetteError
+from db.urls import database_url as database_url
+from db.urls import masked as masked
+from db.urls import shown_url as shown_url
+from db.urls import sqlite_file as sqlite_file
+from db.urls import where as where
 
 BUSY_TIMEOUT_MS = 30_000
 _engines: dict[tuple[str, bool], Engine] = {}
-
-
-def database_url(value: str) -> str:
-    """A file path (SQLite) or an SQLAlchemy URL."""
-    if "\x00" in value:
-        raise ChouetteError(f"{value!r} is no ledger's name: it holds a NUL character")
-    if "://" in value:
-        return value
-    try:
-        return "sqlite:///" + str(Path(value).expanduser().resolve())
-    except (OSError, RuntimeError) as err:  # a name too long, a loop of links
-        raise ChouetteError(f"cannot use the ledger at {value}: {err}") from None
-
-
-def sqlite_file(url: str) -> Path | None:
-    """The file of an SQLite URL (None for another database or an in-memory one)."""
-    if not url.startswith("sqlite"):
-        return None
-    path = url.split("///", 1)[-1] if "///" in url else ""
-    path = path.split("?", 1)[0]
-    return Path(path) if path and path != ":memory:" else None
-
-
-def _password(url: str) -> str | None:
-    _, sep, rest = url.partition("://")
-    at = rest.rfind("@")
-    if not sep or at < 0 or ":" not in rest[:at]:
-        return None
-    return rest[:at].split(":", 1)[1]
-
-
-def shown_url(url: str) -> str:
-    """The URL as a message may show it: its password, if any, as ``***``."""
-    secret = _password(url)
-    if secret:
-        scheme, _, rest = url.partition("://")
-        at = rest.rfind("@")
-        user = rest[:at].split(":", 1)[0]
-        url = f"{scheme}://{user}:***{rest[at:]}"
-    return re.sub(r"(?i)(password=)[^&]*", r"\1***", url)
-
-
-def masked(message: str, url: str) -> str:
-    """A message about ``url`` (a driver's error, say) without the URL's password in it."""
-    secret = _password(url)
-    if secret:
-        for form in {secret, unquote(secret)}:
-            if len(form) >= 2:
-                message = message.replace(form, "***")
-    return message
-
-
-def where(url: str) -> str:
-    """The ledger as messages name it: the SQLite file, or the URL without its password."""
-    file = sqlite_file(url)
-    return str(file) if file is not None else shown_url(url)
 
 
 def connect(url: str, *, write: bool = True, create: bool | None = None) -> Engine:

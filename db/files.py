@@ -15,11 +15,13 @@ import os
 import stat
 import sys
 import tempfile
+from collections.abc import Iterable
 from contextlib import suppress
 from pathlib import Path
+from typing import BinaryIO
 
 from chouette.errors import ChouetteError
-from db.engine import sqlite_file
+from db.urls import sqlite_file
 
 #: The most ``chouette record`` reads at once: 64 MiB, some 200,000 game records.
 MAX_INPUT = 64 << 20
@@ -75,8 +77,9 @@ def refuse_ledger(target: Path, url: str) -> None:
             )
 
 
-def write_whole(target: Path, data: bytes, *, private: bool) -> bool:
-    """Write ``data`` to ``target`` whole or not at all; True if it replaced a file.
+def write_whole(target: Path, data: bytes | Iterable[bytes], *, private: bool) -> bool:
+    """Write ``data`` (the bytes, or their pieces as they are made) to ``target`` whole or
+    not at all; True if it replaced a file.
 
     A new file is made readable by its owner only if ``private`` (an export holds the whole
     ledger), else as the umask says; a replaced file keeps its permissions. A terminal, a
@@ -90,13 +93,13 @@ def write_whole(target: Path, data: bytes, *, private: bool) -> bool:
         if stat.S_ISDIR(found.st_mode):
             raise IsADirectoryError(errno.EISDIR, "Is a directory", str(target))
         with open(target, "wb") as out:
-            out.write(data)
+            _write(out, data)
         return False
     real = Path(os.path.realpath(target))  # a link is kept; the file it names is replaced
     handle, temporary = tempfile.mkstemp(dir=real.parent, prefix=f".{real.name}.", suffix=".part")
     try:
         with os.fdopen(handle, "wb") as out:
-            out.write(data)
+            _write(out, data)
             out.flush()
             os.fsync(out.fileno())
         if found is not None:
@@ -117,6 +120,13 @@ def write_whole(target: Path, data: bytes, *, private: bool) -> bool:
         finally:
             os.close(folder)
     return found is not None
+
+
+def _write(out: BinaryIO, data: bytes | Iterable[bytes]) -> None:
+    if isinstance(data, bytes):
+        out.write(data)
+    else:
+        out.writelines(data)
 
 
 def read_input(source: str, what: str, limit: int = MAX_INPUT) -> str:

@@ -25,25 +25,21 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Connection, delete, func, insert, or_, tuple_, update
+from sqlalchemy import Connection, delete, func, insert, update
 from sqlmodel import Session, col, select
 
 from chouette.errors import ChouetteError
-from chouette.game import Event, Game, carried_over, replay
-from chouette.limits import check_cents, check_points
+from chouette.game import Event
+from chouette.limits import LIMIT, check_cents, check_points
 from chouette.line import Line
 from chouette.money import Cents, check_stake
-from chouette.outcome import ExtraResult
 from chouette.report import Entry, GameLine, SessionSummary
 from chouette.rules import HouseRules
 from db.bulk import BOOKING_COLUMNS, allocate_ids, bind, insert_many, move_balances
 from db.codec import (
-    event_from_body,
     event_to_body,
-    extras_from_detail,
     line_from_json,
     line_to_json,
-    rules_from_json,
     rules_to_json,
     utc,
 )
@@ -60,6 +56,7 @@ from db.models import (
     Setting,
     SourceFileRow,
 )
+from db.reads import Reads, runner
 from db.values import (
     Action,
     Booking,
@@ -102,6 +99,30 @@ class Ledger:
         self._db = session
         self.now = now.astimezone(UTC)
         self.clock = clock or (lambda: self.now)
+        self._reads: Reads | None = None
+
+    @property
+    def reads(self) -> Reads:
+        """The reports' reads (:mod:`db.reads`), in this transaction: plain SQL on the
+        session's connection, after the ORM has flushed what it holds."""
+        if self._reads is None:
+            dialect = self._conn().dialect
+            self._reads = Reads(
+                runner(self._execute, dialect.paramstyle),
+                stream=runner(self._execute_streamed, dialect.paramstyle),
+                dialect=dialect.name,
+            )
+        return self._reads
+
+    def _execute(self, sql: str, params: Sequence[Any]) -> Iterable[Sequence[Any]]:
+        self._db.flush()
+        return self._conn().exec_driver_sql(sql, tuple(params)).all()
+
+    def _execute_streamed(self, sql: str, params: Sequence[Any]) -> Iterable[Sequence[Any]]:
+        self._db.flush()
+        return self._conn().exec_driver_sql(
+            sql, tuple(params), execution_options={"stream_results": True}
+        )
 
     def _conn(self) -> Connection:
         return self._db.connection()
@@ -161,34 +182,15 @@ class Ledger:
         )
         if current:
             self._set_current(name)
-        return self._info(row)
+        return self.reads.session(name)
 
     def session(self, name: str | None, *, lock: bool = False) -> SessionInfo:
         """The named session, or the one used last. ``lock``: hold it for this transaction."""
-        if name is None:
-            name = self.current_name()
-            if name is None:
-                raise ChouetteError("no session yet: start one with `chouette new NAME PLAYER...`")
-        query = select(SessionRow).where(SessionRow.name == name)
-        if lock:
-            query = query.with_for_update()
-        row = None if "\x00" in name else self._db.exec(query).first()  # (PostgreSQL refuses NUL)
-        if row is None:
-            known = ", ".join(
-                self._db.exec(select(SessionRow.name).order_by(col(SessionRow.id))).all()
-            )
-            raise ChouetteError(
-                f"there is no session called {name}" + (f" (sessions: {known})" if known else "")
-            )
-        return self._info(row)
+        return self.reads.session(name, lock=lock)
 
     def session_by_id(self, session_id: int, *, lock: bool = False) -> SessionInfo | None:
         """The session with that id, if there is one (whatever it is called now)."""
-        query = select(SessionRow).where(SessionRow.id == session_id)
-        if lock:
-            query = query.with_for_update()
-        row = self._db.exec(query).first()
-        return None if row is None else self._info(row)
+        return self.reads.session_by_id(session_id, lock=lock)
 
     def rename_session(self, info: SessionInfo, name: str) -> SessionInfo:
         """The session under a new name (the name used last follows it)."""
@@ -213,14 +215,11 @@ class Ledger:
 
     def all_sessions(self) -> list[SessionInfo]:
         """Every session, in the order they were started."""
-        return [
-            self._info(r) for r in self._db.exec(select(SessionRow).order_by(col(SessionRow.id)))
-        ]
+        return self.reads.all_sessions()
 
     def current_name(self) -> str | None:
         """The session used last."""
-        current = self._db.get(Setting, CURRENT)
-        return None if current is None else current.value
+        return self.reads.current_name()
 
     def use(self, name: str) -> None:
         """Remember ``name`` as the session used last."""
@@ -243,49 +242,8 @@ class Ledger:
         if cached is not None:
             self._db.expire(cached)  # read again if asked again in this transaction
 
-    def _info(self, row: SessionRow) -> SessionInfo:
-        assert row.id is not None
-        stakes = self._db.exec(
-            select(PlayerRow.name, PlayerRow.stake_cents).where(
-                PlayerRow.session_id == row.id, col(PlayerRow.stake_cents).is_not(None)
-            )
-        ).all()
-        return SessionInfo(
-            id=row.id,
-            name=row.name,
-            stake=row.stake_cents,
-            rules=rules_from_json(row.rules),
-            line=line_from_json(row.line),
-            created_at=utc(row.created_at),
-            player_stakes={n: s for n, s in stakes if s is not None},
-        )
-
     def sessions(self) -> list[SessionSummary]:
-        current = self.current_name()
-        players = dict(
-            self._db.exec(
-                select(PlayerRow.session_id, func.count()).group_by(col(PlayerRow.session_id))
-            ).all()
-        )
-        games = dict(
-            self._db.exec(
-                select(GameRow.session_id, func.count())
-                .where(GameRow.over == True)  # noqa: E712
-                .group_by(col(GameRow.session_id))
-            ).all()
-        )
-        return [
-            SessionSummary(
-                name=info.name,
-                created_at=info.created_at,
-                stake=info.stake,
-                rules=info.rules,
-                players=players.get(info.id, 0),
-                games=games.get(info.id, 0),
-                current=current == info.name,
-            )
-            for info in self.all_sessions()
-        ]
+        return self.reads.sessions()
 
     # -------------------------------------------------------- players and the line
 
@@ -329,41 +287,16 @@ class Ledger:
 
     def live(self, info: SessionInfo) -> LiveGame:
         """The game in progress, or the next game (not started) if none is."""
-        row = self._db.exec(
-            select(GameRow).where(
-                GameRow.session_id == info.id,
-                GameRow.kind == "chouette",
-                GameRow.over == False,  # noqa: E712
-            )
-        ).first()
-        if row is None or row.id is None:
-            number = self.next_number(info)
-            if info.rules.auto_past_limit != "carry-over":
-                return LiveGame(number)
-            return LiveGame(number, carry=self.carried_over(info, number - 1))
-        return LiveGame(row.number, self._replay(row.id, row.line_before, info.rules), row.id)
+        return self.reads.live(info)
 
     def carried_over(self, info: SessionInfo, number: int) -> int:
         """The automatic doubles game ``number`` of the session carried over to the next game
         (none from an imported game, or if there is no such game)."""
-        row = self._db.exec(
-            select(GameRow).where(GameRow.session_id == info.id, GameRow.number == number)
-        ).first()
-        if row is None or row.id is None or row.kind != "chouette":
-            return 0
-        return carried_over(event_from_body(body) for _, body in self.event_bodies(row.id))
-
-    def _replay(self, game_id: int, line_before: str, rules: HouseRules) -> Game:
-        """A stored chouette game, replayed from its line and events."""
-        events = [event_from_body(body) for _, body in self.event_bodies(game_id)]
-        return replay(line_from_json(line_before), rules, events)
+        return self.reads.carried_over(info, number)
 
     def next_number(self, info: SessionInfo) -> int:
         """The number the session's next game gets."""
-        top = self._db.exec(
-            select(func.max(GameRow.number)).where(GameRow.session_id == info.id)
-        ).one()
-        return (top or 0) + 1
+        return self.reads.next_number(info)
 
     def ended_at(self, info: SessionInfo, number: int) -> datetime | None:
         """When game ``number`` of the session ended (None: it has not, or there is none)."""
@@ -438,39 +371,54 @@ class Ledger:
         game_ids: list[int] = []
         lines: dict[int, Line] = {}
         quoted: dict[Line, str] = {}
-        for g in games:
-            points, cents = g.points, g.cents
+        for (
+            session_id,
+            number,
+            kind,
+            line_before,
+            points,
+            cents,
+            started_at,
+            ended_at,
+            line_after,
+            game_events,
+            box,
+            game_pairs,
+            detail,
+            source,
+            key,
+            row_id,
+        ) in games:  # fmt: skip (unpacked once: the loop runs once a game)
             if sum(points.values()) or sum(cents.values()):
                 raise ChouetteError(
-                    f"internal error: game {g.number}'s bookings do not sum to zero; refused"
+                    f"internal error: game {number}'s bookings do not sum to zero; refused"
                 )
-            game_id = next(ids) if g.row_id is None else g.row_id
+            game_id = next(ids) if row_id is None else row_id
             game_ids.append(game_id)
-            after = None if g.line_after is None else line_to_json(g.line_after)
-            ended = stamp(g.ended_at)
-            if g.row_id is None:
-                before = quoted.get(g.line_before)
+            after = None if line_after is None else line_to_json(line_after)
+            ended = stamp(ended_at)
+            if row_id is None:
+                before = quoted.get(line_before)
                 if before is None:
-                    before = quoted[g.line_before] = line_to_json(g.line_before)
-                sha, index = g.source if g.source is not None else (None, None)
-                started = stamp(g.started_at)
+                    before = quoted[line_before] = line_to_json(line_before)
+                sha, index = source if source is not None else (None, None)
+                started = stamp(started_at)
                 add_row(
-                    (game_id, g.session_id, g.number, g.kind, over, before, after, g.detail,
-                     sha, index, g.key, started, ended)
+                    (game_id, session_id, number, kind, over, before, after, detail,
+                     sha, index, key, started, ended)
                 )  # fmt: skip
-                if g.events:
+                if game_events:
                     events += [
-                        (game_id, i, event_to_body(e), started) for i, e in enumerate(g.events)
+                        (game_id, i, event_to_body(e), started) for i, e in enumerate(game_events)
                     ]
             else:
-                updates.append((game_id, after, g.ended_at, g.detail))
-            if g.pairs:
-                pairs += [(game_id, m, g.box, pts, cents[m]) for m, pts in g.pairs.items()]
-            session_id = g.session_id
+                updates.append((game_id, after, ended_at, detail))
+            if game_pairs:
+                pairs += [(game_id, m, box, pts, cents[m]) for m, pts in game_pairs.items()]
             for player, gained in points.items():
                 add_booking((session_id, game_id, None, player, gained, cents[player], ended))
-            if g.line_after is not None and move_line:
-                lines[session_id] = g.line_after
+            if line_after is not None and move_line:
+                lines[session_id] = line_after
         insert_many(conn, "game", GAME_COLUMNS, rows)
         for game_id, after, ended, detail in updates:
             self._db.execute(
@@ -521,12 +469,17 @@ class Ledger:
         move: the one way bookings are written."""
         if not rows:
             return
-        for _, _, _, player, points, cents, _ in rows:  # the last guard: no number past it
-            check_points(points, f"a booking of {player}")
-            check_cents(cents, f"a booking of money to {player}")
+        points = [r[4] for r in rows]  # the last guard: no number past it (a whole batch
+        cents = [r[5] for r in rows]  # at once; one by one for the message, if one is)
+        if max(map(abs, points)) > LIMIT or max(map(abs, cents)) > LIMIT:
+            for _, _, _, player, gained, paid, _ in rows:
+                check_points(gained, f"a booking of {player}")
+                check_cents(paid, f"a booking of money to {player}")
         conn = self._conn()
         insert_many(conn, "booking", BOOKING_COLUMNS, list(rows))
-        move_balances(conn, ((r[0], r[3], r[4], r[5]) for r in rows))
+        move_balances(
+            conn, zip([r[0] for r in rows], [r[3] for r in rows], points, cents, strict=True)
+        )
 
     # -------------------------------------------------------- taking things back
 
@@ -843,158 +796,27 @@ class Ledger:
 
     def game(self, info: SessionInfo, number: int) -> GameView:
         """Game ``number``: replayed (a chouette game) or as imported, with its bookings."""
-        row = self._db.exec(
-            select(GameRow).where(GameRow.session_id == info.id, GameRow.number == number)
-        ).first()
-        if row is None or row.id is None:
-            raise ChouetteError(f"there is no game {number} in {info.name}")
-        bookings = [
-            Entry(utc(b.at), info.name, number, b.player, b.points, b.cents, "game")
-            for b in self._db.exec(
-                select(BookingRow).where(BookingRow.game_id == row.id).order_by(col(BookingRow.id))
-            ).all()
-        ]
-        return GameView(
-            number=row.number,
-            kind=row.kind,
-            over=row.over,
-            started_at=utc(row.started_at),
-            ended_at=utc(row.ended_at) if row.ended_at else None,
-            game=self._replay(row.id, row.line_before, info.rules)
-            if row.kind == "chouette"
-            else None,
-            detail=json.loads(row.detail) if row.detail else None,
-            line_after=line_from_json(row.line_after) if row.line_after else None,
-            bookings=bookings,
-        )
+        return self.reads.game(info, number)
 
     def players(self, info: SessionInfo | None) -> list[str]:
-        """The players a report lists, in the order they joined: everyone seated in the
-        session now (in any session, for the club ledger) and everyone with a game or a
-        payment booked there, even at a balance of 0. A player who joined and left without
-        playing is not one of them."""
-        query = select(PlayerRow.session_id, PlayerRow.name).order_by(
-            col(PlayerRow.session_id), col(PlayerRow.id)
-        )
-        lines = select(SessionRow.id, SessionRow.line)
-        balances = select(
-            BalanceRow.session_id, BalanceRow.player, BalanceRow.points, BalanceRow.cents
-        )
-        if info is not None:
-            query = query.where(PlayerRow.session_id == info.id)
-            lines = lines.where(SessionRow.id == info.id)
-            balances = balances.where(BalanceRow.session_id == info.id)
-        counted = {
-            (session_id, name)
-            for session_id, line in self._db.exec(lines).all()
-            for name in line_from_json(line).order
-        }
-        zero: set[tuple[int, str]] = set()
-        for session_id, name, points, cents in self._db.exec(balances).all():
-            (zero if points == 0 and cents == 0 else counted).add((session_id, name))
-        zero -= counted
-        if zero:  # a balance back at 0: still listed if any booking remains
-            counted |= set(
-                self._db.exec(
-                    select(BookingRow.session_id, BookingRow.player)
-                    .where(tuple_(BookingRow.session_id, BookingRow.player).in_(zero))
-                    .distinct()
-                ).all()
-            )
-        seen: dict[str, None] = {}
-        for session_id, name in self._db.exec(query).all():
-            if (session_id, name) in counted:
-                seen.setdefault(name, None)
-        return list(seen)
+        """The players a report lists (see :meth:`db.reads.Reads.players`)."""
+        return self.reads.players(info)
 
     def totals(self, info: SessionInfo | None) -> dict[str, tuple[int, Cents]]:
-        """Points and cents per player: the running balances (a few rows, however long the
-        ledger), summed over the sessions for the club ledger. A balance of 0 is left out."""
-        query = (
-            select(BalanceRow.player, func.sum(BalanceRow.points), func.sum(BalanceRow.cents))
-            .where(or_(col(BalanceRow.points) != 0, col(BalanceRow.cents) != 0))
-            .group_by(col(BalanceRow.player))
-        )
-        if info is not None:
-            query = query.where(BalanceRow.session_id == info.id)
-        return {p: (int(pts), int(c)) for p, pts, c in self._db.exec(query).all()}
+        """Points and cents per player, from the running balances (a balance of 0 left out)."""
+        return self.reads.totals(info)
 
     def paid(self, info: SessionInfo | None) -> dict[str, Cents]:
-        """What each player paid (+) or received (−) in the payments booked between players
-        (in the session, or in every session); a player in no payment is left out. Read from
-        the payments themselves, a few rows, however long the ledger."""
-        query = select(PaymentRow.payer, PaymentRow.payee, PaymentRow.cents)
-        if info is not None:
-            query = query.where(PaymentRow.session_id == info.id)
-        paid: dict[str, Cents] = {}
-        for payer, payee, cents in self._db.exec(query).all():
-            paid[payer] = paid.get(payer, 0) + cents
-            paid[payee] = paid.get(payee, 0) - cents
-        return paid
+        """What each player paid (+) or received (−) in payments between players."""
+        return self.reads.paid(info)
 
     def sheet(self, info: SessionInfo | None) -> list[GameLine]:
         """A row per finished game, in order, with every player's points and cents."""
-        query = (
-            select(GameRow, SessionRow.name)
-            .join(SessionRow, col(SessionRow.id) == col(GameRow.session_id))
-            .where(GameRow.over == True)  # noqa: E712
-            .order_by(col(GameRow.session_id), col(GameRow.number))
-        )
-        bookings = select(
-            BookingRow.game_id, BookingRow.player, BookingRow.points, BookingRow.cents
-        ).where(col(BookingRow.game_id).is_not(None))
-        if info is not None:
-            query = query.where(GameRow.session_id == info.id)
-            bookings = bookings.where(BookingRow.session_id == info.id)
-        by_game: dict[int, tuple[dict[str, int], dict[str, Cents]]] = {}
-        for game_id, player, points, cents in self._db.exec(
-            bookings.order_by(col(BookingRow.id))
-        ).all():
-            pts, cts = by_game.setdefault(game_id or 0, ({}, {}))
-            pts[player] = pts.get(player, 0) + points
-            cts[player] = cts.get(player, 0) + cents
-        lines = []
-        for row, session_name in self._db.exec(query).all():
-            assert row.id is not None
-            extras: tuple[ExtraResult, ...] = ()
-            if row.kind == "chouette":
-                seats = line_from_json(row.line_before)
-                box, captain = seats.box or "", seats.captain
-                extras = extras_from_detail(row.detail)
-            else:
-                detail = json.loads(row.detail or "{}")
-                box, captain = detail.get("winner", ""), detail.get("loser")
-            pts, cts = by_game.get(row.id, ({}, {}))
-            lines.append(
-                GameLine(
-                    number=row.number,
-                    kind=row.kind,
-                    box=box,
-                    captain=captain,
-                    points=pts,
-                    cents=cts,
-                    ended_at=utc(row.ended_at) if row.ended_at else None,
-                    session=session_name,
-                    extras=extras,
-                )
-            )
-        return lines
+        return list(self.reads.sheet(info))
 
     def entries(self, info: SessionInfo | None) -> list[Entry]:
         """Every booking, oldest first: games and payments."""
-        query = (
-            select(BookingRow, SessionRow.name, GameRow.number, PaymentRow)
-            .join(SessionRow, col(SessionRow.id) == col(BookingRow.session_id))
-            .join(GameRow, col(GameRow.id) == col(BookingRow.game_id), isouter=True)
-            .join(PaymentRow, col(PaymentRow.id) == col(BookingRow.payment_id), isouter=True)
-            .order_by(col(BookingRow.id))
-        )
-        if info is not None:
-            query = query.where(BookingRow.session_id == info.id)
-        return [
-            Entry(utc(b.at), name, number, b.player, b.points, b.cents, _note(b.player, payment))
-            for b, name, number, payment in self._db.exec(query).all()
-        ]
+        return list(self.reads.entries(info))
 
     # -------------------------------------------------------- every row (check, export)
 
@@ -1046,12 +868,7 @@ class Ledger:
 
     def event_bodies(self, game_id: int) -> list[tuple[int, str]]:
         """A game's stored events: their numbers and texts, in order."""
-        rows = self._db.exec(
-            select(EventRow.seq, EventRow.body)
-            .where(EventRow.game_id == game_id)
-            .order_by(col(EventRow.seq))
-        ).all()
-        return [(seq, body) for seq, body in rows]
+        return self.reads.event_bodies(game_id)
 
     def pair_results(self, game_id: int) -> dict[str, int]:
         """A chouette game's booked pair results, from the members' side."""
@@ -1094,10 +911,3 @@ def _stored(row: GameRow) -> StoredGame:
         started_at=utc(row.started_at),
         ended_at=utc(row.ended_at) if row.ended_at else None,
     )
-
-
-def _note(player: str, payment: PaymentRow | None) -> str:
-    if payment is None:
-        return "game"
-    text = f"paid {payment.payee}" if player == payment.payer else f"paid by {payment.payer}"
-    return f"{text}: {payment.note}" if payment.note else text

@@ -257,28 +257,33 @@ def test_a_file_that_is_not_text_is_refused_at_its_first_bad_line(
 
 
 def test_a_bad_file_is_refused_while_another_command_holds_the_write_lock(
-    chouette, ledger_file, tmp_path
+    chouette, ledger_file, tmp_path, monkeypatch
 ):
     """The file is read and checked before the ledger is locked: another writer holding
-    the lock does not keep a bad file's refusal waiting (nor a bad file the lock)."""
+    the lock does not keep a bad file's refusal waiting (nor a bad file the lock). With no
+    busy timeout, asking for the lock at all would be refused as busy."""
     import sqlite3
-    import time
+
+    from db.engine import dispose_all
 
     chouette("new", "money", *S01["players"])
+    dispose_all()
+    monkeypatch.setattr("db.engine.BUSY_TIMEOUT_MS", 0)
     path = tmp_path / "broken.mat"
     path.write_text(s01_text().replace(" Game 40\n", " Game 41\n"), encoding="utf-8")
+    good = tmp_path / "good.mat"
+    good.write_text(s01_text(), encoding="utf-8")
     holder = sqlite3.connect(ledger_file, isolation_level=None)
     holder.execute("BEGIN IMMEDIATE")
     try:
-        started = time.monotonic()
         refused = chouette("import", str(path), code=1)
-        waited = time.monotonic() - started
+        busy = chouette("import", str(good), code=1)
     finally:
         holder.execute("ROLLBACK")
         holder.close()
     assert refused.stderr.startswith("Error: broken.mat: line "), refused.stderr
     assert "Game 41 follows Game 39" in refused.stderr
-    assert waited < 10  # the busy timeout is 30 s: the lock was never asked for
+    assert "the ledger is busy" in busy.stderr  # what asking for the lock would have said
 
 
 ADVERSARIAL = {
@@ -290,41 +295,25 @@ ADVERSARIAL = {
 
 
 @pytest.mark.parametrize("line", ADVERSARIAL.values(), ids=list(ADVERSARIAL))
-def test_every_reader_is_linear_in_the_length_of_a_line(line: str) -> None:
-    """A crafted line near the 1 MiB limit is read (or refused) in well under a second;
-    a quadratic pattern would take minutes (the alarm stops it at 30 s)."""
+def test_a_crafted_line_near_the_limit_is_read_or_refused(line: str) -> None:
+    """A crafted line near the 1 MiB limit is read or refused with a message. (That every
+    reader is linear in the length of a line is a figure of the benchmark, bench/run.py:
+    a quadratic pattern would take minutes there.)"""
     import contextlib
     import io
-    import signal
-    import time
 
     from chouette.errors import EngineFileError
 
     text = (" 0 point match\n\n" + line) if not line.startswith(";") else line + " 0 point match\n"
     assert len(line) > 800_000
-
-    def too_slow(*_: object) -> None:
-        raise TimeoutError("still reading one line after 30 s")
-
-    previous = signal.signal(signal.SIGALRM, too_slow)
-    signal.alarm(30)
-    try:
-        started = time.monotonic()
-        with contextlib.suppress(EngineFileError):  # refused, or read as an unfinished game
-            list(read_mat(io.StringIO(text), jacoby=True).games)
-        took = time.monotonic() - started
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
-    assert took < 5, took
+    with contextlib.suppress(EngineFileError):  # refused, or read as an unfinished game
+        list(read_mat(io.StringIO(text), jacoby=True).games)
 
 
 def test_a_big_json_array_is_read_in_one_pass(monkeypatch: pytest.MonkeyPatch) -> None:
     """Each record's line is counted from the one before, not from the top of the file
-    (which made 100,000 records take minutes); past the size limit, JSON Lines is asked for."""
-    import signal
-    import time
-
+    (which made 100,000 records take minutes: the benchmark, bench/run.py, times it against
+    the same records as JSON Lines); past the size limit, JSON Lines is asked for."""
     from chouette.engines import neutral
     from chouette.errors import EngineFileError
 
@@ -332,23 +321,10 @@ def test_a_big_json_array_is_read_in_one_pass(monkeypatch: pytest.MonkeyPatch) -
         '  {"session": "s", "game": %d, "winner": "ann", "loser": "bob", "cube": 1,\n'
         '   "result": "single", "end": "bearoff", "points": 1}'
     )
-    count = 100_000
+    count = 20_000
     lines = ["[", *",\n".join(record % i for i in range(1, count + 1)).split("\n"), "]"]
-
-    def too_slow(*_: object) -> None:
-        raise TimeoutError("still reading the array after 30 s")
-
-    previous = signal.signal(signal.SIGALRM, too_slow)
-    signal.alarm(30)
-    try:
-        started = time.monotonic()
-        games = list(neutral.read_jsonl(lines).games)
-        took = time.monotonic() - started
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
+    games = list(neutral.read_jsonl(lines).games)
     assert [g.line for g in games[:3]] == [2, 4, 6] and games[-1].line == 2 * count
-    assert took < 10, took
     monkeypatch.setattr(neutral, "MAX_ARRAY", 1000)
     with pytest.raises(EngineFileError) as refused:
         list(neutral.read_jsonl(lines).games)

@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from chouette.report import local_times
+from chouette.report import local_time
 
 
 @pytest.fixture
@@ -31,16 +31,13 @@ def test_the_ledger_and_the_log_show_local_time_and_name_the_zone(chouette, cope
     assert chouette.json("log")["done"][0]["at"] == "2026-11-20T20:00:00+00:00"
 
 
-def test_moments_on_both_sides_of_summer_time_each_name_their_zone():
-    def local(moment: datetime) -> datetime:
-        from zoneinfo import ZoneInfo
+def test_a_moment_in_another_zone_name_than_the_headings_says_its_own():
+    from zoneinfo import ZoneInfo
 
+    def local(moment: datetime) -> datetime:
         return moment.astimezone(ZoneInfo("Europe/Copenhagen"))
 
     winter = datetime(2026, 3, 28, 20, tzinfo=UTC)
     summer = datetime(2026, 3, 29, 20, tzinfo=UTC)
-    assert local_times([winter], local) == ("CET", ["2026-03-28 21:00"])
-    assert local_times([winter, summer], local) == (
-        "local",
-        ["2026-03-28 21:00 CET", "2026-03-29 22:00 CEST"],
-    )
+    assert local_time(winter, local, "CET") == "2026-03-28 21:00"
+    assert local_time(summer, local, "CET") == "2026-03-29 22:00 CEST"

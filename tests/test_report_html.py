@@ -535,6 +535,33 @@ def test_report_writes_one_page_that_agrees_with_the_json_reports(chouette, tmp_
     assert [r.attrs["data-session"] for r in dom.all("tr", "game")] == ["friday"] * 3 + ["saturday"]
 
 
+def test_the_page_is_the_same_whatever_the_running_balances_kept_in_memory(
+    chouette, tmp_path, monkeypatch
+):
+    """``report`` writes its page in pieces from two looks at the games, keeping the running
+    balances between them in memory up to a block per player and the rest in a file: the
+    page is the same, byte for byte, when every balance goes to the file."""
+    import cli
+
+    play_cli_evening(chouette)
+    chouette("new", "saturday", "ann", "dan", "--stake", "1.00")
+    chouette("end", "team")
+    chouette("pay", "dan", "ann", "1.00")
+    default = cli.FileRuns.BLOCK
+    for scope in (["--session", "friday"], []):
+        every = [] if scope else ["--all"]
+        pages = []
+        for block in (default, 1):
+            monkeypatch.setattr(cli.FileRuns, "BLOCK", block)
+            target = tmp_path / f"page-{block}.html"
+            chouette(*scope, "report", "--html", str(target), *every)
+            pages.append(target.read_text(encoding="utf-8"))
+        assert pages[0] == pages[1]
+        assert len(parse(pages[0]).all("polyline")) == len(
+            chouette.json(*scope, "sheet", *every)["players"]
+        )
+
+
 # ---------------------------------------------------------------- a real browser
 
 CHROMIUM_FLAGS = [

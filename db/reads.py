@@ -1,0 +1,395 @@
+"""The ledger's reads for the reports, in plain SQL over the database driver.
+
+One implementation of each read, run two ways: by :class:`~db.ledger.Ledger` on the
+connection of its ORM session (SQLite or PostgreSQL, in the command's transaction), and by
+the quick read path of :mod:`db.reading`, on a bare :mod:`sqlite3` connection, so that a
+report on an SQLite ledger loads no ORM. The SQL is the portable kind both databases read
+(``?`` marks its parameters; :func:`runner` turns them into the driver's own).
+
+The reads that grow with the ledger (:meth:`Reads.sheet`, :meth:`Reads.entries`) are
+generators over one query, its rows streamed (on PostgreSQL through a server-side cursor):
+a report writes each row as it comes, and its memory does not grow with the ledger.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from chouette.errors import ChouetteError
+from chouette.game import Game, carried_over, replay
+from chouette.money import Cents
+from chouette.outcome import ExtraResult
+from chouette.report import Entry, GameLine, SessionSummary
+from chouette.rules import HouseRules
+from db.codec import event_from_body, extras_from_detail, line_from_json, rules_from_json
+from db.values import GameView, LiveGame, SessionInfo
+
+#: ``run(sql, params)``: the rows of one statement (``?`` marks a parameter).
+Run = Callable[[str, Sequence[Any]], Iterable[Sequence[Any]]]
+
+CURRENT = "current_session"
+SESSION_COLUMNS = "id, name, stake_cents, rules, line, created_at"
+
+
+def moment(value: Any) -> datetime:
+    """A stored time as aware UTC: SQLite hands the driver its text, PostgreSQL a datetime."""
+    if isinstance(value, str):
+        value = datetime.fromisoformat(value)
+    if not isinstance(value, datetime):
+        raise TypeError(f"a stored time is not a time: {value!r}")
+    return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+def runner(
+    execute: Callable[[str, Sequence[Any]], Iterable[Sequence[Any]]], paramstyle: str
+) -> Run:
+    """``execute`` (a driver's) with ``?`` marks turned into the driver's own, where its
+    parameter style differs (psycopg: ``%s``)."""
+    if paramstyle == "qmark":
+        return execute
+    if paramstyle not in ("format", "pyformat"):
+        raise ChouetteError(f"internal error: a database driver with {paramstyle} parameters")
+    converted: dict[str, str] = {}
+
+    def run(sql: str, params: Sequence[Any]) -> Iterable[Sequence[Any]]:
+        text = converted.get(sql)
+        if text is None:
+            text = converted[sql] = sql.replace("%", "%%").replace("?", "%s")
+        return execute(text, params)
+
+    return run
+
+
+class Reads:
+    """The reports' reads of one open transaction (``run``: its statements; ``stream``: the
+    same, its rows fetched as they are read; ``dialect``: ``sqlite`` or ``postgresql``)."""
+
+    def __init__(self, run: Run, *, dialect: str, stream: Run | None = None) -> None:
+        self._run = run
+        self._stream = stream or run
+        self.dialect = dialect
+
+    def _first(self, sql: str, params: Sequence[Any] = ()) -> Sequence[Any] | None:
+        for row in self._run(sql, params):
+            return row
+        return None
+
+    def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Sequence[Any]]:
+        return list(self._run(sql, params))
+
+    # -------------------------------------------------------- sessions
+
+    def current_name(self) -> str | None:
+        """The session used last."""
+        row = self._first('SELECT value FROM setting WHERE "key" = ?', (CURRENT,))
+        return None if row is None else str(row[0])
+
+    def session(self, name: str | None, *, lock: bool = False) -> SessionInfo:
+        """The named session, or the one used last. ``lock``: hold it for this transaction."""
+        if name is None:
+            name = self.current_name()
+            if name is None:
+                raise ChouetteError("no session yet: start one with `chouette new NAME PLAYER...`")
+        sql = f"SELECT {SESSION_COLUMNS} FROM session WHERE name = ?"
+        if lock and self.dialect != "sqlite":  # SQLite: the write transaction holds it all
+            sql += " FOR UPDATE"
+        row = None if "\x00" in name else self._first(sql, (name,))  # (PostgreSQL refuses NUL)
+        if row is None:
+            known = ", ".join(r[0] for r in self._all("SELECT name FROM session ORDER BY id"))
+            raise ChouetteError(
+                f"there is no session called {name}" + (f" (sessions: {known})" if known else "")
+            )
+        return self._info(row)
+
+    def session_by_id(self, session_id: int, *, lock: bool = False) -> SessionInfo | None:
+        """The session with that id, if there is one (whatever it is called now)."""
+        sql = f"SELECT {SESSION_COLUMNS} FROM session WHERE id = ?"
+        if lock and self.dialect != "sqlite":
+            sql += " FOR UPDATE"
+        row = self._first(sql, (session_id,))
+        return None if row is None else self._info(row)
+
+    def session_names(self) -> list[str]:
+        """Every session's name, in the order they were started."""
+        return [str(r[0]) for r in self._all("SELECT name FROM session ORDER BY id")]
+
+    def all_sessions(self) -> list[SessionInfo]:
+        """Every session, in the order they were started."""
+        return [
+            self._info(r) for r in self._all(f"SELECT {SESSION_COLUMNS} FROM session ORDER BY id")
+        ]
+
+    def _info(self, row: Sequence[Any]) -> SessionInfo:
+        session_id, name, stake, rules, line, created_at = row
+        stakes = self._all(
+            "SELECT name, stake_cents FROM player WHERE session_id = ? AND stake_cents IS NOT NULL",
+            (session_id,),
+        )
+        return SessionInfo(
+            id=session_id,
+            name=name,
+            stake=stake,
+            rules=rules_from_json(rules),
+            line=line_from_json(line),
+            created_at=moment(created_at),
+            player_stakes={n: s for n, s in stakes if s is not None},
+        )
+
+    def sessions(self) -> list[SessionSummary]:
+        current = self.current_name()
+        players = {
+            s: n
+            for s, n in self._run("SELECT session_id, count(*) FROM player GROUP BY session_id", ())
+        }
+        games = {
+            s: n
+            for s, n in self._run(
+                'SELECT session_id, count(*) FROM game WHERE "over" = ? GROUP BY session_id',
+                (True,),
+            )
+        }
+        return [
+            SessionSummary(
+                name=info.name,
+                created_at=info.created_at,
+                stake=info.stake,
+                rules=info.rules,
+                players=players.get(info.id, 0),
+                games=games.get(info.id, 0),
+                current=current == info.name,
+            )
+            for info in self.all_sessions()
+        ]
+
+    # -------------------------------------------------------- the game in progress
+
+    def live(self, info: SessionInfo) -> LiveGame:
+        """The game in progress, or the next game (not started) if none is."""
+        row = self._first(
+            "SELECT id, number, line_before FROM game WHERE session_id = ? AND kind = ? "
+            'AND "over" = ?',
+            (info.id, "chouette", False),
+        )
+        if row is None:
+            number = self.next_number(info)
+            if info.rules.auto_past_limit != "carry-over":
+                return LiveGame(number)
+            return LiveGame(number, carry=self.carried_over(info, number - 1))
+        game_id, number, line_before = row
+        return LiveGame(number, self.replay(game_id, line_before, info.rules), game_id)
+
+    def carried_over(self, info: SessionInfo, number: int) -> int:
+        """The automatic doubles game ``number`` of the session carried over to the next game
+        (none from an imported game, or if there is no such game)."""
+        row = self._first(
+            "SELECT id, kind FROM game WHERE session_id = ? AND number = ?", (info.id, number)
+        )
+        if row is None or row[1] != "chouette":
+            return 0
+        return carried_over(event_from_body(body) for _, body in self.event_bodies(row[0]))
+
+    def replay(self, game_id: int, line_before: str, rules: HouseRules) -> Game:
+        """A stored chouette game, replayed from its line and events."""
+        events = [event_from_body(body) for _, body in self.event_bodies(game_id)]
+        return replay(line_from_json(line_before), rules, events)
+
+    def event_bodies(self, game_id: int) -> list[tuple[int, str]]:
+        """A game's stored events: their numbers and texts, in order."""
+        rows = self._all("SELECT seq, body FROM event WHERE game_id = ? ORDER BY seq", (game_id,))
+        return [(seq, body) for seq, body in rows]
+
+    def next_number(self, info: SessionInfo) -> int:
+        """The number the session's next game gets."""
+        row = self._first("SELECT max(number) FROM game WHERE session_id = ?", (info.id,))
+        return ((row[0] if row else None) or 0) + 1
+
+    def game(self, info: SessionInfo, number: int) -> GameView:
+        """Game ``number``: replayed (a chouette game) or as imported, with its bookings."""
+        row = self._first(
+            'SELECT id, number, kind, "over", line_before, line_after, detail, started_at, '
+            "ended_at FROM game WHERE session_id = ? AND number = ?",
+            (info.id, number),
+        )
+        if row is None:
+            raise ChouetteError(f"there is no game {number} in {info.name}")
+        game_id, number, kind, over, line_before, line_after, detail, started, ended = row
+        bookings = [
+            Entry(moment(at), info.name, number, player, points, cents, "game")
+            for at, player, points, cents in self._all(
+                "SELECT at, player, points, cents FROM booking WHERE game_id = ? ORDER BY id",
+                (game_id,),
+            )
+        ]
+        return GameView(
+            number=number,
+            kind=kind,
+            over=bool(over),
+            started_at=moment(started),
+            ended_at=moment(ended) if ended else None,
+            game=self.replay(game_id, line_before, info.rules) if kind == "chouette" else None,
+            detail=json.loads(detail) if detail else None,
+            line_after=line_from_json(line_after) if line_after else None,
+            bookings=bookings,
+        )
+
+    # -------------------------------------------------------- reports
+
+    def players(self, info: SessionInfo | None) -> list[str]:
+        """The players a report lists, in the order they joined: everyone seated in the
+        session now (in any session, for the club ledger) and everyone with a game or a
+        payment booked there, even at a balance of 0. A player who joined and left without
+        playing is not one of them."""
+        where, params = ("", ()) if info is None else (" WHERE session_id = ?", (info.id,))
+        session_where = "" if info is None else " WHERE id = ?"
+        counted = {
+            (session_id, name)
+            for session_id, line in self._all(
+                f"SELECT id, line FROM session{session_where}", params
+            )
+            for name in line_from_json(line).order
+        }
+        zero: set[tuple[int, str]] = set()
+        for session_id, name, points, cents in self._all(
+            f"SELECT session_id, player, points, cents FROM balance{where}", params
+        ):
+            (zero if points == 0 and cents == 0 else counted).add((session_id, name))
+        zero -= counted
+        for session_id, name in sorted(zero):  # a balance back at 0: listed if a booking remains
+            if self._first(
+                "SELECT 1 FROM booking WHERE session_id = ? AND player = ? LIMIT 1",
+                (session_id, name),
+            ):
+                counted.add((session_id, name))
+        seen: dict[str, None] = {}
+        for session_id, name in self._all(
+            f"SELECT session_id, name FROM player{where} ORDER BY session_id, id", params
+        ):
+            if (session_id, name) in counted:
+                seen.setdefault(name, None)
+        return list(seen)
+
+    def totals(self, info: SessionInfo | None) -> dict[str, tuple[int, Cents]]:
+        """Points and cents per player: the running balances (a few rows, however long the
+        ledger), summed over the sessions for the club ledger. A balance of 0 is left out."""
+        sql = (
+            "SELECT player, sum(points), sum(cents) FROM balance WHERE (points != 0 OR cents != 0)"
+        )
+        params: tuple[Any, ...] = ()
+        if info is not None:
+            sql, params = sql + " AND session_id = ?", (info.id,)
+        rows = self._all(sql + " GROUP BY player", params)
+        return {p: (int(pts), int(c)) for p, pts, c in rows}
+
+    def paid(self, info: SessionInfo | None) -> dict[str, Cents]:
+        """What each player paid (+) or received (−) in the payments booked between players
+        (in the session, or in every session); a player in no payment is left out. Read from
+        the payments themselves, a few rows, however long the ledger."""
+        sql = "SELECT payer, payee, cents FROM payment"
+        params: tuple[Any, ...] = ()
+        if info is not None:
+            sql, params = sql + " WHERE session_id = ?", (info.id,)
+        paid: dict[str, Cents] = {}
+        for payer, payee, cents in self._run(sql, params):
+            paid[payer] = paid.get(payer, 0) + cents
+            paid[payee] = paid.get(payee, 0) - cents
+        return paid
+
+    def games_over(self, info: SessionInfo | None) -> int:
+        """How many games are over (in the session, or in the whole ledger)."""
+        sql = 'SELECT count(*) FROM game WHERE "over" = ?'
+        params: tuple[Any, ...] = (True,)
+        if info is not None:
+            sql, params = sql + " AND session_id = ?", (True, info.id)
+        row = self._first(sql, params)
+        return int(row[0]) if row else 0
+
+    def sheet_players(self, info: SessionInfo | None, players: Sequence[str]) -> list[str]:
+        """``players``, then whoever else has a booking in a game over, in the order the
+        sheet first shows them (as :func:`chouette.report.sheet_players` over the sheet)."""
+        sql = "SELECT DISTINCT player FROM booking WHERE game_id IS NOT NULL"
+        params: tuple[Any, ...] = ()
+        if info is not None:
+            sql, params = sql + " AND session_id = ?", (info.id,)
+        known = set(players)
+        if all(row[0] in known for row in self._run(sql, params)):
+            return list(players)
+        names = list(players)
+        for line in self.sheet(info):  # rare: a booking of someone not in the list
+            names += [p for p in line.points if p not in names]
+        return names
+
+    def sheet(self, info: SessionInfo | None) -> Iterator[GameLine]:
+        """A row per finished game, in order, with every player's points and cents: one
+        query, its rows streamed."""
+        sql = (
+            "SELECT g.id, g.number, g.kind, g.line_before, g.detail, g.ended_at, s.name, "
+            "b.player, b.points, b.cents FROM game g JOIN session s ON s.id = g.session_id "
+            'LEFT JOIN booking b ON b.game_id = g.id WHERE g."over" = ?'
+        )
+        params: tuple[Any, ...] = (True,)
+        if info is not None:
+            sql, params = sql + " AND g.session_id = ?", (True, info.id)
+        rows = self._stream(sql + " ORDER BY g.session_id, g.number, b.id", params)
+        current: Sequence[Any] | None = None
+        points: dict[str, int] = {}
+        cents: dict[str, Cents] = {}
+        for row in rows:
+            if current is None or row[0] != current[0]:
+                if current is not None:
+                    yield _game_line(current, points, cents)
+                current, points, cents = row, {}, {}
+            player = row[7]
+            if player is not None:
+                points[player] = points.get(player, 0) + row[8]
+                cents[player] = cents.get(player, 0) + row[9]
+        if current is not None:
+            yield _game_line(current, points, cents)
+
+    def entries(self, info: SessionInfo | None) -> Iterator[Entry]:
+        """Every booking, oldest first: games and payments (one query, streamed)."""
+        sql = (
+            "SELECT b.at, s.name, g.number, b.player, b.points, b.cents, p.id, "
+            "p.payer, p.payee, p.note FROM booking b JOIN session s ON s.id = b.session_id "
+            "LEFT JOIN game g ON g.id = b.game_id LEFT JOIN payment p ON p.id = b.payment_id"
+        )
+        params: tuple[Any, ...] = ()
+        if info is not None:
+            sql, params = sql + " WHERE b.session_id = ?", (info.id,)
+        stored, when = None, None  # bookings made together share their time: read it once
+        for at, name, number, player, points, cents, paid, payer, payee, note in self._stream(
+            sql + " ORDER BY b.id", params
+        ):
+            if at != stored or when is None:
+                stored, when = at, moment(at)
+            if paid is None:
+                text = "game"
+            else:
+                text = f"paid {payee}" if player == payer else f"paid by {payer}"
+                text = f"{text}: {note}" if note else text
+            yield Entry(when, name, number, player, points, cents, text)
+
+
+def _game_line(row: Sequence[Any], points: dict[str, int], cents: dict[str, Cents]) -> GameLine:
+    _, number, kind, line_before, detail, ended_at, session = row[:7]
+    extras: tuple[ExtraResult, ...] = ()
+    if kind == "chouette":
+        seats = line_from_json(line_before)
+        box, captain = seats.box or "", seats.captain
+        extras = extras_from_detail(detail)
+    else:
+        result = json.loads(detail or "{}")
+        box, captain = result.get("winner", ""), result.get("loser")
+    return GameLine(
+        number=number,
+        kind=kind,
+        box=box,
+        captain=captain,
+        points=points,
+        cents=cents,
+        ended_at=moment(ended_at) if ended_at else None,
+        session=session,
+        extras=extras,
+    )
