@@ -27,7 +27,7 @@ import shlex
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import Enum, StrEnum
@@ -2855,14 +2855,21 @@ def command_names() -> list[str]:
     return [*names, "help", "quit"]
 
 
-def dispatch(words: Sequence[str], opts: Options) -> int:
-    """Run one command line in this process, as ``chouette WORDS`` would (exit code back)."""
+def dispatch(words: Sequence[str], opts: Options, *, at_table: bool = False) -> int:
+    """Run one command line in this process, as ``chouette WORDS`` would (exit code back).
+    At the table (``at_table``) a mistake in the words says so in one line, without the
+    shell's usage text, and a command that cannot run there is refused."""
     from typer.main import get_command
 
     global _command
     if _command is None:
         _command = get_command(app)
     opts.issued = clock()  # this line was given now, not when the process started
+    if at_table:
+        said = next((w for w in words if not w.startswith("-") and w not in (opts.db,)), "")
+        if said in NOT_AT_TABLE:
+            say(f"Error: {said} {NOT_AT_TABLE[said]}", err=True)
+            return 2
     try:
         code = _command.main(
             args=list(words), prog_name="chouette", standalone_mode=False, obj=opts
@@ -2873,7 +2880,13 @@ def dispatch(words: Sequence[str], opts: Options) -> int:
         return 1
     except typer.TyperException as err:  # a usage error
         show = getattr(err, "show", None)
-        if show is not None:
+        if at_table:
+            message = err.format_message() if hasattr(err, "format_message") else str(err)
+            context = getattr(err, "ctx", None)
+            command = context.info_name if context is not None and context.parent else ""
+            hint = f" (help {command} explains it)" if command else " (help lists the commands)"
+            say(f"Error: {message}{hint}", err=True)
+        elif show is not None:
             show()
         else:
             say(f"Error: {err}", err=True)
@@ -2883,6 +2896,12 @@ def dispatch(words: Sequence[str], opts: Options) -> int:
 
 _command: Any = None
 
+#: Commands the table's prompt refuses, and why.
+NOT_AT_TABLE = {
+    "table": "runs at a shell's prompt: this is the table already",
+    "serve": "runs at a shell's prompt, until Ctrl-C: start it in another terminal",
+    "demo": "runs at a shell's prompt (it plays in a throw-away ledger of its own)",
+}
 
 LEAVING = "(to leave the table: Ctrl-C again on an empty line, Ctrl-D, or quit)"
 
@@ -2892,65 +2911,205 @@ def nothing_typed() -> str:
     return ""
 
 
+def prompt_text(opts: Options) -> str:
+    """The table's prompt: its session and game (``friday · game 3> ``)."""
+    try:
+        with reads_for(opts) as book:
+            info = book.session(session_named(opts))
+            number = book.live(info).number
+    except ChouetteError:
+        return "chouette> "
+    return f"{shown(info.name)} · game {number}> "
+
+
+def table_help(words: Sequence[str], opts: Options) -> None:
+    """``help`` at the table: its commands in a list; ``help COMMAND``: that command's help,
+    as it is typed here (without the ``chouette`` before it)."""
+    from typer.main import get_command
+
+    group = get_command(app)
+    root = typer.Context(group, info_name="chouette", obj=opts)
+    if words:
+        found = group.get_command(root, words[0]) if isinstance(group, Commands) else None
+        if found is None or words[0] in NOT_AT_TABLE:
+            say(f"Error: there is no command {shown(words[0])!r} at the table (help lists them)")
+            return
+        text = found.get_help(typer.Context(found, info_name=words[0], parent=root))
+        text = text.replace(f"Usage: chouette {words[0]}", f"Usage: {words[0]}", 1)
+        say(text.replace("\n      chouette ", "\n      "))  # its examples as typed here
+        return
+    say("The table's commands (help COMMAND explains one; Tab completes):")
+    rows = [
+        (name, (info.callback.__doc__ or "").strip().splitlines()[0] if info.callback else "")
+        for info in app.registered_commands
+        if (name := info.name or (info.callback.__name__ if info.callback else ""))
+        not in (*NOT_AT_TABLE, "help")
+    ]
+    width = max(len(name) for name, _ in rows)
+    for name, line in rows:
+        say(f"  {name.ljust(width)}  {line}")
+    say(f"  {'quit'.ljust(width)}  Leave the table (or Ctrl-D).")
+
+
 def table_loop(
-    opts: Options, read: Callable[[str], str], typed: Callable[[], str] = nothing_typed
-) -> None:
-    """The prompt of ``chouette table``: live commands without the ``chouette`` prefix.
+    opts: Options,
+    read: Callable[[str], str],
+    typed: Callable[[], str] = nothing_typed,
+    *,
+    prompt: Callable[[], str] = lambda: "",
+    kept: Callable[[], None] = lambda: None,
+) -> list[int]:
+    """The prompt of ``chouette table``: live commands without the ``chouette`` prefix. The
+    numbers of the lines that failed come back (a script piped in fails with them).
 
     Ctrl-C clears the line being typed (``typed`` tells what it held); on an empty line it
-    says how to leave, and a second Ctrl-C in a row leaves, as Ctrl-D and ``quit`` do."""
+    says how to leave, and a second Ctrl-C in a row leaves, as Ctrl-D and ``quit`` do.
+    ``prompt`` makes the prompt (the session and its game); ``kept`` keeps the history."""
     prefix = [*(["--db", opts.db] if opts.db else [])]
     warned = False  # the last key was a Ctrl-C on an empty line
+    failed: list[int] = []
+    number = 0
     while True:
         try:
-            text = read("chouette> ")
+            text = read(prompt())
         except EOFError:
             say()
-            return
+            return failed
         except KeyboardInterrupt:
             say()
             if typed().strip():
                 warned = False
                 continue
             if warned:
-                return
+                return failed
             say(LEAVING)
             warned = True
             continue
         warned = False
+        number += 1
+        kept()
         try:
             words = shlex.split(text)
         except ValueError as err:
             say(f"Error: {err}", err=True)
+            failed.append(number)
             continue
         if not words:
             continue
         if words[0] in ("quit", "exit"):
-            return
-        if words[0] == "help":
-            words = [*words[1:], "--help"] if len(words) > 1 else ["--help"]
+            return failed
+        if words[0] == "help" or words[-1] in ("--help", "-h"):
+            table_help(words[1:] if words[0] == "help" else words[:1], opts)
+            continue
         opts.booked = False
-        dispatch([*prefix, *words], opts)
-        if opts.booked:
-            dispatch([*prefix, "status"], opts)
+        if dispatch([*prefix, *words], opts, at_table=True) != 0:
+            failed.append(number)
+        if opts.booked:  # the game's table said the next line: only what else there is to say
+            table_notes(opts)
+
+
+def table_notes(opts: Options) -> None:
+    """The notes on the line after a game (a split due, a seat a player away cannot take)."""
+    from chouette.line import line_notes
+
+    try:
+        with reads_for(opts) as book:
+            info = book.session(session_named(opts))
+    except ChouetteError:
+        return
+    for text in line_notes(info.line, info.rules):
+        note(f"{text}.")
+
+
+def keep_history(readline: Any) -> Callable[[], None]:
+    """The table's history from earlier evenings (:func:`history_file`), and what keeps each
+    new line there (a killed terminal loses none)."""
+    path = history_file()
+    readline.set_history_length(1000)
+    with suppress(OSError):
+        readline.read_history_file(str(path))
+
+    def keep() -> None:
+        with suppress(OSError):
+            path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            readline.write_history_file(str(path))
+            path.chmod(0o600)
+
+    return keep
+
+
+def shell_word(line: str) -> tuple[int, str | None]:
+    """Where the word being typed at the end of ``line`` starts, as a shell splits words
+    (a quoted or backslashed space is inside a word), and the quote still open in it."""
+    start, quote, i = 0, None, 0
+    while i < len(line):
+        ch = line[i]
+        if quote is not None:
+            if ch == quote:
+                quote = None
+            elif ch == "\\" and quote == '"':
+                i += 1
+        elif ch == "\\":
+            i += 1
+        elif ch in "'\"":
+            quote = ch
+        elif ch == " ":
+            start = i + 1
+        i += 1
+    return start, quote
+
+
+def table_choices(
+    done: Sequence[str], names: Sequence[str], sessions: Callable[[], list[str]]
+) -> list[str]:
+    """What a word after ``done`` may be at the table: a command first, then the words it
+    takes (a session after --session, a command after help, else the players)."""
+    if not done:
+        return [n for n in command_names() if n not in NOT_AT_TABLE]
+    if done[-1] == "--session" or (done[0] == "sessions" and done[-1] in ("--rename", "--delete")):
+        return sessions()
+    if done[0] == "help":
+        return [n for n in command_names() if n not in NOT_AT_TABLE] if len(done) == 1 else []
+    return [*names, "box", "team", "--all", "--by", "--json"]
 
 
 def completer(opts: Options) -> Callable[[str, int], str | None]:
-    """Tab completion of command names and the session's players."""
+    """Tab completion at the table: commands, the session's players, sessions and commands
+    where they go; a name with a space completes as one word (``Big\\ Al``, or inside the
+    quote typed: ``'Big Al'``)."""
     import readline
 
     names: list[str] = []
+    found: list[str] = []
 
-    def refresh() -> None:
-        names[:] = seated(opts)
+    def sessions() -> list[str]:
+        try:
+            with reads_for(opts) as book:
+                return book.session_names()
+        except ChouetteError:
+            return []
 
-    def complete(text: str, state: int) -> str | None:
+    def complete(_text: str, state: int) -> str | None:
         if state == 0:
-            refresh()
-        first = not readline.get_line_buffer()[: readline.get_begidx()].strip()
-        pool = command_names() if first else [*names, "box", "team", "--all", "--by", "--json"]
-        typed = text.lstrip("'\"")
-        found = [shlex.quote(w) for w in pool if w.startswith(typed)]  # 'Big Al' stays one word
+            names[:] = seated(opts)
+            line, begin = readline.get_line_buffer(), readline.get_begidx()
+            start, quote = shell_word(line[: readline.get_endidx()])
+            try:
+                done = shlex.split(line[:start])
+            except ValueError:
+                done = line[:start].split()
+            typed = line[start : readline.get_endidx()]
+            try:
+                meant = shlex.split(typed + (quote or ""))[0] if typed else ""
+            except ValueError:
+                meant = typed
+            found[:] = []
+            for word in table_choices(done, names, sessions):
+                if not word.startswith(meant):
+                    continue
+                written = f"{quote}{word}{quote}" if quote else SHELL_SPECIAL.sub(r"\\\1", word)
+                if written.startswith(line[start:begin]):
+                    found.append(written[begin - start :])
         return found[state] + " " if state < len(found) else None
 
     return complete
@@ -2960,9 +3119,11 @@ def completer(opts: Options) -> Callable[[str, int], str | None]:
 def table(ctx: typer.Context) -> None:
     """Run the evening at one prompt.
 
-    Live commands without the `chouette` prefix, Tab completion of commands and names,
-    the status after every game; each command is still its own transaction. Ctrl-C clears
-    the line; Ctrl-D, quit, or a second Ctrl-C on an empty line leaves.
+    Live commands without the `chouette` prefix, the session and game in the prompt, Tab
+    completion of commands and names, the history of earlier evenings (chouette where
+    names its file); each command is still its own transaction. help lists the table's
+    commands. Ctrl-C clears the line; Ctrl-D, quit, or a second Ctrl-C on an empty line
+    leaves. Piped in, the lines are a script: no prompt, and exit 1 if any line failed.
 
     Examples:
 
@@ -2974,9 +3135,10 @@ def table(ctx: typer.Context) -> None:
     with ledger(ctx, write=True) as book:
         info = current(book, ctx, lock=True)
     opts.session = info.name  # this table's session, until `new` or --session at its prompt
-    say(f"Table mode for {info.name}: type commands (help, quit); Tab completes.")
-    typed = nothing_typed
-    if sys.stdin.isatty():
+    interactive = sys.stdin.isatty()
+    typed, kept = nothing_typed, (lambda: None)
+    if interactive:
+        say(f"Table mode for {info.name}: type commands (help, quit); Tab completes.")
         try:
             import readline
 
@@ -2984,10 +3146,20 @@ def table(ctx: typer.Context) -> None:
             readline.set_completer_delims(" ")
             readline.parse_and_bind("tab: complete")
             typed = readline.get_line_buffer
+            kept = keep_history(readline)
         except ImportError:
             pass
-    dispatch(["status"], opts)
-    table_loop(opts, input, typed)
+        dispatch(["status"], opts)
+    failed = table_loop(
+        opts,
+        input,
+        typed,
+        prompt=(lambda: prompt_text(opts)) if interactive else (lambda: ""),
+        kept=kept,
+    )
+    if failed and not interactive:  # a script: its caller learns that a line failed
+        which = f"line {failed[0]}" if len(failed) == 1 else f"lines {', '.join(map(str, failed))}"
+        fail(f"{plural(len(failed), 'line')} of the script failed ({which})")
 
 
 SERVE_NEEDS = {"uvicorn", "starlette", "jinja2", "segno", "anyio"}

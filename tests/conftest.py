@@ -76,6 +76,7 @@ def ledger_url(
     from db.engine import dispose_all
 
     monkeypatch.setenv("CHOUETTE_NOW", NOW)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))  # the table's history, say
     monkeypatch.delenv("FORCE_COLOR", raising=False)  # exact outputs are plain text
     if backend == "postgres":
         url = request.getfixturevalue("postgres_server").fresh_ledger()

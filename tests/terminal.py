@@ -12,7 +12,7 @@ import time
 
 from tests.procs import script
 
-PROMPT = b"chouette> "
+PROMPT = b"> "  # the table's prompt ends so: ``friday · game 1> ``
 CTRL_C, CTRL_D, TAB = b"\x03", b"\x04", b"\t"
 
 

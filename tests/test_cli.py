@@ -446,12 +446,48 @@ def test_take_all_answers_every_pending_double(chouette):
 def test_table_mode_runs_the_evening_at_one_prompt(chouette):
     chouette("new", "friday", "ann", "bob", "cat")
     script = "double bob\ntake bob\nbogus\nend team --gammon\nstandings --json\nquit\n"
-    out = chouette("table", input=script).stdout
-    assert "Table mode for friday" in out
+    result = chouette("table", input=script, code=1)  # a script with a line that failed
+    out = result.stdout
     assert "Game 1: bob takes." in out
-    assert "Session friday: game 2 (not started)\nLine: bob | cat, ann\n" in out
+    assert out.count("bob | cat, ann") == 1  # the next line, said once after the game
     assert '"cents": 400' in out  # bob won 4 points at 1.00
+    assert "> " not in out  # piped in: a script, no prompts
+    assert result.stderr == (
+        "Error: No such command 'bogus'. (help lists the commands)\n"
+        "Error: 1 line of the script failed (line 3)\n"
+    )
     assert chouette.json("status")["box"] == "bob"
+
+
+def test_a_script_at_the_table_whose_lines_all_work_exits_0(chouette):
+    chouette("new", "friday", "ann", "bob", "cat")
+    assert chouette("table", input="double bob\ndrop bob\n").stderr == ""
+
+
+@pytest.mark.parametrize(
+    ("line", "said"),
+    [
+        ("serve", "Error: serve runs at a shell's prompt, until Ctrl-C: start it in another "
+         "terminal\n"),
+        ("table", "Error: table runs at a shell's prompt: this is the table already\n"),
+        ("take", "Error: name the member whose cube you take, or use --all\n"),
+        ("take bob --gamme 1", "Error: No such option: --gamme (Possible options: --game) "
+         "(help take explains it)\n"),
+    ],
+)  # fmt: skip
+def test_a_line_the_table_cannot_run_says_why_in_one_line(chouette, line, said):
+    chouette("new", "friday", "ann", "bob", "cat")
+    result = chouette("table", input=line + "\n", code=1)
+    assert result.stderr.startswith(said)
+    assert "Usage:" not in result.output
+
+
+def test_help_at_the_table_lists_its_commands_as_typed_there(chouette):
+    chouette("new", "friday", "ann", "bob", "cat")
+    out = chouette("table", input="help\nhelp take\n").stdout
+    assert "The table's commands (help COMMAND explains one; Tab completes):" in out
+    assert "  take " in out and "  serve " not in out and "  quit " in out
+    assert "Usage: take [OPTIONS] [MEMBER]" in out and "Usage: chouette" not in out
 
 
 def test_the_demo_settles_an_evening(chouette, tmp_path, ledger_url):

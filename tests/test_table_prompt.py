@@ -59,11 +59,75 @@ def test_ctrl_d_leaves_the_table(table):
 
 
 def test_tab_completes_commands_and_the_players_names(table):
-    table.press(b"dou" + TAB)
-    table.until(b"double ")
-    table.press(b"c" + TAB)
+    table.press(b"dou" + TAB)  # double, double-extra: as far as they agree (and a bell)
+    table.until(b"ble")
+    table.press(b" c" + TAB)
     table.until(b"cat ")
     table.press(b"\r")
     assert "Game 1: the box, ann, doubles cat." in table.until(PROMPT)
     table.press(CTRL_D)
     assert table.exit_code() == 0
+
+
+def test_the_prompt_names_the_session_and_the_game(chouette):
+    chouette("new", "friday", "ann", "bob", "cat")
+    terminal = Terminal("table")
+    assert terminal.until(PROMPT).endswith("friday · game 1> ")
+    terminal.press(b"end team\r")
+    assert terminal.until(PROMPT).endswith("friday · game 2> ")
+    terminal.press(CTRL_D)
+    assert terminal.exit_code() == 0
+
+
+def test_the_history_is_kept_for_the_next_evening(chouette, tmp_path):
+    chouette("new", "friday", "ann", "bob", "cat")
+    terminal = Terminal("table")
+    terminal.until(PROMPT)
+    terminal.press(b"standings\r")
+    terminal.until(PROMPT)
+    terminal.press(CTRL_D)
+    assert terminal.exit_code() == 0
+    history = tmp_path / "data" / "chouette" / "table-history"
+    assert history.read_text().splitlines()[-1] == "standings"
+    assert history.stat().st_mode & 0o777 == 0o600
+    again = Terminal("table")
+    again.until(PROMPT)
+    again.press(b"\x1b[A")  # the up arrow: the last line of the last evening
+    again.until(b"standings")
+    again.press(b"\r")
+    again.until(PROMPT)
+    again.press(CTRL_D)
+    assert again.exit_code() == 0
+
+
+def test_tab_completes_a_name_with_a_space_as_one_word(chouette):
+    chouette("new", "friday", "ann", "Big Al", "cat")
+    terminal = Terminal("table")
+    terminal.until(PROMPT)
+    terminal.press(b"double B" + TAB)
+    terminal.until(b"Big\\ Al ")
+    terminal.press(b"\r")
+    assert "doubles Big Al" in terminal.until(PROMPT)
+    terminal.press(b"take 'Bi" + TAB)
+    terminal.until(b"'Big Al' ")
+    terminal.press(b"\r")
+    assert "Big Al takes" in terminal.until(PROMPT)
+    terminal.press(b"help si" + TAB)
+    terminal.until(b"t-")  # sit-out, sit-in: as far as they agree
+    terminal.press(CTRL_C)
+    terminal.until(PROMPT)
+    terminal.press(CTRL_D)
+    assert terminal.exit_code() == 0
+
+
+def test_tab_after_session_completes_the_sessions(chouette):
+    chouette("new", "friday", "ann", "bob", "cat")
+    chouette("new", "fri night", "dan", "eve")
+    terminal = Terminal("--session", "friday", "table")
+    terminal.until(PROMPT)
+    terminal.press(b"--session fri\\ n" + TAB)
+    terminal.until(b"fri\\ night ")
+    terminal.press(b"status\r")
+    assert "Session fri night" in terminal.until(PROMPT)
+    terminal.press(CTRL_D)
+    assert terminal.exit_code() == 0
