@@ -58,7 +58,8 @@ def play(
     if expect is not None and expect != live.number:
         if expect < live.number:
             raise ChouetteError(
-                f"game {expect} is already over (another command booked it first): nothing written"
+                f"game {expect} is over, and game {live.number} is the current game: nothing "
+                f"written (--game {live.number} to act on it)"
             )
         raise ChouetteError(f"there is no game {expect} yet: the next game is {live.number}")
     done = apply_all(live.game or start(info.line, info.rules, live.carry), events)

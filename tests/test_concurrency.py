@@ -214,7 +214,7 @@ def game_in_progress(url: str) -> None:
 
 
 STALE = "was ended by another command after this one was given: nothing written"
-OVER = "is already over (another command booked it first): nothing written"
+OVER = "is over, and game"
 
 
 @pytest.mark.parametrize(

@@ -214,7 +214,7 @@ def test_an_action_for_a_game_another_terminal_ended_is_refused(chouette, ledger
     served = table(ledger_url)  # the page shows game 1 …
     chouette("take", "bob")
     chouette("end", "team")  # … which another terminal ends
-    with pytest.raises(ChouetteError, match="game 1 is already over"):
+    with pytest.raises(ChouetteError, match="game 1 is over"):
         served.act(Action("end", winner="box"), "friday", 1)
     assert len(chouette.json("sheet")["games"]) == 1
 
