@@ -49,6 +49,7 @@ if TYPE_CHECKING:
     from typer._click import Context, HelpFormatter, Parameter  # Typer's own Click
 
     from chouette.game import Event, Game
+    from chouette.line import Line
     from chouette.outcome import Kind
     from chouette.report import Rows
     from db import Ledger
@@ -1128,10 +1129,20 @@ def change_line(ctx: typer.Context, name: str, change: Callable[..., Any], verb:
 
     with ledger(ctx, write=True) as book:
         info = current(book, ctx, lock=True)
+        before = info.line
         name = resolve(normal_name(name), info.line.order, "is not in the line")
         info = changed(book, info, lambda line: change(line, name, info.rules), f"{name} {verb}")
     say(f"{name} {verb}. Line: {info.line.describe()}")
+    say_partner(before, info)
     say_notes(info)
+
+
+def say_partner(before: "Line", info: "SessionInfo") -> None:
+    """A partnership that begins or ends with a change of the line, with its reason."""
+    from chouette.line import partner_news
+
+    for text in partner_news(before, info.line, info.rules):
+        say(f"{text}.")
 
 
 @app.command(cls=Command)
@@ -1163,9 +1174,11 @@ def join(
     from db.actions import join as joined
 
     with ledger(ctx, write=True) as book:
-        info = joined(book, current(book, ctx, lock=True), name, cents)
+        seated = current(book, ctx, lock=True)
+        info = joined(book, seated, name, cents)
     name = match(name, info.line.order) or name  # as the ledger writes them (BOB: bob)
     say(f"{joined_text(name, info.player_stakes.get(name))}. Line: {info.line.describe()}")
+    say_partner(seated.line, info)
     say_notes(info)
 
 
@@ -1496,8 +1509,13 @@ def report_played(played: "Played", before: "Game | None", as_json: bool) -> Non
     for text in describe_events(played.number, before, played.game):
         say(text)
     if played.outcome is not None:
+        from chouette.line import partner_news
+
         emit(booked_rows(played.outcome))
-        say(f"Next line: {played.outcome.next_line.describe()}")
+        next_line = played.outcome.next_line
+        say(f"Next line: {next_line.describe()}")
+        for text in partner_news(played.game.start_line, next_line, played.session.rules):
+            say(f"{text}.")
 
 
 def one(event: "Event") -> "Callable[[Game | None, Who], Sequence[Event]]":

@@ -158,6 +158,33 @@ def seat(line: Line, rules: HouseRules) -> Line:
     return replace(line, partner=pick)
 
 
+def partner_news(before: Line, after: Line, rules: HouseRules) -> list[str]:
+    """What the scorer says when the box's partner changes with the line (a join, a leave, a
+    sit-out or sit-in, a game's rotation): who stops or starts being the partner, and why."""
+    if before.partner == after.partner:
+        return []
+    seated, start = len(after.active), rules.partner_from
+    news = []
+    gone = before.partner
+    if gone is not None:
+        if gone not in after.order:
+            why = f"{gone} left the line"
+        elif gone in after.sitting_out:
+            why = f"{gone} sits out"
+        elif after.partner is None and (start is None or seated < start):
+            why = f"{seated} seated, a partner from {start}"
+        else:
+            why = "the box changed hands" if before.box != after.box else "the line changed"
+        news.append(f"{gone} is no longer the box's partner: {why}")
+    if after.partner is not None:
+        pick = "the next after the box" if rules.partner_pick == "next" else "the last in line"
+        news.append(
+            f"{after.partner} becomes the box's partner: {seated} seated, a partner from "
+            f"{start} ({pick})"
+        )
+    return news
+
+
 def check_between_games(in_progress: int | None) -> None:
     """The line changes only between games (``in_progress``: the game being played, if any)."""
     if in_progress is not None:

@@ -680,7 +680,7 @@ def _sheet(
         cells = [f'<td class="name">{_e(line.session)}</td>'] if by_session else []
         cells += [
             f'<td class="num">{line.number}{"*" if is_engine else ""}</td>',
-            f'<td class="name">{_e(line.box)}</td>',
+            f'<td class="name">{_e(line.box_side)}</td>',
             f'<td class="name">{_e(line.captain or "")}</td>',
         ]
         for p in everyone:
@@ -690,7 +690,9 @@ def _sheet(
             pts, cents = line.points.get(p, 0), line.cents[p]
             points[p] += pts
             run[p] += cents
-            role = "box" if p == line.box else "captain" if p == line.captain else ""
+            role = (
+                "box" if p in (line.box, line.partner) else "captain" if p == line.captain else ""
+            )
             cells.append(
                 f'<td class="result{f" {role}" if role else ""}" data-player="{names[p]}" '
                 f'data-points="{pts}" data-cents="{cents}" data-running-cents="{run[p]}">'

@@ -36,6 +36,12 @@ class GameLine:
     ended_at: datetime | None = None
     session: str = ""
     extras: tuple[ExtraResult, ...] = ()
+    partner: str | None = None  # the box's partner in this game, if any
+
+    @property
+    def box_side(self) -> str:
+        """The box as the sheet names it: ``ann+cat`` with a partner."""
+        return f"{self.box}+{self.partner}" if self.partner else self.box
 
 
 @dataclass(frozen=True)
@@ -399,6 +405,8 @@ def sheet_game_json(line: GameLine, everyone: Sequence[str], session: str | None
         "points": {p: line.points[p] for p in everyone if p in line.points},
         "cents": {p: line.cents[p] for p in everyone if p in line.cents},
     }
+    if line.partner:
+        entry["partner"] = line.partner
     if line.extras:
         entry["extras"] = [extra_result_json(e) for e in line.extras]
     if session is None:
@@ -437,7 +445,7 @@ def _sheet_body(
                 cells.append("")
         label = str(line.number) if line.kind == "chouette" else f"{line.number}*"
         prefix = [line.session] if sessions else []
-        yield [*prefix, label, line.box, line.captain or "", *cells]
+        yield [*prefix, label, line.box_side, line.captain or "", *cells]
     pad = [""] if sessions else []
     yield [*pad, "total", "", "", *[signed(running[p]) for p in everyone]]
     yield [*pad, "money", "", "", *[balance(money_total[p]) for p in everyone]]

@@ -375,9 +375,10 @@ class Reads:
 def _game_line(row: Sequence[Any], points: dict[str, int], cents: dict[str, Cents]) -> GameLine:
     _, number, kind, line_before, detail, ended_at, session = row[:7]
     extras: tuple[ExtraResult, ...] = ()
+    partner = None
     if kind == "chouette":
         seats = line_from_json(line_before)
-        box, captain = seats.box or "", seats.captain
+        box, captain, partner = seats.box or "", seats.captain, seats.partner
         extras = extras_from_detail(detail)
     else:
         result = json.loads(detail or "{}")
@@ -392,4 +393,5 @@ def _game_line(row: Sequence[Any], points: dict[str, int], cents: dict[str, Cent
         ended_at=moment(ended_at) if ended_at else None,
         session=session,
         extras=extras,
+        partner=partner,
     )

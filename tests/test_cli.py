@@ -532,3 +532,22 @@ def test_recording_nothing_is_refused(chouette, text):
     chouette("new", "friday", "ann", "bob")
     result = chouette("record", "-", input=text, code=1)
     assert result.stderr == "Error: standard input holds no records to book\n"
+
+
+def test_the_partner_is_announced_with_the_line_and_shown_on_the_sheet(chouette):
+    chouette("new", "p", "ann", "bob", "cat", "dan", "eve", "--partner-from", "5")
+    ended = chouette("end", "team").stdout
+    assert ended.endswith(
+        "Next line: bob+dan | cat, eve, ann\n"
+        "cat is no longer the box's partner: the box changed hands.\n"
+        "dan becomes the box's partner: 5 seated, a partner from 5 (the next after the box).\n"
+    )
+    assert chouette("leave", "eve").stdout == (
+        "eve leaves. Line: bob | cat, dan, ann\n"
+        "dan is no longer the box's partner: 4 seated, a partner from 5.\n"
+    )
+    assert chouette("join", "fay").stdout.endswith(
+        "dan becomes the box's partner: 5 seated, a partner from 5 (the next after the box).\n"
+    )
+    assert chouette("sheet").stdout.splitlines()[3].startswith("1       ann+cat  bob")
+    assert chouette.json("sheet")["games"][0]["partner"] == "cat"

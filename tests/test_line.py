@@ -7,7 +7,17 @@ import random
 import pytest
 
 from chouette.errors import LineError
-from chouette.line import join, leave, new_line, roll_off, sit_in, sit_out
+from chouette.line import (
+    Line,
+    join,
+    leave,
+    new_line,
+    partner_news,
+    roll_off,
+    seat,
+    sit_in,
+    sit_out,
+)
 from chouette.rules import HouseRules
 from tests.table import outcome, play, play_on, seats, show
 
@@ -197,3 +207,37 @@ def test_leaving_partner_is_replaced():
     line = seats("B+P | C, M1, M2, M3")
     assert show(leave(line, "P", PARTNER)) == "B+M1 | C, M2, M3"
     assert show(leave(leave(line, "P", PARTNER), "M3", PARTNER)) == "B | C, M1, M2"
+
+
+# ------------------------------------------------------------ the partner, announced
+
+
+PARTNER_FROM_5 = HouseRules(partner_from=5)
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "said"),
+    [
+        (("a", "b", "c", "d"), ("a", "b", "c", "d", "e"),
+         ["c becomes the box's partner: 5 seated, a partner from 5 (the next after the box)"]),
+        (("a", "b", "c", "d", "e"), ("a", "b", "c", "d"),
+         ["c is no longer the box's partner: 4 seated, a partner from 5"]),
+        (("a", "b", "c", "d", "e"), ("a", "b", "d", "e", "f"),
+         ["c is no longer the box's partner: c left the line",
+          "d becomes the box's partner: 5 seated, a partner from 5 (the next after the box)"]),
+        (("a", "b", "c", "d", "e"), ("a", "b", "c", "d", "e", "f"), []),
+    ],
+)  # fmt: skip
+def test_a_partnership_that_begins_or_ends_is_announced_with_its_reason(before, after, said):
+    old = seat(Line(before), PARTNER_FROM_5)
+    new = seat(Line(after), PARTNER_FROM_5)
+    assert partner_news(old, new, PARTNER_FROM_5) == said
+
+
+def test_a_partner_who_sits_out_is_no_longer_partner_and_says_why():
+    line = seat(Line(("a", "b", "c", "d", "e", "f")), PARTNER_FROM_5)
+    out = sit_out(line, "c", PARTNER_FROM_5)
+    assert partner_news(line, out, PARTNER_FROM_5) == [
+        "c is no longer the box's partner: c sits out",
+        "d becomes the box's partner: 5 seated, a partner from 5 (the next after the box)",
+    ]

@@ -151,4 +151,4 @@ def _last(live: LiveGame, lines: Sequence[GameLine]) -> str:
 
 def _finished(line: GameLine) -> LastGame:
     results = tuple(Standing(p, line.points[p], line.cents.get(p, 0)) for p in line.points)
-    return LastGame(line.number, line.kind != "chouette", line.box, line.captain, results)
+    return LastGame(line.number, line.kind != "chouette", line.box_side, line.captain, results)
