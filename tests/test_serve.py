@@ -189,11 +189,11 @@ def test_the_scorekeepers_page_and_actions_need_the_pin(ledger_url):
         assert outsider.status == 403 and not outsider.cookie
         status, answer = outsider.post({"act": "double-member", "member": "bob",
                                         "session": "friday"})  # fmt: skip
-        assert status == 403 and answer == {
+        assert status == 401 and answer == {
             "ok": False,
             "said": ["Error: the scorekeeper's page needs the PIN that `chouette serve` printed"],
         }
-        assert Stream(server, "/keeper/events").status == 403
+        assert Stream(server, "/keeper/events").status == 401
         keeper = Keeper(server)
         assert keeper.status == 303 and keeper.cookie
         status, page = server.get("/keeper", {"Cookie": keeper.cookie})
@@ -217,10 +217,11 @@ def test_the_scorekeepers_page_and_actions_need_the_pin(ledger_url):
             response = conn.getresponse()
             said = (response.status, response.read())
             assert said == (413, b"Error: the form has more fields than any form of ours\n")
-        # five wrong PINs from one device, and it must wait (even with the right one)
-        for _ in range(5):
-            assert Keeper(server, "0000").status == 403
-        assert Keeper(server).status == 403
+        # five wrong PINs from one device (9999 above, four here), and it must wait (429,
+        # even with the right one)
+        statuses = [Keeper(server, "0000").status for _ in range(5)]
+        assert statuses == [403, 403, 403, 403, 429]
+        assert Keeper(server).status == 429
         cubes = json.loads(procs.ok(ledger_url, "status", "--json"))["game"]["cubes"]
         assert cubes["bob"]["pending"] == "box"  # the page's double, and nothing else
 
