@@ -415,3 +415,24 @@ def test_ctrl_c_stops_the_server_at_once_with_pages_connected(ledger_url):
         server.stop()
         assert time.monotonic() - start < 5
         assert server.lines[-1] == "Stopped."
+
+
+@pytest.mark.slow
+def test_the_static_folder_gives_only_its_own_files(ledger_url):
+    """Paths that climb out of /static/ (plain, percent-encoded, doubled) find nothing: not
+    the server's code, not the ledger."""
+    procs.ok(ledger_url, "new", "friday", "ann", "bob")
+    with serving(ledger_url) as server:
+        assert server.get("/static/live.css")[0] == 200
+        for path in ("/static/../app.py", "/static/..%2fapp.py", "/static/%2e%2e/%2e%2e/cli.py",
+                     "/static/..%252f..%252fcli.py", "/static/....//app.py",
+                     "/static/%2e%2e%5capp.py", "/static//etc/passwd"):  # fmt: skip
+            with socket.create_connection((server.host, server.port), timeout=30) as sock:
+                sock.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                             "Connection: close\r\n\r\n".encode())  # fmt: skip
+                answer = b""
+                while chunk := sock.recv(65536):
+                    answer += chunk
+            status = int(answer.split(b" ", 2)[1])
+            assert status in (400, 404), (path, answer[:200])
+            assert b"import" not in answer and b"root:" not in answer, path

@@ -313,7 +313,7 @@ def test_a_restart_keeps_the_keeper_in_and_a_new_pin_is_asked_for_at_once(browse
         phone.fill("#pin", PIN)
         phone.get_by_role("button", name="Open").click()
         expect(phone.locator("#controls .controls")).to_have_count(1)
-        expect(phone.locator("#devices tr.device")).to_have_count(1)
+        expect(phone.locator("#devices li.device")).to_have_count(1)
         code = phone.locator('#codes li[data-player="bob"] code').inner_text()
     expect(phone.locator("#live")).to_be_visible()  # the server is gone: "Reconnecting…"
     with serving(ledger_url, port=port) as second:  # the same PIN

@@ -429,7 +429,9 @@ def create_app(
         current = await who(request)
         if not current.keeper:
             # 401: the page's script asks for the PIN (a restart with a new PIN, signed out)
-            return refusal(401 if current.device is None else 403, NO_PIN, False)
+            if current.device is None:
+                return refusal(401, NO_PIN, False)
+            return refusal(403, NOT_KEEPER, False)
         device = current.device or ""
         return stream(request, ("board", "controls"), lambda: access.holds(device, keeper=True))
 
@@ -505,7 +507,7 @@ def create_app(
             Mount("/static", StaticFiles(packages=[("web", "static")]), name="static"),
         ],
         lifespan=lifespan,
-        middleware=[Middleware(Hosts, hosts=hosts), Middleware(Headers)],
+        middleware=[Middleware(Headers), Middleware(Hosts, hosts=hosts)],
     )
     app.state.hub = hub
     app.state.access = access
