@@ -433,6 +433,7 @@ def test_a_phone_speaks_for_the_player_whose_code_it_gave_and_for_nobody_else(le
                                 r'class="who">[^<]*</span> <code class="code">([^<]+)</code>',
                                 page))  # fmt: skip
         assert set(codes) == {"ann", "bob", "&lt;b&gt;cat&lt;/b&gt;"}  # a name is text
+        assert "<b>cat</b>" not in page  # in the QR code's title too
         assert page.count("<svg") >= 3 and f"{server.url}me?code=" in page
         # the QR code carries the code in the address; opening it only fills the form
         status, page = server.get("/me?code=" + codes["bob"].replace("-", ""))
