@@ -3199,20 +3199,33 @@ def serve(
             metavar="PIN", envvar="CHOUETTE_PIN", help="The scorekeeper's PIN (default: random)."
         ),
     ] = None,
+    certfile: Annotated[
+        Path | None,
+        typer.Option(
+            metavar="FILE",
+            help="Serve HTTPS with this certificate (PEM; its key in it or --keyfile).",
+        ),
+    ] = None,
+    keyfile: Annotated[
+        Path | None, typer.Option(metavar="FILE", help="The certificate's private key (PEM).")
+    ] = None,
 ) -> None:
     """Serve a live scoreboard and a scorekeeper's page in the browser.
 
     The scoreboard (for a TV and the players' phones) updates by itself within a second of
     any change, from any terminal; the scorekeeper's page, behind the PIN printed at start,
     has the cubes, the board's end, undo and the line's changes as buttons (`extra`, `proxy`
-    and `split` are typed at a terminal). It serves the current session (or --session's).
-    Needs the serve extra: pip install 'chouette[serve]'.
+    and `split` are typed at a terminal), the devices signed in (each can be signed out) and
+    each player's code for their phone. It serves the current session (or --session's).
+    A restart with the same PIN keeps the devices signed in. Plain HTTP unless --certfile
+    is given. Needs the serve extra: pip install 'chouette[serve]'.
 
     Examples:
 
     \b
         chouette serve --host 0.0.0.0
         chouette --session friday serve --port 8080 --pin 2468
+        chouette serve --host 0.0.0.0 --certfile club.pem --keyfile club-key.pem
     """
     try:
         from web.serve import run as serve_table
@@ -3232,6 +3245,8 @@ def serve(
             pin=pin,
             clock=clock,
             say=say,
+            certfile=certfile,
+            keyfile=keyfile,
         )
     except ChouetteError as err:
         fail(str(err))

@@ -229,18 +229,47 @@ class Ledger:
     def _set_current(self, name: str) -> None:
         """An upsert: two terminals starting the ledger's first sessions at the same moment
         both succeed (on PostgreSQL the second waits for the first, then overwrites)."""
+        self._put_setting(CURRENT, name)
+
+    def _put_setting(self, key: str, value: str) -> None:
         dialect = self.dialect
         if dialect not in UPSERT:  # another database: read, then write
-            row = self._db.get(Setting, CURRENT) or Setting(key=CURRENT, value=name)
-            row.value = name
+            row = self._db.get(Setting, key) or Setting(key=key, value=value)
+            row.value = value
             self._db.add(row)
             return
         dialect_insert = importlib.import_module(f"sqlalchemy.dialects.{dialect}").insert
-        upsert = dialect_insert(Setting).values(key=CURRENT, value=name)
-        self._db.execute(upsert.on_conflict_do_update(index_elements=["key"], set_={"value": name}))
-        cached = self._db.identity_map.get(self._db.identity_key(Setting, CURRENT))
+        upsert = dialect_insert(Setting).values(key=key, value=value)
+        self._db.execute(
+            upsert.on_conflict_do_update(index_elements=["key"], set_={"value": value})
+        )
+        cached = self._db.identity_map.get(self._db.identity_key(Setting, key))
         if cached is not None:
             self._db.expire(cached)  # read again if asked again in this transaction
+
+    def settings(self, prefix: str) -> dict[str, str]:
+        """The small named values whose keys start with ``prefix`` (``chouette serve`` keeps
+        its key and its devices here)."""
+        rows = self._db.exec(
+            select(Setting.key, Setting.value).where(
+                col(Setting.key).startswith(prefix, autoescape=True)
+            )
+        ).all()
+        return {key: value for key, value in rows}
+
+    def put_settings(self, values: Mapping[str, str | None]) -> None:
+        """Set each key to its value, or remove it (None); not ``current_session``, which
+        :meth:`use` keeps."""
+        for key, value in values.items():
+            if key == CURRENT:
+                raise ChouetteError(f"the setting {key!r} is kept by `use`")
+            if value is None:
+                self._db.execute(delete(Setting).where(col(Setting.key) == key))
+                cached = self._db.identity_map.get(self._db.identity_key(Setting, key))
+                if cached is not None:
+                    self._db.expunge(cached)
+            else:
+                self._put_setting(key, value)
 
     def sessions(self) -> list[SessionSummary]:
         return self.reads.sessions()

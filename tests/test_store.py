@@ -394,3 +394,23 @@ def test_undo_in_a_migrated_ledger_stops_at_a_line_change_it_cannot_take_back(
     )
     assert dump(f"sqlite:///{old}") == before
     chouette("check")
+
+
+def test_small_settings_are_kept_by_prefix_and_leave_the_current_session_alone(url):
+    """What `chouette serve` keeps (its key, devices, codes): written, overwritten, removed,
+    read back by prefix (a `_` or `%` in the prefix is no wildcard); `current_session` is
+    `use`'s alone."""
+    rules = HouseRules()
+    with open_ledger(url, write=True, now=WHEN) as book:
+        book.create_session("friday", new_line(["ann", "bob"], rules), 100, rules)
+        book.put_settings({"serve.device.a": "1", "serve.device.b": "2", "serveXdevice.c": "3"})
+    with open_ledger(url, write=True, now=WHEN) as book:
+        book.put_settings({"serve.device.a": "10", "serve.device.b": None, "serve%x": "4"})
+        assert book.settings("serve.device.") == {"serve.device.a": "10"}
+        with pytest.raises(ChouetteError, match="current_session"):
+            book.put_settings({"current_session": "x"})
+    with open_ledger(url, write=False, now=WHEN) as book:
+        assert book.settings("serve.") == {"serve.device.a": "10"}
+        assert book.settings("serve%") == {"serve%x": "4"}
+        assert book.settings("serve_") == {}
+        assert book.current_name() == "friday"

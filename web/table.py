@@ -9,7 +9,7 @@ threads. The page's own actions go one at a time (the ledger would queue them an
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
@@ -63,6 +63,18 @@ class Table:
             if self.session is not None:
                 return book.session(self.session).name
             return book.current_name()
+
+    def settings(self, prefix: str) -> dict[str, str]:
+        """The ledger's settings under ``prefix`` (the server's key and devices)."""
+        with self._read() as book:
+            return book.settings(prefix)
+
+    def put_settings(self, values: Mapping[str, str | None]) -> None:
+        """Write (or, for None, remove) settings, in one transaction."""
+        if not values:
+            return
+        with open_ledger(self.url, write=True, now=self.clock(), create=False) as book:
+            book.put_settings(values)
 
     def changes(self) -> tuple[object, ...]:
         """The cheap marker the server polls (:meth:`db.ledger.Ledger.changes`)."""
