@@ -189,13 +189,14 @@ class Resign:
 
 @dataclass(frozen=True)
 class ResignAnswer:
-    """A member's answer to the box's resignation: accept or refuse."""
+    """A member's answer to the box's resignation: accept or refuse (``chouette resign
+    --accept MEMBER`` / ``--refuse``)."""
 
     accept: bool
     member: str
 
     def describe(self) -> str:
-        return f"{'accept' if self.accept else 'refuse'} {self.member}"
+        return f"resign --{'accept' if self.accept else 'refuse'} {self.member}"
 
 
 @dataclass(frozen=True)
@@ -779,7 +780,8 @@ def _refuse_resigning(cube: Cube, name: str, doing: str) -> None:
     """No cube action on a pair the box's resignation waits on."""
     if cube.resign is not None:
         raise RuleError(
-            f"{doing}: the box's resignation waits for {name}'s answer (accept or refuse)"
+            f"{doing}: the box's resignation waits for {name}'s answer "
+            "(resign --accept or --refuse)"
         )
 
 
@@ -1350,7 +1352,7 @@ def _end(game: Game, event: End) -> Game:
     if resigning:
         raise RuleError(
             f"the game cannot end while the box's resignation waits for an answer from "
-            f"{_and(resigning)}: accept or refuse it first"
+            f"{_and(resigning)}: accept or refuse it first (resign --accept or --refuse)"
         )
     doubled = [e for e, c in zip(game.extras, game.extra_cubes, strict=True) if c.offered]
     if doubled:

@@ -158,11 +158,11 @@ def parse_event(obj: Any, where: str, *, allow_end: bool = False) -> Event:
             raise RecordError(f"{where}: 'kind' must be single, gammon or backgammon, not {kind!r}")
         members = _names(obj.get("members", []), f"{where}: members")
         return Resign(cast(Kind, kind), members)
-    if act in ("accept", "refuse"):
+    if act in RESIGN_ANSWERS:
         _keys(obj, {"act", "member"}, where)
         if "member" not in obj:
             raise RecordError(f"{where}: {act} needs a 'member'")
-        return ResignAnswer(act == "accept", _text(obj["member"], f"{where}: member"))
+        return ResignAnswer(RESIGN_ANSWERS[act], _text(obj["member"], f"{where}: member"))
     known = ", ".join(
         [
             "auto-double",
@@ -173,14 +173,17 @@ def parse_event(obj: Any, where: str, *, allow_end: bool = False) -> Event:
             "extra",
             *EXTRA_ACTS,
             "resign",
-            "accept",
-            "refuse",
+            "resign-accept",
+            "resign-refuse",
         ]
     )
     raise RecordError(f"{where}: 'act' must be one of {known}, not {act!r}")
 
 
 EXTRA_ACTS = ("double-extra", "take-extra", "drop-extra")
+#: A member's answer to the box's resignation, by its act; ``accept`` and ``refuse`` are the
+#: names a game stored before the rules card took the word ``accept`` (read, never written).
+RESIGN_ANSWERS = {"resign-accept": True, "resign-refuse": False, "accept": True, "refuse": False}
 
 
 def _flag(obj: Mapping[str, Any], key: str, where: str) -> bool:
@@ -382,7 +385,7 @@ def event_to_json(event: Event) -> dict[str, Any]:
     if isinstance(event, Resign):
         return {"act": "resign", "kind": event.kind, "members": list(event.members)}
     if isinstance(event, ResignAnswer):
-        return {"act": "accept" if event.accept else "refuse", "member": event.member}
+        return {"act": "resign-accept" if event.accept else "resign-refuse", "member": event.member}
     if isinstance(event, Double):
         out: dict[str, Any] = {"act": "double", "by": event.by}
         if event.members:

@@ -82,10 +82,10 @@ class Undone:
     """What ``undo`` took back: a command's events (``events``, of game ``number``; the game
     has not started now if ``game_gone``), the games of a ``record`` or an ``import`` (games
     ``number`` to ``last``; an import's ``file``), a ``payment``, a change of the ``line`` or
-    a ``split`` of the table or a ``rename`` of the session (``said``: what the command said
-    it did)."""
+    a ``split`` of the table, a ``rename`` of the session or players' ``accept``ance of the
+    rules (``said``: what the command said it did)."""
 
-    what: Literal["events", "record", "import", "payment", "line", "split", "rename"]
+    what: Literal["events", "record", "import", "payment", "line", "split", "rename", "accept"]
     number: int = 0
     last: int | None = None
     events: tuple[Event, ...] = ()
@@ -788,7 +788,7 @@ def done_text(done: Undone) -> str:
         return f"the import of {done.file} ({games_text(done.number, done.last)})"
     if done.what == "record":
         return f"the record of {games_text(done.number, done.last)}"
-    if done.what in ("payment", "line", "split", "rename"):
+    if done.what in ("payment", "line", "split", "rename", "accept"):
         return done.said
     return f"{', '.join(e.describe() for e in done.events)} (game {done.number})"
 

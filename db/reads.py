@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+from chouette.card import UNKNOWN, Acceptance, Card, ClubPreset, Origin
 from chouette.errors import ChouetteError
 from chouette.game import Game, carried_over, replay
 from chouette.money import Cents
@@ -163,6 +164,50 @@ class Reads:
             )
             for info in self.all_sessions()
         ]
+
+    # -------------------------------------------------------- presets and rules cards
+
+    def club_presets(self) -> list[ClubPreset]:
+        """The club's own presets, by name."""
+        return [
+            ClubPreset(name, rules_from_json(rules), moment(saved_at), saved_from)
+            for name, rules, saved_at, saved_from in self._all(
+                "SELECT name, rules, saved_at, saved_from FROM preset ORDER BY name"
+            )
+        ]
+
+    def origin(self, info: SessionInfo) -> Origin:
+        """Where the session's house rules came from (:data:`~chouette.card.UNKNOWN` for a
+        session started before chouette kept it)."""
+        row = self._first("SELECT detail FROM session_origin WHERE session_id = ?", (info.id,))
+        return UNKNOWN if row is None else Origin.from_dict(json.loads(row[0]))
+
+    def acceptances(self, info: SessionInfo) -> list[Acceptance]:
+        """Every acceptance of the session's rules the journal holds, oldest first."""
+        found = []
+        for detail, at in self._all(
+            "SELECT detail, at FROM action WHERE session_id = ? AND kind = ? ORDER BY id",
+            (info.id, "accept"),
+        ):
+            data = json.loads(detail)
+            when = moment(at)
+            found += [
+                Acceptance(player, when, data["rules"], data["stake_cents"])
+                for player in data["players"]
+            ]
+        return found
+
+    def card(self, info: SessionInfo) -> Card:
+        """The session's rules card: its rules and stakes, their origin, who accepted them."""
+        return Card(
+            session=info.name,
+            stake=info.stake,
+            rules=info.rules,
+            origin=self.origin(info),
+            player_stakes=dict(info.player_stakes),
+            seated=info.line.order,
+            acceptances=tuple(self.acceptances(info)),
+        )
 
     # -------------------------------------------------------- the game in progress
 

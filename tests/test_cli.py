@@ -148,6 +148,8 @@ def test_reports_after_a_game(chouette):
     assert chouette.json("sheet") == {
         "session": "friday",
         "players": ["ann", "bob", "cat", "dan"],
+        "accepted": [],
+        "not_accepted": ["bob", "cat", "dan", "ann"],
         "games": [
             {
                 "game": 1,

@@ -405,16 +405,16 @@ PER_MEMBER = HouseRules(resignations="per-member")
 
 
 def test_the_box_resigns_to_some_members_and_a_member_who_refuses_plays_on():
-    game = play("B | C, M1, M2", "double C", "take C", "resign gammon M1 M2", "accept M1",
-                "refuse M2", rules=PER_MEMBER)  # fmt: skip
+    game = play("B | C, M1, M2", "double C", "take C", "resign gammon M1 M2",
+                "resign-accept M1", "resign-refuse M2", rules=PER_MEMBER)  # fmt: skip
     assert game.cubes["M1"].result == 1  # a gammon on a centred cube: a single under Jacoby
     assert game.cubes["M2"].live and game.cubes["M2"].resign is None
     assert outcome(play_on(game, "end box")).points == {"C": -2, "M1": 1, "M2": -1, "B": 2}
 
 
 def test_a_resignation_accepted_by_everyone_still_in_ends_the_board():
-    game = play("B | C, M1", "double C", "take C", "resign gammon", "accept C", "accept M1",
-                rules=PER_MEMBER)  # fmt: skip
+    game = play("B | C, M1", "double C", "take C", "resign gammon", "resign-accept C",
+                "resign-accept M1", rules=PER_MEMBER)  # fmt: skip
     board = play("B | C, M1", "double C", "take C", "end team gammon resigned")
     assert game.result == board.result and outcome(game).points == outcome(board).points
 
@@ -435,11 +435,11 @@ def test_a_resignation_to_some_members_needs_the_house_rule(events, event, messa
     [
         (["resign single M1"], "end box",
          "the game cannot end while the box's resignation waits for an answer from M1: "
-         "accept or refuse it first"),
+         "accept or refuse it first (resign --accept or --refuse)"),
         (["resign single M1"], "double M1",
-         "the box cannot double M1: the box's resignation waits for M1's answer (accept or "
-         "refuse)"),
-        ([], "accept C", "there is no resignation offered to C to accept"),
+         "the box cannot double M1: the box's resignation waits for M1's answer (resign "
+         "--accept or --refuse)"),
+        ([], "resign-accept C", "there is no resignation offered to C to accept"),
         (["double C"], "resign single C",
          "the box cannot resign to C: a double is pending on C's cube (answer it first)"),
     ],
@@ -514,7 +514,7 @@ def test_the_new_events_round_trip_through_the_record():
     rules = HouseRules(**{**NEW, "deals": True, "box_doubles": "any", "beavers_by": "both"})
     game = play("B | C, M1, M2", "carry accept 1", "auto", "double C M1 M2", "drop M1",
                 "drop M2", "take C", "extra C M1", "double-extra C M1", "take-extra C M1",
-                "resign gammon C", "refuse C", "end box", rules=rules, carry=1)  # fmt: skip
+                "resign gammon C", "resign-refuse C", "end box", rules=rules, carry=1)  # fmt: skip
     for event in game.events:
         assert parse_event(event_to_json(event), "event", allow_end=True) == event
     record = to_record(game, "fri")

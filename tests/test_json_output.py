@@ -37,7 +37,7 @@ def test_every_event_command_takes_json(chouette):
 
     events = {
         "auto-double", "carry", "double", "take", "drop", "beaver", "raccoon", "deal", "extra",
-        "double-extra", "take-extra", "drop-extra", "resign", "accept", "refuse", "end",
+        "double-extra", "take-extra", "drop-extra", "resign", "accept", "end",
     }  # fmt: skip
     for info in app.registered_commands:
         if info.name in events:
