@@ -1821,13 +1821,12 @@ def report_played(played: "Played", before: "Game | None", as_json: bool) -> Non
     for text in describe_events(played.number, before, played.game):
         say(text)
     if played.outcome is not None:
-        from chouette.line import partner_news
+        from chouette.report import why_lines
 
         emit(booked_rows(played.outcome))
-        next_line = played.outcome.next_line
-        say(f"Next line: {next_line.describe()}")
-        for text in partner_news(played.game.start_line, next_line, played.session.rules):
-            say(f"{text}.")
+        say(f"Next line: {played.outcome.next_line.describe()}")
+        for text in why_lines(played.outcome.why):
+            say(text)
 
 
 def one(event: "Event") -> "Callable[[Game | None, Who], Sequence[Event]]":
@@ -2513,7 +2512,14 @@ def sheet(
         chouette sheet --all --format markdown
     """
     from chouette.card import acceptance_json, acceptance_lines
-    from chouette.report import Seen, extras_notes, sheet_csv_table, sheet_game_json, sheet_table
+    from chouette.report import (
+        Seen,
+        extras_notes,
+        sheet_csv_table,
+        sheet_game_json,
+        sheet_table,
+        why_notes,
+    )
 
     fmt = pick_format(as_json, fmt)
     seen = Seen()
@@ -2521,10 +2527,15 @@ def sheet(
         info = scope(book, ctx, all)
         name = None if info is None else info.name
         card = None if info is None else book.card(info)
+        reasons = {} if info is None or fmt is Format.csv else book.reasons(info)
         everyone = book.sheet_players(info, book.players(info))
         lines = seen.tap(book.sheet(info))
         if fmt is Format.json:
-            games = (sheet_game_json(line, everyone, name) for line in lines)
+            games = (
+                sheet_game_json(line, everyone, name)
+                | ({"why": list(reasons.get(line.number, ()))} if info is not None else {})
+                for line in lines
+            )
             head: dict[str, Any] = {"session": name, "players": everyone}
             if card is not None:
                 head["accepted"] = [acceptance_json(a) for a in card.accepted]
@@ -2542,6 +2553,8 @@ def sheet(
         say("* an imported engine game: the winner is in the box column, the loser next.")
     if fmt is not Format.csv:
         for text in extras_notes(seen.extras, sessions=info is None):
+            say(text)
+        for text in why_notes(reasons):
             say(text)
         if card is not None and card.acceptances:  # (a session that keeps no card: as before)
             for text in acceptance_lines(card, datetime.astimezone):
@@ -2633,9 +2646,9 @@ def game_command(
         view = book.game(info, number)
     if as_json:
         if view.game is not None:
-            emit_json(to_record(view.game, info.name))
+            emit_json({**to_record(view.game, info.name), "why": list(view.why)})
         else:
-            emit_json({"session": info.name, "game": number, **(view.detail or {})})
+            emit_json({"session": info.name, "game": number, **(view.detail or {}), "why": []})
         return
     heading, rows = game_text(
         info.name,
@@ -2645,6 +2658,7 @@ def game_command(
         detail=view.detail,
         line_after=view.line_after,
         bookings=view.bookings,
+        why=view.why,
     )
     say("\n".join(heading))
     emit(rows)

@@ -43,7 +43,7 @@ from chouette.rules import HouseRules
 from chouette.text import RepeatedKey, no_constant, unique_keys
 
 RECORD_KEYS = frozenset(
-    {"session", "line", "box", "captain", "crew", "partner", "away", "events", "result"}
+    {"session", "line", "box", "captain", "crew", "partner", "away", "events", "result", "why"}
 )
 
 
@@ -158,7 +158,7 @@ def parse_event(obj: Any, where: str, *, allow_end: bool = False) -> Event:
             raise RecordError(f"{where}: 'kind' must be single, gammon or backgammon, not {kind!r}")
         members = _names(obj.get("members", []), f"{where}: members")
         return Resign(cast(Kind, kind), members)
-    if act in RESIGN_ANSWERS:
+    if isinstance(act, str) and act in RESIGN_ANSWERS:
         _keys(obj, {"act", "member"}, where)
         if "member" not in obj:
             raise RecordError(f"{where}: {act} needs a 'member'")
@@ -273,6 +273,9 @@ def parse_record(obj: Any, where: str = "record") -> Record:
             raise RecordError(f"{where}: session: {err}") from None
     if "line" in obj and any(k in obj for k in ("box", "captain", "crew")):
         raise RecordError(f"{where}: give either 'line' or 'box'/'captain'/'crew', not both")
+    why = obj.get("why", [])  # as `game N --json` writes it: read, and decided again
+    if not isinstance(why, list) or not all(isinstance(w, str) for w in why):
+        raise RecordError(f"{where}: 'why' must be a list of sentences")
     events_obj = obj.get("events", [])
     if not isinstance(events_obj, list):
         raise RecordError(f"{where}: 'events' must be a list")

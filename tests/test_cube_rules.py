@@ -33,8 +33,8 @@ def refused(game, event: str, message: str) -> None:
 
 
 LONE_TAKER = (
-    "M2's answer would leave C the only one to take the box's double: under mandatory "
-    "beaver C must beaver or drop (undo C's take first)"
+    "M2's answer would leave C the only one to take the box's double: under the house rule "
+    "mandatory-beaver C must beaver or drop (undo C's take first)"
 )
 
 
@@ -46,7 +46,7 @@ def test_a_deal_that_leaves_a_lone_plain_taker_is_refused_under_mandatory_beaver
 @pytest.mark.parametrize("order", list(itertools.permutations(["take C", "drop M1", "deal M2 0"])))
 def test_the_same_answers_get_the_same_verdict_in_any_order(order):
     game = play("B | C, M1, M2", "double C M1 M2", rules=MANDATORY_BEAVER)
-    with pytest.raises(RuleError, match="under mandatory beaver C must beaver or drop"):
+    with pytest.raises(RuleError, match="under the house rule mandatory-beaver C must beaver"):
         play_on(game, *order)
     # with a beaver instead of the plain take, every order is accepted
     beaver = [("beaver C" if e == "take C" else e) for e in order]
@@ -267,7 +267,9 @@ def test_a_carry_answer_must_match_what_was_carried(carry, event, message):
 
 def test_a_carry_answer_is_refused_where_doubles_do_not_carry():
     refused(
-        play("B | C, M1"), "carry accept 1", "automatic doubles do not carry over in this session"
+        play("B | C, M1"),
+        "carry accept 1",
+        "automatic doubles do not carry over in this session (house rule auto-past-limit ignored)",
     )
 
 
@@ -299,12 +301,13 @@ def test_beavers_by_one_side_only():
     refused(
         play("B | C, M1", "double C --by member", rules=HouseRules(beavers_by="team")),
         "beaver C",
-        "B cannot beaver: only the team's members may beaver in this session",
+        "B cannot beaver: only the team's members may beaver in this session (house rule "
+        "beavers-by team)",
     )
     refused(
         play("B | C, M1", "double C", rules=HouseRules(beavers_by="box")),
         "beaver C",
-        "C cannot beaver: only the box may beaver in this session",
+        "C cannot beaver: only the box may beaver in this session (house rule beavers-by box)",
     )
     assert play("B | C, M1", "double C", "beaver C", rules=HouseRules(beavers_by="team"))
 
@@ -453,7 +456,7 @@ def test_no_settlements_turns_deals_off():
     refused(
         play("B | C, M1", rules=HouseRules(deals=False)),
         "deal C 1",
-        "deals are off in this session (no settlements): play the game out",
+        "deals are off in this session (house rule --no-deals: no settlements): play the game out",
     )
 
 

@@ -72,8 +72,8 @@ def test_a_deal_that_leaves_a_lone_taker_is_refused_and_writes_nothing(chouette)
     before = reports(chouette)
     done = chouette("deal", "M2", "0", code=1)
     assert done.stderr == (
-        "Error: M2's answer would leave C the only one to take the box's double: under "
-        "mandatory beaver C must beaver or drop (undo C's take first)\n"
+        "Error: M2's answer would leave C the only one to take the box's double: under the "
+        "house rule mandatory-beaver C must beaver or drop (undo C's take first)\n"
     )
     assert reports(chouette) == before
 
@@ -192,7 +192,8 @@ def test_an_extras_redouble_through_the_commands(chouette):
 def test_no_settlements_refuses_a_deal(chouette):
     chouette("new", "fri", "ann", "bob", "cat", "--no-deals")
     assert chouette("deal", "bob", "1", code=1).stderr == (
-        "Error: deals are off in this session (no settlements): play the game out\n"
+        "Error: deals are off in this session (house rule --no-deals: no settlements): play "
+        "the game out\n"
     )
 
 

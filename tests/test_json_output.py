@@ -24,6 +24,7 @@ def test_an_event_says_what_it_did_and_how_every_cube_stands(chouette):
             "bob": {"value": 1, "owner": "centre", "pending": "bob", "out": False},
             "cat": {"value": 1, "owner": "centre", "pending": "cat", "out": False},
         },
+        "why": [],
     }
     chouette("drop", "cat")
     ended = chouette.json("take", "bob")  # the game goes on: bob's cube is live

@@ -22,7 +22,7 @@ from chouette.line import sit_in as sit_in_line
 from chouette.line import sit_out as sit_out_line
 from chouette.money import parse_money
 from chouette.names import match
-from chouette.report import booked_rows, describe_events, joined_text, undone_text
+from chouette.report import booked_rows, describe_events, joined_text, undone_text, why_lines
 from db import Ledger, open_ledger
 from db.actions import accept_rules, change_line, join, play, undo, undoable
 from db.values import SessionInfo
@@ -134,6 +134,7 @@ def _play(book: Ledger, info: SessionInfo, action: Action, game: int | None) -> 
             f"  {p}: {points} ({money})" for p, points, money in booked_rows(played.outcome)[1]
         ]
         said.append(f"Next line: {played.outcome.next_line.describe()}")
+        said += why_lines(played.outcome.why)
     return said
 
 
