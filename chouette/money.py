@@ -16,21 +16,39 @@ Cents = int
 #: second comma to show they cannot be a decimal comma (``1,000.00``, ``1,000,000``).
 _THOUSANDS = re.compile(r"[+-]?[0-9]{1,3}(,[0-9]{3})+(\.[0-9]*)?")
 _AMOUNT = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)")
+#: A decimal comma that cannot be a thousands separator (one or two digits after it, as a
+#: Dane or a Czech writes money: ``2,50``, ``1.000,50``).
+_DECIMAL_COMMA = re.compile(r"[+-]?([0-9]+|[0-9]{1,3}(\.[0-9]{3})+),[0-9]{1,2}")
+#: Points that could be between thousands (``1.000``: one thousand to a Dane, one to a Briton).
+_THOUSANDS_POINTS = re.compile(r"[+-]?[1-9][0-9]{0,2}(\.[0-9]{3})+")
 
 
 def parse_money(text: str) -> Cents:
-    """``"5"``, ``"5.00"``, ``"$2.50"``, ``"0.05"``, ``"1,000.00"`` -> cents.
+    """``"5"``, ``"5.00"``, ``"$2.50"``, ``"0.05"``, ``"1,000.00"``, ``"2,50"``,
+    ``"1.000,50"`` -> cents.
 
-    Refuses anything but digits and a point (no exponent: ``1e3``), a fraction of a cent,
-    an amount past the ledger's limit (:class:`LimitError`) and a comma that could be a
-    decimal comma (``5,00``, ``5,000``: write ``5.00``)."""
+    A comma is a decimal comma when it cannot be anything else (one or two digits after it:
+    ``2,50`` is 2.50), and a thousands separator when it cannot be anything else (``1,000.00``,
+    ``1,000,000``). Refuses anything but digits, points and commas (no exponent: ``1e3``), a
+    fraction of a cent, an amount past the ledger's limit (:class:`LimitError`), and what
+    could be read two ways: ``5,000`` (five thousand, or five with a decimal comma?) and
+    ``1.000`` (one thousand with a point between thousands, or one?)."""
     cleaned = text.strip().lstrip("$€£").strip()
-    if "," in cleaned:
+    for unit in ("kr.", "kr", "Kč"):  # as a Dane and a Czech write it after the amount
+        cleaned = cleaned.removesuffix(unit).strip()
+    if _DECIMAL_COMMA.fullmatch(cleaned):
+        cleaned = cleaned.replace(".", "").replace(",", ".")
+    elif _THOUSANDS_POINTS.fullmatch(cleaned):
+        raise MoneyError(
+            f"{text!r}: the point could be between thousands or before decimals; write "
+            "1000 or 1.00 (or a decimal comma: 1,00)"
+        )
+    elif "," in cleaned:
         if not (_THOUSANDS.fullmatch(cleaned) and ("." in cleaned or cleaned.count(",") > 1)):
             raise MoneyError(
                 f"{text!r}: a comma could be a decimal comma or a thousands separator; "
-                "write a point for decimals (5.00), and commas only between thousands "
-                "with a point (1,000.00)"
+                "write decimals with one or two digits after the point or comma (5.00, "
+                "5,00), and commas between thousands with a point (1,000.00)"
             )
         cleaned = cleaned.replace(",", "")
     # Digits and a point only: Decimal would also read Python's digit grouping (5_00: 500.00),

@@ -360,7 +360,7 @@ def test_an_ignored_automatic_double_says_so_and_writes_nothing(chouette, ledger
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["new", "x", "a", "b", "--stake", "1.005"], "not a whole number of cents"),
+        (["new", "x", "a", "b", "--stake", "1.0051"], "not a whole number of cents"),
         (["new", "x", "a", "b", "--cubes", "triple"], "Invalid value"),
         (["end", "sideways"], "Invalid value"),
         (["take"], "name the member whose cube you take, or use --all"),

@@ -48,6 +48,13 @@ def test_every_amount_past_the_limit_is_refused_without_arithmetic(cents, negati
         (".50", 50),
         ("-2.", -200),
         ("10000000000000.00", LIMIT),
+        ("5,00", 500),  # a decimal comma: one or two digits after it cannot be thousands
+        ("2,5", 250),
+        ("1.000,50", 100050),  # a Dane's thousands and decimals
+        ("-3,5", -350),
+        ("150 kr.", 15000),
+        ("2,50 Kč", 250),
+        ("0.050", 5),
     ],
 )
 def test_amounts_as_people_write_them(text, cents):
@@ -57,8 +64,10 @@ def test_amounts_as_people_write_them(text, cents):
 @pytest.mark.parametrize(
     ("text", "error"),
     [
-        ("5,00", MoneyError),
         ("5,000", MoneyError),  # five thousand, or five with a decimal comma?
+        ("1.000", MoneyError),  # one thousand to a Dane, one to a Briton
+        ("12.345", MoneyError),
+        ("1.000,5.0", MoneyError),
         ("1,00,000.00", MoneyError),
         ("5_00", MoneyError),  # Python's digit grouping: 500.00, as 5,00 was
         ("5.0_0", MoneyError),

@@ -194,7 +194,7 @@ def test_an_action_books_what_the_cli_command_books_and_says_the_same(chouette, 
         (["double bob"], Action("sit-out", ("cat",)), "sit-out cat"),
         ([], Action("join", name="box"), "join box"),
         ([], Action("join", name="eve", stake="0"), "join eve --stake 0"),
-        ([], Action("join", name="eve", stake="5,00"), "join eve --stake 5,00"),
+        ([], Action("join", name="eve", stake="5,000"), "join eve --stake 5,000"),
     ],
 )
 def test_a_refused_action_says_what_the_cli_says_and_writes_nothing(
