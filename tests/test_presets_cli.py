@@ -383,8 +383,8 @@ def test_the_keeper_page_records_a_players_acceptance(chouette, ledger_url):
     assert chouette.json("rules")["not_accepted"] == ["bob"]
     board = render("_board.html", board_of(ledger_url))
     assert [p.text() for p in board.all("p", cls="accepted")] == [
-        "Accepted by: ann (2026-11-20 20:00 UTC), cat (2026-11-20 20:00 UTC).",
-        "Not yet accepted: bob (chouette accept PLAYER...).",
+        "Accepted by: ann (2026-11-20 20:00 UTC), cat (2026-11-20 20:00 UTC). "
+        "Not yet accepted: bob (chouette accept PLAYER...)."
     ]
 
 

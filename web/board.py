@@ -103,7 +103,7 @@ def build_board(
     """The board of ``info``'s session: ``live`` the game in progress (or the next one),
     ``players`` and ``totals`` as the standings read them, ``lines`` the score sheet;
     ``undo``: whether undo has something to take back; ``card``: the rules card (who
-    accepted the rules, as ``chouette rules`` says it)."""
+    accepted the rules, as ``chouette rules`` says it, once anyone has: one line)."""
     game = live.game
     line = game.line if game is not None else info.line
     everyone = sheet_players(players, lines)
@@ -132,7 +132,7 @@ def build_board(
             carry=live.carry,
             waiting=frozenset(card.waiting) if card is not None else frozenset(),
         ),
-        accepted=tuple(acceptance_lines(card)) if card is not None else (),
+        accepted=(" ".join(acceptance_lines(card)),) if card and card.acceptances else (),
     )
 
 
