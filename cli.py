@@ -1248,7 +1248,10 @@ def rules(
     if as_json:
         emit_json(cards.card_json(card))
     else:
-        say("\n".join(cards.card_text(card, datetime.astimezone)))
+        import shutil
+
+        width = shutil.get_terminal_size().columns if sys.stdout.isatty() else None
+        say("\n".join(cards.card_text(card, datetime.astimezone, width)))
 
 
 def emit_presets(club: "list[ClubPreset]", as_json: bool) -> None:

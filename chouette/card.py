@@ -11,7 +11,8 @@ were then, so an acceptance of other rules does not count for these.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import textwrap
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
@@ -415,26 +416,54 @@ def origin_lines(card: Card, local: Local = as_given, *, marked: bool = False) -
     return lines
 
 
-def card_text(card: Card, local: Local = as_given) -> list[str]:
-    """``chouette rules``: the card on one screen."""
+def card_text(card: Card, local: Local = as_given, width: int | None = None) -> list[str]:
+    """``chouette rules``: the card on one screen (``width``: the screen's columns, each rule
+    wrapped to them under its own heading; None: a rule a line)."""
     lines = [f"Rules card: {card.session}"]
+    fit = _fit(width)
     own = ", ".join(
         f"{p} {format_money(c)}" for p, c in card.player_stakes.items() if c != card.stake
     )
-    lines.append(
+    lines += fit(
         f"Stake: {format_money(card.stake)} a point"
         + (f"; own stakes: {own} (a pair plays at the lower)." if own else ".")
     )
-    lines += origin_lines(card, local, marked=True)
+    for line in origin_lines(card, local, marked=True):
+        lines += fit(line)
     lines.append("")
     changed = _changed_topics(card)
-    width = max(len(topic) for topic, _ in TOPICS) + 2
+    column = max(len(topic) for topic, _ in TOPICS) + 2
     for topic, text in rule_lines(card.rules):
         mark = " *" if topic in changed else ""
-        lines.append(f"  {topic + ':':<{width}}{text}{mark}")
+        line = f"  {topic + ':':<{column}}{text}{mark}"
+        if width is None or len(line) <= width:
+            lines.append(line)
+        else:
+            lines += textwrap.wrap(
+                line, max(width, column + 22), subsequent_indent=" " * (column + 2)
+            )
     lines.append("")
-    lines += acceptance_lines(card, local)
+    for line in acceptance_lines(card, local):
+        lines += fit(line)
     return lines
+
+
+def _fit(width: int | None) -> Callable[[str], list[str]]:
+    """A line as it fits ``width`` columns (None: as it is), its rest indented; an address
+    is never broken."""
+
+    def fit(line: str) -> list[str]:
+        if width is None or len(line) <= width:
+            return [line]
+        return textwrap.wrap(
+            line,
+            max(width, 40),
+            subsequent_indent="  ",
+            break_long_words=False,
+            break_on_hyphens=False,
+        )
+
+    return fit
 
 
 def acceptance_lines(card: Card, local: Local = as_given) -> list[str]:

@@ -370,6 +370,20 @@ def test_a_presets_card_on_one_screen():
     ]
 
 
+def test_on_a_narrow_screen_each_rule_wraps_under_its_heading():
+    card = cambridge_card()
+    wrapped = card_text(card, width=80)
+    assert all(len(line) <= 80 for line in wrapped if "https://" not in line)
+    assert "  https://cambridgebackgammon.org/chouette-rules/" in wrapped  # never broken
+    at = wrapped.index(
+        "  Gammons:           Jacoby: a gammon or backgammon counts single against a"
+    )
+    assert wrapped[at + 1] == (
+        "                     member whose cube was never turned (automatic doubles do"
+    )
+    assert " ".join(w.strip() for w in wrapped) == " ".join(w.strip() for w in card_text(card))
+
+
 def test_a_preset_with_chouettes_own_choices_says_them_on_the_card():
     la = published("la")
     rules, origin = origin_of(HouseRules(), {}, preset=la)
