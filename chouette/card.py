@@ -58,7 +58,7 @@ class Origin:
         try:
             kind = data["kind"]
             if kind not in (None, "published", "club"):
-                raise ChouetteError(f"a preset's kind is published or club, not {kind!r}")
+                raise ValueError(f"a preset's kind is published or club, not {kind!r}")
             saved = data.get("saved_at")
             overrides = tuple(
                 Override(str(name).replace("-", "_"), preset, value)
