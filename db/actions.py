@@ -251,6 +251,7 @@ def split(book: Ledger, info: SessionInfo, name: str) -> tuple[SessionInfo, Sess
     check_between_games(live.number if live.started else None)
     stay, go = split_line(info.line, info.rules)
     own = {p: info.player_stakes[p] for p in go.order if p in info.player_stakes}
+    origin = book.origin(info)  # the same rules, from the same preset
     new = book.create_session(
         check_session_name(name),
         go,
@@ -258,7 +259,7 @@ def split(book: Ledger, info: SessionInfo, name: str) -> tuple[SessionInfo, Sess
         info.rules,
         own,
         current=False,
-        origin=book.origin(info) if book.origin(info).known else None,
+        origin=origin if origin.known else None,
     )
     said = f"the split of {info.name}: {', '.join(go.order)} to {new.name}"
     book.journal(
