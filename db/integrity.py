@@ -18,6 +18,7 @@ from sqlalchemy import Boolean, Connection, DateTime, Integer, String, text
 from sqlalchemy.exc import DBAPIError
 from sqlmodel import SQLModel
 
+from chouette.card import Origin
 from chouette.errors import ChouetteError
 from chouette.rules import HouseRules
 from db import models  # noqa: F401  (registers the tables)
@@ -40,6 +41,8 @@ JSON_COLUMNS: dict[str, dict[str, Callable[[Any], object]]] = {
     "game": {"line_before": _line, "line_after": _line, "detail": _detail},
     "event": {"body": lambda data: event_from_body(json.dumps(data))},
     "action": {"detail": _detail},
+    "preset": {"rules": HouseRules.from_dict},
+    "session_origin": {"detail": Origin.from_dict},
 }
 _SHAPES = (ChouetteError, ValueError, KeyError, TypeError, AttributeError)
 

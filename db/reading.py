@@ -31,7 +31,7 @@ from chouette.errors import ChouetteError
 from db.reads import Reads
 from db.urls import sqlite_file
 
-SCHEMA = 7
+SCHEMA = 11
 TABLES = (
     "action",
     "balance",
@@ -41,8 +41,10 @@ TABLES = (
     "pair",
     "payment",
     "player",
+    "preset",
     "schema_version",
     "session",
+    "session_origin",
     "setting",
     "source_file",
 )

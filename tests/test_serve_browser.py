@@ -146,7 +146,14 @@ def test_an_evening_played_on_the_scorekeepers_page_shows_on_the_tv(
                      "Game 1: the box, ann, takes on bob's cube.")  # fmt: skip
         expect(tv.locator('#cubes li[data-member="bob"]')).to_have_attribute("data-value", "4")
         said = keeper.click(keeper.button("Box wins a gammon"))
-        assert said[-1] == "Next line: ann | cat, dan, bob"
+        assert said[-6:] == [
+            "Next line: ann | cat, dan, bob",
+            "Why:",
+            "  the gammon counts single for dan: Jacoby, dan's cube centred",
+            "  the gammon counts in full for bob: bob's cube was turned (Jacoby)",
+            "  box stays: captain rule, bob lost to the box (-8)",
+            "  ann keeps the box; bob, the captain, goes to the bottom of the line",
+        ]
         expect(tv.locator("#last")).to_have_text(
             "Game 1 is over; game 2 starts with the next event."
         )
