@@ -44,7 +44,7 @@ def test_the_new_options_are_stored_printed_and_in_json(chouette, tmp_path):
     page = tmp_path / "fri.html"
     chouette("report", "--html", str(page))
     html = page.read_text(encoding="utf-8")
-    assert '<tr data-rule="box-takes"><th>box-takes</th><td>half</td></tr>' in html
+    assert 'data-options="box-takes=half mandatory-beaver=off"' in html
 
 
 @pytest.mark.parametrize(

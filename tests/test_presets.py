@@ -282,9 +282,9 @@ def test_the_default_rules_in_plain_words():
          "beaver or drop."),
         (HouseRules(beavers_by="team", raccoons=False, beaver_limit=1), "Beavers",
          "Beavers allowed by the team only; raccoons not allowed; a pair plays at most 1 "
-         "beavers and raccoons in a game."),
+         "beaver or raccoon in a game."),
         (HouseRules(auto_doubles=2, auto_past_limit="carry-over"), "Automatic doubles",
-         "A tied opening roll doubles every cube, which stays centred, twice a game at most; "
+         "A tied opening roll doubles every cube, which stays centred, 2 times a game at most; "
          "a tie past that carries over to the next game, for the box to accept or decline."),
         (HouseRules(jacoby=False), "Gammons",
          "Gammons and backgammons always count (no Jacoby rule)."),
