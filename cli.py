@@ -2667,6 +2667,28 @@ def game_command(
     emit(rows)
 
 
+LangOption = Annotated[
+    str | None,
+    typer.Option(
+        "--lang",
+        metavar="LANG",
+        help="The language of the page: en (English), da (Danish) or cs (Czech).",
+    ),
+]
+
+
+def language_option(value: str | None) -> str | None:
+    """``--lang``'s language by its code, or a usage error naming the ones there are."""
+    if value is None:
+        return None
+    from web.i18n import check_language
+
+    try:
+        return check_language(value)
+    except ChouetteError as err:
+        fail(f"--lang: {err}", 2)
+
+
 @app.command(cls=Command)
 def report(
     ctx: typer.Context,
@@ -2693,27 +2715,32 @@ def report(
         bool,
         typer.Option("--force", help="Write over FILE even if it is not an earlier report."),
     ] = False,
+    lang: LangOption = None,
 ) -> None:
     """One HTML page to print or share.
 
     The score sheet, standings, who pays whom, the house rules and a chart of every
     player's running balance, in one self-contained file; dated with the evening's day and
     hours in your local time. The ledger keeps no currency: --currency labels the amounts.
+    In English, Danish or Czech: --lang, else your environment's language (LANG).
 
     Examples:
 
     \b
         chouette report --html friday.html --currency EUR
         chouette report --html club.html --all
+        chouette report --html fredag.html --lang da --currency kr
     """
     from chouette.page import check_currency, report_parts
     from chouette.report import standings as rank
     from chouette.settlement import settlement
+    from web.i18n import from_environment, translation
 
     try:
         currency = None if currency is None else check_currency(currency)
     except ChouetteError as err:
         fail(f"--currency: {err}", 2)
+    code = language_option(lang) or from_environment(os.environ)
     refuse_ledger_file(ctx, html)
     if not force:
         refuse_overwrite(html, is_report_file, "chouette report")
@@ -2739,6 +2766,8 @@ def report(
             settlement_note=found.note(),
             runs=runs,
             card=None if info is None else book.card(info),
+            tr=translation(code),
+            lang=code,
         )
         write_file(html, page, private=False)
     what = "every session" if info is None else info.name
@@ -3519,6 +3548,7 @@ def serve(
     keyfile: Annotated[
         Path | None, typer.Option(metavar="FILE", help="The certificate's private key (PEM).")
     ] = None,
+    lang: LangOption = None,
 ) -> None:
     """Serve a live scoreboard and a scorekeeper's page in the browser.
 
@@ -3528,7 +3558,8 @@ def serve(
     and `split` are typed at a terminal), the devices signed in (each can be signed out) and
     each player's code for their phone. It serves the current session (or --session's).
     A restart with the same PIN keeps the devices signed in. Plain HTTP unless --certfile
-    is given. Needs the serve extra: pip install 'chouette[serve]'.
+    is given. The pages speak English, Danish or Czech, as each browser asks, or --lang for
+    every page. Needs the serve extra: pip install 'chouette[serve]'.
 
     Examples:
 
@@ -3536,7 +3567,9 @@ def serve(
         chouette serve --host 0.0.0.0
         chouette --session friday serve --port 8080 --pin 2468
         chouette serve --host 0.0.0.0 --certfile club.pem --keyfile club-key.pem
+        chouette serve --host 0.0.0.0 --lang da
     """
+    code = language_option(lang)
     try:
         from web.serve import run as serve_table
     except ImportError as err:
@@ -3557,6 +3590,7 @@ def serve(
             say=say,
             certfile=certfile,
             keyfile=keyfile,
+            lang=code,
         )
     except ChouetteError as err:
         fail(str(err))

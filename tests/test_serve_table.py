@@ -122,7 +122,7 @@ def test_the_board_says_what_the_reports_say(chouette, ledger_url):
     assert {r.name: r.cents for r in board.last_games[0].results} == {
         p: c for p, c in chouette.json("sheet")["games"][0]["cents"].items()
     }
-    assert "<polyline" in board.chart and board.colours["ann"] != board.colours["bob"]
+    assert "<polyline" in board.chart() and board.colours["ann"] != board.colours["bob"]
 
 
 def test_without_a_session_the_board_says_so_and_a_named_session_must_exist(chouette, ledger_url):

@@ -26,6 +26,7 @@ from chouette.report import (
     signed,
     standings,
 )
+from chouette.text import ENGLISH, Translator
 from db.values import LiveGame, SessionInfo
 from web.moves import Legal, legal
 
@@ -72,10 +73,15 @@ class Board:
     last: str
     standings: tuple[Standing, ...]
     colours: Mapping[str, str]
-    chart: str
+    chart_players: tuple[str, ...]
+    chart_lines: tuple[GameLine, ...]
     last_games: tuple[LastGame, ...]
     legal: Legal
     accepted: tuple[str, ...] = ()
+
+    def chart(self, tr: Translator = ENGLISH) -> str:
+        """The running-balance chart, in the words of ``tr``."""
+        return balance_chart(self.chart_players, self.chart_lines, tr)
 
     @property
     def stake_text(self) -> str:
@@ -122,7 +128,8 @@ def build_board(
         last=_last(live, lines),
         standings=tuple(ranked),
         colours={p: style_of(i)[0] for i, p in enumerate(everyone)},
-        chart=balance_chart(everyone, lines),
+        chart_players=tuple(everyone),
+        chart_lines=tuple(lines),
         last_games=tuple(_finished(g) for g in reversed(lines[-RECENT_GAMES:])),
         legal=legal(
             info.line,
