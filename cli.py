@@ -43,7 +43,7 @@ from chouette.errors import ChouetteError, MoneyError  # noqa: E402
 from chouette.line import normal_name  # noqa: E402
 from chouette.money import parse_money  # noqa: E402
 from chouette.names import match, resolve  # noqa: E402
-from chouette.text import json_safe, shown, shown_lines  # noqa: E402
+from chouette.text import clipped, clipped_words, json_safe, shown, shown_lines  # noqa: E402
 
 if TYPE_CHECKING:
     from typer._click import Context, HelpFormatter, Parameter  # Typer's own Click
@@ -136,9 +136,14 @@ class Commands(TyperGroup):
         text_first(params)  # with Typer's completion options and --help, added later
         return params
 
+    def make_context(self, *args: Any, **kwargs: Any) -> Any:
+        with usage_clipped():
+            return super().make_context(*args, **kwargs)
+
     def invoke(self, ctx: Any) -> Any:
         try:
-            return super().invoke(ctx)
+            with usage_clipped():
+                return super().invoke(ctx)
         except (ValueError, TypeError, KeyError, AttributeError):
             found = damage(ctx)
             if not found:
@@ -148,6 +153,23 @@ class Commands(TyperGroup):
                 f"the ledger is damaged ({found[0]}{more}): `chouette check` lists the "
                 "problems; restore the ledger from a backup"
             )
+
+
+#: The most a usage error's message may echo of what was typed, spaces and all.
+USAGE_ECHO = 400
+
+
+@contextmanager
+def usage_clipped() -> Iterator[None]:
+    """A usage error (an unknown command or option, a value Typer refuses) echoes no more
+    than a clipped part of what was typed (:func:`chouette.text.clipped`)."""
+    try:
+        yield
+    except typer.TyperException as err:
+        message = getattr(err, "message", None)
+        if isinstance(message, str):
+            err.message = clipped(clipped_words(message), USAGE_ECHO)  # type: ignore[attr-defined]
+        raise
 
 
 class Command(TyperCommand):
@@ -290,11 +312,13 @@ def note(message: str) -> None:
 
 def warn(message: str) -> None:
     """A warning, on standard error."""
-    say(f"Warning: {message}", err=True)
+    say(f"Warning: {clipped_words(message)}", err=True)
 
 
 def fail(message: str, code: int = 1) -> NoReturn:
-    say(f"Error: {message}", err=True)
+    """``Error: …`` on standard error (every word of what was typed that it echoes clipped,
+    :func:`chouette.text.clipped_words`), and exit ``code``."""
+    say(f"Error: {clipped_words(message)}", err=True)
     raise typer.Exit(code)
 
 
@@ -2950,7 +2974,8 @@ def table_help(words: Sequence[str], opts: Options) -> None:
     if words:
         found = group.get_command(root, words[0]) if isinstance(group, Commands) else None
         if found is None or words[0] in NOT_AT_TABLE:
-            say(f"Error: there is no command {shown(words[0])!r} at the table (help lists them)")
+            said = shown(clipped(words[0]))
+            say(f"Error: there is no command {said!r} at the table (help lists them)", err=True)
             return
         text = found.get_help(typer.Context(found, info_name=words[0], parent=root))
         text = text.replace(f"Usage: chouette {words[0]}", f"Usage: {words[0]}", 1)
@@ -3313,7 +3338,7 @@ def help_command(
         return
     found = root.command.get_command(root, command) if isinstance(root.command, Commands) else None
     if found is None:
-        fail(f"there is no command {shown(command)!r}: `chouette help` lists them", 2)
+        fail(f"there is no command {shown(clipped(command))!r}: `chouette help` lists them", 2)
     say(found.get_help(typer.Context(found, info_name=command, parent=root)))
 
 
