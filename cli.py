@@ -40,6 +40,7 @@ import typer  # noqa: E402
 from typer.core import TyperCommand, TyperGroup  # noqa: E402
 
 from chouette.errors import ChouetteError, MoneyError  # noqa: E402
+from chouette.limits import NUMBERS  # noqa: E402
 from chouette.line import normal_name  # noqa: E402
 from chouette.money import parse_money  # noqa: E402
 from chouette.names import match, resolve  # noqa: E402
@@ -60,12 +61,13 @@ if TYPE_CHECKING:
 class TextFirst:
     """Typer's coercion of a parameter's value (through pydantic), put off until a value
     needs more than this: no value; a text for a ``str`` parameter, texts for a
-    ``list[str]``, a flag for a ``bool``, plain digits for an ``int`` (without bounds), or
-    one of the choices of an ``Enum`` — each what Typer would make of it anyway (its own
-    validators hand these back as they are, or the choice found, or ``int(text)``). So a
-    command given names, numbers and words — every report, every Tab of shell completion —
-    starts without importing pydantic (some 50 ms); anything else, and every value Typer
-    would refuse, goes Typer's way, with its message."""
+    ``list[str]``, a flag for a ``bool``, plain digits for an ``int``, or one of the choices
+    of an ``Enum`` — each what Typer would make of it anyway (its own validators hand these
+    back as they are, or the choice found, or ``int(text)``). So a command given names,
+    numbers and words — every report, every Tab of shell completion — starts without
+    importing pydantic (some 50 ms); anything else, and every value Typer would refuse, goes
+    Typer's way, with its message. A whole number outside the parameter's bounds
+    (:func:`bounds`) is refused here, with the bounds, however many digits it has."""
 
     def __init__(self, build: Callable[[], Any], annotation: Any, info: Any) -> None:
         import typing
@@ -76,12 +78,35 @@ class TextFirst:
             annotation = rest[0] if len(rest) == 1 else annotation
         self.annotation = annotation
         self.texts = annotation == list[str]
-        bounded = any(getattr(info, k, None) is not None for k in ("min", "max"))
-        self.number = annotation is int and not bounded
+        self.number = annotation is int
+        self.least, self.most = getattr(info, "min", None), getattr(info, "max", None)
         self.choices = isinstance(annotation, type) and issubclass(annotation, Enum)
 
     def __call__(self) -> "TextFirst":
         return self
+
+    def bounded(self, value: str, param: Any, ctx: Any) -> int:
+        """Plain digits as a number within the parameter's bounds, or a usage error that
+        names them (a number of more digits than any bound is not even read)."""
+        least, most = self.least, self.most
+        number = int(value) if len(value) <= 40 else None
+        if (
+            number is not None
+            and (least is None or least <= number)
+            and (most is None or number <= most)
+        ):
+            return number
+        range_ = " to ".join(f"{bound:,}" for bound in (least, most) if bound is not None)
+        allowed = (
+            f"from {range_}"
+            if least is not None and most is not None
+            else (f"at least {least:,}" if least is not None else f"at most {most:,}")
+        )
+        raise typer.BadParameter(
+            f"{clipped(value)} is outside chouette's limits: give a whole number {allowed}",
+            ctx=ctx,
+            param=param,
+        )
 
     def coerce(self, value: Any, param: Any, ctx: Any) -> Any:
         if value is None:
@@ -95,8 +120,8 @@ class TextFirst:
             and all(isinstance(v, str) for v in value)
         ):
             return list(value)
-        if self.number and isinstance(value, str) and DIGITS.fullmatch(value):
-            return int(value)
+        if self.number and isinstance(value, str) and WHOLE.fullmatch(value):
+            return self.bounded(value, param, ctx)
         if self.choices and isinstance(value, str):
             from typer._param_types import coerce_cli_choice
 
@@ -109,7 +134,14 @@ class TextFirst:
         return self.build().coerce(value, param=param, ctx=ctx)
 
 
-DIGITS = re.compile(r"-?[0-9]{1,18}")
+WHOLE = re.compile(r"-?[0-9]+")
+
+
+def bounds(number: str) -> dict[str, int]:
+    """``min`` and ``max`` of a whole-number parameter: its bounds in
+    :data:`chouette.limits.NUMBERS` (every number a command takes has them)."""
+    least, most = NUMBERS[number]
+    return {"min": least, "max": most}
 
 
 def text_first(params: Sequence[Any]) -> None:
@@ -168,7 +200,7 @@ def usage_clipped() -> Iterator[None]:
     except typer.TyperException as err:
         message = getattr(err, "message", None)
         if isinstance(message, str):
-            err.message = clipped(clipped_words(message), USAGE_ECHO)  # type: ignore[attr-defined]
+            err.message = clipped(clipped_words(message), USAGE_ECHO)
         raise
 
 
@@ -197,14 +229,18 @@ class Command(TyperCommand):
             record = param.get_help_record(ctx)
             if record is None:
                 continue
+            words = RANGE.sub(lambda m: f"{int(m[1]):,} to {int(m[2]):,}", record[1])
             if param.param_type_name == "argument":
-                arguments.append((argument_words(param), record[1]))
+                arguments.append((argument_words(param), words))
             else:
-                options.append(record)
+                options.append((record[0], words))
         for title, rows in (("Arguments", arguments), ("Options", options)):
             if rows:
                 with formatter.section(title):
                     formatter.write_dl(rows)
+
+
+RANGE = re.compile(r"(-?\d+)<=x<=(-?\d+)")  # a number's bounds as Typer writes them
 
 
 def argument_words(param: "Parameter") -> str:
@@ -717,7 +753,7 @@ GameOption = Annotated[
     typer.Option(
         "--game",
         metavar="N",
-        min=1,
+        **bounds("--game"),
         help="The game this event is for: refused if another game is current "
         "(guards two terminals against each other).",
     ),
@@ -887,7 +923,8 @@ def new(
     stake: Annotated[str, typer.Option(metavar="AMOUNT", help="Money per point.")] = "1.00",
     roll: Annotated[bool, typer.Option("--roll", help="Order the line by a roll-off.")] = False,
     seed: Annotated[
-        int | None, typer.Option(metavar="N", help="Seed for a reproducible roll-off.")
+        int | None,
+        typer.Option(metavar="N", **bounds("new --seed"), help="Seed for a reproducible roll-off."),
     ] = None,
     player_stake: Annotated[
         list[str] | None,
@@ -919,10 +956,17 @@ def new(
     ] = BeaversBy.both,
     beaver_limit: Annotated[
         int | None,
-        typer.Option(metavar="N", help="Beavers and raccoons a pair may play in a game."),
+        typer.Option(
+            metavar="N",
+            **bounds("--beaver-limit"),
+            help="Beavers and raccoons a pair may play in a game (none: --no-beavers).",
+        ),
     ] = None,
     auto_doubles: Annotated[
-        int, typer.Option(metavar="N", help="Automatic doubles per game (0: none).")
+        int,
+        typer.Option(
+            metavar="N", **bounds("--auto-doubles"), help="Automatic doubles per game (0: none)."
+        ),
     ] = 0,
     auto_past_limit: Annotated[
         AutoPastLimit,
@@ -932,7 +976,8 @@ def new(
         ),
     ] = AutoPastLimit.ignored,
     max_cube: Annotated[
-        int | None, typer.Option(metavar="N", help="Highest cube value allowed.")
+        int | None,
+        typer.Option(metavar="N", **bounds("--max-cube"), help="Highest cube value allowed."),
     ] = None,
     retention: Annotated[
         Retention,
@@ -972,7 +1017,11 @@ def new(
     ] = False,
     partner_from: Annotated[
         int | None,
-        typer.Option(metavar="N", help="Seated players from which the box takes a partner."),
+        typer.Option(
+            metavar="N",
+            **bounds("--partner-from"),
+            help="Seated players from which the box takes a partner.",
+        ),
     ] = None,
     partner_pick: Annotated[
         PartnerPick,
@@ -983,7 +1032,10 @@ def new(
         ),
     ] = PartnerPick.next,
     partner_share: Annotated[
-        int, typer.Option(metavar="PERCENT", help="Partner's % of the box side.")
+        int,
+        typer.Option(
+            metavar="PERCENT", **bounds("--partner-share"), help="Partner's % of the box side."
+        ),
     ] = 50,
     extras: Annotated[
         bool, typer.Option(help="Allow extras: side bets on the board (chouette extra).")
@@ -1022,7 +1074,11 @@ def new(
     ] = False,
     split_at: Annotated[
         int | None,
-        typer.Option(metavar="N", help="Say when more than N play in the line (chouette split)."),
+        typer.Option(
+            metavar="N",
+            **bounds("--split-at"),
+            help="Say when more than N play in the line (chouette split).",
+        ),
     ] = None,
     waiting: Annotated[
         bool,
@@ -1782,7 +1838,12 @@ def deal(
         ),
     ],
     points: Annotated[
-        int, typer.Argument(metavar="POINTS", help="Points to the member (negative: to the box).")
+        int,
+        typer.Argument(
+            metavar="POINTS",
+            **bounds("deal POINTS"),
+            help="Points to the member (negative: to the box).",
+        ),
     ],
     game: GameOption = None,
     as_json: JsonFlag = False,
@@ -1827,11 +1888,20 @@ def extra(
         ),
     ],
     points: Annotated[
-        int, typer.Option(metavar="N", help="Its worth: N × 1, 2 or 3 by the board's level.")
+        int,
+        typer.Option(
+            metavar="N",
+            **bounds("extra --points"),
+            help="Its worth: N × 1, 2 or 3 by the board's level.",
+        ),
     ] = 2,
     premium: Annotated[
         int | None,
-        typer.Option(metavar="P", help="What BOX_SIDE pays TEAM_SIDE for it (default: half of N)."),
+        typer.Option(
+            metavar="P",
+            **bounds("extra --premium"),
+            help="What BOX_SIDE pays TEAM_SIDE for it (default: half of N).",
+        ),
     ] = None,
     game: GameOption = None,
     as_json: JsonFlag = False,
@@ -2130,7 +2200,9 @@ def log(
     as_json: JsonFlag = False,
     limit: Annotated[
         int | None,
-        typer.Option("--limit", metavar="N", min=1, help="Only the last N things done."),
+        typer.Option(
+            "--limit", metavar="N", **bounds("log --limit"), help="Only the last N things done."
+        ),
     ] = None,
 ) -> None:
     """What undo would take back, newest first.
@@ -2344,7 +2416,10 @@ def ledger_command(
 @app.command(cls=Command, name="game")
 def game_command(
     ctx: typer.Context,
-    number: Annotated[int, typer.Argument(metavar="N", help="The game's number in the session.")],
+    number: Annotated[
+        int,
+        typer.Argument(metavar="N", **bounds("game N"), help="The game's number in the session."),
+    ],
     as_json: JsonFlag = False,
 ) -> None:
     """One game: seats, events and bookings.
@@ -3216,7 +3291,7 @@ def serve(
         typer.Option(metavar="HOST", help="Address to listen on: 0.0.0.0 lets the club's wifi in."),
     ] = "127.0.0.1",
     port: Annotated[
-        int, typer.Option(metavar="PORT", min=0, max=65535, help="Port (0: any free one).")
+        int, typer.Option(metavar="PORT", **bounds("serve --port"), help="Port (0: any free one).")
     ] = 8000,
     pin: Annotated[
         str | None,
