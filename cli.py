@@ -2983,9 +2983,9 @@ def dispatch(words: Sequence[str], opts: Options, *, at_table: bool = False) -> 
         _command = get_command(app)
     opts.issued = clock()  # this line was given now, not when the process started
     if at_table:
-        said = next((w for w in words if not w.startswith("-") and w not in (opts.db,)), "")
-        if said in NOT_AT_TABLE:
-            say(f"Error: {said} {NOT_AT_TABLE[said]}", err=True)
+        why = not_at_table(words)
+        if why is not None:
+            say(f"Error: {why}", err=True)
             return 2
     try:
         code = _command.main(
@@ -3019,6 +3019,47 @@ NOT_AT_TABLE = {
     "serve": "runs at a shell's prompt, until Ctrl-C: start it in another terminal",
     "demo": "runs at a shell's prompt (it plays in a throw-away ledger of its own)",
 }
+
+
+
+def not_at_table(words: Sequence[str]) -> str | None:
+    """Why the table's prompt cannot run this line (a command that runs until Ctrl-C or
+    holds a prompt of its own, or one that would read the prompt as its input), or None."""
+    command, rest = command_words(words)
+    if command in NOT_AT_TABLE:
+        return f"{command} {NOT_AT_TABLE[command]}"
+    if command == "record" and "-" in rest:
+        return (
+            "record - reads standard input, which is the table's prompt here: give it a file "
+            "of records (or pipe them to chouette record - at a shell's prompt)"
+        )
+    return None
+
+
+def command_words(words: Sequence[str]) -> tuple[str, list[str]]:
+    """The command a line names, past the global options (``--session friday serve``,
+    ``--db=club.db table``), and the words after it; ``""`` when it names none."""
+    from typer.main import get_command
+
+    group = _command if _command is not None else get_command(app)
+    root = typer.Context(group, info_name="chouette")
+    valued = {
+        name
+        for param in group.get_params(root)
+        if param.param_type_name == "option" and not getattr(param, "is_flag", False)
+        for name in (*param.opts, *param.secondary_opts)
+    }
+    at = 0
+    while at < len(words):
+        word = words[at]
+        if word == "--":
+            at += 1
+            break
+        if not word.startswith("-") or word == "-":
+            break
+        at += 2 if word in valued else 1  # an option and its value (--db=x: one word)
+    return (words[at], list(words[at + 1 :])) if at < len(words) else ("", [])
+
 
 LEAVING = "(to leave the table: Ctrl-C again on an empty line, Ctrl-D, or quit)"
 
