@@ -336,10 +336,10 @@ def test_a_deal_past_the_limit_is_refused_and_the_game_can_still_end(chouette, l
     """A 23-digit deal was booked and left a game that could not end."""
     chouette("new", "friday", "ann", "bob", "cat")
     chouette("double", "bob")
-    said = refused(chouette, ledger_url, "deal", "cat", "12345678901234567890123")
-    assert said == (
-        f"Error: deal cat: 12345678901234567890123 points is past the ledger's limit of "
-        f"{LIMIT_POINTS} points\n"
+    said = refused(chouette, ledger_url, "deal", "cat", "12345678901234567890123", code=2)
+    assert said.splitlines()[-1] == (
+        "Error: Invalid value for 'POINTS': 12345678901234567890123 is outside chouette's "
+        f"limits: give a whole number from -{LIMIT_POINTS} to {LIMIT_POINTS}"
     )
     chouette("take", "bob")
     chouette("end", "box")
@@ -358,14 +358,14 @@ def test_a_deal_within_the_points_limit_but_past_the_money_limit_is_refused(chou
 
 
 def test_a_cube_turned_past_the_limit_is_refused_at_that_turn(chouette, ledger_url):
-    """Automatic doubles (up to 99 allowed by the house) turn every cube; the turn that would
-    let the game book past the limit is refused, and the game can still end."""
+    """Automatic doubles (the most the house may allow, 48) turn every cube; the turn that
+    would let the game book past the limit is refused, and the game can still end."""
     chouette(
-        "new", "friday", "ann", "bob", "--auto-doubles", "99", "--no-jacoby", "--stake", "0.01"
+        "new", "friday", "ann", "bob", "--auto-doubles", "48", "--no-jacoby", "--stake", "0.01"
     )
     for _ in range(48):  # 2^48 × 3 points at 0.01 stays under 10^15
         chouette("auto-double")
-    assert refused(chouette, ledger_url, "auto-double") == (
+    assert refused(chouette, ledger_url, "double", "bob") == (
         "Error: the pair of ann and bob could book past the ledger's limit "
         f"({LIMIT_POINTS} points, {LIMIT_MONEY} in money)\n"
     )
@@ -375,8 +375,10 @@ def test_a_cube_turned_past_the_limit_is_refused_at_that_turn(chouette, ledger_u
 
 
 def test_a_record_past_the_limit_is_refused_whole(chouette, ledger_url):
-    chouette("new", "friday", "ann", "bob", "cat", "--auto-doubles", "99")
-    record = {"events": [{"act": "auto-double"}] * 60, "result": {"winner": "box"}}
+    chouette("new", "friday", "ann", "bob", "cat", "--auto-doubles", "48")
+    doubled = {"act": "double", "by": "box", "members": ["bob"]}
+    events = [{"act": "auto-double"}] * 48 + [doubled, {"act": "take", "member": "bob"}]
+    record = {"events": events, "result": {"winner": "box"}}
     said = refused(chouette, ledger_url, "record", "-", input=json.dumps(record))
     assert said.startswith("Error: record: the pair of ann and bob could book past")
 
