@@ -2881,9 +2881,10 @@ def migrate(ctx: typer.Context) -> None:
 def check(ctx: typer.Context, as_json: JsonFlag = False) -> None:
     """Verify the ledger and list every problem.
 
-    The file itself (SQLite's integrity and foreign-key checks, every stored value readable);
-    bookings sum to zero and equal what replaying the stored events gives; the line is
-    consistent. Exit code 1 if anything is wrong.
+    The file itself (SQLite's integrity and foreign-key checks, every stored value
+    readable); the schema as chouette makes it (a trigger, view, table, column or index
+    planted, dropped or changed is named); bookings sum to zero and equal what replaying the
+    stored events gives; the line is consistent. Exit code 1 if anything is wrong.
 
     Example:
 
@@ -3019,7 +3020,6 @@ NOT_AT_TABLE = {
     "serve": "runs at a shell's prompt, until Ctrl-C: start it in another terminal",
     "demo": "runs at a shell's prompt (it plays in a throw-away ledger of its own)",
 }
-
 
 
 def not_at_table(words: Sequence[str]) -> str | None:
