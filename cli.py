@@ -375,7 +375,9 @@ def ledger_for(opts: Options, *, write: bool = False, create: bool = False) -> "
     """The ledger the options name, in one transaction (errors are the caller's to show).
     Only a command that starts a ledger (``create``) makes one where there is none."""
     from db import open_ledger
+    from db.locks import say_waits
 
+    say_waits(note)  # a command that waits for another writer says so
     with open_ledger(
         ledger_url(opts), write=write, now=clock(), clock=clock, create=create
     ) as book:
@@ -1541,7 +1543,14 @@ def where(ctx: typer.Context, as_json: JsonFlag = False) -> None:
 
 
 #: The environment variables chouette reads (``where`` lists those set; a PIN is never shown).
-ENVIRONMENT = ("CHOUETTE_DB", "CHOUETTE_PIN", "CHOUETTE_NOW", "NO_COLOR", "FORCE_COLOR")
+ENVIRONMENT = (
+    "CHOUETTE_DB",
+    "CHOUETTE_PIN",
+    "CHOUETTE_NOW",
+    "CHOUETTE_LOCK_TIMEOUT",
+    "NO_COLOR",
+    "FORCE_COLOR",
+)
 
 
 # ---------------------------------------------------------------- playing a game

@@ -791,7 +791,7 @@ def test_records_are_read_and_checked_before_the_ledger_is_locked(
     With no busy timeout, asking for the lock at all would be refused as busy."""
     chouette("new", "friday", "ann", "bob")
     dispose_all()
-    monkeypatch.setattr("db.engine.BUSY_TIMEOUT_MS", 0)
+    monkeypatch.setattr("db.locks.BUSY_TIMEOUT_MS", 0)
     bad = tmp_path / "bad.jsonl"
     bad.write_text(games(500) + '{"result": {"winner": "nobody"}}\n')
     (tmp_path / "good.jsonl").write_text(games(1))
