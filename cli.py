@@ -49,10 +49,12 @@ from chouette.text import clipped, clipped_words, json_safe, shown, shown_lines 
 if TYPE_CHECKING:
     from typer._click import Context, HelpFormatter, Parameter  # Typer's own Click
 
+    from chouette.card import ClubPreset, Origin
     from chouette.game import Event, Game
     from chouette.line import Line
     from chouette.outcome import Kind
     from chouette.report import Rows
+    from chouette.rules import HouseRules
     from db import Ledger
     from db.reads import Reads
     from db.values import Played, SessionInfo
@@ -1086,23 +1088,35 @@ def new(
         bool,
         typer.Option("--waiting", help="Start with fewer than two players: the others join later."),
     ] = False,
+    preset: Annotated[
+        str | None,
+        typer.Option(
+            "--rules",
+            metavar="PRESET",
+            help="Start from a club rule set (chouette rules --presets lists them); the house "
+            "rules given beside it change it.",
+            autocompletion=lambda incomplete: complete_preset(incomplete),
+        ),
+    ] = None,
 ) -> None:
     """Start a session: the players in order are the line.
 
     The first player is the box, the second the captain, the rest the crew (or --roll for a
-    roll-off). Every house rule is an option; they are stored with the session. A game
-    needs two players: with one, say --waiting (the others join with chouette join).
+    roll-off). Every house rule is an option; they are stored with the session. --rules
+    starts from a published club rule set or the club's own preset, and any house rule
+    given beside it changes it (the rules card says which). A game needs two players: with
+    one, say --waiting (the others join with chouette join).
 
     Examples:
 
     \b
         chouette new friday ann bob cat dan --stake 5.00
         chouette new saturday ann bob cat --roll --cubes single --player-stake cat=2.00
+        chouette new tuesday ann bob cat dan --rules la --no-jacoby
     """
     import random
 
     from chouette.line import check_session_name, new_line, roll_off
-    from chouette.rules import HouseRules
 
     if len(players) < 2 and not waiting:
         fail(
@@ -1113,43 +1127,52 @@ def new(
     cents = stake_option(stake, "--stake", "the stake")
     assert cents is not None
     own = parse_player_stakes(player_stake or [])
+    chosen = {
+        "cubes": cubes.value,
+        "jacoby": jacoby,
+        "beavers": beavers,
+        "raccoons": raccoons,
+        "auto_doubles": auto_doubles,
+        "max_cube": max_cube,
+        "retention": retention.value,
+        "acting_captain": acting_captain.value,
+        "newcomer": newcomer.value,
+        "box_doubles": box_doubles.value,
+        "mandatory_beaver": mandatory_beaver,
+        "partner_from": partner_from,
+        "partner_pick": partner_pick.value,
+        "partner_share": partner_share,
+        "extras": extras,
+        "consultation": consultation.value,
+        "proxies": proxies,
+        "split_at": split_at,
+        "jacoby_scope": jacoby_scope.value,
+        "beavers_by": beavers_by.value,
+        "beaver_limit": beaver_limit,
+        "auto_past_limit": auto_past_limit.value,
+        "box_takes": box_takes.value,
+        "mandatory_extras": mandatory_extras,
+        "extra_redoubles": extra_redoubles,
+        "resignations": resignations.value,
+        "deals": deals,
+    }
+    given = {
+        option: value
+        for option, value in chosen.items()
+        if getattr(ctx.get_parameter_source(option), "name", "DEFAULT") != "DEFAULT"
+    }
+    if "raccoons" not in given and given.get("beavers") is False:
+        given["raccoons"] = False  # raccoons need beavers: off with them, unless given
+    rules, origin = starting_rules(ctx, preset, given)
+    rolled: list[str] = []
     try:
-        rules = HouseRules(
-            cubes=cubes.value,
-            jacoby=jacoby,
-            beavers=beavers,
-            raccoons=beavers if raccoons is None else raccoons,
-            auto_doubles=auto_doubles,
-            max_cube=max_cube,
-            retention=retention.value,
-            acting_captain=acting_captain.value,
-            newcomer=newcomer.value,
-            box_doubles=box_doubles.value,
-            mandatory_beaver=mandatory_beaver,
-            partner_from=partner_from,
-            partner_pick=partner_pick.value,
-            partner_share=partner_share,
-            extras=extras,
-            consultation=consultation.value,
-            proxies=proxies,
-            split_at=split_at,
-            jacoby_scope=jacoby_scope.value,
-            beavers_by=beavers_by.value,
-            beaver_limit=beaver_limit,
-            auto_past_limit=auto_past_limit.value,
-            box_takes=box_takes.value,
-            mandatory_extras=mandatory_extras,
-            extra_redoubles=extra_redoubles,
-            resignations=resignations.value,
-            deals=deals,
-        )
         order = players
         if roll:
             seed = random.SystemRandom().randrange(1 << 32) if seed is None else seed
             result = roll_off(players, random.Random(seed))
-            say(f"Roll-off (seed {seed}):")
+            rolled.append(f"Roll-off (seed {seed}):")
             for i, rolls in enumerate(result.rounds, start=1):
-                say(f"  round {i}: " + ", ".join(f"{p} {d}" for p, d in rolls))
+                rolled.append(f"  round {i}: " + ", ".join(f"{p} {d}" for p, d in rolls))
             order = list(result.order)
         line = new_line(order, rules)
         name = check_session_name(name)
@@ -1160,13 +1183,305 @@ def new(
     except ChouetteError as err:
         fail(f"--player-stake: {err}")
     with ledger(ctx, write=True, create=True) as book:
-        info = book.create_session(name, line, cents, rules, own)
+        info = book.create_session(name, line, cents, rules, own, origin=origin)
     options(ctx).session = info.name  # a table prompt follows its own new session
+    for text in rolled:
+        say(text)
     say(f"Session {info.name}: stake {format_cents(cents)} a point; {rules.summary()}.")
+    if origin.preset is not None:
+        from chouette.card import overrides_text
+
+        changed = overrides_text(origin.overrides)
+        say(
+            f"Rules from the preset {origin.preset}"
+            + (f", changed: {changed}." if changed else ".")
+            + " The table accepts them with chouette accept PLAYER... (chouette rules shows "
+            "the card)."
+        )
     for player, amount in own.items():
         say(f"{player} plays at {format_cents(amount)} a point.")
     say(f"Line: {info.line.describe()}")
     say_notes(info)
+
+
+def starting_rules(
+    ctx: typer.Context, preset: str | None, given: dict[str, Any]
+) -> "tuple[HouseRules, Origin]":
+    """A new session's house rules and where they came from: the preset ``preset`` names (a
+    published one, else the club's own; ``club:NAME`` only the club's), with the options
+    ``given`` put over it; without a preset, chouette's defaults with them. Read before the
+    ledger is opened to write, so that a refusal creates no ledger."""
+    from chouette.card import origin_of
+    from chouette.presets import PUBLISHED, preset_key, published
+    from chouette.rules import HouseRules
+
+    try:
+        if preset is None:
+            return origin_of(HouseRules(), given)
+        wanted = preset.removeprefix("club:")
+        found = None if preset.startswith("club:") else published(wanted)
+        club = {preset_key(p.name): p for p in club_presets(ctx)}
+        if found is not None:
+            if preset_key(wanted) in club:
+                note(
+                    f"the club's own preset {club[preset_key(wanted)].name} has the name of a "
+                    f"published one, which is used: --rules club:{wanted} for the club's"
+                )
+            return origin_of(HouseRules(), given, preset=found)
+        saved = club.get(preset_key(wanted))
+        if saved is None:
+            names = ", ".join([p.name for p in PUBLISHED] + [p.name for p in club.values()])
+            fail(f"--rules: there is no preset called {wanted} (presets: {names}; "
+                 "chouette rules --presets lists them)", 2)  # fmt: skip
+        return origin_of(
+            HouseRules(),
+            given,
+            club=(saved.name, saved.rules, saved.saved_at, saved.saved_from),
+        )
+    except ChouetteError as err:
+        fail(f"{err}" + (f" (with the preset {preset})" if preset else ""))
+
+
+def club_presets(ctx: typer.Context) -> "list[ClubPreset]":
+    """The club's own presets in the ledger (none when there is no ledger yet, or one that
+    predates them)."""
+    try:
+        with reads_for(options(ctx)) as book:
+            return book.club_presets()
+    except ChouetteError:
+        return []
+
+
+def complete_preset(incomplete: str) -> list[str]:
+    """The published presets' names (shell completion of --rules)."""
+    from chouette.presets import PUBLISHED
+
+    return [p.name for p in PUBLISHED if p.name.startswith(incomplete.casefold())]
+
+
+@app.command(cls=Command)
+def rules(
+    ctx: typer.Context,
+    presets: Annotated[
+        bool, typer.Option("--presets", help="List the presets: published and the club's own.")
+    ] = False,
+    preset: Annotated[
+        str | None,
+        typer.Option(
+            "--preset",
+            metavar="NAME",
+            help="One preset: its source, the words behind each option, its rules in words.",
+            autocompletion=lambda incomplete: complete_preset(incomplete),
+        ),
+    ] = None,
+    save: Annotated[
+        str | None,
+        typer.Option(
+            "--save",
+            metavar="NAME",
+            help="Keep the session's rules as the club's own preset NAME (chouette new "
+            "--rules NAME).",
+        ),
+    ] = None,
+    replace: Annotated[
+        bool, typer.Option("--replace", help="With --save: save over the club's preset NAME.")
+    ] = False,
+    forget: Annotated[
+        str | None,
+        typer.Option("--forget", metavar="NAME", help="Forget the club's own preset NAME."),
+    ] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """The session's rules card: every house rule in words, the stakes, the preset they came
+    from and what was changed, who accepted them and when.
+
+    --presets lists the club rule sets a session can start from (chouette new ...
+    --rules PRESET), each citing its source; --preset NAME shows one. --save NAME keeps
+    the session's rules as the club's own preset, for the next evening (a published
+    preset's name is refused); --forget NAME forgets one.
+
+    Examples:
+
+    \b
+        chouette rules
+        chouette rules --presets
+        chouette rules --preset la
+        chouette rules --save tuesday
+    """
+    from chouette import card as cards
+
+    if sum(map(bool, (presets, preset is not None, save is not None, forget is not None))) > 1:
+        fail("one of --presets, --preset, --save and --forget at a time", 2)
+    if replace and save is None:
+        fail("--replace goes with --save NAME", 2)
+    if save is not None or forget is not None:
+        change_presets(ctx, save, forget, replace=replace, as_json=as_json)
+        return
+    if presets or preset is not None:  # the published ones need no ledger
+        club = club_presets(ctx)
+        if presets:
+            emit_presets(club, as_json)
+        else:
+            assert preset is not None
+            emit_preset(preset, club, as_json)
+        return
+    with reading(ctx) as book:
+        card = book.card(current(book, ctx))
+    if as_json:
+        emit_json(cards.card_json(card))
+    else:
+        import shutil
+
+        width = shutil.get_terminal_size().columns if sys.stdout.isatty() else None
+        say("\n".join(cards.card_text(card, datetime.astimezone, width)))
+
+
+def emit_presets(club: "list[ClubPreset]", as_json: bool) -> None:
+    """``rules --presets``: the published presets, then the club's own."""
+    from chouette import card as cards
+    from chouette.presets import PUBLISHED, published
+
+    if as_json:
+        emit_json(
+            {
+                "presets": [cards.preset_json(p) for p in PUBLISHED]
+                + [cards.club_preset_json(p) for p in club]
+            }
+        )
+        return
+    rows = [
+        [
+            p.name,
+            p.title,
+            p.source.cite() + (" (partly read)" if p.source.partly_read else ""),
+            ", ".join(c.name for c in p.ours) or "-",
+        ]
+        for p in PUBLISHED
+    ]
+    for p in club:
+        shadowed = published(p.name) is not None
+        rows.append(
+            [
+                f"club:{p.name}" if shadowed else p.name,
+                "the club's own, saved "
+                f"{cards.when_text(p.saved_at, datetime.astimezone)} from {p.saved_from}",
+                "-",
+                "-",
+            ]
+        )
+    emit((["preset", "rules", "source", "chouette's choices"], rows))
+
+
+def emit_preset(name: str, club: "list[ClubPreset]", as_json: bool) -> None:
+    """``rules --preset NAME``: one preset, published or the club's own."""
+    from chouette import card as cards
+    from chouette.presets import preset_key, published
+
+    found = None if name.startswith("club:") else published(name)
+    if found is not None:
+        if as_json:
+            emit_json(cards.preset_json(found))
+        else:
+            say("\n".join(cards.preset_lines(found)))
+        return
+    saved = {preset_key(p.name): p for p in club}.get(preset_key(name.removeprefix("club:")))
+    if saved is None:
+        fail(f"there is no preset called {name.removeprefix('club:')} "
+             "(chouette rules --presets lists them)")  # fmt: skip
+    if as_json:
+        emit_json(cards.club_preset_json(saved))
+    else:
+        say("\n".join(cards.club_preset_lines(saved, datetime.astimezone)))
+
+
+def change_presets(
+    ctx: typer.Context, save: str | None, forget: str | None, *, replace: bool, as_json: bool
+) -> None:
+    """``rules --save NAME`` and ``rules --forget NAME``: the club's own presets."""
+    from chouette.card import club_preset_json
+    from db.actions import forget_preset, save_preset
+
+    with ledger(ctx, write=True) as book:
+        if save is not None:
+            info = current(book, ctx)
+            kept = save_preset(book, info, save, replace=replace)
+        else:
+            assert forget is not None
+            kept = forget_preset(book, forget)
+    if as_json:
+        emit_json({**club_preset_json(kept), "forgotten": forget is not None})
+    elif forget is not None:
+        say(
+            f"The club's preset {kept.name} is forgotten (the sessions started from it keep "
+            "their rules)."
+        )
+    else:
+        say(
+            f"The rules of {kept.saved_from} are the club's preset {kept.name}: "
+            f"chouette new NAME PLAYER... --rules {shlex.quote(kept.name)}"
+        )
+
+
+PlayersArg = Annotated[
+    list[str] | None,
+    typer.Argument(
+        metavar="PLAYER", help="The players who accept.", autocompletion=complete_player
+    ),
+]
+
+
+@app.command(cls=Command)
+def accept(
+    ctx: typer.Context,
+    players: PlayersArg = None,
+    all: Annotated[
+        bool, typer.Option("--all", help="Every seated player who has not accepted yet.")
+    ] = False,
+    as_json: JsonFlag = False,
+) -> None:
+    """PLAYER... accept the session's rules, as chouette rules shows them.
+
+    Recorded in the session's journal: who accepted which rules (and stake) when; undo
+    takes it back. The rules card, the sheet and the HTML report list who accepted and who
+    has not yet. (A member's answer to the box's resignation is chouette resign --accept.)
+
+    Examples:
+
+    \b
+        chouette accept ann bob cat
+        chouette accept --all
+    """
+    from chouette.card import accepted_text
+    from db.actions import accept_rules
+
+    if all and players:
+        fail("name the players who accept or use --all, not both", 2)
+    if not all and not players:
+        fail("name the players who accept the rules, or use --all for everyone seated", 2)
+    with ledger(ctx, write=True) as book:
+        info = current(book, ctx, lock=True)
+        names = list(players or [])
+        if all:
+            names = book.card(info).waiting
+            if not names:
+                fail(f"everyone seated in {info.name} has accepted its rules already")
+        names = accept_rules(book, info, names)
+        card = book.card(info)
+    if as_json:
+        emit_json(
+            {
+                "session": info.name,
+                "accepted": names,
+                "at": book.now.isoformat(),
+                "not_accepted": card.waiting,
+            }
+        )
+        return
+    say(f"{accepted_text(names)} of {info.name}.")
+    if card.waiting:
+        say(f"Not yet accepted: {', '.join(card.waiting)}.")
+    else:
+        say("Everyone seated has accepted the rules.")
 
 
 def say_notes(info: "SessionInfo") -> None:
@@ -1598,13 +1913,12 @@ def report_played(played: "Played", before: "Game | None", as_json: bool) -> Non
     for text in describe_events(played.number, before, played.game):
         say(text)
     if played.outcome is not None:
-        from chouette.line import partner_news
+        from chouette.report import why_lines
 
         emit(booked_rows(played.outcome))
-        next_line = played.outcome.next_line
-        say(f"Next line: {next_line.describe()}")
-        for text in partner_news(played.game.start_line, next_line, played.session.rules):
-            say(f"{text}.")
+        say(f"Next line: {played.outcome.next_line.describe()}")
+        for text in why_lines(played.outcome.why):
+            say(text)
 
 
 def one(event: "Event") -> "Callable[[Game | None, Who], Sequence[Event]]":
@@ -2035,109 +2349,80 @@ def resign(
         list[str] | None,
         typer.Argument(
             metavar="MEMBER",
-            help="The members it is offered to (none: every member still in).",
+            help="The members it is offered to (none: every member still in); with --accept "
+            "or --refuse, the members who answer.",
             autocompletion=complete_player,
         ),
     ] = None,
     gammon: Annotated[bool, typer.Option("--gammon", help="Resigns a gammon.")] = False,
     backgammon: Annotated[bool, typer.Option("--backgammon", help="Resigns a backgammon.")] = False,
+    accept: Annotated[
+        bool, typer.Option("--accept", help="MEMBER... accept the box's resignation.")
+    ] = False,
+    refuse: Annotated[
+        bool, typer.Option("--refuse", help="MEMBER... refuse it and play on.")
+    ] = False,
+    all: Annotated[
+        bool,
+        typer.Option(
+            "--all", help="With --accept or --refuse: every member the resignation waits on."
+        ),
+    ] = False,
     game: GameOption = None,
     as_json: JsonFlag = False,
 ) -> None:
-    """The box offers to resign to some members (house rule --resignations per-member).
+    """The box offers to resign to some members (house rule --resignations per-member), and
+    each answers.
 
-    Each member answers: chouette accept MEMBER (their pair is paid as the board's end at
-    that level would pay it, Jacoby applied) or chouette refuse MEMBER (they play on, the
-    board going on for them). Offered to every member still in and accepted by them all, it
-    ends the board as `end team --resigned` would.
+    The box offers: chouette resign [MEMBER...] [--gammon|--backgammon]. Each member
+    answers with chouette resign --accept MEMBER (their pair is paid as the board's end at
+    that level would pay it, a centred cube a single under Jacoby) or chouette resign
+    --refuse MEMBER (they play on, the board going on for them); --all answers for everyone
+    asked. Offered to every member still in and accepted by them all, it ends the board as
+    `end team --resigned` would.
 
     Examples:
 
     \b
         chouette resign --gammon
         chouette resign bob cat
+        chouette resign --accept bob
+        chouette resign --refuse --all
     """
-    from chouette.game import Resign
+    from chouette.game import Resign, ResignAnswer
 
     if gammon and backgammon:
         fail("--gammon or --backgammon, not both", 2)
+    if accept and refuse:
+        fail("--accept or --refuse, not both", 2)
+    if accept or refuse:
+        verb = "--accept" if accept else "--refuse"
+        if gammon or backgammon:
+            fail(f"{verb} answers the resignation offered, at its level: leave out "
+                 "--gammon and --backgammon", 2)  # fmt: skip
+        if all and members:
+            fail("name the members who answer or use --all, not both", 2)
+        if not all and not members:
+            fail(f"name the members who answer, or use --all to {verb.lstrip('-')} for "
+                 "everyone asked", 2)  # fmt: skip
+
+        def answers(live: "Game | None", who: Who) -> "Sequence[Event]":
+            if not all:
+                return [ResignAnswer(accept, who(m)) for m in members or ()]
+            waiting = [] if live is None else list(live.resigning)
+            if not waiting:
+                raise ChouetteError(f"there is no resignation to {verb.lstrip('-')}")
+            return [ResignAnswer(accept, m) for m in waiting]
+
+        play(ctx, answers, game, as_json)
+        return
+    if all:
+        fail("--all answers for everyone asked, with --accept or --refuse; the box offers to "
+             "every member still in when it names none", 2)  # fmt: skip
     kind: Kind = "backgammon" if backgammon else "gammon" if gammon else "single"
     play(
         ctx, lambda _game, who: [Resign(kind, tuple(who(m) for m in members or ()))], game, as_json
     )
-
-
-def resign_answer(
-    ctx: typer.Context,
-    accept: bool,
-    member: str | None,
-    every: bool,
-    game: int | None,
-    as_json: bool,
-) -> None:
-    from chouette.game import ResignAnswer
-
-    verb = "accept" if accept else "refuse"
-    if every and member is not None:
-        fail("name a member or use --all, not both", 2)
-    if not every and member is None:
-        fail(f"name the member who answers, or use --all to {verb} for everyone asked", 2)
-
-    def make(live: "Game | None", who: Who) -> "Sequence[Event]":
-        if not every:
-            return [ResignAnswer(accept, who(member or ""))]
-        waiting = [] if live is None else list(live.resigning)
-        if not waiting:
-            raise ChouetteError(f"there is no resignation to {verb}")
-        return [ResignAnswer(accept, m) for m in waiting]
-
-    play(ctx, make, game, as_json)
-
-
-ResignEveryFlag = Annotated[
-    bool, typer.Option("--all", help="Every member the resignation waits on.")
-]
-
-
-@app.command(cls=Command)
-def accept(
-    ctx: typer.Context,
-    member: MemberArg = None,
-    all: ResignEveryFlag = False,
-    game: GameOption = None,
-    as_json: JsonFlag = False,
-) -> None:
-    """MEMBER accepts the box's resignation: their pair is paid, and they are out.
-
-    The pair is paid cube × 1, 2 or 3 by the resignation's level (a centred cube a single
-    under Jacoby).
-
-    Examples:
-
-    \b
-        chouette accept bob
-        chouette accept --all
-    """
-    resign_answer(ctx, True, member, all, game, as_json)
-
-
-@app.command(cls=Command)
-def refuse(
-    ctx: typer.Context,
-    member: MemberArg = None,
-    all: ResignEveryFlag = False,
-    game: GameOption = None,
-    as_json: JsonFlag = False,
-) -> None:
-    """MEMBER refuses the box's resignation and plays on.
-
-    Examples:
-
-    \b
-        chouette refuse cat
-        chouette refuse --all
-    """
-    resign_answer(ctx, False, member, all, game, as_json)
 
 
 class Side(StrEnum):
@@ -2334,18 +2619,36 @@ def sheet(
         chouette sheet
         chouette sheet --all --format markdown
     """
-    from chouette.report import Seen, extras_notes, sheet_csv_table, sheet_game_json, sheet_table
+    from chouette.card import acceptance_json, acceptance_lines
+    from chouette.report import (
+        Seen,
+        extras_notes,
+        sheet_csv_table,
+        sheet_game_json,
+        sheet_table,
+        why_notes,
+    )
 
     fmt = pick_format(as_json, fmt)
     seen = Seen()
     with reading(ctx) as book:  # the games stream from the ledger to the output
         info = scope(book, ctx, all)
         name = None if info is None else info.name
+        card = None if info is None else book.card(info)
+        reasons = {} if info is None or fmt is Format.csv else book.reasons(info)
         everyone = book.sheet_players(info, book.players(info))
         lines = seen.tap(book.sheet(info))
         if fmt is Format.json:
-            games = (sheet_game_json(line, everyone, name) for line in lines)
-            emit_json_stream({"session": name, "players": everyone}, "games", games)
+            games = (
+                sheet_game_json(line, everyone, name)
+                | ({"why": list(reasons.get(line.number, ()))} if info is not None else {})
+                for line in lines
+            )
+            head: dict[str, Any] = {"session": name, "players": everyone}
+            if card is not None:
+                head["accepted"] = [acceptance_json(a) for a in card.accepted]
+                head["not_accepted"] = card.waiting
+            emit_json_stream(head, "games", games)
             return
         if info is not None and fmt is not Format.csv:
             say(
@@ -2359,6 +2662,11 @@ def sheet(
     if fmt is not Format.csv:
         for text in extras_notes(seen.extras, sessions=info is None):
             say(text)
+        for text in why_notes(reasons):
+            say(text)
+        if card is not None and card.acceptances:  # (a session that keeps no card: as before)
+            for text in acceptance_lines(card, datetime.astimezone):
+                say(text)
 
 
 @app.command(cls=Command)
@@ -2449,9 +2757,9 @@ def game_command(
         view = book.game(info, number)
     if as_json:
         if view.game is not None:
-            emit_json(to_record(view.game, info.name))
+            emit_json({**to_record(view.game, info.name), "why": list(view.why)})
         else:
-            emit_json({"session": info.name, "game": number, **(view.detail or {})})
+            emit_json({"session": info.name, "game": number, **(view.detail or {}), "why": []})
         return
     heading, rows = game_text(
         info.name,
@@ -2461,6 +2769,7 @@ def game_command(
         detail=view.detail,
         line_after=view.line_after,
         bookings=view.bookings,
+        why=view.why,
     )
     say("\n".join(heading))
     emit(rows)
@@ -2537,6 +2846,7 @@ def report(
             currency=currency,
             settlement_note=found.note(),
             runs=runs,
+            card=None if info is None else book.card(info),
         )
         write_file(html, page, private=False)
     what = "every session" if info is None else info.name
@@ -3349,20 +3659,33 @@ def serve(
             metavar="PIN", envvar="CHOUETTE_PIN", help="The scorekeeper's PIN (default: random)."
         ),
     ] = None,
+    certfile: Annotated[
+        Path | None,
+        typer.Option(
+            metavar="FILE",
+            help="Serve HTTPS with this certificate (PEM; its key in it or --keyfile).",
+        ),
+    ] = None,
+    keyfile: Annotated[
+        Path | None, typer.Option(metavar="FILE", help="The certificate's private key (PEM).")
+    ] = None,
 ) -> None:
     """Serve a live scoreboard and a scorekeeper's page in the browser.
 
     The scoreboard (for a TV and the players' phones) updates by itself within a second of
     any change, from any terminal; the scorekeeper's page, behind the PIN printed at start,
     has the cubes, the board's end, undo and the line's changes as buttons (`extra`, `proxy`
-    and `split` are typed at a terminal). It serves the current session (or --session's).
-    Needs the serve extra: pip install 'chouette[serve]'.
+    and `split` are typed at a terminal), the devices signed in (each can be signed out) and
+    each player's code for their phone. It serves the current session (or --session's).
+    A restart with the same PIN keeps the devices signed in. Plain HTTP unless --certfile
+    is given. Needs the serve extra: pip install 'chouette[serve]'.
 
     Examples:
 
     \b
         chouette serve --host 0.0.0.0
         chouette --session friday serve --port 8080 --pin 2468
+        chouette serve --host 0.0.0.0 --certfile club.pem --keyfile club-key.pem
     """
     try:
         from web.serve import run as serve_table
@@ -3382,6 +3705,8 @@ def serve(
             pin=pin,
             clock=clock,
             say=say,
+            certfile=certfile,
+            keyfile=keyfile,
         )
     except ChouetteError as err:
         fail(str(err))

@@ -626,13 +626,15 @@ def readers() -> None:
 
 
 class Board:
-    """A scoreboard page's event stream, read in a thread: when each board arrived."""
+    """A scoreboard page's event stream, read in a thread: when each board arrived
+    (``source``: the loopback address of its device; the server keeps 20 streams a device)."""
 
-    def __init__(self, host: str, port: int) -> None:
+    def __init__(self, host: str, port: int, source: str | None = None) -> None:
         import http.client
         import threading
 
-        self.conn = http.client.HTTPConnection(host, port, timeout=600)
+        bind = None if source is None else (source, 0)
+        self.conn = http.client.HTTPConnection(host, port, timeout=600, source_address=bind)
         self.conn.request("GET", "/events")
         self.response = self.conn.getresponse()
         self.boards: list[tuple[float, str]] = []
@@ -793,7 +795,7 @@ def serve(folder: Path, evening: Path, rounds: int, seconds: float) -> None:
         # throughput: the page ends game after game, from 1 and from 4 browsers at once,
         # while twenty scoreboards watch
         assert post(act="take-all", session="bench")
-        watchers = [Board(host, port) for _ in range(20)]
+        watchers = [Board(host, port, f"127.0.1.{i + 1}") for i in range(20)]  # 20 devices
         for watcher in watchers:
             watcher.next_after(0)
         for clients in (1, 4):

@@ -189,13 +189,14 @@ class Resign:
 
 @dataclass(frozen=True)
 class ResignAnswer:
-    """A member's answer to the box's resignation: accept or refuse."""
+    """A member's answer to the box's resignation: accept or refuse (``chouette resign
+    --accept MEMBER`` / ``--refuse``)."""
 
     accept: bool
     member: str
 
     def describe(self) -> str:
-        return f"{'accept' if self.accept else 'refuse'} {self.member}"
+        return f"resign --{'accept' if self.accept else 'refuse'} {self.member}"
 
 
 @dataclass(frozen=True)
@@ -331,7 +332,9 @@ class Game:
     game carries over; ``take_rounds``: the members' doubles the box answered together, by
     the event that opened each round; ``resign_rounds``: the members each resignation of the
     box was offered to and their answers; ``extra_cubes``: each extra's cube, in the order of
-    :attr:`extras`; ``lone_taker``: the lone taker's choice while it is open."""
+    :attr:`extras`; ``lone_taker``: the lone taker's choice while it is open; ``why``: the
+    reason for each decision the rules made in the game so far, in plain sentences, as they
+    were made (who plays the board when the captain is out, how a gammon counts)."""
 
     rules: HouseRules
     start_line: Line
@@ -351,6 +354,7 @@ class Game:
     resign_rounds: Mapping[int, Mapping[str, str]] = field(default_factory=dict)
     extra_cubes: tuple[ExtraCube, ...] = ()
     lone_taker: LoneTaker | None = None
+    why: tuple[str, ...] = ()
 
     @property
     def over(self) -> bool:
@@ -511,7 +515,25 @@ def apply(game: Game, event: Event) -> Game:
         new = _end(game, event)
     if new.lone_taker is game.lone_taker and not isinstance(event, Extra):
         new = replace(new, lone_taker=None)  # only extras keep the lone taker's choice open
-    return _pass_captaincy(replace(new, events=(*game.events, event)))
+    after = _pass_captaincy(replace(new, events=(*game.events, event)))
+    return _acting_captain_why(game, after)
+
+
+def _acting_captain_why(before: Game, after: Game) -> Game:
+    """Under ``acting-captain keep-seat``, who plays the board once the one who did is out,
+    and why the rotation does not change (under ``inherit`` the seat itself passes: see
+    :func:`_pass_captaincy`)."""
+    if after.rules.acting_captain != "keep-seat" or after.result is not None:
+        return after
+    was, now = before.acting_captain, after.acting_captain
+    if was is None or now is None or was == now or after.cubes[was].live:
+        return after
+    role = f"the captain, {was}," if was == after.captain else f"the acting captain, {was},"
+    why = (
+        f"{role} is out ({after.cubes[was].ended_by}): {now} is acting captain; "
+        f"{after.captain}'s own result decides the rotation (acting-captain keep-seat)"
+    )
+    return replace(after, why=(*after.why, why))
 
 
 def _leader(game: Game) -> str | None:
@@ -575,7 +597,9 @@ def _live(game: Game) -> list[str]:
 def _check_max(game: Game, to: int, who: str) -> None:
     limit = game.rules.max_cube
     if limit is not None and to > limit:
-        raise RuleError(f"{who}: the cube would pass the maximum of {limit}")
+        raise RuleError(
+            f"{who}: the cube would pass the maximum of {limit} (house rule max-cube {limit})"
+        )
 
 
 def _auto_double(game: Game, event: AutoDouble) -> tuple[AutoDouble, Game]:
@@ -620,7 +644,10 @@ def _past_limit(limit: int) -> str:
 def _carry(game: Game, event: Carry) -> tuple[Carry, Game]:
     """The box accepts or declines the automatic doubles carried over from the last game."""
     if game.rules.auto_past_limit != "carry-over":
-        raise RuleError("automatic doubles do not carry over in this session")
+        raise RuleError(
+            "automatic doubles do not carry over in this session (house rule auto-past-limit "
+            f"{game.rules.auto_past_limit})"
+        )
     if game.events:
         raise RuleError(
             "the box answers the automatic doubles carried over before anything else in a game"
@@ -747,8 +774,8 @@ def _box_double(game: Game, event: Double, origin: int) -> Game:
         ]
         if missed:
             raise RuleError(
-                f"the box must double {', '.join(missed)} too: under the same-level rule every "
-                "cube at the same level doubles together"
+                f"the box must double {', '.join(missed)} too: under box-doubles same-level "
+                "every cube at the same level doubles together"
             )
     if game.rules.box_doubles == "with-captain" and not single:
         _check_with_captain(game, targets)
@@ -779,7 +806,8 @@ def _refuse_resigning(cube: Cube, name: str, doing: str) -> None:
     """No cube action on a pair the box's resignation waits on."""
     if cube.resign is not None:
         raise RuleError(
-            f"{doing}: the box's resignation waits for {name}'s answer (accept or refuse)"
+            f"{doing}: the box's resignation waits for {name}'s answer "
+            "(resign --accept or --refuse)"
         )
 
 
@@ -1081,11 +1109,16 @@ def _answer_one(game: Game, name: str, act: AnswerAct, offer: Offer) -> Game:
         if offer.stage != "double":
             raise RuleError(f"{who} cannot beaver: only a double can be beavered")
         if not rules.beavers:
-            raise RuleError(f"{who} cannot beaver: beavers are off in this session")
+            raise RuleError(
+                f"{who} cannot beaver: beavers are off in this session (house rule --no-beavers)"
+            )
         side = "box" if answerer == "box" else "team"
         if rules.beavers_by not in ("both", side):
             only = "the box" if rules.beavers_by == "box" else "the team's members"
-            raise RuleError(f"{who} cannot beaver: only {only} may beaver in this session")
+            raise RuleError(
+                f"{who} cannot beaver: only {only} may beaver in this session (house rule "
+                f"beavers-by {rules.beavers_by})"
+            )
         _check_turns(cube, name, who, act, rules.beaver_limit)
         _check_max(game, cube.value * 4, f"{who} cannot beaver {name}'s cube")
         new = replace(
@@ -1099,7 +1132,9 @@ def _answer_one(game: Game, name: str, act: AnswerAct, offer: Offer) -> Game:
         if offer.stage != "beaver":
             raise RuleError(f"{who} cannot raccoon: only a beaver can be raccooned")
         if not rules.raccoons:
-            raise RuleError(f"{who} cannot raccoon: raccoons are off in this session")
+            raise RuleError(
+                f"{who} cannot raccoon: raccoons are off in this session (house rule --no-raccoons)"
+            )
         _check_turns(cube, name, who, act, rules.beaver_limit)
         _check_max(game, cube.value * 4, f"{who} cannot raccoon {name}'s cube")
         new = replace(
@@ -1133,18 +1168,22 @@ def _check_lone_taker(game: Game, origin: int, answered: str) -> None:
         lone = takers[0]
         if lone == answered:
             raise RuleError(
-                f"{lone} is the only one to take the box's double: under mandatory beaver "
-                f"{lone} must beaver or drop"
+                f"{lone} is the only one to take the box's double: under the house rule "
+                f"mandatory-beaver {lone} must beaver or drop"
             )
         raise RuleError(
             f"{answered}'s answer would leave {lone} the only one to take the box's double: "
-            f"under mandatory beaver {lone} must beaver or drop (undo {lone}'s take first)"
+            f"under the house rule mandatory-beaver {lone} must beaver or drop (undo {lone}'s "
+            "take first)"
         )
 
 
 def _deal(game: Game, event: Deal) -> Game:
     if not game.rules.deals:
-        raise RuleError("deals are off in this session (no settlements): play the game out")
+        raise RuleError(
+            "deals are off in this session (house rule --no-deals: no settlements): play the "
+            "game out"
+        )
     cube = _member(game, event.member)
     _refuse_resigning(cube, event.member, f"{event.member} cannot deal")
     if event.member in game.start_line.followers:
@@ -1314,6 +1353,7 @@ def _resign_answer(game: Game, event: ResignAnswer) -> Game:
             result=points,
             ended_by=f"{name} accepted the box's resignation of a {offered.kind}",
         )
+        game = replace(game, why=(*game.why, *scoring_why(game, offered.kind, [name], "resigned ")))
     else:
         new = replace(cube, resign=None)
     answers = {**game.resign_rounds[offered.origin], name: "accept" if event.accept else "refuse"}
@@ -1350,7 +1390,7 @@ def _end(game: Game, event: End) -> Game:
     if resigning:
         raise RuleError(
             f"the game cannot end while the box's resignation waits for an answer from "
-            f"{_and(resigning)}: accept or refuse it first"
+            f"{_and(resigning)}: accept or refuse it first (resign --accept or --refuse)"
         )
     doubled = [e for e, c in zip(game.extras, game.extra_cubes, strict=True) if c.offered]
     if doubled:
@@ -1366,7 +1406,40 @@ def _end(game: Game, event: End) -> Game:
                 cube.value, event.kind, centred=_centred(game, cube), jacoby=game.rules.jacoby
             )
             cubes[name] = replace(cube, result=sign * worth, ended_by="board")
-    return replace(game, cubes=cubes, result=event)
+    live = [m for m, c in game.cubes.items() if c.live]
+    why = (*game.why, *scoring_why(game, event.kind, live))
+    return replace(game, cubes=cubes, result=event, why=why)
+
+
+def scoring_why(game: Game, kind: Kind, members: list[str], what: str = "") -> list[str]:
+    """Why a gammon or backgammon counts as it does for the pairs of ``members`` (the house
+    rule ``jacoby`` and its scope; ``what``: ``the resigned `` for a resignation). A single
+    is a single: nothing was decided."""
+    if kind == "single" or not members:
+        return []
+    rules, level = game.rules, f"{what}{kind}"
+    if not rules.jacoby:
+        return [f"the {level} counts in full for {_and(members)}: no Jacoby rule"]
+    if rules.jacoby_scope == "any-cube-turned":
+        if game.turned:
+            return [
+                f"the {level} counts in full for {_and(members)}: a cube of the game was "
+                "turned and accepted (Jacoby, any-cube-turned)"
+            ]
+        return [
+            f"the {level} counts single for {_and(members)}: no cube of the game was turned "
+            "(Jacoby, any-cube-turned)"
+        ]
+    centred = [m for m in members if game.cubes[m].owner == "centre"]
+    turned = [m for m in members if m not in centred]
+    said = []
+    if centred:
+        whose = f"{centred[0]}'s cube" if len(centred) == 1 else "their cubes"
+        said.append(f"the {level} counts single for {_and(centred)}: Jacoby, {whose} centred")
+    if turned:
+        whose = f"{turned[0]}'s cube was" if len(turned) == 1 else "their cubes were"
+        said.append(f"the {level} counts in full for {_and(turned)}: {whose} turned (Jacoby)")
+    return said
 
 
 def _pass_captaincy(game: Game) -> Game:
@@ -1381,17 +1454,24 @@ def _pass_captaincy(game: Game) -> Game:
     if (game.pending or game.resigning) and game.rules.settled_edges:
         return game
     line, captain = game.line, game.captain
+    why = list(game.why)
     while not game.cubes[captain].live:
         acting = game.acting_captain
         if acting is None:
             break
         result = game.cubes[captain].result
+        said = (
+            f"the captain, {captain}, is out ({game.cubes[captain].ended_by}): {acting} is "
+            "acting captain and takes the captain's seat (acting-captain inherit)"
+        )
         if result is not None and result < 0:
             line = send_down(line, captain)
+            said += f"; {captain}, who lost, goes to the bottom of the line at once"
+        why.append(said)
         captain = acting
     if captain == game.captain:
         return game
-    return replace(game, line=line, captain=captain)
+    return replace(game, line=line, captain=captain, why=tuple(why))
 
 
 def answer_all(game: Game, act: AnswerAct) -> list[Event]:

@@ -376,7 +376,29 @@ def rotate(
     captain_beat_box: bool,
     rules: HouseRules,
 ) -> Line:
-    """The line for the next game (RULES.md §3 and §4).
+    """The line for the next game (RULES.md §3 and §4): :func:`rotation`'s line."""
+    return rotation(
+        line, captain=captain, box_keeps=box_keeps, captain_beat_box=captain_beat_box, rules=rules
+    ).line
+
+
+@dataclass(frozen=True)
+class Rotation:
+    """The line for the next game, and how the rotation moved the players, in sentences."""
+
+    line: Line
+    why: tuple[str, ...]
+
+
+def rotation(
+    line: Line,
+    *,
+    captain: str,
+    box_keeps: bool,
+    captain_beat_box: bool,
+    rules: HouseRules,
+) -> Rotation:
+    """The line for the next game (RULES.md §3 and §4), with how it moved.
 
     Box keeps: the captain goes to the bottom, the partnership stays. Box goes: the captain
     (or, if the captain lost too, the member after the captain) becomes box, the old partner
@@ -386,25 +408,36 @@ def rotate(
     if box is None:
         raise LineError("nobody is seated")
     if box_keeps:
-        return seat(send_down(line, captain), rules)
+        kept = seat(send_down(line, captain), rules)
+        return Rotation(
+            kept, (f"{box} keeps the box; {captain}, the captain, goes to the bottom of the line",)
+        )
     team = line.team
     downs = [box]
     new_box = captain
+    why = f"{captain} takes the box; {box} goes to the bottom of the line"
     if not captain_beat_box:
         after = team[team.index(captain) + 1 :] if captain in team else ()
         if after:
             new_box = after[0]
             downs = [captain, box]
+            why = (
+                f"double stand-up: {captain} lost to the box too, so {new_box}, next in line, "
+                f"takes the box; {captain} and then {box} go to the bottom of the line"
+            )
+        else:
+            why = f"{captain} takes the box, nobody else being in line; {box} goes to the bottom"
     order = [new_box] + [p for p in line.order if p != new_box]
     if line.partner is not None:
         order.remove(line.partner)
         order.insert(1, line.partner)
+        why += f"; {line.partner}, the box's partner, becomes captain"
     moved = Line(tuple(order), line.sitting_out, None, line.last_down, line.away)
     for player in downs:
         moved = send_down(moved, player)
     if rules.partner_pick == "last" and rules.settled_edges:
         moved = _pick_last(moved, downs, rules)
-    return seat(moved, rules)
+    return Rotation(seat(moved, rules), (why,))
 
 
 def _pick_last(line: Line, downs: Sequence[str], rules: HouseRules) -> Line:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from chouette.errors import RuleError
-from chouette.line import Line, rotate
+from chouette.line import Line, partner_news, rotation
 from chouette.money import Cents, share
 from chouette.rules import HouseRules
 
@@ -110,13 +110,16 @@ class ExtraResult:
 class Outcome:
     """``pairs``: points per member from the member's side; ``points`` and ``cents`` per player
     (box, partner and members; each sums to zero, extras included); ``next_line``: the line
-    after rotation; ``extras``: what each extra booked (also in ``points`` and ``cents``)."""
+    after rotation; ``extras``: what each extra booked (also in ``points`` and ``cents``);
+    ``why``: which rule decided each thing, in plain sentences (the game's own decisions,
+    the booking, the box's retention, the rotation, the partnership)."""
 
     pairs: dict[str, int]
     points: dict[str, int]
     cents: dict[str, Cents]
     next_line: Line
     extras: tuple[ExtraResult, ...] = ()
+    why: tuple[str, ...] = ()
 
 
 def pair_stake(stakes: Mapping[str, Cents], a: str, b: str) -> Cents:
@@ -168,19 +171,82 @@ def book(
     return points, cents
 
 
-def box_keeps(game: Game, rules: HouseRules) -> bool:
-    """Whether the box stays box, by the house rule ``retention``. Under ``captain`` the box
-    goes only if the captain beat it: a pair dealt at 0 is no win for the captain (edition 1
-    sent the box away on it)."""
+def _signed(points: int) -> str:
+    return f"{points:+d}" if points else "0"
+
+
+@dataclass(frozen=True)
+class Retention:
+    """Whether the box stays box, and the rule that decided it, in a sentence."""
+
+    keeps: bool
+    why: str
+
+
+def retention(game: Game, rules: HouseRules) -> Retention:
+    """Whether the box stays box, by the house rule ``retention``, and why. Under ``captain``
+    the box goes only if the captain beat it: a pair dealt at 0 is no win for the captain
+    (edition 1 sent the box away on it)."""
     pairs = game.pairs
     net = -sum(pairs.values())
     if rules.retention == "captain":
-        return pairs[game.captain] <= 0 if rules.settled_edges else pairs[game.captain] < 0
+        captain = game.captain
+        result = pairs[captain]
+        who = captain if captain == game.members[0] else f"{captain} (the captain by inherit)"
+        keeps = result <= 0 if rules.settled_edges else result < 0
+        if keeps:
+            how = "lost to" if result < 0 else "did not beat"
+            return Retention(
+                True, f"box stays: captain rule, {who} {how} the box ({_signed(result)})"
+            )
+        how = "beat" if result > 0 else "dealt at 0 with (edition 1: the box goes)"
+        return Retention(False, f"box goes: captain rule, {who} {how} the box ({_signed(result)})")
+    side = "box side" if game.partner else "box"
     if rules.retention == "net-profit":
-        return net > 0
+        if net > 0:
+            return Retention(True, f"box stays: net-profit rule, {side} {_signed(net)} > 0")
+        return Retention(False, f"box goes: net-profit rule, {side} {_signed(net)}, not > 0")
     if rules.retention == "net-not-loss":
-        return net >= 0
-    return all(points < 0 for points in pairs.values())
+        if net >= 0:
+            return Retention(True, f"box stays: net-not-loss rule, {side} {_signed(net)} ≥ 0")
+        return Retention(False, f"box goes: net-not-loss rule, {side} {_signed(net)} < 0")
+    unbeaten = [m for m, points in pairs.items() if points >= 0]
+    if not unbeaten:
+        return Retention(True, "box stays: beat-all rule, the box beat every member")
+    names = ", ".join(unbeaten)
+    verb = "was" if len(unbeaten) == 1 else "were"
+    return Retention(False, f"box goes: beat-all rule, {names} {verb} not beaten")
+
+
+def box_keeps(game: Game, rules: HouseRules) -> bool:
+    """Whether the box stays box, by the house rule ``retention`` (see :func:`retention`)."""
+    return retention(game, rules).keeps
+
+
+def booking_why(game: Game, stakes: Mapping[str, Cents], points: Mapping[str, int]) -> list[str]:
+    """Why the money is split as it is: the stakes a pair plays at where its two players'
+    differ (the lower), and the box's partner's share of the box side."""
+    from chouette.money import format_money
+
+    box, partner = game.box, game.partner
+    said = []
+    for member in game.members:
+        if stakes[member] != stakes[box]:
+            rate = pair_stake(stakes, box, member)
+            said.append(
+                f"{member} and {box} play at {format_money(rate)} a point, the lower of their "
+                f"stakes ({format_money(stakes[member])} and {format_money(stakes[box])})"
+            )
+    if partner is not None:
+        side = points[box] + points[partner]
+        share = game.rules.partner_share
+        odd = " (the odd point to the box)" if side * share % 100 else ""
+        said.append(
+            f"{partner}, the box's partner, takes {share}% of the box side's {_signed(side)}: "
+            f"{_signed(points[partner])}, and the box {_signed(points[box])}{odd} "
+            f"(partner-share {share})"
+        )
+    return said
 
 
 def settle_game(game: Game, stakes: Mapping[str, Cents]) -> Outcome:
@@ -197,6 +263,7 @@ def settle_game(game: Game, stakes: Mapping[str, Cents]) -> Outcome:
         partner_share=game.rules.partner_share,
         partner_own_stake=game.rules.settled_edges,
     )
+    booked = booking_why(game, stakes, points)  # (before the extras, which no partner shares)
     extras = []
     for extra, cube in zip(game.extras, game.extra_cubes, strict=True):  # (no partner shares)
         worth = extra_points(extra, game.result, cube)
@@ -206,12 +273,19 @@ def settle_game(game: Game, stakes: Mapping[str, Cents]) -> Outcome:
         cents[extra.team_side] += money
         cents[extra.box_side] -= money
         extras.append(ExtraResult(extra.team_side, extra.box_side, worth, money))
-    keeps = box_keeps(game, game.rules)
-    next_line = rotate(
+    decision = retention(game, game.rules)
+    moved = rotation(
         game.line,
         captain=game.captain,
-        box_keeps=keeps,
+        box_keeps=decision.keeps,
         captain_beat_box=pairs[game.captain] >= 0,
         rules=game.rules,
     )
-    return Outcome(pairs, points, cents, next_line, tuple(extras))
+    why = (
+        *game.why,
+        *booked,
+        decision.why,
+        *moved.why,
+        *partner_news(game.start_line, moved.line, game.rules),
+    )
+    return Outcome(pairs, points, cents, moved.line, tuple(extras), why)

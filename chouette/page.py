@@ -17,6 +17,7 @@ from datetime import datetime, timedelta
 from html import escape
 from typing import Protocol
 
+from chouette.card import Card, acceptance_lines, origin_lines
 from chouette.errors import ChouetteError
 from chouette.money import Cents, format_money
 from chouette.report import GameLine, Standing, extra_result_text, signed
@@ -224,6 +225,7 @@ def render_report(
     local: Callable[[datetime], datetime] | None = None,
     currency: str | None = None,
     settlement_note: str | None = None,
+    card: Card | None = None,
 ) -> str:
     """The page for one session (``session`` named) or the whole ledger (``session`` None).
 
@@ -251,6 +253,7 @@ def render_report(
             local=local,
             currency=currency,
             settlement_note=settlement_note,
+            card=card,
         )
     )
 
@@ -272,6 +275,7 @@ def report_parts(
     currency: str | None = None,
     settlement_note: str | None = None,
     runs: Runs | None = None,
+    card: Card | None = None,
 ) -> Iterator[str]:
     """:func:`render_report`'s page, piece by piece, from ``games`` games that ``lines()``
     gives (twice: a first look for the chart, then the score sheet) and the running balances
@@ -320,7 +324,7 @@ def report_parts(
     yield "\n"
     # The house rules before the long score sheet, so that no printed page holds them
     # alone: the sheet (or its totals) always follows them.
-    yield _rules(rules, stake, currency) + "\n"
+    yield _rules(rules, stake, currency, card, when.local) + "\n"
     yield from _sheet(everyone, lines(), found.final, by_session=by_session)
     yield "\n"
     for part in (
@@ -748,7 +752,13 @@ def _sheet(
 # ---------------------------------------------------------------- house rules and footer
 
 
-def _rules(rules: HouseRules | None, stake: Cents | None, currency: str | None) -> str:
+def _rules(
+    rules: HouseRules | None,
+    stake: Cents | None,
+    currency: str | None,
+    card: Card | None = None,
+    local: Callable[[datetime], datetime] | None = None,
+) -> str:
     if rules is None:
         return (
             '<section id="rules"><h2>House rules</h2><p>Every session keeps its own house '
@@ -762,10 +772,18 @@ def _rules(rules: HouseRules | None, stake: Cents | None, currency: str | None) 
         f'<tr data-rule="{_e(option)}"><th>{_e(option)}</th><td>{_e(value)}</td></tr>'
         for option, value in described
     )
+    card_part = "" if card is None else _card(card, local or (lambda moment: moment))
     return (
         f'<section id="rules"><h2>House rules</h2><p class="summary">{_e(rules.summary())}.</p>'
-        f'<table class="rules">{rows}</table></section>'
+        f'{card_part}<table class="rules">{rows}</table></section>'
     )
+
+
+def _card(card: Card, local: Callable[[datetime], datetime]) -> str:
+    """Where the rules came from, and who accepted them (the rules card's own lines)."""
+    said = [*origin_lines(card, local)] if card.origin.known else []
+    said += acceptance_lines(card, local)
+    return "".join(f'<p class="card">{_e(line)}</p>' for line in said)
 
 
 def _footer(standings: Sequence[Standing], generated: str) -> str:

@@ -43,7 +43,7 @@ from chouette.rules import HouseRules
 from chouette.text import RepeatedKey, no_constant, unique_keys
 
 RECORD_KEYS = frozenset(
-    {"session", "line", "box", "captain", "crew", "partner", "away", "events", "result"}
+    {"session", "line", "box", "captain", "crew", "partner", "away", "events", "result", "why"}
 )
 
 
@@ -158,11 +158,11 @@ def parse_event(obj: Any, where: str, *, allow_end: bool = False) -> Event:
             raise RecordError(f"{where}: 'kind' must be single, gammon or backgammon, not {kind!r}")
         members = _names(obj.get("members", []), f"{where}: members")
         return Resign(cast(Kind, kind), members)
-    if act in ("accept", "refuse"):
+    if isinstance(act, str) and act in RESIGN_ANSWERS:
         _keys(obj, {"act", "member"}, where)
         if "member" not in obj:
             raise RecordError(f"{where}: {act} needs a 'member'")
-        return ResignAnswer(act == "accept", _text(obj["member"], f"{where}: member"))
+        return ResignAnswer(RESIGN_ANSWERS[act], _text(obj["member"], f"{where}: member"))
     known = ", ".join(
         [
             "auto-double",
@@ -173,14 +173,17 @@ def parse_event(obj: Any, where: str, *, allow_end: bool = False) -> Event:
             "extra",
             *EXTRA_ACTS,
             "resign",
-            "accept",
-            "refuse",
+            "resign-accept",
+            "resign-refuse",
         ]
     )
     raise RecordError(f"{where}: 'act' must be one of {known}, not {act!r}")
 
 
 EXTRA_ACTS = ("double-extra", "take-extra", "drop-extra")
+#: A member's answer to the box's resignation, by its act; ``accept`` and ``refuse`` are the
+#: names a game stored before the rules card took the word ``accept`` (read, never written).
+RESIGN_ANSWERS = {"resign-accept": True, "resign-refuse": False, "accept": True, "refuse": False}
 
 
 def _flag(obj: Mapping[str, Any], key: str, where: str) -> bool:
@@ -270,6 +273,9 @@ def parse_record(obj: Any, where: str = "record") -> Record:
             raise RecordError(f"{where}: session: {err}") from None
     if "line" in obj and any(k in obj for k in ("box", "captain", "crew")):
         raise RecordError(f"{where}: give either 'line' or 'box'/'captain'/'crew', not both")
+    why = obj.get("why", [])  # as `game N --json` writes it: read, and decided again
+    if not isinstance(why, list) or not all(isinstance(w, str) for w in why):
+        raise RecordError(f"{where}: 'why' must be a list of sentences")
     events_obj = obj.get("events", [])
     if not isinstance(events_obj, list):
         raise RecordError(f"{where}: 'events' must be a list")
@@ -382,7 +388,7 @@ def event_to_json(event: Event) -> dict[str, Any]:
     if isinstance(event, Resign):
         return {"act": "resign", "kind": event.kind, "members": list(event.members)}
     if isinstance(event, ResignAnswer):
-        return {"act": "accept" if event.accept else "refuse", "member": event.member}
+        return {"act": "resign-accept" if event.accept else "resign-refuse", "member": event.member}
     if isinstance(event, Double):
         out: dict[str, Any] = {"act": "double", "by": event.by}
         if event.members:

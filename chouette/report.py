@@ -82,10 +82,10 @@ class Undone:
     """What ``undo`` took back: a command's events (``events``, of game ``number``; the game
     has not started now if ``game_gone``), the games of a ``record`` or an ``import`` (games
     ``number`` to ``last``; an import's ``file``), a ``payment``, a change of the ``line`` or
-    a ``split`` of the table or a ``rename`` of the session (``said``: what the command said
-    it did)."""
+    a ``split`` of the table, a ``rename`` of the session or players' ``accept``ance of the
+    rules (``said``: what the command said it did)."""
 
-    what: Literal["events", "record", "import", "payment", "line", "split", "rename"]
+    what: Literal["events", "record", "import", "payment", "line", "split", "rename", "accept"]
     number: int = 0
     last: int | None = None
     events: tuple[Event, ...] = ()
@@ -255,7 +255,13 @@ def booked_json(session: str, number: int, outcome: Outcome) -> dict[str, Any]:
         "cents": dict(outcome.cents),
         "next_line": list(outcome.next_line.order),
         **({"extras": [extra_result_json(e) for e in outcome.extras]} if outcome.extras else {}),
+        "why": list(outcome.why),
     }
+
+
+def why_lines(why: Sequence[str]) -> list[str]:
+    """The reasons for a game's decisions, under a heading: ``Why:`` and one per line."""
+    return ["Why:", *[f"  {reason}" for reason in why]] if why else []
 
 
 def played_json(
@@ -269,7 +275,14 @@ def played_json(
         return {**booked_json(session, number, outcome), "over": True, "said": said}
     board = status_json(Status(session, game.line, number, game))["game"]
     board.pop("number")
-    return {"session": session, "game": number, "over": False, "said": said, **board}
+    return {
+        "session": session,
+        "game": number,
+        "over": False,
+        "said": said,
+        **board,
+        "why": list(game.why),
+    }
 
 
 def booked_rows(outcome: Outcome) -> Rows:
@@ -314,6 +327,15 @@ def extra_result_text(result: ExtraResult) -> str:
         f"{result.team_side} {signed(result.points)} {way} {result.box_side} "
         f"({balance(result.cents)})"
     )
+
+
+def why_notes(reasons: Mapping[int, Sequence[str]]) -> list[str]:
+    """The reasons for each game's decisions, under the sheet: a line a game."""
+    notes = []
+    for number, why in reasons.items():
+        label = f"  game {number}: "
+        notes += [(label if i == 0 else " " * len(label)) + text for i, text in enumerate(why)]
+    return ["Why (the rules that decided each game):", *notes] if notes else []
 
 
 def extras_notes(lines: Iterable[GameLine], *, sessions: bool) -> list[str]:
@@ -700,6 +722,9 @@ def describe_events(number: int, before: Game | None, after: Game) -> list[str]:
             lines.append(f"  {member}: {cube_text(after, member)}")
     if after.over:
         lines.append(f"Game {number} is over.")
+    else:  # (a game's end says all its reasons with its bookings)
+        said = len(before.why) if before is not None else 0
+        lines += [f"Why: {reason}." for reason in after.why[said:]]
     return lines
 
 
@@ -712,9 +737,10 @@ def game_text(
     detail: Mapping[str, Any] | None,
     line_after: Line | None,
     bookings: Sequence[Entry],
+    why: Sequence[str] = (),
 ) -> tuple[list[str], Rows]:
     """``chouette game N``: the seats, the events in order (or an imported game's result),
-    the bookings."""
+    the line after it and why, the bookings."""
     heading = [f"Game {number} of {session} ({'over' if over else 'in progress'})"]
     if game is not None:
         heading.append(f"Line: {game.start_line.describe()}")
@@ -744,6 +770,7 @@ def game_text(
         )
     if line_after is not None:
         heading.append(f"Next line: {line_after.describe()}")
+    heading += why_lines(game.why if game is not None and not over else why)
     rows = [[b.player, signed(b.points), balance(b.cents)] for b in bookings]
     return heading, (["player", "points", "money"], rows)
 
@@ -788,7 +815,7 @@ def done_text(done: Undone) -> str:
         return f"the import of {done.file} ({games_text(done.number, done.last)})"
     if done.what == "record":
         return f"the record of {games_text(done.number, done.last)}"
-    if done.what in ("payment", "line", "split", "rename"):
+    if done.what in ("payment", "line", "split", "rename", "accept"):
         return done.said
     return f"{', '.join(e.describe() for e in done.events)} (game {done.number})"
 

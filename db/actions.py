@@ -11,6 +11,7 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
+from chouette.card import ClubPreset, check_accept, names_text
 from chouette.errors import ChouetteError, LimitError
 from chouette.game import Event, Game, apply_all, start
 from chouette.limits import check_game
@@ -20,8 +21,10 @@ from chouette.line import split as split_line
 from chouette.money import Cents, check_new_stake, check_payment, format_money
 from chouette.names import match
 from chouette.outcome import Outcome, settle_game
+from chouette.presets import check_preset_name, preset_key
 from chouette.record import Record, event_to_json, parse_event, play_record
 from chouette.report import Undone, joined_text
+from chouette.rules import EDITION, HouseRules
 from chouette.text import check_note
 from db.codec import extras_to_detail, iso, line_from_dict, line_from_json, line_to_dict
 from db.ledger import Ledger
@@ -248,8 +251,15 @@ def split(book: Ledger, info: SessionInfo, name: str) -> tuple[SessionInfo, Sess
     check_between_games(live.number if live.started else None)
     stay, go = split_line(info.line, info.rules)
     own = {p: info.player_stakes[p] for p in go.order if p in info.player_stakes}
+    origin = book.origin(info)  # the same rules, from the same preset
     new = book.create_session(
-        check_session_name(name), go, info.stake, info.rules, own, current=False
+        check_session_name(name),
+        go,
+        info.stake,
+        info.rules,
+        own,
+        current=False,
+        origin=origin if origin.known else None,
     )
     said = f"the split of {info.name}: {', '.join(go.order)} to {new.name}"
     book.journal(
@@ -259,6 +269,75 @@ def split(book: Ledger, info: SessionInfo, name: str) -> tuple[SessionInfo, Sess
     )
     book.journal(new, "split", {"said": said, "from": info.name, "from_id": info.id})
     return book.save_line(info, stay), new
+
+
+# ---------------------------------------------------------------- the rules card
+
+
+def accept_rules(book: Ledger, info: SessionInfo, players: Sequence[str]) -> list[str]:
+    """``players`` (seated in the session, named as typed) accept its rules as they stand:
+    a journal entry of who accepted which rules (and stake) when. Refused, naming them, for
+    a player not in the line or one who accepted these rules already. The players, as the
+    ledger names them."""
+    names = [match(normal_name(p), info.line.order) or normal_name(p) for p in players]
+    strangers = [p for p in names if p not in info.line.order]
+    if strangers:
+        raise ChouetteError(
+            f"{', '.join(strangers)} {'is' if len(strangers) == 1 else 'are'} not in the line "
+            f"of {info.name}: only a seated player accepts its rules"
+        )
+    check_accept(book.card(info), names)
+    book.journal(
+        info,
+        "accept",
+        {
+            "players": names,
+            "rules": info.rules.to_dict(),
+            "stake_cents": info.stake,
+            "said": f"the acceptance of the rules by {names_text(names)}",
+        },
+    )
+    return names
+
+
+def save_preset(book: Ledger, info: SessionInfo, name: str, *, replace: bool) -> ClubPreset:
+    """The session's house rules kept as the club's own preset ``name``, for another
+    evening (scored by this chouette's edition). Refused for a published preset's name, and
+    for a name saved already unless ``replace``."""
+    name = check_preset_name(name)
+    saved = {preset_key(p.name): p for p in book.club_presets()}
+    before = saved.get(preset_key(name))
+    if before is not None and not replace:
+        raise ChouetteError(
+            f"the club has a preset called {before.name} already (saved from "
+            f"{before.saved_from}): --replace saves over it"
+        )
+    preset = ClubPreset(
+        before.name if before is not None else name,
+        replace_rules(info.rules),
+        book.now,
+        info.name,
+    )
+    book.save_preset(preset)
+    return preset
+
+
+def replace_rules(rules: HouseRules) -> HouseRules:
+    """Rules as a preset keeps them: scored by this chouette's edition."""
+    return replace(rules, edition=EDITION)
+
+
+def forget_preset(book: Ledger, name: str) -> ClubPreset:
+    """Forget the club's own preset ``name`` (sessions started from it keep their rules)."""
+    saved = {preset_key(p.name): p for p in book.club_presets()}
+    found = saved.get(preset_key(name))
+    if found is None:
+        known = ", ".join(p.name for p in saved.values())
+        raise ChouetteError(
+            f"the club has no preset called {name}" + (f" (its own: {known})" if known else "")
+        )
+    book.forget_preset(found.name)
+    return found
 
 
 # ---------------------------------------------------------------- money between players
@@ -343,6 +422,8 @@ def undo(book: Ledger, info: SessionInfo) -> Undone:
     elif done.what == "rename":
         book.rename_session(info, detail["from"])
         return done
+    elif done.what == "accept":  # the journal entry was all there was
+        return done
     elif "player" in detail:  # a join: the player as they were (not one, or at their stake)
         before = detail["before"]
         book.restore_player(
@@ -381,6 +462,8 @@ def what(action: Action) -> Undone:
         return Undone("split", said=detail["said"])
     if action.kind == "rename":
         return Undone("rename", said=detail["said"])
+    if action.kind == "accept":
+        return Undone("accept", said=detail["said"])
     return Undone("line", said=detail["said"])
 
 

@@ -31,6 +31,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import CompileError, DBAPIError
 from sqlmodel import SQLModel
 
+from chouette.card import Origin
 from chouette.errors import ChouetteError
 from chouette.rules import HouseRules
 from db import models  # noqa: F401  (registers the tables)
@@ -53,6 +54,8 @@ JSON_COLUMNS: dict[str, dict[str, Callable[[Any], object]]] = {
     "game": {"line_before": _line, "line_after": _line, "detail": _detail},
     "event": {"body": lambda data: event_from_body(json.dumps(data))},
     "action": {"detail": _detail},
+    "preset": {"rules": HouseRules.from_dict},
+    "session_origin": {"detail": Origin.from_dict},
 }
 _SHAPES = (ChouetteError, ValueError, KeyError, TypeError, AttributeError)
 

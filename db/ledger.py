@@ -28,6 +28,7 @@ from typing import Any
 from sqlalchemy import Connection, delete, func, insert, update
 from sqlmodel import Session, col, select
 
+from chouette.card import Card, ClubPreset, Origin
 from chouette.errors import ChouetteError
 from chouette.game import Event
 from chouette.limits import LIMIT, check_cents, check_points
@@ -49,9 +50,11 @@ from db.models import (
     BookingRow,
     EventRow,
     GameRow,
+    OriginRow,
     PairRow,
     PaymentRow,
     PlayerRow,
+    PresetRow,
     SessionRow,
     Setting,
     SourceFileRow,
@@ -144,9 +147,11 @@ class Ledger:
         created_at: datetime | None = None,
         players: Sequence[StoredPlayer] | None = None,
         current: bool = True,
+        origin: Origin | None = None,
     ) -> SessionInfo:
         """A new session with its line and players (``players``: as an export lists them,
-        with their own stakes and when they joined; by default the line, joining now)."""
+        with their own stakes and when they joined; by default the line, joining now) and
+        where its house rules came from (``origin``; None: not known)."""
         name = name.strip()
         if not name:
             raise ChouetteError("a session needs a name")
@@ -182,7 +187,10 @@ class Ledger:
         )
         if current:
             self._set_current(name)
-        return self.reads.session(name)
+        info = self.reads.session(name)
+        if origin is not None:
+            self.save_origin(info, origin)
+        return info
 
     def session(self, name: str | None, *, lock: bool = False) -> SessionInfo:
         """The named session, or the one used last. ``lock``: hold it for this transaction."""
@@ -229,18 +237,47 @@ class Ledger:
     def _set_current(self, name: str) -> None:
         """An upsert: two terminals starting the ledger's first sessions at the same moment
         both succeed (on PostgreSQL the second waits for the first, then overwrites)."""
+        self._put_setting(CURRENT, name)
+
+    def _put_setting(self, key: str, value: str) -> None:
         dialect = self.dialect
         if dialect not in UPSERT:  # another database: read, then write
-            row = self._db.get(Setting, CURRENT) or Setting(key=CURRENT, value=name)
-            row.value = name
+            row = self._db.get(Setting, key) or Setting(key=key, value=value)
+            row.value = value
             self._db.add(row)
             return
         dialect_insert = importlib.import_module(f"sqlalchemy.dialects.{dialect}").insert
-        upsert = dialect_insert(Setting).values(key=CURRENT, value=name)
-        self._db.execute(upsert.on_conflict_do_update(index_elements=["key"], set_={"value": name}))
-        cached = self._db.identity_map.get(self._db.identity_key(Setting, CURRENT))
+        upsert = dialect_insert(Setting).values(key=key, value=value)
+        self._db.execute(
+            upsert.on_conflict_do_update(index_elements=["key"], set_={"value": value})
+        )
+        cached = self._db.identity_map.get(self._db.identity_key(Setting, key))
         if cached is not None:
             self._db.expire(cached)  # read again if asked again in this transaction
+
+    def settings(self, prefix: str) -> dict[str, str]:
+        """The small named values whose keys start with ``prefix`` (``chouette serve`` keeps
+        its key and its devices here)."""
+        rows = self._db.exec(
+            select(Setting.key, Setting.value).where(
+                col(Setting.key).startswith(prefix, autoescape=True)
+            )
+        ).all()
+        return {key: value for key, value in rows}
+
+    def put_settings(self, values: Mapping[str, str | None]) -> None:
+        """Set each key to its value, or remove it (None); not ``current_session``, which
+        :meth:`use` keeps."""
+        for key, value in values.items():
+            if key == CURRENT:
+                raise ChouetteError(f"the setting {key!r} is kept by `use`")
+            if value is None:
+                self._db.execute(delete(Setting).where(col(Setting.key) == key))
+                cached = self._db.identity_map.get(self._db.identity_key(Setting, key))
+                if cached is not None:
+                    self._db.expunge(cached)
+            else:
+                self._put_setting(key, value)
 
     def sessions(self) -> list[SessionSummary]:
         return self.reads.sessions()
@@ -589,7 +626,7 @@ class Ledger:
         booked = self.booked_anything(info)
         if booked is not None:
             raise ChouetteError(f"{info.name} has {booked} booked: it cannot be taken back")
-        for rows in (ActionRow, BalanceRow, PlayerRow, SourceFileRow):
+        for rows in (ActionRow, BalanceRow, PlayerRow, SourceFileRow, OriginRow):
             self._db.execute(delete(rows).where(col(rows.session_id) == info.id))
         self._db.execute(delete(SessionRow).where(col(SessionRow.id) == info.id))
         if self.current_name() == info.name:  # the newest other session, or none
@@ -604,16 +641,58 @@ class Ledger:
             else:
                 self._set_current(newest)
 
+    # -------------------------------------------------------- presets and rules cards
+
+    def save_origin(self, info: SessionInfo, origin: Origin) -> None:
+        """Where the session's house rules came from (the one writer of it)."""
+        self._db.add(
+            OriginRow(session_id=info.id, detail=json.dumps(origin.to_dict(), ensure_ascii=False))
+        )
+        self._db.flush()
+
+    def origin(self, info: SessionInfo) -> Origin:
+        return self.reads.origin(info)
+
+    def card(self, info: SessionInfo) -> Card:
+        return self.reads.card(info)
+
+    def club_presets(self) -> list[ClubPreset]:
+        return self.reads.club_presets()
+
+    def save_preset(self, preset: ClubPreset) -> None:
+        """A club's own preset, new or saved again under its name (the one writer)."""
+        self._db.execute(delete(PresetRow).where(col(PresetRow.name) == preset.name))
+        self._db.add(
+            PresetRow(
+                name=preset.name,
+                rules=rules_to_json(preset.rules),
+                saved_from=preset.saved_from,
+                saved_at=preset.saved_at,
+            )
+        )
+        self._db.flush()
+
+    def forget_preset(self, name: str) -> None:
+        self._db.execute(delete(PresetRow).where(col(PresetRow.name) == name))
+
     # -------------------------------------------------------- the journal
 
-    def journal(self, info: SessionInfo, kind: str, detail: Mapping[str, Any]) -> None:
-        """Note a thing done to the session (the one writer of the journal)."""
+    def journal(
+        self,
+        info: SessionInfo,
+        kind: str,
+        detail: Mapping[str, Any],
+        *,
+        at: datetime | None = None,
+    ) -> None:
+        """Note a thing done to the session (the one writer of the journal), now or ``at``
+        (a restored export's entry)."""
         self._db.add(
             ActionRow(
                 session_id=info.id,
                 kind=kind,
                 detail=json.dumps(detail, ensure_ascii=False),
-                at=self.now,
+                at=at or self.now,
             )
         )
         self._db.flush()

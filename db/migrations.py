@@ -149,6 +149,44 @@ def v7_actions(conn: Connection) -> None:
     conn.execute(text("CREATE INDEX action_by_session ON action (session_id, id)"))
 
 
+def reserved(version: int) -> Migration:
+    """A schema number set aside for a change made alongside this one (8 the journal's hash
+    chain, 9 games' identities across engine formats, 10 club nights): until it lands here,
+    its migration changes nothing."""
+
+    def migrate(conn: Connection) -> None:
+        del conn
+
+    migrate.__name__ = f"v{version}_reserved"
+    migrate.__doc__ = f"Schema {version}: reserved (see :func:`reserved`)."
+    return migrate
+
+
+def v11_presets(conn: Connection) -> None:
+    """Schema 11: the club's own presets (``chouette rules --save``), and where each
+    session's house rules came from (a preset, and the options given beside it)."""
+    frozen = MetaData()
+    Table("session", frozen, Column("id", Integer, primary_key=True))
+    preset = Table(
+        "preset",
+        frozen,
+        Column("id", Integer, primary_key=True),
+        Column("name", String, nullable=False, unique=True),
+        Column("rules", String, nullable=False),
+        Column("saved_from", String, nullable=False),
+        Column("saved_at", DateTime(timezone=True), nullable=False),
+    )
+    origin = Table(
+        "session_origin",
+        frozen,
+        Column("id", Integer, primary_key=True),
+        Column("session_id", Integer, ForeignKey("session.id"), nullable=False, unique=True),
+        Column("detail", String, nullable=False),
+    )
+    preset.create(conn)
+    origin.create(conn)
+
+
 #: ``MIGRATIONS[i]`` brings a database from version ``i + 1`` to ``i + 2``.
 MIGRATIONS: list[Migration] = [
     v2_payments_and_imports,
@@ -157,6 +195,10 @@ MIGRATIONS: list[Migration] = [
     v5_game_identities,
     v6_wide_points,
     v7_actions,
+    reserved(8),
+    reserved(9),
+    reserved(10),
+    v11_presets,
 ]
 LATEST = len(MIGRATIONS) + 1
 SCHEMA_LOCK = 0x63686F75  # PostgreSQL advisory lock key ("chou") held while creating the schema

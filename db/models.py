@@ -194,3 +194,27 @@ class BookingRow(SQLModel, table=True):
     points: int = Field(sa_column=points_column())
     cents: int = Field(sa_column=Column(BigInteger, nullable=False))
     at: datetime = Field(sa_column=Column(DateTime(timezone=True), nullable=False))
+
+
+class PresetRow(SQLModel, table=True):
+    """A club's own preset: a session's house rules kept under a name for another evening
+    (``chouette rules --save NAME``), with when and from which session it was saved."""
+
+    __tablename__ = "preset"
+
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(unique=True)
+    rules: str
+    saved_from: str
+    saved_at: datetime = Field(sa_column=Column(DateTime(timezone=True), nullable=False))
+
+
+class OriginRow(SQLModel, table=True):
+    """Where a session's house rules came from: the preset and the options given beside it
+    (JSON, :class:`chouette.card.Origin`). A session started before schema 11 has none."""
+
+    __tablename__ = "session_origin"
+
+    id: int | None = Field(default=None, primary_key=True)
+    session_id: int = Field(foreign_key="session.id", unique=True)
+    detail: str

@@ -32,7 +32,7 @@ from db.locks import lock_timeout_ms
 from db.reads import Reads
 from db.urls import sqlite_file
 
-SCHEMA = 7
+SCHEMA = 11
 TABLES = (
     "action",
     "balance",
@@ -42,8 +42,10 @@ TABLES = (
     "pair",
     "payment",
     "player",
+    "preset",
     "schema_version",
     "session",
+    "session_origin",
     "setting",
     "source_file",
 )

@@ -18,10 +18,11 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+from chouette.card import UNKNOWN, Acceptance, Card, ClubPreset, Origin
 from chouette.errors import ChouetteError
-from chouette.game import Game, carried_over, replay
+from chouette.game import Event, Game, carried_over, replay
 from chouette.money import Cents
-from chouette.outcome import ExtraResult
+from chouette.outcome import ExtraResult, settle_game
 from chouette.report import Entry, GameLine, SessionSummary
 from chouette.rules import HouseRules
 from chouette.text import clipped
@@ -166,6 +167,50 @@ class Reads:
             for info in self.all_sessions()
         ]
 
+    # -------------------------------------------------------- presets and rules cards
+
+    def club_presets(self) -> list[ClubPreset]:
+        """The club's own presets, by name."""
+        return [
+            ClubPreset(name, rules_from_json(rules), moment(saved_at), saved_from)
+            for name, rules, saved_at, saved_from in self._all(
+                "SELECT name, rules, saved_at, saved_from FROM preset ORDER BY name"
+            )
+        ]
+
+    def origin(self, info: SessionInfo) -> Origin:
+        """Where the session's house rules came from (:data:`~chouette.card.UNKNOWN` for a
+        session started before chouette kept it)."""
+        row = self._first("SELECT detail FROM session_origin WHERE session_id = ?", (info.id,))
+        return UNKNOWN if row is None else Origin.from_dict(json.loads(row[0]))
+
+    def acceptances(self, info: SessionInfo) -> list[Acceptance]:
+        """Every acceptance of the session's rules the journal holds, oldest first."""
+        found = []
+        for detail, at in self._all(
+            "SELECT detail, at FROM action WHERE session_id = ? AND kind = ? ORDER BY id",
+            (info.id, "accept"),
+        ):
+            data = json.loads(detail)
+            when = moment(at)
+            found += [
+                Acceptance(player, when, data["rules"], data["stake_cents"])
+                for player in data["players"]
+            ]
+        return found
+
+    def card(self, info: SessionInfo) -> Card:
+        """The session's rules card: its rules and stakes, their origin, who accepted them."""
+        return Card(
+            session=info.name,
+            stake=info.stake,
+            rules=info.rules,
+            origin=self.origin(info),
+            player_stakes=dict(info.player_stakes),
+            seated=info.line.order,
+            acceptances=tuple(self.acceptances(info)),
+        )
+
     # -------------------------------------------------------- the game in progress
 
     def live(self, info: SessionInfo) -> LiveGame:
@@ -225,17 +270,44 @@ class Reads:
                 (game_id,),
             )
         ]
+        game = self.replay(game_id, line_before, info.rules) if kind == "chouette" else None
         return GameView(
             number=number,
             kind=kind,
             over=bool(over),
             started_at=moment(started),
             ended_at=moment(ended) if ended else None,
-            game=self.replay(game_id, line_before, info.rules) if kind == "chouette" else None,
+            game=game,
             detail=json.loads(detail) if detail else None,
             line_after=line_from_json(line_after) if line_after else None,
             bookings=bookings,
+            why=reasons(game, info),
         )
+
+    def reasons(self, info: SessionInfo) -> dict[int, tuple[str, ...]]:
+        """Why each finished chouette game of the session went as it did (its decisions'
+        reasons, :attr:`chouette.outcome.Outcome.why`), by number: every game replayed from
+        its events, as stored (one query)."""
+        found: dict[int, tuple[str, ...]] = {}
+        current: tuple[int, str] | None = None
+        events: list[Event] = []
+        for number, line_before, body in self._stream(
+            "SELECT g.number, g.line_before, e.body FROM game g JOIN event e ON e.game_id = g.id "
+            'WHERE g.session_id = ? AND g.kind = ? AND g."over" = ? ORDER BY g.number, e.seq',
+            (info.id, "chouette", True),
+        ):
+            if current is not None and current[0] != number:
+                found[current[0]] = reasons(
+                    replay(line_from_json(current[1]), info.rules, events), info
+                )
+                events = []
+            current = (number, line_before)
+            events.append(event_from_body(body))
+        if current is not None:
+            found[current[0]] = reasons(
+                replay(line_from_json(current[1]), info.rules, events), info
+            )
+        return found
 
     # -------------------------------------------------------- reports
 
@@ -372,6 +444,16 @@ class Reads:
                 text = f"paid {payee}" if player == payer else f"paid by {payer}"
                 text = f"{text}: {note}" if note else text
             yield Entry(when, name, number, player, points, cents, text)
+
+
+def reasons(game: Game | None, info: SessionInfo) -> tuple[str, ...]:
+    """Why a stored chouette game went as it did, replayed: its outcome's reasons once it is
+    over, its own so far while it is in progress (none for an imported game)."""
+    if game is None:
+        return ()
+    if not game.over:
+        return game.why
+    return settle_game(game, info.stakes(game.players)).why
 
 
 def _game_line(row: Sequence[Any], points: dict[str, int], cents: dict[str, Cents]) -> GameLine:

@@ -15,11 +15,13 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
+from chouette.card import ClubPreset, Origin, names_text
 from chouette.errors import ChouetteError
 from chouette.game import replay
 from chouette.line import Line, check_name, check_session_name
 from chouette.money import check_payment, check_stake
 from chouette.outcome import settle_game
+from chouette.presets import check_preset_name, preset_key
 from chouette.rules import HouseRules
 from chouette.text import check_note
 from db.audit import (
@@ -69,6 +71,15 @@ def export(book: Ledger) -> Iterator[dict[str, Any]]:
                 for p in book.session_players(info)
             ],
             "current": current == info.name,
+            **({"origin": origin.to_dict()} if (origin := book.origin(info)).known else {}),
+        }
+    for preset in book.club_presets():
+        yield {
+            "kind": "preset",
+            "name": preset.name,
+            "rules": preset.rules.to_dict(),
+            "saved_from": preset.saved_from,
+            "saved_at": iso(preset.saved_at),
         }
     first = book.first_bookings()
     items: list[tuple[float, str, int, StoredGame | Paid]] = [
@@ -101,6 +112,17 @@ def export(book: Ledger) -> Iterator[dict[str, Any]]:
             "first_game": source.first_game,
             "last_game": source.last_game,
         }
+    for info in book.all_sessions():  # the acceptances of each session's rules, in order
+        for action in reversed(book.actions(info)):
+            if action.kind == "accept":
+                yield {
+                    "kind": "accept",
+                    "session": info.name,
+                    "players": action.detail["players"],
+                    "rules": action.detail["rules"],
+                    "stake_cents": action.detail["stake_cents"],
+                    "at": iso(action.at),
+                }
 
 
 def _game(book: Ledger, game: StoredGame, session: str) -> dict[str, Any]:
@@ -172,6 +194,10 @@ def restore(book: Ledger, lines: Iterable[tuple[int, str]]) -> dict[str, int]:
                 counts["payments"] += 1
             elif kind == "source_file":
                 _source_file(book, item, sessions[item["session"]], seen)
+            elif kind == "preset":
+                _preset(book, item, seen)
+            elif kind == "accept":
+                _acceptance(book, item, sessions[item["session"]])
             else:
                 raise ChouetteError(f"unknown kind {kind!r}")
         except ChouetteError as err:
@@ -258,6 +284,7 @@ def _session(book: Ledger, item: dict[str, Any]) -> SessionInfo:
     problems = stranger_problems(f"the session {name}", line.order, [p.name for p in players])
     if problems:
         raise ChouetteError(problems[0])
+    origin = item.get("origin")  # (not in an export before schema 11)
     return book.create_session(
         name,
         line,
@@ -266,6 +293,44 @@ def _session(book: Ledger, item: dict[str, Any]) -> SessionInfo:
         created_at=_time(item["created_at"]),
         players=players,
         current=False,
+        origin=None if origin is None else Origin.from_dict(origin),
+    )
+
+
+def _preset(book: Ledger, item: dict[str, Any], seen: _Seen) -> None:
+    """A club's own preset."""
+    name = check_preset_name(_text(item["name"], "a preset's name"))
+    seen.once("preset", preset_key(name), f"the preset {name}")
+    book.save_preset(
+        ClubPreset(
+            name,
+            HouseRules.from_dict(item["rules"]),
+            _time(item["saved_at"]),
+            check_session_name(_text(item["saved_from"], "a preset's session")),
+        )
+    )
+
+
+def _acceptance(book: Ledger, item: dict[str, Any], info: SessionInfo) -> None:
+    """Players' acceptance of a session's rules, a journal entry as it was."""
+    players = item["players"]
+    if not isinstance(players, list) or not players:
+        raise ChouetteError(f"an acceptance names its players, not {players!r}")
+    names = [check_name(_text(p, "a player's name")) for p in players]
+    problems = stranger_problems(f"an acceptance in {info.name}", names, book.player_names(info))
+    if problems:
+        raise ChouetteError(problems[0])
+    rules = HouseRules.from_dict(item["rules"]).to_dict()
+    book.journal(
+        info,
+        "accept",
+        {
+            "players": names,
+            "rules": rules,
+            "stake_cents": check_stake(_whole(item["stake_cents"], "an accepted stake")),
+            "said": f"the acceptance of the rules by {names_text(names)}",
+        },
+        at=_time(item["at"]),
     )
 
 

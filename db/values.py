@@ -129,6 +129,7 @@ class GameView:
     detail: Mapping[str, Any] | None
     line_after: Line | None
     bookings: list[Entry]
+    why: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,9 @@ import http.client
 import json
 import signal
 import socket
+import ssl
 import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -26,11 +28,15 @@ PIN = "2468"
 
 
 class Server:
-    """A running ``chouette serve``: its address, PIN and everything it printed."""
+    """A running ``chouette serve``: its address, PIN and everything it printed; ``tls``
+    the context its HTTPS connections trust (None: plain HTTP)."""
 
-    def __init__(self, proc: subprocess.Popen[str], pin: str) -> None:
+    def __init__(
+        self, proc: subprocess.Popen[str], pin: str, tls: ssl.SSLContext | None = None
+    ) -> None:
         self.proc = proc
         self.pin = pin
+        self.tls = tls
         self.lines: list[str] = []
         self.url = ""
         self.connections: list[http.client.HTTPConnection] = []
@@ -72,14 +78,28 @@ class Server:
     def port(self) -> int:
         return urlsplit(self.url).port or 80
 
-    def connection(self, timeout: float = 30.0) -> http.client.HTTPConnection:
-        """A connection to the server, closed when the server stops."""
-        conn = http.client.HTTPConnection(self.host, self.port, timeout=timeout)
+    def connection(
+        self, timeout: float = 30.0, source: str | None = None
+    ) -> http.client.HTTPConnection:
+        """A connection to the server (from the loopback address ``source``: 127.x.y.z),
+        closed when the server stops."""
+        bind = None if source is None else (source, 0)
+        conn: http.client.HTTPConnection
+        if self.tls is not None:
+            conn = http.client.HTTPSConnection(
+                self.host, self.port, timeout=timeout, source_address=bind, context=self.tls
+            )
+        else:
+            conn = http.client.HTTPConnection(
+                self.host, self.port, timeout=timeout, source_address=bind
+            )
         self.connections.append(conn)
         return conn
 
-    def get(self, path: str, headers: dict[str, str] | None = None) -> tuple[int, str]:
-        conn = self.connection()
+    def get(
+        self, path: str, headers: dict[str, str] | None = None, source: str | None = None
+    ) -> tuple[int, str]:
+        conn = self.connection(source=source)
         try:
             conn.request("GET", path, headers=headers or {})
             response = conn.getresponse()
@@ -121,18 +141,41 @@ def hang_up(conn: http.client.HTTPConnection) -> None:
     conn.close()
 
 
+# Lowers the open-file limit of the process that becomes the server, then becomes it.
+LIMITED = "import os, resource, sys; n = int(sys.argv[1]); \
+resource.setrlimit(resource.RLIMIT_NOFILE, (n, n)); os.execv(sys.argv[2], sys.argv[2:])"
+
+
 @contextmanager
-def serving(url: str, *args: str, pin: str = PIN) -> Iterator[Server]:
-    """``chouette serve`` on the ledger at ``url`` for the ``with`` block."""
+def serving(
+    url: str,
+    *args: str,
+    pin: str | None = PIN,
+    port: int = 0,
+    serve: tuple[str, ...] = (),
+    files: int | None = None,
+    env: dict[str, str] | None = None,
+    tls: ssl.SSLContext | None = None,
+) -> Iterator[Server]:
+    """``chouette serve`` on the ledger at ``url`` for the ``with`` block: ``args`` before
+    ``serve``, ``serve`` after it; ``pin`` None gives none on the command line (the
+    environment's ``CHOUETTE_PIN``, say); ``files``: the server's limit of open files (set
+    with ``resource.setrlimit`` in its own process); ``tls``: served over HTTPS, trusted
+    with this context."""
+    command = [script(), *args, "serve", "--host", "127.0.0.1", "--port", str(port), *serve]
+    if pin is not None:
+        command += ["--pin", pin]
+    if files is not None:
+        command = [sys.executable, "-c", LIMITED, str(files), *command]
     proc = subprocess.Popen(
-        [script(), *args, "serve", "--host", "127.0.0.1", "--port", "0", "--pin", pin],
+        command,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        env={**environment(url), "PYTHONUNBUFFERED": "1"},
+        env={**environment(url), "PYTHONUNBUFFERED": "1", **(env or {})},
     )
-    server = Server(proc, pin)
+    server = Server(proc, pin or (env or {}).get("CHOUETTE_PIN", ""), tls)
     try:
         server.wait_until_up()
         yield server
@@ -160,16 +203,25 @@ class Stream:
     headers: dict[str, str] = field(default_factory=dict)
     events: list[Event] = field(default_factory=list)
     status: int = 0
+    source: str | None = None  # the loopback address it connects from
+    body: str = ""  # a refusal's text
+    retry_after: str | None = None
 
     def __post_init__(self) -> None:
-        self._conn = self.server.connection(timeout=120)
+        self._conn = self.server.connection(timeout=120, source=self.source)
         self._conn.request("GET", self.path, headers=self.headers)
         response = self._conn.getresponse()
         self.status = response.status
+        self.retry_after = response.getheader("retry-after")
         self._response = response
         self._changed = threading.Condition()
+        self.ended = threading.Event()  # the server ended the stream (or it was refused)
         if self.status == 200:
             threading.Thread(target=self._read, daemon=True).start()
+        else:
+            self.body = response.read().decode("utf-8")
+            self.ended.set()
+            self.close()
 
     def _read(self) -> None:
         kind, ident, data = "message", "", []
@@ -195,6 +247,7 @@ class Stream:
                     data.append(value)
         except (OSError, ValueError, AttributeError):  # the connection was closed
             pass
+        self.ended.set()
 
     def wait_for(
         self, what: Callable[[Event], bool], timeout: float = 10.0, after: int = 0
@@ -223,11 +276,24 @@ class Stream:
 
 
 class Keeper:
-    """The scorekeeper's browser: the PIN once, then actions as the page's script posts them."""
+    """The scorekeeper's browser: the PIN once, then actions as the page's script posts them
+    (``source``: from this loopback address)."""
 
-    def __init__(self, server: Server, pin: str | None = None) -> None:
+    def __init__(
+        self,
+        server: Server,
+        pin: str | None = None,
+        source: str | None = None,
+        cookie: str | None = None,
+    ) -> None:
         self.server = server
-        conn = server.connection()
+        self.source = source
+        self._conn = server.connection(source=source)
+        if cookie is not None:  # a device that holds a token already
+            self.status, self.page, self.retry_after = 0, "", None
+            self.cookie = self.set_cookie = cookie
+            return
+        conn = server.connection(source=source)
         conn.request(
             "POST",
             "/keeper",
@@ -235,12 +301,13 @@ class Keeper:
             headers={"Content-Type": "application/x-www-form-urlencoded"},
         )
         response = conn.getresponse()
-        response.read()
+        self.page = response.read().decode("utf-8")
         self.status = response.status
+        self.retry_after = response.getheader("retry-after")
         cookie = response.getheader("set-cookie") or ""
         self.cookie = cookie.split(";", 1)[0]
+        self.set_cookie = cookie
         conn.close()
-        self._conn = server.connection()
 
     def post(self, fields: list[tuple[str, str]] | dict[str, str]) -> tuple[int, dict[str, object]]:
         """One action: its status and the page's answer (``ok``, ``said``)."""
@@ -258,7 +325,7 @@ class Keeper:
                 return response.status, json.loads(response.read().decode("utf-8"))
             except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
                 self._conn.close()
-                self._conn = self.server.connection()
+                self._conn = self.server.connection(source=self.source)
                 if attempt == 2:
                     raise
         raise AssertionError("unreachable")

@@ -43,7 +43,8 @@ def ev(text: str) -> Event:
     """``"double C M1"`` (box doubles), ``"double C --by member"``, ``"take C"``,
     ``"deal C 2"``, ``"extra C M1 2 1"`` (points and premium), ``"end box gammon"``,
     ``"auto"`` (``"auto --box-chooses"``), ``"carry accept 1"``, ``"resign gammon C M1"``,
-    ``"accept C"``, ``"refuse C"``, ``"double-extra C M1"``, ``"take-extra C M1"``."""
+    ``"resign-accept C"``, ``"resign-refuse C"``, ``"double-extra C M1"``,
+    ``"take-extra C M1"``."""
     words = text.split()
     act, args = words[0], words[1:]
     if act == "auto":
@@ -52,8 +53,8 @@ def ev(text: str) -> Event:
         return Carry(args[0] == "accept", int(args[1]) if len(args) > 1 else None)
     if act == "resign":
         return Resign(args[0], tuple(args[1:]))  # type: ignore[arg-type]
-    if act in ("accept", "refuse"):
-        return ResignAnswer(act == "accept", args[0])
+    if act in ("resign-accept", "resign-refuse"):
+        return ResignAnswer(act == "resign-accept", args[0])
     if act == "double-extra":
         return ExtraDouble(args[0], args[1])
     if act in ("take-extra", "drop-extra"):

@@ -199,8 +199,10 @@ def test_an_output_cut_short_by_a_size_limit_leaves_the_old_file_untouched(
     written whole, so the old one stays exactly as it was."""
     big_ledger(chouette)
     target = tmp_path / "backup.out"
-    target.write_text("the old backup\n")
-    done = run(ledger_file, *command, str(target), limits=[(resource.RLIMIT_FSIZE, 64 << 10)])
+    target.write_text("the old backup\n")  # (not one chouette wrote: --force)
+    done = run(
+        ledger_file, *command, str(target), "--force", limits=[(resource.RLIMIT_FSIZE, 64 << 10)]
+    )
     assert done.returncode == 1
     assert error(done) == (
         f"Error: cannot write {target}: the file would pass the largest size allowed here; "
@@ -223,7 +225,7 @@ def test_an_output_onto_a_full_disk_leaves_the_old_file_untouched(
         target = disk / "backup.out"
         target.write_text("last week's backup\n")
         (disk / "filler").write_bytes(b"x" * (960 << 10))
-        done = run(ledger_file, *command, str(target))
+        done = run(ledger_file, *command, str(target), "--force")  # (not one chouette wrote)
         assert done.returncode == 1
         assert error(done) == (
             f"Error: cannot write {target}: the disk is full; {target} is as it was\n"
@@ -231,7 +233,7 @@ def test_an_output_onto_a_full_disk_leaves_the_old_file_untouched(
         assert target.read_text() == "last week's backup\n"
         assert sorted(p.name for p in disk.iterdir()) == ["backup.out", "filler"]
         (disk / "filler").unlink()
-        done = run(ledger_file, *command, str(target))
+        done = run(ledger_file, *command, str(target), "--force")
         assert done.returncode == 0
         assert target.read_text() != "last week's backup\n"
 
@@ -261,7 +263,7 @@ def test_an_output_to_a_device_or_through_a_link_goes_where_it_did(chouette, led
     assert done.stdout.endswith(b"Exported 4 lines to /dev/stdout.\n")
     backup = tmp_path / "backups" / "latest.jsonl"
     backup.parent.mkdir()
-    backup.write_text("old\n")
+    backup.write_text('{"kind": "chouette-ledger"}\n')  # last week's export
     (tmp_path / "link.jsonl").symlink_to(backup)
     assert run(ledger_file, "export", str(tmp_path / "link.jsonl")).returncode == 0
     assert (tmp_path / "link.jsonl").is_symlink()

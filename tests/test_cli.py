@@ -86,6 +86,12 @@ def test_end_books_the_game_at_per_player_stakes(chouette):
         "points": {"ann": 1, "bob": 4, "cat": -4, "dan": -1},
         "cents": {"ann": 100, "bob": 1000, "cat": -1000, "dan": -100},
         "next_line": ["bob", "cat", "dan", "ann"],
+        "why": [
+            "the gammon counts in full for bob: bob's cube was turned (Jacoby)",
+            "dan and ann play at 1.00 a point, the lower of their stakes (1.00 and 2.50)",
+            "box goes: captain rule, bob beat the box (+4)",
+            "bob takes the box; ann goes to the bottom of the line",
+        ],
         "over": True,
         "said": [
             "Game 1: the team wins a gammon.",
@@ -103,7 +109,7 @@ def test_a_pipe_in_a_name_stays_inside_its_markdown_cell(chouette):
     chouette("end", "box")
     standings = chouette("standings", "--format", "markdown").stdout
     assert "\n| a\\|b " in standings
-    sheet = chouette("sheet", "--format", "markdown").stdout.splitlines()[1:]
+    sheet = chouette("sheet", "--format", "markdown").stdout.splitlines()[1:6]
     assert "a\\|b" in sheet[0]
     # every row has the header's cells (player, points, money; game, box, captain, a|b,
     # cat): the | in a|b is escaped, \| as GFM reads it
@@ -127,6 +133,11 @@ def test_reports_after_a_game(chouette):
         "| 1      | ann   | bob       | +1 → +1 | +4 → +4 | -4 → -4 | -1 → -1 |\n"
         "| total  |       |           |      +1 |      +4 |      -4 |      -1 |\n"
         "| money  |       |           |   +1.00 |  +10.00 |  -10.00 |   -1.00 |\n"
+        "Why (the rules that decided each game):\n"
+        "  game 1: the gammon counts in full for bob: bob's cube was turned (Jacoby)\n"
+        "          dan and ann play at 1.00 a point, the lower of their stakes (1.00 and 2.50)\n"
+        "          box goes: captain rule, bob beat the box (+4)\n"
+        "          bob takes the box; ann goes to the bottom of the line\n"
     )
     assert chouette("standings").stdout == (
         "player      points    money\n"
@@ -148,11 +159,19 @@ def test_reports_after_a_game(chouette):
     assert chouette.json("sheet") == {
         "session": "friday",
         "players": ["ann", "bob", "cat", "dan"],
+        "accepted": [],
+        "not_accepted": ["bob", "cat", "dan", "ann"],
         "games": [
             {
                 "game": 1,
                 "points": {"ann": 1, "bob": 4, "cat": -4, "dan": -1},
                 "cents": {"ann": 100, "bob": 1000, "cat": -1000, "dan": -100},
+                "why": [
+                    "the gammon counts in full for bob: bob's cube was turned (Jacoby)",
+                    "dan and ann play at 1.00 a point, the lower of their stakes (1.00 and 2.50)",
+                    "box goes: captain rule, bob beat the box (+4)",
+                    "bob takes the box; ann goes to the bottom of the line",
+                ],
             }
         ],
     }
@@ -221,6 +240,12 @@ def test_game_json_is_a_record_that_books_the_same_game(chouette, tmp_path):
             {"act": "drop", "member": "dan"},
         ],
         "result": {"winner": "box", "kind": "backgammon", "resigned": True},
+        "why": [
+            "the backgammon counts in full for bob: bob's cube was turned (Jacoby)",
+            "dan and ann play at 1.00 a point, the lower of their stakes (1.00 and 2.50)",
+            "box stays: captain rule, bob lost to the box (-6)",
+            "ann keeps the box; bob, the captain, goes to the bottom of the line",
+        ],
     }
     chouette(
         "new",
@@ -586,8 +611,14 @@ def test_the_partner_is_announced_with_the_line_and_shown_on_the_sheet(chouette)
     ended = chouette("end", "team").stdout
     assert ended.endswith(
         "Next line: bob+dan | cat, eve, ann\n"
-        "cat is no longer the box's partner: the box changed hands.\n"
-        "dan becomes the box's partner: 5 seated, a partner from 5 (the next after the box).\n"
+        "Why:\n"
+        "  cat, the box's partner, takes 50% of the box side's -3: -1, and the box -2 (the "
+        "odd point to the box) (partner-share 50)\n"
+        "  box goes: captain rule, bob beat the box (+1)\n"
+        "  bob takes the box; ann goes to the bottom of the line; cat, the box's partner, "
+        "becomes captain\n"
+        "  cat is no longer the box's partner: the box changed hands\n"
+        "  dan becomes the box's partner: 5 seated, a partner from 5 (the next after the box)\n"
     )
     assert chouette("leave", "eve").stdout == (
         "eve leaves. Line: bob | cat, dan, ann\n"

@@ -60,6 +60,11 @@ def test_an_extra_is_booked_at_the_boards_end_and_shown_on_the_sheet(chouette):
         "Extras (in the games above):\n"
         "  game 1: bob -3 to cat (-6.00)\n"
         "  game 1: dan -2 to ann (-2.00)\n"
+        "Why (the rules that decided each game):\n"
+        "  game 1: the gammon counts in full for bob: bob's cube was turned (Jacoby)\n"
+        "          dan and ann play at 1.00 a point, the lower of their stakes (1.00 and 2.00)\n"
+        "          box stays: captain rule, bob lost to the box (-4)\n"
+        "          ann keeps the box; bob, the captain, goes to the bottom of the line\n"
     )
     assert chouette.json("sheet")["games"][0]["extras"] == booked["extras"]
     shown = chouette("game", "1").stdout.splitlines()

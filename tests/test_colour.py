@@ -35,8 +35,9 @@ def test_a_terminal_shows_money_won_in_green_and_lost_in_red(evening):
     settle = on_a_terminal("settle")
     assert f"{RED}bob{DEFAULT}     {GREEN}ann{DEFAULT}      10.00" in settle
     sheet = on_a_terminal("sheet").splitlines()
-    assert sheet[-1].startswith("money") and f"{GREEN}+15.00{DEFAULT}" in sheet[-1]
-    assert all("\x1b" not in line for line in sheet[:-1])
+    money = next(i for i, line in enumerate(sheet) if line.startswith("money"))
+    assert f"{GREEN}+15.00{DEFAULT}" in sheet[money]
+    assert all("\x1b" not in line for i, line in enumerate(sheet) if i != money)
     assert f"{GREEN}+15.00{DEFAULT}" in on_a_terminal("ledger")
 
 

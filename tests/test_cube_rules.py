@@ -33,8 +33,8 @@ def refused(game, event: str, message: str) -> None:
 
 
 LONE_TAKER = (
-    "M2's answer would leave C the only one to take the box's double: under mandatory "
-    "beaver C must beaver or drop (undo C's take first)"
+    "M2's answer would leave C the only one to take the box's double: under the house rule "
+    "mandatory-beaver C must beaver or drop (undo C's take first)"
 )
 
 
@@ -46,7 +46,7 @@ def test_a_deal_that_leaves_a_lone_plain_taker_is_refused_under_mandatory_beaver
 @pytest.mark.parametrize("order", list(itertools.permutations(["take C", "drop M1", "deal M2 0"])))
 def test_the_same_answers_get_the_same_verdict_in_any_order(order):
     game = play("B | C, M1, M2", "double C M1 M2", rules=MANDATORY_BEAVER)
-    with pytest.raises(RuleError, match="under mandatory beaver C must beaver or drop"):
+    with pytest.raises(RuleError, match="under the house rule mandatory-beaver C must beaver"):
         play_on(game, *order)
     # with a beaver instead of the plain take, every order is accepted
     beaver = [("beaver C" if e == "take C" else e) for e in order]
@@ -267,7 +267,9 @@ def test_a_carry_answer_must_match_what_was_carried(carry, event, message):
 
 def test_a_carry_answer_is_refused_where_doubles_do_not_carry():
     refused(
-        play("B | C, M1"), "carry accept 1", "automatic doubles do not carry over in this session"
+        play("B | C, M1"),
+        "carry accept 1",
+        "automatic doubles do not carry over in this session (house rule auto-past-limit ignored)",
     )
 
 
@@ -299,12 +301,13 @@ def test_beavers_by_one_side_only():
     refused(
         play("B | C, M1", "double C --by member", rules=HouseRules(beavers_by="team")),
         "beaver C",
-        "B cannot beaver: only the team's members may beaver in this session",
+        "B cannot beaver: only the team's members may beaver in this session (house rule "
+        "beavers-by team)",
     )
     refused(
         play("B | C, M1", "double C", rules=HouseRules(beavers_by="box")),
         "beaver C",
-        "C cannot beaver: only the box may beaver in this session",
+        "C cannot beaver: only the box may beaver in this session (house rule beavers-by box)",
     )
     assert play("B | C, M1", "double C", "beaver C", rules=HouseRules(beavers_by="team"))
 
@@ -405,16 +408,16 @@ PER_MEMBER = HouseRules(resignations="per-member")
 
 
 def test_the_box_resigns_to_some_members_and_a_member_who_refuses_plays_on():
-    game = play("B | C, M1, M2", "double C", "take C", "resign gammon M1 M2", "accept M1",
-                "refuse M2", rules=PER_MEMBER)  # fmt: skip
+    game = play("B | C, M1, M2", "double C", "take C", "resign gammon M1 M2",
+                "resign-accept M1", "resign-refuse M2", rules=PER_MEMBER)  # fmt: skip
     assert game.cubes["M1"].result == 1  # a gammon on a centred cube: a single under Jacoby
     assert game.cubes["M2"].live and game.cubes["M2"].resign is None
     assert outcome(play_on(game, "end box")).points == {"C": -2, "M1": 1, "M2": -1, "B": 2}
 
 
 def test_a_resignation_accepted_by_everyone_still_in_ends_the_board():
-    game = play("B | C, M1", "double C", "take C", "resign gammon", "accept C", "accept M1",
-                rules=PER_MEMBER)  # fmt: skip
+    game = play("B | C, M1", "double C", "take C", "resign gammon", "resign-accept C",
+                "resign-accept M1", rules=PER_MEMBER)  # fmt: skip
     board = play("B | C, M1", "double C", "take C", "end team gammon resigned")
     assert game.result == board.result and outcome(game).points == outcome(board).points
 
@@ -435,11 +438,11 @@ def test_a_resignation_to_some_members_needs_the_house_rule(events, event, messa
     [
         (["resign single M1"], "end box",
          "the game cannot end while the box's resignation waits for an answer from M1: "
-         "accept or refuse it first"),
+         "accept or refuse it first (resign --accept or --refuse)"),
         (["resign single M1"], "double M1",
-         "the box cannot double M1: the box's resignation waits for M1's answer (accept or "
-         "refuse)"),
-        ([], "accept C", "there is no resignation offered to C to accept"),
+         "the box cannot double M1: the box's resignation waits for M1's answer (resign "
+         "--accept or --refuse)"),
+        ([], "resign-accept C", "there is no resignation offered to C to accept"),
         (["double C"], "resign single C",
          "the box cannot resign to C: a double is pending on C's cube (answer it first)"),
     ],
@@ -453,7 +456,7 @@ def test_no_settlements_turns_deals_off():
     refused(
         play("B | C, M1", rules=HouseRules(deals=False)),
         "deal C 1",
-        "deals are off in this session (no settlements): play the game out",
+        "deals are off in this session (house rule --no-deals: no settlements): play the game out",
     )
 
 
@@ -514,7 +517,7 @@ def test_the_new_events_round_trip_through_the_record():
     rules = HouseRules(**{**NEW, "deals": True, "box_doubles": "any", "beavers_by": "both"})
     game = play("B | C, M1, M2", "carry accept 1", "auto", "double C M1 M2", "drop M1",
                 "drop M2", "take C", "extra C M1", "double-extra C M1", "take-extra C M1",
-                "resign gammon C", "refuse C", "end box", rules=rules, carry=1)  # fmt: skip
+                "resign gammon C", "resign-refuse C", "end box", rules=rules, carry=1)  # fmt: skip
     for event in game.events:
         assert parse_event(event_to_json(event), "event", allow_end=True) == event
     record = to_record(game, "fri")

@@ -70,8 +70,8 @@ def test_a_deal_that_leaves_a_lone_taker_is_refused_and_writes_nothing(chouette)
     before = reports(chouette)
     done = chouette("deal", "M2", "0", code=1)
     assert done.stderr == (
-        "Error: M2's answer would leave C the only one to take the box's double: under "
-        "mandatory beaver C must beaver or drop (undo C's take first)\n"
+        "Error: M2's answer would leave C the only one to take the box's double: under the "
+        "house rule mandatory-beaver C must beaver or drop (undo C's take first)\n"
     )
     assert reports(chouette) == before
 
@@ -156,12 +156,12 @@ def test_resignations_to_some_members_through_the_commands(chouette):
     refused = chouette("end", "box", code=1)
     assert refused.stderr == (
         "Error: the game cannot end while the box's resignation waits for an answer from bob "
-        "and cat: accept or refuse it first\n"
+        "and cat: accept or refuse it first (resign --accept or --refuse)\n"
     )
-    assert chouette("accept", "bob").stdout.startswith(
+    assert chouette("resign", "--accept", "bob").stdout.startswith(
         "Game 1: bob accepts the box's resignation.\n"
     )
-    chouette("refuse", "--all")
+    chouette("resign", "--refuse", "--all")
     booked = chouette.json("end", "box")
     assert booked["pairs"] == {"bob": 4, "cat": -1, "dan": -1}  # bob's cube at 2: a gammon
     assert chouette("undo").stdout.startswith("Undone: took back end box single")
@@ -190,7 +190,8 @@ def test_an_extras_redouble_through_the_commands(chouette):
 def test_no_settlements_refuses_a_deal(chouette):
     chouette("new", "fri", "ann", "bob", "cat", "--no-deals")
     assert chouette("deal", "bob", "1", code=1).stderr == (
-        "Error: deals are off in this session (no settlements): play the game out\n"
+        "Error: deals are off in this session (house rule --no-deals: no settlements): play "
+        "the game out\n"
     )
 
 
@@ -211,7 +212,7 @@ def test_the_page_offers_the_carry_and_the_boxs_choice_and_the_resignations(chou
     ]
     action = read_action({"act": ["resign"], "level": ["gammon"]})
     assert events_for(action, None) == [Resign("gammon")]
-    assert events_for(read_action({"act": ["refuse"], "member": ["bob"]}), None) == [
+    assert events_for(read_action({"act": ["resign-refuse"], "member": ["bob"]}), None) == [
         ResignAnswer(False, "bob")
     ]
     chouette("new", "fri", "ann", "bob", "cat", "--resignations", "per-member")
@@ -219,5 +220,5 @@ def test_the_page_offers_the_carry_and_the_boxs_choice_and_the_resignations(chou
     page = render("_controls.html", board_of(ledger_url))
     bob = page.one("form", data_member="bob")
     buttons = {b.attrs["value"]: "disabled" not in b.attrs for b in bob.all("button")}
-    assert buttons["accept"] and buttons["refuse"] and not buttons["take"]
-    assert not page.one("form", data_member="cat").all("button", value="accept")
+    assert buttons["resign-accept"] and buttons["resign-refuse"] and not buttons["take"]
+    assert not page.one("form", data_member="cat").all("button", value="resign-accept")

@@ -16,7 +16,12 @@ def test_inherit_everyone_dropping_is_a_clean_box_win_through_drop_all(chouette)
     chouette("new", "t", "B", "C", "M1", "M2", "--acting-captain", "inherit")
     chouette("double", "C", "M1", "M2")
     out = chouette("drop", "--all").stdout
-    assert out.endswith("Next line: B | M1, M2, C\n")
+    assert out.endswith(
+        "Next line: B | M1, M2, C\n"
+        "Why:\n"
+        "  box stays: captain rule, C lost to the box (-1)\n"
+        "  B keeps the box; C, the captain, goes to the bottom of the line\n"
+    )
 
 
 def test_inherit_everyone_dropping_is_a_clean_box_win_through_a_record(chouette):

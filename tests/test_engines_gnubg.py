@@ -63,8 +63,8 @@ def test_the_ledger_books_the_session_as_gnubg_scored_it(session: GnubgSession, 
     standings = {p["name"]: p["points"] for p in chouette.json("standings")["players"]}
     assert standings == {p0: net, p1: -net}
     chouette("new", "from-mat", p0, p1, "--auto-doubles", "2")
-    out = chouette("import", str(session.mat)).stdout
-    assert "cannot be seen" in out  # the last game's opening doubles, said as a warning
+    said = chouette("import", str(session.mat))
+    assert "cannot be seen" in said.stderr  # the last game's opening doubles, a warning
     sheet = chouette.json("sheet")["games"]
     assert [g["points"] for g in sheet[:-1]] == [
         {g.winner: g.points, g.loser: -g.points} for g in session.games[:-1]

@@ -40,19 +40,19 @@ REFUSALS = [
         HouseRules(beavers=False, raccoons=False),
         ["double C"],
         "beaver C",
-        "C cannot beaver: beavers are off in this session",
+        r"C cannot beaver: beavers are off in this session \(house rule --no-beavers\)",
     ),
     (
         HouseRules(raccoons=False),
         ["double C", "beaver C"],
         "raccoon C",
-        "B cannot raccoon: raccoons are off in this session",
+        r"B cannot raccoon: raccoons are off in this session \(house rule --no-raccoons\)",
     ),
     (
         HouseRules(max_cube=2),
         ["double C", "take C"],
         "double C --by member",
-        "C cannot double: the cube would pass the maximum of 2",
+        r"C cannot double: the cube would pass the maximum of 2 \(house rule max-cube 2\)",
     ),
     (
         HouseRules(max_cube=2),
@@ -70,13 +70,14 @@ REFUSALS = [
         HouseRules(box_doubles="same-level"),
         [],
         "double C",
-        "the box must double M1, M2 too: under the same-level rule",
+        "the box must double M1, M2 too: under box-doubles same-level",
     ),
     (
         HouseRules(mandatory_beaver=True),
         ["double C M1", "drop M1"],
         "take C",
-        "C is the only one to take the box's double: under mandatory beaver C must beaver or drop",
+        "C is the only one to take the box's double: under the house rule mandatory-beaver C must "
+        "beaver or drop",
     ),
     (
         HouseRules(mandatory_beaver=True),

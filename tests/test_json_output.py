@@ -24,6 +24,7 @@ def test_an_event_says_what_it_did_and_how_every_cube_stands(chouette):
             "bob": {"value": 1, "owner": "centre", "pending": "bob", "out": False},
             "cat": {"value": 1, "owner": "centre", "pending": "cat", "out": False},
         },
+        "why": [],
     }
     chouette("drop", "cat")
     ended = chouette.json("take", "bob")  # the game goes on: bob's cube is live
@@ -37,7 +38,7 @@ def test_every_event_command_takes_json(chouette):
 
     events = {
         "auto-double", "carry", "double", "take", "drop", "beaver", "raccoon", "deal", "extra",
-        "double-extra", "take-extra", "drop-extra", "resign", "accept", "refuse", "end",
+        "double-extra", "take-extra", "drop-extra", "resign", "accept", "end",
     }  # fmt: skip
     for info in app.registered_commands:
         if info.name in events:

@@ -189,11 +189,11 @@ def test_the_scorekeepers_page_and_actions_need_the_pin(ledger_url):
         assert outsider.status == 403 and not outsider.cookie
         status, answer = outsider.post({"act": "double-member", "member": "bob",
                                         "session": "friday"})  # fmt: skip
-        assert status == 403 and answer == {
+        assert status == 401 and answer == {
             "ok": False,
             "said": ["Error: the scorekeeper's page needs the PIN that `chouette serve` printed"],
         }
-        assert Stream(server, "/keeper/events").status == 403
+        assert Stream(server, "/keeper/events").status == 401
         keeper = Keeper(server)
         assert keeper.status == 303 and keeper.cookie
         status, page = server.get("/keeper", {"Cookie": keeper.cookie})
@@ -217,10 +217,11 @@ def test_the_scorekeepers_page_and_actions_need_the_pin(ledger_url):
             response = conn.getresponse()
             said = (response.status, response.read())
             assert said == (413, b"Error: the form has more fields than any form of ours\n")
-        # five wrong PINs from one device, and it must wait (even with the right one)
-        for _ in range(5):
-            assert Keeper(server, "0000").status == 403
-        assert Keeper(server).status == 403
+        # five wrong PINs from one device (9999 above, four here), and it must wait (429,
+        # even with the right one)
+        statuses = [Keeper(server, "0000").status for _ in range(5)]
+        assert statuses == [403, 403, 403, 403, 429]
+        assert Keeper(server).status == 429
         cubes = json.loads(procs.ok(ledger_url, "status", "--json"))["game"]["cubes"]
         assert cubes["bob"]["pending"] == "box"  # the page's double, and nothing else
 
@@ -414,3 +415,24 @@ def test_ctrl_c_stops_the_server_at_once_with_pages_connected(ledger_url):
         server.stop()
         assert time.monotonic() - start < 5
         assert server.lines[-1] == "Stopped."
+
+
+@pytest.mark.slow
+def test_the_static_folder_gives_only_its_own_files(ledger_url):
+    """Paths that climb out of /static/ (plain, percent-encoded, doubled) find nothing: not
+    the server's code, not the ledger."""
+    procs.ok(ledger_url, "new", "friday", "ann", "bob")
+    with serving(ledger_url) as server:
+        assert server.get("/static/live.css")[0] == 200
+        for path in ("/static/../app.py", "/static/..%2fapp.py", "/static/%2e%2e/%2e%2e/cli.py",
+                     "/static/..%252f..%252fcli.py", "/static/....//app.py",
+                     "/static/%2e%2e%5capp.py", "/static//etc/passwd"):  # fmt: skip
+            with socket.create_connection((server.host, server.port), timeout=30) as sock:
+                sock.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                             "Connection: close\r\n\r\n".encode())  # fmt: skip
+                answer = b""
+                while chunk := sock.recv(65536):
+                    answer += chunk
+            status = int(answer.split(b" ", 2)[1])
+            assert status in (400, 404), (path, answer[:200])
+            assert b"import" not in answer and b"root:" not in answer, path

@@ -146,7 +146,14 @@ def test_an_evening_played_on_the_scorekeepers_page_shows_on_the_tv(
                      "Game 1: the box, ann, takes on bob's cube.")  # fmt: skip
         expect(tv.locator('#cubes li[data-member="bob"]')).to_have_attribute("data-value", "4")
         said = keeper.click(keeper.button("Box wins a gammon"))
-        assert said[-1] == "Next line: ann | cat, dan, bob"
+        assert said[-6:] == [
+            "Next line: ann | cat, dan, bob",
+            "Why:",
+            "  the gammon counts single for dan: Jacoby, dan's cube centred",
+            "  the gammon counts in full for bob: bob's cube was turned (Jacoby)",
+            "  box stays: captain rule, bob lost to the box (-8)",
+            "  ann keeps the box; bob, the captain, goes to the bottom of the line",
+        ]
         expect(tv.locator("#last")).to_have_text(
             "Game 1 is over; game 2 starts with the next event."
         )
@@ -295,3 +302,38 @@ def test_an_answer_that_is_not_json_is_shown_and_the_buttons_work_again(browser,
         assert keeper.click(
             keeper.button("Doubles the box", keeper.card("bob")), "Game 1: bob doubles the box."
         ) == ["Game 1: bob doubles the box.", "  bob: cube 1, double to 2 pending: ann to answer"]
+
+
+def test_a_restart_keeps_the_keeper_in_and_a_new_pin_is_asked_for_at_once(browser, ledger_url):
+    """Issue 21: after a restart the keeper's phone stayed on "Reconnecting…" until someone
+    walked to the laptop. With the same PIN the page carries on by itself; with a new one
+    it shows the PIN form by itself, and a player's phone stays the player's."""
+    import socket
+
+    procs.ok(ledger_url, "new", "friday", "ann", "bob", "cat")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+    with serving(ledger_url, port=port) as first:
+        phone.goto(first.url + "keeper")
+        phone.fill("#pin", PIN)
+        phone.get_by_role("button", name="Open").click()
+        expect(phone.locator("#controls .controls")).to_have_count(1)
+        expect(phone.locator("#devices li.device")).to_have_count(1)
+        code = phone.locator('#codes li[data-player="bob"] code').inner_text()
+    expect(phone.locator("#live")).to_be_visible()  # the server is gone: "Reconnecting…"
+    with serving(ledger_url, port=port) as second:  # the same PIN
+        expect(phone.locator("#live")).to_be_hidden(timeout=15_000)
+        keeper = Keeper(phone, phone)
+        keeper.click(keeper.button("Doubles the box", keeper.card("bob")))
+        bob = browser.new_context(viewport=PHONE, is_mobile=True).new_page()
+        bob.goto(f"{second.url}me?code={code.replace('-', '')}")
+        bob.get_by_role("button", name="Open").click()
+        expect(bob.locator("#me")).to_have_text("You are bob.")
+    with serving(ledger_url, port=port, pin="86420"):  # a new PIN: the PIN form, at once
+        expect(phone.locator("#pin-form")).to_be_visible(timeout=15_000)
+        expect(bob.locator("#code-form")).to_be_visible(timeout=15_000)
+        phone.fill("#pin", "86420")
+        phone.get_by_role("button", name="Open").click()
+        expect(phone.locator("#controls .controls")).to_have_count(1)

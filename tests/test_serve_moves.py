@@ -147,7 +147,9 @@ def enabled(found: Legal, game: Game, event: Event) -> bool:
     if isinstance(event, Resign):
         return found.resign
     if isinstance(event, ResignAnswer):
-        return found.resign_answer(event.member, "accept" if event.accept else "refuse")
+        return found.resign_answer(
+            event.member, "resign-accept" if event.accept else "resign-refuse"
+        )
     if isinstance(event, Double):
         if event.by == "team":
             return found.team_double

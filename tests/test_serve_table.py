@@ -162,7 +162,13 @@ def test_an_action_books_what_the_cli_command_books_and_says_the_same(chouette, 
         "  cat: out, +4 (board)",
         "Game 1 is over.",
     ]
-    assert said[-1] == "Next line: bob | cat, ann"
+    assert said[-5:] == [
+        "Next line: bob | cat, ann",
+        "Why:",
+        "  the gammon counts in full for bob and cat: their cubes were turned (Jacoby)",
+        "  box goes: captain rule, bob beat the box (+4)",
+        "  bob takes the box; ann goes to the bottom of the line",
+    ]
     assert chouette.json("standings")["players"] == [
         {"name": "bob", "points": 4, "cents": 2000},
         {"name": "cat", "points": 4, "cents": 2000},

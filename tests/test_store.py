@@ -290,10 +290,12 @@ def test_points_widen_to_64_bits_when_a_postgresql_ledger_migrates(url, ledger_u
     fresh = schema(url)
     dispose_all()
     raw = create_engine(url)
+    later = ("action", "preset", "session_origin")  # the tables of schemas 7 and 11
     with raw.begin() as conn:  # back to schema 5: points INTEGER, and no journal yet
         for table in ("booking", "pair"):
             conn.execute(text(f"ALTER TABLE {table} ALTER COLUMN points TYPE INTEGER"))
-        conn.execute(text("DROP TABLE action"))
+        for table in reversed(later):
+            conn.execute(text(f"DROP TABLE {table}"))
         conn.execute(text("UPDATE schema_version SET version = 5"))
     raw.dispose()
     old = dump(url)
@@ -302,8 +304,9 @@ def test_points_widen_to_64_bits_when_a_postgresql_ledger_migrates(url, ledger_u
     dispose_all()
     assert schema(url) == fresh
     after = dump(url)
-    assert after["schema_version"] == [(LATEST,)] and after["action"] == []
-    assert {t: r for t, r in after.items() if t not in ("schema_version", "action")} == {
+    assert after["schema_version"] == [(LATEST,)]
+    assert all(after[table] == [] for table in later)
+    assert {t: r for t, r in after.items() if t not in ("schema_version", *later)} == {
         t: r for t, r in old.items() if t != "schema_version"
     }
     with open_ledger(url, write=True, now=WHEN) as book:
@@ -394,3 +397,23 @@ def test_undo_in_a_migrated_ledger_stops_at_a_line_change_it_cannot_take_back(
     )
     assert dump(f"sqlite:///{old}") == before
     chouette("check")
+
+
+def test_small_settings_are_kept_by_prefix_and_leave_the_current_session_alone(url):
+    """What `chouette serve` keeps (its key, devices, codes): written, overwritten, removed,
+    read back by prefix (a `_` or `%` in the prefix is no wildcard); `current_session` is
+    `use`'s alone."""
+    rules = HouseRules()
+    with open_ledger(url, write=True, now=WHEN) as book:
+        book.create_session("friday", new_line(["ann", "bob"], rules), 100, rules)
+        book.put_settings({"serve.device.a": "1", "serve.device.b": "2", "serveXdevice.c": "3"})
+    with open_ledger(url, write=True, now=WHEN) as book:
+        book.put_settings({"serve.device.a": "10", "serve.device.b": None, "serve%x": "4"})
+        assert book.settings("serve.device.") == {"serve.device.a": "10"}
+        with pytest.raises(ChouetteError, match="current_session"):
+            book.put_settings({"current_session": "x"})
+    with open_ledger(url, write=False, now=WHEN) as book:
+        assert book.settings("serve.") == {"serve.device.a": "10"}
+        assert book.settings("serve%") == {"serve%x": "4"}
+        assert book.settings("serve_") == {}
+        assert book.current_name() == "friday"

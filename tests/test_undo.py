@@ -215,8 +215,10 @@ COMMANDS = [
     ("carry", "decline"),
     ("resign", "bob"),
     ("resign", "--gammon"),
-    ("accept", "bob"),
-    ("refuse", "--all"),
+    ("resign", "--accept", "bob"),
+    ("resign", "--refuse", "--all"),
+    # the rules card: an acceptance of the rules is a thing done, taken back by undo
+    ("accept", "ann", "bob"),
     ("extra", "bob", "cat"),
     ("double-extra", "bob", "cat"),
     ("take-extra", "bob", "cat"),
@@ -265,8 +267,9 @@ def run_command(chouette, command, folder: Path, step: int):
           ("import", "FILE")], ())  # fmt: skip
 # and so do the cube's house rules: a carry-over, resignations, an extra's redouble
 @example([("auto-double",), ("auto-double",), ("end", "box"), ("carry", "accept")], RULES[1])
-@example([("resign", "bob"), ("accept", "bob"), ("resign", "--gammon"), ("refuse", "--all")],
-         RULES[2])  # fmt: skip
+@example([("resign", "bob"), ("resign", "--accept", "bob"), ("resign", "--gammon"),
+          ("resign", "--refuse", "--all")], RULES[2])  # fmt: skip
+@example([("accept", "ann", "bob"), ("double", "bob"), ("accept", "cat")], ())
 @example([("double", "bob", "cat"), ("drop", "cat"), ("take", "bob"), ("extra", "bob", "cat"),
           ("double-extra", "bob", "cat"), ("take-extra", "bob", "cat"), ("drop", "bob")],
          RULES[3])  # fmt: skip

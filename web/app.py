@@ -1,37 +1,46 @@
 """The web application of ``chouette serve`` (Starlette): the scoreboard, the scorekeeper's
-page behind the PIN, their event streams, and the actions.
+page behind the PIN, the players' phones, their event streams, and the actions.
 
     GET  /                 the scoreboard (read-only; for the TV and the phones)
     GET  /events           its server-sent events: ``board`` (the board's HTML) on every change
-    GET  /keeper           the scorekeeper's page, or the PIN form
-    POST /keeper           the PIN: a cookie for this browser
-    GET  /keeper/events    ``board`` and ``controls`` (the legal actions), PIN only
-    POST /keeper/act       one action (one transaction), PIN only; JSON for the page's script
+    GET  /keeper           the scorekeeper's page (with the devices and the players' codes), or
+                           the PIN form
+    POST /keeper           the PIN: a token of its own for this device (a cookie)
+    GET  /keeper/events    ``board`` and ``controls`` (the legal actions), the scorekeeper only
+    POST /keeper/act       one action (one transaction), the scorekeeper only; JSON for the script
+    POST /keeper/devices   sign a device out (``revoke``: its id), the scorekeeper only
+    POST /keeper/codes     a new code for a player (``player``), the scorekeeper only
+    GET  /me               who this phone speaks for, over the scoreboard; or the code form
+    POST /me               a player's code: this phone speaks for that player
+    GET  /me/events        ``board``, for the player's phone only (it ends when signed out)
+    GET  /whoami           JSON: ``{"keeper": bool, "player": name or null}``
     GET  /static/...       the style sheet and the small script
 
-Pages are rendered on the server (Jinja2); the script only swaps in the fragments the events
-carry and posts the buttons. No page loads anything from elsewhere (a Content-Security-Policy
-says so to the browser).
+Who may do what is :mod:`web.access`'s to say: every route asks :func:`who` (whether the
+device gave the PIN, which player's code it gave). Every request must name this server in its
+``Host`` (the addresses it printed: a page of another site that a DNS trick points here is
+refused); a posted form must come from our own page (``Origin``); event streams are capped per
+client and in all (:mod:`web.limits`). Pages are rendered on the server (Jinja2); the script
+only swaps in the fragments the events carry and posts the buttons. No page loads anything from
+elsewhere (a Content-Security-Policy says so to the browser).
 """
 
 from __future__ import annotations
 
 import asyncio
-import hmac
 import logging
-import secrets
-import time
-from collections import defaultdict, deque
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections import Counter
+from collections.abc import AsyncIterator, Callable, Collection, Mapping, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, quote, urlsplit
 
+import segno
 from jinja2 import Environment, PackageLoader, select_autoescape
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import (
     HTMLResponse,
     JSONResponse,
@@ -45,17 +54,17 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from chouette.errors import ChouetteError
 from chouette.report import balance, signed
+from web.access import TOKEN_HOURS, Access, Refusal, Who, Writes, shown_code
 from web.hub import Frames, Hub
+from web.limits import STREAM_RETRY_SECONDS, Limits, Once, limits_for, quiet_loop
 from web.moves import read_action
 from web.table import Snapshot, Table
 
 log = logging.getLogger("chouette.serve")
 
-COOKIE = "chouette-keeper"
+COOKIE = "chouette-device"
 MAX_FORM = 64 * 1024  # bytes: a form of the page is a few hundred
 MAX_FIELDS = 500  # a form of the page has a handful
-PIN_TRIES = 5  # wrong PINs from one address …
-PIN_WINDOW = 60.0  # … within this many seconds, then it waits
 SECURITY_HEADERS = [
     (
         b"content-security-policy",
@@ -67,6 +76,11 @@ SECURITY_HEADERS = [
     (b"x-frame-options", b"DENY"),
 ]
 NO_PIN = "the scorekeeper's page needs the PIN that `chouette serve` printed"
+NO_CODE = "this page needs the player's code that the scorekeeper's page shows"
+NOT_KEEPER = (
+    "this device speaks for a player, not for the scorekeeper: the scorekeeper's page needs "
+    "the PIN that `chouette serve` printed"
+)
 
 
 def templates() -> Environment:
@@ -80,6 +94,7 @@ def templates() -> Environment:
     env.filters["signed"] = signed
     env.filters["balance"] = balance
     env.filters["sign_class"] = lambda cents: "pos" if cents > 0 else "neg" if cents < 0 else "zero"
+    env.filters["clock"] = lambda moment: moment.astimezone().strftime("%H:%M")
     return env
 
 
@@ -98,55 +113,139 @@ class Headers:
         await self.app(scope, receive, with_headers if scope["type"] == "http" else send)
 
 
-class Keeper:
-    """The PIN: checked in constant time, a few wrong tries per address a minute; the right
-    one gives the browser a cookie holding a token of this server's run (not the PIN)."""
+def host_name(value: str) -> str:
+    """The name or address a ``Host`` header gives, without its port, in lower case."""
+    value = value.strip().lower()
+    if value.startswith("["):
+        return value[: value.find("]") + 1] if "]" in value else value
+    name, colon, port = value.rpartition(":")
+    return name if colon and port.isdigit() else value
 
-    def __init__(self, pin: str, clock: Callable[[], float] = time.monotonic) -> None:
-        self.pin = pin
-        self.token = secrets.token_urlsafe(32)
-        self.clock = clock
-        self.wrong: dict[str, deque[float]] = defaultdict(deque)
 
-    def admitted(self, request: Request) -> bool:
-        given = request.cookies.get(COOKIE, "")
-        return hmac.compare_digest(given.encode(), self.token.encode())
+class Hosts:
+    """Only requests that name this server as it printed itself: a site whose name a DNS
+    trick points at this computer (DNS rebinding) sends its own name in ``Host`` and is
+    refused (421), before any route runs."""
 
-    def check(self, address: str, pin: str) -> str | None:
-        """None if ``pin`` is right; else why not."""
-        now = self.clock()
-        tries = self.wrong[address]
-        while tries and tries[0] < now - PIN_WINDOW:
-            tries.popleft()
-        if len(tries) >= PIN_TRIES:
-            return "too many wrong PINs from this device: wait a minute and try again"
-        if hmac.compare_digest(pin.strip().encode(), self.pin.encode()):
-            tries.clear()
-            return None
-        tries.append(now)
-        return "that is not the PIN `chouette serve` printed"
+    def __init__(self, app: ASGIApp, hosts: Collection[str]) -> None:
+        self.app = app
+        self.hosts = {host_name(h) for h in hosts}
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            given = next((v for k, v in scope["headers"] if k == b"host"), b"")
+            name = host_name(given.decode("latin-1"))
+            if name not in self.hosts:
+                shown = ", ".join(sorted(self.hosts))
+                text = (
+                    f"Error: this server answers to {shown} (the addresses `chouette serve` "
+                    f"printed), not to {name[:80] or 'a request without a Host'}\n"
+                )
+                refused = Response(text, status_code=421, media_type="text/plain")
+                await refused(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+class Streams:
+    """The event streams open now, per client address and in all, within ``limits``."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self.by_client: Counter[str] = Counter()
+        self.total = 0
+
+    def take(self, address: str) -> str | None:
+        """One more stream for ``address``, or why not."""
+        if self.total >= self.limits.streams:
+            return f"{self.total} event streams are open, the most this server keeps"
+        if self.by_client[address] >= self.limits.streams_per_client:
+            held = self.by_client[address]
+            return f"{address} has {held} event streams open, the most for one device"
+        self.by_client[address] += 1
+        self.total += 1
+        return None
+
+    def give(self, address: str) -> None:
+        self.total -= 1
+        self.by_client[address] -= 1
+        if self.by_client[address] <= 0:
+            del self.by_client[address]
+
+
+class Stream(StreamingResponse):
+    """An event stream that gives its place back however it ends."""
+
+    def __init__(self, body: AsyncIterator[str], release: Callable[[], None]) -> None:
+        super().__init__(
+            body,
+            media_type="text/event-stream",
+            headers={"cache-control": "no-store", "x-accel-buffering": "no"},
+        )
+        self.release = release
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self.release()
 
 
 def create_app(
     table: Table,
-    pin: str,
+    access: Access,
     *,
+    hosts: Collection[str],
+    base_url: str = "http://127.0.0.1/",
+    limits: Limits | None = None,
+    secure: bool = False,
     interval: float | None = None,
     said: Callable[[Sequence[str]], None] | None = None,
+    once: Once | None = None,
 ) -> Starlette:
-    """The application serving ``table``; ``pin`` opens the scorekeeper's page; ``said``
-    hears what each action of the page did (the terminal shows it)."""
+    """The application serving ``table``; ``access`` says who may do what; ``hosts`` the
+    names a request may give in ``Host``; ``base_url`` the address the players' QR codes
+    carry; ``limits`` of event streams (:func:`web.limits.limits_for`); ``secure``: served
+    over TLS (the cookie says so); ``said`` hears what each action of the page did (the
+    terminal shows it); ``once`` says repeated trouble once a minute in the server's log."""
     env = templates()
-    keeper = Keeper(pin)
+    limits = limits or limits_for(1024)
+    once = once or Once()
+    streams = Streams(limits)
 
     def render(snapshot: Snapshot) -> Frames:
         board = snapshot.board
         return Frames(
             board=env.get_template("_board.html").render(board=board),
             controls=env.get_template("_controls.html").render(board=board),
+            session=None if board is None else board.session,
+            players=() if board is None else tuple(s.name for s in board.standings),
         )
 
     hub = Hub(table, render) if interval is None else Hub(table, render, interval)
+
+    def shown() -> Frames | None:
+        return hub.frames
+
+    async def persist(writes: Writes) -> None:
+        """What the ledger keeps of the devices: written in a worker thread; a ledger that
+        cannot be written now is said in the log (the devices stay in until the server
+        stops)."""
+        if not writes:
+            return
+        try:
+            await run_in_threadpool(table.put_settings, writes)
+        except ChouetteError as err:
+            once("persist", f"the devices signed in cannot be kept in the ledger now: {err}")
+
+    async def who(request: Request) -> Who:
+        """What this request may do (:meth:`web.access.Access.who`), noting its device as
+        seen."""
+        frames = shown()
+        found = access.who(request.cookies.get(COOKIE, ""), frames.session if frames else None)
+        if found.device is not None:
+            await persist(access.seen(found.device))
+        return found
 
     def page(name: str, status: int = 200, **values: Any) -> HTMLResponse:
         frames = hub.frames
@@ -159,33 +258,85 @@ def create_app(
         )
         return HTMLResponse(html, status_code=status, headers={"cache-control": "no-store"})
 
+    def admitted(response: Response, token: str) -> Response:
+        response.set_cookie(
+            COOKIE,
+            token,
+            max_age=TOKEN_HOURS * 3600,
+            httponly=True,
+            secure=secure,
+            samesite="strict",
+        )
+        return response
+
+    def refused(name: str, refusal: Refusal, **values: Any) -> Response:
+        status = 429 if refusal.wait else 403
+        response = page(name, status=status, wrong=refusal.text, **values)
+        if refusal.wait:
+            response.headers["retry-after"] = str(refusal.wait)
+        return response
+
+    def address(request: Request) -> str:
+        return request.client.host if request.client else "?"
+
     async def scoreboard(request: Request) -> Response:
         await hub.ready()
         return page("board.html")
 
+    def keeper_values(current: Who) -> dict[str, Any]:
+        """The devices and the players' codes the scorekeeper's page lists."""
+        frames = shown()
+        session = frames.session if frames else None
+        codes = []
+        for name in frames.players if frames and session else ():
+            code = access.code(session or "", name)
+            url = f"{base_url}me?code={quote(code)}"
+            qr = segno.make(url, error="m").svg_inline(scale=3, title=f"{name}'s code")
+            codes.append({"player": name, "code": shown_code(code), "url": url, "qr": qr})
+        return {
+            "devices": access.listed(),
+            "this_device": current.device,
+            "codes": codes,
+            "hours": TOKEN_HOURS,
+        }
+
     async def keeper_page(request: Request) -> Response:
         await hub.ready()
-        if not keeper.admitted(request):
+        current = await who(request)
+        if not current.keeper:
             return page("pin.html")
-        return page("keeper.html")
+        return page("keeper.html", **keeper_values(current))
 
     async def enter_pin(request: Request) -> Response:
         fields = await form(request)
         if isinstance(fields, Response):
             return fields
-        address = request.client.host if request.client else "?"
-        why = keeper.check(address, one(fields, "pin"))
-        if why is not None:
+        result = access.enter_pin(
+            address(request),
+            one(fields, "pin"),
+            request.headers.get("user-agent", ""),
+            request.cookies.get(COOKIE, ""),
+        )
+        if isinstance(result, Refusal):
             await hub.ready()
-            return page("pin.html", status=403, wrong=why)
-        response = RedirectResponse("/keeper", status_code=303)
-        response.set_cookie(COOKIE, keeper.token, httponly=True, samesite="strict")
-        return response
+            return refused("pin.html", result)
+        token, writes = result
+        await persist(writes)
+        return admitted(RedirectResponse("/keeper", status_code=303), token)
+
+    async def keeper_only(request: Request, as_json: bool) -> Who | Response:
+        current = await who(request)
+        if current.keeper:
+            return current
+        if current.device is None:
+            return refusal(401, NO_PIN, as_json)
+        return refusal(403, NOT_KEEPER, as_json)
 
     async def act(request: Request) -> Response:
         wants_json = "application/json" in request.headers.get("accept", "")
-        if not keeper.admitted(request):
-            return refusal(403, NO_PIN, wants_json)
+        current = await keeper_only(request, wants_json)
+        if isinstance(current, Response):
+            return current
         fields = await form(request)
         if isinstance(fields, Response):
             return fields
@@ -205,21 +356,117 @@ def create_app(
             return JSONResponse({"ok": ok, "said": lines}, status_code=200 if ok else 400)
         if ok:  # a page without the script: show it with the action's result on it
             await hub.newer(seen, timeout=2.0)
-        return page("keeper.html", status=200 if ok else 400, said=lines, ok=ok)
+        return page(
+            "keeper.html", status=200 if ok else 400, said=lines, ok=ok, **keeper_values(current)
+        )
+
+    async def revoke(request: Request) -> Response:
+        current = await keeper_only(request, False)
+        if isinstance(current, Response):
+            return current
+        fields = await form(request)
+        if isinstance(fields, Response):
+            return fields
+        device = one(fields, "revoke")
+        if device not in access.devices:
+            return refusal(404, "there is no such device signed in (signed out already?)", False)
+        await persist(access.revoke(device))
+        hub.wake()  # its event streams end now
+        return RedirectResponse("/keeper#devices", status_code=303)
+
+    async def new_code(request: Request) -> Response:
+        current = await keeper_only(request, False)
+        if isinstance(current, Response):
+            return current
+        fields = await form(request)
+        if isinstance(fields, Response):
+            return fields
+        frames = shown()
+        player = one(fields, "player")
+        if frames is None or frames.session is None or player not in frames.players:
+            return refusal(404, f"{player[:80]!r} is no player of the session shown", False)
+        await persist(access.new_code(frames.session, player))
+        return RedirectResponse("/keeper#codes", status_code=303)
+
+    async def me(request: Request) -> Response:
+        await hub.ready()
+        current = await who(request)
+        if current.player is not None:
+            return page("me.html", player=current.player, keeper=current.keeper)
+        return page("code.html", code=request.query_params.get("code", "")[:40])
+
+    async def enter_code(request: Request) -> Response:
+        fields = await form(request)
+        if isinstance(fields, Response):
+            return fields
+        frames = shown()
+        result = access.enter_code(
+            address(request),
+            one(fields, "code"),
+            request.headers.get("user-agent", ""),
+            request.cookies.get(COOKIE, ""),
+            frames.session if frames else None,
+            frames.players if frames else (),
+        )
+        if isinstance(result, Refusal):
+            await hub.ready()
+            return refused("code.html", result, code="")
+        token, writes = result
+        await persist(writes)
+        return admitted(RedirectResponse("/me", status_code=303), token)
+
+    async def whoami(request: Request) -> Response:
+        current = await who(request)
+        return JSONResponse(
+            {"keeper": current.keeper, "player": current.player},
+            headers={"cache-control": "no-store"},
+        )
 
     async def events(request: Request) -> Response:
-        return stream(("board",))
+        return stream(request, ("board",))
 
     async def keeper_events(request: Request) -> Response:
-        if not keeper.admitted(request):
-            return refusal(403, NO_PIN, False)
-        return stream(("board", "controls"))
+        current = await who(request)
+        if not current.keeper:
+            # 401: the page's script asks for the PIN (a restart with a new PIN, signed out)
+            if current.device is None:
+                return refusal(401, NO_PIN, False)
+            return refusal(403, NOT_KEEPER, False)
+        device = current.device or ""
+        return stream(request, ("board", "controls"), lambda: access.holds(device, keeper=True))
 
-    def stream(kinds: tuple[str, ...]) -> StreamingResponse:
+    async def me_events(request: Request) -> Response:
+        current = await who(request)
+        if current.player is None:  # 401: the page's script asks for the code
+            return refusal(401, NO_CODE, False)
+        token, player = request.cookies.get(COOKIE, ""), current.player
+
+        def still_in() -> bool:
+            frames = shown()
+            return access.who(token, frames.session if frames else None).player == player
+
+        return stream(request, ("board",), still_in)
+
+    def stream(
+        request: Request, kinds: tuple[str, ...], still_in: Callable[[], bool] = lambda: True
+    ) -> Response:
+        client = address(request)
+        why = streams.take(client)
+        if why is not None:
+            once("streams", f"an event stream is refused: {why}")
+            return Response(
+                f"Error: the server has too many event streams open ({why}); the page retries\n",
+                status_code=503,
+                media_type="text/plain",
+                headers={"retry-after": str(STREAM_RETRY_SECONDS), "connection": "close"},
+            )
+
         async def sent() -> AsyncIterator[str]:
             yield "retry: 1000\n\n"
             told: str | None = "(not yet)"  # the first event says whether there is a problem
             async for version in hub.follow():
+                if not still_in():  # signed out, or expired: the page asks for the PIN (code)
+                    return
                 if version is None:
                     yield ": still here\n\n"
                     continue
@@ -231,14 +478,11 @@ def create_app(
                     told = hub.problem
                     yield message("problem", told or "", version)
 
-        return StreamingResponse(
-            sent(),
-            media_type="text/event-stream",
-            headers={"cache-control": "no-store", "x-accel-buffering": "no"},
-        )
+        return Stream(sent(), lambda: streams.give(client))
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        quiet_loop(asyncio.get_running_loop(), once, limits.files)
         task = asyncio.create_task(hub.run())
         try:
             yield
@@ -254,13 +498,20 @@ def create_app(
             Route("/keeper", enter_pin, methods=["POST"]),
             Route("/keeper/events", keeper_events),
             Route("/keeper/act", act, methods=["POST"]),
+            Route("/keeper/devices", revoke, methods=["POST"]),
+            Route("/keeper/codes", new_code, methods=["POST"]),
+            Route("/me", me, methods=["GET"]),
+            Route("/me", enter_code, methods=["POST"]),
+            Route("/me/events", me_events),
+            Route("/whoami", whoami),
             Mount("/static", StaticFiles(packages=[("web", "static")]), name="static"),
         ],
         lifespan=lifespan,
-        middleware=[Middleware(Headers)],
+        middleware=[Middleware(Headers), Middleware(Hosts, hosts=hosts)],
     )
     app.state.hub = hub
-    app.state.keeper = keeper
+    app.state.access = access
+    app.state.streams = streams
     return app
 
 
@@ -298,10 +549,13 @@ async def form(request: Request) -> dict[str, list[str]] | Response:
     if origin and origin != "null" and urlsplit(origin).netloc != request.headers.get("host"):
         return refusal(403, "a form posted from another site is refused", False)
     body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_FORM:
-            return refusal(413, "the form is too large", False)
+    try:
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > MAX_FORM:
+                return refusal(413, "the form is too large", False)
+    except ClientDisconnect:  # gone (or dropped as too slow) before its form arrived
+        return refusal(400, "the form did not arrive whole", False)
     try:
         return parse_qs(
             body.decode("utf-8", "replace"), keep_blank_values=True, max_num_fields=MAX_FIELDS

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from chouette.card import Card, acceptance_lines
 from chouette.game import Game, replay
 from chouette.line import Line
 from chouette.money import Cents, format_money
@@ -74,6 +75,7 @@ class Board:
     chart: str
     last_games: tuple[LastGame, ...]
     legal: Legal
+    accepted: tuple[str, ...] = ()
 
     @property
     def stake_text(self) -> str:
@@ -96,10 +98,12 @@ def build_board(
     lines: Sequence[GameLine],
     *,
     undo: bool,
+    card: Card | None = None,
 ) -> Board:
     """The board of ``info``'s session: ``live`` the game in progress (or the next one),
     ``players`` and ``totals`` as the standings read them, ``lines`` the score sheet;
-    ``undo``: whether undo has something to take back."""
+    ``undo``: whether undo has something to take back; ``card``: the rules card (who
+    accepted the rules, as ``chouette rules`` says it, once anyone has: one line)."""
     game = live.game
     line = game.line if game is not None else info.line
     everyone = sheet_players(players, lines)
@@ -120,7 +124,15 @@ def build_board(
         colours={p: style_of(i)[0] for i, p in enumerate(everyone)},
         chart=balance_chart(everyone, lines),
         last_games=tuple(_finished(g) for g in reversed(lines[-RECENT_GAMES:])),
-        legal=legal(info.line, info.rules, game, undo=undo, carry=live.carry),
+        legal=legal(
+            info.line,
+            info.rules,
+            game,
+            undo=undo,
+            carry=live.carry,
+            waiting=frozenset(card.waiting) if card is not None else frozenset(),
+        ),
+        accepted=(" ".join(acceptance_lines(card)),) if card and card.acceptances else (),
     )
 
 

@@ -30,10 +30,12 @@ KEEP_ALIVE_SECONDS = 15.0
 @dataclass(frozen=True)
 class Frames:
     """The rendered fragments every page of one kind gets: the board (public) and the
-    scorekeeper's controls."""
+    scorekeeper's controls; and the session they show with its players (None: no session)."""
 
     board: str
     controls: str
+    session: str | None = None
+    players: tuple[str, ...] = ()
 
 
 class Hub:
@@ -96,6 +98,12 @@ class Hub:
         """Something changed here: look now."""
         self._poked.set()
 
+    def wake(self) -> None:
+        """Wake every event stream without a change (each then checks that its device is
+        still signed in)."""
+        changed, self._changed = self._changed, asyncio.Event()
+        changed.set()
+
     def close(self) -> None:
         """Stop polling and end every event stream."""
         self.closing = True
@@ -123,7 +131,8 @@ class Hub:
 
     async def follow(self) -> AsyncIterator[int | None]:
         """The version now, then each newer one as it comes (None every
-        :data:`KEEP_ALIVE_SECONDS` without a change), until the hub closes."""
+        :data:`KEEP_ALIVE_SECONDS` without a change, and when woken by :meth:`wake`), until
+        the hub closes."""
         await self.ready()
         seen = -1
         while not self.closing:
@@ -136,3 +145,6 @@ class Hub:
                 await asyncio.wait_for(changed.wait(), KEEP_ALIVE_SECONDS)
             except TimeoutError:
                 yield None
+                continue
+            if self.version == seen and not self.closing:
+                yield None  # woken without a change

@@ -56,11 +56,11 @@ PLAY_ACTS = (
     "drop-all",
     "deal",
     "resign",
-    "accept",
-    "refuse",
+    "resign-accept",
+    "resign-refuse",
     "end",
 )
-ACTS = (*PLAY_ACTS, "undo", *LINE_ACTS)
+ACTS = (*PLAY_ACTS, "undo", *LINE_ACTS, "accept-rules")
 
 
 @dataclass(frozen=True)
@@ -90,6 +90,7 @@ class Legal:
     leave: frozenset[str] = frozenset()
     sit_out: frozenset[str] = frozenset()
     sit_in: frozenset[str] = frozenset()
+    accept_rules: frozenset[str] = frozenset()
 
     def box_may_double(self, member: str) -> bool:
         """Whether some legal double of the box includes ``member``."""
@@ -112,7 +113,8 @@ class Legal:
         return act in self.answers.get(member, frozenset())
 
     def resign_answer(self, member: str, act: str) -> bool:
-        """Whether ``member`` may accept (or refuse) the box's resignation now."""
+        """Whether ``member`` may accept (``resign-accept``) or refuse (``resign-refuse``)
+        the box's resignation now."""
         return act in self.resign_answers.get(member, frozenset())
 
 
@@ -144,14 +146,17 @@ def legal(
     *,
     undo: bool = False,
     carry: int | None = None,
+    waiting: frozenset[str] = frozenset(),
 ) -> Legal:
     """Every action the rules allow on ``game`` (None: no game in progress, the next one
     starts with ``line``, after ``carry`` automatic doubles carried over); ``undo``: whether
-    the ledger has something undo takes back."""
+    the ledger has something undo takes back; ``waiting``: the seated players who have not
+    accepted the session's rules (they may, at any time)."""
     between = game is None
     base = Legal(
         in_game=not between,
         undo=undo,
+        accept_rules=waiting,
         join=between,
         leave=_changes(line, rules, leave) if between else frozenset(),
         sit_out=_changes(line, rules, sit_out) if between else frozenset(),
@@ -179,7 +184,7 @@ def legal(
         resign_answers={
             m: frozenset(
                 act
-                for act, yes in (("accept", True), ("refuse", False))
+                for act, yes in (("resign-accept", True), ("resign-refuse", False))
                 if _applies(game, ResignAnswer(yes, m))
             )
             for m in game.resigning
@@ -300,8 +305,8 @@ def events_for(action: Action, game: Game | None) -> list[Event]:
         return [Carry(act == "carry-accept")]
     if act == "resign":
         return [Resign(action.kind)]
-    if act in ("accept", "refuse"):
-        return [ResignAnswer(act == "accept", action.member)]
+    if act in ("resign-accept", "resign-refuse"):
+        return [ResignAnswer(act == "resign-accept", action.member)]
     if act == "double-box":
         return [Double("box", action.members)]
     if act == "double-member":

@@ -1,26 +1,46 @@
 """``chouette serve``: listen on the address, print where the table finds the pages (with a
-QR code of the scoreboard's address) and the scorekeeper's PIN, and serve until Ctrl-C."""
+QR code of the scoreboard's address) and the scorekeeper's PIN, and serve until Ctrl-C: plain
+HTTP, or HTTPS with ``--certfile``/``--keyfile`` (uvicorn's own TLS), within the limits of
+:mod:`web.limits`."""
 
 from __future__ import annotations
 
 import errno
 import io
 import ipaddress
+import logging
 import secrets
 import socket
+import ssl
+import sys
 from collections.abc import Callable, Sequence
 from contextlib import suppress
 from datetime import datetime
+from pathlib import Path
 from types import FrameType
+from urllib.parse import urlsplit
 
 import segno
 import uvicorn
 
 from chouette.errors import ChouetteError
 from db.engine import dispose_all, where
+from web.access import TOKEN_HOURS, Access, load
 from web.app import create_app
 from web.hub import Hub
+from web.limits import (
+    BACKLOG,
+    KEEP_ALIVE_SECONDS,
+    MAX_HEAD,
+    Once,
+    Quiet,
+    limits_for,
+    open_files_limit,
+    protocol,
+)
 from web.table import Table
+
+log = logging.getLogger("chouette.serve")
 
 WILDCARDS = ("", "0.0.0.0", "::")
 MIN_PIN = 4
@@ -81,13 +101,13 @@ def lan_address() -> str | None:
     return None if ipaddress.ip_address(found).is_loopback else found
 
 
-def addresses(host: str, port: int) -> tuple[list[str], bool]:
+def addresses(host: str, port: int, scheme: str = "http") -> tuple[list[str], bool]:
     """The pages' addresses (the one to share first), and whether other devices can reach
     them (False: bound to this computer alone)."""
 
     def url(name: str) -> str:
         shown = f"[{name}]" if ":" in name else name
-        return f"http://{shown}:{port}/"
+        return f"{scheme}://{shown}:{port}/"
 
     if host in WILDCARDS:
         lan = lan_address()
@@ -119,6 +139,69 @@ class Server(uvicorn.Server):
         super().handle_exit(sig, frame)
 
 
+def host_names(host: str, urls: Sequence[str]) -> list[str]:
+    """The names a request may give in ``Host``: the addresses printed, this computer's own
+    (127.0.0.1, localhost, [::1]) and ``--host`` as given."""
+    names = [urlsplit(u).netloc.rsplit(":", 1)[0] for u in urls]
+    names += ["127.0.0.1", "localhost", "[::1]"]
+    if host not in WILDCARDS:
+        names.append(f"[{host}]" if ":" in host else host)
+    return list(dict.fromkeys(n.lower() for n in names))
+
+
+class Said(logging.Formatter):
+    """The server's log on the terminal, as the CLI says things: ``Warning: …``."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        text = super().format(record)
+        return f"{record.levelname.title()}: {text}"
+
+
+def log_to_terminal() -> None:
+    """The server's notes (wrong PINs, refused streams, slow clients) to standard error."""
+    if not any(isinstance(h.formatter, Said) for h in log.handlers):
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(Said("%(message)s"))
+        log.addHandler(handler)
+        log.setLevel(logging.INFO)
+        log.propagate = False
+
+
+def start_access(pin: str, table: Table, now: Callable[[], datetime]) -> Access:
+    """Who may do what, as the ledger keeps it (devices signed in survive a restart with the
+    same PIN); a ledger that cannot be written keeps them until the server stops."""
+    access, writes = load(pin, table, now)
+    try:
+        table.put_settings(writes)
+    except ChouetteError as err:
+        log.warning(
+            f"the ledger cannot keep the devices signed in ({err}): a restart signs them out"
+        )
+    return access
+
+
+def tls(certfile: Path | None, keyfile: Path | None) -> ssl.SSLContext | None:
+    """The certificate and key of ``--certfile``/``--keyfile``, checked before listening
+    (uvicorn loads them again)."""
+    if certfile is None:
+        if keyfile is not None:
+            raise ChouetteError("--keyfile needs --certfile (the certificate it is the key of)")
+        return None
+    for path in (certfile, keyfile):
+        if path is not None and not path.is_file():
+            raise ChouetteError(f"--certfile/--keyfile: no such file: {path}")
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    try:
+        context.load_cert_chain(str(certfile), None if keyfile is None else str(keyfile))
+    except (ssl.SSLError, OSError) as err:
+        what = f"{certfile}" + ("" if keyfile is None else f" and {keyfile}")
+        raise ChouetteError(
+            f"--certfile/--keyfile: {what} is no certificate with its key "
+            f"(PEM files; {getattr(err, 'reason', None) or err.strerror or err})"
+        ) from None
+    return context
+
+
 def run(
     url: str,
     session: str | None,
@@ -128,20 +211,36 @@ def run(
     pin: str | None,
     clock: Callable[[], datetime],
     say: Callable[[str], None],
+    certfile: Path | None = None,
+    keyfile: Path | None = None,
 ) -> None:
     """Serve ``session`` (None: whichever is current) of the ledger at ``url``."""
     pin = new_pin() if pin is None else check_pin(pin)
+    tls(certfile, keyfile)
     table = Table(url, session, clock)
     served = table.open()
+    log_to_terminal()
+    access = start_access(pin, table, clock)
+    limits = limits_for(open_files_limit())
+    once = Once(log.warning)
     sock = listen(host, port)
     port = sock.getsockname()[1]
-    urls, shared = addresses(host, port)
+    urls, shared = addresses(host, port, "https" if certfile else "http")
 
     def said(lines: Sequence[str]) -> None:
         for text in lines:
             say(f"page: {text}")
 
-    app = create_app(table, pin, said=said)
+    app = create_app(
+        table,
+        access,
+        hosts=host_names(host, urls),
+        base_url=urls[0],
+        limits=limits,
+        secure=certfile is not None,
+        said=said,
+        once=once,
+    )
     what = (
         f"session {served}"
         if session is not None
@@ -159,16 +258,28 @@ def run(
             "Only this computer can open these pages: for phones and a TV on the club's wifi, "
             "start with --host 0.0.0.0."
         )
+    say(
+        f"A device that gives the PIN (or a player's code) stays signed in for {TOKEN_HOURS} "
+        "hours, or until signed out on the scorekeeper's page."
+    )
     say("Ctrl-C stops the server.")
     config = uvicorn.Config(
         app,
+        http=protocol(limits, once),
         log_level="warning",
         access_log=False,
         lifespan="on",
         proxy_headers=False,
         server_header=False,
         timeout_graceful_shutdown=2,
+        timeout_keep_alive=KEEP_ALIVE_SECONDS,
+        h11_max_incomplete_event_size=MAX_HEAD,
+        limit_concurrency=limits.connections,
+        backlog=BACKLOG,
+        ssl_certfile=None if certfile is None else str(certfile),
+        ssl_keyfile=None if keyfile is None else str(keyfile),
     )
+    logging.getLogger("uvicorn.error").addFilter(Quiet())
     try:
         Server(config, app.state.hub).run(sockets=[sock])
     except KeyboardInterrupt:  # uvicorn raises the Ctrl-C again once it has stopped

@@ -9,11 +9,12 @@ threads. The page's own actions go one at a time (the ledger would queue them an
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 
+from chouette.card import accepted_text
 from chouette.errors import ChouetteError
 from chouette.line import check_name
 from chouette.line import leave as leave_line
@@ -21,9 +22,9 @@ from chouette.line import sit_in as sit_in_line
 from chouette.line import sit_out as sit_out_line
 from chouette.money import parse_money
 from chouette.names import match
-from chouette.report import booked_rows, describe_events, joined_text, undone_text
+from chouette.report import booked_rows, describe_events, joined_text, undone_text, why_lines
 from db import Ledger, open_ledger
-from db.actions import change_line, join, play, undo, undoable
+from db.actions import accept_rules, change_line, join, play, undo, undoable
 from db.values import SessionInfo
 from web.board import Board, build_board
 from web.moves import PLAY_ACTS, Action, events_for
@@ -64,6 +65,18 @@ class Table:
                 return book.session(self.session).name
             return book.current_name()
 
+    def settings(self, prefix: str) -> dict[str, str]:
+        """The ledger's settings under ``prefix`` (the server's key and devices)."""
+        with self._read() as book:
+            return book.settings(prefix)
+
+    def put_settings(self, values: Mapping[str, str | None]) -> None:
+        """Write (or, for None, remove) settings, in one transaction."""
+        if not values:
+            return
+        with open_ledger(self.url, write=True, now=self.clock(), create=False) as book:
+            book.put_settings(values)
+
     def changes(self) -> tuple[object, ...]:
         """The cheap marker the server polls (:meth:`db.ledger.Ledger.changes`)."""
         with self._read() as book:
@@ -85,6 +98,7 @@ class Table:
                 book.totals(info),
                 book.sheet(info),
                 undo=undoable(book, info, live),
+                card=book.card(info),
             )
         return Snapshot(changes, board)
 
@@ -107,6 +121,9 @@ class Table:
                 return [f"Undone: {undone_text(undo(book, info))}."]
             if action.act == "join":
                 return _join(book, info, action)
+            if action.act == "accept-rules":
+                names = accept_rules(book, info, [action.member])
+                return [f"{accepted_text(names)} of {info.name}."]
             if action.act in LINE_CHANGES:
                 change, verb = LINE_CHANGES[action.act], LINE_VERBS[action.act]
                 name = action.member
@@ -129,6 +146,7 @@ def _play(book: Ledger, info: SessionInfo, action: Action, game: int | None) -> 
             f"  {p}: {points} ({money})" for p, points, money in booked_rows(played.outcome)[1]
         ]
         said.append(f"Next line: {played.outcome.next_line.describe()}")
+        said += why_lines(played.outcome.why)
     return said
 
 

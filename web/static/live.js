@@ -47,6 +47,32 @@
     if (id === "controls") { restore(target, values); }
   }
 
+  // A stream the server refused (401: this device is signed out, or the server restarted
+  // with another PIN; 503: too many streams open) is not retried by the browser: ask the
+  // server who this device is now, go to the PIN or code form if it is no longer what the
+  // page needs, and otherwise connect again in a while.
+  var retries = 0;
+
+  function refused() {
+    var kind = body.className;
+    var again = function () {
+      retries += 1;
+      window.setTimeout(connect, Math.min(30, 5 * retries) * 1000 + Math.random() * 2000);
+    };
+    if (!window.fetch) { again(); return; }
+    fetch("/whoami", { credentials: "same-origin", cache: "no-store" }).then(function (response) {
+      return response.json();
+    }).then(function (who) {
+      if (kind === "keeper" && !who.keeper) { window.location.assign("/keeper"); return; }
+      var me = byId("me");
+      if (kind === "me" && (!who.player || (me && me.getAttribute("data-player") !== who.player))) {
+        window.location.assign("/me");
+        return;
+      }
+      again();
+    }, again);
+  }
+
   function connect() {
     if (!source || !window.EventSource) { return; }
     var stream = new EventSource(source);
@@ -58,8 +84,11 @@
       banner.textContent = event.data ? "The ledger cannot be read just now: " + event.data : "";
       banner.hidden = !event.data;
     });
-    stream.onopen = function () { live.hidden = true; };
-    stream.onerror = function () { live.hidden = false; };
+    stream.onopen = function () { live.hidden = true; retries = 0; };
+    stream.onerror = function () {
+      live.hidden = false;
+      if (stream.readyState === EventSource.CLOSED) { refused(); }
+    };
   }
 
   // ---------------------------------------------------------------- the scorekeeper's buttons

@@ -1,0 +1,621 @@
+"""The rules card: a session's house rules in plain words, its stakes, the preset they came
+from and what was changed, and who accepted them when.
+
+A table agrees its rules before the first game; the card is what it agrees to, on one
+screen (``chouette rules``). Each house rule is a sentence a player reads without knowing
+chouette's option names (:func:`rule_lines`); where the rules came from is an
+:class:`Origin` (a published preset, a club's own, or the options given to ``chouette
+new``); each player's acceptance is an :class:`Acceptance` of the rules and stake as they
+were then, so an acceptance of other rules does not count for these.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Literal
+
+from chouette.errors import ChouetteError
+from chouette.money import Cents, format_money
+from chouette.presets import Override, Preset, published
+from chouette.report import Local, as_given
+from chouette.rules import EDITION, HouseRules
+
+Kind = Literal["published", "club"]
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where a session's house rules came from. ``preset``: the preset's name (None: the
+    options given to ``chouette new`` alone); ``kind``: a ``published`` preset or the
+    ``club``'s own (saved at ``saved_at`` from the session ``saved_from``); ``overrides``:
+    the options given beside it that changed it (beside no preset: the options that differ
+    from chouette's defaults). ``known``: False for a session started before rules cards,
+    whose origin was not kept."""
+
+    preset: str | None = None
+    kind: Kind | None = None
+    saved_at: datetime | None = None
+    saved_from: str | None = None
+    overrides: tuple[Override, ...] = ()
+    known: bool = True
+
+    def to_dict(self) -> dict[str, Any]:
+        """As the ledger keeps it (JSON-ready; times as ISO text)."""
+        return {
+            "preset": self.preset,
+            "kind": self.kind,
+            "saved_at": None if self.saved_at is None else self.saved_at.isoformat(),
+            "saved_from": self.saved_from,
+            "overrides": [[o.name, o.preset, o.value] for o in self.overrides],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Origin:
+        """An origin written by :meth:`to_dict` (refused if it is not one)."""
+        try:
+            kind = data["kind"]
+            if kind not in (None, "published", "club"):
+                raise ValueError(f"a preset's kind is published or club, not {kind!r}")
+            saved = data.get("saved_at")
+            overrides = tuple(
+                Override(str(name).replace("-", "_"), preset, value)
+                for name, preset, value in data.get("overrides", ())
+            )
+            return cls(
+                preset=data["preset"],
+                kind=kind,
+                saved_at=None if saved is None else datetime.fromisoformat(saved),
+                saved_from=data.get("saved_from"),
+                overrides=overrides,
+            )
+        except (KeyError, TypeError, ValueError) as err:
+            raise ChouetteError(f"a session's rules origin is not readable ({err!r})") from None
+
+
+#: A session started before chouette kept where its rules came from.
+UNKNOWN = Origin(known=False)
+
+
+def origin_of(
+    rules: HouseRules,
+    given: Mapping[str, Any],
+    preset: Preset | None = None,
+    club: tuple[str, HouseRules, datetime, str] | None = None,
+) -> tuple[HouseRules, Origin]:
+    """The house rules a new session plays, and their origin: a published ``preset``, a
+    club's own (``club``: its name, rules, when and from which session it was saved) or
+    neither (``rules``: chouette's defaults), with the options ``given`` beside it (field
+    names) put over it."""
+    from chouette.presets import override
+
+    if preset is not None:
+        made, changed = override(preset.rules, given)
+        return made, Origin(preset.name, "published", overrides=changed)
+    if club is not None:
+        name, saved, at, source = club
+        made, changed = override(saved, given)
+        return made, Origin(name, "club", at, source, changed)
+    made, changed = override(rules, given)
+    return made, Origin(overrides=changed)
+
+
+@dataclass(frozen=True)
+class Acceptance:
+    """``player`` accepted the rules ``rules`` (as :meth:`HouseRules.to_dict` writes them)
+    at the stake ``stake`` at the moment ``at``."""
+
+    player: str
+    at: datetime
+    rules: Mapping[str, Any]
+    stake: Cents
+
+
+@dataclass(frozen=True)
+class Card:
+    """Everything the rules card says: the session, its stake (and the players' own), house
+    rules and their origin, the players who should accept them (``seated``) and the
+    acceptances recorded, oldest first."""
+
+    session: str
+    stake: Cents
+    rules: HouseRules
+    origin: Origin = UNKNOWN
+    player_stakes: Mapping[str, Cents] = field(default_factory=dict)
+    seated: tuple[str, ...] = ()
+    acceptances: tuple[Acceptance, ...] = ()
+
+    def holds(self, acceptance: Acceptance) -> bool:
+        """Whether an acceptance is of these rules at this stake."""
+        return dict(acceptance.rules) == self.rules.to_dict() and acceptance.stake == self.stake
+
+    @property
+    def accepted(self) -> list[Acceptance]:
+        """Each player's acceptance of these rules (the first, if given twice), in order."""
+        found: dict[str, Acceptance] = {}
+        for acceptance in self.acceptances:
+            if self.holds(acceptance):
+                found.setdefault(acceptance.player, acceptance)
+        return sorted(found.values(), key=lambda a: a.at)
+
+    @property
+    def earlier(self) -> list[Acceptance]:
+        """Acceptances of other rules (or another stake), by players who have not accepted
+        these: they must accept again."""
+        now = {a.player for a in self.accepted}
+        return [a for a in self.acceptances if not self.holds(a) and a.player not in now]
+
+    @property
+    def waiting(self) -> list[str]:
+        """The players seated who have not accepted these rules, in the order of the line."""
+        now = {a.player for a in self.accepted}
+        return [p for p in self.seated if p not in now]
+
+
+def check_accept(card: Card, players: Sequence[str]) -> None:
+    """Refused, naming them, if any of ``players`` accepted these rules already or is named
+    twice: an acceptance is recorded once."""
+    seen: set[str] = set()
+    for player in players:
+        if player in seen:
+            raise ChouetteError(f"{player} is named twice")
+        seen.add(player)
+    done = {a.player: a for a in card.accepted}
+    again = [p for p in players if p in done]
+    if again:
+        names = ", ".join(again)
+        raise ChouetteError(
+            f"{names} accepted these rules already: nothing recorded "
+            "(chouette rules shows who accepted them)"
+        )
+
+
+def names_text(players: Sequence[str]) -> str:
+    """``ann``, ``ann and bob``, ``ann, bob and cat``."""
+    names = list(players)
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def accepted_text(players: Sequence[str]) -> str:
+    """``ann and bob accept the rules``."""
+    return f"{names_text(players)} accept{'s' if len(players) == 1 else ''} the rules"
+
+
+# ---------------------------------------------------------------- the rules in words
+
+
+def _on(flag: bool) -> str:
+    return "on" if flag else "off"
+
+
+def value_text(value: Any) -> str:
+    """An option's value as the card writes it: ``on``/``off``, ``off`` for none, the rest
+    as it is."""
+    if isinstance(value, bool):
+        return _on(value)
+    if value is None:
+        return "off"
+    return str(value)
+
+
+#: Each line of the card, and the options it says.
+TOPICS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("Cubes", ("cubes", "max_cube")),
+    ("Box doubles", ("box_doubles",)),
+    ("Box answers", ("box_takes", "mandatory_beaver")),
+    ("Beavers", ("beavers", "raccoons", "beavers_by", "beaver_limit")),
+    ("Automatic doubles", ("auto_doubles", "auto_past_limit")),
+    ("Gammons", ("jacoby", "jacoby_scope")),
+    ("Rotation", ("retention",)),
+    ("Captain out", ("acting_captain",)),
+    ("Newcomers", ("newcomer",)),
+    ("Partner", ("partner_from", "partner_pick", "partner_share")),
+    ("Extras", ("extras", "mandatory_extras", "extra_redoubles")),
+    ("Settling", ("deals", "resignations")),
+    ("Talk", ("consultation",)),
+    ("Away", ("proxies",)),
+    ("Size", ("split_at",)),
+    ("Scoring", ("edition",)),
+)
+
+
+def _times(count: int) -> str:
+    return "once" if count == 1 else "twice" if count == 2 else f"{count} times"
+
+
+def rule_lines(rules: HouseRules) -> list[tuple[str, str]]:
+    """Every house rule in plain words, a sentence per topic of :data:`TOPICS` (the
+    scoring edition only when it is an older one)."""
+    r = rules
+    said: dict[str, str] = {}
+    if r.cubes == "multi":
+        said["Cubes"] = "Each member has their own cube against the box"
+    else:
+        said["Cubes"] = (
+            "One cube for the team: the captain doubles for all, and each member takes or "
+            "drops the box's doubles alone"
+        )
+    said["Cubes"] += f"; no cube goes above {r.max_cube}." if r.max_cube else "."
+    if r.cubes == "single":
+        said["Box doubles"] = "The box doubles the team's one cube."
+    else:
+        said["Box doubles"] = {
+            "any": "The box may double any members it chooses.",
+            "same-level": "The box doubles every cube at the same level together.",
+            "with-captain": "When the box doubles a cube at the level of the captain's, it "
+            "doubles the captain's too (automatic doubles aside).",
+        }[r.box_doubles]
+    answers = {
+        "any": "The box takes or drops each member's double as it likes.",
+        "half": "When several members double together, the box takes at least half of them "
+        "or drops them all (of two: both or neither).",
+        "break-even": "When several members double together, the box takes enough of them to "
+        "break even on a single game, always the captain's, or drops them all (of two: both "
+        "or neither).",
+    }[r.box_takes]
+    if r.mandatory_beaver:
+        answers += " A member who alone takes a box double given to several must beaver or drop."
+    said["Box answers"] = answers
+    if not r.beavers:
+        said["Beavers"] = "No beavers, no raccoons."
+    else:
+        who = {"both": "by either side", "team": "by the team only", "box": "by the box only"}
+        raccoons = "allowed" if r.raccoons else "not allowed"
+        text = f"Beavers allowed {who[r.beavers_by]}; raccoons {raccoons}"
+        if r.beaver_limit is not None:
+            text += f"; a pair plays at most {r.beaver_limit} beavers and raccoons in a game"
+        said["Beavers"] = text + "."
+    if r.auto_doubles == 0:
+        said["Automatic doubles"] = {
+            "ignored": "None.",
+            "box-choice": "Only if the box chooses, on a tied opening roll.",
+            "carry-over": "None in the game: a tied opening roll carries over to the next "
+            "game, for the box to accept or decline.",
+        }[r.auto_past_limit]
+    else:
+        past = {
+            "ignored": "a tie past that changes nothing",
+            "box-choice": "past that, only if the box chooses",
+            "carry-over": "a tie past that carries over to the next game, for the box to "
+            "accept or decline",
+        }[r.auto_past_limit]
+        said["Automatic doubles"] = (
+            f"A tied opening roll doubles every cube, which stays centred, "
+            f"{_times(r.auto_doubles)} a game at most; {past}."
+        )
+    if not r.jacoby:
+        said["Gammons"] = "Gammons and backgammons always count (no Jacoby rule)."
+    elif r.jacoby_scope == "per-cube":
+        said["Gammons"] = (
+            "Jacoby: a gammon or backgammon counts single against a member whose cube was "
+            "never turned (automatic doubles do not turn it)."
+        )
+    else:
+        said["Gammons"] = (
+            "Jacoby: gammons and backgammons count single until any cube of the game is "
+            "turned and accepted."
+        )
+    said["Rotation"] = {
+        "captain": "The box stays if it beat the captain; otherwise the captain takes the box.",
+        "net-profit": "The box stays if it won points on the game overall (more than 0).",
+        "net-not-loss": "The box stays if it lost no points on the game overall (0 or more).",
+        "beat-all": "The box stays only if it beat every member.",
+    }[r.retention] + " The loser goes to the bottom of the line."
+    said["Captain out"] = {
+        "keep-seat": "A captain who is out hands the board to an acting captain, but the "
+        "captain's own result decides the rotation.",
+        "inherit": "A captain who drops loses the seat at once; the acting captain's result "
+        "counts as the captain's.",
+    }[r.acting_captain]
+    said["Newcomers"] = {
+        "after-loser": "A newcomer sits at the bottom, behind the player just sent down.",
+        "before-loser": "A newcomer sits at the bottom, ahead of the player just sent down.",
+    }[r.newcomer]
+    if r.partner_from is None:
+        said["Partner"] = "No box partner."
+    else:
+        pick = "the member after the captain" if r.partner_pick == "next" else "the last in line"
+        said["Partner"] = (
+            f"From {r.partner_from} seated, the box plays with a partner ({pick}), who takes "
+            f"{r.partner_share}% of the box's result, the odd point to the box."
+        )
+    if not r.extras:
+        said["Extras"] = "No extras."
+    else:
+        text = "Extras (side bets on the board) allowed"
+        if r.mandatory_extras:
+            text += "; a lone taker takes every extra offered or drops the box's double"
+        if r.extra_redoubles:
+            text += "; an extra's cube may be redoubled"
+        said["Extras"] = text + "."
+    deals = "Deals allowed" if r.deals else "No deals (settlements)"
+    resign = {
+        "board": "the box resigns the whole board or nothing",
+        "per-member": "the box may resign to some members, each accepting or refusing",
+    }[r.resignations]
+    said["Settling"] = f"{deals}; {resign}."
+    said["Talk"] = {
+        "free": "Anyone may talk over the team's plays.",
+        "no-cube-no-talk": "Only members whose cube was turned may talk over the plays (no "
+        "cube, no talk).",
+        "none": "No consultation at all.",
+        "after-accept": "Only members whose cube was turned and accepted may talk over the plays.",
+    }[r.consultation] + " (The table keeps this rule: chouette does not check it.)"
+    said["Away"] = (
+        "A player away names a proxy, or their cube follows the captain's."
+        if r.proxies
+        else "A player away sits out (no proxies)."
+    )
+    said["Size"] = (
+        "No limit on the table's size."
+        if r.split_at is None
+        else f"More than {r.split_at} in the line: chouette says it is time to split the table."
+    )
+    if r.edition < EDITION:
+        said["Scoring"] = (
+            f"Edition {r.edition}: scored as chouette scored when the session was started."
+        )
+    return [(topic, said[topic]) for topic, _ in TOPICS if topic in said]
+
+
+# ---------------------------------------------------------------- the card
+
+
+def _changed_topics(card: Card) -> set[str]:
+    options = {o.option for o in card.origin.overrides}
+    if card.origin.preset is None:
+        return set()
+    return {topic for topic, names in TOPICS if options & set(names)}
+
+
+def overrides_text(overrides: Sequence[Override]) -> str:
+    """``jacoby off (the preset: on), split-at 8 (the preset: 7)``."""
+    return ", ".join(
+        f"{o.name} {value_text(o.value)} (the preset: {value_text(o.preset)})" for o in overrides
+    )
+
+
+def origin_lines(card: Card, local: Local = as_given, *, marked: bool = False) -> list[str]:
+    """Where the card's rules came from, and what was changed (``marked``: the card marks
+    the lines changed with ``*``)."""
+    origin = card.origin
+    if not origin.known:
+        return [
+            "Preset: not recorded (the session was started before rules cards).",
+            f"Differs from chouette's defaults: {card.rules.summary()}.",
+        ]
+    if origin.preset is None:
+        given = ", ".join(f"{o.name} {value_text(o.value)}" for o in origin.overrides)
+        return [
+            "Preset: none; chouette's defaults"
+            + (f", with {given}." if given else " (no option given).")
+        ]
+    if origin.kind == "club":
+        when = "" if origin.saved_at is None else f" on {when_text(origin.saved_at, local)}"
+        source = f" from {origin.saved_from}" if origin.saved_from else ""
+        lines = [f"Preset: {origin.preset}, the club's own (saved{when}{source})."]
+    else:
+        found = published(origin.preset)
+        if found is None:  # (a preset of a later chouette)
+            lines = [f"Preset: {origin.preset}."]
+        else:
+            partly = " (partly read)" if found.source.partly_read else ""
+            lines = [f"Preset: {found.name}, {found.title}, {found.source.cite()}{partly}"]
+            ours = [c for c in found.ours if c.option not in {o.option for o in origin.overrides}]
+            if ours:
+                lines.append(
+                    "Where the source is silent, chouette chose: "
+                    + ", ".join(f"{c.name} {value_text(c.value)}" for c in ours)
+                    + f" (chouette rules --preset {found.name} says why)."
+                )
+    if origin.overrides:
+        mark = " (marked *)" if marked else ""
+        lines.append(f"Changed from the preset{mark}: {overrides_text(origin.overrides)}.")
+    return lines
+
+
+def card_text(card: Card, local: Local = as_given, width: int | None = None) -> list[str]:
+    """``chouette rules``: the card on one screen (``width``: the screen's columns, each rule
+    wrapped to them under its own heading; None: a rule a line)."""
+    lines = [f"Rules card: {card.session}"]
+    fit = _fit(width)
+    own = ", ".join(
+        f"{p} {format_money(c)}" for p, c in card.player_stakes.items() if c != card.stake
+    )
+    lines += fit(
+        f"Stake: {format_money(card.stake)} a point"
+        + (f"; own stakes: {own} (a pair plays at the lower)." if own else ".")
+    )
+    for line in origin_lines(card, local, marked=True):
+        lines += fit(line)
+    lines.append("")
+    changed = _changed_topics(card)
+    column = max(len(topic) for topic, _ in TOPICS) + 2
+    for topic, text in rule_lines(card.rules):
+        mark = " *" if topic in changed else ""
+        line = f"  {topic + ':':<{column}}{text}{mark}"
+        if width is None or len(line) <= width:
+            lines.append(line)
+        else:
+            lines += textwrap.wrap(
+                line, max(width, column + 22), subsequent_indent=" " * (column + 2)
+            )
+    lines.append("")
+    for line in acceptance_lines(card, local):
+        lines += fit(line)
+    return lines
+
+
+def _fit(width: int | None) -> Callable[[str], list[str]]:
+    """A line as it fits ``width`` columns (None: as it is), its rest indented; an address
+    is never broken."""
+
+    def fit(line: str) -> list[str]:
+        if width is None or len(line) <= width:
+            return [line]
+        return textwrap.wrap(
+            line,
+            max(width, 40),
+            subsequent_indent="  ",
+            break_long_words=False,
+            break_on_hyphens=False,
+        )
+
+    return fit
+
+
+def acceptance_lines(card: Card, local: Local = as_given) -> list[str]:
+    """Who accepted the rules and when, and who has not yet."""
+    accepted = card.accepted
+    lines = []
+    if accepted:
+        lines.append(
+            "Accepted by: "
+            + ", ".join(f"{a.player} ({when_text(a.at, local)})" for a in accepted)
+            + "."
+        )
+    else:
+        lines.append("Accepted by: nobody yet.")
+    earlier = sorted({a.player for a in card.earlier})
+    if earlier:
+        lines.append(f"Accepted other rules before: {', '.join(earlier)} (to accept again).")
+    if card.waiting:
+        lines.append(f"Not yet accepted: {', '.join(card.waiting)} (chouette accept PLAYER...).")
+    return lines
+
+
+def when_text(moment: datetime, local: Local = as_given) -> str:
+    """A moment in the reader's local time, its zone named: ``2026-11-24 20:41 CET``."""
+    here = local(moment)
+    name = here.tzname()
+    return f"{here:%Y-%m-%d %H:%M}" + (f" {name}" if name else "")
+
+
+def acceptance_json(acceptance: Acceptance) -> dict[str, Any]:
+    return {"player": acceptance.player, "at": acceptance.at.isoformat()}
+
+
+def origin_json(origin: Origin) -> dict[str, Any] | None:
+    """The preset of ``rules --json``: None when the rules came from no preset."""
+    if not origin.known or origin.preset is None:
+        return None
+    out: dict[str, Any] = {"name": origin.preset, "kind": origin.kind}
+    found = published(origin.preset) if origin.kind == "published" else None
+    if found is not None:
+        out.update(
+            title=found.title,
+            source={"tag": found.source.tag, "title": found.source.title, "url": found.source.url},
+            partly_read=found.source.partly_read,
+        )
+    if origin.kind == "club":
+        out.update(
+            saved_at=None if origin.saved_at is None else origin.saved_at.isoformat(),
+            saved_from=origin.saved_from,
+        )
+    return out
+
+
+def card_json(card: Card) -> dict[str, Any]:
+    """``rules --json``."""
+    return {
+        "session": card.session,
+        "stake_cents": card.stake,
+        "player_stakes": {p: c for p, c in card.player_stakes.items() if c != card.stake},
+        "preset": origin_json(card.origin),
+        "origin_known": card.origin.known,
+        "overridden": [
+            {"option": o.name, "preset": o.preset, "value": o.value} for o in card.origin.overrides
+        ],
+        "rules": card.rules.to_dict(),
+        "card": [{"topic": topic, "text": text} for topic, text in rule_lines(card.rules)],
+        "accepted": [acceptance_json(a) for a in card.accepted],
+        "not_accepted": card.waiting,
+    }
+
+
+# ---------------------------------------------------------------- the presets
+
+
+@dataclass(frozen=True)
+class ClubPreset:
+    """A club's own preset, saved in the ledger: its name, rules, when and from which
+    session."""
+
+    name: str
+    rules: HouseRules
+    saved_at: datetime
+    saved_from: str
+
+
+def preset_lines(preset: Preset) -> list[str]:
+    """``chouette rules --preset NAME``: a published preset, its source, every option it sets
+    with the words that set it (options set by the same words together), and the rules in
+    words."""
+    source = preset.source
+    partly = " (only partly read: its words here are the research notes' reading)"
+    lines = [
+        f"Preset {preset.name}: {preset.title}",
+        f"Source: {source.title}, {source.cite()}" + (partly if source.partly_read else ""),
+        "",
+        "The source states:",
+    ]
+    said: dict[str, list[str]] = {}
+    for c in preset.stated:
+        said.setdefault(c.words, []).append(f"{c.name} {value_text(c.value)}")
+    lines += [f"  {', '.join(options)}: \u201c{words}\u201d" for words, options in said.items()]
+    if preset.ours:
+        lines.append("Chouette's choices where the source is silent:")
+        lines += [f"  {c.name} {value_text(c.value)}: {c.words}" for c in preset.ours]
+    lines.append("Every other house rule: chouette's default.")
+    if preset.notes:
+        lines.append("Not set by the preset:")
+        lines += [f"  {note}" for note in preset.notes]
+    lines.append("")
+    width = max(len(topic) for topic, _ in TOPICS) + 2
+    lines += [f"  {topic + ':':<{width}}{text}" for topic, text in rule_lines(preset.rules)]
+    return lines
+
+
+def club_preset_lines(
+    preset: ClubPreset, local: Local = as_given, zone: str | None = None
+) -> list[str]:
+    """A club's own preset, as ``chouette rules --preset NAME`` prints it."""
+    width = max(len(topic) for topic, _ in TOPICS) + 2
+    return [
+        f"Preset {preset.name}: the club's own, saved on {when_text(preset.saved_at, local)} "
+        f"from {preset.saved_from}",
+        "",
+        *[f"  {topic + ':':<{width}}{text}" for topic, text in rule_lines(preset.rules)],
+    ]
+
+
+def preset_json(preset: Preset) -> dict[str, Any]:
+    """A published preset in ``rules --presets --json``."""
+    return {
+        "name": preset.name,
+        "kind": "published",
+        "title": preset.title,
+        "source": {
+            "tag": preset.source.tag,
+            "title": preset.source.title,
+            "url": preset.source.url,
+        },
+        "partly_read": preset.source.partly_read,
+        "rules": preset.rules.to_dict(),
+        "stated": [{"option": c.name, "value": c.value, "words": c.words} for c in preset.stated],
+        "ours": [{"option": c.name, "value": c.value, "why": c.words} for c in preset.ours],
+        "notes": list(preset.notes),
+    }
+
+
+def club_preset_json(preset: ClubPreset) -> dict[str, Any]:
+    """A club's own preset in ``rules --presets --json``."""
+    return {
+        "name": preset.name,
+        "kind": "club",
+        "saved_at": preset.saved_at.isoformat(),
+        "saved_from": preset.saved_from,
+        "rules": preset.rules.to_dict(),
+    }

@@ -1,0 +1,496 @@
+"""Who may do what on the pages of ``chouette serve``.
+
+- **Secrets typed on a page** (the scorekeeper's PIN, a player's code) are guessed slowly:
+  :class:`Gate` lets a device (a client address) get :data:`DEVICE_TRIES` wrong a minute,
+  and the whole server :data:`SERVER_FREE` wrong an hour; past that every try waits, 1 s,
+  then 2, 4, … at most :data:`WAIT_MOST` s, whichever address it comes from. That bounds the
+  wrong tries of everyone together at :data:`MAX_WRONG_AN_HOUR` an hour, which
+  ``tests/test_serve_access.py`` checks against an attacker trying as fast as allowed.
+- **A token per device**: the right secret gives the device a token of its own in a cookie,
+  valid for :data:`TOKEN_HOURS` hours, listed on the scorekeeper's page (which device, when
+  admitted, last seen) and revocable there one by one. It is signed with a key made from the
+  PIN and a secret the ledger keeps (the ``setting`` table), so a restart with the same PIN
+  keeps every device in and another PIN ends them all. A device that holds a valid token
+  never types a secret again, so nobody's wrong PINs can lock it out.
+- **Who a request speaks for**: :meth:`Access.who` is the one answer every route asks —
+  whether the device is the scorekeeper's (the PIN) and which player it speaks for (that
+  player's code, for the session the pages show). A player's code never makes a device the
+  scorekeeper's, and a device speaks for one player at most, the one whose code it gave.
+
+Nothing here blocks: the methods that change what the ledger keeps return the settings to
+write (:class:`Writes`), and the caller writes them (``web.app`` does, in a worker thread).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import logging
+import math
+import secrets
+import time
+from collections import defaultdict, deque
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import asdict, dataclass, replace
+from datetime import UTC, datetime, timedelta
+from typing import Protocol
+
+log = logging.getLogger("chouette.serve")
+
+TOKEN_HOURS = 12  # an evening, with room: a device admitted at 6 pm is in until 6 am
+DEVICE_TRIES = 5  # wrong secrets from one address …
+DEVICE_WINDOW = 60.0  # … within this many seconds, then that address waits
+SERVER_FREE = 10  # wrong secrets within SERVER_WINDOW from everyone, before each try waits
+SERVER_WINDOW = 3600.0
+WAIT_FIRST = 1.0  # then doubled at each wrong try …
+WAIT_MOST = 60.0  # … up to this
+MAX_WRONG_AN_HOUR = 74  # what the above allows at most, from all addresses together
+SEEN_EVERY = timedelta(minutes=10)  # a device's "last seen" is written to the ledger this often
+
+SECRET = "serve.secret"
+DEVICE = "serve.device."
+CODES = "serve.codes"
+CODE_LENGTH = 8
+CODE_LETTERS = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0/O, 1/I/L to misread
+
+Writes = dict[str, str | None]
+"""Settings to write to the ledger (None: remove the key)."""
+
+
+class Store(Protocol):
+    """Where the server keeps its secret, its devices and its players' codes (the ledger's
+    ``setting`` table: :class:`web.table.Table`)."""
+
+    def settings(self, prefix: str) -> dict[str, str]: ...
+
+    def put_settings(self, values: Mapping[str, str | None]) -> None: ...
+
+
+class Memory:
+    """A :class:`Store` that forgets at the end of the run (tests; a ledger the server
+    cannot write)."""
+
+    def __init__(self) -> None:
+        self.values: dict[str, str] = {}
+
+    def settings(self, prefix: str) -> dict[str, str]:
+        return {k: v for k, v in self.values.items() if k.startswith(prefix)}
+
+    def put_settings(self, values: Mapping[str, str | None]) -> None:
+        for key, value in values.items():
+            if value is None:
+                self.values.pop(key, None)
+            else:
+                self.values[key] = value
+
+
+@dataclass(frozen=True)
+class Who:
+    """What a request may do: ``device`` its token's device (None: it has none);
+    ``keeper`` whether it gave the PIN; ``player`` the player it speaks for in the session
+    the pages show (None: nobody)."""
+
+    device: str | None = None
+    keeper: bool = False
+    player: str | None = None
+
+
+NOBODY = Who()
+
+
+@dataclass(frozen=True)
+class Device:
+    """A device admitted: by the PIN (``keeper``) and/or a player's code (``player`` of
+    ``session``), from ``address``, described as ``label``; ``key``: which PIN's key signed
+    its token (a device of another PIN is no device of this server)."""
+
+    id: str
+    key: str
+    label: str
+    address: str
+    keeper: bool
+    player: str | None
+    session: str | None
+    admitted: datetime
+    expires: datetime
+    seen: datetime
+
+    def text(self) -> str:
+        return json.dumps(
+            {
+                **asdict(self),
+                "admitted": self.admitted.isoformat(),
+                "expires": self.expires.isoformat(),
+                "seen": self.seen.isoformat(),
+            },
+            sort_keys=True,
+        )
+
+    @classmethod
+    def read(cls, text: str) -> Device | None:
+        """The device a setting describes, or None if it is not one (damaged: ignored)."""
+        try:
+            data = json.loads(text)
+            return cls(
+                id=str(data["id"]),
+                key=str(data["key"]),
+                label=str(data["label"]),
+                address=str(data["address"]),
+                keeper=data["keeper"] is True,
+                player=None if data["player"] is None else str(data["player"]),
+                session=None if data["session"] is None else str(data["session"]),
+                admitted=_moment(data["admitted"]),
+                expires=_moment(data["expires"]),
+                seen=_moment(data["seen"]),
+            )
+        except (ValueError, KeyError, TypeError):
+            return None
+
+
+def _moment(text: object) -> datetime:
+    moment = datetime.fromisoformat(str(text))
+    if moment.tzinfo is None:
+        raise ValueError("a time without its zone")
+    return moment.astimezone(UTC)
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A secret not checked (``wait`` seconds before the next try) or wrong (``wait`` 0)."""
+
+    text: str
+    wait: int = 0
+
+
+WRONG_PIN = "that is not the PIN `chouette serve` printed"
+WRONG_CODE = "that is no player's code for this session: the scorekeeper's page shows each one"
+
+
+class Gate:
+    """How fast secrets may be guessed: per address and for the whole server (see the
+    module's note). ``clock``: seconds, monotonic; ``note``: the server's log."""
+
+    def __init__(
+        self,
+        clock: Callable[[], float] = time.monotonic,
+        note: Callable[[str], None] = log.warning,
+    ) -> None:
+        self.clock = clock
+        self.note = note
+        self.by_address: dict[str, deque[float]] = defaultdict(deque)
+        self.everyone: deque[float] = deque()
+        self.shut_until = 0.0
+        self.waits_told = 0.0  # the longest wait the log has told of (0: none since it eased)
+        self.told_at = -SERVER_WINDOW
+
+    def closed(self, address: str) -> Refusal | None:
+        """Why a try from ``address`` is not even checked now, or None: it may be."""
+        now = self.clock()
+        self._forget(now)
+        if now < self.shut_until:
+            wait = max(1, math.ceil(self.shut_until - now))
+            return Refusal(
+                f"too many wrong PINs or codes on this server: try again in {wait} s", wait
+            )
+        tries = self.by_address.get(address)
+        if tries is not None and len(tries) >= DEVICE_TRIES:
+            wait = max(1, math.ceil(tries[0] + DEVICE_WINDOW - now))
+            return Refusal(
+                "too many wrong PINs or codes from this device: wait a minute and try again", wait
+            )
+        return None
+
+    def wrong(self, address: str) -> None:
+        """A wrong secret from ``address``: counted, and the server waits if there were
+        many."""
+        now = self.clock()
+        self.by_address[address].append(now)
+        self.everyone.append(now)
+        over = len(self.everyone) - SERVER_FREE
+        if over < 0:
+            return
+        wait = min(WAIT_MOST, WAIT_FIRST * 2.0**over)
+        self.shut_until = now + wait
+        if wait > self.waits_told or now - self.told_at >= 600:
+            self.waits_told, self.told_at = wait, now
+            addresses = len(self.by_address)
+            self.note(
+                f"{len(self.everyone)} wrong PINs or codes within the hour ({addresses} "
+                f"address{'es' if addresses != 1 else ''} in the last minute): each further "
+                f"try waits {wait:.0f} s; devices already admitted are not affected"
+            )
+
+    def _forget(self, now: float) -> None:
+        while self.everyone and self.everyone[0] <= now - SERVER_WINDOW:
+            self.everyone.popleft()
+        if not self.everyone:
+            self.waits_told = 0.0
+        for address in list(self.by_address):
+            tries = self.by_address[address]
+            while tries and tries[0] <= now - DEVICE_WINDOW:
+                tries.popleft()
+            if not tries:
+                del self.by_address[address]
+
+
+def describe(agent: str) -> str:
+    """A device as a person names it, from its browser's User-Agent: "Chrome on Android"."""
+    browser = next(
+        (
+            name
+            for mark, name in (
+                ("Edg/", "Edge"),
+                ("OPR/", "Opera"),
+                ("Firefox/", "Firefox"),
+                ("FxiOS/", "Firefox"),
+                ("CriOS/", "Chrome"),
+                ("Chrome/", "Chrome"),
+                ("Chromium/", "Chromium"),
+                ("Safari/", "Safari"),
+                ("curl/", "curl"),
+                ("python", "a script"),
+            )
+            if mark.lower() in agent.lower()
+        ),
+        "a browser",
+    )
+    system = next(
+        (
+            name
+            for mark, name in (
+                ("iPhone", "iPhone"),
+                ("iPad", "iPad"),
+                ("Android", "Android"),
+                ("Windows", "Windows"),
+                ("Macintosh", "Mac"),
+                ("CrOS", "ChromeOS"),
+                ("Linux", "Linux"),
+            )
+            if mark in agent
+        ),
+        None,
+    )
+    return browser if system is None else f"{browser} on {system}"
+
+
+class Access:
+    """The devices of this server: ``pin`` the scorekeeper's PIN; ``secret`` the ledger's
+    (see :func:`secret_of`); ``devices`` those the ledger lists; ``codes`` each player's code
+    generation (a new code: one more); ``now`` the wall clock (aware, UTC)."""
+
+    def __init__(
+        self,
+        pin: str,
+        secret: bytes,
+        *,
+        devices: Iterable[Device] = (),
+        codes: Mapping[str, Mapping[str, int]] | None = None,
+        now: Callable[[], datetime],
+        gate: Gate | None = None,
+    ) -> None:
+        self.pin = pin
+        self.now = now
+        self.gate = gate or Gate()
+        self._key = hmac.new(secret, b"chouette serve\0" + pin.encode(), hashlib.sha256).digest()
+        self.key_id = hashlib.sha256(self._key).hexdigest()[:16]
+        at = now()
+        self.devices = {d.id: d for d in devices if d.key == self.key_id and d.expires > at}
+        self.codes = {s: dict(players) for s, players in (codes or {}).items()}
+        self._written: dict[str, datetime] = {d.id: d.seen for d in self.devices.values()}
+
+    # ------------------------------------------------------------ tokens
+
+    def token(self, device: str) -> str:
+        return f"{device}.{self._sign('device', device)}"
+
+    def _sign(self, *parts: str) -> str:
+        return hmac.new(self._key, "\0".join(parts).encode(), hashlib.sha256).hexdigest()
+
+    def device(self, token: str) -> Device | None:
+        """The device of a valid token: signed with this PIN's key, not revoked, not
+        expired."""
+        ident, _, signature = token.partition(".")
+        if not ident or not hmac.compare_digest(
+            signature.encode("ascii", "replace"), self._sign("device", ident).encode()
+        ):
+            return None
+        found = self.devices.get(ident)
+        if found is None or found.expires <= self.now():
+            return None
+        return found
+
+    def who(self, token: str, session: str | None) -> Who:
+        """What a request holding ``token`` (its cookie; "" none) may do while the pages show
+        ``session``: the one place that says it."""
+        found = self.device(token)
+        if found is None:
+            return NOBODY
+        player = found.player if found.session is not None and found.session == session else None
+        return Who(found.id, found.keeper, player)
+
+    def holds(self, device: str, *, keeper: bool) -> bool:
+        """Whether ``device`` is still signed in (not revoked, not expired), as the
+        scorekeeper's if ``keeper``: an open event stream asks at each event."""
+        found = self.devices.get(device)
+        return found is not None and found.expires > self.now() and (found.keeper or not keeper)
+
+    def seen(self, device: str) -> Writes:
+        """``device`` made a request now: its last seen (written to the ledger now and then)."""
+        found = self.devices.get(device)
+        if found is None:
+            return {}
+        at = self.now()
+        self.devices[device] = updated = replace(found, seen=at)
+        if at - self._written.get(device, found.admitted) < SEEN_EVERY:
+            return {}
+        self._written[device] = at
+        return {DEVICE + device: updated.text()}
+
+    # ------------------------------------------------------------ admission
+
+    def enter_pin(
+        self, address: str, pin: str, agent: str, token: str
+    ) -> tuple[str, Writes] | Refusal:
+        """The PIN typed on the page from ``address`` (``agent``: its User-Agent; ``token``:
+        the one it holds): its token and what to write, or why not."""
+        shut = self.gate.closed(address)
+        if shut is not None:
+            return shut
+        if not hmac.compare_digest(pin.strip().encode(), self.pin.encode()):
+            self.gate.wrong(address)
+            return Refusal(WRONG_PIN)
+        return self._admit(token, address, agent, keeper=True)
+
+    def enter_code(
+        self, address: str, code: str, agent: str, token: str, session: str | None,
+        players: Iterable[str],
+    ) -> tuple[str, Writes] | Refusal:  # fmt: skip
+        """A player's code typed (or scanned) on a phone, for the session the pages show and
+        its ``players``: a token speaking for that player, and what to write; or why not."""
+        shut = self.gate.closed(address)
+        if shut is not None:
+            return shut
+        given = "".join(ch for ch in code.upper() if ch.isalnum()).encode("ascii", "replace")
+        found = None
+        for name in players if session is not None else ():
+            if hmac.compare_digest(given, self.code(session or "", name).encode()):
+                found = name
+        if found is None:
+            self.gate.wrong(address)
+            return Refusal(WRONG_CODE)
+        return self._admit(token, address, agent, player=found, session=session)
+
+    def _admit(
+        self,
+        token: str,
+        address: str,
+        agent: str,
+        *,
+        keeper: bool = False,
+        player: str | None = None,
+        session: str | None = None,
+    ) -> tuple[str, Writes]:
+        """A device admitted: the one ``token`` names (a PIN adds the scorekeeper to a
+        player's phone; a code sets the player), or a new one."""
+        at = self.now()
+        held = self.device(token)
+        if held is None:
+            device = Device(
+                id=secrets.token_urlsafe(16),
+                key=self.key_id,
+                label=describe(agent)[:60],
+                address=address[:60],
+                keeper=keeper,
+                player=player,
+                session=session,
+                admitted=at,
+                expires=at + timedelta(hours=TOKEN_HOURS),
+                seen=at,
+            )
+        else:
+            device = replace(held, keeper=held.keeper or keeper, seen=at, address=address[:60])
+            if player is not None:
+                device = replace(device, player=player, session=session)
+        self.devices[device.id] = device
+        self._written[device.id] = at
+        return self.token(device.id), {DEVICE + device.id: device.text()}
+
+    def revoke(self, device: str) -> Writes:
+        """Sign a device out (its token is refused from now on)."""
+        self.devices.pop(device, None)
+        self._written.pop(device, None)
+        return {DEVICE + device: None}
+
+    def listed(self) -> list[Device]:
+        """The devices admitted and not expired, the newest first."""
+        at = self.now()
+        return sorted(
+            (d for d in self.devices.values() if d.expires > at),
+            key=lambda d: d.admitted,
+            reverse=True,
+        )
+
+    # ------------------------------------------------------------ players' codes
+
+    def code(self, session: str, player: str) -> str:
+        """``player``'s code for ``session``: made from this PIN's key, so only this server
+        (or one restarted with the same PIN) knows it; a new code replaces it."""
+        generation = self.codes.get(session, {}).get(player, 0)
+        digest = self._sign("code", session, player, str(generation))
+        number = int(digest, 16)
+        letters = []
+        for _ in range(CODE_LENGTH):
+            number, digit = divmod(number, len(CODE_LETTERS))
+            letters.append(CODE_LETTERS[digit])
+        return "".join(letters)
+
+    def new_code(self, session: str, player: str) -> Writes:
+        """A new code for ``player``: the old one admits nobody from now on (phones already
+        admitted stay in: sign them out on the list)."""
+        players = self.codes.setdefault(session, {})
+        players[player] = players.get(player, 0) + 1
+        return {CODES: json.dumps(self.codes, sort_keys=True)}
+
+
+def shown_code(code: str) -> str:
+    """A code as the page shows it: two groups of four."""
+    return f"{code[:4]}-{code[4:]}"
+
+
+def secret_of(store: Store) -> tuple[bytes, Writes]:
+    """The ledger's secret for the server's key, and what to write if it has none yet."""
+    text = store.settings(SECRET).get(SECRET, "")
+    try:
+        found = bytes.fromhex(text)
+    except ValueError:
+        found = b""
+    if len(found) >= 32:
+        return found, {}
+    made = secrets.token_bytes(32)
+    return made, {SECRET: made.hex()}
+
+
+def load(
+    pin: str, store: Store, now: Callable[[], datetime], gate: Gate | None = None
+) -> tuple[Access, Writes]:
+    """The server's access as the ledger keeps it (``store``), and what to write to it: a
+    new secret if it has none, expired devices removed."""
+    secret, writes = secret_of(store)
+    at = now()
+    devices = []
+    for key, text in store.settings(DEVICE).items():
+        device = Device.read(text)
+        if device is None or device.expires <= at or key != DEVICE + device.id:
+            writes[key] = None  # expired (of any PIN) or damaged: gone
+        else:
+            devices.append(device)
+    codes: dict[str, dict[str, int]] = {}
+    try:
+        read = json.loads(store.settings(CODES).get(CODES, "{}"))
+        codes = {
+            str(s): {str(p): int(n) for p, n in players.items()} for s, players in read.items()
+        }
+    except (ValueError, AttributeError, TypeError):
+        writes[CODES] = None
+    return Access(pin, secret, devices=devices, codes=codes, now=now, gate=gate), writes
