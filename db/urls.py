@@ -124,9 +124,7 @@ def _sqlite_options(base: str, given: dict[str, str]) -> UrlOptions:
     takes = "an SQLite ledger's URL takes mode=ro only: the ledger opened read-only"
     unknown = sorted(set(given) - {"mode"})
     if unknown:
-        raise ChouetteError(
-            f"the ledger's URL has {_named(unknown)} ({takes})"
-        )
+        raise ChouetteError(f"the ledger's URL has {_named(unknown)} ({takes})")
     if "mode" in given and given["mode"] != "ro":
         raise ChouetteError(f"the ledger's URL says mode={clipped(given['mode'])}: {takes}")
     return UrlOptions(base, read_only="mode" in given)
