@@ -377,8 +377,9 @@ def ledger_for(opts: Options, *, write: bool = False, create: bool = False) -> "
     """The ledger the options name, in one transaction (errors are the caller's to show).
     Only a command that starts a ledger (``create``) makes one where there is none."""
     from db import open_ledger
-    from db.locks import say_waits
+    from db.locks import lock_timeout_ms, say_waits
 
+    lock_timeout_ms()  # CHOUETTE_LOCK_TIMEOUT is read, or refused, by every command
     say_waits(note)  # a command that waits for another writer says so
     with open_ledger(
         ledger_url(opts), write=write, now=clock(), clock=clock, create=create
@@ -400,8 +401,10 @@ def ledger(ctx: typer.Context, *, write: bool, create: bool = False) -> "Iterato
 def reads_for(opts: Options) -> "Iterator[Reads]":
     """The ledger the options name, for reading (errors are the caller's to show): on an
     SQLite ledger, without loading the ORM (:mod:`db.reading`)."""
+    from db.locks import lock_timeout_ms
     from db.reading import open_reads
 
+    lock_timeout_ms()  # CHOUETTE_LOCK_TIMEOUT is read, or refused, by every command
     with open_reads(ledger_url(opts), now=clock()) as book:
         yield book
 
