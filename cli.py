@@ -40,10 +40,11 @@ import typer  # noqa: E402
 from typer.core import TyperCommand, TyperGroup  # noqa: E402
 
 from chouette.errors import ChouetteError, MoneyError  # noqa: E402
+from chouette.limits import NUMBERS  # noqa: E402
 from chouette.line import normal_name  # noqa: E402
 from chouette.money import parse_money  # noqa: E402
 from chouette.names import match, resolve  # noqa: E402
-from chouette.text import json_safe, shown, shown_lines  # noqa: E402
+from chouette.text import clipped, clipped_words, json_safe, shown, shown_lines  # noqa: E402
 
 if TYPE_CHECKING:
     from typer._click import Context, HelpFormatter, Parameter  # Typer's own Click
@@ -62,12 +63,13 @@ if TYPE_CHECKING:
 class TextFirst:
     """Typer's coercion of a parameter's value (through pydantic), put off until a value
     needs more than this: no value; a text for a ``str`` parameter, texts for a
-    ``list[str]``, a flag for a ``bool``, plain digits for an ``int`` (without bounds), or
-    one of the choices of an ``Enum`` — each what Typer would make of it anyway (its own
-    validators hand these back as they are, or the choice found, or ``int(text)``). So a
-    command given names, numbers and words — every report, every Tab of shell completion —
-    starts without importing pydantic (some 50 ms); anything else, and every value Typer
-    would refuse, goes Typer's way, with its message."""
+    ``list[str]``, a flag for a ``bool``, plain digits for an ``int``, or one of the choices
+    of an ``Enum`` — each what Typer would make of it anyway (its own validators hand these
+    back as they are, or the choice found, or ``int(text)``). So a command given names,
+    numbers and words — every report, every Tab of shell completion — starts without
+    importing pydantic (some 50 ms); anything else, and every value Typer would refuse, goes
+    Typer's way, with its message. A whole number outside the parameter's bounds
+    (:func:`bounds`) is refused here, with the bounds, however many digits it has."""
 
     def __init__(self, build: Callable[[], Any], annotation: Any, info: Any) -> None:
         import typing
@@ -78,12 +80,35 @@ class TextFirst:
             annotation = rest[0] if len(rest) == 1 else annotation
         self.annotation = annotation
         self.texts = annotation == list[str]
-        bounded = any(getattr(info, k, None) is not None for k in ("min", "max"))
-        self.number = annotation is int and not bounded
+        self.number = annotation is int
+        self.least, self.most = getattr(info, "min", None), getattr(info, "max", None)
         self.choices = isinstance(annotation, type) and issubclass(annotation, Enum)
 
     def __call__(self) -> "TextFirst":
         return self
+
+    def bounded(self, value: str, param: Any, ctx: Any) -> int:
+        """Plain digits as a number within the parameter's bounds, or a usage error that
+        names them (a number of more digits than any bound is not even read)."""
+        least, most = self.least, self.most
+        number = int(value) if len(value) <= 40 else None
+        if (
+            number is not None
+            and (least is None or least <= number)
+            and (most is None or number <= most)
+        ):
+            return number
+        range_ = " to ".join(f"{bound:,}" for bound in (least, most) if bound is not None)
+        allowed = (
+            f"from {range_}"
+            if least is not None and most is not None
+            else (f"at least {least:,}" if least is not None else f"at most {most:,}")
+        )
+        raise typer.BadParameter(
+            f"{clipped(value)} is outside chouette's limits: give a whole number {allowed}",
+            ctx=ctx,
+            param=param,
+        )
 
     def coerce(self, value: Any, param: Any, ctx: Any) -> Any:
         if value is None:
@@ -97,8 +122,8 @@ class TextFirst:
             and all(isinstance(v, str) for v in value)
         ):
             return list(value)
-        if self.number and isinstance(value, str) and DIGITS.fullmatch(value):
-            return int(value)
+        if self.number and isinstance(value, str) and WHOLE.fullmatch(value):
+            return self.bounded(value, param, ctx)
         if self.choices and isinstance(value, str):
             from typer._param_types import coerce_cli_choice
 
@@ -111,7 +136,14 @@ class TextFirst:
         return self.build().coerce(value, param=param, ctx=ctx)
 
 
-DIGITS = re.compile(r"-?[0-9]{1,18}")
+WHOLE = re.compile(r"-?[0-9]+")
+
+
+def bounds(number: str) -> dict[str, int]:
+    """``min`` and ``max`` of a whole-number parameter: its bounds in
+    :data:`chouette.limits.NUMBERS` (every number a command takes has them)."""
+    least, most = NUMBERS[number]
+    return {"min": least, "max": most}
 
 
 def text_first(params: Sequence[Any]) -> None:
@@ -138,9 +170,14 @@ class Commands(TyperGroup):
         text_first(params)  # with Typer's completion options and --help, added later
         return params
 
+    def make_context(self, *args: Any, **kwargs: Any) -> Any:
+        with usage_clipped():
+            return super().make_context(*args, **kwargs)
+
     def invoke(self, ctx: Any) -> Any:
         try:
-            return super().invoke(ctx)
+            with usage_clipped():
+                return super().invoke(ctx)
         except (ValueError, TypeError, KeyError, AttributeError):
             found = damage(ctx)
             if not found:
@@ -150,6 +187,23 @@ class Commands(TyperGroup):
                 f"the ledger is damaged ({found[0]}{more}): `chouette check` lists the "
                 "problems; restore the ledger from a backup"
             )
+
+
+#: The most a usage error's message may echo of what was typed, spaces and all.
+USAGE_ECHO = 400
+
+
+@contextmanager
+def usage_clipped() -> Iterator[None]:
+    """A usage error (an unknown command or option, a value Typer refuses) echoes no more
+    than a clipped part of what was typed (:func:`chouette.text.clipped`)."""
+    try:
+        yield
+    except typer.TyperException as err:
+        message = getattr(err, "message", None)
+        if isinstance(message, str):
+            err.message = clipped(clipped_words(message), USAGE_ECHO)
+        raise
 
 
 class Command(TyperCommand):
@@ -177,14 +231,18 @@ class Command(TyperCommand):
             record = param.get_help_record(ctx)
             if record is None:
                 continue
+            words = RANGE.sub(lambda m: f"{int(m[1]):,} to {int(m[2]):,}", record[1])
             if param.param_type_name == "argument":
-                arguments.append((argument_words(param), record[1]))
+                arguments.append((argument_words(param), words))
             else:
-                options.append(record)
+                options.append((record[0], words))
         for title, rows in (("Arguments", arguments), ("Options", options)):
             if rows:
                 with formatter.section(title):
                     formatter.write_dl(rows)
+
+
+RANGE = re.compile(r"(-?\d+)<=x<=(-?\d+)")  # a number's bounds as Typer writes them
 
 
 def argument_words(param: "Parameter") -> str:
@@ -292,11 +350,13 @@ def note(message: str) -> None:
 
 def warn(message: str) -> None:
     """A warning, on standard error."""
-    say(f"Warning: {message}", err=True)
+    say(f"Warning: {clipped_words(message)}", err=True)
 
 
 def fail(message: str, code: int = 1) -> NoReturn:
-    say(f"Error: {message}", err=True)
+    """``Error: …`` on standard error (every word of what was typed that it echoes clipped,
+    :func:`chouette.text.clipped_words`), and exit ``code``."""
+    say(f"Error: {clipped_words(message)}", err=True)
     raise typer.Exit(code)
 
 
@@ -317,7 +377,10 @@ def ledger_for(opts: Options, *, write: bool = False, create: bool = False) -> "
     """The ledger the options name, in one transaction (errors are the caller's to show).
     Only a command that starts a ledger (``create``) makes one where there is none."""
     from db import open_ledger
+    from db.locks import lock_timeout_ms, say_waits
 
+    lock_timeout_ms()  # CHOUETTE_LOCK_TIMEOUT is read, or refused, by every command
+    say_waits(note)  # a command that waits for another writer says so
     with open_ledger(
         ledger_url(opts), write=write, now=clock(), clock=clock, create=create
     ) as book:
@@ -338,8 +401,10 @@ def ledger(ctx: typer.Context, *, write: bool, create: bool = False) -> "Iterato
 def reads_for(opts: Options) -> "Iterator[Reads]":
     """The ledger the options name, for reading (errors are the caller's to show): on an
     SQLite ledger, without loading the ORM (:mod:`db.reading`)."""
+    from db.locks import lock_timeout_ms
     from db.reading import open_reads
 
+    lock_timeout_ms()  # CHOUETTE_LOCK_TIMEOUT is read, or refused, by every command
     with open_reads(ledger_url(opts), now=clock()) as book:
         yield book
 
@@ -695,7 +760,7 @@ GameOption = Annotated[
     typer.Option(
         "--game",
         metavar="N",
-        min=1,
+        **bounds("--game"),
         help="The game this event is for: refused if another game is current "
         "(guards two terminals against each other).",
     ),
@@ -865,7 +930,8 @@ def new(
     stake: Annotated[str, typer.Option(metavar="AMOUNT", help="Money per point.")] = "1.00",
     roll: Annotated[bool, typer.Option("--roll", help="Order the line by a roll-off.")] = False,
     seed: Annotated[
-        int | None, typer.Option(metavar="N", help="Seed for a reproducible roll-off.")
+        int | None,
+        typer.Option(metavar="N", **bounds("new --seed"), help="Seed for a reproducible roll-off."),
     ] = None,
     player_stake: Annotated[
         list[str] | None,
@@ -897,10 +963,17 @@ def new(
     ] = BeaversBy.both,
     beaver_limit: Annotated[
         int | None,
-        typer.Option(metavar="N", help="Beavers and raccoons a pair may play in a game."),
+        typer.Option(
+            metavar="N",
+            **bounds("--beaver-limit"),
+            help="Beavers and raccoons a pair may play in a game (none: --no-beavers).",
+        ),
     ] = None,
     auto_doubles: Annotated[
-        int, typer.Option(metavar="N", help="Automatic doubles per game (0: none).")
+        int,
+        typer.Option(
+            metavar="N", **bounds("--auto-doubles"), help="Automatic doubles per game (0: none)."
+        ),
     ] = 0,
     auto_past_limit: Annotated[
         AutoPastLimit,
@@ -910,7 +983,8 @@ def new(
         ),
     ] = AutoPastLimit.ignored,
     max_cube: Annotated[
-        int | None, typer.Option(metavar="N", help="Highest cube value allowed.")
+        int | None,
+        typer.Option(metavar="N", **bounds("--max-cube"), help="Highest cube value allowed."),
     ] = None,
     retention: Annotated[
         Retention,
@@ -950,7 +1024,11 @@ def new(
     ] = False,
     partner_from: Annotated[
         int | None,
-        typer.Option(metavar="N", help="Seated players from which the box takes a partner."),
+        typer.Option(
+            metavar="N",
+            **bounds("--partner-from"),
+            help="Seated players from which the box takes a partner.",
+        ),
     ] = None,
     partner_pick: Annotated[
         PartnerPick,
@@ -961,7 +1039,10 @@ def new(
         ),
     ] = PartnerPick.next,
     partner_share: Annotated[
-        int, typer.Option(metavar="PERCENT", help="Partner's % of the box side.")
+        int,
+        typer.Option(
+            metavar="PERCENT", **bounds("--partner-share"), help="Partner's % of the box side."
+        ),
     ] = 50,
     extras: Annotated[
         bool, typer.Option(help="Allow extras: side bets on the board (chouette extra).")
@@ -1000,7 +1081,11 @@ def new(
     ] = False,
     split_at: Annotated[
         int | None,
-        typer.Option(metavar="N", help="Say when more than N play in the line (chouette split)."),
+        typer.Option(
+            metavar="N",
+            **bounds("--split-at"),
+            help="Say when more than N play in the line (chouette split).",
+        ),
     ] = None,
     waiting: Annotated[
         bool,
@@ -1776,7 +1861,14 @@ def where(ctx: typer.Context, as_json: JsonFlag = False) -> None:
 
 
 #: The environment variables chouette reads (``where`` lists those set; a PIN is never shown).
-ENVIRONMENT = ("CHOUETTE_DB", "CHOUETTE_PIN", "CHOUETTE_NOW", "NO_COLOR", "FORCE_COLOR")
+ENVIRONMENT = (
+    "CHOUETTE_DB",
+    "CHOUETTE_PIN",
+    "CHOUETTE_NOW",
+    "CHOUETTE_LOCK_TIMEOUT",
+    "NO_COLOR",
+    "FORCE_COLOR",
+)
 
 
 # ---------------------------------------------------------------- playing a game
@@ -2072,7 +2164,12 @@ def deal(
         ),
     ],
     points: Annotated[
-        int, typer.Argument(metavar="POINTS", help="Points to the member (negative: to the box).")
+        int,
+        typer.Argument(
+            metavar="POINTS",
+            **bounds("deal POINTS"),
+            help="Points to the member (negative: to the box).",
+        ),
     ],
     game: GameOption = None,
     as_json: JsonFlag = False,
@@ -2117,11 +2214,20 @@ def extra(
         ),
     ],
     points: Annotated[
-        int, typer.Option(metavar="N", help="Its worth: N × 1, 2 or 3 by the board's level.")
+        int,
+        typer.Option(
+            metavar="N",
+            **bounds("extra --points"),
+            help="Its worth: N × 1, 2 or 3 by the board's level.",
+        ),
     ] = 2,
     premium: Annotated[
         int | None,
-        typer.Option(metavar="P", help="What BOX_SIDE pays TEAM_SIDE for it (default: half of N)."),
+        typer.Option(
+            metavar="P",
+            **bounds("extra --premium"),
+            help="What BOX_SIDE pays TEAM_SIDE for it (default: half of N).",
+        ),
     ] = None,
     game: GameOption = None,
     as_json: JsonFlag = False,
@@ -2391,7 +2497,9 @@ def log(
     as_json: JsonFlag = False,
     limit: Annotated[
         int | None,
-        typer.Option("--limit", metavar="N", min=1, help="Only the last N things done."),
+        typer.Option(
+            "--limit", metavar="N", **bounds("log --limit"), help="Only the last N things done."
+        ),
     ] = None,
 ) -> None:
     """What undo would take back, newest first.
@@ -2628,7 +2736,10 @@ def ledger_command(
 @app.command(cls=Command, name="game")
 def game_command(
     ctx: typer.Context,
-    number: Annotated[int, typer.Argument(metavar="N", help="The game's number in the session.")],
+    number: Annotated[
+        int,
+        typer.Argument(metavar="N", **bounds("game N"), help="The game's number in the session."),
+    ],
     as_json: JsonFlag = False,
 ) -> None:
     """One game: seats, events and bookings.
@@ -3121,9 +3232,10 @@ def migrate(ctx: typer.Context) -> None:
 def check(ctx: typer.Context, as_json: JsonFlag = False) -> None:
     """Verify the ledger and list every problem.
 
-    The file itself (SQLite's integrity and foreign-key checks, every stored value readable);
-    bookings sum to zero and equal what replaying the stored events gives; the line is
-    consistent. Exit code 1 if anything is wrong.
+    The file itself (SQLite's integrity and foreign-key checks, every stored value
+    readable); the schema as chouette makes it (a trigger, view, table, column or index
+    planted, dropped or changed is named); bookings sum to zero and equal what replaying the
+    stored events gives; the line is consistent. Exit code 1 if anything is wrong.
 
     Example:
 
@@ -3223,9 +3335,9 @@ def dispatch(words: Sequence[str], opts: Options, *, at_table: bool = False) -> 
         _command = get_command(app)
     opts.issued = clock()  # this line was given now, not when the process started
     if at_table:
-        said = next((w for w in words if not w.startswith("-") and w not in (opts.db,)), "")
-        if said in NOT_AT_TABLE:
-            say(f"Error: {said} {NOT_AT_TABLE[said]}", err=True)
+        why = not_at_table(words)
+        if why is not None:
+            say(f"Error: {why}", err=True)
             return 2
     try:
         code = _command.main(
@@ -3260,6 +3372,46 @@ NOT_AT_TABLE = {
     "demo": "runs at a shell's prompt (it plays in a throw-away ledger of its own)",
 }
 
+
+def not_at_table(words: Sequence[str]) -> str | None:
+    """Why the table's prompt cannot run this line (a command that runs until Ctrl-C or
+    holds a prompt of its own, or one that would read the prompt as its input), or None."""
+    command, rest = command_words(words)
+    if command in NOT_AT_TABLE:
+        return f"{command} {NOT_AT_TABLE[command]}"
+    if command == "record" and "-" in rest:
+        return (
+            "record - reads standard input, which is the table's prompt here: give it a file "
+            "of records (or pipe them to chouette record - at a shell's prompt)"
+        )
+    return None
+
+
+def command_words(words: Sequence[str]) -> tuple[str, list[str]]:
+    """The command a line names, past the global options (``--session friday serve``,
+    ``--db=club.db table``), and the words after it; ``""`` when it names none."""
+    from typer.main import get_command
+
+    group = _command if _command is not None else get_command(app)
+    root = typer.Context(group, info_name="chouette")
+    valued = {
+        name
+        for param in group.get_params(root)
+        if param.param_type_name == "option" and not getattr(param, "is_flag", False)
+        for name in (*param.opts, *param.secondary_opts)
+    }
+    at = 0
+    while at < len(words):
+        word = words[at]
+        if word == "--":
+            at += 1
+            break
+        if not word.startswith("-") or word == "-":
+            break
+        at += 2 if word in valued else 1  # an option and its value (--db=x: one word)
+    return (words[at], list(words[at + 1 :])) if at < len(words) else ("", [])
+
+
 LEAVING = "(to leave the table: Ctrl-C again on an empty line, Ctrl-D, or quit)"
 
 
@@ -3289,7 +3441,8 @@ def table_help(words: Sequence[str], opts: Options) -> None:
     if words:
         found = group.get_command(root, words[0]) if isinstance(group, Commands) else None
         if found is None or words[0] in NOT_AT_TABLE:
-            say(f"Error: there is no command {shown(words[0])!r} at the table (help lists them)")
+            said = shown(clipped(words[0]))
+            say(f"Error: there is no command {said!r} at the table (help lists them)", err=True)
             return
         text = found.get_help(typer.Context(found, info_name=words[0], parent=root))
         text = text.replace(f"Usage: chouette {words[0]}", f"Usage: {words[0]}", 1)
@@ -3530,7 +3683,7 @@ def serve(
         typer.Option(metavar="HOST", help="Address to listen on: 0.0.0.0 lets the club's wifi in."),
     ] = "127.0.0.1",
     port: Annotated[
-        int, typer.Option(metavar="PORT", min=0, max=65535, help="Port (0: any free one).")
+        int, typer.Option(metavar="PORT", **bounds("serve --port"), help="Port (0: any free one).")
     ] = 8000,
     pin: Annotated[
         str | None,
@@ -3672,7 +3825,7 @@ def help_command(
         return
     found = root.command.get_command(root, command) if isinstance(root.command, Commands) else None
     if found is None:
-        fail(f"there is no command {shown(command)!r}: `chouette help` lists them", 2)
+        fail(f"there is no command {shown(clipped(command))!r}: `chouette help` lists them", 2)
     say(found.get_help(typer.Context(found, info_name=command, parent=root)))
 
 

@@ -7,6 +7,12 @@ while a sum of nine thousand such numbers still fits the 64 bits a database keep
 (2^63 ≈ 9.2 × 10^18). A number past it is refused where it is made: a stake or a payment
 as it is read, a deal as it is given, a game at the event that would let it book more, a
 balance before it moves.
+
+Every other whole number a command takes, or the house rules hold, has its bounds here too
+(:data:`NUMBERS`): a game's number, a cube's maximum, the automatic doubles, beavers and
+seats the rules count, a roll-off's seed, how many entries to list. The CLI refuses a number
+outside them as it reads the command line (exit 2, the bounds named); house rules read back
+from the ledger or an export are refused by :class:`chouette.rules.HouseRules` itself.
 """
 
 from __future__ import annotations
@@ -23,6 +29,49 @@ LIMIT = 10**15
 #: The limit as people read it.
 SHOWN = "1,000,000,000,000,000"
 MONEY_SHOWN = "10,000,000,000,000.00"
+
+
+#: A game's number in a session (``--game N``, ``game N``): 1 to a thousand million.
+GAMES = 10**9
+#: The times a cube may double: 2^48 is the largest cube whose backgammon (× 3) stays within
+#: :data:`LIMIT` points, so ``--auto-doubles`` and ``--beaver-limit`` stop there.
+DOUBLINGS = 48
+#: The highest ``--max-cube``: 2^48 = 281,474,976,710,656.
+MAX_CUBE = 2**DOUBLINGS
+#: The players a rule may count (``--partner-from``, ``--split-at``).
+SEATS = 1_000
+#: A roll-off's seed (``--seed``): what 64 bits keep.
+SEED = 2**63 - 1
+#: Entries a list may be asked for (``log --limit``).
+ENTRIES = 10**9
+#: A TCP port (``serve --port``; 0: any free one).
+PORT = 65_535
+
+#: Every bounded whole number, by the option or argument that takes it: (least, most).
+NUMBERS: dict[str, tuple[int, int]] = {
+    "--game": (1, GAMES),
+    "game N": (1, GAMES),
+    "deal POINTS": (-LIMIT, LIMIT),
+    "extra --points": (1, LIMIT),
+    "extra --premium": (0, LIMIT),
+    "log --limit": (1, ENTRIES),
+    "new --seed": (0, SEED),
+    "--auto-doubles": (0, DOUBLINGS),
+    "--beaver-limit": (1, DOUBLINGS),
+    "--max-cube": (1, MAX_CUBE),
+    "--partner-from": (3, SEATS),
+    "--partner-share": (0, 100),
+    "--split-at": (5, SEATS),
+    "serve --port": (0, PORT),
+}
+
+
+def within(value: int, least: int, most: int, what: str) -> int:
+    """``value`` if from ``least`` to ``most``; else a :class:`LimitError` naming ``what``
+    and the bounds (a number of thousands of digits is not even turned into text)."""
+    if not least <= value <= most:
+        raise LimitError(f"{what} must be from {least:,} to {most:,}, not {_number(value)}")
+    return value
 
 
 def check_points(points: int, what: str) -> int:
@@ -84,9 +133,16 @@ def check_game(game: Game, stakes: Mapping[str, int]) -> None:
 
 
 def _points(number: int) -> str:
-    """A count of points for a message: in full up to 30 digits, else how long it is (a
-    number of thousands of digits is not even turned into text)."""
+    """A count of points for a message (see :func:`_number`)."""
     if abs(number) < 10**30:
         return f"{number} points"
+    return _number(number).replace("a number", "a number of points", 1)
+
+
+def _number(number: int) -> str:
+    """A number for a message: in full up to 30 digits, else how long it is (a number of
+    thousands of digits is not even turned into text)."""
+    if abs(number) < 10**30:
+        return str(number)
     digits = int(abs(number).bit_length() * 0.30103) + 1  # log10(2), within a digit
-    return f"a number of points some {digits} digits long"
+    return f"a number some {digits} digits long"

@@ -18,6 +18,7 @@ from typing import Protocol
 from chouette.errors import LineError
 from chouette.names import case_twin
 from chouette.rules import MIN_SPLIT, HouseRules
+from chouette.text import clipped
 
 RESERVED_NAMES = frozenset({"box", "team", "centre", "center", "member", "all"})
 MAX_NAME_LENGTH = 80
@@ -39,7 +40,7 @@ def _check_text(name: str, what: str) -> str:
         )
     if len(text) > MAX_NAME_LENGTH:
         raise LineError(
-            f"{text[:20]!r}… cannot be {what}: longer than {MAX_NAME_LENGTH} characters"
+            f"{clipped(text, 40)!r} cannot be {what}: longer than {MAX_NAME_LENGTH} characters"
         )
     return text
 

@@ -8,6 +8,7 @@ from decimal import Decimal
 
 from chouette.errors import ChouetteError, LimitError, MoneyError
 from chouette.limits import LIMIT, MONEY_SHOWN, check_cents
+from chouette.text import clipped
 
 Cents = int
 
@@ -33,6 +34,7 @@ def parse_money(text: str) -> Cents:
     fraction of a cent, an amount past the ledger's limit (:class:`LimitError`), and what
     could be read two ways: ``5,000`` (five thousand, or five with a decimal comma?) and
     ``1.000`` (one thousand with a point between thousands, or one?)."""
+    echo = clipped(text)  # what a refusal shows of it
     cleaned = text.strip().lstrip("$€£").strip()
     for unit in ("kr.", "kr", "Kč"):  # as a Dane and a Czech write it after the amount
         cleaned = cleaned.removesuffix(unit).strip()
@@ -40,13 +42,13 @@ def parse_money(text: str) -> Cents:
         cleaned = cleaned.replace(".", "").replace(",", ".")
     elif _THOUSANDS_POINTS.fullmatch(cleaned):
         raise MoneyError(
-            f"{text!r}: the point could be between thousands or before decimals; write "
+            f"{echo!r}: the point could be between thousands or before decimals; write "
             "1000 or 1.00 (or a decimal comma: 1,00)"
         )
     elif "," in cleaned:
         if not (_THOUSANDS.fullmatch(cleaned) and ("." in cleaned or cleaned.count(",") > 1)):
             raise MoneyError(
-                f"{text!r}: a comma could be a decimal comma or a thousands separator; "
+                f"{echo!r}: a comma could be a decimal comma or a thousands separator; "
                 "write decimals with one or two digits after the point or comma (5.00, "
                 "5,00), and commas between thousands with a point (1,000.00)"
             )
@@ -54,7 +56,7 @@ def parse_money(text: str) -> Cents:
     # Digits and a point only: Decimal would also read Python's digit grouping (5_00: 500.00),
     # an exponent (1e3: 1000.00, a slip of the finger from 13), other scripts' digits, NaN.
     if not _AMOUNT.fullmatch(cleaned):
-        raise MoneyError(f"{text!r} is not an amount of money")
+        raise MoneyError(f"{echo!r} is not an amount of money")
     amount = Decimal(cleaned)
     # Exact, without the decimal context (which would round 5,000 digits): the digits and
     # the exponent say how big the amount is and whether it is a whole number of cents.
@@ -63,14 +65,13 @@ def parse_money(text: str) -> Cents:
     if not any(digits):
         return 0
     if amount.adjusted() >= 20 or amount.copy_abs() * 100 > LIMIT:
-        shown = text.strip() if len(text.strip()) <= 40 else text.strip()[:40] + "…"
-        raise LimitError(f"{shown!r} is past the ledger's limit of {MONEY_SHOWN}")
+        raise LimitError(f"{clipped(text.strip())!r} is past the ledger's limit of {MONEY_SHOWN}")
     whole = int("".join(map(str, digits)))
     shift = exponent + 2  # the exponent of the amount in cents
     if shift >= 0:
         whole = int(whole * 10**shift)  # shift < 22: the amount is below the limit
     elif -shift > len(digits) or whole % int(10**-shift):
-        raise MoneyError(f"{text!r} is not a whole number of cents")
+        raise MoneyError(f"{echo!r} is not a whole number of cents")
     else:
         whole //= int(10**-shift)
     return -whole if sign else whole

@@ -14,6 +14,7 @@ import difflib
 from collections.abc import Iterable, Sequence
 
 from chouette.errors import PlayerError
+from chouette.text import clipped
 
 
 def case_twin(name: str, known: Iterable[str]) -> str | None:
@@ -51,7 +52,8 @@ def match(typed: str, known: Sequence[str]) -> str | None:
     found = list(dict.fromkeys(k for k in known if k.casefold() == folded))
     if len(found) > 1:
         raise PlayerError(
-            f"{typed} could be {' or '.join(found)}: type the name exactly as it is written"
+            f"{clipped(typed)} could be {' or '.join(found)}: type the name exactly as it is "
+            "written"
         )
     return found[0] if found else None
 
@@ -61,5 +63,5 @@ def resolve(typed: str, known: Sequence[str], unknown: str) -> str:
     ``"{typed} {unknown}"`` (``"zed is not in the line"``) and suggests the closest names."""
     found = match(typed, known)
     if found is None:
-        raise PlayerError(f"{typed} {unknown}{did_you_mean(typed, known)}")
+        raise PlayerError(f"{clipped(typed)} {unknown}{did_you_mean(typed, known)}")
     return found

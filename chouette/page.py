@@ -31,7 +31,7 @@ from chouette.money import Cents, format_money
 from chouette.report import GameLine, Standing, extra_result_text, signed
 from chouette.rules import HouseRules
 from chouette.settlement import Payment, clears
-from chouette.text import ENGLISH, Translator, marked, marked_in
+from chouette.text import ENGLISH, Translator, clipped, marked, marked_in
 
 # One colour per player, in the order they joined (Tableau 10: tells apart well on screen and
 # in print); past ten players the colours repeat with a dash pattern.
@@ -108,7 +108,7 @@ def check_currency(text: str) -> str:
     label = unicodedata.normalize("NFC", text).strip()
     if not label or len(label) > MAX_CURRENCY:
         raise ChouetteError(
-            f"{label[:20]!r} is no currency: give a code or sign of 1 to {MAX_CURRENCY} "
+            f"{clipped(label, 40)!r} is no currency: give a code or sign of 1 to {MAX_CURRENCY} "
             "characters (EUR, $, CHF)"
         )
     if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Zl", "Zp") for ch in label):

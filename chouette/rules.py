@@ -7,6 +7,7 @@ from dataclasses import asdict, dataclass, fields
 from typing import Any, Literal, get_args
 
 from chouette.errors import ChouetteError
+from chouette.limits import NUMBERS, within
 
 CubeMode = Literal["multi", "single"]
 Retention = Literal["captain", "net-profit", "net-not-loss", "beat-all"]
@@ -31,6 +32,18 @@ EDITION = 3
 
 #: The fewest players in the line a split makes two tables of (each at least 3).
 MIN_SPLIT = 6
+
+#: The bounds of every whole number of the rules (:data:`chouette.limits.NUMBERS`), checked
+#: however the rules were made: typed, or read back from the ledger, a record or an export.
+BOUNDS: dict[str, tuple[int, int]] = {
+    "auto_doubles": NUMBERS["--auto-doubles"],
+    "max_cube": NUMBERS["--max-cube"],
+    "partner_from": NUMBERS["--partner-from"],
+    "partner_share": NUMBERS["--partner-share"],
+    "split_at": NUMBERS["--split-at"],
+    "beaver_limit": NUMBERS["--beaver-limit"],
+    "edition": (1, EDITION),
+}
 
 _CHOICES: dict[str, tuple[str, ...]] = {
     "cubes": get_args(CubeMode),
@@ -93,6 +106,7 @@ class HouseRules:
         return self.edition >= 3
 
     def __post_init__(self) -> None:
+        self._check_bounds(wild_only=True)  # a number past any bound: not even shown whole
         for name, choices in _CHOICES.items():
             if getattr(self, name) not in choices:
                 option = name.replace("_", "-")
@@ -144,6 +158,15 @@ class HouseRules:
             )
         if self.edition not in range(1, EDITION + 1):
             raise ChouetteError(f"edition must be 1 to {EDITION}, not {self.edition!r}")
+        self._check_bounds()
+
+    def _check_bounds(self, *, wild_only: bool = False) -> None:
+        """Every whole number within its :data:`BOUNDS` (``wild_only``: only those past
+        every bound, before the checks whose messages show the number)."""
+        for name, (least, most) in BOUNDS.items():
+            value = getattr(self, name)
+            if isinstance(value, int) and (not wild_only or abs(value) > 2**63):
+                within(value, least, most, name.replace("_", "-"))
 
     def to_dict(self) -> dict[str, Any]:
         """The rules as plain JSON-ready values, keyed by the CLI's option names."""

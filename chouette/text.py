@@ -7,6 +7,7 @@ value (``\\u001b``)."""
 from __future__ import annotations
 
 import gettext
+import re
 import unicodedata
 from typing import Any, Protocol
 
@@ -39,6 +40,33 @@ def shown(text: str) -> str:
     return "".join(_escape(c) if _hidden(c) else c for c in text)
 
 
+#: The most of a typed value (a name, an amount, a path, a command line) that a message
+#: echoes back: a name (at most 80 characters) is echoed whole.
+ECHO_LIMIT = 100
+
+
+def clipped(text: str, limit: int = ECHO_LIMIT) -> str:
+    """``text`` as a message echoes it back: whole up to ``limit`` characters; longer, its
+    start and its end, with how long it was between them (``xxxx…(10,000 characters)…xx``),
+    so that a 1 MB line typed by mistake is never printed back whole."""
+    if len(text) <= limit:
+        return text
+    tail = max(limit // 4, 1)
+    return f"{text[: limit - tail]}…({len(text):,} characters)…{text[-tail:]}"
+
+
+_LONG_WORD = re.compile(rf"\S{{{ECHO_LIMIT + 1},}}")
+
+
+def clipped_words(message: str) -> str:
+    """A message with every run of more than :data:`ECHO_LIMIT` characters without a space
+    :func:`clipped`: what the CLI does to every error it prints, for the echoes no source
+    clipped (a path, a word of a usage error)."""
+    if len(message) <= ECHO_LIMIT:
+        return message
+    return _LONG_WORD.sub(lambda found: clipped(found.group()), message)
+
+
 def shown_lines(text: str) -> str:
     """Like :func:`shown`, keeping the line breaks of a message of several lines."""
     return "\n".join(shown(line) for line in text.split("\n"))
@@ -66,7 +94,7 @@ def check_note(note: str) -> str:
     keeps: no NUL character, no lone surrogate (bytes that were not UTF-8)."""
     if "\x00" in note or any("\ud800" <= c <= "\udfff" for c in note):
         raise ChouetteError(
-            f"the note {note[:40]!r} holds a NUL character or bytes that are not UTF-8 "
+            f"the note {clipped(note, 40)!r} holds a NUL character or bytes that are not UTF-8 "
             "text: write it again"
         )
     return note

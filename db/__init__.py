@@ -90,9 +90,12 @@ def refusal(err: Exception, url: str) -> ChouetteError:
         return ChouetteError(f"{why}; nothing was written ({masked(first_line(err), url)})")
     if isinstance(err, OperationalError):
         if _busy(err):
+            from db.locks import timeout_text
+
             return ChouetteError(
-                "the ledger is busy: another command held it too long; nothing was written, "
-                f"try again ({masked(first_line(err), url)})"
+                f"the ledger is busy: another command held it longer than {timeout_text()} "
+                "(CHOUETTE_LOCK_TIMEOUT sets how long to wait); nothing was written, try again "
+                f"({masked(first_line(err), url)})"
             )
         return ChouetteError(unusable(url, err) + "; nothing was written")
     if getattr(err.orig, "sqlstate", None) == "22003":  # PostgreSQL: out of range

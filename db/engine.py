@@ -15,6 +15,12 @@ finds the current schema or says why not. Only a write migrates an older
 ledger, and only a command that starts one (``new``, restoring an export, ``migrate``)
 creates a ledger: its file readable by its owner alone (0600, its folder 0700 when chouette
 makes it). A database holding other tables than chouette's is never touched.
+
+The URL's options are honoured or refused (:func:`db.urls.url_options`): an SQLite ledger
+given with ``?mode=ro`` is opened read-only and every command that writes is refused; a
+PostgreSQL ledger given ``options=-csearch_path=SCHEMA`` lives in that schema, which must
+exist. How long a writer waits for another's lock, and the note that it waits, are
+:mod:`db.locks`'s.
 """
 
 from __future__ import annotations
@@ -27,18 +33,20 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.exc import ArgumentError, DBAPIError
 from sqlmodel import Session
 
 from chouette.errors import ChouetteError
+from db.locks import BUSY_TIMEOUT_MS as BUSY_TIMEOUT_MS
+from db.locks import Watch, lock_timeout_ms, waiting
+from db.urls import UrlOptions, url_options
 from db.urls import database_url as database_url
 from db.urls import masked as masked
 from db.urls import shown_url as shown_url
 from db.urls import sqlite_file as sqlite_file
 from db.urls import where as where
 
-BUSY_TIMEOUT_MS = 30_000
 _engines: dict[tuple[str, bool], Engine] = {}
 
 
@@ -51,14 +59,23 @@ def connect(url: str, *, write: bool = True, create: bool | None = None) -> Engi
     create = write if create is None else create
     if (url, write) in _engines:
         return _engines[url, write]
+    given = url_options(url)
+    if write and given.read_only:
+        raise ChouetteError(
+            f"the ledger at {where(url)} is opened read-only (mode=ro in its URL): this "
+            "command writes, so nothing was written; leave ?mode=ro out of --db or "
+            "CHOUETTE_DB to write"
+        )
     file = sqlite_file(url)
     if file is not None:
         _check_file(file, create=create)
-    engine = _engine(url, file, write=write)
+    engine = _engine(given, file, write=write)
     from db.migrations import ensure_schema
 
     try:
         try:
+            if given.schema is not None:
+                _check_schema(engine, given.schema, url)
             ensure_schema(engine, write=write, create=create, where=where(url))
         except DBAPIError as err:
             if file is None or write or not _cannot_open(err) or _wal_of(file).exists():
@@ -66,7 +83,7 @@ def connect(url: str, *, write: bool = True, create: bool | None = None) -> Engi
             # A read-only disk or folder, with no write-ahead log to read: SQLite cannot
             # make its shared-memory file, but the file alone is the whole ledger.
             engine.dispose()
-            engine = _engine(url, file, write=False, immutable=True)
+            engine = _engine(given, file, write=False, immutable=True)
             ensure_schema(engine, write=False, create=False, where=where(url))
     except DBAPIError as err:
         engine.dispose()
@@ -82,6 +99,19 @@ def connect(url: str, *, write: bool = True, create: bool | None = None) -> Engi
         raise
     _engines[url, write] = engine
     return engine
+
+
+def _check_schema(engine: Engine, schema: str, url: str) -> None:
+    """PostgreSQL: the schema the URL's ``search_path`` names is there, and the one the
+    ledger's tables are made and read in."""
+    with engine.connect() as conn:
+        current = conn.execute(text("SELECT current_schema()")).scalar()
+    if current != schema:
+        raise ChouetteError(
+            f"the database {shown_url(url)} has no schema {schema} that chouette's role may "
+            f"use (its URL's search_path names it): create it (CREATE SCHEMA {schema}) or "
+            "correct the URL"
+        )
 
 
 def unusable(url: str, err: DBAPIError) -> str:
@@ -147,20 +177,26 @@ def _check_file(file: Path, *, create: bool) -> None:
         raise ChouetteError(f"cannot create the ledger at {file}: {err.strerror}") from None
 
 
-def _engine(url: str, file: Path | None, *, write: bool, immutable: bool = False) -> Engine:
+def _engine(
+    given: UrlOptions, file: Path | None, *, write: bool, immutable: bool = False
+) -> Engine:
     """A writer's engine, or a reader's: on SQLite its connections refuse to write
-    (``query_only``), and a file that cannot be written is opened read-only (``mode=ro``)."""
+    (``query_only``), and a file that cannot be written, or given read-only (``?mode=ro``),
+    is opened read-only (``mode=ro``)."""
+    url = given.url
     try:
-        if file is not None and not write and (immutable or not _writable(file)):
+        if file is not None and not write and (immutable or given.read_only or not _writable(file)):
             engine = create_engine(url, creator=_read_only(file, immutable=immutable))
         else:
-            engine = create_engine(url, connect_args=_connect_args(url))
+            engine = create_engine(url, connect_args=_connect_args(given))
     except (ArgumentError, ImportError, ValueError) as err:
         raise ChouetteError(
             f"cannot use the database {shown_url(url)}: {masked(str(err), url)}"
         ) from None
     if engine.dialect.name == "sqlite":
         _sqlite_recipe(engine, read_only=not write)
+    elif engine.dialect.name == "postgresql" and write:
+        _postgres_waits(engine)
     return engine
 
 
@@ -170,17 +206,22 @@ def _read_only(file: Path, *, immutable: bool) -> Callable[[], sqlite3.Connectio
 
     def open_file() -> sqlite3.Connection:
         return sqlite3.connect(
-            uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False
+            uri, uri=True, timeout=lock_timeout_ms() / 1000, check_same_thread=False
         )
 
     return open_file
 
 
-def _connect_args(url: str) -> dict[str, Any]:
-    if url.startswith("sqlite"):
-        return {"timeout": BUSY_TIMEOUT_MS / 1000}
-    if url.startswith("postgresql"):
-        return {"connect_timeout": 10, "options": f"-c lock_timeout={BUSY_TIMEOUT_MS}"}
+def _connect_args(given: UrlOptions) -> dict[str, Any]:
+    """The driver's settings: the lock timeout, and on PostgreSQL the ledger's schema (the
+    URL's own ``options``, read by :func:`url_options`, are these)."""
+    if given.url.startswith("sqlite"):
+        return {"timeout": lock_timeout_ms() / 1000}
+    if given.url.startswith("postgresql"):
+        options = f"-c lock_timeout={lock_timeout_ms()}"
+        if given.schema is not None:
+            options += f" -c search_path={given.schema}"
+        return {"connect_timeout": 10, "options": options}
     return {}
 
 
@@ -190,15 +231,48 @@ def _sqlite_recipe(engine: Engine, *, read_only: bool) -> None:
         dbapi_connection.isolation_level = None  # SQLAlchemy emits BEGIN itself, below
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA foreign_keys=ON")
-        cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        cursor.execute(f"PRAGMA busy_timeout={lock_timeout_ms()}")
         if read_only:  # a report cannot write, whatever it runs
             cursor.execute("PRAGMA query_only=ON")
         cursor.close()
 
     @event.listens_for(engine, "begin")
     def on_begin(conn: Any) -> None:
-        write = conn.get_execution_options().get("chouette_write", False)
-        conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+        if not conn.get_execution_options().get("chouette_write", False):
+            conn.exec_driver_sql("BEGIN")
+            return
+        with waiting():  # it waits only for another writer's transaction to end
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def _postgres_waits(engine: Engine) -> None:
+    """A writer's transaction on PostgreSQL is watched (:class:`db.locks.Watch`): when it
+    has run a moment, the server says whether it waits for another's lock."""
+
+    def blocked(pid: int) -> bool:
+        raw = engine.raw_connection()
+        try:
+            cursor = raw.cursor()
+            cursor.execute("SELECT cardinality(pg_blocking_pids(%s)) > 0", (pid,))
+            row = cursor.fetchone()
+            return bool(row and row[0])
+        finally:
+            raw.close()
+
+    @event.listens_for(engine, "begin")
+    def on_begin(conn: Any) -> None:
+        if not conn.get_execution_options().get("chouette_write", False):
+            return
+        pid = conn.connection.dbapi_connection.info.backend_pid
+        conn.info["chouette_watch"] = Watch(lambda: blocked(pid)).start()
+
+    def on_end(conn: Any) -> None:
+        watch = conn.info.pop("chouette_watch", None)
+        if watch is not None:
+            watch.stop()
+
+    event.listen(engine, "commit", on_end)
+    event.listen(engine, "rollback", on_end)
 
 
 @contextmanager

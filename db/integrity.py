@@ -1,21 +1,34 @@
-"""The ledger's storage, checked: the database's own checks and every stored value.
+"""The ledger's storage, checked: the database's own checks, its schema and every stored value.
 
 On SQLite, SQLite's own ``PRAGMA integrity_check`` (every page, every index entry) and
 ``PRAGMA foreign_key_check`` (no row refers to a row that is not there); on either database,
-every stored value readable as what its column holds (whole numbers, times, UTF-8 text, and
-JSON that reads as a line, house rules or an event). PostgreSQL enforces types and foreign
-keys itself, and checks its own pages (with data checksums on).
+the schema as chouette makes it (:func:`schema`: no table, column, index, constraint,
+trigger, view or rule added, dropped or changed), and every stored value readable as what
+its column holds (whole numbers, times, UTF-8 text, and JSON that reads as a line, house
+rules or an event). PostgreSQL enforces types and foreign keys itself, and checks its own
+pages (with data checksums on).
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Boolean, Connection, DateTime, Integer, String, text
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy import (
+    Boolean,
+    Connection,
+    DateTime,
+    Integer,
+    String,
+    Table,
+    UniqueConstraint,
+    inspect,
+    text,
+)
+from sqlalchemy.exc import CompileError, DBAPIError
 from sqlmodel import SQLModel
 
 from chouette.card import Origin
@@ -65,7 +78,227 @@ def storage(conn: Connection) -> list[str]:
             return problems  # a damaged file: what is read from it cannot be trusted
         for table, rowid, parent, _ in conn.exec_driver_sql("PRAGMA foreign_key_check").all():
             problems.append(f"{table} row {rowid} refers to a row of {parent} that is not there")
-    return problems + values(conn)
+    return problems + schema(conn) + values(conn)
+
+
+# ---------------------------------------------------------------- the schema
+
+
+@dataclass(frozen=True)
+class Shape:
+    """A schema as the check compares it: each table's columns (name: type as the database
+    writes it, and whether it may be null), primary key, indexes (name: columns and
+    uniqueness), unique constraints and foreign keys; and the triggers, views and rules
+    beside the tables (name: the table they act on)."""
+
+    tables: dict[str, TableShape]
+    triggers: dict[str, str]
+    views: dict[str, str]
+    rules: dict[str, str]
+
+
+@dataclass(frozen=True)
+class TableShape:
+    columns: dict[str, tuple[str, bool]]
+    key: tuple[str, ...]
+    indexes: dict[str, tuple[tuple[str, ...], bool]]
+    uniques: frozenset[tuple[str, ...]]
+    references: frozenset[tuple[tuple[str, ...], str, tuple[str, ...]]]
+
+
+def schema(conn: Connection) -> list[str]:
+    """What in the ledger's schema (on PostgreSQL: the schema it lives in) chouette does not
+    make, or lacks what it makes: the file's tables, columns, indexes, constraints, triggers,
+    views and rules against those of :func:`made`. A trigger planted on ``booking`` would
+    change every booking as it is written; a dropped index or constraint lets rows in that
+    the ledger refuses."""
+    return compare(made(conn.dialect), found(conn))
+
+
+def made(dialect: Any) -> Shape:
+    """The schema chouette makes (a new ledger, or an older one migrated: the tests hold
+    them equal), its types as ``dialect`` writes them."""
+    tables = {table.name: _made_table(table, dialect) for table in SQLModel.metadata.sorted_tables}
+    return Shape(tables, {}, {}, {})
+
+
+def _made_table(table: Table, dialect: Any) -> TableShape:
+    return TableShape(
+        columns={
+            c.name: (c.type.compile(dialect=dialect), bool(c.nullable)) for c in table.columns
+        },
+        key=tuple(c.name for c in table.primary_key.columns),
+        indexes={
+            str(i.name): (tuple(c.name for c in i.columns), bool(i.unique)) for i in table.indexes
+        },
+        uniques=frozenset(
+            tuple(c.name for c in u.columns)
+            for u in table.constraints
+            if isinstance(u, UniqueConstraint)
+        ),
+        references=frozenset(
+            (
+                tuple(e.parent.name for e in f.elements),
+                f.referred_table.name,
+                tuple(e.column.name for e in f.elements),
+            )
+            for f in table.foreign_key_constraints
+        ),
+    )
+
+
+def found(conn: Connection) -> Shape:
+    """The ledger's schema as its database's catalogue holds it: on SQLite ``sqlite_master``,
+    on PostgreSQL the catalogue of the ledger's schema (``current_schema()``)."""
+    seen = inspect(conn)
+    dialect = conn.dialect
+    tables = {}
+    for name in seen.get_table_names():
+        indexes = {}
+        for index in seen.get_indexes(name):
+            if index.get("duplicates_constraint"):  # PostgreSQL: a unique constraint's own
+                continue
+            # an index on an expression: its expressions (its column names, None there)
+            columns = tuple(str(c) for c in index.get("expressions") or index["column_names"])
+            indexes[str(index["name"])] = (columns, bool(index["unique"]))
+        tables[name] = TableShape(
+            columns={
+                c["name"]: (_kind(c["type"], dialect), bool(c["nullable"]))
+                for c in seen.get_columns(name)
+            },
+            key=tuple(seen.get_pk_constraint(name)["constrained_columns"]),
+            indexes=indexes,
+            uniques=frozenset(tuple(u["column_names"]) for u in seen.get_unique_constraints(name)),
+            references=frozenset(
+                (
+                    tuple(f["constrained_columns"]),
+                    f["referred_table"],
+                    tuple(f["referred_columns"]),
+                )
+                for f in seen.get_foreign_keys(name)
+            ),
+        )
+    if dialect.name == "sqlite":
+        beside = {
+            kind: {
+                str(n): str(t)
+                for n, t in conn.exec_driver_sql(
+                    f"SELECT name, tbl_name FROM sqlite_master WHERE type = '{kind}'"
+                ).all()
+            }
+            for kind in ("trigger", "view")
+        }
+        return Shape(tables, beside["trigger"], beside["view"], {})
+    triggers = conn.execute(
+        text(
+            "SELECT t.tgname, c.relname FROM pg_catalog.pg_trigger t "
+            "JOIN pg_catalog.pg_class c ON c.oid = t.tgrelid "
+            "WHERE NOT t.tgisinternal AND c.relnamespace = "
+            "(SELECT oid FROM pg_catalog.pg_namespace WHERE nspname = current_schema())"
+        )
+    ).all()
+    views = [*seen.get_view_names(), *seen.get_materialized_view_names()]
+    rules = conn.execute(
+        text(
+            "SELECT rulename, tablename FROM pg_catalog.pg_rules "
+            "WHERE schemaname = current_schema()"
+        )
+    ).all()
+    return Shape(
+        tables,
+        {str(n): str(t) for n, t in triggers},
+        {str(v): str(v) for v in views},
+        {str(n): str(t) for n, t in rules},
+    )
+
+
+def _kind(kind: Any, dialect: Any) -> str:
+    """A column's type as the database writes it (one SQLAlchemy does not know: its name)."""
+    try:
+        return str(kind.compile(dialect=dialect))
+    except CompileError:
+        return str(getattr(kind, "__visit_name__", kind)).upper()
+
+
+def compare(want: Shape, have: Shape) -> list[str]:
+    """Each difference between the schema chouette makes and the ledger's, in words."""
+    problems = []
+    for name in sorted(have.tables.keys() - want.tables.keys()):
+        problems.append(f"the schema holds a table chouette does not make: {name}")
+    for name in sorted(want.tables.keys() - have.tables.keys()):
+        problems.append(f"the schema lacks the table {name}")
+    for name in sorted(want.tables.keys() & have.tables.keys()):
+        problems += _table(name, want.tables[name], have.tables[name])
+    for kind, wanted, held in (
+        ("trigger", want.triggers, have.triggers),
+        ("view", want.views, have.views),
+        ("rule", want.rules, have.rules),
+    ):
+        for name in sorted(held.keys() - wanted.keys()):
+            on = f" on {held[name]}" if held[name] != name else ""
+            problems.append(f"the schema holds a {kind} chouette does not make: {name}{on}")
+        for name in sorted(wanted.keys() - held.keys()):
+            problems.append(f"the schema lacks the {kind} {name}")
+    return problems
+
+
+def _table(name: str, want: TableShape, have: TableShape) -> list[str]:
+    problems = []
+    for column in sorted(have.columns.keys() - want.columns.keys()):
+        kind = have.columns[column][0]
+        problems.append(f"table {name} holds a column chouette does not make: {column} {kind}")
+    for column in sorted(want.columns.keys() - have.columns.keys()):
+        problems.append(f"table {name} lacks the column {column}")
+    for column in sorted(want.columns.keys() & have.columns.keys()):
+        if have.columns[column] != want.columns[column]:
+            problems.append(
+                f"column {name}.{column} is {_column(have.columns[column])}, "
+                f"not {_column(want.columns[column])}"
+            )
+    if have.key != want.key:
+        problems.append(
+            f"table {name}'s primary key is ({', '.join(have.key)}), not ({', '.join(want.key)})"
+        )
+    for index in sorted(have.indexes.keys() - want.indexes.keys()):
+        problems.append(
+            f"table {name} holds an index chouette does not make: {index} "
+            f"{_index(have.indexes[index])}"
+        )
+    for index in sorted(want.indexes.keys() - have.indexes.keys()):
+        problems.append(f"table {name} lacks the index {index} {_index(want.indexes[index])}")
+    for index in sorted(want.indexes.keys() & have.indexes.keys()):
+        if have.indexes[index] != want.indexes[index]:
+            problems.append(
+                f"index {index} of table {name} is {_index(have.indexes[index])}, "
+                f"not {_index(want.indexes[index])}"
+            )
+    for columns in sorted(have.uniques - want.uniques):
+        problems.append(
+            f"table {name} holds a unique constraint chouette does not make: ({', '.join(columns)})"
+        )
+    for columns in sorted(want.uniques - have.uniques):
+        problems.append(f"table {name} lacks its unique constraint on ({', '.join(columns)})")
+    for columns, table, keys in sorted(have.references - want.references):
+        problems.append(
+            f"table {name} holds a foreign key chouette does not make: "
+            f"({', '.join(columns)}) to {table} ({', '.join(keys)})"
+        )
+    for columns, table, keys in sorted(want.references - have.references):
+        problems.append(
+            f"table {name} lacks its foreign key ({', '.join(columns)}) to {table} "
+            f"({', '.join(keys)})"
+        )
+    return problems
+
+
+def _column(shape: tuple[str, bool]) -> str:
+    kind, nullable = shape
+    return f"{kind}{'' if nullable else ' NOT NULL'}"
+
+
+def _index(shape: tuple[tuple[str, ...], bool]) -> str:
+    columns, unique = shape
+    return f"{'unique ' if unique else ''}on ({', '.join(columns)})"
 
 
 def values(conn: Connection) -> list[str]:

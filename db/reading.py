@@ -28,6 +28,7 @@ from typing import Any
 from urllib.parse import quote
 
 from chouette.errors import ChouetteError
+from db.locks import lock_timeout_ms
 from db.reads import Reads
 from db.urls import sqlite_file
 
@@ -48,7 +49,6 @@ TABLES = (
     "setting",
     "source_file",
 )
-BUSY_TIMEOUT_MS = 30_000  # as the ORM's connections wait (db/engine.py)
 
 _opened: set[str] = set()
 
@@ -82,7 +82,7 @@ def _connect(url: str) -> sqlite3.Connection | None:
     """A connection to the SQLite ledger at ``url`` in a read transaction, its schema
     checked; None where the ORM's way must look."""
     file = sqlite_file(url)
-    if file is None or "?" in url:
+    if file is None or "?" in url:  # the ORM's way reads the URL's options (db/urls.py)
         return None
     try:
         if not stat.S_ISREG(os.stat(file).st_mode):
@@ -95,11 +95,11 @@ def _connect(url: str) -> sqlite3.Connection | None:
         conn = sqlite3.connect(
             _uri(file, read_only=not writable),
             uri=True,
-            timeout=BUSY_TIMEOUT_MS / 1000,
+            timeout=lock_timeout_ms() / 1000,
             isolation_level=None,
             check_same_thread=False,
         )
-        conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        conn.execute(f"PRAGMA busy_timeout={lock_timeout_ms()}")
         conn.execute("PRAGMA query_only=ON")  # a report cannot write, whatever it runs
         conn.execute("BEGIN")
         marks = ", ".join("?" * len(TABLES))

@@ -25,6 +25,7 @@ from chouette.money import Cents
 from chouette.outcome import ExtraResult, settle_game
 from chouette.report import Entry, GameLine, SessionSummary
 from chouette.rules import HouseRules
+from chouette.text import clipped
 from db.codec import event_from_body, extras_from_detail, line_from_json, rules_from_json
 from db.values import GameView, LiveGame, SessionInfo
 
@@ -101,7 +102,8 @@ class Reads:
         if row is None:
             known = ", ".join(r[0] for r in self._all("SELECT name FROM session ORDER BY id"))
             raise ChouetteError(
-                f"there is no session called {name}" + (f" (sessions: {known})" if known else "")
+                f"there is no session called {clipped(name)}"
+                + (f" (sessions: {known})" if known else "")
             )
         return self._info(row)
 

@@ -1,13 +1,22 @@
 """The ledger's address: a file path (SQLite) or an SQLAlchemy URL, read and shown without
-any database library (the quick read path and ``--help`` import this, not SQLAlchemy)."""
+any database library (the quick read path and ``--help`` import this, not SQLAlchemy).
+
+A URL's options (its query) are honoured or refused, never passed on unread
+(:func:`url_options`): an SQLite URL takes ``mode=ro``, a ledger opened read-only, whose
+commands that write are refused; a PostgreSQL URL takes libpq's connection parameters
+(``sslmode``, ``connect_timeout``, …) and ``options=-csearch_path=SCHEMA``, the schema the
+ledger lives in. Anything else is refused, named.
+"""
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import unquote
+from urllib.parse import parse_qsl, unquote, urlencode
 
 from chouette.errors import ChouetteError
+from chouette.text import clipped
 
 
 def database_url(value: str) -> str:
@@ -64,3 +73,126 @@ def where(url: str) -> str:
     """The ledger as messages name it: the SQLite file, or the URL without its password."""
     file = sqlite_file(url)
     return str(file) if file is not None else shown_url(url)
+
+
+#: libpq's connection parameters, which a PostgreSQL URL may carry (SQLAlchemy hands them to
+#: the driver as they are). ``client_encoding`` is not among them: chouette talks UTF-8.
+LIBPQ = frozenset(
+    {
+        "host", "hostaddr", "port", "dbname", "user", "password", "passfile", "require_auth",
+        "channel_binding", "connect_timeout", "options", "application_name",
+        "fallback_application_name", "keepalives", "keepalives_idle", "keepalives_interval",
+        "keepalives_count", "tcp_user_timeout", "sslmode", "sslnegotiation", "sslcompression",
+        "sslcert", "sslkey", "sslpassword", "sslcertmode", "sslrootcert", "sslcrl", "sslcrldir",
+        "sslsni", "requirepeer", "ssl_min_protocol_version", "ssl_max_protocol_version",
+        "gssencmode", "krbsrvname", "gsslib", "gssdelegation", "service",
+        "target_session_attrs", "load_balance_hosts",
+    }
+)  # fmt: skip
+SCHEMA_NAME = re.compile(r"[a-z_][a-z0-9_$]{0,62}")
+
+
+@dataclass(frozen=True)
+class UrlOptions:
+    """What a ledger's URL asks for: ``url`` to connect with (an SQLite URL without its
+    query: chouette opens the file itself), a ledger opened read-only (SQLite's
+    ``mode=ro``), and the schema the ledger lives in (PostgreSQL's ``search_path``)."""
+
+    url: str
+    read_only: bool = False
+    schema: str | None = None
+
+
+def url_options(url: str) -> UrlOptions:
+    """The options of ``url``, honoured or refused with their names (see the module)."""
+    base, mark, query = url.partition("?")
+    if not mark:
+        return UrlOptions(url)
+    given: dict[str, str] = {}
+    for key, value in parse_qsl(query, keep_blank_values=True):
+        if key in given and given[key] != value:
+            raise ChouetteError(f"the ledger's URL gives {clipped(key)} twice: give it once")
+        given[key] = value
+    if url.startswith("sqlite"):
+        return _sqlite_options(base, given)
+    if url.startswith("postgresql"):
+        return _postgres_options(base, given)
+    return UrlOptions(url)
+
+
+def _sqlite_options(base: str, given: dict[str, str]) -> UrlOptions:
+    takes = "an SQLite ledger's URL takes mode=ro only: the ledger opened read-only"
+    unknown = sorted(set(given) - {"mode"})
+    if unknown:
+        raise ChouetteError(f"the ledger's URL has {_named(unknown)} ({takes})")
+    if "mode" in given and given["mode"] != "ro":
+        raise ChouetteError(f"the ledger's URL says mode={clipped(given['mode'])}: {takes}")
+    return UrlOptions(base, read_only="mode" in given)
+
+
+def _postgres_options(base: str, given: dict[str, str]) -> UrlOptions:
+    unknown = sorted(set(given) - LIBPQ)
+    if unknown:
+        raise ChouetteError(
+            f"the database URL has {_named(unknown)} (a PostgreSQL URL "
+            "takes libpq's connection parameters, such as sslmode or connect_timeout, and "
+            "options=-csearch_path=SCHEMA)"
+        )
+    schema = None
+    if "options" in given:
+        settings = _server_options(given.pop("options"))
+        others = sorted(set(settings) - {"search_path"})
+        if others:
+            hint = (
+                "; CHOUETTE_LOCK_TIMEOUT sets the lock timeout" if "lock_timeout" in others else ""
+            )
+            raise ChouetteError(
+                f"the database URL's options set what chouette does not take: "
+                f"{_listed(others)} (it takes -csearch_path=SCHEMA, the ledger's schema{hint})"
+            )
+        if "search_path" in settings:
+            schema = settings["search_path"].strip().lower()
+            if not SCHEMA_NAME.fullmatch(schema):
+                raise ChouetteError(
+                    f"the database URL's search_path is {clipped(settings['search_path'])!r}: "
+                    "name the one schema the ledger lives in (letters, digits and _)"
+                )
+    query = urlencode(given)
+    return UrlOptions(base + (f"?{query}" if query else ""), schema=schema)
+
+
+def _server_options(text: str) -> dict[str, str]:
+    """The settings of libpq's ``options`` (``-c name=value``, ``-cname=value``,
+    ``--name=value``; a backslash keeps a space in a word)."""
+    words = [w.replace("\\ ", " ") for w in re.split(r"(?<!\\)\s+", text.strip()) if w]
+    settings: dict[str, str] = {}
+    at = 0
+    while at < len(words):
+        word = words[at]
+        if word == "-c" and at + 1 < len(words):
+            word, at = words[at + 1], at + 2
+        elif word.startswith("-c") or word.startswith("--"):
+            word, at = word[2:], at + 1
+        else:
+            raise ChouetteError(
+                f"the database URL's options hold {clipped(word)!r}: chouette takes "
+                "-csearch_path=SCHEMA there"
+            )
+        name, equals, value = word.partition("=")
+        if not equals:
+            raise ChouetteError(
+                f"the database URL's options hold {clipped(word)!r}, which sets nothing: "
+                "write -csearch_path=SCHEMA"
+            )
+        settings[name.replace("-", "_").lower()] = value
+    return settings
+
+
+def _named(names: list[str]) -> str:
+    """``an option chouette does not take: foo`` (or ``options …: foo, bar``)."""
+    what = "an option" if len(names) == 1 else "options"
+    return f"{what} chouette does not take: {_listed(names)}"
+
+
+def _listed(names: list[str]) -> str:
+    return ", ".join(clipped(n, 40) for n in names[:5]) + (", …" if len(names) > 5 else "")

@@ -507,6 +507,53 @@ def test_a_line_the_table_cannot_run_says_why_in_one_line(chouette, line, said):
     assert "Usage:" not in result.output
 
 
+LINES_REFUSED_AT_THE_TABLE = [
+    ("--session friday serve --port 0",
+     "Error: serve runs at a shell's prompt, until Ctrl-C: start it in another terminal"),
+    ("--session=friday table", "Error: table runs at a shell's prompt: this is the table already"),
+    ("--db {db} demo",
+     "Error: demo runs at a shell's prompt (it plays in a throw-away ledger of its own)"),
+    ("record -",
+     "Error: record - reads standard input, which is the table's prompt here: give it a file "
+     "of records (or pipe them to chouette record - at a shell's prompt)"),
+]  # fmt: skip
+
+
+def test_a_command_that_cannot_run_at_the_table_is_refused_after_global_options(
+    chouette, ledger_url
+):
+    """``serve`` after ``--session`` started the server and the prompt hung; ``record -``
+    read the rest of the script as its records. The real console script, in a process of its
+    own, so that a line that hangs fails the test instead of stopping it."""
+    import subprocess
+
+    from tests import procs
+
+    chouette("new", "friday", "ann", "bob", "cat")
+    lines = [line.format(db=ledger_url) for line, _ in LINES_REFUSED_AT_THE_TABLE]
+    script = "\n".join([*lines, "double bob", "status --json"]) + "\n"
+    try:
+        done = subprocess.run(
+            [procs.script(), "table"],
+            input=script,
+            capture_output=True,
+            text=True,
+            env=procs.environment(ledger_url),
+            timeout=60,
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail("a line at the table's prompt hung")
+    assert done.returncode == 1
+    assert done.stderr.splitlines() == [
+        *(said for _, said in LINES_REFUSED_AT_THE_TABLE),
+        "Error: 4 lines of the script failed (lines 1, 2, 3, 4)",
+    ]
+    assert (
+        json.loads(done.stdout[done.stdout.index("{") :])["game"]["cubes"]["bob"]["pending"]
+        == "bob"
+    )  # the lines after them ran
+
+
 def test_help_at_the_table_lists_its_commands_as_typed_there(chouette):
     chouette("new", "friday", "ann", "bob", "cat")
     out = chouette("table", input="help\nhelp take\n").stdout

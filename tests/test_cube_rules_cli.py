@@ -55,8 +55,6 @@ def test_the_new_options_are_stored_printed_and_in_json(chouette, tmp_path):
          "per-cube\n"),
         (["--mandatory-extras"],
          "Error: mandatory-extras needs extras: turn extras on or mandatory-extras off\n"),
-        (["--beaver-limit", "0"],
-         "Error: beaver-limit must be 1 or more (no beavers at all: --no-beavers), not 0\n"),
     ],
 )  # fmt: skip
 def test_a_session_with_rules_that_do_not_go_together_is_refused(chouette, options, message):

@@ -268,7 +268,7 @@ def test_a_bad_file_is_refused_while_another_command_holds_the_write_lock(
 
     chouette("new", "money", *S01["players"])
     dispose_all()
-    monkeypatch.setattr("db.engine.BUSY_TIMEOUT_MS", 0)
+    monkeypatch.setattr("db.locks.BUSY_TIMEOUT_MS", 0)
     path = tmp_path / "broken.mat"
     path.write_text(s01_text().replace(" Game 40\n", " Game 41\n"), encoding="utf-8")
     good = tmp_path / "good.mat"

@@ -135,7 +135,7 @@ def test_a_report_reads_one_snapshot_while_another_command_books_a_game(url):
 def test_a_command_that_waits_too_long_for_the_table_is_refused(url, monkeypatch):
     """A writer waits for another's lock as long as the busy timeout, then gives up with a
     message, having written nothing (SQLite's busy timeout; PostgreSQL's lock_timeout)."""
-    monkeypatch.setattr("db.engine.BUSY_TIMEOUT_MS", 300)
+    monkeypatch.setattr("db.locks.BUSY_TIMEOUT_MS", 300)
     rules = HouseRules()
     with open_ledger(url, write=True, now=WHEN) as book:
         book.create_session("friday", new_line(["ann", "bob", "cat"], rules), 100, rules)
