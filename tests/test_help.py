@@ -141,7 +141,8 @@ def test_shell_completion_can_be_installed(chouette):
     from tests.procs import script as console_script
 
     done = subprocess.run(
-        ["bash", "-c", f"{shlex.quote(console_script())} --show-completion; exit \$?"],  # bash stays
+        # "; exit" keeps bash there: a lone command would be exec'd in bash's place
+        ["bash", "-c", f"{shlex.quote(console_script())} --show-completion; exit"],
         capture_output=True,
         text=True,
         check=False,
