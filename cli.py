@@ -2601,8 +2601,9 @@ def standings(
     fmt = pick_format(as_json, fmt)
     with reading(ctx) as book:
         info = scope(book, ctx, all)
-        table = rank(book.players(info), book.totals(info))
-        paid = book.paid(info) if fmt in (Format.table, Format.markdown) else None
+        payments = book.paid(info)
+        table = rank(book.players(info), book.totals(info), payments)
+        paid = payments if fmt in (Format.table, Format.markdown) else None
     name = None if info is None else info.name
     if fmt is Format.json:
         emit_json(standings_json(name, table))
@@ -2867,7 +2868,7 @@ def report(
             players=players,
             games=book.games_over(info),
             lines=lambda: book.sheet(info),
-            standings=rank(players, totals),
+            standings=rank(players, totals, book.paid(info)),
             payments=found.payments,
             generated_at=clock(),
             player_stakes=None if info is None else info.player_stakes,
@@ -2896,19 +2897,28 @@ def pay(
     ],
     amount: Annotated[str, typer.Argument(metavar="AMOUNT", help="How much, e.g. 12.50.")],
     note: Annotated[str, typer.Option(metavar="TEXT", help="What it was for.")] = "",
+    advance: Annotated[
+        bool,
+        typer.Option(
+            "--advance",
+            help="Meant to be more than FROM owes TO (a loan, a credit, a balance taken over).",
+        ),
+    ] = False,
     as_json: JsonFlag = False,
 ) -> None:
     """Book a payment between two players.
 
-    Paid debts disappear from settle. Also for a player leaving early: another player pays
-    them their balance and takes it over
-    (`chouette pay cat dan 12.50 --note "takes over dan's balance"`).
+    Paid debts disappear from settle. A payment of more than FROM owes TO (the smaller of
+    what FROM owes and what TO is owed) is refused, naming the balances it would leave,
+    unless --advance says it is meant: a loan, a credit, or a player leaving early whose
+    balance another takes over (`chouette pay cat dan 12.50 --advance --note "takes over
+    dan's balance"`).
 
     Examples:
 
     \b
         chouette pay bob ann 30.00
-        chouette pay cat dan 12.50 --note "takes over dan's balance"
+        chouette pay cat dan 12.50 --advance --note "takes over dan's balance"
     """
     from db.actions import pay as paid
 
@@ -2922,10 +2932,19 @@ def pay(
             "with --session)"
         )
         payer, payee = (resolve(normal_name(p), known, unknown) for p in (payer, payee))
-        paid(book, info, payer, payee, cents, note)
+        against = paid(book, info, payer, payee, cents, note, advance=advance)
+    if against.over:
+        warn(against.warning())
     if as_json:
         emit_json(
-            {"session": info.name, "payer": payer, "payee": payee, "cents": cents, "note": note}
+            {
+                "session": info.name,
+                "payer": payer,
+                "payee": payee,
+                "cents": cents,
+                "note": note,
+                "advance_cents": against.over,
+            }
         )
         return
     say(f"{payer} paid {payee} {format_cents(cents)} ({info.name}).")

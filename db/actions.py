@@ -18,7 +18,7 @@ from chouette.limits import check_game
 from chouette.line import Line, check_between_games, check_session_name, normal_name
 from chouette.line import join as join_line
 from chouette.line import split as split_line
-from chouette.money import Cents, check_new_stake, check_payment, format_money
+from chouette.money import Advance, Cents, check_new_stake, check_payment, format_money
 from chouette.names import match
 from chouette.outcome import Outcome, settle_game
 from chouette.presets import check_preset_name, preset_key
@@ -343,9 +343,26 @@ def forget_preset(book: Ledger, name: str) -> ClubPreset:
 # ---------------------------------------------------------------- money between players
 
 
-def pay(book: Ledger, info: SessionInfo, payer: str, payee: str, cents: Cents, note: str) -> None:
-    """A payment between two players of the session, booked so the debt disappears."""
+def pay(
+    book: Ledger,
+    info: SessionInfo,
+    payer: str,
+    payee: str,
+    cents: Cents,
+    note: str,
+    *,
+    advance: bool = False,
+) -> Advance:
+    """A payment between two players of the session, booked so the debt disappears. One
+    that is more than the payer owes the payee is refused unless it is meant (``advance``);
+    what it is against the balances (:class:`chouette.money.Advance`) is returned."""
     check_payment(payer, payee, cents, set(book.players(info)), info.name)
+    totals = book.totals(info)
+    against = Advance(
+        payer, payee, cents, totals.get(payer, (0, 0))[1], totals.get(payee, (0, 0))[1]
+    )
+    if against.over and not advance:
+        raise ChouetteError(against.refusal())
     (payment_id,) = book.book_payments(
         [Paid(info.id, payer, payee, cents, check_note(note), book.now)]
     )
@@ -354,6 +371,7 @@ def pay(book: Ledger, info: SessionInfo, payer: str, payee: str, cents: Cents, n
         "payment",
         {"id": payment_id, "said": f"{payer} paid {payee} {format_money(cents)}"},
     )
+    return against
 
 
 # ---------------------------------------------------------------- the sessions

@@ -88,10 +88,28 @@ def test_an_extra_in_progress_is_on_the_status_and_undo_takes_it_back(chouette):
     )
     chouette("end", "team")
     assert chouette.json("standings")["players"] == [
-        {"name": "bob", "points": 5, "cents": 1000},  # +2 on his cube, +3 on the extra
-        {"name": "ann", "points": 0, "cents": -100},  # -2 to bob at 2.00, +1 from dan at 1.00
-        {"name": "dan", "points": -1, "cents": -100},
-        {"name": "cat", "points": -4, "cents": -800},  # -1 dropped, -3 on the extra
+        {
+            "name": "bob",
+            "points": 5,
+            "cents": 1000,
+            "table_cents": 1000,
+            "paid_cents": 0,
+        },  # +2 on his cube, +3 on the extra
+        {
+            "name": "ann",
+            "points": 0,
+            "cents": -100,
+            "table_cents": -100,
+            "paid_cents": 0,
+        },  # -2 to bob at 2.00, +1 from dan at 1.00
+        {"name": "dan", "points": -1, "cents": -100, "table_cents": -100, "paid_cents": 0},
+        {
+            "name": "cat",
+            "points": -4,
+            "cents": -800,
+            "table_cents": -800,
+            "paid_cents": 0,
+        },  # -1 dropped, -3 on the extra
     ]
 
 
@@ -178,10 +196,10 @@ def test_a_cube_that_follows_the_captains_through_the_commands(chouette):
     ]
     chouette("end", "team")
     assert chouette.json("standings")["players"] == [
-        {"name": "bob", "points": 2, "cents": 1000},
-        {"name": "cat", "points": 2, "cents": 1000},
-        {"name": "dan", "points": 2, "cents": 1000},
-        {"name": "ann", "points": -6, "cents": -3000},
+        {"name": "bob", "points": 2, "cents": 1000, "table_cents": 1000, "paid_cents": 0},
+        {"name": "cat", "points": 2, "cents": 1000, "table_cents": 1000, "paid_cents": 0},
+        {"name": "dan", "points": 2, "cents": 1000, "table_cents": 1000, "paid_cents": 0},
+        {"name": "ann", "points": -6, "cents": -3000, "table_cents": -3000, "paid_cents": 0},
     ]
     assert chouette("game", "1").stdout.splitlines()[2:4] == [
         "  1. double bob, dan --by box (cat's cube follows)",
@@ -280,13 +298,14 @@ def test_a_split_forms_a_new_table_from_the_bottom_of_the_line(chouette):
     moved = [p for p in before["players"] if p["name"] != "gus"]
     assert chouette.json("standings")["players"] == moved
     assert chouette.json("--session", "fri-2", "standings")["players"] == [
-        {"name": n, "points": 0, "cents": 0} for n in ("fay", "ann", "gus")
+        {"name": n, "points": 0, "cents": 0, "table_cents": 0, "paid_cents": 0}
+        for n in ("fay", "ann", "gus")
     ]
     chouette("--session", "fri-2", "end", "box")  # fay's box beats ann and gus at fay's 0.50
     assert chouette.json("--session", "fri-2", "standings")["players"] == [
-        {"name": "fay", "points": 2, "cents": 100},
-        {"name": "ann", "points": -1, "cents": -50},
-        {"name": "gus", "points": -1, "cents": -50},
+        {"name": "fay", "points": 2, "cents": 100, "table_cents": 100, "paid_cents": 0},
+        {"name": "ann", "points": -1, "cents": -50, "table_cents": -50, "paid_cents": 0},
+        {"name": "gus", "points": -1, "cents": -50, "table_cents": -50, "paid_cents": 0},
     ]
     assert chouette.json("--session", "fri", "status")["line"] == ["bob", "cat", "dan", "eve"]
     assert chouette("check").stdout.startswith("The ledger is consistent")

@@ -8,7 +8,6 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
-from io import BytesIO
 from pathlib import Path
 
 import pytest

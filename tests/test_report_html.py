@@ -485,7 +485,7 @@ def test_the_club_ledger_carries_balances_over_and_forgets_paid_debts(chouette):
         ("saturday", 1),
     ]
 
-    chouette("--session", "friday", "pay", "bob", "ann", "3.00")
+    chouette("--session", "friday", "pay", "bob", "ann", "3.00", "--advance")
     assert chouette.json("settle", "--all")["payments"] == [
         {"from": "dan", "to": "cat", "cents": 150}
     ]
@@ -548,7 +548,7 @@ def test_the_page_is_the_same_whatever_the_running_balances_kept_in_memory(
     play_cli_evening(chouette)
     chouette("new", "saturday", "ann", "dan", "--stake", "1.00")
     chouette("end", "team")
-    chouette("pay", "dan", "ann", "1.00")
+    chouette("pay", "dan", "ann", "1.00", "--advance")
     default = cli.FileRuns.BLOCK
     for scope in (["--session", "friday"], []):
         every = [] if scope else ["--all"]

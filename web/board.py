@@ -84,6 +84,11 @@ class Board:
         return balance_chart(self.chart_players, self.chart_lines, tr)
 
     @property
+    def payments(self) -> bool:
+        """Whether payments between players were booked (the standings show them apart)."""
+        return any(s.paid for s in self.standings)
+
+    @property
     def stake_text(self) -> str:
         return format_money(self.stake)
 
@@ -105,15 +110,18 @@ def build_board(
     *,
     undo: bool,
     card: Card | None = None,
+    paid: Mapping[str, Cents] | None = None,
 ) -> Board:
     """The board of ``info``'s session: ``live`` the game in progress (or the next one),
     ``players`` and ``totals`` as the standings read them, ``lines`` the score sheet;
     ``undo``: whether undo has something to take back; ``card``: the rules card (who
-    accepted the rules, as ``chouette rules`` says it, once anyone has: one line)."""
+    accepted the rules, as ``chouette rules`` says it, once anyone has: one line); ``paid``:
+    what each paid (+) or received (−) in payments between players (the standings rank by
+    what was won at the table)."""
     game = live.game
     line = game.line if game is not None else info.line
     everyone = sheet_players(players, lines)
-    ranked = standings(players, totals)
+    ranked = standings(players, totals, paid)
     everyone += [s.name for s in ranked if s.name not in everyone]
     return Board(
         session=info.name,

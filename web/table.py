@@ -97,6 +97,7 @@ class Table:
                 book.players(info),
                 book.totals(info),
                 book.sheet(info),
+                paid=book.paid(info),
                 undo=undoable(book, info, live),
                 card=book.card(info),
             )
