@@ -1524,15 +1524,17 @@ def format_cents(cents: int) -> str:
     return format_money(cents)
 
 
-def change_line(ctx: typer.Context, name: str, change: Callable[..., Any], verb: str) -> None:
-    from db.actions import change_line as changed
+def change_seat(ctx: typer.Context, name: str, act: str) -> None:
+    """``name`` leaves, sits out or sits in (:func:`db.actions.change_seat`)."""
+    from db.actions import SEAT_CHANGES
+    from db.actions import change_seat as changed
 
     with ledger(ctx, write=True) as book:
         info = current(book, ctx, lock=True)
         before = info.line
         name = resolve(normal_name(name), info.line.order, "is not in the line")
-        info = changed(book, info, lambda line: change(line, name, info.rules), f"{name} {verb}")
-    say(f"{name} {verb}. Line: {info.line.describe()}")
+        info = changed(book, info, act, name)
+    say(f"{name} {SEAT_CHANGES[act]}. Line: {info.line.describe()}")
     say_partner(before, info)
     say_notes(info)
 
@@ -1596,9 +1598,7 @@ def leave(
     \b
         chouette leave dan
     """
-    from chouette.line import leave as leave_line
-
-    change_line(ctx, name, leave_line, "leaves")
+    change_seat(ctx, name, "leave")
 
 
 @app.command(cls=Command, name="sit-out")
@@ -1615,9 +1615,7 @@ def sit_out(
     \b
         chouette sit-out cat
     """
-    from chouette.line import sit_out as sit_out_line
-
-    change_line(ctx, name, sit_out_line, "sits out")
+    change_seat(ctx, name, "sit-out")
 
 
 @app.command(cls=Command, name="sit-in")
@@ -1630,16 +1628,22 @@ def sit_in(
     """A player who sat out plays again, from their place.
 
     A place ahead of the captain would hand them the box, the partnership or the captaincy,
-    which change hands only by rotation: they rejoin where a newcomer sits instead.
+    which change hands only by rotation: they rejoin where a newcomer sits instead. With no
+    game played since they sat out, nothing was handed on: the line is as it was.
 
     Example:
 
     \b
         chouette sit-in cat
     """
-    from chouette.line import sit_in as sit_in_line
+    change_seat(ctx, name, "sit-in")
 
-    change_line(ctx, name, sit_in_line, "sits in")
+
+class WonBy(StrEnum):
+    """Who the table declares the winner of a deal at 0 with the captain."""
+
+    box = "box"
+    captain = "captain"
 
 
 class Follows(StrEnum):
@@ -2171,18 +2175,30 @@ def deal(
             help="Points to the member (negative: to the box).",
         ),
     ],
+    won_by: Annotated[
+        WonBy | None,
+        typer.Option(
+            "--won-by",
+            metavar="box|captain",
+            help="Who won a deal at 0 with the captain, as the table declares it.",
+        ),
+    ] = None,
     game: GameOption = None,
     as_json: JsonFlag = False,
 ) -> None:
     """Box and MEMBER settle their pair at POINTS.
 
-    Positive POINTS go to the member, negative to the box; that pair is over.
+    Positive POINTS go to the member, negative to the box; that pair is over. Under the
+    captain rule a deal at 0 with the captain is no win for the box, so the captain takes
+    the box; a club that declares a winner says it with --won-by box (the box stays) or
+    --won-by captain.
 
     Examples:
 
     \b
         chouette deal bob 1
         chouette deal cat -2
+        chouette deal bob 0 --won-by box
     """
     from chouette.game import Deal
     from chouette.limits import check_points
@@ -2191,7 +2207,8 @@ def deal(
         check_points(points, f"deal {member}")
     except ChouetteError as err:
         fail(str(err))
-    play(ctx, lambda _game, who: [Deal(who(member), points)], game, as_json)
+    declared = None if won_by is None else won_by.value
+    play(ctx, lambda _game, who: [Deal(who(member), points, declared)], game, as_json)
 
 
 @app.command(cls=Command)

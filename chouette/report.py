@@ -156,6 +156,8 @@ def status_json(status: Status) -> dict[str, Any]:
         "captain": line.captain,
         "crew": list(line.crew),
         "partner": line.partner,
+        "sitting_out": [p for p in line.order if p in line.sitting_out],
+        "away": dict(line.away),
         "game": None
         if game is None
         else {
@@ -719,6 +721,8 @@ def event_sentence(
         return f"{event.member} {VERBS[event.act]}{decider(before or after, event.member)}{also}"
     if isinstance(event, Deal):
         dealt = f"{box} and {event.member} deal: {signed(event.points)} to {event.member}"
+        if event.won_by is not None:
+            dealt += f", won by {'the box' if event.won_by == 'box' else event.member}"
         return dealt + decider(before or after, event.member)
     if isinstance(event, Extra):
         return extra_sentence(event)

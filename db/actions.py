@@ -17,6 +17,9 @@ from chouette.game import Event, Game, apply_all, start
 from chouette.limits import check_game
 from chouette.line import Line, check_between_games, check_session_name, normal_name
 from chouette.line import join as join_line
+from chouette.line import leave as leave_line
+from chouette.line import sit_in as sit_in_line
+from chouette.line import sit_out as sit_out_line
 from chouette.line import split as split_line
 from chouette.money import Advance, Cents, check_new_stake, check_payment, format_money
 from chouette.names import match
@@ -216,6 +219,39 @@ def change_line(
     line = change(info.line)
     book.journal(info, "line", {"said": said, "line": line_to_dict(info.line), **noted})
     return book.save_line(info, line)
+
+
+#: The changes of a seated player's place between games, and what the scorer says of each.
+SEAT_CHANGES = {"leave": "leaves", "sit-out": "sits out", "sit-in": "sits in"}
+#: The journal's entries between games that play no game: a sit-out before them is undone
+#: by a sit-in as if it had never been.
+NO_GAME = frozenset({"line", "payment", "rename", "accept"})
+
+
+def change_seat(book: Ledger, info: SessionInfo, act: str, name: str) -> SessionInfo:
+    """``name`` (as the line writes them) leaves, sits out or sits in (``act``, a key of
+    :data:`SEAT_CHANGES`), between games. A player who sits in with no game played since
+    they sat out takes back the line as it was (:func:`chouette.line.sit_in`)."""
+    rules = info.rules
+    said = f"{name} {SEAT_CHANGES[act]}"
+    if act == "leave":
+        return change_line(book, info, lambda line: leave_line(line, name, rules), said)
+    if act == "sit-out":
+        return change_line(
+            book, info, lambda line: sit_out_line(line, name, rules), said, sits_out=name
+        )
+    before = _sat_out_from(book, info, name)
+    return change_line(book, info, lambda line: sit_in_line(line, name, rules, before), said)
+
+
+def _sat_out_from(book: Ledger, info: SessionInfo, name: str) -> Line | None:
+    """The line before ``name`` sat out, if no game was played since; else None."""
+    for action in book.actions(info):
+        if action.kind == "line" and action.detail.get("sits_out") == name:
+            return line_from_dict(action.detail["line"])
+        if action.kind not in NO_GAME:
+            return None
+    return None
 
 
 def join(book: Ledger, info: SessionInfo, typed: str, stake: Cents | None) -> SessionInfo:

@@ -235,12 +235,12 @@ def test_line_changes_and_a_newcomer_with_a_stake(chouette, ledger_url):
         "bob sits out. Line: ann | cat, eve  (sitting out: bob)"
     ]
     assert served.act(Action("sit-in", ("bob",)), "friday", 1) == [
-        "bob sits in. Line: ann | cat, eve, bob"
+        "bob sits in. Line: ann | bob, cat, eve"  # no game since: his captaincy back
     ]
     assert served.act(Action("leave", ("cat",)), "friday", 1) == [
-        "cat leaves. Line: ann | eve, bob"
+        "cat leaves. Line: ann | bob, eve"
     ]
-    assert chouette.json("status")["line"] == ["ann", "eve", "bob"]
+    assert chouette.json("status")["line"] == ["ann", "bob", "eve"]
 
 
 def test_undo_is_offered_exactly_when_undo_takes_something_back(chouette, ledger_url):

@@ -274,7 +274,13 @@ def test_a_fourth_schema_ledger_migrates_unchanged_and_books_points_past_32_bits
     monkeypatch.setenv("CHOUETTE_DB", str(tmp_path / "old.sqlite"))
     chouette("--session", "friday", "end", "box")
     standings = chouette.json("--session", "friday", "standings")["players"]
-    assert {"name": "eve", "points": 3000000000, "cents": 300000000000, "table_cents": 300000000000, "paid_cents": 0} in standings
+    assert {
+        "name": "eve",
+        "points": 3000000000,
+        "cents": 300000000000,
+        "table_cents": 300000000000,
+        "paid_cents": 0,
+    } in standings
     chouette("check")
 
 
