@@ -365,11 +365,12 @@ def rule_lines(rules: HouseRules, tr: Translator = ENGLISH) -> list[tuple[str, s
         said["Partner"] = {
             "next": _(
                 "From {seated} seated, the box plays with a partner (the member after the "
-                "captain), who takes {share}% of the box's result, the odd point to the box."
+                "captain), who takes {share} per cent of the box's result, the odd point to "
+                "the box."
             ),
             "last": _(
                 "From {seated} seated, the box plays with a partner (the last in line), who "
-                "takes {share}% of the box's result, the odd point to the box."
+                "takes {share} per cent of the box's result, the odd point to the box."
             ),
         }[r.partner_pick].format(seated=r.partner_from, share=r.partner_share)
     if not r.extras:

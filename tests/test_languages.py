@@ -5,6 +5,7 @@ Czech page says its own words (``<html lang>`` too), in a real browser as in the
 
 from __future__ import annotations
 
+import gettext
 import re
 import subprocess
 import sys
@@ -12,7 +13,6 @@ from pathlib import Path
 
 import pytest
 from babel.messages.catalog import Catalog
-from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
 
 from chouette.errors import ChouetteError
@@ -94,22 +94,35 @@ def test_a_translation_keeps_every_placeholder_and_tag(code):
             continue
         ids = [message.id] if isinstance(message.id, str) else list(message.id)
         strings = [message.string] if isinstance(message.string, str) else list(message.string)
-        wanted = sorted(PLACEHOLDER.findall(ids[-1]))
-        for text in strings:
+        for form, text in enumerate(strings):  # the first form is the singular's, the rest plural
+            wanted = sorted(PLACEHOLDER.findall(ids[min(form, len(ids) - 1)]))
             assert sorted(PLACEHOLDER.findall(text)) == wanted, (message.id, text)
 
 
 @pytest.mark.parametrize("code", TRANSLATED)
 def test_the_compiled_catalogue_says_what_the_po_file_says(code):
-    """The ``.mo`` file the program reads was compiled from the ``.po`` file as it is now
-    (``pybabel compile``, docs/TRANSLATING.md)."""
+    """The ``.mo`` file the program reads (through the standard library's gettext) was
+    compiled from the ``.po`` file as it is now (``pybabel compile``, docs/TRANSLATING.md):
+    every message, every plural form."""
     with (LOCALE / code / "LC_MESSAGES" / "chouette.mo").open("rb") as file:
-        compiled = read_mo(file)
-    said = {(m.context, m.id if isinstance(m.id, str) else m.id[0]): m.string for m in compiled}
-    for message in catalogue(code):
-        if message.id:
-            key = message.id if isinstance(message.id, str) else message.id[0]
-            assert said[message.context, key] == message.string, message.id
+        compiled = gettext.GNUTranslations(file)
+    found = catalogue(code)
+    form = gettext.c2py(found.plural_expr)
+    for message in found:
+        if not message.id:
+            continue
+        if isinstance(message.id, str):
+            said = (
+                compiled.pgettext(message.context, message.id)
+                if message.context
+                else compiled.gettext(message.id)
+            )
+            assert said == message.string, message.id
+            continue
+        singular, plural = message.id[0], message.id[1]
+        for n in (1, 2, 5, 21):
+            said = compiled.ngettext(singular, plural, n)
+            assert said == message.string[form(n)], (message.id, n)
 
 
 # ---------------------------------------------------------------- choosing a language
