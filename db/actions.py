@@ -30,6 +30,7 @@ from chouette.report import Undone, joined_text
 from chouette.rules import EDITION, HouseRules
 from chouette.text import check_note
 from db.codec import extras_to_detail, iso, line_from_dict, line_from_json, line_to_dict
+from db.journal import check_entry, entry_name, entry_problem
 from db.ledger import Ledger
 from db.values import Action, Finished, LiveGame, Paid, Played, SessionInfo, StoredPlayer
 
@@ -456,6 +457,7 @@ def undo(book: Ledger, info: SessionInfo) -> Undone:
     if not journal:
         return _undo_unjournaled(book, info)
     action = journal[0]
+    check_entry(book, info, action)  # a damaged entry is refused, named: nothing taken back
     done, detail = what(action), action.detail
     book.forget_action(action)
     if done.what == "events":
@@ -537,8 +539,17 @@ def undoable(book: Ledger, info: SessionInfo, live: LiveGame) -> bool:
 
 
 def log(book: Ledger, info: SessionInfo, limit: int | None = None) -> list[tuple[datetime, Undone]]:
-    """What ``undo`` would take back, newest first: when, and what."""
-    return [(action.at, what(action)) for action in book.actions(info, limit)]
+    """What ``undo`` would take back, newest first: when, and what (a damaged entry as
+    damaged, named: ``undo`` refuses it)."""
+    listed = []
+    for action in book.actions(info, limit):
+        problem = entry_problem(book, info, action)
+        if problem is not None:
+            said = f"nothing: {entry_name(info, action)} is damaged ({problem})"
+            listed.append((action.at, Undone("line", said=said)))
+        else:
+            listed.append((action.at, what(action)))
+    return listed
 
 
 def _undo_split(book: Ledger, info: SessionInfo, action: Action) -> None:

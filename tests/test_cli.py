@@ -66,6 +66,8 @@ def test_undo_takes_back_the_last_event(chouette):
         "captain": "bob",
         "crew": ["cat", "dan"],
         "partner": None,
+        "sitting_out": [],
+        "away": {},
         "game": {
             "number": 1,
             "cubes": {
@@ -421,8 +423,9 @@ def test_line_changes_between_games(chouette):
         "cat sits out. Line: ann | dan, bob  (sitting out: cat)\n"
     )
     assert chouette.json("status")["captain"] == "dan"
-    assert chouette("sit-in", "cat").stdout == "cat sits in. Line: ann | dan, cat, bob\n"
-    assert chouette("leave", "ann").stdout == "ann leaves. Line: dan | cat, bob\n"
+    # no game since cat sat out: cat is the captain again, as before
+    assert chouette("sit-in", "cat").stdout == "cat sits in. Line: ann | cat, dan, bob\n"
+    assert chouette("leave", "ann").stdout == "ann leaves. Line: cat | dan, bob\n"
     chouette("end", "team")
     names = [p["name"] for p in chouette.json("standings")["players"]]
     assert sorted(names) == ["ann", "bob", "cat", "dan"]

@@ -297,7 +297,7 @@ def test_the_default_rules_in_plain_words():
         (HouseRules(acting_captain="inherit"), "Captain out", "A captain who drops loses the "
          "seat at once; the acting captain's result counts as the captain's."),
         (HouseRules(partner_from=6, partner_pick="last", partner_share=40), "Partner",
-         "From 6 seated, the box plays with a partner (the last in line), who takes 40% of "
+         "From 6 seated, the box plays with a partner (the last in line), who takes 40 per cent of "
          "the box's result, the odd point to the box."),
         (HouseRules(extras=True, mandatory_extras=True, extra_redoubles=True), "Extras",
          "Extras (side bets on the board) allowed; a lone taker takes every extra offered or "
