@@ -1524,15 +1524,17 @@ def format_cents(cents: int) -> str:
     return format_money(cents)
 
 
-def change_line(ctx: typer.Context, name: str, change: Callable[..., Any], verb: str) -> None:
-    from db.actions import change_line as changed
+def change_seat(ctx: typer.Context, name: str, act: str) -> None:
+    """``name`` leaves, sits out or sits in (:func:`db.actions.change_seat`)."""
+    from db.actions import SEAT_CHANGES
+    from db.actions import change_seat as changed
 
     with ledger(ctx, write=True) as book:
         info = current(book, ctx, lock=True)
         before = info.line
         name = resolve(normal_name(name), info.line.order, "is not in the line")
-        info = changed(book, info, lambda line: change(line, name, info.rules), f"{name} {verb}")
-    say(f"{name} {verb}. Line: {info.line.describe()}")
+        info = changed(book, info, act, name)
+    say(f"{name} {SEAT_CHANGES[act]}. Line: {info.line.describe()}")
     say_partner(before, info)
     say_notes(info)
 
@@ -1596,9 +1598,7 @@ def leave(
     \b
         chouette leave dan
     """
-    from chouette.line import leave as leave_line
-
-    change_line(ctx, name, leave_line, "leaves")
+    change_seat(ctx, name, "leave")
 
 
 @app.command(cls=Command, name="sit-out")
@@ -1615,9 +1615,7 @@ def sit_out(
     \b
         chouette sit-out cat
     """
-    from chouette.line import sit_out as sit_out_line
-
-    change_line(ctx, name, sit_out_line, "sits out")
+    change_seat(ctx, name, "sit-out")
 
 
 @app.command(cls=Command, name="sit-in")
@@ -1630,16 +1628,22 @@ def sit_in(
     """A player who sat out plays again, from their place.
 
     A place ahead of the captain would hand them the box, the partnership or the captaincy,
-    which change hands only by rotation: they rejoin where a newcomer sits instead.
+    which change hands only by rotation: they rejoin where a newcomer sits instead. With no
+    game played since they sat out, nothing was handed on: the line is as it was.
 
     Example:
 
     \b
         chouette sit-in cat
     """
-    from chouette.line import sit_in as sit_in_line
+    change_seat(ctx, name, "sit-in")
 
-    change_line(ctx, name, sit_in_line, "sits in")
+
+class WonBy(StrEnum):
+    """Who the table declares the winner of a deal at 0 with the captain."""
+
+    box = "box"
+    captain = "captain"
 
 
 class Follows(StrEnum):
@@ -2171,18 +2175,30 @@ def deal(
             help="Points to the member (negative: to the box).",
         ),
     ],
+    won_by: Annotated[
+        WonBy | None,
+        typer.Option(
+            "--won-by",
+            metavar="box|captain",
+            help="Who won a deal at 0 with the captain, as the table declares it.",
+        ),
+    ] = None,
     game: GameOption = None,
     as_json: JsonFlag = False,
 ) -> None:
     """Box and MEMBER settle their pair at POINTS.
 
-    Positive POINTS go to the member, negative to the box; that pair is over.
+    Positive POINTS go to the member, negative to the box; that pair is over. Under the
+    captain rule a deal at 0 with the captain is no win for the box, so the captain takes
+    the box; a club that declares a winner says it with --won-by box (the box stays) or
+    --won-by captain.
 
     Examples:
 
     \b
         chouette deal bob 1
         chouette deal cat -2
+        chouette deal bob 0 --won-by box
     """
     from chouette.game import Deal
     from chouette.limits import check_points
@@ -2191,7 +2207,8 @@ def deal(
         check_points(points, f"deal {member}")
     except ChouetteError as err:
         fail(str(err))
-    play(ctx, lambda _game, who: [Deal(who(member), points)], game, as_json)
+    declared = None if won_by is None else won_by.value
+    play(ctx, lambda _game, who: [Deal(who(member), points, declared)], game, as_json)
 
 
 @app.command(cls=Command)
@@ -2601,8 +2618,9 @@ def standings(
     fmt = pick_format(as_json, fmt)
     with reading(ctx) as book:
         info = scope(book, ctx, all)
-        table = rank(book.players(info), book.totals(info))
-        paid = book.paid(info) if fmt in (Format.table, Format.markdown) else None
+        payments = book.paid(info)
+        table = rank(book.players(info), book.totals(info), payments)
+        paid = payments if fmt in (Format.table, Format.markdown) else None
     name = None if info is None else info.name
     if fmt is Format.json:
         emit_json(standings_json(name, table))
@@ -2778,6 +2796,28 @@ def game_command(
     emit(rows)
 
 
+LangOption = Annotated[
+    str | None,
+    typer.Option(
+        "--lang",
+        metavar="LANG",
+        help="The language of the page: en (English), da (Danish) or cs (Czech).",
+    ),
+]
+
+
+def language_option(value: str | None) -> str | None:
+    """``--lang``'s language by its code, or a usage error naming the ones there are."""
+    if value is None:
+        return None
+    from web.i18n import check_language
+
+    try:
+        return check_language(value)
+    except ChouetteError as err:
+        fail(f"--lang: {err}", 2)
+
+
 @app.command(cls=Command)
 def report(
     ctx: typer.Context,
@@ -2804,27 +2844,32 @@ def report(
         bool,
         typer.Option("--force", help="Write over FILE even if it is not an earlier report."),
     ] = False,
+    lang: LangOption = None,
 ) -> None:
     """One HTML page to print or share.
 
     The score sheet, standings, who pays whom, the house rules and a chart of every
     player's running balance, in one self-contained file; dated with the evening's day and
     hours in your local time. The ledger keeps no currency: --currency labels the amounts.
+    In English, Danish or Czech: --lang, else your environment's language (LANG).
 
     Examples:
 
     \b
         chouette report --html friday.html --currency EUR
         chouette report --html club.html --all
+        chouette report --html fredag.html --lang da --currency kr
     """
     from chouette.page import check_currency, report_parts
     from chouette.report import standings as rank
     from chouette.settlement import settlement
+    from web.i18n import from_environment, translation
 
     try:
         currency = None if currency is None else check_currency(currency)
     except ChouetteError as err:
         fail(f"--currency: {err}", 2)
+    code = language_option(lang) or from_environment(os.environ)
     refuse_ledger_file(ctx, html)
     if not force:
         refuse_overwrite(html, is_report_file, "chouette report")
@@ -2840,7 +2885,7 @@ def report(
             players=players,
             games=book.games_over(info),
             lines=lambda: book.sheet(info),
-            standings=rank(players, totals),
+            standings=rank(players, totals, book.paid(info)),
             payments=found.payments,
             generated_at=clock(),
             player_stakes=None if info is None else info.player_stakes,
@@ -2850,6 +2895,8 @@ def report(
             settlement_note=found.note(),
             runs=runs,
             card=None if info is None else book.card(info),
+            tr=translation(code),
+            lang=code,
         )
         write_file(html, page, private=False)
     what = "every session" if info is None else info.name
@@ -2867,19 +2914,28 @@ def pay(
     ],
     amount: Annotated[str, typer.Argument(metavar="AMOUNT", help="How much, e.g. 12.50.")],
     note: Annotated[str, typer.Option(metavar="TEXT", help="What it was for.")] = "",
+    advance: Annotated[
+        bool,
+        typer.Option(
+            "--advance",
+            help="Meant to be more than FROM owes TO (a loan, a credit, a balance taken over).",
+        ),
+    ] = False,
     as_json: JsonFlag = False,
 ) -> None:
     """Book a payment between two players.
 
-    Paid debts disappear from settle. Also for a player leaving early: another player pays
-    them their balance and takes it over
-    (`chouette pay cat dan 12.50 --note "takes over dan's balance"`).
+    Paid debts disappear from settle. A payment of more than FROM owes TO (the smaller of
+    what FROM owes and what TO is owed) is refused, naming the balances it would leave,
+    unless --advance says it is meant: a loan, a credit, or a player leaving early whose
+    balance another takes over (`chouette pay cat dan 12.50 --advance --note "takes over
+    dan's balance"`).
 
     Examples:
 
     \b
         chouette pay bob ann 30.00
-        chouette pay cat dan 12.50 --note "takes over dan's balance"
+        chouette pay cat dan 12.50 --advance --note "takes over dan's balance"
     """
     from db.actions import pay as paid
 
@@ -2893,10 +2949,19 @@ def pay(
             "with --session)"
         )
         payer, payee = (resolve(normal_name(p), known, unknown) for p in (payer, payee))
-        paid(book, info, payer, payee, cents, note)
+        against = paid(book, info, payer, payee, cents, note, advance=advance)
+    if against.over:
+        warn(against.warning())
     if as_json:
         emit_json(
-            {"session": info.name, "payer": payer, "payee": payee, "cents": cents, "note": note}
+            {
+                "session": info.name,
+                "payer": payer,
+                "payee": payee,
+                "cents": cents,
+                "note": note,
+                "advance_cents": against.over,
+            }
         )
         return
     say(f"{payer} paid {payee} {format_cents(cents)} ({info.name}).")
@@ -3672,6 +3737,7 @@ def serve(
     keyfile: Annotated[
         Path | None, typer.Option(metavar="FILE", help="The certificate's private key (PEM).")
     ] = None,
+    lang: LangOption = None,
 ) -> None:
     """Serve a live scoreboard and a scorekeeper's page in the browser.
 
@@ -3681,7 +3747,8 @@ def serve(
     and `split` are typed at a terminal), the devices signed in (each can be signed out) and
     each player's code for their phone. It serves the current session (or --session's).
     A restart with the same PIN keeps the devices signed in. Plain HTTP unless --certfile
-    is given. Needs the serve extra: pip install 'chouette[serve]'.
+    is given. The pages speak English, Danish or Czech, as each browser asks, or --lang for
+    every page. Needs the serve extra: pip install 'chouette[serve]'.
 
     Examples:
 
@@ -3689,7 +3756,9 @@ def serve(
         chouette serve --host 0.0.0.0
         chouette --session friday serve --port 8080 --pin 2468
         chouette serve --host 0.0.0.0 --certfile club.pem --keyfile club-key.pem
+        chouette serve --host 0.0.0.0 --lang da
     """
+    code = language_option(lang)
     try:
         from web.serve import run as serve_table
     except ImportError as err:
@@ -3710,6 +3779,7 @@ def serve(
             say=say,
             certfile=certfile,
             keyfile=keyfile,
+            lang=code,
         )
     except ChouetteError as err:
         fail(str(err))

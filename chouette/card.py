@@ -22,6 +22,7 @@ from chouette.money import Cents, format_money
 from chouette.presets import Override, Preset, published
 from chouette.report import Local, as_given
 from chouette.rules import EDITION, HouseRules
+from chouette.text import ENGLISH, Translator, marked
 
 Kind = Literal["published", "club"]
 
@@ -202,162 +203,227 @@ def value_text(value: Any) -> str:
 
 #: Each line of the card, and the options it says.
 TOPICS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("Cubes", ("cubes", "max_cube")),
-    ("Box doubles", ("box_doubles",)),
-    ("Box answers", ("box_takes", "mandatory_beaver")),
-    ("Beavers", ("beavers", "raccoons", "beavers_by", "beaver_limit")),
-    ("Automatic doubles", ("auto_doubles", "auto_past_limit")),
-    ("Gammons", ("jacoby", "jacoby_scope")),
-    ("Rotation", ("retention",)),
-    ("Captain out", ("acting_captain",)),
-    ("Newcomers", ("newcomer",)),
-    ("Partner", ("partner_from", "partner_pick", "partner_share")),
-    ("Extras", ("extras", "mandatory_extras", "extra_redoubles")),
-    ("Settling", ("deals", "resignations")),
-    ("Talk", ("consultation",)),
-    ("Away", ("proxies",)),
-    ("Size", ("split_at",)),
-    ("Scoring", ("edition",)),
+    (marked("Cubes"), ("cubes", "max_cube")),
+    (marked("Box doubles"), ("box_doubles",)),
+    (marked("Box answers"), ("box_takes", "mandatory_beaver")),
+    (marked("Beavers"), ("beavers", "raccoons", "beavers_by", "beaver_limit")),
+    (marked("Automatic doubles"), ("auto_doubles", "auto_past_limit")),
+    (marked("Gammons"), ("jacoby", "jacoby_scope")),
+    (marked("Rotation"), ("retention",)),
+    (marked("Captain out"), ("acting_captain",)),
+    (marked("Newcomers"), ("newcomer",)),
+    (marked("Partner"), ("partner_from", "partner_pick", "partner_share")),
+    (marked("Extras"), ("extras", "mandatory_extras", "extra_redoubles")),
+    (marked("Settling"), ("deals", "resignations")),
+    (marked("Talk"), ("consultation",)),
+    (marked("Away"), ("proxies",)),
+    (marked("Size"), ("split_at",)),
+    (marked("Scoring"), ("edition",)),
 )
 
 
-def _times(count: int) -> str:
-    return "once" if count == 1 else "twice" if count == 2 else f"{count} times"
-
-
-def rule_lines(rules: HouseRules) -> list[tuple[str, str]]:
+def rule_lines(rules: HouseRules, tr: Translator = ENGLISH) -> list[tuple[str, str]]:
     """Every house rule in plain words, a sentence per topic of :data:`TOPICS` (the
-    scoring edition only when it is an older one)."""
-    r = rules
+    scoring edition only when it is an older one), in ``tr``'s language; each topic by its
+    English name (:func:`topic_name` says it in another language)."""
+    r, _ = rules, tr.gettext
     said: dict[str, str] = {}
     if r.cubes == "multi":
-        said["Cubes"] = "Each member has their own cube against the box"
+        cubes = _("Each member has their own cube against the box")
     else:
-        said["Cubes"] = (
+        cubes = _(
             "One cube for the team: the captain doubles for all, and each member takes or "
             "drops the box's doubles alone"
         )
-    said["Cubes"] += f"; no cube goes above {r.max_cube}." if r.max_cube else "."
+    said["Cubes"] = cubes + (
+        _("; no cube goes above {most}.").format(most=r.max_cube) if r.max_cube else "."
+    )
     if r.cubes == "single":
-        said["Box doubles"] = "The box doubles the team's one cube."
+        said["Box doubles"] = _("The box doubles the team's one cube.")
     else:
         said["Box doubles"] = {
-            "any": "The box may double any members it chooses.",
-            "same-level": "The box doubles every cube at the same level together.",
-            "with-captain": "When the box doubles a cube at the level of the captain's, it "
-            "doubles the captain's too (automatic doubles aside).",
+            "any": _("The box may double any members it chooses."),
+            "same-level": _("The box doubles every cube at the same level together."),
+            "with-captain": _(
+                "When the box doubles a cube at the level of the captain's, it doubles the "
+                "captain's too (automatic doubles aside)."
+            ),
         }[r.box_doubles]
     answers = {
-        "any": "The box takes or drops each member's double as it likes.",
-        "half": "When several members double together, the box takes at least half of them "
-        "or drops them all (of two: both or neither).",
-        "break-even": "When several members double together, the box takes enough of them to "
-        "break even on a single game, always the captain's, or drops them all (of two: both "
-        "or neither).",
+        "any": _("The box takes or drops each member's double as it likes."),
+        "half": _(
+            "When several members double together, the box takes at least half of them or "
+            "drops them all (of two: both or neither)."
+        ),
+        "break-even": _(
+            "When several members double together, the box takes enough of them to break "
+            "even on a single game, always the captain's, or drops them all (of two: both or "
+            "neither)."
+        ),
     }[r.box_takes]
     if r.mandatory_beaver:
-        answers += " A member who alone takes a box double given to several must beaver or drop."
+        answers += " " + _(
+            "A member who alone takes a box double given to several must beaver or drop."
+        )
     said["Box answers"] = answers
     if not r.beavers:
-        said["Beavers"] = "No beavers, no raccoons."
+        said["Beavers"] = _("No beavers, no raccoons.")
     else:
-        who = {"both": "by either side", "team": "by the team only", "box": "by the box only"}
-        raccoons = "allowed" if r.raccoons else "not allowed"
-        text = f"Beavers allowed {who[r.beavers_by]}; raccoons {raccoons}"
+        text = {
+            ("both", True): _("Beavers allowed by either side; raccoons allowed"),
+            ("team", True): _("Beavers allowed by the team only; raccoons allowed"),
+            ("box", True): _("Beavers allowed by the box only; raccoons allowed"),
+            ("both", False): _("Beavers allowed by either side; raccoons not allowed"),
+            ("team", False): _("Beavers allowed by the team only; raccoons not allowed"),
+            ("box", False): _("Beavers allowed by the box only; raccoons not allowed"),
+        }[r.beavers_by, r.raccoons]
         if r.beaver_limit is not None:
-            text += f"; a pair plays at most {r.beaver_limit} beavers and raccoons in a game"
+            text += tr.ngettext(
+                "; a pair plays at most {count} beaver or raccoon in a game",
+                "; a pair plays at most {count} beavers and raccoons in a game",
+                r.beaver_limit,
+            ).format(count=r.beaver_limit)
         said["Beavers"] = text + "."
     if r.auto_doubles == 0:
         said["Automatic doubles"] = {
-            "ignored": "None.",
-            "box-choice": "Only if the box chooses, on a tied opening roll.",
-            "carry-over": "None in the game: a tied opening roll carries over to the next "
-            "game, for the box to accept or decline.",
+            "ignored": _("None."),
+            "box-choice": _("Only if the box chooses, on a tied opening roll."),
+            "carry-over": _(
+                "None in the game: a tied opening roll carries over to the next game, for "
+                "the box to accept or decline."
+            ),
         }[r.auto_past_limit]
     else:
-        past = {
-            "ignored": "a tie past that changes nothing",
-            "box-choice": "past that, only if the box chooses",
-            "carry-over": "a tie past that carries over to the next game, for the box to "
-            "accept or decline",
-        }[r.auto_past_limit]
-        said["Automatic doubles"] = (
-            f"A tied opening roll doubles every cube, which stays centred, "
-            f"{_times(r.auto_doubles)} a game at most; {past}."
-        )
+        said["Automatic doubles"] = {
+            "ignored": tr.ngettext(
+                "A tied opening roll doubles every cube, which stays centred, once a game at "
+                "most; a tie past that changes nothing.",
+                "A tied opening roll doubles every cube, which stays centred, {count} times a "
+                "game at most; a tie past that changes nothing.",
+                r.auto_doubles,
+            ),
+            "box-choice": tr.ngettext(
+                "A tied opening roll doubles every cube, which stays centred, once a game at "
+                "most; past that, only if the box chooses.",
+                "A tied opening roll doubles every cube, which stays centred, {count} times a "
+                "game at most; past that, only if the box chooses.",
+                r.auto_doubles,
+            ),
+            "carry-over": tr.ngettext(
+                "A tied opening roll doubles every cube, which stays centred, once a game at "
+                "most; a tie past that carries over to the next game, for the box to accept "
+                "or decline.",
+                "A tied opening roll doubles every cube, which stays centred, {count} times a "
+                "game at most; a tie past that carries over to the next game, for the box to "
+                "accept or decline.",
+                r.auto_doubles,
+            ),
+        }[r.auto_past_limit].format(count=r.auto_doubles)
     if not r.jacoby:
-        said["Gammons"] = "Gammons and backgammons always count (no Jacoby rule)."
+        said["Gammons"] = _("Gammons and backgammons always count (no Jacoby rule).")
     elif r.jacoby_scope == "per-cube":
-        said["Gammons"] = (
+        said["Gammons"] = _(
             "Jacoby: a gammon or backgammon counts single against a member whose cube was "
             "never turned (automatic doubles do not turn it)."
         )
     else:
-        said["Gammons"] = (
+        said["Gammons"] = _(
             "Jacoby: gammons and backgammons count single until any cube of the game is "
             "turned and accepted."
         )
-    said["Rotation"] = {
-        "captain": "The box stays if it beat the captain; otherwise the captain takes the box.",
-        "net-profit": "The box stays if it won points on the game overall (more than 0).",
-        "net-not-loss": "The box stays if it lost no points on the game overall (0 or more).",
-        "beat-all": "The box stays only if it beat every member.",
-    }[r.retention] + " The loser goes to the bottom of the line."
+    said["Rotation"] = (
+        {
+            "captain": _(
+                "The box stays if it beat the captain; otherwise the captain takes the box."
+            ),
+            "net-profit": _("The box stays if it won points on the game overall (more than 0)."),
+            "net-not-loss": _(
+                "The box stays if it lost no points on the game overall (0 or more)."
+            ),
+            "beat-all": _("The box stays only if it beat every member."),
+        }[r.retention]
+        + " "
+        + _("The loser goes to the bottom of the line.")
+    )
     said["Captain out"] = {
-        "keep-seat": "A captain who is out hands the board to an acting captain, but the "
-        "captain's own result decides the rotation.",
-        "inherit": "A captain who drops loses the seat at once; the acting captain's result "
-        "counts as the captain's.",
+        "keep-seat": _(
+            "A captain who is out hands the board to an acting captain, but the captain's own "
+            "result decides the rotation."
+        ),
+        "inherit": _(
+            "A captain who drops loses the seat at once; the acting captain's result counts "
+            "as the captain's."
+        ),
     }[r.acting_captain]
     said["Newcomers"] = {
-        "after-loser": "A newcomer sits at the bottom, behind the player just sent down.",
-        "before-loser": "A newcomer sits at the bottom, ahead of the player just sent down.",
+        "after-loser": _("A newcomer sits at the bottom, behind the player just sent down."),
+        "before-loser": _("A newcomer sits at the bottom, ahead of the player just sent down."),
     }[r.newcomer]
     if r.partner_from is None:
-        said["Partner"] = "No box partner."
+        said["Partner"] = _("No box partner.")
     else:
-        pick = "the member after the captain" if r.partner_pick == "next" else "the last in line"
-        said["Partner"] = (
-            f"From {r.partner_from} seated, the box plays with a partner ({pick}), who takes "
-            f"{r.partner_share}% of the box's result, the odd point to the box."
-        )
+        said["Partner"] = {
+            "next": _(
+                "From {seated} seated, the box plays with a partner (the member after the "
+                "captain), who takes {share} per cent of the box's result, the odd point to "
+                "the box."
+            ),
+            "last": _(
+                "From {seated} seated, the box plays with a partner (the last in line), who "
+                "takes {share} per cent of the box's result, the odd point to the box."
+            ),
+        }[r.partner_pick].format(seated=r.partner_from, share=r.partner_share)
     if not r.extras:
-        said["Extras"] = "No extras."
+        said["Extras"] = _("No extras.")
     else:
-        text = "Extras (side bets on the board) allowed"
+        text = _("Extras (side bets on the board) allowed")
         if r.mandatory_extras:
-            text += "; a lone taker takes every extra offered or drops the box's double"
+            text += _("; a lone taker takes every extra offered or drops the box's double")
         if r.extra_redoubles:
-            text += "; an extra's cube may be redoubled"
+            text += _("; an extra's cube may be redoubled")
         said["Extras"] = text + "."
-    deals = "Deals allowed" if r.deals else "No deals (settlements)"
+    deals = _("Deals allowed") if r.deals else _("No deals (settlements)")
     resign = {
-        "board": "the box resigns the whole board or nothing",
-        "per-member": "the box may resign to some members, each accepting or refusing",
+        "board": _("the box resigns the whole board or nothing"),
+        "per-member": _("the box may resign to some members, each accepting or refusing"),
     }[r.resignations]
     said["Settling"] = f"{deals}; {resign}."
-    said["Talk"] = {
-        "free": "Anyone may talk over the team's plays.",
-        "no-cube-no-talk": "Only members whose cube was turned may talk over the plays (no "
-        "cube, no talk).",
-        "none": "No consultation at all.",
-        "after-accept": "Only members whose cube was turned and accepted may talk over the plays.",
-    }[r.consultation] + " (The table keeps this rule: chouette does not check it.)"
+    said["Talk"] = (
+        {
+            "free": _("Anyone may talk over the team's plays."),
+            "no-cube-no-talk": _(
+                "Only members whose cube was turned may talk over the plays (no cube, no talk)."
+            ),
+            "none": _("No consultation at all."),
+            "after-accept": _(
+                "Only members whose cube was turned and accepted may talk over the plays."
+            ),
+        }[r.consultation]
+        + " "
+        + _("(The table keeps this rule: chouette does not check it.)")
+    )
     said["Away"] = (
-        "A player away names a proxy, or their cube follows the captain's."
+        _("A player away names a proxy, or their cube follows the captain's.")
         if r.proxies
-        else "A player away sits out (no proxies)."
+        else _("A player away sits out (no proxies).")
     )
     said["Size"] = (
-        "No limit on the table's size."
+        _("No limit on the table's size.")
         if r.split_at is None
-        else f"More than {r.split_at} in the line: chouette says it is time to split the table."
+        else _("More than {most} in the line: chouette says it is time to split the table.").format(
+            most=r.split_at
+        )
     )
     if r.edition < EDITION:
-        said["Scoring"] = (
-            f"Edition {r.edition}: scored as chouette scored when the session was started."
-        )
-    return [(topic, said[topic]) for topic, _ in TOPICS if topic in said]
+        said["Scoring"] = _(
+            "Edition {edition}: scored as chouette scored when the session was started."
+        ).format(edition=r.edition)
+    return [(topic, said[topic]) for topic, _options in TOPICS if topic in said]
+
+
+def topic_name(topic: str, tr: Translator = ENGLISH) -> str:
+    """A topic of :data:`TOPICS` in ``tr``'s language."""
+    return tr.gettext(topic)
 
 
 # ---------------------------------------------------------------- the card

@@ -118,13 +118,17 @@ class Answer:
 
 @dataclass(frozen=True)
 class Deal:
-    """Box and member settle their pair at ``points`` (positive: the member receives)."""
+    """Box and member settle their pair at ``points`` (positive: the member receives);
+    ``won_by``: who the table declares the winner of a deal at 0 with the captain (``box``
+    or ``captain``: the captain rule's box stays or goes on it)."""
 
     member: str
     points: int
+    won_by: str | None = None
 
     def describe(self) -> str:
-        return f"deal {self.member} {self.points}"
+        won = f" --won-by {self.won_by}" if self.won_by else ""
+        return f"deal {self.member} {self.points}{won}"
 
 
 @dataclass(frozen=True)
@@ -1186,6 +1190,8 @@ def _deal(game: Game, event: Deal) -> Game:
         )
     cube = _member(game, event.member)
     _refuse_resigning(cube, event.member, f"{event.member} cannot deal")
+    if event.won_by is not None:
+        _check_won_by(game, event)
     if event.member in game.start_line.followers:
         raise RuleError(
             f"{event.member} is away: nobody at the table deals for {event.member} "
@@ -1216,6 +1222,39 @@ def _deal(game: Game, event: Deal) -> Game:
     ):
         return _take_round_answered(game, after, event.member, "deal")
     return after
+
+
+#: Who may be declared the winner of a deal at 0 with the captain.
+WON_BY = ("box", "captain")
+
+
+def _check_won_by(game: Game, event: Deal) -> None:
+    """A winner is declared for a deal at 0 with the captain only: there the captain rule
+    asks who won, and another deal's points say it."""
+    if event.won_by not in WON_BY:
+        raise RuleError(f"--won-by is box or captain, not {event.won_by!r}")
+    if event.points != 0:
+        raise RuleError(
+            f"--won-by declares the winner of a deal at 0: a deal at {event.points:+d} has one"
+        )
+    if event.member != game.captain:
+        raise RuleError(
+            f"--won-by declares the winner of a deal at 0 with the captain ({game.captain}), "
+            f"whose pair decides who keeps the box: {event.member} is not the captain"
+        )
+    if game.rules.retention != "captain":
+        raise RuleError(
+            f"--won-by is for the captain rule (house rule --retention captain): under "
+            f"{game.rules.retention} the points decide"
+        )
+
+
+def declared_winner(game: Game) -> str | None:
+    """Who the table declared the winner of a deal at 0 with the captain, if it did."""
+    for event in game.events:
+        if isinstance(event, Deal) and event.won_by is not None and event.member == game.captain:
+            return event.won_by
+    return None
 
 
 def _extra(game: Game, event: Extra) -> Extra:

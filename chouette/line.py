@@ -218,10 +218,23 @@ def _at_bottom(line: Line, name: str, rules: HouseRules) -> Line:
     return replace(line, order=tuple(order))
 
 
+def _check_not_deciding(line: Line, name: str, what: str) -> None:
+    """A proxy decides at the table: one who decides for a player away cannot leave it."""
+    for member, by in line.away:
+        if by == name and member != name:
+            raise LineError(
+                f"{name} decides for {member}, who is away: {name} cannot {what} while deciding "
+                f"for {member} (name another proxy first: chouette proxy {member} --by NAME, "
+                f"or --withdraw it)"
+            )
+
+
 def leave(line: Line, name: str, rules: HouseRules) -> Line:
-    """The player leaves the line (their balance stays in the ledger)."""
+    """The player leaves the line (their balance stays in the ledger). A proxy leaves only
+    once nobody away has them deciding for them."""
     name = normal_name(name)
     _require_seated(line, name)
+    _check_not_deciding(line, name, "leave")
     return seat(
         Line(
             order=tuple(p for p in line.order if p != name),
@@ -240,21 +253,28 @@ def sit_out(line: Line, name: str, rules: HouseRules) -> Line:
     _require_seated(line, name)
     if name in line.sitting_out:
         raise LineError(f"{name} is already sitting out")
+    _check_not_deciding(line, name, "sit out")
     partner = None if line.partner == name else line.partner
     return seat(replace(line, sitting_out=line.sitting_out | {name}, partner=partner), rules)
 
 
-def sit_in(line: Line, name: str, rules: HouseRules) -> Line:
+def sit_in(line: Line, name: str, rules: HouseRules, before: Line | None = None) -> Line:
     """A player who sat out plays again from their place in the line, unless that place is
     ahead of the captain: the box, the box's partner and the captain change hands only by
     rotation, so a player whose place would give them one of those seats (the box who sat
     out, say, or a member the rotation carried up while they were away) rejoins where a
-    newcomer sits instead (at the bottom, or in front of the last loser)."""
+    newcomer sits instead (at the bottom, or in front of the last loser). With no game
+    played since they sat out (``before``: the line then), nothing was handed on: they take
+    back their place and seat, the box's partnership included, as if they had never gone."""
     name = normal_name(name)
     _require_seated(line, name)
     if name not in line.sitting_out:
         raise LineError(f"{name} is not sitting out")
     back = replace(line, sitting_out=line.sitting_out - {name})
+    if before is not None:
+        if before.partner == name:
+            back = replace(back, partner=name)
+        return seat(back, rules)
     captain = line.captain
     if captain is not None and line.order.index(name) < line.order.index(captain):
         back = _at_bottom(back, name, rules)
@@ -285,9 +305,16 @@ def name_proxy(line: Line, name: str, proxy: str | None, rules: HouseRules) -> L
                     f"captain's there (name a proxy with --by, or sit {name} out)"
                 )
     else:
-        proxy = check_name(proxy)
+        proxy = normal_name(proxy)
         if proxy == name:
             raise LineError(f"{name} cannot be their own proxy")
+        if proxy not in line.order:
+            raise LineError(
+                f"{clipped(proxy)} is not in the line ({', '.join(line.order)}): a proxy decides "
+                "at the table"
+            )
+        if proxy in line.sitting_out:
+            raise LineError(f"{proxy} is sitting out: a proxy decides at the table")
         if proxy in dict(line.away):
             raise LineError(f"{proxy} is away too: a proxy decides at the table")
     away = [(p, by) for p, by in line.away if p != name]
@@ -318,6 +345,13 @@ def split(line: Line, rules: HouseRules) -> tuple[Line, Line]:
         )
     first = active[len(active) - len(active) // 2]
     cut = line.order.index(first)
+    for member, by in line.away:
+        if by is not None and (member in line.order[:cut]) != (by in line.order[:cut]):
+            raise LineError(
+                f"{by} decides for {member}, who is away, and they would sit at different "
+                f"tables after the split: name {member} another proxy first (chouette proxy "
+                f"{member} --by NAME, or --withdraw it)"
+            )
 
     def table(order: tuple[str, ...], partner: str | None) -> Line:
         return seat(

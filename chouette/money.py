@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection
+from dataclasses import dataclass
 from decimal import Decimal
 
 from chouette.errors import ChouetteError, LimitError, MoneyError
@@ -101,6 +102,58 @@ def check_payment(
                 f"{name} has not played in {session} (book a payment in the session they "
                 "played in, with --session)"
             )
+
+
+@dataclass(frozen=True)
+class Advance:
+    """A payment from ``payer`` to ``payee`` of ``cents`` against their balances (what
+    each is owed, +, or owes, −, payments included): ``owed`` is the most a payment between
+    them can settle, the smaller of what the payer owes and what the payee is owed; the
+    rest, ``over``, is more than the payer owes that person: an advance (a loan, a credit,
+    a balance taken over), which a player means or mistypes."""
+
+    payer: str
+    payee: str
+    cents: Cents
+    payer_before: Cents
+    payee_before: Cents
+
+    @property
+    def owed(self) -> Cents:
+        return max(0, min(-self.payer_before, self.payee_before))
+
+    @property
+    def over(self) -> Cents:
+        return max(0, self.cents - self.owed)
+
+    def leaves(self) -> str:
+        """The balances the payment leaves: ``bob +6.00 and ann -4.00``."""
+        after = (self.payer_before + self.cents, self.payee_before - self.cents)
+        return " and ".join(
+            f"{name} {format_money(cents, sign=True)}"
+            for name, cents in zip((self.payer, self.payee), after, strict=True)
+        )
+
+    def refusal(self) -> str:
+        """Why the payment is refused unless it is meant as an advance."""
+        owes = (
+            f"{self.payer} owes {self.payee} {format_money(self.owed)} at most"
+            if self.owed
+            else f"{self.payer} owes {self.payee} nothing"
+        )
+        return (
+            f"{owes} ({self.payer} {format_money(self.payer_before, sign=True)}, "
+            f"{self.payee} {format_money(self.payee_before, sign=True)}): paying "
+            f"{format_money(self.cents)} would leave {self.leaves()}; nothing was written. "
+            "Give --advance if it is meant (a loan, a credit, a balance taken over)"
+        )
+
+    def warning(self) -> str:
+        """What an advance booked says."""
+        return (
+            f"{self.payer} paid {self.payee} {format_money(self.over)} more than "
+            f"{self.payer} owed: an advance, leaving {self.leaves()}"
+        )
 
 
 def check_new_stake(

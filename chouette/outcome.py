@@ -185,21 +185,38 @@ class Retention:
 
 def retention(game: Game, rules: HouseRules) -> Retention:
     """Whether the box stays box, by the house rule ``retention``, and why. Under ``captain``
-    the box goes only if the captain beat it: a pair dealt at 0 is no win for the captain
-    (edition 1 sent the box away on it)."""
+    the box stays only if it beat the captain (RULES.md §3): a pair dealt at 0 is no win for
+    the box, unless the table declared the box its winner (``deal C 0 --won-by box``).
+    Editions 2 and 3 kept the box on a deal at 0 (see :data:`chouette.rules.EDITION`)."""
     pairs = game.pairs
     net = -sum(pairs.values())
     if rules.retention == "captain":
+        from chouette.game import declared_winner
+
         captain = game.captain
         result = pairs[captain]
         who = captain if captain == game.members[0] else f"{captain} (the captain by inherit)"
-        keeps = result <= 0 if rules.settled_edges else result < 0
-        if keeps:
-            how = "lost to" if result < 0 else "did not beat"
+        declared = declared_winner(game) if result == 0 else None
+        if declared is not None:
+            keeps = declared == "box"
+            winner = "the box" if keeps else captain
+            verb = "stays" if keeps else "goes"
             return Retention(
-                True, f"box stays: captain rule, {who} {how} the box ({_signed(result)})"
+                keeps,
+                f"box {verb}: captain rule, the deal at 0 with {who} declared won by {winner}",
             )
-        how = "beat" if result > 0 else "dealt at 0 with (edition 1: the box goes)"
+        keeps = result < 0 if rules.zero_deal_loses else result <= 0
+        if keeps and result == 0:
+            return Retention(
+                True,
+                f"box stays: captain rule, {who} dealt at 0 with the box (as editions 2 and 3 "
+                "scored it: a session started since gives the box to the captain)",
+            )
+        if keeps:
+            return Retention(
+                True, f"box stays: captain rule, {who} lost to the box ({_signed(result)})"
+            )
+        how = "beat" if result > 0 else "dealt at 0 with"
         return Retention(False, f"box goes: captain rule, {who} {how} the box ({_signed(result)})")
     side = "box side" if game.partner else "box"
     if rules.retention == "net-profit":

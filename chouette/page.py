@@ -17,13 +17,21 @@ from datetime import datetime, timedelta
 from html import escape
 from typing import Protocol
 
-from chouette.card import Card, acceptance_lines, origin_lines
+from chouette.card import (
+    TOPICS,
+    Card,
+    acceptance_lines,
+    origin_lines,
+    rule_lines,
+    topic_name,
+    value_text,
+)
 from chouette.errors import ChouetteError
 from chouette.money import Cents, format_money
 from chouette.report import GameLine, Standing, extra_result_text, signed
 from chouette.rules import HouseRules
 from chouette.settlement import Payment, clears
-from chouette.text import clipped
+from chouette.text import ENGLISH, Translator, clipped, marked, marked_in
 
 # One colour per player, in the order they joined (Tableau 10: tells apart well on screen and
 # in print); past ten players the colours repeat with a dash pattern.
@@ -40,6 +48,32 @@ COLOURS = (
     "#bcbd22",
 )
 DASHES = ("", "8 4", "2 3", "8 3 2 3")
+
+WEEKDAYS = (
+    marked("Monday"),
+    marked("Tuesday"),
+    marked("Wednesday"),
+    marked("Thursday"),
+    marked("Friday"),
+    marked("Saturday"),
+    marked("Sunday"),
+)
+#: The months as a date names them (``pgettext("date", …)``: Czech writes them in the
+#: genitive there, ``24. listopadu``).
+MONTHS = (
+    marked_in("date", "January"),
+    marked_in("date", "February"),
+    marked_in("date", "March"),
+    marked_in("date", "April"),
+    marked_in("date", "May"),
+    marked_in("date", "June"),
+    marked_in("date", "July"),
+    marked_in("date", "August"),
+    marked_in("date", "September"),
+    marked_in("date", "October"),
+    marked_in("date", "November"),
+    marked_in("date", "December"),
+)
 
 # The chart's geometry in SVG user units (the SVG scales to the page's width).
 WIDTH, HEIGHT = 720, 340
@@ -226,6 +260,8 @@ def render_report(
     currency: str | None = None,
     settlement_note: str | None = None,
     card: Card | None = None,
+    tr: Translator = ENGLISH,
+    lang: str = "en",
 ) -> str:
     """The page for one session (``session`` named) or the whole ledger (``session`` None).
 
@@ -234,8 +270,9 @@ def render_report(
     ``chouette settle`` (``settlement_note``: what it says of them when they are not proven
     the fewest). ``started_at`` is when the session began; ``local`` turns a moment into the
     reader's local time (default: as given); ``currency`` (``EUR``, ``$``) labels the
-    amounts, which are otherwise bare numbers. :func:`report_parts` writes the same page as
-    it goes, for a ledger too long to hold.
+    amounts, which are otherwise bare numbers; ``tr`` says the page's words in the language
+    ``lang`` names (English by default). :func:`report_parts` writes the same page as it goes,
+    for a ledger too long to hold.
     """
     return "".join(
         report_parts(
@@ -254,6 +291,8 @@ def render_report(
             currency=currency,
             settlement_note=settlement_note,
             card=card,
+            tr=tr,
+            lang=lang,
         )
     )
 
@@ -276,11 +315,14 @@ def report_parts(
     settlement_note: str | None = None,
     runs: Runs | None = None,
     card: Card | None = None,
+    tr: Translator = ENGLISH,
+    lang: str = "en",
 ) -> Iterator[str]:
     """:func:`render_report`'s page, piece by piece, from ``games`` games that ``lines()``
     gives (twice: a first look for the chart, then the score sheet) and the running balances
     kept in ``runs`` meanwhile: memory does not grow with the games, only the page."""
-    when = Times(local or (lambda moment: moment))
+    _ = tr.gettext
+    when = Times(local or (lambda moment: moment), tr)
     runs = runs if runs is not None else MemoryRuns()
     by_session = session is None
     found = survey(
@@ -288,10 +330,14 @@ def report_parts(
     )
     everyone = found.everyone
     styles = {p: style_of(i) for i, p in enumerate(everyone)}
-    title = f"Chouette: {session}" if session is not None else "Chouette: the club ledger"
+    title = (
+        _("Chouette: {session}").format(session=session)
+        if session is not None
+        else _("Chouette: the club ledger")
+    )
     head = [
         "<!DOCTYPE html>",
-        '<html lang="en">',
+        f'<html lang="{_e(lang)}">',
         "<head>",
         '<meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
@@ -312,23 +358,24 @@ def report_parts(
             when.evening(session, started_at, found.first_end, found.last_end),
             when.moment(generated_at, cls="generated"),
             currency,
+            tr,
         ),
         '<div class="pair">',
-        _standings(standings, found.final, styles, currency),
-        _settlement(standings, payments, currency, settlement_note),
+        _standings(standings, found.final, styles, currency, tr),
+        _settlement(standings, payments, currency, settlement_note, tr),
         "</div>",
     ]
     for part in head:
         yield part + "\n"
-    yield from _chart(found, runs, styles, by_session=by_session)
+    yield from _chart(found, runs, styles, by_session=by_session, tr=tr)
     yield "\n"
     # The house rules before the long score sheet, so that no printed page holds them
     # alone: the sheet (or its totals) always follows them.
-    yield _rules(rules, stake, currency, card, when.local) + "\n"
-    yield from _sheet(everyone, lines(), found.final, by_session=by_session)
+    yield _rules(rules, stake, currency, card, when.local, tr) + "\n"
+    yield from _sheet(everyone, lines(), found.final, by_session=by_session, tr=tr)
     yield "\n"
     for part in (
-        _footer(standings, when.moment(generated_at, cls="generated")),
+        _footer(standings, when.moment(generated_at, cls="generated"), tr),
         "</body>",
         "</html>",
     ):
@@ -345,25 +392,37 @@ def _heading(
     evening: str,
     generated: str,
     currency: str | None,
+    tr: Translator = ENGLISH,
 ) -> str:
+    _ = tr.gettext
     facts = [evening] if evening else []
     unit = f" {_e(currency)}" if currency else ""
     if stake is not None:
         own = ", ".join(
             f"{_e(p)} {format_money(c)}" for p, c in player_stakes.items() if c != stake
         )
+        amount = f'<span id="stake" data-cents="{stake}">{format_money(stake)}</span>{unit}'
         facts.append(
-            f'stake <span id="stake" data-cents="{stake}">{format_money(stake)}</span>{unit} '
-            "a point" + (f" ({own})" if own else "")
+            _("stake {amount} a point").format(amount=amount) + (f" ({own})" if own else "")
         )
     elif session is None:
-        facts.append(f"every session ({found.sessions} with games played)")
+        facts.append(
+            tr.ngettext(
+                "every session ({count} with games played)",
+                "every session ({count} with games played)",
+                found.sessions,
+            ).format(count=found.sessions)
+        )
     games = found.games
-    facts.append(f"{games} game{'' if games == 1 else 's'}")
-    facts.append(f"{len(everyone)} player{'' if len(everyone) == 1 else 's'}")
+    facts.append(tr.ngettext("{count} game", "{count} games", games).format(count=games))
+    facts.append(
+        tr.ngettext("{count} player", "{count} players", len(everyone)).format(count=len(everyone))
+    )
     if currency:
-        facts.append(f'amounts in <span id="currency">{_e(currency)}</span>')
-    facts.append(f"generated {generated}")
+        facts.append(
+            _("amounts in {currency}").format(currency=f'<span id="currency">{_e(currency)}</span>')
+        )
+    facts.append(_("generated {moment}").format(moment=generated))
     return (
         f'<header><h1 id="title">{_e(title)}</h1><p class="facts">{" · ".join(facts)}</p></header>'
     )
@@ -375,6 +434,17 @@ class Times:
     keeps the moment itself, as given, in its ``datetime`` attribute."""
 
     local: Callable[[datetime], datetime]
+    tr: Translator = ENGLISH
+
+    def day(self, moment: datetime) -> str:
+        """``Tuesday 24 November 2026``, in the page's language."""
+        tr = self.tr
+        return tr.pgettext("date", "{weekday} {day} {month} {year}").format(
+            weekday=tr.gettext(WEEKDAYS[moment.weekday()]),
+            day=moment.day,
+            month=tr.pgettext("date", MONTHS[moment.month - 1]),
+            year=moment.year,
+        )
 
     def moment(
         self, moment: datetime, shown: str = "%Y-%m-%d %H:%M", zone: bool = True, cls: str = ""
@@ -396,25 +466,30 @@ class Times:
         if start is None:
             return ""
         end = last_end if last_end is not None and last_end > start else None
+        _ = self.tr.gettext
         first = self.local(start)
-        day = f"{first:%A} {first.day} {first:%B %Y}"
+        day = self.day(first).replace("%", "%%")
         if session is None:
             last = None if end is None else self.local(end)
             if last is None or last.date() == first.date():
                 on = self.moment(start, day, zone=False, cls="start")
-                return f'<span id="evening">played on {on}</span>'
-            other = f"{last:%A} {last.day} {last:%B %Y}"
-            return (
-                f'<span id="evening">played from {self.moment(start, day, zone=False, cls="start")}'
-                f" to {self.moment(end or start, other, zone=False, cls='end')}</span>"
+                return '<span id="evening">' + _("played on {day}").format(day=on) + "</span>"
+            other = self.day(last).replace("%", "%%")
+            played = _("played from {first} to {last}").format(
+                first=self.moment(start, day, zone=False, cls="start"),
+                last=self.moment(end or start, other, zone=False, cls="end"),
             )
+            return f'<span id="evening">{played}</span>'
         opening = self.moment(start, f"{day}, %H:%M", zone=end is None, cls="start")
         if end is None:
             return f'<span id="evening">{opening}</span>'
         last = self.local(end)
         same_night = last - first < timedelta(hours=24) and (last.date() - first.date()).days <= 1
-        closing = "%H:%M" if same_night else f"{last:%A} {last.day} {last:%B %Y}, %H:%M"
-        return f'<span id="evening">{opening} to {self.moment(end, closing, cls="end")}</span>'
+        closing = "%H:%M" if same_night else self.day(last).replace("%", "%%") + ", %H:%M"
+        until = _("{first} to {last}").format(
+            first=opening, last=self.moment(end, closing, cls="end")
+        )
+        return f'<span id="evening">{until}</span>'
 
 
 def _dot(styles: Mapping[str, tuple[str, str]], player: str) -> str:
@@ -429,12 +504,16 @@ def _standings(
     final: Mapping[str, Cents],
     styles: Mapping[str, tuple[str, str]],
     currency: str | None,
+    tr: Translator = ENGLISH,
 ) -> str:
     """Best first. Where payments were booked, their column shows how the balance came about."""
+    _ = tr.gettext
     table_cents = {s.name: final[s.name] for s in standings}
     paid = any(s.cents != table_cents[s.name] for s in standings)
-    head = ["", "player", "points"]
-    head += ["at the table", "paid (+) / received (−)", "balance"] if paid else ["money"]
+    head = ["", _("player"), _("points")]
+    head += (
+        [_("at the table"), _("paid (+) / received (−)"), _("balance")] if paid else [_("money")]
+    )
     if currency:
         head[-1] += f" ({_e(currency)})"
     rows = []
@@ -453,16 +532,19 @@ def _standings(
             f'data-cents="{s.cents}">{"".join(cells)}</tr>'
         )
     if not rows:
-        rows.append(f'<tr class="empty"><td colspan="{len(head)}">No players yet.</td></tr>')
+        empty = _("No players yet.")
+        rows.append(f'<tr class="empty"><td colspan="{len(head)}">{empty}</td></tr>')
     total = sum(s.cents for s in standings)
+    sum_word = _("sum")
     foot = (
-        f'<tfoot><tr class="total"><td></td><td>sum</td>'
+        f'<tfoot><tr class="total"><td></td><td>{sum_word}</td>'
         f'<td class="num">{signed(sum(s.points for s in standings))}</td>'
         + ("<td></td><td></td>" if paid else "")
         + f'<td class="num" data-cents="{total}">{format_money(total, sign=True)}</td></tr></tfoot>'
     )
+    title = _("Standings")
     return (
-        '<section id="standings"><h2>Standings</h2><div class="scroll"><table>'
+        f'<section id="standings"><h2>{title}</h2><div class="scroll"><table>'
         f"<thead><tr>{''.join(f'<th>{h}</th>' for h in head)}</tr></thead>"
         f"<tbody>{''.join(rows)}</tbody>{foot}</table></div></section>"
     )
@@ -473,38 +555,47 @@ def _settlement(
     payments: Sequence[Payment],
     currency: str | None,
     settlement_note: str | None = None,
+    tr: Translator = ENGLISH,
 ) -> str:
+    _ = tr.gettext
     if payments:
+        pays, from_, to, amount = _("pays"), _("from"), _("to"), _("amount")
         rows = "".join(
             f'<tr class="payment" data-from="{_e(p.payer)}" data-to="{_e(p.payee)}" '
             f'data-cents="{p.cents}"><td class="name">{_e(p.payer)}</td>'
-            f'<td class="arrow">pays</td><td class="name">{_e(p.payee)}</td>'
+            f'<td class="arrow">{pays}</td><td class="name">{_e(p.payee)}</td>'
             f'<td class="num">{format_money(p.cents)}</td></tr>'
             for p in payments
         )
         table = (
-            '<div class="scroll"><table><thead><tr><th>from</th><th></th><th>to</th>'
-            f"<th>amount{f' ({_e(currency)})' if currency else ''}</th></tr></thead>"
+            f'<div class="scroll"><table><thead><tr><th>{from_}</th><th></th>'
+            f"<th>{to}</th>"
+            f"<th>{amount}{f' ({_e(currency)})' if currency else ''}</th></tr></thead>"
             f"<tbody>{rows}</tbody></table></div>"
         )
         count = len(payments)
         note = (
             f"{_e(settlement_note)}."
             if settlement_note
-            else f"{count} payment{'' if count == 1 else 's'}, the fewest that settle everyone."
+            else tr.ngettext(
+                "{count} payment, the fewest that settle everyone.",
+                "{count} payments, the fewest that settle everyone.",
+                count,
+            ).format(count=count)
         )
     else:
-        table = '<p class="square">Everyone is square: no payments.</p>'
+        table = '<p class="square">' + _("Everyone is square: no payments.") + "</p>"
         note = ""
     balances = {s.name: s.cents for s in standings}
     ok = sum(balances.values()) == 0 and clears(balances, list(payments))
     check = (
-        "After these payments every balance is exactly 0.00."
+        _("After these payments every balance is exactly 0.00.")
         if ok
-        else "These payments do not clear the balances: do not pay from this page."
+        else _("These payments do not clear the balances: do not pay from this page.")
     )
+    title = _("Who pays whom")
     return (
-        '<section id="settlement"><h2>Who pays whom</h2>'
+        f'<section id="settlement"><h2>{title}</h2>'
         f'{table}<p class="note">{note} <span class="check" data-clears="{str(ok).lower()}">'
         f"{check}</span></p></section>"
     )
@@ -544,13 +635,15 @@ def money_axis(values: Sequence[Cents], lines: int = 6) -> Axis:
     return Axis(low, high, step)
 
 
-def balance_chart(players: Sequence[str], lines: Sequence[GameLine]) -> str:
+def balance_chart(
+    players: Sequence[str], lines: Sequence[GameLine], tr: Translator = ENGLISH
+) -> str:
     """The running-balance chart of one session alone, with its legend, as the report draws
     it (the live scoreboard of ``chouette serve`` shows it too)."""
     runs = MemoryRuns()
     found = survey(players, lines, len(lines), runs, by_session=False)
     styles = {p: style_of(i) for i, p in enumerate(found.everyone)}
-    return "".join(_chart(found, runs, styles, by_session=False))
+    return "".join(_chart(found, runs, styles, by_session=False, tr=tr))
 
 
 CHUNK = 2000  # the chart's points written at once
@@ -562,7 +655,9 @@ def _chart(
     styles: Mapping[str, tuple[str, str]],
     *,
     by_session: bool,
+    tr: Translator = ENGLISH,
 ) -> Iterator[str]:
+    _ = tr.gettext
     games, everyone = found.games, found.everyone
     axis = money_axis([found.low, found.high])
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
@@ -573,12 +668,13 @@ def _chart(
     def y(cents: Cents) -> float:
         return TOP + (axis.high - cents) * plot_h / (axis.high - axis.low)
 
+    title, caption = _("Running balance"), _("Running balance of each player, game by game")
     yield (
-        '<section id="chart"><h2>Running balance</h2><figure>'
+        f'<section id="chart"><h2>{title}</h2><figure>'
         f'<svg id="balance-chart" xmlns="http://www.w3.org/2000/svg" '
         f'viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-labelledby="chart-title" '
         f'data-games="{games}" data-low-cents="{axis.low}" data-high-cents="{axis.high}">'
-        '<title id="chart-title">Running balance of each player, game by game</title>'
+        f'<title id="chart-title">{caption}</title>'
         f'<rect class="plot" x="{LEFT}" y="{TOP}" width="{plot_w}" height="{plot_h}" '
         f'fill="{PLOT_BACKGROUND}"/>'
     )
@@ -602,14 +698,15 @@ def _chart(
                 f'y2="{HEIGHT - BOTTOM}"/><text class="session-label" x="{x(i) + 4:.2f}" '
                 f'y="{TOP - 8}">{_e(session)}</text>'
             )
+    axis_title = _("game (in order)") if by_session else _("game")
     parts.append(
-        f'<text class="axis-title" x="{LEFT + plot_w / 2:.2f}" y="{HEIGHT - 4}">'
-        f"{'game (in order)' if by_session else 'game'}</text>"
+        f'<text class="axis-title" x="{LEFT + plot_w / 2:.2f}" y="{HEIGHT - 4}">{axis_title}</text>'
     )
     if not games:
         parts.append(
             f'<text class="nogames" x="{LEFT + plot_w / 2:.2f}" y="{TOP + plot_h / 2 - 12:.2f}">'
-            "No games finished yet</text>"
+            + _("No games finished yet")
+            + "</text>"
         )
     yield "".join(parts)
     for p in everyone:
@@ -636,8 +733,12 @@ def _chart(
     paid = ""
     if any(found.final[p] for p in everyone) or games:
         paid = (
-            '<p class="note">Each line is a player’s money won or lost at the table, after '
-            "each game; payments booked between players are not in the chart.</p>"
+            '<p class="note">'
+            + _(
+                "Each line is a player’s money won or lost at the table, after each game; "
+                "payments booked between players are not in the chart."
+            )
+            + "</p>"
         )
     yield (f'</svg><figcaption><ul id="legend">{legend}</ul></figcaption></figure>{paid}</section>')
 
@@ -664,13 +765,16 @@ def _sheet(
     final: Mapping[str, Cents],
     *,
     by_session: bool,
+    tr: Translator = ENGLISH,
 ) -> Iterator[str]:
-    head = [*(["session"] if by_session else []), "game", "box", "captain"]
+    _ = tr.gettext
+    head = [*([_("session")] if by_session else []), _("game"), _("box"), _("captain")]
     header = "".join(f"<th>{h}</th>" for h in head) + "".join(
         f'<th class="player" data-player="{_e(p)}">{_e(p)}</th>' for p in everyone
     )
+    title = _("Score sheet")
     yield (
-        '<section id="sheet"><h2>Score sheet</h2><div class="scroll"><table>'
+        f'<section id="sheet"><h2>{title}</h2><div class="scroll"><table>'
         f"<thead><tr>{header}</tr></thead><tbody>"
     )
     points = dict.fromkeys(everyone, 0)
@@ -704,9 +808,11 @@ def _sheet(
                 f'{_amount(cents)} <span class="pts">({signed(pts)})</span>'
                 f'<span class="run">→ {format_money(run[p], sign=True)}</span></td>'
             )
+        game_word = _("game {number}").format(number=line.number)
         extras += [
             f'<span class="extra" data-game="{line.number}">'
-            f"{_e(line.session) + ' ' if by_session else ''}game {line.number}: "
+            f"{_e(line.session) + ' ' if by_session else ''}"
+            f"{game_word}: "
             f"{_e(extra_result_text(e))}</span>"
             for e in line.extras
         ]
@@ -718,7 +824,8 @@ def _sheet(
     if not count:
         yield (
             f'<tr class="empty"><td colspan="{len(head) + len(everyone)}">'
-            "No games finished yet.</td></tr>"
+            + _("No games finished yet.")
+            + "</td></tr>"
         )
     pad = "".join("<td></td>" for _ in head[1:])
     totals = "".join(
@@ -730,21 +837,34 @@ def _sheet(
         for p in everyone
     )
     foot = (
-        f'<tfoot><tr class="total points"><th>points</th>{pad}{totals}</tr>'
-        f'<tr class="total money"><th>money</th>{pad}{money}</tr></tfoot>'
+        '<tfoot><tr class="total points"><th>'
+        + _("points")
+        + f"</th>{pad}{totals}</tr>"
+        + '<tr class="total money"><th>'
+        + _("money")
+        + f"</th>{pad}{money}</tr></tfoot>"
     )
     notes = []
     if engine:
         notes.append(
-            "* imported from an engine file: a head-to-head game, the winner in the box column "
-            "and the loser as captain."
+            "* "
+            + _(
+                "imported from an engine file: a head-to-head game, the winner in the box "
+                "column and the loser as captain."
+            )
         )
     if extras:
-        notes.append(f"Extras, counted in the games above: {'; '.join(extras)}.")
+        notes.append(
+            _("Extras, counted in the games above: {extras}.").format(extras="; ".join(extras))
+        )
     notes.append(
-        "Each cell: the game’s money (its points), then the running total; "
-        '<span class="key box">the box</span> and <span class="key captain">the captain</span> '
-        "are shaded."
+        _(
+            "Each cell: the game’s money (its points), then the running total; {box} and "
+            "{captain} are shaded."
+        ).format(
+            box=('<span class="key box">' + _("the box") + "</span>"),
+            captain=('<span class="key captain">' + _("the captain") + "</span>"),
+        )
     )
     yield (f'</tbody>{foot}</table></div><p class="note">{" ".join(notes)}</p></section>')
 
@@ -758,24 +878,40 @@ def _rules(
     currency: str | None,
     card: Card | None = None,
     local: Callable[[datetime], datetime] | None = None,
+    tr: Translator = ENGLISH,
 ) -> str:
+    """The house rules in words, a row per topic (each row's ``data-options`` holds its
+    options as ``chouette new`` takes them, ``option=value``), and the options that differ
+    from chouette's defaults in one line."""
+    _ = tr.gettext
     if rules is None:
         return (
-            '<section id="rules"><h2>House rules</h2><p>Every session keeps its own house '
-            "rules and stake: see each session’s own report.</p></section>"
+            ('<section id="rules"><h2>' + _("House rules") + "</h2><p>")
+            + _("Every session keeps its own house rules and stake: see each session’s own report.")
+            + "</p></section>"
         )
     unit = f" {currency}" if currency else ""
-    described = (
-        [("stake", f"{format_money(stake)}{unit} a point")] if stake is not None else []
-    ) + [*rules.describe()]
-    rows = "".join(
-        f'<tr data-rule="{_e(option)}"><th>{_e(option)}</th><td>{_e(value)}</td></tr>'
-        for option, value in described
-    )
+    rows = ""
+    if stake is not None:
+        rows = (
+            ('<tr data-rule="stake"><th>' + _("Stake") + "</th><td>")
+            + _e(_("{amount} a point").format(amount=f"{format_money(stake)}{unit}"))
+            + "</td></tr>"
+        )
+    values = rules.to_dict()
+    for topic, text in rule_lines(rules, tr):
+        names = [o.replace("_", "-") for o in dict(TOPICS)[topic]]
+        said = " ".join(f"{o}={value_text(values[o])}" for o in names if o in values)
+        rows += (
+            f'<tr data-topic="{_e(topic)}" data-options="{_e(said)}">'
+            f"<th>{_e(topic_name(topic, tr))}</th><td>{_e(text)}</td></tr>"
+        )
     card_part = "" if card is None else _card(card, local or (lambda moment: moment))
+    options = _("As chouette new takes them: {summary}.").format(summary=rules.summary())
+    title = _("House rules")
     return (
-        f'<section id="rules"><h2>House rules</h2><p class="summary">{_e(rules.summary())}.</p>'
-        f'{card_part}<table class="rules">{rows}</table></section>'
+        f'<section id="rules"><h2>{title}</h2><table class="rules">{rows}</table>'
+        f'<p class="summary">{_e(options)}</p>{card_part}</section>'
     )
 
 
@@ -786,12 +922,18 @@ def _card(card: Card, local: Callable[[datetime], datetime]) -> str:
     return "".join(f'<p class="card">{_e(line)}</p>' for line in said)
 
 
-def _footer(standings: Sequence[Standing], generated: str) -> str:
+def _footer(standings: Sequence[Standing], generated: str, tr: Translator = ENGLISH) -> str:
     total = sum(s.cents for s in standings)
     return (
-        f"<footer><p>Money in integer cents, exact: the balances sum to "
-        f'<span id="sum" data-cents="{total}">{format_money(total)}</span>. '
-        f"Generated by chouette at {generated}.</p></footer>"
+        "<footer><p>"
+        + tr.gettext(
+            "Money in integer cents, exact: the balances sum to {sum}. Generated by chouette "
+            "at {moment}."
+        ).format(
+            sum=f'<span id="sum" data-cents="{total}">{format_money(total)}</span>',
+            moment=generated,
+        )
+        + "</p></footer>"
     )
 
 
@@ -847,13 +989,13 @@ figure { margin: 0; }
   gap: .3rem 1.2rem; font-size: .9rem; }
 #legend li { white-space: nowrap; }
 .swatch { width: 24px; height: 6px; margin-right: .35em; vertical-align: middle; }
-table.rules th { font-weight: 500; color: var(--muted); }
 table.rules, table.rules tbody { display: block; }
-table.rules tbody { display: grid; grid-template-columns: repeat(auto-fill, minmax(15rem, 1fr));
-  column-gap: 1.5rem; }
-table.rules tr { display: flex; justify-content: space-between;
-  border-bottom: 1px solid var(--rule); }
-table.rules th, table.rules td { border: 0; padding: .2rem .3rem; }
+table.rules tbody { columns: 2 22rem; column-gap: 1.5rem; font-size: .9rem; }
+table.rules tr { display: block; break-inside: avoid; padding: .15rem 0; }
+table.rules th, table.rules td { display: inline; border: 0; padding: 0; text-align: left; }
+table.rules th { font-weight: 600; color: var(--muted); }
+table.rules th::after { content: ": "; }
+#rules .summary, #rules .card { font-size: .85rem; color: var(--muted); margin: .3rem 0; }
 footer { margin-top: 2rem; border-top: 1px solid var(--rule); padding-top: .5rem; }
 @media (max-width: 600px) {
   body { padding: .6rem; font-size: 14px; }

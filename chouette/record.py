@@ -137,12 +137,17 @@ def parse_event(obj: Any, where: str, *, allow_end: bool = False) -> Event:
             raise RecordError(f"{where}: {act} needs a 'member'")
         return Answer(act=act, member=_text(obj["member"], f"{where}: member"))
     if act == "deal":
-        _keys(obj, {"act", "member", "points"}, where)
+        _keys(obj, {"act", "member", "points", "won_by"}, where)
         points = obj.get("points")
         if not isinstance(points, int) or isinstance(points, bool):
             raise RecordError(f"{where}: deal 'points' must be a whole number")
         check_points(points, f"{where}: deal")
-        return Deal(member=_text(obj.get("member"), f"{where}: member"), points=points)
+        won_by = obj.get("won_by")
+        if won_by is not None and won_by not in ("box", "captain"):
+            raise RecordError(f"{where}: deal 'won_by' must be box or captain")
+        return Deal(
+            member=_text(obj.get("member"), f"{where}: member"), points=points, won_by=won_by
+        )
     if act == "extra":
         return _extra(obj, where)
     if act in EXTRA_ACTS:
@@ -397,7 +402,10 @@ def event_to_json(event: Event) -> dict[str, Any]:
     if isinstance(event, Answer):
         return {"act": event.act, "member": event.member}
     if isinstance(event, Deal):
-        return {"act": "deal", "member": event.member, "points": event.points}
+        out = {"act": "deal", "member": event.member, "points": event.points}
+        if event.won_by is not None:
+            out["won_by"] = event.won_by
+        return out
     if isinstance(event, Extra):
         return {
             "act": "extra",

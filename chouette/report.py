@@ -59,9 +59,18 @@ class Entry:
 
 @dataclass(frozen=True)
 class Standing:
+    """A player's totals: ``cents`` the balance (what they won at the table and the
+    payments between players), ``paid`` those payments (paid +, received −)."""
+
     name: str
     points: int
     cents: Cents
+    paid: Cents = 0
+
+    @property
+    def table_cents(self) -> Cents:
+        """What the player won (+) or lost (−) at the table, payments aside."""
+        return self.cents - self.paid
 
 
 @dataclass(frozen=True)
@@ -147,6 +156,8 @@ def status_json(status: Status) -> dict[str, Any]:
         "captain": line.captain,
         "crew": list(line.crew),
         "partner": line.partner,
+        "sitting_out": [p for p in line.order if p in line.sitting_out],
+        "away": dict(line.away),
         "game": None
         if game is None
         else {
@@ -350,18 +361,35 @@ def extras_notes(lines: Iterable[GameLine], *, sessions: bool) -> list[str]:
 # ---------------------------------------------------------------- standings
 
 
-def standings(players: Sequence[str], totals: Mapping[str, tuple[int, Cents]]) -> list[Standing]:
-    """Every player with their totals, best first (ties in the order they joined)."""
+def standings(
+    players: Sequence[str],
+    totals: Mapping[str, tuple[int, Cents]],
+    paid: Mapping[str, Cents] | None = None,
+) -> list[Standing]:
+    """Every player with their totals (``paid``: what each paid, +, or received, −, in
+    payments between players), ranked by what they won at the table, best first: a payment
+    moves a balance, never a place (ties by points, then in the order they joined)."""
+    paid = paid or {}
     names = list(players) + [p for p in totals if p not in players]
+    names += [p for p in paid if p not in names]
     rank = {name: i for i, name in enumerate(names)}
-    table = [Standing(p, *totals.get(p, (0, 0))) for p in names]
-    return sorted(table, key=lambda s: (-s.cents, -s.points, rank[s.name]))
+    table = [Standing(p, *totals.get(p, (0, 0)), paid.get(p, 0)) for p in names]
+    return sorted(table, key=lambda s: (-s.table_cents, -s.points, rank[s.name]))
 
 
 def standings_json(session: str | None, table: Sequence[Standing]) -> dict[str, Any]:
     return {
         "session": session,
-        "players": [{"name": s.name, "points": s.points, "cents": s.cents} for s in table],
+        "players": [
+            {
+                "name": s.name,
+                "points": s.points,
+                "cents": s.cents,
+                "table_cents": s.table_cents,
+                "paid_cents": s.paid,
+            }
+            for s in table
+        ],
     }
 
 
@@ -693,6 +721,8 @@ def event_sentence(
         return f"{event.member} {VERBS[event.act]}{decider(before or after, event.member)}{also}"
     if isinstance(event, Deal):
         dealt = f"{box} and {event.member} deal: {signed(event.points)} to {event.member}"
+        if event.won_by is not None:
+            dealt += f", won by {'the box' if event.won_by == 'box' else event.member}"
         return dealt + decider(before or after, event.member)
     if isinstance(event, Extra):
         return extra_sentence(event)

@@ -28,7 +28,10 @@ Resignations = Literal["board", "per-member"]
 #: keeps the edition it was started with, so its stored games replay to what was booked.
 #: Edition 3 (issue 25): under mandatory beaver a deal on the box's double is an answer
 #: like any other, so the lone-taker check applies to it.
-EDITION = 3
+#: Edition 4 (issue 25): under ``retention captain`` a deal at 0 with the captain is no win
+#: for the box (RULES.md §3: the box stays only if it beat the captain), so the captain
+#: takes the box, unless the table declared the box the winner (``deal C 0 --won-by box``).
+EDITION = 4
 
 #: The fewest players in the line a split makes two tables of (each at least 3).
 MIN_SPLIT = 6
@@ -104,6 +107,12 @@ class HouseRules:
         """Whether a deal on the box's pending double is checked as an answer to it (the
         mandatory beaver's lone taker), as in edition 3 (see :data:`EDITION`)."""
         return self.edition >= 3
+
+    @property
+    def zero_deal_loses(self) -> bool:
+        """Whether a pair dealt at 0 with the captain is no win for the box (the captain
+        rule's box goes), as in editions 1 and 4; editions 2 and 3 kept the box."""
+        return self.edition == 1 or self.edition >= 4
 
     def __post_init__(self) -> None:
         self._check_bounds(wild_only=True)  # a number past any bound: not even shown whole

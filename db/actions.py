@@ -17,8 +17,11 @@ from chouette.game import Event, Game, apply_all, start
 from chouette.limits import check_game
 from chouette.line import Line, check_between_games, check_session_name, normal_name
 from chouette.line import join as join_line
+from chouette.line import leave as leave_line
+from chouette.line import sit_in as sit_in_line
+from chouette.line import sit_out as sit_out_line
 from chouette.line import split as split_line
-from chouette.money import Cents, check_new_stake, check_payment, format_money
+from chouette.money import Advance, Cents, check_new_stake, check_payment, format_money
 from chouette.names import match
 from chouette.outcome import Outcome, settle_game
 from chouette.presets import check_preset_name, preset_key
@@ -27,6 +30,7 @@ from chouette.report import Undone, joined_text
 from chouette.rules import EDITION, HouseRules
 from chouette.text import check_note
 from db.codec import extras_to_detail, iso, line_from_dict, line_from_json, line_to_dict
+from db.journal import check_entry, entry_name, entry_problem
 from db.ledger import Ledger
 from db.values import Action, Finished, LiveGame, Paid, Played, SessionInfo, StoredPlayer
 
@@ -218,6 +222,39 @@ def change_line(
     return book.save_line(info, line)
 
 
+#: The changes of a seated player's place between games, and what the scorer says of each.
+SEAT_CHANGES = {"leave": "leaves", "sit-out": "sits out", "sit-in": "sits in"}
+#: The journal's entries between games that play no game: a sit-out before them is undone
+#: by a sit-in as if it had never been.
+NO_GAME = frozenset({"line", "payment", "rename", "accept"})
+
+
+def change_seat(book: Ledger, info: SessionInfo, act: str, name: str) -> SessionInfo:
+    """``name`` (as the line writes them) leaves, sits out or sits in (``act``, a key of
+    :data:`SEAT_CHANGES`), between games. A player who sits in with no game played since
+    they sat out takes back the line as it was (:func:`chouette.line.sit_in`)."""
+    rules = info.rules
+    said = f"{name} {SEAT_CHANGES[act]}"
+    if act == "leave":
+        return change_line(book, info, lambda line: leave_line(line, name, rules), said)
+    if act == "sit-out":
+        return change_line(
+            book, info, lambda line: sit_out_line(line, name, rules), said, sits_out=name
+        )
+    before = _sat_out_from(book, info, name)
+    return change_line(book, info, lambda line: sit_in_line(line, name, rules, before), said)
+
+
+def _sat_out_from(book: Ledger, info: SessionInfo, name: str) -> Line | None:
+    """The line before ``name`` sat out, if no game was played since; else None."""
+    for action in book.actions(info):
+        if action.kind == "line" and action.detail.get("sits_out") == name:
+            return line_from_dict(action.detail["line"])
+        if action.kind not in NO_GAME:
+            return None
+    return None
+
+
 def join(book: Ledger, info: SessionInfo, typed: str, stake: Cents | None) -> SessionInfo:
     """A player who joins (or joins again) where the house rules seat a newcomer: with their
     own stake, if they play for one (the same as before, once they have played in the
@@ -343,9 +380,26 @@ def forget_preset(book: Ledger, name: str) -> ClubPreset:
 # ---------------------------------------------------------------- money between players
 
 
-def pay(book: Ledger, info: SessionInfo, payer: str, payee: str, cents: Cents, note: str) -> None:
-    """A payment between two players of the session, booked so the debt disappears."""
+def pay(
+    book: Ledger,
+    info: SessionInfo,
+    payer: str,
+    payee: str,
+    cents: Cents,
+    note: str,
+    *,
+    advance: bool = False,
+) -> Advance:
+    """A payment between two players of the session, booked so the debt disappears. One
+    that is more than the payer owes the payee is refused unless it is meant (``advance``);
+    what it is against the balances (:class:`chouette.money.Advance`) is returned."""
     check_payment(payer, payee, cents, set(book.players(info)), info.name)
+    totals = book.totals(info)
+    against = Advance(
+        payer, payee, cents, totals.get(payer, (0, 0))[1], totals.get(payee, (0, 0))[1]
+    )
+    if against.over and not advance:
+        raise ChouetteError(against.refusal())
     (payment_id,) = book.book_payments(
         [Paid(info.id, payer, payee, cents, check_note(note), book.now)]
     )
@@ -354,6 +408,7 @@ def pay(book: Ledger, info: SessionInfo, payer: str, payee: str, cents: Cents, n
         "payment",
         {"id": payment_id, "said": f"{payer} paid {payee} {format_money(cents)}"},
     )
+    return against
 
 
 # ---------------------------------------------------------------- the sessions
@@ -402,6 +457,7 @@ def undo(book: Ledger, info: SessionInfo) -> Undone:
     if not journal:
         return _undo_unjournaled(book, info)
     action = journal[0]
+    check_entry(book, info, action)  # a damaged entry is refused, named: nothing taken back
     done, detail = what(action), action.detail
     book.forget_action(action)
     if done.what == "events":
@@ -483,8 +539,17 @@ def undoable(book: Ledger, info: SessionInfo, live: LiveGame) -> bool:
 
 
 def log(book: Ledger, info: SessionInfo, limit: int | None = None) -> list[tuple[datetime, Undone]]:
-    """What ``undo`` would take back, newest first: when, and what."""
-    return [(action.at, what(action)) for action in book.actions(info, limit)]
+    """What ``undo`` would take back, newest first: when, and what (a damaged entry as
+    damaged, named: ``undo`` refuses it)."""
+    listed = []
+    for action in book.actions(info, limit):
+        problem = entry_problem(book, info, action)
+        if problem is not None:
+            said = f"nothing: {entry_name(info, action)} is damaged ({problem})"
+            listed.append((action.at, Undone("line", said=said)))
+        else:
+            listed.append((action.at, what(action)))
+    return listed
 
 
 def _undo_split(book: Ledger, info: SessionInfo, action: Action) -> None:

@@ -24,6 +24,7 @@ from chouette.line import Line
 from chouette.money import format_money
 from chouette.outcome import MULTIPLIER, Kind, pair_money, pair_points, settle_game
 from db.codec import event_from_body, extras_from_detail, line_from_json
+from db.journal import journal_problems
 from db.ledger import Ledger
 from db.values import Booking, SessionInfo, SourceFile, StoredGame
 
@@ -95,6 +96,7 @@ def _contents(book: Ledger, audit: Audit) -> None:
                 live += 1
             audit.problems += _replayed(book, where, game, booked, info)
         audit.problems += session_problems(info, [g.number for g in games], live)
+        audit.problems += journal_problems(book, info)
         audit.problems += _imports(book, info, games)
         named = set(info.line.order) | {player for (s, player) in summed if s == info.id}
         audit.problems += stranger_problems(info.name, named, book.player_names(info))

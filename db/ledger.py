@@ -707,7 +707,7 @@ class Ledger:
         if limit is not None:
             query = query.limit(limit)
         return [
-            Action(row.id or 0, row.kind, json.loads(row.detail), utc(row.at))
+            Action(row.id or 0, row.kind, _detail(row.detail), utc(row.at))
             for row in self._db.exec(query).all()
         ]
 
@@ -972,6 +972,18 @@ class Ledger:
 
     def player_names(self, info: SessionInfo) -> set[str]:
         return set(self._db.exec(select(PlayerRow.name).where(PlayerRow.session_id == info.id)))
+
+
+def _detail(text: str) -> dict[str, Any]:
+    """A journal entry's detail; one that is not a JSON object is kept as damaged, for
+    :mod:`db.journal` to name (``check``) and refuse (``undo``)."""
+    try:
+        found = json.loads(text)
+    except (ValueError, RecursionError):
+        found = None
+    if not isinstance(found, dict):
+        return {"\x00unreadable": text[:200]}
+    return found
 
 
 def _stored(row: GameRow) -> StoredGame:

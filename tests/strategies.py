@@ -78,7 +78,7 @@ def lines(draw: st.DrawFn, rules: HouseRules, min_players: int = 3) -> Line:
     line = new_line(players, rules)
     if rules.proxies and line.crew:  # some of the crew away: following the captain, or a proxy
         for member in draw(st.lists(st.sampled_from(line.crew), unique=True)):
-            proxy = draw(st.sampled_from([FOLLOWS, FOLLOWS, "zed", line.order[0]]))
+            proxy = draw(st.sampled_from([FOLLOWS, FOLLOWS, line.order[1], line.order[0]]))
             line = name_proxy(line, member, proxy, rules)
     return line
 

@@ -41,7 +41,8 @@ def show(line: Line) -> str:
 
 def ev(text: str) -> Event:
     """``"double C M1"`` (box doubles), ``"double C --by member"``, ``"take C"``,
-    ``"deal C 2"``, ``"extra C M1 2 1"`` (points and premium), ``"end box gammon"``,
+    ``"deal C 2"`` (``"deal C 0 --won-by box"``), ``"extra C M1 2 1"`` (points and
+    premium), ``"end box gammon"``,
     ``"auto"`` (``"auto --box-chooses"``), ``"carry accept 1"``, ``"resign gammon C M1"``,
     ``"resign-accept C"``, ``"resign-refuse C"``, ``"double-extra C M1"``,
     ``"take-extra C M1"``."""
@@ -69,7 +70,8 @@ def ev(text: str) -> Event:
     if act in ("take", "drop", "beaver", "raccoon"):
         return Answer(act, args[0])  # type: ignore[arg-type]
     if act == "deal":
-        return Deal(args[0], int(args[1]))
+        won_by = args[args.index("--won-by") + 1] if "--won-by" in args else None
+        return Deal(args[0], int(args[1]), won_by)
     if act == "extra":
         points = int(args[2]) if len(args) > 2 else 2
         premium = int(args[3]) if len(args) > 3 else points // 2  # as the command's default

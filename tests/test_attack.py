@@ -108,7 +108,7 @@ def evening(chouette) -> None:
     chouette("take", "bob")
     chouette("drop", "cat")
     chouette("end", "box", "--gammon")
-    chouette("pay", "ann", "bob", "4.00", "--note", "cash")
+    chouette("pay", "ann", "bob", "4.00", "--advance", "--note", "cash")
     chouette("double", "bob", "--by", "member")
 
 
@@ -301,7 +301,7 @@ PAST_LIMIT = [
         "--player-stake 'b=100000000000000': '100000000000000'",
     ),
     (["join", "eve", "--stake", "99999999999999999999"], "--stake: '99999999999999999999'"),
-    (["pay", "ann", "bob", "20000000000000"], "AMOUNT: '20000000000000'"),
+    (["pay", "ann", "bob", "20000000000000", "--advance"], "AMOUNT: '20000000000000'"),
     (["pay", "ann", "bob", "9" * 5000], f"AMOUNT: '{'9' * 75}…(5,000 characters)…{'9' * 25}'"),
 ]
 
@@ -316,7 +316,7 @@ def test_an_amount_past_the_limit_is_refused_with_the_limit(chouette, ledger_url
 @pytest.mark.parametrize("text", ["0.001", "2.5555", "0." + "0" * 5000 + "1"])
 def test_a_fraction_of_a_cent_is_refused(chouette, text):
     chouette("new", "friday", "ann", "bob")
-    result = chouette("pay", "ann", "bob", text, code=2)
+    result = chouette("pay", "ann", "bob", text, "--advance", code=2)
     echo = clipped(text)  # a long amount echoed clipped: 0.0000…(5,003 characters)…0001
     assert result.stderr == f"Error: AMOUNT: {echo!r} is not a whole number of cents\n"
     tally("refused")
@@ -329,7 +329,7 @@ def test_an_exponent_is_no_amount_of_money(chouette, ledger_url, text):
     """Python reads 1e3 as 1000 and 1e999999999 as a number too big to work with; at a
     table, 1e3 is a slip of the finger (the e sits under the 3)."""
     chouette("new", "friday", "ann", "bob")
-    for args in (["pay", "ann", "bob", "--", text], ["join", "cat", "--stake", text]):
+    for args in (["pay", "ann", "bob", "--advance", "--", text], ["join", "cat", "--stake", text]):
         said = refused(chouette, ledger_url, *args, code=2)
         assert said.endswith(f"{text!r} is not an amount of money\n"), said
 
@@ -389,8 +389,8 @@ def test_a_running_balance_never_passes_the_limit(chouette, ledger_url):
     """On SQLite a balance past 2^63 cents silently became a float; now a balance stops at
     the limit: the payment that would pass it is refused."""
     chouette("new", "friday", "ann", "bob")
-    chouette("pay", "ann", "bob", "9000000000000")
-    assert refused(chouette, ledger_url, "pay", "ann", "bob", "9000000000000") == (
+    chouette("pay", "ann", "bob", "9000000000000", "--advance")
+    assert refused(chouette, ledger_url, "pay", "ann", "bob", "9000000000000", "--advance") == (
         f"Error: ann's running balance would pass the ledger's limit ({LIMIT_POINTS} points, "
         f"{LIMIT_MONEY} in money): nothing was written\n"
     )
@@ -448,7 +448,13 @@ def test_points_past_32_bits_book_and_restore_on_both_databases(
     chouette("new", "friday", "ann", "bob", "--stake", "0.01")
     chouette("deal", "bob", "3000000000")
     want = chouette.json("standings")
-    assert want["players"][0] == {"name": "bob", "points": 3000000000, "cents": 3000000000}
+    assert want["players"][0] == {
+        "name": "bob",
+        "points": 3000000000,
+        "cents": 3000000000,
+        "table_cents": 3000000000,
+        "paid_cents": 0,
+    }
     export = tmp_path / "wide.jsonl"
     chouette("export", str(export))
     other = postgres_server.create_database() if backend == "sqlite" else str(tmp_path / "x.db")
@@ -486,7 +492,7 @@ def test_an_amount_with_a_comma_that_could_be_decimal_is_refused(chouette, ledge
     """`--stake 5,00` meant 500.00 once; a comma is read only where it cannot be read two ways:
     a decimal comma with one or two digits after it, a thousands separator with a point."""
     chouette("new", "friday", "ann", "bob")
-    for args in (["new", "x", "a", "b", "--stake", text], ["pay", "ann", "bob", text]):
+    for args in (["new", "x", "a", "b", "--stake", text], ["pay", "ann", "bob", text, "--advance"]):
         said = refused(chouette, ledger_url, *args, code=2)
         assert "a comma could be a decimal comma or a thousands separator" in said
 
@@ -508,7 +514,10 @@ def test_every_command_that_takes_money_says_what_it_understood(chouette):
     chouette("end", "box")
     out = chouette("join", "eve", "--stake", "1,000,000").stdout
     assert out.startswith("eve joins at 1000000.00 a point. Line: ")
-    assert chouette("pay", "ann", "bob", "2,500.00").stdout == "ann paid bob 2500.00 (friday).\n"
+    assert (
+        chouette("pay", "ann", "bob", "2,500.00", "--advance").stdout
+        == "ann paid bob 2500.00 (friday).\n"
+    )
 
 
 # ---------------------------------------------------------------- other files and ledgers
@@ -523,7 +532,7 @@ READS = [
     ["sheet", "--all"],
     ["ledger", "--all"],
 ]
-WRITES = [["pay", "ann", "bob", "1"], ["new", "x", "a", "b"], ["migrate"]]
+WRITES = [["pay", "ann", "bob", "1", "--advance"], ["new", "x", "a", "b"], ["migrate"]]
 
 
 def test_another_programs_database_is_never_touched(chouette, tmp_path):
@@ -557,7 +566,11 @@ def test_a_file_that_is_no_database_is_refused_and_left_alone(chouette, tmp_path
 
 def test_a_mistyped_ledger_path_is_named_and_not_created(chouette, tmp_path):
     missing = tmp_path / "ledgr.db"
-    for args in [*READS, ["pay", "ann", "bob", "1"], ["--session", "friday", "end", "box"]]:
+    for args in [
+        *READS,
+        ["pay", "ann", "bob", "1", "--advance"],
+        ["--session", "friday", "end", "box"],
+    ]:
         result = chouette("--db", str(missing), *args, code=1)
         assert result.stderr == (
             f"Error: there is no ledger at {missing}: `chouette new NAME PLAYER...` starts one "
@@ -638,7 +651,7 @@ def test_a_ledger_on_a_read_only_disk_can_be_read(chouette, ledger_file, tmp_pat
     assert not ledger_file.with_name("ledger.db-wal").exists()  # a clean ledger: no log
     with read_only(tmp_path):
         same_reports(ledger_file, want)
-        done = run(ledger_file, "--session", "friday", "pay", "ann", "bob", "1")
+        done = run(ledger_file, "--session", "friday", "pay", "ann", "bob", "1", "--advance")
         assert done.returncode == 1
         assert error(done).startswith(
             f"Error: the ledger at {ledger_file} is on a read-only disk or folder, or the "
@@ -656,7 +669,7 @@ def test_a_read_only_ledger_file_can_be_read(chouette, ledger_file, tmp_path):
     dispose_all()
     with read_only(ledger_file):
         same_reports(ledger_file, want)
-        done = run(ledger_file, "--session", "friday", "pay", "ann", "bob", "1")
+        done = run(ledger_file, "--session", "friday", "pay", "ann", "bob", "1", "--advance")
         assert done.returncode == 1
         assert "it can be read, not written" in error(done)
 
@@ -847,7 +860,7 @@ def test_arguments_that_are_not_utf8_are_refused_with_a_message(ledger_file):
     assert run(ledger_file, "new", "friday", "ann", "bob").returncode == 0
     before = digest(ledger_file)
     for args in (
-        ["pay", "ann", "bob", "1", "--note", "caf\udce9"],
+        ["pay", "ann", "bob", "1", "--advance", "--note", "caf\udce9"],
         ["join", "b\udcffb"],
         ["--session", "fri\udcffday", "status"],
         ["new", "s\udcff", "ann", "bob"],
@@ -915,7 +928,7 @@ def flipped(data: bytes, rng: random.Random) -> bytes:
 FLIP_COMMANDS = [
     ["standings", "--all"],
     ["check"],
-    ["--session", "friday", "pay", "ann", "bob", "1"],
+    ["--session", "friday", "pay", "ann", "bob", "1", "--advance"],
     ["export"],
     ["sheet", "--all"],
     ["--session", "friday", "status"],
@@ -981,7 +994,7 @@ def raw(text: str) -> bool:
 
 def test_a_note_with_escape_sequences_is_shown_escaped(chouette, tmp_path):
     chouette("new", "friday", "ann", "bob")
-    chouette("pay", "ann", "bob", "5", "--note", NOTE)
+    chouette("pay", "ann", "bob", "5", "--advance", "--note", NOTE)
     for fmt in ("table", "markdown", "csv"):
         out = chouette("ledger", "--format", fmt).stdout
         assert SHOWN in out and not raw(out), fmt
@@ -1000,7 +1013,7 @@ def test_a_note_with_escape_sequences_is_shown_escaped(chouette, tmp_path):
         ["--session", "\x1b]0;pwned\x07x", "status"],
         ["export", str(Path("/nonexistent") / "\u202elmth.jsonl")],
         ["record", "\u202efdp.json"],
-        ["pay", "ann", "\x1b]0;pwned\x07", "5"],
+        ["pay", "ann", "\x1b]0;pwned\x07", "5", "--advance"],
     ],
 )
 def test_user_text_in_an_error_message_is_shown_escaped(chouette, args):

@@ -66,6 +66,8 @@ def test_undo_takes_back_the_last_event(chouette):
         "captain": "bob",
         "crew": ["cat", "dan"],
         "partner": None,
+        "sitting_out": [],
+        "away": {},
         "game": {
             "number": 1,
             "cubes": {
@@ -150,10 +152,10 @@ def test_reports_after_a_game(chouette):
     assert chouette.json("standings") == {
         "session": "friday",
         "players": [
-            {"name": "bob", "points": 4, "cents": 1000},
-            {"name": "ann", "points": 1, "cents": 100},
-            {"name": "dan", "points": -1, "cents": -100},
-            {"name": "cat", "points": -4, "cents": -1000},
+            {"name": "bob", "points": 4, "cents": 1000, "table_cents": 1000, "paid_cents": 0},
+            {"name": "ann", "points": 1, "cents": 100, "table_cents": 100, "paid_cents": 0},
+            {"name": "dan", "points": -1, "cents": -100, "table_cents": -100, "paid_cents": 0},
+            {"name": "cat", "points": -4, "cents": -1000, "table_cents": -1000, "paid_cents": 0},
         ],
     }
     assert chouette.json("sheet") == {
@@ -208,12 +210,19 @@ def test_undo_of_an_end_removes_its_bookings_and_restores_the_line(chouette):
     chouette("end", "team", "--gammon")
     assert chouette("undo").stdout == "Undone: took back end team gammon (game 1).\n"
     assert chouette.json("standings")["players"] == [
-        {"name": n, "points": 0, "cents": 0} for n in ("ann", "bob", "cat", "dan")
+        {"name": n, "points": 0, "cents": 0, "table_cents": 0, "paid_cents": 0}
+        for n in ("ann", "bob", "cat", "dan")
     ]
     assert chouette.json("status")["line"] == ["ann", "bob", "cat", "dan"]
     assert chouette.json("status")["game"]["number"] == 1
     chouette("end", "box")
-    assert chouette.json("standings")["players"][0] == {"name": "ann", "points": 7, "cents": 1600}
+    assert chouette.json("standings")["players"][0] == {
+        "name": "ann",
+        "points": 7,
+        "cents": 1600,
+        "table_cents": 1600,
+        "paid_cents": 0,
+    }
 
 
 def test_every_pair_dropping_ends_the_game(chouette):
@@ -414,8 +423,9 @@ def test_line_changes_between_games(chouette):
         "cat sits out. Line: ann | dan, bob  (sitting out: cat)\n"
     )
     assert chouette.json("status")["captain"] == "dan"
-    assert chouette("sit-in", "cat").stdout == "cat sits in. Line: ann | dan, cat, bob\n"
-    assert chouette("leave", "ann").stdout == "ann leaves. Line: dan | cat, bob\n"
+    # no game since cat sat out: cat is the captain again, as before
+    assert chouette("sit-in", "cat").stdout == "cat sits in. Line: ann | cat, dan, bob\n"
+    assert chouette("leave", "ann").stdout == "ann leaves. Line: cat | dan, bob\n"
     chouette("end", "team")
     names = [p["name"] for p in chouette.json("standings")["players"]]
     assert sorted(names) == ["ann", "bob", "cat", "dan"]

@@ -198,7 +198,7 @@ def test_an_extra_that_does_not_fit_is_refused_and_changes_nothing(rules, events
 
 
 def test_an_extra_with_a_player_away_is_refused():
-    line = name_proxy(seats("B | C, M1, M2"), "M2", "dan", HouseRules(extras=True, proxies=True))
+    line = name_proxy(seats("B | C, M1, M2"), "M2", "C", HouseRules(extras=True, proxies=True))
     game = start(line, HouseRules(extras=True, proxies=True))
     with pytest.raises(RuleError, match="M2 is away: an extra is a bet between players at the"):
         play_on(game, "extra C M2")
@@ -287,7 +287,7 @@ def test_an_extra_moves_money_only_between_its_two_players_by_its_worth(data):
 
 
 def away(text: str, *who: tuple[str, str | None], rules: HouseRules = PROXIES) -> Line:
-    """Seats with players away: ``("F", FOLLOWS)`` or ``("M1", "dan")``."""
+    """Seats with players away: ``("F", FOLLOWS)`` or ``("M1", "C")``."""
     line = seats(text, rules)
     for member, proxy in who:
         line = name_proxy(line, member, proxy, rules)
@@ -384,7 +384,7 @@ def test_when_the_captain_is_out_the_cube_follows_the_highest_placed_member_at_t
 def test_a_cube_cannot_follow_the_captains_from_the_box_or_the_captains_seat(text, member, seat):
     with pytest.raises(LineError, match=f"{member} is the {seat} of the next game"):
         name_proxy(seats(text), member, FOLLOWS, PROXIES)
-    assert name_proxy(seats(text), member, "dan", PROXIES).proxies == {member: "dan"}
+    assert name_proxy(seats(text), member, "M1", PROXIES).proxies == {member: "M1"}
 
 
 def test_a_rotation_that_seats_an_away_player_as_captain_stops_the_next_game_until_settled():
@@ -406,29 +406,29 @@ def test_a_rotation_that_seats_an_away_player_as_captain_stops_the_next_game_unt
 def test_p5_a_named_proxys_decisions_are_the_members_and_the_scorer_says_who_made_them():
     from chouette.report import describe_events, game_text
 
-    line = away("B | C, M1, M2", ("M1", "dan"))
+    line = away("B | C, M1, M2", ("M1", "C"))
     before = play(line, "double C M1", rules=PROXIES)
     after = play_on(before, "drop M1")
-    assert describe_events(1, before, after)[0] == "Game 1: M1 drops (dan for M1)."
+    assert describe_events(1, before, after)[0] == "Game 1: M1 drops (C for M1)."
     game = play_on(after, "take C", "end box")
     assert outcome(game).points == {"B": 4, "C": -2, "M1": -1, "M2": -1}
     heading, _ = game_text("fri", 1, over=True, game=game, detail=None, line_after=None,
                            bookings=[])  # fmt: skip
     assert heading[1:5] == [
-        "Line: B | C, M1, M2  (away: dan decides for M1)",
+        "Line: B | C, M1, M2  (away: C decides for M1)",
         "  1. double C, M1 --by box",
-        "  2. drop M1 (dan for M1)",
+        "  2. drop M1 (C for M1)",
         "  3. take C",
     ]
 
 
 def test_proxies_need_the_house_rule_and_a_seated_player_at_the_table():
     with pytest.raises(LineError, match=r"proxies are off in this session \(house rule --pro"):
-        name_proxy(seats("B | C, M1"), "M1", "dan", HouseRules())
+        name_proxy(seats("B | C, M1"), "M1", "C", HouseRules())
     line = Line(("B", "C", "M1", "M2"), sitting_out=frozenset({"M2"}))
     for name, proxy, message in (
-        ("X", "dan", "X is not in the line"),
-        ("M2", "dan", "M2 is sitting out: a proxy is for a player who plays while away"),
+        ("X", "C", "X is not in the line"),
+        ("M2", "C", "M2 is sitting out: a proxy is for a player who plays while away"),
         ("M1", "M1", "M1 cannot be their own proxy"),
     ):
         with pytest.raises(LineError, match=message):
@@ -438,7 +438,7 @@ def test_proxies_need_the_house_rule_and_a_seated_player_at_the_table():
 
 
 def test_a_proxy_named_again_replaces_the_first_and_keeps_its_place():
-    line = away("B | C, M1, M2", ("M1", "dan"), ("M2", FOLLOWS))
+    line = away("B | C, M1, M2", ("M1", "C"), ("M2", FOLLOWS))
     line = name_proxy(line, "M1", FOLLOWS, PROXIES)
     assert line.away == (("M1", FOLLOWS), ("M2", FOLLOWS))
     assert withdraw_proxy(line, "M1").away == (("M2", FOLLOWS),)
@@ -451,33 +451,33 @@ def test_a_proxy_is_at_the_table():
     with pytest.raises(LineError, match="M2 is away too: a proxy decides at the table"):
         name_proxy(line, "M1", "M2", PROXIES)
     line = name_proxy(line, "M1", "M3", PROXIES)
-    for proxy in (FOLLOWS, "dan"):
+    for proxy in (FOLLOWS, "C"):
         with pytest.raises(LineError, match="M3 decides for M1: name M1 another proxy first"):
             name_proxy(line, "M3", proxy, PROXIES)
-    assert name_proxy(line, "M1", "dan", PROXIES).away == (("M2", FOLLOWS), ("M1", "dan"))
+    assert name_proxy(line, "M1", "C", PROXIES).away == (("M2", FOLLOWS), ("M1", "C"))
 
 
 def test_players_away_stay_away_through_rotation_joins_and_leaves():
-    line = away("B | C, M1, M2", ("M2", "dan"))
+    line = away("B | C, M1, M2", ("M2", "C"))
     nxt = outcome(play(line, "end team", rules=PROXIES)).next_line
-    assert nxt.away == (("M2", "dan"),)
-    assert join(nxt, "eve", PROXIES).away == (("M2", "dan"),)
+    assert nxt.away == (("M2", "C"),)
+    assert join(nxt, "eve", PROXIES).away == (("M2", "C"),)
     from chouette.line import leave
 
     assert leave(nxt, "M2", PROXIES).away == ()
 
 
 def test_a_record_checks_who_is_away_and_carries_it():
-    line = away("B | C, M1, M2", ("M1", "dan"), ("M2", FOLLOWS))
+    line = away("B | C, M1, M2", ("M1", "C"), ("M2", FOLLOWS))
     game = play(line, "double C", "take C", "end box", rules=PROXIES)
     record = to_record(game)
-    assert record["away"] == {"M1": "dan", "M2": None}
+    assert record["away"] == {"M1": "C", "M2": None}
     again, _ = play_record(parse_record(record), line, PROXIES)
     assert again == game
     with pytest.raises(
-        RecordError, match=r"its 'away' is M1 \(dan decides\); in the session it is M1"
+        RecordError, match=r"its 'away' is M1 \(M2 decides\); in the session it is M1"
     ):
-        play_record(parse_record({**record, "away": {"M1": "dan"}}), line, PROXIES)
+        play_record(parse_record({**record, "away": {"M1": "M2"}}), line, PROXIES)
 
 
 # ------------------------------------------------------------ the law of a cube that follows
@@ -560,12 +560,23 @@ def test_s2_a_split_needs_six_players_who_play():
 def test_s3_each_table_keeps_its_players_away_and_picks_a_partner_again():
     rules = HouseRules(partner_from=4, partner_pick="last", proxies=True)
     line = Line(("a", "b", "c", "d", "e", "f", "g", "h"), partner="h", last_down="g")
-    line = name_proxy(line, "c", "zed", rules)
+    line = name_proxy(line, "c", "b", rules)
     line = name_proxy(line, "f", FOLLOWS, rules)
     old, new = split(line, rules)
-    assert show(old) == "a+d | b, c  (away: zed decides for c)"
+    assert show(old) == "a+d | b, c  (away: b decides for c)"
     assert show(new) == "e+h | f, g  (away: f's cube follows the captain's)"
     assert new.last_down == "g" and old.last_down is None
+
+
+def test_a_split_that_would_part_a_player_away_from_their_proxy_is_refused():
+    rules = HouseRules(proxies=True)
+    line = name_proxy(Line(("a", "b", "c", "d", "e", "f")), "e", "b", rules)
+    with pytest.raises(LineError) as err:
+        split(line, rules)
+    assert str(err.value) == (
+        "b decides for e, who is away, and they would sit at different tables after the "
+        "split: name e another proxy first (chouette proxy e --by NAME, or --withdraw it)"
+    )
 
 
 def test_split_at_says_when_the_line_has_grown_past_it():

@@ -40,11 +40,11 @@ def test_the_new_options_are_stored_printed_and_in_json(chouette, tmp_path):
         "jacoby-scope": "any-cube-turned", "beaver-limit": 2, "box-takes": "half",
         "deals": False,
     }  # fmt: skip
-    assert rules["edition"] == 3
+    assert rules["edition"] == 4
     page = tmp_path / "fri.html"
     chouette("report", "--html", str(page))
     html = page.read_text(encoding="utf-8")
-    assert '<tr data-rule="box-takes"><th>box-takes</th><td>half</td></tr>' in html
+    assert 'data-options="box-takes=half mandatory-beaver=off"' in html
 
 
 @pytest.mark.parametrize(

@@ -90,7 +90,12 @@ def test_an_sqlite_ledger_given_read_only_is_read_and_never_written(
         assert standings.stderr == "" and "ann" in standings.stdout
         assert chouette("--db", read_only, "status", "--json").stderr == ""
         assert chouette("--db", read_only, "check").stderr == ""
-        for command in (["take", "bob"], ["pay", "ann", "bob", "1"], ["undo"], ["migrate"]):
+        for command in (
+            ["take", "bob"],
+            ["pay", "ann", "bob", "1", "--advance"],
+            ["undo"],
+            ["migrate"],
+        ):
             refused = chouette("--db", read_only, *command, code=1)
             assert refused.stderr == (
                 f"Error: the ledger at {ledger_file} is opened read-only (mode=ro in its URL): "
@@ -114,7 +119,7 @@ def test_an_sqlite_url_with_another_option_is_refused_without_a_warning(
 ):
     chouette("new", "friday", "ann", "bob", "cat")
     before = dump(ledger_url)
-    for command in (["standings"], ["pay", "ann", "bob", "1"]):
+    for command in (["standings"], ["pay", "ann", "bob", "1", "--advance"]):
         result = chouette("--db", f"sqlite:///{ledger_file}?{query}", *command, code=1)
         assert result.stderr.startswith("Error: the ledger's URL ")
         assert "Warning" not in result.stderr and "Traceback" not in result.stderr
@@ -164,6 +169,8 @@ def test_a_postgres_ledger_lives_in_the_schema_its_url_names(chouette, ledger_ur
         "name": "ann",
         "points": 3,
         "cents": 300,
+        "table_cents": 300,
+        "paid_cents": 0,
     }
     # the same database without the option is another, empty, ledger
     assert "the ledger at" in chouette("--db", ledger_url, "standings", code=1).stderr

@@ -42,7 +42,7 @@ INVOCATIONS: dict[str, list[str]] = {
     "log": ["log"],
     "migrate": ["migrate"],
     "new": ["new", "saturday", "ann", "bob"],
-    "pay": ["pay", "ann", "bob", "1.00"],
+    "pay": ["pay", "ann", "bob", "1.00", "--advance"],
     "proxy": ["proxy", "cat", "--by", "ann"],
     "raccoon": ["raccoon", "bob"],
     "record": ["record", "games.jsonl"],

@@ -6,6 +6,8 @@ it keeps the older scoring (its stored games must replay to what was booked).
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -413,10 +415,48 @@ def test_edition_1_partner_pick_last_made_the_old_box_the_partner():
         ("inherit", "end box", "B | C, M2, M1"),
     ],
 )
-def test_a_deal_at_0_with_the_captain_is_no_win_for_the_captain(acting, ending, expected):
-    rules = HouseRules(acting_captain=acting)
+def test_editions_2_and_3_kept_the_box_on_a_deal_at_0_with_the_captain(acting, ending, expected):
+    rules = HouseRules(acting_captain=acting, edition=3)
     game = play("B | C, M1, M2", "deal C 0", ending, rules=rules)
     assert show(outcome(game).next_line) == expected
+
+
+@pytest.mark.parametrize("ending", ["end team", "end box"])
+def test_a_deal_at_0_with_the_captain_is_no_win_for_the_box(ending):
+    """RULES.md §3: the box stays only if it beat the captain. A pair dealt at 0 is not won
+    by the box, so the captain takes the box, whatever the board's end (edition 4)."""
+    game = play("B | C, M1, M2", "deal C 0", ending)
+    assert show(outcome(game).next_line) == "C | M1, M2, B"
+
+
+@pytest.mark.parametrize(
+    ("won_by", "expected", "why"),
+    [
+        ("box", "B | M1, M2, C",
+         "box stays: captain rule, the deal at 0 with C declared won by the box"),
+        ("captain", "C | M1, M2, B",
+         "box goes: captain rule, the deal at 0 with C declared won by C"),
+    ],
+)  # fmt: skip
+def test_a_table_that_declares_the_winner_of_a_deal_at_0_is_followed(won_by, expected, why):
+    """Amstergammon: "after a deal with the captain a winner must be declared"."""
+    game = play("B | C, M1, M2", f"deal C 0 --won-by {won_by}", "end team")
+    assert show(outcome(game).next_line) == expected
+    assert why in outcome(game).why
+
+
+@pytest.mark.parametrize(
+    ("events", "rules", "refusal"),
+    [
+        (["deal C 1 --won-by box"], HouseRules(), "a deal at +1 has one"),
+        (["deal M1 0 --won-by box"], HouseRules(), "M1 is not the captain"),
+        (["deal C 0 --won-by box"], HouseRules(retention="net-profit"),
+         "--won-by is for the captain rule (house rule --retention captain)"),
+    ],
+)  # fmt: skip
+def test_a_winner_is_declared_only_for_a_deal_at_0_with_the_captain(events, rules, refusal):
+    with pytest.raises(RuleError, match=re.escape(refusal)):
+        play("B | C, M1, M2", *events, rules=rules)
 
 
 def test_a_captain_at_0_when_the_box_goes_for_another_reason_takes_the_box():

@@ -126,13 +126,16 @@ def test_a_player_who_played_or_was_paid_stays_listed_at_0(chouette):
     chouette("deal", "bob", "0")
     chouette("deal", "cat", "0")  # every pair at 0: game 1 books 0 to everyone
     chouette("join", "dan")
-    chouette("pay", "ann", "dan", "5")
-    chouette("pay", "dan", "ann", "5")
+    chouette("pay", "ann", "dan", "5", "--advance")
+    chouette("pay", "dan", "ann", "5", "--advance")
     chouette("leave", "cat")
     chouette("leave", "dan")
     for scope in ([], ["--all"]):
         table = chouette.json("standings", *scope)["players"]
-        assert table == [{"name": n, "points": 0, "cents": 0} for n in ("ann", "bob", "cat", "dan")]
+        assert table == [
+            {"name": n, "points": 0, "cents": 0, "table_cents": 0, "paid_cents": 0}
+            for n in ("ann", "bob", "cat", "dan")
+        ]
 
 
 def test_a_player_whose_only_game_was_undone_is_not_listed(chouette):

@@ -136,7 +136,20 @@ def complete(*words: str, env: dict[str, str] | None = None) -> list[str]:
 
 
 def test_shell_completion_can_be_installed(chouette):
-    script = chouette("--show-completion", "bash").stdout
+    """Typed in bash, as a user installs it (Typer asks the process tree for the shell, so
+    the console script runs under bash, never under whatever started the tests)."""
+    from tests.procs import script as console_script
+
+    done = subprocess.run(
+        # "; exit" keeps bash there: a lone command would be exec'd in bash's place
+        ["bash", "-c", f"{shlex.quote(console_script())} --show-completion; exit"],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    script = done.stdout
     assert "_CHOUETTE_COMPLETE=complete_bash" in script and "complete " in script
     assert "--install-completion" in chouette("--help").stdout
 

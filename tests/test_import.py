@@ -177,8 +177,8 @@ def test_engine_names_are_mapped_with_as(chouette):
     chouette("import", path, "--as", "Alice=alice", "--as", "Bob=bob")
     standings = chouette.json("standings")["players"]
     assert standings == [
-        {"name": "bob", "points": 5, "cents": 250},
-        {"name": "alice", "points": -5, "cents": -250},
+        {"name": "bob", "points": 5, "cents": 250, "table_cents": 250, "paid_cents": 0},
+        {"name": "alice", "points": -5, "cents": -250, "table_cents": -250, "paid_cents": 0},
     ]
 
 
@@ -223,7 +223,13 @@ def test_neutral_records_as_json_lines_and_csv(chouette, tmp_path):
     jsonl.write_text("\n".join(json.dumps(r) for r in NEUTRAL) + "\n", encoding="utf-8")
     out = chouette("import", str(jsonl)).stdout
     assert out.startswith("games.jsonl: 3 games booked into club.\n")
-    assert chouette.json("standings")["players"][0] == {"name": "ann", "points": 6, "cents": 1200}
+    assert chouette.json("standings")["players"][0] == {
+        "name": "ann",
+        "points": 6,
+        "cents": 1200,
+        "table_cents": 1200,
+        "paid_cents": 0,
+    }
     csv = tmp_path / "games.csv"
     csv.write_text(
         "session,game,winner,loser,cube,result,end,points,source_sha256,source_game_index\n"

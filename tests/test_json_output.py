@@ -48,12 +48,13 @@ def test_every_event_command_takes_json(chouette):
 def test_undo_pay_and_check_report_in_json(chouette):
     chouette("new", "fri", "ann", "bob")
     chouette("end", "team")
-    assert chouette.json("pay", "ann", "bob", "1") == {
+    assert chouette.json("pay", "ann", "bob", "1", "--advance") == {
         "session": "fri",
         "payer": "ann",
         "payee": "bob",
         "cents": 100,
         "note": "",
+        "advance_cents": 0,
     }
     assert chouette.json("undo") == {
         "session": "fri",

@@ -241,3 +241,40 @@ def test_a_partner_who_sits_out_is_no_longer_partner_and_says_why():
         "c is no longer the box's partner: c sits out",
         "d becomes the box's partner: 5 seated, a partner from 5 (the next after the box)",
     ]
+
+
+def test_sitting_back_in_before_a_game_is_played_restores_the_line_exactly():
+    """RULES.md: nothing is handed on between games but by rotation. Sitting out and back in
+    with no game between gives the line back as it was: the captain keeps the captaincy,
+    the box's partner the partnership (after a game, the rotation has moved on: the old
+    rule seats them where a newcomer sits)."""
+    line = seat(Line(("a", "b", "c", "d", "e", "f")), PARTNER_FROM_5)
+    assert show(line) == "a+c | b, d, e, f"
+    after_a_game = {"b": "a+c | d, e, f, b", "c": "a+d | b, c, e, f", "d": "a+c | b, d, e, f"}
+    for player, moved in after_a_game.items():
+        out = sit_out(line, player, PARTNER_FROM_5)
+        assert sit_in(out, player, PARTNER_FROM_5, before=line) == line
+        assert show(sit_in(out, player, PARTNER_FROM_5)) == moved
+
+
+def test_a_proxy_deciding_for_someone_cannot_leave_or_sit_out():
+    from chouette.line import name_proxy
+
+    rules = HouseRules(proxies=True)
+    line = name_proxy(Line(("a", "b", "c", "d")), "d", "c", rules)
+    for change, what in ((leave, "leave"), (sit_out, "sit out")):
+        with pytest.raises(LineError) as err:
+            change(line, "c", rules)
+        assert str(err.value) == (
+            f"c decides for d, who is away: c cannot {what} while deciding for d (name another "
+            "proxy first: chouette proxy d --by NAME, or --withdraw it)"
+        )
+    for proxy, why in (
+        ("zed", "zed is not in the line (a, b, c, d): a proxy decides at the table"),
+        ("d", "d cannot be their own proxy"),
+    ):
+        with pytest.raises(LineError) as err:
+            name_proxy(line, "d", proxy, rules)
+        assert str(err.value) == why
+    with pytest.raises(LineError, match="b is sitting out: a proxy decides at the table"):
+        name_proxy(sit_out(line, "b", rules), "a", "b", rules)

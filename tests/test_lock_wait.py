@@ -116,7 +116,7 @@ def test_a_lock_timeout_that_is_no_whole_number_of_seconds_is_refused(chouette, 
     chouette("new", "friday", "ann", "bob", "cat")
     monkeypatch.setenv("CHOUETTE_LOCK_TIMEOUT", value)
     shown = value if len(value) <= 100 else f"{'9' * 75}…(500 characters)…{'9' * 25}"
-    for command in (["pay", "ann", "bob", "1"], ["standings"]):
+    for command in (["pay", "ann", "bob", "1", "--advance"], ["standings"]):
         result = chouette(*command, code=1)
         assert result.stderr == (
             f"Error: CHOUETTE_LOCK_TIMEOUT is {shown!r}: give the seconds a command waits for "

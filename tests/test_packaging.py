@@ -129,6 +129,15 @@ def test_the_installed_command_plays_an_evening_from_its_own_folder(
         ["bob", "ann", "1.00"],
         ["cat", "ann", "1.00"],
     ]
+    # the wheel carries the compiled catalogues: a Danish report from the installed command
+    from web.i18n import translation
+
+    report = run_installed(installed, tmp_path, "report", "--html", "fredag.html", "--lang", "da")
+    assert report.returncode == 0, report.stderr
+    page = (tmp_path / "fredag.html").read_text()
+    standings = translation("da").gettext("Standings")
+    assert '<html lang="da">' in page and f"<h2>{standings}</h2>" in page
+    assert standings != "Standings"
 
 
 def test_the_installed_modules_are_the_ones_inside_the_package(

@@ -99,7 +99,9 @@ def test_every_command_that_names_a_player_takes_any_case(chouette):
     chouette("end", "box")
     assert chouette("sit-out", "DAN").stdout.startswith("dan sits out.")
     assert chouette("sit-in", "Dan").stdout.startswith("dan sits in.")
-    assert chouette("pay", "BOB", "Ann", "1.00").stdout == "bob paid ann 1.00 (friday).\n"
+    assert (
+        chouette("pay", "BOB", "Ann", "1.00", "--advance").stdout == "bob paid ann 1.00 (friday).\n"
+    )
     assert chouette("leave", "DAN").stdout.startswith("dan leaves.")
     assert chouette("join", "Dan").stdout.startswith("dan joins.")  # back, under his name
     game = chouette.json("game", "1")
@@ -125,7 +127,7 @@ REFUSED = [
     (["sit-out", "Dann"], "Error: Dann is not in the line; did you mean dan or ann?\n"),
     (["leave", "anne"], "Error: anne is not in the line; did you mean ann?\n"),
     (
-        ["pay", "bobb", "ann", "1.00"],
+        ["pay", "bobb", "ann", "1.00", "--advance"],
         "Error: bobb has not played in friday (book a payment in the session they played in, "
         "with --session); did you mean bob?\n",
     ),

@@ -282,9 +282,9 @@ def test_the_default_rules_in_plain_words():
          "beaver or drop."),
         (HouseRules(beavers_by="team", raccoons=False, beaver_limit=1), "Beavers",
          "Beavers allowed by the team only; raccoons not allowed; a pair plays at most 1 "
-         "beavers and raccoons in a game."),
+         "beaver or raccoon in a game."),
         (HouseRules(auto_doubles=2, auto_past_limit="carry-over"), "Automatic doubles",
-         "A tied opening roll doubles every cube, which stays centred, twice a game at most; "
+         "A tied opening roll doubles every cube, which stays centred, 2 times a game at most; "
          "a tie past that carries over to the next game, for the box to accept or decline."),
         (HouseRules(jacoby=False), "Gammons",
          "Gammons and backgammons always count (no Jacoby rule)."),
@@ -297,7 +297,7 @@ def test_the_default_rules_in_plain_words():
         (HouseRules(acting_captain="inherit"), "Captain out", "A captain who drops loses the "
          "seat at once; the acting captain's result counts as the captain's."),
         (HouseRules(partner_from=6, partner_pick="last", partner_share=40), "Partner",
-         "From 6 seated, the box plays with a partner (the last in line), who takes 40% of "
+         "From 6 seated, the box plays with a partner (the last in line), who takes 40 per cent of "
          "the box's result, the odd point to the box."),
         (HouseRules(extras=True, mandatory_extras=True, extra_redoubles=True), "Extras",
          "Extras (side bets on the board) allowed; a lone taker takes every extra offered or "

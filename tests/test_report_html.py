@@ -264,9 +264,11 @@ def test_every_section_is_there_and_nothing_is_fetched(page):
     for section in ("standings", "settlement", "chart", "sheet", "rules"):
         assert dom.one("section", id=section).all("h2")
     assert dom.one("svg", id="balance-chart") and dom.one("ul", id="legend")
-    rules = {r.attrs["data-rule"]: r.one("td").text() for r in dom.one(id="rules").all("tr")}
-    assert rules["stake"] == "2.37 a point"
-    assert rules["jacoby"] == "per-cube" and rules["cubes"] == "multi"
+    rows = dom.one(id="rules").all("tr")
+    assert rows[0].attrs["data-rule"] == "stake" and rows[0].one("td").text() == "2.37 a point"
+    topics = {r.attrs["data-topic"]: r for r in rows[1:]}
+    assert topics["Gammons"].attrs["data-options"] == "jacoby=on jacoby-scope=per-cube"
+    assert topics["Cubes"].one("td").text().startswith("Each member has their own cube")
     assert dom.one("head").one("title").text() == "Chouette: friday"
     assert dom.one("header").one("time").attrs["datetime"] == "2026-11-20T23:30:00+00:00"
     # self-contained: no script, no link, no image, no font, no URL to fetch
@@ -483,7 +485,7 @@ def test_the_club_ledger_carries_balances_over_and_forgets_paid_debts(chouette):
         ("saturday", 1),
     ]
 
-    chouette("--session", "friday", "pay", "bob", "ann", "3.00")
+    chouette("--session", "friday", "pay", "bob", "ann", "3.00", "--advance")
     assert chouette.json("settle", "--all")["payments"] == [
         {"from": "dan", "to": "cat", "cents": 150}
     ]
@@ -546,7 +548,7 @@ def test_the_page_is_the_same_whatever_the_running_balances_kept_in_memory(
     play_cli_evening(chouette)
     chouette("new", "saturday", "ann", "dan", "--stake", "1.00")
     chouette("end", "team")
-    chouette("pay", "dan", "ann", "1.00")
+    chouette("pay", "dan", "ann", "1.00", "--advance")
     default = cli.FileRuns.BLOCK
     for scope in (["--session", "friday"], []):
         every = [] if scope else ["--all"]
@@ -798,8 +800,7 @@ def test_a_currency_labels_the_amounts_and_none_leaves_them_bare():
     assert dom.one(id="currency").text() == "EUR"
     assert [th.text() for th in dom.one(id="standings").all("th")][-1] == "money (EUR)"
     assert [th.text() for th in dom.one(id="settlement").all("th")][-1] == "amount (EUR)"
-    rules = {r.attrs["data-rule"]: r.one("td").text() for r in dom.one(id="rules").all("tr")}
-    assert rules["stake"] == "2.37 EUR a point"
+    assert dom.one(id="rules").all("tr")[0].one("td").text() == "2.37 EUR a point"
     assert dom.one(id="stake").text() == "2.37"  # the numbers themselves stay numbers
     bare = parse(render_report(**evening()))
     assert not bare.all(id="currency") and "EUR" not in bare.text()
@@ -899,7 +900,7 @@ def test_no_printed_page_holds_only_the_house_rules(tmp_path, rounds):
     on = [i for i, text in enumerate(pages) if "House rules" in text]
     assert len(on) == 1, on
     assert "Score sheet" in pages[on[0]], f"page {on[0] + 1}: no score sheet after the rules"
-    assert "standard rules." in pages[on[0]] and "partner-share" in pages[on[0]]
+    assert "standard rules." in pages[on[0]] and "No box partner." in pages[on[0]]
 
 
 def test_a_report_writes_over_an_earlier_report_and_nothing_else_without_force(chouette, tmp_path):

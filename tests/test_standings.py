@@ -47,25 +47,25 @@ def test_standings_after_a_payment(chouette):
     evening(chouette)
     before = chouette("standings").stdout
     assert before.splitlines()[0].split() == ["player", "points", "money"]
-    chouette("pay", "bob", "ann", "10.00")
+    chouette("pay", "bob", "ann", "10.00", "--advance")
     assert chouette("standings").stdout == (
         "player      points    at the table    paid (+) / received (-)    balance\n"
         "--------  --------  --------------  -------------------------  ---------\n"
         "ann             +3          +15.00                     -10.00      +5.00\n"
-        "bob             -2          -10.00                     +10.00       0.00\n"
         "cat             -1           -5.00                       0.00      -5.00\n"
+        "bob             -2          -10.00                     +10.00       0.00\n"
     )
     assert chouette.json("standings")["players"] == [
-        {"name": "ann", "points": 3, "cents": 500},
-        {"name": "bob", "points": -2, "cents": 0},
-        {"name": "cat", "points": -1, "cents": -500},
+        {"name": "ann", "points": 3, "cents": 500, "table_cents": 1500, "paid_cents": -1000},
+        {"name": "cat", "points": -1, "cents": -500, "table_cents": -500, "paid_cents": 0},
+        {"name": "bob", "points": -2, "cents": 0, "table_cents": -1000, "paid_cents": 1000},
     ]
     rows = list(csv.reader(io.StringIO(chouette("standings", "--format", "csv").stdout)))
     assert rows == [
         ["player", "points", "money"],
         ["ann", "+3", "+5.00"],
-        ["bob", "-2", "0.00"],
         ["cat", "-1", "-5.00"],
+        ["bob", "-2", "0.00"],
     ]
 
 
@@ -74,7 +74,7 @@ def test_the_club_ledger_counts_every_sessions_payments(chouette):
     chouette("new", "saturday", "cat", "dan")
     chouette("end", "box")  # at 1.00 a point: cat +1.00, dan -1.00
     assert "at the table" not in chouette("standings", "--all").stdout
-    chouette("pay", "dan", "cat", "1.00")  # in saturday
+    chouette("pay", "dan", "cat", "1.00", "--advance")  # in saturday
     assert "at the table" not in chouette("--session", "friday", "standings").stdout
     lines = chouette("standings", "--all", "--format", "markdown").stdout.splitlines()
     assert lines[0].split("|")[1:-1] == [
@@ -91,3 +91,28 @@ def test_the_club_ledger_counts_every_sessions_payments(chouette):
         "cat": ["-4.00", "-1.00", "-5.00"],
         "dan": ["-1.00", "+1.00", "0.00"],
     }
+
+
+def test_a_payment_moves_a_balance_never_a_place():
+    """Ranked by what each won at the table: an overpayment that leaves the night's biggest
+    loser with a positive balance leaves them last (the TV once put them second)."""
+    from chouette.report import standings
+
+    totals = {"ann": (3, 1500), "bob": (-2, -1000), "cat": (-1, 2000)}  # cat paid 25.00
+    ranked = standings(["ann", "bob", "cat"], totals, {"cat": 2500, "ann": -2500})
+    assert [(s.name, s.table_cents, s.paid, s.cents) for s in ranked] == [
+        ("ann", 4000, -2500, 1500),
+        ("cat", -500, 2500, 2000),
+        ("bob", -1000, 0, -1000),
+    ]
+    ties = standings(["ann", "bob"], {"ann": (1, 0), "bob": (2, 100)}, {"bob": 100})
+    assert [s.name for s in ties] == ["bob", "ann"]  # equal at the table: more points first
+
+
+def test_the_standings_rank_by_the_table_after_an_advance(chouette):
+    evening(chouette)
+    chouette("pay", "cat", "ann", "25.00", "--advance")  # cat pays 20.00 more than owed
+    assert [p["name"] for p in chouette.json("standings")["players"]] == ["ann", "cat", "bob"]
+    table = chouette("standings").stdout.splitlines()
+    assert [line.split()[0] for line in table[2:]] == ["ann", "cat", "bob"]
+    assert table[3].split() == ["cat", "-1", "-5.00", "+25.00", "+20.00"]

@@ -274,7 +274,13 @@ def test_a_fourth_schema_ledger_migrates_unchanged_and_books_points_past_32_bits
     monkeypatch.setenv("CHOUETTE_DB", str(tmp_path / "old.sqlite"))
     chouette("--session", "friday", "end", "box")
     standings = chouette.json("--session", "friday", "standings")["players"]
-    assert {"name": "eve", "points": 3000000000, "cents": 300000000000} in standings
+    assert {
+        "name": "eve",
+        "points": 3000000000,
+        "cents": 300000000000,
+        "table_cents": 300000000000,
+        "paid_cents": 0,
+    } in standings
     chouette("check")
 
 
@@ -332,8 +338,8 @@ def test_undo_takes_back_an_import_a_migrated_ledger_can_tell_apart(
         "file booked: undo cannot take it back\n"
     )
     assert chouette.json("--session", "money", "standings")["players"] == [
-        {"name": "Bob", "points": 4, "cents": 200},
-        {"name": "Alice", "points": -4, "cents": -200},
+        {"name": "Bob", "points": 4, "cents": 200, "table_cents": 200, "paid_cents": 0},
+        {"name": "Alice", "points": -4, "cents": -200, "table_cents": -200, "paid_cents": 0},
     ]
     chouette("check")
 
@@ -353,13 +359,13 @@ def test_a_migrated_ledger_reports_what_it_held(chouette, tmp_path, monkeypatch)
     assert old.read_bytes() == untouched
     assert chouette("migrate").stdout == f"The ledger is up to date (schema {LATEST}).\n"
     assert chouette.json("standings", "--all")["players"] == [
-        {"name": "Big Al", "points": 6, "cents": 600},
-        {"name": "ann", "points": 2, "cents": 500},
-        {"name": "eve", "points": 1, "cents": 250},
-        {"name": "cat", "points": 0, "cents": 0},
-        {"name": "dan", "points": 0, "cents": 0},
-        {"name": "zoë", "points": -6, "cents": -600},
-        {"name": "bob", "points": -3, "cents": -750},
+        {"name": "Big Al", "points": 6, "cents": 600, "table_cents": 600, "paid_cents": 0},
+        {"name": "ann", "points": 2, "cents": 500, "table_cents": 500, "paid_cents": 0},
+        {"name": "eve", "points": 1, "cents": 250, "table_cents": 250, "paid_cents": 0},
+        {"name": "cat", "points": 0, "cents": 0, "table_cents": 0, "paid_cents": 0},
+        {"name": "dan", "points": 0, "cents": 0, "table_cents": 0, "paid_cents": 0},
+        {"name": "zoë", "points": -6, "cents": -600, "table_cents": -600, "paid_cents": 0},
+        {"name": "bob", "points": -3, "cents": -750, "table_cents": -750, "paid_cents": 0},
     ]
     status = chouette.json("--session", "friday", "status")
     assert status["game"]["cubes"]["bob"]["pending"] == "box"

@@ -34,7 +34,7 @@ CLUB = [
     "sit-out cat",
     "deal dan -3",
     "end box --backgammon",
-    "pay ann cat 4.25",
+    "pay ann cat 4.25 --advance",
     "new saturday B C M1 M2 --cubes single --no-jacoby",
     "double",
     "take C",
@@ -256,7 +256,7 @@ def _small_export(chouette, tmp_path):
         "utf-8",
     )  # fmt: skip
     chouette("import", str(games))
-    chouette("pay", "bob", "ann", "1.00")
+    chouette("pay", "bob", "ann", "1.00", "--advance")
     export = tmp_path / "club.jsonl"
     chouette("export", str(export))
     return [json.loads(line) for line in export.read_text("utf-8").splitlines()]

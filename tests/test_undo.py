@@ -52,7 +52,7 @@ def test_undo_takes_back_a_payment(chouette):
     chouette("new", "friday", "ann", "bob", "cat")
     chouette("end", "box")
     before = reports(chouette)
-    chouette("pay", "bob", "ann", "1.00", "--note", "settling up")
+    chouette("pay", "bob", "ann", "1.00", "--advance", "--note", "settling up")
     assert chouette("undo").stdout == "Undone: took back the payment: bob paid ann 1.00.\n"
     assert reports(chouette) == before
     assert (
@@ -97,8 +97,20 @@ def test_a_player_who_joins_again_gets_their_stake_back(chouette):
     assert chouette("join", "cat").stdout == "cat joins at 2.00 a point. Line: ann | bob, cat\n"
     chouette("end", "team")
     players = {p["name"]: p for p in chouette.json("standings")["players"]}
-    assert players["bob"] == {"name": "bob", "points": 1, "cents": 400}
-    assert players["cat"] == {"name": "cat", "points": 1, "cents": 200}  # ann's box at 2.00
+    assert players["bob"] == {
+        "name": "bob",
+        "points": 1,
+        "cents": 400,
+        "table_cents": 400,
+        "paid_cents": 0,
+    }
+    assert players["cat"] == {
+        "name": "cat",
+        "points": 1,
+        "cents": 200,
+        "table_cents": 200,
+        "paid_cents": 0,
+    }  # ann's box at 2.00
 
 
 @pytest.mark.backends("sqlite", "postgres")
@@ -132,7 +144,7 @@ def test_log_lists_what_undo_would_take_back_newest_first(chouette, tmp_path):
     chouette("double", "bob")
     chouette("drop", "bob")
     chouette("end", "box")
-    chouette("pay", "bob", "ann", "1.50")
+    chouette("pay", "bob", "ann", "1.50", "--advance")
     path = tmp_path / "games.jsonl"
     path.write_text(json.dumps({**NEUTRAL, "game": 1}) + "\n", encoding="utf-8")
     chouette("import", str(path))
@@ -160,7 +172,7 @@ def test_undo_help_names_every_change_it_takes_back(chouette):
         (("sit-out", "eve"), "sit-out"),
         (("proxy", "dan", "--by", "ann"), "a proxy"),
         (("split", "fri-2"), "a split"),
-        (("pay", "bob", "ann", "1.00"), "a payment"),
+        (("pay", "bob", "ann", "1.00", "--advance"), "a payment"),
     ]:
         before = chouette("log").stdout
         chouette(*args)
@@ -198,8 +210,9 @@ COMMANDS = [
     ("deal", "cat", "-2"),
     ("end", "box"),
     ("end", "team", "--gammon"),
-    ("pay", "ann", "bob", "1.25"),
-    ("pay", "cat", "ann", "0.50", "--note", "a drink"),
+    ("pay", "ann", "bob", "1.25", "--advance"),
+    ("pay", "cat", "ann", "0.50", "--advance", "--note", "a drink"),
+    ("pay", "bob", "ann", "1.00"),  # refused unless bob owes ann that much
     ("join", "eve"),
     ("join", "eve", "--stake", "2"),
     ("leave", "eve"),
@@ -262,7 +275,8 @@ def run_command(chouette, command, folder: Path, step: int):
           ("drop", "--all")], ())  # fmt: skip
 @example([("sit-out", "cat"), ("sit-in", "cat"), ("leave", "dan"), ("join", "dan")], ())
 @example([("join", "eve"), ("leave", "eve"), ("join", "eve", "--stake", "2")], ())
-@example([("pay", "ann", "bob", "1.25"), ("pay", "cat", "ann", "0.50", "--note", "a drink"),
+@example([("pay", "ann", "bob", "1.25", "--advance"),
+          ("pay", "cat", "ann", "0.50", "--advance", "--note", "a drink"),
           ("auto-double",), ("deal", "dan", "1"), ("deal", "cat", "-2"),
           ("import", "FILE")], ())  # fmt: skip
 # and so do the cube's house rules: a carry-over, resignations, an extra's redouble

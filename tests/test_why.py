@@ -21,10 +21,13 @@ from tests.table import ev, outcome, play, seats
     [
         (HouseRules(), ["end box"], "box stays: captain rule, C lost to the box (-1)"),
         (HouseRules(), ["end team"], "box goes: captain rule, C beat the box (+1)"),
-        (HouseRules(), ["deal C 0", "end team"],
-         "box stays: captain rule, C did not beat the box (0)"),
+        (HouseRules(), ["deal C 0", "end box"],
+         "box goes: captain rule, C dealt at 0 with the box (0)"),
+        (HouseRules(edition=3), ["deal C 0", "end team"],
+         "box stays: captain rule, C dealt at 0 with the box (as editions 2 and 3 scored it: a "
+         "session started since gives the box to the captain)"),
         (HouseRules(edition=1), ["deal C 0", "end box"],
-         "box goes: captain rule, C dealt at 0 with (edition 1: the box goes) the box (0)"),
+         "box goes: captain rule, C dealt at 0 with the box (0)"),
         (HouseRules(retention="net-profit"), ["double M1", "drop M1", "end team"],
          "box goes: net-profit rule, box 0, not > 0"),
         (HouseRules(retention="net-profit"), ["double C", "drop C", "end box"],

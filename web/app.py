@@ -32,6 +32,7 @@ import logging
 from collections import Counter
 from collections.abc import AsyncIterator, Callable, Collection, Mapping, Sequence
 from contextlib import asynccontextmanager
+from functools import cache
 from typing import Any
 from urllib.parse import parse_qs, quote, urlsplit
 
@@ -56,6 +57,7 @@ from chouette.errors import ChouetteError
 from chouette.report import balance, signed
 from web.access import TOKEN_HOURS, Access, Refusal, Who, Writes, shown_code
 from web.hub import Frames, Hub
+from web.i18n import LANGUAGES, negotiate, translation
 from web.limits import STREAM_RETRY_SECONDS, Limits, Once, limits_for, quiet_loop
 from web.moves import read_action
 from web.table import Snapshot, Table
@@ -83,14 +85,20 @@ NOT_KEEPER = (
 )
 
 
-def templates() -> Environment:
-    """The pages' templates, with the CLI's ways of writing points and money."""
+@cache
+def templates(lang: str = "en") -> Environment:
+    """The pages' templates in ``lang`` (their words from its catalogue, :mod:`web.i18n`),
+    with the CLI's ways of writing points and money."""
     env = Environment(
         loader=PackageLoader("web", "templates"),
         autoescape=select_autoescape(["html"]),
         trim_blocks=True,
         lstrip_blocks=True,
+        extensions=["jinja2.ext.i18n"],
     )
+    env.install_gettext_translations(translation(lang), newstyle=True)  # type: ignore[attr-defined]
+    env.globals["lang"] = lang
+    env.globals["translations"] = translation(lang)
     env.filters["signed"] = signed
     env.filters["balance"] = balance
     env.filters["sign_class"] = lambda cents: "pos" if cents > 0 else "neg" if cents < 0 else "zero"
@@ -202,13 +210,23 @@ def create_app(
     interval: float | None = None,
     said: Callable[[Sequence[str]], None] | None = None,
     once: Once | None = None,
+    lang: str | None = None,
 ) -> Starlette:
     """The application serving ``table``; ``access`` says who may do what; ``hosts`` the
     names a request may give in ``Host``; ``base_url`` the address the players' QR codes
     carry; ``limits`` of event streams (:func:`web.limits.limits_for`); ``secure``: served
     over TLS (the cookie says so); ``said`` hears what each action of the page did (the
-    terminal shows it); ``once`` says repeated trouble once a minute in the server's log."""
-    env = templates()
+    terminal shows it); ``once`` says repeated trouble once a minute in the server's log;
+    ``lang``: the one language of every page (None: each browser's own, among
+    :data:`web.i18n.LANGUAGES`, English when it asks for none of them)."""
+    langs = (lang,) if lang is not None else tuple(LANGUAGES)
+
+    def language(request: Request) -> str:
+        """The language of the page ``request`` asks for."""
+        if lang is not None:
+            return lang
+        return negotiate(request.headers.get("accept-language"))
+
     limits = limits or limits_for(1024)
     once = once or Once()
     streams = Streams(limits)
@@ -216,8 +234,14 @@ def create_app(
     def render(snapshot: Snapshot) -> Frames:
         board = snapshot.board
         return Frames(
-            board=env.get_template("_board.html").render(board=board),
-            controls=env.get_template("_controls.html").render(board=board),
+            board={
+                code: templates(code).get_template("_board.html").render(board=board)
+                for code in langs
+            },
+            controls={
+                code: templates(code).get_template("_controls.html").render(board=board)
+                for code in langs
+            },
             session=None if board is None else board.session,
             players=() if board is None else tuple(s.name for s in board.standings),
         )
@@ -247,14 +271,19 @@ def create_app(
             await persist(access.seen(found.device))
         return found
 
-    def page(name: str, status: int = 200, **values: Any) -> HTMLResponse:
+    def page(request: Request, name: str, status: int = 200, **values: Any) -> HTMLResponse:
         frames = hub.frames
-        html = env.get_template(name).render(
-            board_html=frames.board if frames else "",
-            controls_html=frames.controls if frames else "",
-            problem=hub.problem,
-            version=hub.version,
-            **values,
+        code = language(request)
+        html = (
+            templates(code)
+            .get_template(name)
+            .render(
+                board_html=frames.board[code] if frames else "",
+                controls_html=frames.controls[code] if frames else "",
+                problem=hub.problem,
+                version=hub.version,
+                **values,
+            )
         )
         return HTMLResponse(html, status_code=status, headers={"cache-control": "no-store"})
 
@@ -269,9 +298,9 @@ def create_app(
         )
         return response
 
-    def refused(name: str, refusal: Refusal, **values: Any) -> Response:
+    def refused(request: Request, name: str, refusal: Refusal, **values: Any) -> Response:
         status = 429 if refusal.wait else 403
-        response = page(name, status=status, wrong=refusal.text, **values)
+        response = page(request, name, status=status, wrong=refusal.text, **values)
         if refusal.wait:
             response.headers["retry-after"] = str(refusal.wait)
         return response
@@ -281,7 +310,7 @@ def create_app(
 
     async def scoreboard(request: Request) -> Response:
         await hub.ready()
-        return page("board.html")
+        return page(request, "board.html")
 
     def keeper_values(current: Who) -> dict[str, Any]:
         """The devices and the players' codes the scorekeeper's page lists."""
@@ -304,8 +333,8 @@ def create_app(
         await hub.ready()
         current = await who(request)
         if not current.keeper:
-            return page("pin.html")
-        return page("keeper.html", **keeper_values(current))
+            return page(request, "pin.html")
+        return page(request, "keeper.html", **keeper_values(current))
 
     async def enter_pin(request: Request) -> Response:
         fields = await form(request)
@@ -319,7 +348,7 @@ def create_app(
         )
         if isinstance(result, Refusal):
             await hub.ready()
-            return refused("pin.html", result)
+            return refused(request, "pin.html", result)
         token, writes = result
         await persist(writes)
         return admitted(RedirectResponse("/keeper", status_code=303), token)
@@ -357,7 +386,12 @@ def create_app(
         if ok:  # a page without the script: show it with the action's result on it
             await hub.newer(seen, timeout=2.0)
         return page(
-            "keeper.html", status=200 if ok else 400, said=lines, ok=ok, **keeper_values(current)
+            request,
+            "keeper.html",
+            status=200 if ok else 400,
+            said=lines,
+            ok=ok,
+            **keeper_values(current),
         )
 
     async def revoke(request: Request) -> Response:
@@ -392,8 +426,8 @@ def create_app(
         await hub.ready()
         current = await who(request)
         if current.player is not None:
-            return page("me.html", player=current.player, keeper=current.keeper)
-        return page("code.html", code=request.query_params.get("code", "")[:40])
+            return page(request, "me.html", player=current.player, keeper=current.keeper)
+        return page(request, "code.html", code=request.query_params.get("code", "")[:40])
 
     async def enter_code(request: Request) -> Response:
         fields = await form(request)
@@ -410,7 +444,7 @@ def create_app(
         )
         if isinstance(result, Refusal):
             await hub.ready()
-            return refused("code.html", result, code="")
+            return refused(request, "code.html", result, code="")
         token, writes = result
         await persist(writes)
         return admitted(RedirectResponse("/me", status_code=303), token)
@@ -461,6 +495,8 @@ def create_app(
                 headers={"retry-after": str(STREAM_RETRY_SECONDS), "connection": "close"},
             )
 
+        code = language(request)
+
         async def sent() -> AsyncIterator[str]:
             yield "retry: 1000\n\n"
             told: str | None = "(not yet)"  # the first event says whether there is a problem
@@ -473,7 +509,7 @@ def create_app(
                 frames = hub.frames
                 if frames is not None:
                     for kind in kinds:
-                        yield message(kind, getattr(frames, kind), version)
+                        yield message(kind, getattr(frames, kind)[code], version)
                 if hub.problem != told:
                     told = hub.problem
                     yield message("problem", told or "", version)

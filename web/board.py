@@ -26,6 +26,7 @@ from chouette.report import (
     signed,
     standings,
 )
+from chouette.text import ENGLISH, Translator
 from db.values import LiveGame, SessionInfo
 from web.moves import Legal, legal
 
@@ -72,10 +73,20 @@ class Board:
     last: str
     standings: tuple[Standing, ...]
     colours: Mapping[str, str]
-    chart: str
+    chart_players: tuple[str, ...]
+    chart_lines: tuple[GameLine, ...]
     last_games: tuple[LastGame, ...]
     legal: Legal
     accepted: tuple[str, ...] = ()
+
+    def chart(self, tr: Translator = ENGLISH) -> str:
+        """The running-balance chart, in the words of ``tr``."""
+        return balance_chart(self.chart_players, self.chart_lines, tr)
+
+    @property
+    def payments(self) -> bool:
+        """Whether payments between players were booked (the standings show them apart)."""
+        return any(s.paid for s in self.standings)
 
     @property
     def stake_text(self) -> str:
@@ -99,15 +110,18 @@ def build_board(
     *,
     undo: bool,
     card: Card | None = None,
+    paid: Mapping[str, Cents] | None = None,
 ) -> Board:
     """The board of ``info``'s session: ``live`` the game in progress (or the next one),
     ``players`` and ``totals`` as the standings read them, ``lines`` the score sheet;
     ``undo``: whether undo has something to take back; ``card``: the rules card (who
-    accepted the rules, as ``chouette rules`` says it, once anyone has: one line)."""
+    accepted the rules, as ``chouette rules`` says it, once anyone has: one line); ``paid``:
+    what each paid (+) or received (−) in payments between players (the standings rank by
+    what was won at the table)."""
     game = live.game
     line = game.line if game is not None else info.line
     everyone = sheet_players(players, lines)
-    ranked = standings(players, totals)
+    ranked = standings(players, totals, paid)
     everyone += [s.name for s in ranked if s.name not in everyone]
     return Board(
         session=info.name,
@@ -122,7 +136,8 @@ def build_board(
         last=_last(live, lines),
         standings=tuple(ranked),
         colours={p: style_of(i)[0] for i, p in enumerate(everyone)},
-        chart=balance_chart(everyone, lines),
+        chart_players=tuple(everyone),
+        chart_lines=tuple(lines),
         last_games=tuple(_finished(g) for g in reversed(lines[-RECENT_GAMES:])),
         legal=legal(
             info.line,

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import suppress
 from dataclasses import dataclass
 
@@ -29,11 +29,12 @@ KEEP_ALIVE_SECONDS = 15.0
 
 @dataclass(frozen=True)
 class Frames:
-    """The rendered fragments every page of one kind gets: the board (public) and the
-    scorekeeper's controls; and the session they show with its players (None: no session)."""
+    """The rendered fragments every page of one kind gets, by language: the board (public)
+    and the scorekeeper's controls; and the session they show with its players (None: no
+    session)."""
 
-    board: str
-    controls: str
+    board: Mapping[str, str]
+    controls: Mapping[str, str]
     session: str | None = None
     players: tuple[str, ...] = ()
 

@@ -213,8 +213,10 @@ def run(
     say: Callable[[str], None],
     certfile: Path | None = None,
     keyfile: Path | None = None,
+    lang: str | None = None,
 ) -> None:
-    """Serve ``session`` (None: whichever is current) of the ledger at ``url``."""
+    """Serve ``session`` (None: whichever is current) of the ledger at ``url``; every page
+    in ``lang`` (None: as each browser asks)."""
     pin = new_pin() if pin is None else check_pin(pin)
     tls(certfile, keyfile)
     table = Table(url, session, clock)
@@ -240,6 +242,7 @@ def run(
         secure=certfile is not None,
         said=said,
         once=once,
+        lang=lang,
     )
     what = (
         f"session {served}"

@@ -17,20 +17,14 @@ from datetime import datetime
 from chouette.card import accepted_text
 from chouette.errors import ChouetteError
 from chouette.line import check_name
-from chouette.line import leave as leave_line
-from chouette.line import sit_in as sit_in_line
-from chouette.line import sit_out as sit_out_line
 from chouette.money import parse_money
 from chouette.names import match
 from chouette.report import booked_rows, describe_events, joined_text, undone_text, why_lines
 from db import Ledger, open_ledger
-from db.actions import accept_rules, change_line, join, play, undo, undoable
+from db.actions import SEAT_CHANGES, accept_rules, change_seat, join, play, undo, undoable
 from db.values import SessionInfo
 from web.board import Board, build_board
 from web.moves import PLAY_ACTS, Action, events_for
-
-LINE_VERBS = {"leave": "leaves", "sit-out": "sits out", "sit-in": "sits in"}
-LINE_CHANGES = {"leave": leave_line, "sit-out": sit_out_line, "sit-in": sit_in_line}
 
 
 @dataclass(frozen=True)
@@ -97,6 +91,7 @@ class Table:
                 book.players(info),
                 book.totals(info),
                 book.sheet(info),
+                paid=book.paid(info),
                 undo=undoable(book, info, live),
                 card=book.card(info),
             )
@@ -124,13 +119,10 @@ class Table:
             if action.act == "accept-rules":
                 names = accept_rules(book, info, [action.member])
                 return [f"{accepted_text(names)} of {info.name}."]
-            if action.act in LINE_CHANGES:
-                change, verb = LINE_CHANGES[action.act], LINE_VERBS[action.act]
+            if action.act in SEAT_CHANGES:
                 name = action.member
-                info = change_line(
-                    book, info, lambda line: change(line, name, info.rules), f"{name} {verb}"
-                )
-                return [f"{name} {verb}. Line: {info.line.describe()}"]
+                info = change_seat(book, info, action.act, name)
+                return [f"{name} {SEAT_CHANGES[action.act]}. Line: {info.line.describe()}"]
         raise ChouetteError(f"there is no action {action.act!r} on this page")
 
 

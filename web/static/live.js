@@ -5,6 +5,8 @@
   "use strict";
   var body = document.body;
   var source = body.getAttribute("data-events");
+  // The page's own words for what this script says, in the page's language (base.html).
+  var words = JSON.parse(body.getAttribute("data-words") || "{}");
 
   function byId(id) { return document.getElementById(id); }
 
@@ -81,7 +83,7 @@
     stream.addEventListener("controls", function (event) { swap("controls", event); });
     stream.addEventListener("problem", function (event) {
       var banner = byId("problem");
-      banner.textContent = event.data ? "The ledger cannot be read just now: " + event.data : "";
+      banner.textContent = event.data ? words.unreadable + event.data : "";
       banner.hidden = !event.data;
     });
     stream.onopen = function () { live.hidden = true; retries = 0; };
@@ -112,9 +114,8 @@
     }
     return response.text().then(function (text) {
       var first = text.split("\n")[0];
-      say([first.indexOf("Error: ") === 0 ? first : "Error: the server failed (" +
-        response.status + "): the terminal running chouette serve says why; the board " +
-        "shows what the ledger holds."], false);
+      say([first.indexOf("Error: ") === 0 ? first :
+        words.failed.replace("{status}", String(response.status))], false);
     });
   }
 
@@ -129,9 +130,9 @@
       headers: { "Accept": "application/json" },
       credentials: "same-origin"
     }).then(answered, function () {
-      say(["Error: the server cannot be reached; nothing was done. Try again."], false);
+      say([words.unreachable], false);
     }).then(null, function () {
-      say(["Error: the server's answer cannot be read; the board shows what the ledger holds."], false);
+      say([words.garbled], false);
     }).then(function () {
       body.removeAttribute("data-busy");  // whatever the answer, the buttons work again
     });

@@ -1,0 +1,153 @@
+"""The journal's entries, read against one model per kind: what ``undo`` takes back and
+``log`` lists, and what ``check`` validates. An entry of an unknown kind, with a field
+missing or of the wrong type, or naming a game or a payment that is not there, is damaged:
+``check`` names it, and ``undo`` refuses to take it back (saying which), so that ``undo``
+never reports what it did not do.
+
+The models are pydantic's (strict: a number written as text is no number); an entry may
+carry more than its kind needs (what a later chouette notes beside it).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
+
+from chouette.errors import ChouetteError
+from db.ledger import Ledger
+from db.values import Action, SessionInfo
+
+#: The key :meth:`db.ledger.Ledger.actions` gives an entry whose detail is not JSON.
+UNREADABLE = "\x00unreadable"
+
+
+class _Entry(BaseModel):
+    model_config = ConfigDict(strict=True, extra="allow")
+
+
+class _Said(_Entry):
+    said: StrictStr
+
+
+class Events(_Entry):
+    game: StrictInt
+    game_id: StrictInt
+    first: StrictInt
+    events: list[dict[str, Any]]
+
+
+class Record(_Entry):
+    first: StrictInt
+    last: StrictInt
+
+
+class Import(_Entry):
+    sha256: StrictStr
+    file: StrictStr
+    first: StrictInt | None
+    last: StrictInt | None
+
+
+class Payment(_Said):
+    id: StrictInt
+
+
+class Line(_Said):
+    line: dict[str, Any]
+
+
+class Split(_Said):
+    pass
+
+
+class Rename(_Said):
+    before: StrictStr = Field(alias="from")
+    to: StrictStr
+
+
+class Accept(_Said):
+    players: list[StrictStr]
+    rules: dict[str, Any]
+    stake_cents: StrictInt
+
+
+KINDS: dict[str, type[_Entry]] = {
+    "events": Events,
+    "record": Record,
+    "import": Import,
+    "payment": Payment,
+    "line": Line,
+    "split": Split,
+    "rename": Rename,
+    "accept": Accept,
+}
+
+
+def entry_name(info: SessionInfo, action: Action) -> str:
+    """The entry as a message names it: its session, number in the ledger, kind and time."""
+    return (
+        f"{info.name}'s journal entry {action.id} ({action.kind[:40]!r}, "
+        f"{action.at.isoformat(timespec='seconds')})"
+    )
+
+
+def entry_problem(book: Ledger, info: SessionInfo, action: Action) -> str | None:
+    """What is wrong with a journal entry, or None: its kind, its fields, and the game or
+    payment it names."""
+    detail = action.detail
+    if UNREADABLE in detail:
+        return "its detail is not JSON"
+    model = KINDS.get(action.kind)
+    if model is None:
+        return f"{action.kind[:40]!r} is no kind of entry chouette writes"
+    try:
+        entry = model.model_validate(detail)
+    except ValidationError as err:
+        first = err.errors()[0]
+        field = ".".join(str(part) for part in first["loc"]) or "its detail"
+        return f"{field}: {first['msg'].lower()}"
+    if isinstance(entry, Events):
+        numbers = {g.id: g for g in book.stored_games(info)}
+        game = numbers.get(entry.game_id)
+        if game is None or game.number != entry.game:
+            return f"it names game {entry.game} (id {entry.game_id}), which is not in the session"
+        if not 0 <= entry.first <= len(book.event_bodies(entry.game_id)):
+            return f"it names events of game {entry.game} from {entry.first}, which are not there"
+    if isinstance(entry, Split):
+        here = {"line", "session", "id"} <= detail.keys()
+        there = {"from", "from_id"} <= detail.keys()
+        if not here and not there:
+            return "a split names neither the table it formed nor the one it came from"
+    if isinstance(entry, Payment) and entry.id not in {
+        p.id for p in book.payments() if p.session_id == info.id
+    }:
+        return f"it names a payment (id {entry.id}) that is not in the session"
+    if isinstance(entry, Record | Import) and entry.first is not None:
+        have = {g.number for g in book.stored_games(info)}
+        last = entry.last if entry.last is not None else entry.first
+        missing = [n for n in range(entry.first, last + 1) if n not in have][:3]
+        if missing or last < entry.first:
+            return f"it names games {entry.first} to {last}, which are not all in the session"
+    return None
+
+
+def journal_problems(book: Ledger, info: SessionInfo) -> list[str]:
+    """Every damaged entry of the session's journal, each named."""
+    problems = []
+    for action in book.actions(info):
+        problem = entry_problem(book, info, action)
+        if problem is not None:
+            problems.append(f"{entry_name(info, action)} is damaged: {problem}")
+    return problems
+
+
+def check_entry(book: Ledger, info: SessionInfo, action: Action) -> None:
+    """Refuse to take back a damaged entry, naming it (nothing is taken back)."""
+    problem = entry_problem(book, info, action)
+    if problem is not None:
+        raise ChouetteError(
+            f"the last thing done to {info.name} cannot be taken back: "
+            f"{entry_name(info, action)} is damaged ({problem}); nothing was taken back. "
+            "`chouette check` lists what is wrong with the ledger"
+        )
