@@ -234,6 +234,8 @@ def restore(book: Ledger, lines: Iterable[tuple[int, str]]) -> dict[str, int]:
             elif kind == "accept":
                 _acceptance(book, item, sessions[item["session"]])
             elif kind == "chain":
+                if set(item) != {"kind", "session", "links"}:
+                    raise ChouetteError("a chain line has kind, session and links, and no more")
                 name = item["session"]
                 if name not in sessions or name in chains:
                     raise ChouetteError(f"a chain for {name!r}, given before it or twice")
