@@ -26,7 +26,7 @@ import re
 import shlex
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -2666,6 +2666,7 @@ def sheet(
                 for line in lines
             )
             head: dict[str, Any] = {"session": name, "players": everyone}
+            head |= fingerprint_json(fingerprints(book, info), info)
             if card is not None:
                 head["accepted"] = [acceptance_json(a) for a in card.accepted]
                 head["not_accepted"] = card.waiting
@@ -2678,6 +2679,7 @@ def sheet(
             )
         table = sheet_csv_table if fmt is Format.csv else sheet_table
         emit_rows(*table(everyone, lines, sessions=info is None), fmt)
+        prints = fingerprints(book, info)
     if fmt is not Format.csv and seen.engine:
         say("* an imported engine game: the winner is in the box column, the loser next.")
     if fmt is not Format.csv:
@@ -2688,6 +2690,35 @@ def sheet(
         if card is not None and card.acceptances:  # (a session that keeps no card: as before)
             for text in acceptance_lines(card, datetime.astimezone):
                 say(text)
+        say_fingerprints(prints)
+
+
+def fingerprints(book: "Reads | Ledger", info: "SessionInfo | None") -> dict[str, str | None]:
+    """The fingerprint of the session, or of every session (``info`` None)."""
+    reads = cast("Reads", getattr(book, "reads", book))  # a Ledger reads through its Reads
+    sessions = [info] if info is not None else reads.all_sessions()
+    return {s.name: reads.fingerprint(s) for s in sessions}
+
+
+def fingerprint_json(
+    prints: Mapping[str, str | None], info: "SessionInfo | None"
+) -> dict[str, Any]:
+    """``fingerprint`` (one session) or ``fingerprints`` (every session) for ``--json``."""
+    if info is not None:
+        return {"fingerprint": prints.get(info.name)}
+    return {"fingerprints": dict(prints)}
+
+
+def say_fingerprints(prints: Mapping[str, str | None]) -> None:
+    """The sessions' fingerprints, after a report: what a player notes (or photographs) to
+    prove later that the record has not changed (`chouette check`; `chouette verify` for an
+    export)."""
+    shown = {name: fp for name, fp in prints.items() if fp is not None}
+    if len(shown) == 1:
+        ((name, fp),) = shown.items()
+        say(f"Fingerprint of {name}: {fp}")
+    elif shown:
+        say("Fingerprints: " + ", ".join(f"{name} {fp}" for name, fp in shown.items()))
 
 
 @app.command(cls=Command)
@@ -2711,10 +2742,11 @@ def settle(
     with reading(ctx) as book:
         info = scope(book, ctx, all)
         found = settlement({p: c for p, (_, c) in book.totals(info).items()})
+        prints = fingerprints(book, info)
     payments = found.payments
     fmt = pick_format(as_json, fmt)
     if fmt is Format.json:
-        emit_json(settle_json(payments))
+        emit_json(settle_json(payments) | fingerprint_json(prints, info))
     elif not payments and fmt is Format.table:
         say("Everyone is square: no payments.")
     else:
@@ -2722,6 +2754,8 @@ def settle(
     note = found.note()
     if note is not None and fmt in (Format.table, Format.markdown):
         say(f"Note: {note}.")
+    if fmt in (Format.table, Format.markdown):
+        say_fingerprints(prints)
 
 
 @app.command(cls=Command, name="ledger")
@@ -2897,6 +2931,7 @@ def report(
             card=None if info is None else book.card(info),
             tr=translation(code),
             lang=code,
+            fingerprints=fingerprints(book, info),
         )
         write_file(html, page, private=False)
     what = "every session" if info is None else info.name
@@ -3157,6 +3192,63 @@ def restore_export(ctx: typer.Context, path: Path) -> None:
         plural(counts[k], k[:-1]) for k in ("sessions", "games", "payments")
     )
     say(f"Restored {sessions}, {games} and {payments} from {path.name}.")
+
+
+@app.command(cls=Command)
+def verify(
+    path: Annotated[
+        Path,
+        typer.Argument(metavar="FILE", dir_okay=False, help="An export (chouette export)."),
+    ],
+    as_json: JsonFlag = False,
+) -> None:
+    """Check an export's chains offline, and print each session's fingerprint.
+
+    Needs no ledger: every session's chain must fit link by link, and its record in the
+    file (the session, its games, payments, imported files and acceptances) must be the one
+    its newest link was made with. A fingerprint someone noted at the table that matches
+    proves the record has not changed since; a changed byte of an event, payment or
+    imported result shows as a chain that does not check. Exit 1 if one does not.
+
+    Example:
+
+    \b
+        chouette verify backup.jsonl
+    """
+    from db.chained import verify_lines
+
+    try:
+        with path.open(encoding="utf-8-sig") as handle:
+            found = verify_lines(enumerate(handle, start=1))
+    except OSError as err:
+        fail(f"cannot read {path}: {err.strerror}")
+    except UnicodeDecodeError:
+        fail(f"{path} is not UTF-8 text: no chouette export")
+    except ChouetteError as err:
+        fail(f"{path}: {err}")
+    if as_json:
+        emit_json(
+            {
+                "file": str(path),
+                "ok": all(v.problem is None for v in found),
+                "sessions": [
+                    {"session": v.session, "fingerprint": v.fingerprint, "problem": v.problem}
+                    for v in found
+                ],
+            }
+        )
+    else:
+        for v in found:
+            if v.problem is not None:
+                say(f"{v.session}: DOES NOT CHECK (line {v.line}): {v.problem}")
+            elif v.fingerprint is None:
+                say(f"{v.session}: no chain (exported before chouette chained its records)")
+            else:
+                say(f"{v.session}: fingerprint {v.fingerprint}, the chain checks")
+    bad = [v for v in found if v.problem is not None]
+    if bad:
+        verb = "does" if len(bad) == 1 else "do"
+        fail(f"{plural(len(bad), 'session')} in {path.name} {verb} not check")
 
 
 @app.command(cls=Command)

@@ -262,6 +262,7 @@ def render_report(
     card: Card | None = None,
     tr: Translator = ENGLISH,
     lang: str = "en",
+    fingerprints: Mapping[str, str | None] | None = None,
 ) -> str:
     """The page for one session (``session`` named) or the whole ledger (``session`` None).
 
@@ -271,8 +272,9 @@ def render_report(
     the fewest). ``started_at`` is when the session began; ``local`` turns a moment into the
     reader's local time (default: as given); ``currency`` (``EUR``, ``$``) labels the
     amounts, which are otherwise bare numbers; ``tr`` says the page's words in the language
-    ``lang`` names (English by default). :func:`report_parts` writes the same page as it goes,
-    for a ledger too long to hold.
+    ``lang`` names (English by default); ``fingerprints``: each session's (its record's
+    chain, :mod:`chouette.chain`), printed at the foot. :func:`report_parts` writes the same
+    page as it goes, for a ledger too long to hold.
     """
     return "".join(
         report_parts(
@@ -293,6 +295,7 @@ def render_report(
             card=card,
             tr=tr,
             lang=lang,
+            fingerprints=fingerprints,
         )
     )
 
@@ -317,6 +320,7 @@ def report_parts(
     card: Card | None = None,
     tr: Translator = ENGLISH,
     lang: str = "en",
+    fingerprints: Mapping[str, str | None] | None = None,
 ) -> Iterator[str]:
     """:func:`render_report`'s page, piece by piece, from ``games`` games that ``lines()``
     gives (twice: a first look for the chart, then the score sheet) and the running balances
@@ -375,7 +379,7 @@ def report_parts(
     yield from _sheet(everyone, lines(), found.final, by_session=by_session, tr=tr)
     yield "\n"
     for part in (
-        _footer(standings, when.moment(generated_at, cls="generated"), tr),
+        _footer(standings, when.moment(generated_at, cls="generated"), tr, fingerprints),
         "</body>",
         "</html>",
     ):
@@ -922,8 +926,28 @@ def _card(card: Card, local: Callable[[datetime], datetime]) -> str:
     return "".join(f'<p class="card">{_e(line)}</p>' for line in said)
 
 
-def _footer(standings: Sequence[Standing], generated: str, tr: Translator = ENGLISH) -> str:
+def _footer(
+    standings: Sequence[Standing],
+    generated: str,
+    tr: Translator = ENGLISH,
+    fingerprints: Mapping[str, str | None] | None = None,
+) -> str:
     total = sum(s.cents for s in standings)
+    shown = {name: fp for name, fp in (fingerprints or {}).items() if fp is not None}
+    prints = ""
+    if shown:
+        codes = ", ".join(
+            f'{_e(name)} <code class="fingerprint" data-session="{_e(name)}">{fp}</code>'
+            for name, fp in shown.items()
+        )
+        prints = (
+            '<p class="fingerprints">'
+            + tr.gettext(
+                "Fingerprint of the record: {fingerprints}. `chouette check` (or `chouette "
+                "verify` for an export) proves the record still matches it."
+            ).format(fingerprints=codes)
+            + "</p>"
+        )
     return (
         "<footer><p>"
         + tr.gettext(
@@ -933,7 +957,9 @@ def _footer(standings: Sequence[Standing], generated: str, tr: Translator = ENGL
             sum=f'<span id="sum" data-cents="{total}">{format_money(total)}</span>',
             moment=generated,
         )
-        + "</p></footer>"
+        + "</p>"
+        + prints
+        + "</footer>"
     )
 
 

@@ -55,7 +55,12 @@ def open_ledger(
     try:
         engine = connect(url, write=write, create=create)
         with transaction(engine, write=write) as session:
-            yield Ledger(session, now, clock)
+            book = Ledger(session, now, clock)
+            yield book
+            if book.touched:  # each session the command changed: a link of its chain
+                from db.chained import seal
+
+                seal(book)
     except (OverflowError, UnicodeEncodeError, DBAPIError) as err:
         raise refusal(err, url) from None
 

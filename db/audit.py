@@ -97,6 +97,9 @@ def _contents(book: Ledger, audit: Audit) -> None:
             audit.problems += _replayed(book, where, game, booked, info)
         audit.problems += session_problems(info, [g.number for g in games], live)
         audit.problems += journal_problems(book, info)
+        from db.chained import chain_problems  # (db.chained reads the record as export does)
+
+        audit.problems += chain_problems(book, info)
         audit.problems += _imports(book, info, games)
         named = set(info.line.order) | {player for (s, player) in summed if s == info.id}
         audit.problems += stranger_problems(info.name, named, book.player_names(info))

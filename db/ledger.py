@@ -29,6 +29,7 @@ from sqlalchemy import Connection, delete, func, insert, update
 from sqlmodel import Session, col, select
 
 from chouette.card import Card, ClubPreset, Origin
+from chouette.chain import Link
 from chouette.errors import ChouetteError
 from chouette.game import Event
 from chouette.limits import LIMIT, check_cents, check_points
@@ -48,6 +49,7 @@ from db.models import (
     ActionRow,
     BalanceRow,
     BookingRow,
+    ChainRow,
     EventRow,
     GameRow,
     OriginRow,
@@ -103,6 +105,13 @@ class Ledger:
         self.now = now.astimezone(UTC)
         self.clock = clock or (lambda: self.now)
         self._reads: Reads | None = None
+        #: What this transaction did to each session, by its id, for the session's chain
+        #: (:mod:`db.chained` seals it when the command ends).
+        self.touched: dict[int, list[str]] = {}
+
+    def changed(self, session_id: int, what: str) -> None:
+        """Note a change of a session for its chain."""
+        self.touched.setdefault(session_id, []).append(what)
 
     @property
     def reads(self) -> Reads:
@@ -168,6 +177,7 @@ class Ledger:
         self._db.add(row)
         self._db.flush()
         assert row.id is not None
+        self.changed(row.id, f"the session {name} began")
         stakes = player_stakes or {}
         seated = players or [StoredPlayer(p, stakes.get(p), self.now) for p in line.order]
         for player in seated:
@@ -626,8 +636,9 @@ class Ledger:
         booked = self.booked_anything(info)
         if booked is not None:
             raise ChouetteError(f"{info.name} has {booked} booked: it cannot be taken back")
-        for rows in (ActionRow, BalanceRow, PlayerRow, SourceFileRow, OriginRow):
+        for rows in (ActionRow, BalanceRow, PlayerRow, SourceFileRow, OriginRow, ChainRow):
             self._db.execute(delete(rows).where(col(rows.session_id) == info.id))
+        self.touched.pop(info.id, None)
         self._db.execute(delete(SessionRow).where(col(SessionRow.id) == info.id))
         if self.current_name() == info.name:  # the newest other session, or none
             newest = self._db.exec(
@@ -687,6 +698,7 @@ class Ledger:
     ) -> None:
         """Note a thing done to the session (the one writer of the journal), now or ``at``
         (a restored export's entry)."""
+        self.changed(info.id, done_text(kind, detail))
         self._db.add(
             ActionRow(
                 session_id=info.id,
@@ -712,7 +724,37 @@ class Ledger:
         ]
 
     def forget_action(self, action: Action) -> None:
+        session_id = self._db.exec(
+            select(ActionRow.session_id).where(col(ActionRow.id) == action.id)
+        ).first()
+        if session_id is not None:
+            self.changed(session_id, f"undo: {done_text(action.kind, action.detail)}")
         self._db.execute(delete(ActionRow).where(col(ActionRow.id) == action.id))
+
+    # -------------------------------------------------------- the chain
+
+    def chain(self, info: SessionInfo) -> list[Link]:
+        """The session's chain of links, the first first (:mod:`chouette.chain`)."""
+        rows = self._db.exec(
+            select(ChainRow).where(ChainRow.session_id == info.id).order_by(col(ChainRow.seq))
+        ).all()
+        return [Link(r.seq, r.at, r.what, r.state, r.hash) for r in rows]
+
+    def add_links(self, info: SessionInfo, links: Sequence[Link]) -> None:
+        """Append links to the session's chain (made by :func:`chouette.chain.next_link`, or
+        a restored export's)."""
+        for link in links:
+            self._db.add(
+                ChainRow(
+                    session_id=info.id,
+                    seq=link.seq,
+                    at=link.at,
+                    what=link.what,
+                    state=link.state,
+                    hash=link.hash,
+                )
+            )
+        self._db.flush()
 
     # -------------------------------------------------------- imported files
 
@@ -972,6 +1014,21 @@ class Ledger:
 
     def player_names(self, info: SessionInfo) -> set[str]:
         return set(self._db.exec(select(PlayerRow.name).where(PlayerRow.session_id == info.id)))
+
+
+def done_text(kind: str, detail: Mapping[str, Any]) -> str:
+    """A journal entry in a few words, for the session's chain."""
+    said = detail.get("said")
+    if isinstance(said, str):
+        return said
+    if kind == "events":
+        acts = [e.get("act", "?") if isinstance(e, dict) else "?" for e in detail.get("events", [])]
+        return f"game {detail.get('game')}: {', '.join(str(a) for a in acts)}"
+    if kind == "import":
+        return f"the import of {detail.get('file')}"
+    if kind == "record":
+        return f"the record of games {detail.get('first')} to {detail.get('last')}"
+    return kind
 
 
 def _detail(text: str) -> dict[str, Any]:

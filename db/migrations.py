@@ -187,6 +187,27 @@ def v11_presets(conn: Connection) -> None:
     origin.create(conn)
 
 
+def v12_chain(conn: Connection) -> None:
+    """Schema 12: each session's tamper-evident chain (:mod:`chouette.chain`). A session
+    of an older ledger is chained from its next change on: its record as it stands then is
+    the first link's (the chain proves nothing about what was changed before)."""
+    frozen = MetaData()
+    Table("session", frozen, Column("id", Integer, primary_key=True))
+    chain = Table(
+        "chain",
+        frozen,
+        Column("id", Integer, primary_key=True),
+        Column("session_id", Integer, ForeignKey("session.id"), nullable=False),
+        Column("seq", Integer, nullable=False),
+        Column("at", String, nullable=False),
+        Column("what", String, nullable=False),
+        Column("state", String, nullable=False),
+        Column("hash", String, nullable=False),
+    )
+    chain.create(conn)
+    conn.execute(text("CREATE UNIQUE INDEX chain_by_session ON chain (session_id, seq)"))
+
+
 #: ``MIGRATIONS[i]`` brings a database from version ``i + 1`` to ``i + 2``.
 MIGRATIONS: list[Migration] = [
     v2_payments_and_imports,
@@ -199,6 +220,7 @@ MIGRATIONS: list[Migration] = [
     reserved(9),
     reserved(10),
     v11_presets,
+    v12_chain,
 ]
 LATEST = len(MIGRATIONS) + 1
 SCHEMA_LOCK = 0x63686F75  # PostgreSQL advisory lock key ("chou") held while creating the schema

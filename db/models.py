@@ -146,6 +146,23 @@ class ActionRow(SQLModel, table=True):
     at: datetime = Field(sa_column=Column(DateTime(timezone=True), nullable=False))
 
 
+class ChainRow(SQLModel, table=True):
+    """A session's changes as a chain of SHA-256 links (:mod:`chouette.chain`): one row per
+    command that changed the session, undo included, never updated or deleted but with the
+    session; ``state`` the digest of the session's record after it."""
+
+    __tablename__ = "chain"
+    __table_args__ = (Index("chain_by_session", "session_id", "seq", unique=True),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    session_id: int = Field(foreign_key="session.id")
+    seq: int
+    at: str
+    what: str
+    state: str
+    hash: str
+
+
 class SourceFileRow(SQLModel, table=True):
     """An engine file that was imported: its SHA-256 is how a second import books nothing,
     and its games' numbers are how ``undo`` takes the import back."""

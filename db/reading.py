@@ -32,11 +32,12 @@ from db.locks import lock_timeout_ms
 from db.reads import Reads
 from db.urls import sqlite_file
 
-SCHEMA = 11
+SCHEMA = 12
 TABLES = (
     "action",
     "balance",
     "booking",
+    "chain",
     "event",
     "game",
     "pair",

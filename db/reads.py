@@ -19,6 +19,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from chouette.card import UNKNOWN, Acceptance, Card, ClubPreset, Origin
+from chouette.chain import FINGERPRINT
 from chouette.errors import ChouetteError
 from chouette.game import Event, Game, carried_over, replay
 from chouette.money import Cents
@@ -370,6 +371,14 @@ class Reads:
             paid[payer] = paid.get(payer, 0) + cents
             paid[payee] = paid.get(payee, 0) - cents
         return paid
+
+    def fingerprint(self, info: SessionInfo) -> str | None:
+        """The session's fingerprint (:func:`chouette.chain.fingerprint`): its newest link's
+        hash, cut short; None where it is not chained yet."""
+        row = self._first(
+            "SELECT hash FROM chain WHERE session_id = ? ORDER BY seq DESC LIMIT 1", (info.id,)
+        )
+        return None if row is None else str(row[0])[:FINGERPRINT]
 
     def games_over(self, info: SessionInfo | None) -> int:
         """How many games are over (in the session, or in the whole ledger)."""

@@ -16,6 +16,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from chouette.card import ClubPreset, Origin, names_text
+from chouette.chain import Link, chain_problem, links_from, record_order, state_digest
 from chouette.errors import ChouetteError
 from chouette.game import replay
 from chouette.line import Line, check_name, check_session_name
@@ -59,20 +60,7 @@ def export(book: Ledger) -> Iterator[dict[str, Any]]:
     names: dict[int, str] = {}
     for info in book.all_sessions():
         names[info.id] = info.name
-        yield {
-            "kind": "session",
-            "name": info.name,
-            "stake_cents": info.stake,
-            "rules": info.rules.to_dict(),
-            "created_at": iso(info.created_at),
-            "line": line_to_dict(info.line),
-            "players": [
-                {"name": p.name, "stake_cents": p.stake, "joined_at": iso(p.joined_at)}
-                for p in book.session_players(info)
-            ],
-            "current": current == info.name,
-            **({"origin": origin.to_dict()} if (origin := book.origin(info)).known else {}),
-        }
+        yield _session_item(book, info, current)
     for preset in book.club_presets():
         yield {
             "kind": "preset",
@@ -89,40 +77,86 @@ def export(book: Ledger) -> Iterator[dict[str, Any]]:
     items.sort(key=lambda item: (item[0], item[1], item[2]))
     for _, _, _, row in items:
         if isinstance(row, Paid):
-            yield {
-                "kind": "payment",
-                "session": names[row.session_id],
-                "payer": row.payer,
-                "payee": row.payee,
-                "cents": row.cents,
-                "note": row.note,
-                "at": iso(row.at),
-            }
+            yield _payment_item(row, names[row.session_id])
         else:
             yield _game(book, row, names[row.session_id])
     for source in book.source_files():
-        yield {
-            "kind": "source_file",
-            "sha256": source.sha256,
-            "name": source.name,
-            "format": source.format,
-            "session": source.session,
-            "games": source.games,
-            "imported_at": iso(source.imported_at),
-            "first_game": source.first_game,
-            "last_game": source.last_game,
-        }
+        yield _source_item(source)
     for info in book.all_sessions():  # the acceptances of each session's rules, in order
-        for action in reversed(book.actions(info)):
-            if action.kind == "accept":
-                yield {
-                    "kind": "accept",
-                    "session": info.name,
-                    "players": action.detail["players"],
-                    "rules": action.detail["rules"],
-                    "stake_cents": action.detail["stake_cents"],
-                    "at": iso(action.at),
-                }
+        yield from _accept_items(book, info)
+    for info in book.all_sessions():  # each session's chain (chouette.chain)
+        links = book.chain(info)
+        if links:
+            yield {"kind": "chain", "session": info.name, "links": [k.to_dict() for k in links]}
+
+
+def session_record(book: Ledger, info: SessionInfo) -> list[dict[str, Any]]:
+    """The session's record as ``export`` writes it, in :func:`chouette.chain.record_order`:
+    what its chain's digest is taken of."""
+    items: list[dict[str, Any]] = [_session_item(book, info, None)]
+    items += [_game(book, g, info.name) for g in book.stored_games(info)]
+    items += [_payment_item(p, info.name) for p in book.payments() if p.session_id == info.id]
+    items += [_source_item(s) for s in book.source_files() if s.session == info.name]
+    items += _accept_items(book, info)
+    return [dict(i) for i in record_order(items)]
+
+
+def _session_item(book: Ledger, info: SessionInfo, current: str | None) -> dict[str, Any]:
+    return {
+        "kind": "session",
+        "name": info.name,
+        "stake_cents": info.stake,
+        "rules": info.rules.to_dict(),
+        "created_at": iso(info.created_at),
+        "line": line_to_dict(info.line),
+        "players": [
+            {"name": p.name, "stake_cents": p.stake, "joined_at": iso(p.joined_at)}
+            for p in book.session_players(info)
+        ],
+        "current": current == info.name,
+        **({"origin": origin.to_dict()} if (origin := book.origin(info)).known else {}),
+    }
+
+
+def _payment_item(row: Paid, session: str) -> dict[str, Any]:
+    return {
+        "kind": "payment",
+        "session": session,
+        "payer": row.payer,
+        "payee": row.payee,
+        "cents": row.cents,
+        "note": row.note,
+        "at": iso(row.at),
+    }
+
+
+def _source_item(source: SourceFile) -> dict[str, Any]:
+    return {
+        "kind": "source_file",
+        "sha256": source.sha256,
+        "name": source.name,
+        "format": source.format,
+        "session": source.session,
+        "games": source.games,
+        "imported_at": iso(source.imported_at),
+        "first_game": source.first_game,
+        "last_game": source.last_game,
+    }
+
+
+def _accept_items(book: Ledger, info: SessionInfo) -> list[dict[str, Any]]:
+    return [
+        {
+            "kind": "accept",
+            "session": info.name,
+            "players": action.detail.get("players"),
+            "rules": action.detail.get("rules"),
+            "stake_cents": action.detail.get("stake_cents"),
+            "at": iso(action.at),
+        }
+        for action in reversed(book.actions(info))
+        if action.kind == "accept"
+    ]
 
 
 def _game(book: Ledger, game: StoredGame, session: str) -> dict[str, Any]:
@@ -170,6 +204,7 @@ def restore(book: Ledger, lines: Iterable[tuple[int, str]]) -> dict[str, int]:
     current = None
     seen = _Seen()
     given: dict[str, int] = {}  # the line of the export that gave each session
+    chains: dict[str, tuple[int, list[Link]]] = {}  # each session's chain, and its line
     for number, text in lines:
         if not text.strip():
             continue
@@ -198,6 +233,13 @@ def restore(book: Ledger, lines: Iterable[tuple[int, str]]) -> dict[str, int]:
                 _preset(book, item, seen)
             elif kind == "accept":
                 _acceptance(book, item, sessions[item["session"]])
+            elif kind == "chain":
+                if set(item) != {"kind", "session", "links"}:
+                    raise ChouetteError("a chain line has kind, session and links, and no more")
+                name = item["session"]
+                if name not in sessions or name in chains:
+                    raise ChouetteError(f"a chain for {name!r}, given before it or twice")
+                chains[name] = (number, links_from(item["links"]))
             else:
                 raise ChouetteError(f"unknown kind {kind!r}")
         except ChouetteError as err:
@@ -210,6 +252,15 @@ def restore(book: Ledger, lines: Iterable[tuple[int, str]]) -> dict[str, int]:
         problems = session_problems(info, sorted(games), live)
         if problems:
             raise ChouetteError(f"line {given[name]}: {problems[0]}")
+    for name, (number, links) in chains.items():  # each chain checks, and is kept as it is
+        info = sessions[name]
+        problem = chain_problem(links, state_digest(session_record(book, book.session(name))))
+        if problem is not None:
+            raise ChouetteError(
+                f"line {number}: {name}'s chain does not check: {problem}; nothing was restored"
+            )
+        book.add_links(info, links)
+        book.touched.pop(info.id, None)  # restored as it was: no link of its own
     if current is not None:
         book.use(current)
     return counts

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 import os
+import re
 
 import pytest
 
-from tests.dump import dump
+from tests.dump import dump, unchained
 
 pytestmark = pytest.mark.backends("sqlite", "postgres")
 
@@ -128,7 +129,7 @@ def test_reports_after_a_game(chouette):
         "total,points,,,1,4,-4,-1\n"
         "total,money,,,1.00,10.00,-10.00,-1.00\n"
     )
-    assert chouette("sheet", "--format", "markdown").stdout == (
+    assert unchained(chouette("sheet", "--format", "markdown").stdout) == (
         "Session friday: stake 2.50 a point; standard rules.\n"
         "| game   | box   | captain   |     ann |     bob |     cat |     dan |\n"
         "|--------|-------|-----------|---------|---------|---------|---------|\n"
@@ -158,7 +159,7 @@ def test_reports_after_a_game(chouette):
             {"name": "cat", "points": -4, "cents": -1000, "table_cents": -1000, "paid_cents": 0},
         ],
     }
-    assert chouette.json("sheet") == {
+    assert unchained(chouette.json("sheet")) == {
         "session": "friday",
         "players": ["ann", "bob", "cat", "dan"],
         "accepted": [],
@@ -177,13 +178,13 @@ def test_reports_after_a_game(chouette):
             }
         ],
     }
-    assert chouette("settle").stdout == (
+    assert unchained(chouette("settle").stdout) == (
         "from    to      amount\n"
         "------  ----  --------\n"
         "cat     bob      10.00\n"
         "dan     ann       1.00\n"
     )
-    assert chouette.json("settle") == {
+    assert unchained(chouette.json("settle")) == {
         "payments": [
             {"from": "cat", "to": "bob", "cents": 1000},
             {"from": "dan", "to": "ann", "cents": 100},
@@ -575,7 +576,8 @@ def test_help_at_the_table_lists_its_commands_as_typed_there(chouette):
 def test_the_demo_settles_an_evening(chouette, tmp_path, ledger_url):
     out = chouette("demo").stdout
     assert out.count("$ chouette ") == 23
-    assert out.rstrip().endswith("eve     cat      30.00")
+    assert out.rstrip().splitlines()[-2] == "eve     cat      30.00"
+    assert re.fullmatch(r"Fingerprint of friday: [0-9a-f]{10}", out.rstrip().splitlines()[-1])
     assert not os.path.exists(tmp_path / "ledger.db")  # the demo never touches the ledger
     assert dump(ledger_url) == {}
 

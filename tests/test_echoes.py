@@ -60,6 +60,7 @@ INVOCATIONS: dict[str, list[str]] = {
     "take": ["take", "bob"],
     "take-extra": ["take-extra", "bob", "box"],
     "undo": ["undo"],
+    "verify": ["verify", "backup.jsonl"],
     "where": ["where"],
 }
 #: Commands that do not end by themselves (a server, a prompt, a demo evening): their

@@ -317,7 +317,7 @@ def test_the_sheet_and_the_report_list_who_accepted(chouette, tmp_path, monkeypa
     assert chouette.json("sheet")["not_accepted"] == ["ann", "cat", "dan", "bob"]
     chouette("accept", "ann", "cat")
     sheet = chouette("sheet").stdout.splitlines()
-    assert sheet[-2:] == [
+    assert sheet[-3:-1] == [
         "Accepted by: ann (2026-11-20 20:00 UTC), cat (2026-11-20 20:00 UTC).",
         "Not yet accepted: dan, bob (chouette accept PLAYER...).",
     ]
@@ -351,7 +351,7 @@ def test_an_export_keeps_the_presets_the_origins_and_the_acceptances(chouette, t
     chouette("export", str(export))
     lines = [json.loads(line) for line in export.read_text(encoding="utf-8").splitlines()]
     assert [item["kind"] for item in lines] == [
-        "chouette-ledger", "session", "preset", "game", "accept",
+        "chouette-ledger", "session", "preset", "game", "accept", "chain",
     ]  # fmt: skip
     chouette("--db", str(tmp_path / "copy.db"), "import", str(export))
     assert chouette.json("--db", str(tmp_path / "copy.db"), "rules") == card

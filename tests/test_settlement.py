@@ -215,8 +215,9 @@ def test_settle_prints_the_bound_when_the_payments_are_not_proven_fewest(chouett
     for payer, payee in pairwise(players):  # a chain of odd amounts
         chouette("pay", payer, payee, f"{rng.randint(1, 999)}.{rng.randint(10, 99)}", "--advance")
     out = chouette("settle").stdout.splitlines()
-    count = len(out) - 3  # a heading, a rule, the payments, the note
-    assert out[-1] == (
+    count = len(out) - 4  # a heading, a rule, the payments, the note, the fingerprint
+    assert out[-1].startswith("Fingerprint of club: ")
+    assert out[-2] == (
         f"Note: {count} payments for 26 balances: at most n − 1 = 25, not proven the fewest "
         "(chouette proves that for up to 24 balances)."
     )

@@ -16,6 +16,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from tests.dump import unchained
 from tests.examples import examples
 
 NEUTRAL = {
@@ -44,7 +45,7 @@ def reports(chouette) -> dict[str, object]:
         }.items()
     }
     read["export"] = chouette("export").stdout
-    return read
+    return unchained(read)  # type: ignore[return-value]
 
 
 @pytest.mark.backends("sqlite", "postgres")

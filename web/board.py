@@ -78,6 +78,7 @@ class Board:
     last_games: tuple[LastGame, ...]
     legal: Legal
     accepted: tuple[str, ...] = ()
+    fingerprint: str | None = None
 
     def chart(self, tr: Translator = ENGLISH) -> str:
         """The running-balance chart, in the words of ``tr``."""
@@ -111,6 +112,7 @@ def build_board(
     undo: bool,
     card: Card | None = None,
     paid: Mapping[str, Cents] | None = None,
+    fingerprint: str | None = None,
 ) -> Board:
     """The board of ``info``'s session: ``live`` the game in progress (or the next one),
     ``players`` and ``totals`` as the standings read them, ``lines`` the score sheet;
@@ -148,6 +150,7 @@ def build_board(
             waiting=frozenset(card.waiting) if card is not None else frozenset(),
         ),
         accepted=(" ".join(acceptance_lines(card)),) if card and card.acceptances else (),
+        fingerprint=fingerprint,
     )
 
 

@@ -92,6 +92,7 @@ class Table:
                 book.totals(info),
                 book.sheet(info),
                 paid=book.paid(info),
+                fingerprint=book.reads.fingerprint(info),
                 undo=undoable(book, info, live),
                 card=book.card(info),
             )

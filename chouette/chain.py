@@ -1,0 +1,144 @@
+"""The tamper-evident record: each session's changes as a chain of SHA-256 links.
+
+Every command that changes a session appends one **link**: its number in the session's chain
+(``seq``), when, what was done (as ``undo`` and ``log`` say it), the digest of the session's
+whole record as it then stood (``state``: the session, its games with their events and
+imported results, its payments, imported files and acceptances, each as ``chouette export``
+writes it), and the hash of all that with the previous link's hash. Undo appends a link too:
+the chain only grows. The session's **fingerprint** is the first :data:`FINGERPRINT` hex
+digits of its newest link's hash.
+
+What it proves: a record that still has the fingerprint someone noted (or photographed) at
+the table is the record they saw; any change since to a booking, payment, event, the line or
+a link shows as a link whose hash does not fit, or a record whose digest is not its newest
+link's, or a different fingerprint. What it does not: that the record was right when it was
+written, nor who wrote it; someone who can write the ledger file can rebuild a whole chain
+that fits, and only a fingerprint noted before (or an export kept elsewhere) shows it.
+
+Pure: the standard library's hashlib and json only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+#: The hex digits of a link's hash that make a session's fingerprint.
+FINGERPRINT = 10
+#: The "previous hash" of a session's first link.
+GENESIS = "0" * 64
+#: What a session's record leaves out of its digest: which session is current is the
+#: ledger's, not the session's.
+VOLATILE = frozenset({"current"})
+
+
+def canonical(value: Any) -> bytes:
+    """``value`` as canonical JSON: keys sorted, no spaces, UTF-8 (the same bytes for the
+    same value, however it was read)."""
+    return json.dumps(
+        value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+    ).encode("utf-8")
+
+
+def state_digest(items: Iterable[Mapping[str, Any]]) -> str:
+    """The digest of a session's record: its items (as ``chouette export`` writes them, in
+    :func:`record_order`), each without :data:`VOLATILE` keys."""
+    digest = hashlib.sha256()
+    for item in items:
+        digest.update(canonical({k: v for k, v in item.items() if k not in VOLATILE}))
+        digest.update(b"\n")
+    return digest.hexdigest()
+
+
+def record_order(items: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """A session's export items in the order their digest is taken: the session, its games
+    by number, then its payments, imported files and acceptances as given (the order they
+    were booked), the files by their SHA-256."""
+    items = list(items)
+    sessions = [i for i in items if i.get("kind") == "session"]
+    games = sorted((i for i in items if i.get("kind") == "game"), key=lambda i: i["number"])
+    payments = [i for i in items if i.get("kind") == "payment"]
+    files = sorted((i for i in items if i.get("kind") == "source_file"), key=lambda i: i["sha256"])
+    accepts = [i for i in items if i.get("kind") == "accept"]
+    return [*sessions, *games, *payments, *files, *accepts]
+
+
+@dataclass(frozen=True)
+class Link:
+    """One change of a session, chained: ``seq`` from 1, ``at`` (ISO 8601), ``what`` was
+    done, the record's ``state`` digest after it, and ``hash``."""
+
+    seq: int
+    at: str
+    what: str
+    state: str
+    hash: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "seq": self.seq,
+            "at": self.at,
+            "what": self.what,
+            "state": self.state,
+            "hash": self.hash,
+        }
+
+
+def link_hash(previous: str, seq: int, at: str, what: str, state: str) -> str:
+    """The hash of a link: SHA-256 of the canonical JSON of the previous link's hash and
+    this link's fields."""
+    body = {"previous": previous, "seq": seq, "at": at, "what": what, "state": state}
+    return hashlib.sha256(canonical(body)).hexdigest()
+
+
+def next_link(chain: Sequence[Link], at: str, what: str, state: str) -> Link:
+    """The link that follows ``chain`` (empty: the first)."""
+    previous = chain[-1].hash if chain else GENESIS
+    seq = len(chain) + 1
+    return Link(seq, at, what, state, link_hash(previous, seq, at, what, state))
+
+
+def fingerprint(chain: Sequence[Link]) -> str | None:
+    """A session's fingerprint: the first :data:`FINGERPRINT` hex digits of its newest
+    link's hash (None: not chained yet)."""
+    return chain[-1].hash[:FINGERPRINT] if chain else None
+
+
+def chain_problem(chain: Sequence[Link], state: str | None = None) -> str | None:
+    """The first thing that does not fit, or None: a link out of sequence or whose hash is
+    not the hash of its fields and the one before; with ``state`` (the digest of the record
+    as it is), a record that is not the one the newest link was made with."""
+    previous = GENESIS
+    for expected, link in enumerate(chain, start=1):
+        if link.seq != expected:
+            return f"link {expected} is numbered {link.seq}"
+        if link.hash != link_hash(previous, link.seq, link.at, link.what, link.state):
+            return f"link {link.seq} ({link.at}: {link.what[:80]}) does not fit the chain"
+        previous = link.hash
+    if state is not None and chain and chain[-1].state != state:
+        last = chain[-1]
+        return (
+            f"the record is not the one its newest link ({last.seq}, {last.at}: "
+            f"{last.what[:80]}) was made with: a booking, payment, event or the line was "
+            "changed outside chouette since"
+        )
+    return None
+
+
+def links_from(data: Iterable[Mapping[str, Any]]) -> list[Link]:
+    """Links as an export writes them (``Link.to_dict``); a link that is not one raises
+    ValueError."""
+    found = []
+    for item in data:
+        if not isinstance(item, Mapping) or set(item) != {"seq", "at", "what", "state", "hash"}:
+            raise ValueError("a link has seq, at, what, state and hash, and nothing else")
+        seq, at, what, state, hashed = (item[k] for k in ("seq", "at", "what", "state", "hash"))
+        if not isinstance(seq, int) or isinstance(seq, bool):
+            raise ValueError("a link's seq is a whole number")
+        if not all(isinstance(v, str) for v in (at, what, state, hashed)):
+            raise ValueError("a link's at, what, state and hash are text")
+        found.append(Link(seq, at, what, state, hashed))
+    return found

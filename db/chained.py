@@ -1,0 +1,107 @@
+"""Each session's chain in the ledger (:mod:`chouette.chain`): sealed as a command ends,
+checked by ``check``, carried by ``export`` and checked again by ``restore`` and ``verify``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from chouette.chain import (
+    Link,
+    chain_problem,
+    fingerprint,
+    links_from,
+    next_link,
+    record_order,
+    state_digest,
+)
+from chouette.errors import ChouetteError
+from db.ledger import Ledger
+from db.transfer import HEADING, session_record
+from db.values import SessionInfo
+
+
+def seal(book: Ledger) -> None:
+    """Append a link to the chain of each session the command changed (its record as it
+    now stands), once, as the command ends."""
+    touched, book.touched = book.touched, {}
+    for session_id, done in touched.items():
+        info = book.session_by_id(session_id)
+        if info is None:  # gone with the command (a split taken back, a session deleted)
+            continue
+        state = state_digest(session_record(book, info))
+        chain = book.chain(info)
+        at = book.now.isoformat()
+        book.add_links(info, [next_link(chain, at, "; ".join(done)[:2000], state)])
+
+
+def session_fingerprint(book: Ledger, info: SessionInfo) -> str | None:
+    return fingerprint(book.chain(info))
+
+
+def chain_problems(book: Ledger, info: SessionInfo) -> list[str]:
+    """What ``check`` finds wrong with the session's chain: its first link that does not
+    fit, or a record that is not its newest link's."""
+    chain = book.chain(info)
+    if not chain:
+        return []
+    problem = chain_problem(chain, state_digest(session_record(book, info)))
+    return [] if problem is None else [f"{info.name}'s chain: {problem}"]
+
+
+@dataclass(frozen=True)
+class Verified:
+    """An export's session as ``verify`` found it: its fingerprint (None: not chained), and
+    what does not fit (None: it checks)."""
+
+    session: str
+    fingerprint: str | None
+    problem: str | None
+    line: int
+
+
+def verify_lines(lines: Iterable[tuple[int, str]]) -> list[Verified]:
+    """Check an export's chains offline: every session's links, and its record (the
+    export's own lines for it) against its newest link. Raises ChouetteError for a file
+    that is no export."""
+    records: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    chains: dict[str, tuple[int, list[Link]]] = {}
+    order: list[str] = []
+    given: dict[str, int] = {}
+    for number, text in lines:
+        if not text.strip():
+            continue
+        try:
+            item = json.loads(text)
+        except (ValueError, RecursionError):
+            raise ChouetteError(f"line {number} is not JSON: this is no chouette export") from None
+        if not isinstance(item, dict):
+            raise ChouetteError(f"line {number} is not a JSON object: no chouette export")
+        kind = item.get("kind")
+        if number == 1 and kind != HEADING:
+            raise ChouetteError("its first line is not a chouette export's heading")
+        if kind == "session":
+            name = str(item.get("name"))
+            order.append(name)
+            given[name] = number
+            records[name].append(item)
+        elif kind in ("game", "payment", "source_file", "accept"):
+            records[str(item.get("session"))].append(item)
+        elif kind == "chain":
+            try:
+                chains[str(item.get("session"))] = (number, links_from(item.get("links", [])))
+            except ValueError as err:
+                raise ChouetteError(f"line {number}: {err}") from None
+    found = []
+    for name in order:
+        number, chain = chains.get(name, (given[name], []))
+        if not chain:
+            found.append(Verified(name, None, None, given[name]))
+            continue
+        problem = chain_problem(chain, state_digest(record_order(records[name])))
+        found.append(Verified(name, fingerprint(chain), problem, number))
+    return found
