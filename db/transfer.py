@@ -33,6 +33,7 @@ from db.audit import (
     stranger_problems,
 )
 from db.codec import event_from_body, extras_to_detail, iso, line_from_dict, line_to_dict
+from db.export_lines import read_line
 from db.ledger import Ledger
 from db.migrations import LATEST
 from db.values import (
@@ -205,12 +206,20 @@ def restore(book: Ledger, lines: Iterable[tuple[int, str]]) -> dict[str, int]:
     seen = _Seen()
     given: dict[str, int] = {}  # the line of the export that gave each session
     chains: dict[str, tuple[int, list[Link]]] = {}  # each session's chain, and its line
+    headed = False
     for number, text in lines:
         if not text.strip():
             continue
         try:
-            item = json.loads(text)
+            item = read_line(text, LATEST)  # one model per kind: db/export_lines.py
             kind = item["kind"]
+            if (kind == HEADING) != (not headed):
+                raise ChouetteError(
+                    "an export's heading is its first line, once"
+                    if headed
+                    else 'an export starts with its heading ({"kind": "chouette-ledger", …})'
+                )
+            headed = True
             if kind == HEADING:
                 if item.get("format") != FORMAT:
                     raise ChouetteError(f"export format {item.get('format')!r} is not {FORMAT}")
@@ -244,7 +253,7 @@ def restore(book: Ledger, lines: Iterable[tuple[int, str]]) -> dict[str, int]:
                 raise ChouetteError(f"unknown kind {kind!r}")
         except ChouetteError as err:
             raise ChouetteError(f"line {number}: {err}") from None
-        except (ValueError, KeyError, TypeError) as err:
+        except (ValueError, KeyError, TypeError, AttributeError) as err:
             raise ChouetteError(f"line {number}: not a valid export line ({err!r})") from None
     for name, info in sessions.items():  # its games all given: numbered 1, 2, …, one in play
         games = seen.games.get(info.id, {})
@@ -401,6 +410,8 @@ def _restore_game(book: Ledger, item: dict[str, Any], info: SessionInfo, seen: _
     if problems:
         raise ChouetteError(problems[0])
     started = _time(item["started_at"])
+    if over and "ended_at" in item and item["ended_at"] is None:
+        raise ChouetteError(f"{where}: a game that is over has the time it ended, not null")
     ended = _time(item["ended_at"]) if item.get("ended_at") else started
     if kind == "engine":
         if not over:
