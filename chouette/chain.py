@@ -31,8 +31,9 @@ FINGERPRINT = 10
 #: The "previous hash" of a session's first link.
 GENESIS = "0" * 64
 #: What a session's record leaves out of its digest: which session is current is the
-#: ledger's, not the session's.
-VOLATILE = frozenset({"current"})
+#: ledger's, not the session's; the session's name in each of its lines is said once, in
+#: the session's own line.
+VOLATILE = frozenset({"current", "session"})
 
 
 def canonical(value: Any) -> bytes:
@@ -43,14 +44,26 @@ def canonical(value: Any) -> bytes:
     ).encode("utf-8")
 
 
+def item_digest(item: Mapping[str, Any]) -> str:
+    """The digest of one item of a session's record (as ``chouette export`` writes it),
+    without :data:`VOLATILE` keys."""
+    return hashlib.sha256(
+        canonical({k: v for k, v in item.items() if k not in VOLATILE})
+    ).hexdigest()
+
+
+def state_from(digests: Iterable[str]) -> str:
+    """The digest of a session's record from its items' digests, in :func:`record_order`."""
+    digest = hashlib.sha256()
+    for item in digests:
+        digest.update(item.encode("ascii") + b"\n")
+    return digest.hexdigest()
+
+
 def state_digest(items: Iterable[Mapping[str, Any]]) -> str:
     """The digest of a session's record: its items (as ``chouette export`` writes them, in
-    :func:`record_order`), each without :data:`VOLATILE` keys."""
-    digest = hashlib.sha256()
-    for item in items:
-        digest.update(canonical({k: v for k, v in item.items() if k not in VOLATILE}))
-        digest.update(b"\n")
-    return digest.hexdigest()
+    :func:`record_order`): SHA-256 of their :func:`item_digest`, each on a line."""
+    return state_from(item_digest(item) for item in items)
 
 
 def record_order(items: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
@@ -94,10 +107,13 @@ def link_hash(previous: str, seq: int, at: str, what: str, state: str) -> str:
     return hashlib.sha256(canonical(body)).hexdigest()
 
 
-def next_link(chain: Sequence[Link], at: str, what: str, state: str) -> Link:
-    """The link that follows ``chain`` (empty: the first)."""
-    previous = chain[-1].hash if chain else GENESIS
-    seq = len(chain) + 1
+def next_link(last: Link | Sequence[Link] | None, at: str, what: str, state: str) -> Link:
+    """The link that follows ``last`` (the newest link, or a whole chain; None or empty:
+    the first)."""
+    if not isinstance(last, Link):
+        last = last[-1] if last else None
+    previous = last.hash if last is not None else GENESIS
+    seq = last.seq + 1 if last is not None else 1
     return Link(seq, at, what, state, link_hash(previous, seq, at, what, state))
 
 

@@ -14,14 +14,16 @@ from chouette.chain import (
     Link,
     chain_problem,
     fingerprint,
+    item_digest,
     links_from,
     next_link,
     record_order,
     state_digest,
+    state_from,
 )
 from chouette.errors import ChouetteError
 from db.ledger import Ledger
-from db.transfer import HEADING, session_record
+from db.transfer import HEADING, game_items, session_record
 from db.values import SessionInfo
 
 
@@ -29,14 +31,38 @@ def seal(book: Ledger) -> None:
     """Append a link to the chain of each session the command changed (its record as it
     now stands), once, as the command ends."""
     touched, book.touched = book.touched, {}
+    games_from, book.games_from = book.games_from, {}
     for session_id, done in touched.items():
         info = book.session_by_id(session_id)
         if info is None:  # gone with the command (a split taken back, a session deleted)
             continue
-        state = state_digest(session_record(book, info))
-        chain = book.chain(info)
+        state = session_state(book, info, games_from.get(session_id))
+        last = book.last_link(info)
         at = book.now.isoformat()
-        book.add_links(info, [next_link(chain, at, "; ".join(done)[:2000], state)])
+        book.add_links(info, [next_link(last, at, "; ".join(done)[:2000], state)])
+
+
+def session_state(book: Ledger, info: SessionInfo, games_from: int | None) -> str:
+    """The digest of the session's record (:func:`chouette.chain.state_digest` of
+    :func:`db.transfer.session_record`), the games before ``games_from`` (all, for None)
+    from the digests kept of them: a command digests the games it changed, not the
+    evening. ``check`` digests everything again (:func:`chain_problems`)."""
+    games = book.game_digests(info)
+    stale = {i: n for i, n, d in games if d is None or (games_from is not None and n >= games_from)}
+    first = min(stale.values(), default=None)
+    changed = [
+        g for g in (book.stored_games(info, from_number=first) if stale else []) if g.id in stale
+    ]
+    fresh = {
+        g.id: item_digest(item)
+        for g, item in zip(changed, game_items(book, info, changed), strict=True)
+    }
+    if fresh:
+        book.keep_game_digests(fresh)
+    rest = session_record(book, info, games=False)
+    digests = [item_digest(rest[0]), *(fresh.get(i) or d or "" for i, _, d in games)]
+    digests += [item_digest(item) for item in rest[1:]]
+    return state_from(digests)
 
 
 def session_fingerprint(book: Ledger, info: SessionInfo) -> str | None:

@@ -51,6 +51,7 @@ from db.models import (
     BookingRow,
     ChainRow,
     EventRow,
+    GameDigestRow,
     GameRow,
     OriginRow,
     PairRow,
@@ -108,10 +109,17 @@ class Ledger:
         #: What this transaction did to each session, by its id, for the session's chain
         #: (:mod:`db.chained` seals it when the command ends).
         self.touched: dict[int, list[str]] = {}
+        #: The first game number each session's command may have changed.
+        self.games_from: dict[int, int] = {}
 
-    def changed(self, session_id: int, what: str) -> None:
-        """Note a change of a session for its chain."""
+    def changed(self, session_id: int, what: str, games_from: int | None = None) -> None:
+        """Note a change of a session for its chain (``games_from``: the first game number
+        it may have changed, whose games are digested again)."""
         self.touched.setdefault(session_id, []).append(what)
+        if games_from is not None:
+            self.games_from[session_id] = min(
+                games_from, self.games_from.get(session_id, games_from)
+            )
 
     @property
     def reads(self) -> Reads:
@@ -698,7 +706,7 @@ class Ledger:
     ) -> None:
         """Note a thing done to the session (the one writer of the journal), now or ``at``
         (a restored export's entry)."""
-        self.changed(info.id, done_text(kind, detail))
+        self.changed(info.id, done_text(kind, detail), games_touched(kind, detail))
         self._db.add(
             ActionRow(
                 session_id=info.id,
@@ -709,13 +717,17 @@ class Ledger:
         )
         self._db.flush()
 
-    def actions(self, info: SessionInfo, limit: int | None = None) -> list[Action]:
-        """The things done to the session, newest first."""
+    def actions(
+        self, info: SessionInfo, limit: int | None = None, *, kind: str | None = None
+    ) -> list[Action]:
+        """The things done to the session (of one ``kind``, if given), newest first."""
         query = (
             select(ActionRow)
             .where(ActionRow.session_id == info.id)
             .order_by(col(ActionRow.id).desc())
         )
+        if kind is not None:
+            query = query.where(ActionRow.kind == kind)
         if limit is not None:
             query = query.limit(limit)
         return [
@@ -728,7 +740,11 @@ class Ledger:
             select(ActionRow.session_id).where(col(ActionRow.id) == action.id)
         ).first()
         if session_id is not None:
-            self.changed(session_id, f"undo: {done_text(action.kind, action.detail)}")
+            self.changed(
+                session_id,
+                f"undo: {done_text(action.kind, action.detail)}",
+                games_touched(action.kind, action.detail),
+            )
         self._db.execute(delete(ActionRow).where(col(ActionRow.id) == action.id))
 
     # -------------------------------------------------------- the chain
@@ -739,6 +755,31 @@ class Ledger:
             select(ChainRow).where(ChainRow.session_id == info.id).order_by(col(ChainRow.seq))
         ).all()
         return [Link(r.seq, r.at, r.what, r.state, r.hash) for r in rows]
+
+    def game_digests(self, info: SessionInfo) -> list[tuple[int, int, str | None]]:
+        """The session's games by number: id, number and the digest kept of it
+        (:class:`db.models.GameDigestRow`; None where none is), in one query."""
+        return self.reads.game_digests(info)
+
+    def keep_game_digests(self, digests: Mapping[int, str]) -> None:
+        """Keep these games' digests, in place of any kept before."""
+        ids = list(digests)
+        for start in range(0, len(ids), 500):
+            part = ids[start : start + 500]
+            self._db.execute(delete(GameDigestRow).where(col(GameDigestRow.game_id).in_(part)))
+            self._db.execute(
+                insert(GameDigestRow), [{"game_id": i, "digest": digests[i]} for i in part]
+            )
+
+    def last_link(self, info: SessionInfo) -> Link | None:
+        """The newest link of the session's chain."""
+        row = self._db.exec(
+            select(ChainRow)
+            .where(ChainRow.session_id == info.id)
+            .order_by(col(ChainRow.seq).desc())
+            .limit(1)
+        ).first()
+        return None if row is None else Link(row.seq, row.at, row.what, row.state, row.hash)
 
     def add_links(self, info: SessionInfo, links: Sequence[Link]) -> None:
         """Append links to the session's chain (made by :func:`chouette.chain.next_link`, or
@@ -955,9 +996,23 @@ class Ledger:
             for r in rows
         ]
 
-    def stored_games(self, info: SessionInfo | None = None) -> list[StoredGame]:
-        """The games as stored: a session's by number, or every game by id."""
+    def game_numbers(self, info: SessionInfo) -> list[tuple[int, int]]:
+        """The session's games as ids and numbers, by number (one light query)."""
+        query = (
+            select(GameRow.id, GameRow.number)
+            .where(GameRow.session_id == info.id)
+            .order_by(col(GameRow.number))
+        )
+        return [(int(i or 0), int(n)) for i, n in self._db.exec(query).all()]
+
+    def stored_games(
+        self, info: SessionInfo | None = None, *, from_number: int | None = None
+    ) -> list[StoredGame]:
+        """The games as stored: a session's by number (from ``from_number`` on, if given),
+        or every game by id."""
         query = select(GameRow)
+        if from_number is not None:
+            query = query.where(GameRow.number >= from_number)
         if info is not None:
             query = query.where(GameRow.session_id == info.id).order_by(col(GameRow.number))
         else:
@@ -998,8 +1053,12 @@ class Ledger:
         )
         return dict(rows.all())
 
-    def payments(self) -> list[Paid]:
-        rows = self._db.exec(select(PaymentRow).order_by(col(PaymentRow.id))).all()
+    def payments(self, info: SessionInfo | None = None) -> list[Paid]:
+        """The payments (of a session), as booked."""
+        query = select(PaymentRow).order_by(col(PaymentRow.id))
+        if info is not None:
+            query = query.where(PaymentRow.session_id == info.id)
+        rows = self._db.exec(query).all()
         return [
             Paid(r.session_id, r.payer, r.payee, r.cents, r.note, utc(r.at), r.id or 0)
             for r in rows
@@ -1014,6 +1073,17 @@ class Ledger:
 
     def player_names(self, info: SessionInfo) -> set[str]:
         return set(self._db.exec(select(PlayerRow.name).where(PlayerRow.session_id == info.id)))
+
+
+def games_touched(kind: str, detail: Mapping[str, Any]) -> int | None:
+    """The first game number a journal entry's command may have changed (None: no game)."""
+    if kind == "events":
+        number = detail.get("game")
+    elif kind in ("record", "import"):
+        number = detail.get("first")
+    else:
+        return None
+    return number if isinstance(number, int) and not isinstance(number, bool) else 1
 
 
 def done_text(kind: str, detail: Mapping[str, Any]) -> str:

@@ -206,6 +206,12 @@ def v12_chain(conn: Connection) -> None:
     )
     chain.create(conn)
     conn.execute(text("CREATE UNIQUE INDEX chain_by_session ON chain (session_id, seq)"))
+    Table(
+        "game_digest",
+        frozen,
+        Column("game_id", Integer, primary_key=True),
+        Column("digest", String, nullable=False),
+    ).create(conn)
 
 
 #: ``MIGRATIONS[i]`` brings a database from version ``i + 1`` to ``i + 2``.

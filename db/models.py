@@ -163,6 +163,17 @@ class ChainRow(SQLModel, table=True):
     hash: str
 
 
+class GameDigestRow(SQLModel, table=True):
+    """Each game's digest as the session's chain last took it (:func:`chouette.chain.
+    item_digest`): kept so that a command digests only the games it changed. ``check`` and
+    ``verify`` never trust it: they digest every game again."""
+
+    __tablename__ = "game_digest"
+
+    game_id: int = Field(primary_key=True)
+    digest: str
+
+
 class SourceFileRow(SQLModel, table=True):
     """An engine file that was imported: its SHA-256 is how a second import books nothing,
     and its games' numbers are how ``undo`` takes the import back."""

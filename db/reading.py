@@ -40,6 +40,7 @@ TABLES = (
     "chain",
     "event",
     "game",
+    "game_digest",
     "pair",
     "payment",
     "player",

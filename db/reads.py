@@ -244,6 +244,28 @@ class Reads:
         events = [event_from_body(body) for _, body in self.event_bodies(game_id)]
         return replay(line_from_json(line_before), rules, events)
 
+    def game_contents(
+        self, session_id: int, first: int
+    ) -> tuple[dict[int, list[str]], dict[int, list[tuple[str, int, int]]]]:
+        """The events (texts, in order) and bookings (player, points, cents, as made) of the
+        session's games numbered ``first`` and on, by game id: two queries, however many."""
+        events: dict[int, list[str]] = {}
+        for game_id, body in self._run(
+            "SELECT e.game_id, e.body FROM event e JOIN game g ON g.id = e.game_id "
+            "WHERE g.session_id = ? AND g.number >= ? ORDER BY e.game_id, e.seq",
+            (session_id, first),
+        ):
+            events.setdefault(int(game_id), []).append(str(body))
+        bookings: dict[int, list[tuple[str, int, int]]] = {}
+        for game_id, player, points, cents in self._run(
+            "SELECT b.game_id, b.player, b.points, b.cents FROM booking b JOIN game g "
+            "ON g.id = b.game_id WHERE g.session_id = ? AND g.number >= ? "
+            "ORDER BY b.game_id, b.id",
+            (session_id, first),
+        ):
+            bookings.setdefault(int(game_id), []).append((str(player), int(points), int(cents)))
+        return events, bookings
+
     def event_bodies(self, game_id: int) -> list[tuple[int, str]]:
         """A game's stored events: their numbers and texts, in order."""
         rows = self._all("SELECT seq, body FROM event WHERE game_id = ? ORDER BY seq", (game_id,))
@@ -371,6 +393,16 @@ class Reads:
             paid[payer] = paid.get(payer, 0) + cents
             paid[payee] = paid.get(payee, 0) - cents
         return paid
+
+    def game_digests(self, info: SessionInfo) -> list[tuple[int, int, str | None]]:
+        """The session's games by number: id, number and the digest its chain keeps of it
+        (None where none is kept)."""
+        rows = self._run(
+            "SELECT g.id, g.number, d.digest FROM game g LEFT JOIN game_digest d "
+            "ON d.game_id = g.id WHERE g.session_id = ? ORDER BY g.number",
+            (info.id,),
+        )
+        return [(int(i), int(n), None if d is None else str(d)) for i, n, d in rows]
 
     def fingerprint(self, info: SessionInfo) -> str | None:
         """The session's fingerprint (:func:`chouette.chain.fingerprint`): its newest link's

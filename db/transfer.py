@@ -91,13 +91,14 @@ def export(book: Ledger) -> Iterator[dict[str, Any]]:
             yield {"kind": "chain", "session": info.name, "links": [k.to_dict() for k in links]}
 
 
-def session_record(book: Ledger, info: SessionInfo) -> list[dict[str, Any]]:
+def session_record(book: Ledger, info: SessionInfo, *, games: bool = True) -> list[dict[str, Any]]:
     """The session's record as ``export`` writes it, in :func:`chouette.chain.record_order`:
-    what its chain's digest is taken of."""
+    what its chain's digest is taken of (without its games, for ``games`` False)."""
     items: list[dict[str, Any]] = [_session_item(book, info, None)]
-    items += [_game(book, g, info.name) for g in book.stored_games(info)]
-    items += [_payment_item(p, info.name) for p in book.payments() if p.session_id == info.id]
-    items += [_source_item(s) for s in book.source_files() if s.session == info.name]
+    if games:
+        items += [_game(book, g, info.name) for g in book.stored_games(info)]
+    items += [_payment_item(p, info.name) for p in book.payments(info)]
+    items += [_source_item(s) for s in book.source_files(info)]
     items += _accept_items(book, info)
     return [dict(i) for i in record_order(items)]
 
@@ -155,12 +156,31 @@ def _accept_items(book: Ledger, info: SessionInfo) -> list[dict[str, Any]]:
             "stake_cents": action.detail.get("stake_cents"),
             "at": iso(action.at),
         }
-        for action in reversed(book.actions(info))
-        if action.kind == "accept"
+        for action in reversed(book.actions(info, kind="accept"))
+    ]
+
+
+def game_items(book: Ledger, info: SessionInfo, games: list[StoredGame]) -> list[dict[str, Any]]:
+    """Games of the session as ``export`` writes them, their events and bookings read at
+    once (a command digests the games it changed: an import, thousands)."""
+    if not games:
+        return []
+    events, bookings = book.reads.game_contents(info.id, min(g.number for g in games))
+    return [
+        _game_item(game, info.name, events.get(game.id, []), bookings.get(game.id, []))
+        for game in games
     ]
 
 
 def _game(book: Ledger, game: StoredGame, session: str) -> dict[str, Any]:
+    bookings = [(b.player, b.points, b.cents) for b in book.game_bookings(game.id)]
+    events = [body for _, body in book.event_bodies(game.id)]
+    return _game_item(game, session, events, bookings)
+
+
+def _game_item(
+    game: StoredGame, session: str, events: list[str], bookings: list[tuple[str, int, int]]
+) -> dict[str, Any]:
     out: dict[str, Any] = {
         "kind": "game",
         "session": session,
@@ -177,11 +197,11 @@ def _game(book: Ledger, game: StoredGame, session: str) -> dict[str, Any]:
         if game.key is not None:
             out["key"] = game.key
         out["bookings"] = [
-            {"player": b.player, "points": b.points, "cents": b.cents}
-            for b in book.game_bookings(game.id)
+            {"player": player, "points": points, "cents": cents}
+            for player, points, cents in bookings
         ]
     else:
-        out["events"] = [json.loads(body) for _, body in book.event_bodies(game.id)]
+        out["events"] = [json.loads(body) for body in events]
     return out
 
 

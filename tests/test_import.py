@@ -131,7 +131,8 @@ def test_schema_4_notes_the_games_of_imports_a_schema_3_ledger_made(chouette, le
         raw.execute(text("DROP TABLE action"))  # and schema 7's journal
         raw.execute(text("DROP TABLE session_origin"))  # and schema 11's presets
         raw.execute(text("DROP TABLE preset"))
-        raw.execute(text("DROP TABLE chain"))  # and schema 12's chains
+        raw.execute(text("DROP TABLE chain"))  # and schema 12: chains and their digests
+        raw.execute(text("DROP TABLE game_digest"))
         raw.execute(text("UPDATE schema_version SET version = 3"))
     with engine.connect() as raw:
         assert raw.execute(text("SELECT COUNT(*) FROM source_file")).scalar() == 1

@@ -296,7 +296,7 @@ def test_points_widen_to_64_bits_when_a_postgresql_ledger_migrates(url, ledger_u
     fresh = schema(url)
     dispose_all()
     raw = create_engine(url)
-    later = ("action", "preset", "session_origin", "chain")  # of schemas 7, 11 and 12
+    later = ("action", "preset", "session_origin", "chain", "game_digest")  # schemas 7, 11, 12
     with raw.begin() as conn:  # back to schema 5: points INTEGER, and no journal yet
         for table in ("booking", "pair"):
             conn.execute(text(f"ALTER TABLE {table} ALTER COLUMN points TYPE INTEGER"))
