@@ -26,6 +26,9 @@ from db.ledger import Ledger
 from db.transfer import HEADING, game_items, session_record
 from db.values import SessionInfo
 
+#: How many games a command digests at once (an import's memory stays flat).
+DIGEST_CHUNK = 2000
+
 
 def seal(book: Ledger) -> None:
     """Append a link to the chain of each session the command changed (its record as it
@@ -49,16 +52,21 @@ def session_state(book: Ledger, info: SessionInfo, games_from: int | None) -> st
     evening. ``check`` digests everything again (:func:`chain_problems`)."""
     games = book.game_digests(info)
     stale = {i: n for i, n, d in games if d is None or (games_from is not None and n >= games_from)}
-    first = min(stale.values(), default=None)
-    changed = [
-        g for g in (book.stored_games(info, from_number=first) if stale else []) if g.id in stale
-    ]
-    fresh = {
-        g.id: item_digest(item)
-        for g, item in zip(changed, game_items(book, info, changed), strict=True)
-    }
-    if fresh:
-        book.keep_game_digests(fresh)
+    numbers = sorted(stale.values())
+    fresh: dict[int, str] = {}
+    for start in range(0, len(numbers), DIGEST_CHUNK):  # an import's games, a chunk at a time
+        part = numbers[start : start + DIGEST_CHUNK]
+        changed = [
+            g
+            for g in book.stored_games(info, from_number=part[0], to_number=part[-1])
+            if g.id in stale
+        ]
+        digested = {
+            g.id: item_digest(item)
+            for g, item in zip(changed, game_items(book, info, changed), strict=True)
+        }
+        book.keep_game_digests(digested)
+        fresh.update(digested)
     rest = session_record(book, info, games=False)
     digests = [item_digest(rest[0]), *(fresh.get(i) or d or "" for i, _, d in games)]
     digests += [item_digest(item) for item in rest[1:]]

@@ -1006,13 +1006,19 @@ class Ledger:
         return [(int(i or 0), int(n)) for i, n in self._db.exec(query).all()]
 
     def stored_games(
-        self, info: SessionInfo | None = None, *, from_number: int | None = None
+        self,
+        info: SessionInfo | None = None,
+        *,
+        from_number: int | None = None,
+        to_number: int | None = None,
     ) -> list[StoredGame]:
-        """The games as stored: a session's by number (from ``from_number`` on, if given),
-        or every game by id."""
+        """The games as stored: a session's by number (from ``from_number`` to
+        ``to_number``, if given), or every game by id."""
         query = select(GameRow)
         if from_number is not None:
             query = query.where(GameRow.number >= from_number)
+        if to_number is not None:
+            query = query.where(GameRow.number <= to_number)
         if info is not None:
             query = query.where(GameRow.session_id == info.id).order_by(col(GameRow.number))
         else:

@@ -245,23 +245,23 @@ class Reads:
         return replay(line_from_json(line_before), rules, events)
 
     def game_contents(
-        self, session_id: int, first: int
+        self, session_id: int, first: int, last: int
     ) -> tuple[dict[int, list[str]], dict[int, list[tuple[str, int, int]]]]:
         """The events (texts, in order) and bookings (player, points, cents, as made) of the
-        session's games numbered ``first`` and on, by game id: two queries, however many."""
+        session's games numbered ``first`` to ``last``, by game id: two queries."""
         events: dict[int, list[str]] = {}
         for game_id, body in self._run(
             "SELECT e.game_id, e.body FROM event e JOIN game g ON g.id = e.game_id "
-            "WHERE g.session_id = ? AND g.number >= ? ORDER BY e.game_id, e.seq",
-            (session_id, first),
+            "WHERE g.session_id = ? AND g.number BETWEEN ? AND ? ORDER BY e.game_id, e.seq",
+            (session_id, first, last),
         ):
             events.setdefault(int(game_id), []).append(str(body))
         bookings: dict[int, list[tuple[str, int, int]]] = {}
         for game_id, player, points, cents in self._run(
             "SELECT b.game_id, b.player, b.points, b.cents FROM booking b JOIN game g "
-            "ON g.id = b.game_id WHERE g.session_id = ? AND g.number >= ? "
+            "ON g.id = b.game_id WHERE g.session_id = ? AND g.number BETWEEN ? AND ? "
             "ORDER BY b.game_id, b.id",
-            (session_id, first),
+            (session_id, first, last),
         ):
             bookings.setdefault(int(game_id), []).append((str(player), int(points), int(cents)))
         return events, bookings

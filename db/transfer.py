@@ -165,7 +165,8 @@ def game_items(book: Ledger, info: SessionInfo, games: list[StoredGame]) -> list
     once (a command digests the games it changed: an import, thousands)."""
     if not games:
         return []
-    events, bookings = book.reads.game_contents(info.id, min(g.number for g in games))
+    numbers = [g.number for g in games]
+    events, bookings = book.reads.game_contents(info.id, min(numbers), max(numbers))
     return [
         _game_item(game, info.name, events.get(game.id, []), bookings.get(game.id, []))
         for game in games

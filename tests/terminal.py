@@ -27,6 +27,9 @@ class Terminal:
                 env.pop(unset, None)
         self.pid, self.fd = pty.fork()
         if self.pid == 0:  # the child: the console script, the pty its controlling terminal
+            # Ctrl-C interrupts, as at a terminal, even where the tests run in the background
+            # (a shell's background job inherits SIGINT ignored, and Python keeps it so)
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
             os.execve(script(), [script(), *args], env)
         self.screen = b""
 

@@ -260,7 +260,7 @@ def test_an_output_to_a_device_or_through_a_link_goes_where_it_did(chouette, led
     dispose_all()
     done = run(ledger_file, "export", "/dev/stdout")
     assert done.stdout.startswith(b'{"kind": "chouette-ledger"')
-    assert done.stdout.endswith(b"Exported 4 lines to /dev/stdout.\n")
+    assert done.stdout.endswith(b"Exported 5 lines to /dev/stdout.\n")  # the chain's line too
     backup = tmp_path / "backups" / "latest.jsonl"
     backup.parent.mkdir()
     backup.write_text('{"kind": "chouette-ledger"}\n')  # last week's export
