@@ -1698,7 +1698,8 @@ def proxy(
                 return withdraw_proxy(line, name)
             return name_proxy(line, name, deputy, rules)
 
-        info = changed(book, info, change, said)
+        act = ["withdraw", name] if withdraw else ["proxy", name, *([deputy] if by else [])]
+        info = changed(book, info, change, said, act=act)
     say(f"{said}. Line: {info.line.describe()}")
 
 
@@ -2506,6 +2507,92 @@ def undo(ctx: typer.Context, as_json: JsonFlag = False) -> None:
         emit_json({"session": info.name, "undone": undone.what, "text": undone_text(undone)})
         return
     say(f"Undone: {undone_text(undone)}.")
+
+
+class Level(StrEnum):
+    single = "single"
+    gammon = "gammon"
+    backgammon = "backgammon"
+
+
+@app.command(cls=Command)
+def amend(
+    ctx: typer.Context,
+    number: Annotated[
+        int, typer.Argument(metavar="N", **bounds("amend N"), help="The game to correct.")
+    ],
+    level: Annotated[
+        Level,
+        typer.Argument(
+            metavar="LEVEL", help="How the board was won: single, gammon or backgammon."
+        ),
+    ] = Level.single,
+    result: Annotated[
+        Side | None,
+        typer.Option("--result", metavar="box|team", help="Who won the board (required)."),
+    ] = None,
+    resigned: Annotated[
+        bool, typer.Option("--resigned", help="By an accepted resignation.")
+    ] = False,
+    note_text: Annotated[
+        str | None,
+        typer.Option("--note", metavar="TEXT", help="Why: it stays on the record (required)."),
+    ] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Correct a past game's result: the games after it are played again in order.
+
+    The board's end of game N becomes the one given; every later game keeps its events
+    and is played again on the line the correction leaves (the rotation and partnerships
+    may change, and with them what later games booked). If a later event no longer fits,
+    nothing changes and the message names the first game that breaks. The correction is a
+    journal entry of its own (log lists it, undo takes it back) and the game keeps its
+    trail: the sheet, the report and game N show when, what was, what is and the note.
+
+    Examples:
+
+    \b
+        chouette amend 4 --result team gammon --note "it was a gammon: ann and bob agree"
+        chouette amend 7 --result box --resigned --note "misrecorded winner"
+    """
+    from chouette.game import End
+    from chouette.report import booked_rows
+    from db.amending import amend as correct
+
+    if result is None:
+        fail("say who won the board: --result box|team", 2)
+    if note_text is None:
+        fail("say why the game is amended: --note TEXT (it stays on the record)", 2)
+    end = End(result.value, level.value, resigned)
+    with ledger(ctx, write=True) as book:
+        info = current(book, ctx, lock=True)
+        done = correct(book, info, number, end, note_text)
+    options(ctx).booked = True
+    outcome = done.outcome
+    if as_json:
+        from chouette.record import event_to_json
+
+        emit_json(
+            {
+                "session": info.name,
+                "game": number,
+                "was": event_to_json(done.was),
+                "is": event_to_json(done.now),
+                "note": done.note,
+                "points": dict(outcome.points),
+                "cents": dict(outcome.cents),
+                "games": [r.number for r in done.games],
+                "moved_cents": done.moved,
+                "line": list(done.session.line.order),
+                "why": list(outcome.why),
+            }
+        )
+        return
+    head, rest = done.said()
+    say(head)
+    emit(booked_rows(outcome))
+    for text in rest:
+        say(text)
 
 
 @app.command(cls=Command)

@@ -51,6 +51,7 @@ PORT = 65_535
 NUMBERS: dict[str, tuple[int, int]] = {
     "--game": (1, GAMES),
     "game N": (1, GAMES),
+    "amend N": (1, GAMES),
     "deal POINTS": (-LIMIT, LIMIT),
     "extra --points": (1, LIMIT),
     "extra --premium": (0, LIMIT),

@@ -784,6 +784,8 @@ def _sheet(
     points = dict.fromkeys(everyone, 0)
     run = dict.fromkeys(everyone, 0)
     engine, extras = False, []
+    corrected: list[str] = []
+    amended_word = _("amended")
     names = {p: _e(p) for p in everyone}
     count = 0
     for line in lines:
@@ -792,7 +794,9 @@ def _sheet(
         engine = engine or is_engine
         cells = [f'<td class="name">{_e(line.session)}</td>'] if by_session else []
         cells += [
-            f'<td class="num">{line.number}{"*" if is_engine else ""}</td>',
+            f'<td class="num">{line.number}{"*" if is_engine else ""}'
+            + (f' <span class="amended">({amended_word})</span>' if line.amended else "")
+            + "</td>",
             f'<td class="name">{_e(line.box_side)}</td>',
             f'<td class="name">{_e(line.captain or "")}</td>',
         ]
@@ -819,6 +823,11 @@ def _sheet(
             f"{game_word}: "
             f"{_e(extra_result_text(e))}</span>"
             for e in line.extras
+        ]
+        corrected += [
+            f'<span class="correction" data-game="{line.number}">'
+            f"{_e(line.session) + ' ' if by_session else ''}{game_word}: {_e(c.text())}</span>"
+            for c in line.amended
         ]
         yield (
             f'<tr class="game{" engine" if is_engine else ""}" data-game="{line.number}"'
@@ -860,6 +869,12 @@ def _sheet(
     if extras:
         notes.append(
             _("Extras, counted in the games above: {extras}.").format(extras="; ".join(extras))
+        )
+    if corrected:
+        notes.append(
+            _("Games corrected (chouette amend): {corrections}.").format(
+                corrections="; ".join(corrected)
+            )
         )
     notes.append(
         _(

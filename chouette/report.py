@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
+from chouette.amend import Correction, result_text
 from chouette.game import Event, Extra, ExtraCube, Game
 from chouette.line import Line
 from chouette.money import Cents, format_money
@@ -37,6 +38,7 @@ class GameLine:
     session: str = ""
     extras: tuple[ExtraResult, ...] = ()
     partner: str | None = None  # the box's partner in this game, if any
+    amended: tuple[Correction, ...] = ()  # the corrections made to it (chouette amend)
 
     @property
     def box_side(self) -> str:
@@ -92,9 +94,11 @@ class Undone:
     has not started now if ``game_gone``), the games of a ``record`` or an ``import`` (games
     ``number`` to ``last``; an import's ``file``), a ``payment``, a change of the ``line`` or
     a ``split`` of the table, a ``rename`` of the session or players' ``accept``ance of the
-    rules (``said``: what the command said it did)."""
+    rules, or the correction (``amend``) of a game (``said``: what the command said it did)."""
 
-    what: Literal["events", "record", "import", "payment", "line", "split", "rename", "accept"]
+    what: Literal[
+        "events", "record", "import", "payment", "line", "split", "rename", "accept", "amend"
+    ]
     number: int = 0
     last: int | None = None
     events: tuple[Event, ...] = ()
@@ -459,6 +463,8 @@ def sheet_game_json(line: GameLine, everyone: Sequence[str], session: str | None
         entry["partner"] = line.partner
     if line.extras:
         entry["extras"] = [extra_result_json(e) for e in line.extras]
+    if line.amended:
+        entry["amended"] = [c.to_json() for c in line.amended]
     if session is None:
         entry["session"] = line.session
     return entry
@@ -494,6 +500,8 @@ def _sheet_body(
             else:
                 cells.append("")
         label = str(line.number) if line.kind == "chouette" else f"{line.number}*"
+        if line.amended:
+            label += " (amended)"
         prefix = [line.session] if sessions else []
         yield [*prefix, label, line.box_side, line.captain or "", *cells]
     pad = [""] if sessions else []
@@ -845,7 +853,7 @@ def done_text(done: Undone) -> str:
         return f"the import of {done.file} ({games_text(done.number, done.last)})"
     if done.what == "record":
         return f"the record of {games_text(done.number, done.last)}"
-    if done.what in ("payment", "line", "split", "rename", "accept"):
+    if done.what in ("payment", "line", "split", "rename", "accept", "amend"):
         return done.said
     return f"{', '.join(e.describe() for e in done.events)} (game {done.number})"
 
@@ -935,3 +943,32 @@ def imported_rows(points: Mapping[str, int], cents: Mapping[str, Cents]) -> Rows
     """An import's points and money per player, winners first as in the standings."""
     order = sorted(points, key=lambda p: (-cents[p], -points[p], p))
     return ["player", "points", "money"], [[p, signed(points[p]), balance(cents[p])] for p in order]
+
+
+# ---------------------------------------------------------------- a correction
+
+
+def amended_lines(
+    correction: Correction,
+    number: int,
+    outcome: Outcome,
+    later: Sequence[int],
+    moved: Mapping[str, Cents],
+    line: Line | None,
+) -> tuple[str, list[str]]:
+    """What ``chouette amend`` says it did: the game and its ends (said before the game's
+    bookings now, which the caller shows its way), then the later games played again, the
+    money moved, the line now (``line``: if it changed) and why."""
+    said = []
+    if later:
+        games = "s" if len(later) > 1 else ""
+        said.append(f"Played again on the new line: game{games} {', '.join(map(str, later))}.")
+    shown = ", ".join(f"{p} {balance(c)}" for p, c in moved.items())
+    said.append(f"Money moved by the correction: {shown or 'none'}.")
+    if line is not None:
+        said.append(f"Line now: {line.describe()}")
+    head = (
+        f"Game {number} amended: the board's end was {result_text(correction.was)}, is "
+        f"{result_text(correction.now)} ({correction.note})."
+    )
+    return head, [*said, *why_lines(outcome.why)]

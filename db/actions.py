@@ -29,6 +29,7 @@ from chouette.record import Record, event_to_json, parse_event, play_record
 from chouette.report import Undone, joined_text
 from chouette.rules import EDITION, HouseRules
 from chouette.text import check_note
+from db.amending import undo_amend
 from db.codec import extras_to_detail, iso, line_from_dict, line_from_json, line_to_dict
 from db.journal import check_entry, entry_name, entry_problem
 from db.ledger import Ledger
@@ -235,14 +236,17 @@ def change_seat(book: Ledger, info: SessionInfo, act: str, name: str) -> Session
     they sat out takes back the line as it was (:func:`chouette.line.sit_in`)."""
     rules = info.rules
     said = f"{name} {SEAT_CHANGES[act]}"
+    redo = [act, name]  # how a correction of an earlier game makes the change again
     if act == "leave":
-        return change_line(book, info, lambda line: leave_line(line, name, rules), said)
+        return change_line(book, info, lambda line: leave_line(line, name, rules), said, act=redo)
     if act == "sit-out":
         return change_line(
-            book, info, lambda line: sit_out_line(line, name, rules), said, sits_out=name
+            book, info, lambda line: sit_out_line(line, name, rules), said, sits_out=name, act=redo
         )
     before = _sat_out_from(book, info, name)
-    return change_line(book, info, lambda line: sit_in_line(line, name, rules, before), said)
+    return change_line(
+        book, info, lambda line: sit_in_line(line, name, rules, before), said, act=redo
+    )
 
 
 def _sat_out_from(book: Ledger, info: SessionInfo, name: str) -> Line | None:
@@ -268,7 +272,7 @@ def join(book: Ledger, info: SessionInfo, typed: str, stake: Cents | None) -> Se
     before = book.player(info, name)
     said = joined_text(name, stake if stake is not None else before and before.stake)
     player = None if before is None else {"stake": before.stake, "joined_at": iso(before.joined_at)}
-    info = change_line(book, info, change, said, player=name, before=player)
+    info = change_line(book, info, change, said, player=name, before=player, act=["join", name])
     if stake is not None:
         check_new_stake(
             name, info.name, stake, info.stake_of(name), has_played=book.has_played(info, name)
@@ -480,6 +484,8 @@ def undo(book: Ledger, info: SessionInfo) -> Undone:
         return done
     elif done.what == "accept":  # the journal entry was all there was
         return done
+    elif done.what == "amend":
+        undo_amend(book, info, action)
     elif "player" in detail:  # a join: the player as they were (not one, or at their stake)
         before = detail["before"]
         book.restore_player(
@@ -520,6 +526,8 @@ def what(action: Action) -> Undone:
         return Undone("rename", said=detail["said"])
     if action.kind == "accept":
         return Undone("accept", said=detail["said"])
+    if action.kind == "amend":
+        return Undone("amend", detail["game"], said=detail["said"])
     return Undone("line", said=detail["said"])
 
 

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+from chouette.amend import Correction
 from chouette.game import Event
 from chouette.line import Line
 from chouette.outcome import ExtraResult
@@ -86,24 +87,46 @@ def rules_from_json(text: str) -> HouseRules:
     return HouseRules.from_dict(json.loads(text))
 
 
-def extras_to_detail(extras: Sequence[ExtraResult]) -> str | None:
-    """What a chouette game's extras booked, as its row's detail (None: it had none)."""
-    if not extras:
-        return None
-    return json.dumps({"extras": [extra_result_json(e) for e in extras]}, ensure_ascii=False)
+def extras_to_detail(
+    extras: Sequence[ExtraResult], amended: Sequence[Correction] = ()
+) -> str | None:
+    """What a chouette game's extras booked and the corrections made to it, as its row's
+    detail (None: it had neither; a game never amended is stored as it always was)."""
+    data: dict[str, Any] = {}
+    if extras:
+        data["extras"] = [extra_result_json(e) for e in extras]
+    if amended:
+        data["amended"] = [c.to_json() for c in amended]
+    return json.dumps(data, ensure_ascii=False) if data else None
+
+
+def _chouette_detail(text: str | None) -> dict[str, Any]:
+    if not text:
+        return {}
+    data = json.loads(text)
+    if not isinstance(data, dict) or not ({"extras", "amended"} & data.keys()):
+        raise TypeError("a chouette game's detail holds its extras or its corrections")
+    return data
 
 
 def extras_from_detail(text: str | None) -> tuple[ExtraResult, ...]:
     """A chouette game's extras as its row's detail keeps them (none without a detail)."""
-    if not text:
-        return ()
-    data = json.loads(text)
-    if not isinstance(data, dict) or not isinstance(data.get("extras"), list):
-        raise TypeError("a chouette game's detail holds its extras")
+    data = _chouette_detail(text)
+    if not isinstance(data.get("extras", []), list):
+        raise TypeError("a chouette game's extras are a list")
     return tuple(
         ExtraResult(e["team_side"], e["box_side"], int(e["points"]), int(e["cents"]))
-        for e in data["extras"]
+        for e in data.get("extras", [])
     )
+
+
+def amended_from_detail(text: str | None) -> tuple[Correction, ...]:
+    """The corrections made to a chouette game, oldest first, as its row's detail keeps
+    them (none without a detail)."""
+    found = _chouette_detail(text).get("amended", [])
+    if not isinstance(found, list):
+        raise TypeError("a chouette game's corrections are a list")
+    return tuple(Correction.from_json(c) for c in found)
 
 
 def utc(moment: datetime) -> datetime:

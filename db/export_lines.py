@@ -87,6 +87,7 @@ class Game(_Line):
     source: Any = None
     key: Any = None
     bookings: list[Booking] | None = None
+    amended: list[dict[str, Any]] | None = None
 
 
 class Payment(_Line):

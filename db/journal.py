@@ -15,6 +15,9 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
 
 from chouette.errors import ChouetteError
+from chouette.game import End
+from chouette.record import parse_event
+from db.codec import line_from_dict
 from db.ledger import Ledger
 from db.values import Action, SessionInfo
 
@@ -72,6 +75,17 @@ class Accept(_Said):
     stake_cents: StrictInt
 
 
+class Amend(_Said):
+    game: StrictInt
+    game_id: StrictInt
+    seq: StrictInt
+    was: dict[str, Any]
+    now: dict[str, Any] = Field(alias="is")
+    note: StrictStr
+    line: dict[str, Any]
+    games: list[dict[str, Any]]
+
+
 KINDS: dict[str, type[_Entry]] = {
     "events": Events,
     "record": Record,
@@ -81,6 +95,7 @@ KINDS: dict[str, type[_Entry]] = {
     "split": Split,
     "rename": Rename,
     "accept": Accept,
+    "amend": Amend,
 }
 
 
@@ -114,6 +129,8 @@ def entry_problem(book: Ledger, info: SessionInfo, action: Action) -> str | None
             return f"it names game {entry.game} (id {entry.game_id}), which is not in the session"
         if not 0 <= entry.first <= len(book.event_bodies(entry.game_id)):
             return f"it names events of game {entry.game} from {entry.first}, which are not there"
+    if isinstance(entry, Amend):
+        return _amend_problem(book, info, entry)
     if isinstance(entry, Split):
         here = {"line", "session", "id"} <= detail.keys()
         there = {"from", "from_id"} <= detail.keys()
@@ -129,6 +146,29 @@ def entry_problem(book: Ledger, info: SessionInfo, action: Action) -> str | None
         missing = [n for n in range(entry.first, last + 1) if n not in have][:3]
         if missing or last < entry.first:
             return f"it names games {entry.first} to {last}, which are not all in the session"
+    return None
+
+
+def _amend_problem(book: Ledger, info: SessionInfo, entry: Amend) -> str | None:
+    """What is wrong with a correction's entry: the game, its end or a game it booked again
+    not there."""
+    games = {g.id: g for g in book.stored_games(info)}
+    target = games.get(entry.game_id)
+    if target is None or target.number != entry.game:
+        return f"it names game {entry.game} (id {entry.game_id}), which is not in the session"
+    if not 0 <= entry.seq < len(book.event_bodies(entry.game_id)):
+        return f"it names event {entry.seq} of game {entry.game}, which is not there"
+    try:
+        was = parse_event(entry.was, "a corrected end", allow_end=True)
+        line_from_dict(entry.line)
+        for kept in entry.games:
+            line_from_dict(kept["line_before"])
+            if kept["id"] not in games or not isinstance(kept.get("detail"), str | None):
+                return f"it names a game (id {kept['id']!r}) that is not in the session"
+    except (ChouetteError, KeyError, TypeError, ValueError) as err:
+        return f"it holds what is not a game's end, a line or a game: {err}"
+    if not isinstance(was, End):
+        return "the end it says the game had is not an end"
     return None
 
 

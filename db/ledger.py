@@ -605,6 +605,21 @@ class Ledger:
         if first == 0:
             self._db.execute(delete(GameRow).where(col(GameRow.id) == game_id))
 
+    def replace_event(self, game_id: int, seq: int, event: Event) -> None:
+        """A game's event number ``seq`` replaced (a correction's new end), keeping when it
+        was given."""
+        self._db.execute(
+            update(EventRow)
+            .where(col(EventRow.game_id) == game_id, col(EventRow.seq) == seq)
+            .values(body=event_to_body(event))
+        )
+
+    def set_line_before(self, game_id: int, line: Line) -> None:
+        """The line a chouette game begins with, as a correction before it leaves it."""
+        self._db.execute(
+            update(GameRow).where(col(GameRow.id) == game_id).values(line_before=line_to_json(line))
+        )
+
     def drop_payment(self, payment_id: int) -> None:
         """Take back a payment: its bookings, the balances they moved, the payment."""
         booked = self._db.exec(
@@ -1083,7 +1098,7 @@ class Ledger:
 
 def games_touched(kind: str, detail: Mapping[str, Any]) -> int | None:
     """The first game number a journal entry's command may have changed (None: no game)."""
-    if kind == "events":
+    if kind in ("events", "amend"):
         number = detail.get("game")
     elif kind in ("record", "import"):
         number = detail.get("first")

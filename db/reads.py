@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+from chouette.amend import Correction
 from chouette.card import UNKNOWN, Acceptance, Card, ClubPreset, Origin
 from chouette.chain import FINGERPRINT
 from chouette.errors import ChouetteError
@@ -27,7 +28,13 @@ from chouette.outcome import ExtraResult, settle_game
 from chouette.report import Entry, GameLine, SessionSummary
 from chouette.rules import HouseRules
 from chouette.text import clipped
-from db.codec import event_from_body, extras_from_detail, line_from_json, rules_from_json
+from db.codec import (
+    amended_from_detail,
+    event_from_body,
+    extras_from_detail,
+    line_from_json,
+    rules_from_json,
+)
 from db.values import GameView, LiveGame, SessionInfo
 
 #: ``run(sql, params)``: the rows of one statement (``?`` marks a parameter).
@@ -304,7 +311,7 @@ class Reads:
             detail=json.loads(detail) if detail else None,
             line_after=line_from_json(line_after) if line_after else None,
             bookings=bookings,
-            why=reasons(game, info),
+            why=reasons(game, info, detail),
         )
 
     def reasons(self, info: SessionInfo) -> dict[int, tuple[str, ...]]:
@@ -312,23 +319,24 @@ class Reads:
         reasons, :attr:`chouette.outcome.Outcome.why`), by number: every game replayed from
         its events, as stored (one query)."""
         found: dict[int, tuple[str, ...]] = {}
-        current: tuple[int, str] | None = None
+        current: tuple[int, str, str | None] | None = None
         events: list[Event] = []
-        for number, line_before, body in self._stream(
-            "SELECT g.number, g.line_before, e.body FROM game g JOIN event e ON e.game_id = g.id "
-            'WHERE g.session_id = ? AND g.kind = ? AND g."over" = ? ORDER BY g.number, e.seq',
+        for number, line_before, detail, body in self._stream(
+            "SELECT g.number, g.line_before, g.detail, e.body FROM game g JOIN event e ON "
+            'e.game_id = g.id WHERE g.session_id = ? AND g.kind = ? AND g."over" = ? '
+            "ORDER BY g.number, e.seq",
             (info.id, "chouette", True),
         ):
             if current is not None and current[0] != number:
                 found[current[0]] = reasons(
-                    replay(line_from_json(current[1]), info.rules, events), info
+                    replay(line_from_json(current[1]), info.rules, events), info, current[2]
                 )
                 events = []
-            current = (number, line_before)
+            current = (number, line_before, detail)
             events.append(event_from_body(body))
         if current is not None:
             found[current[0]] = reasons(
-                replay(line_from_json(current[1]), info.rules, events), info
+                replay(line_from_json(current[1]), info.rules, events), info, current[2]
             )
         return found
 
@@ -487,24 +495,28 @@ class Reads:
             yield Entry(when, name, number, player, points, cents, text)
 
 
-def reasons(game: Game | None, info: SessionInfo) -> tuple[str, ...]:
+def reasons(game: Game | None, info: SessionInfo, detail: str | None = None) -> tuple[str, ...]:
     """Why a stored chouette game went as it did, replayed: its outcome's reasons once it is
-    over, its own so far while it is in progress (none for an imported game)."""
+    over, its own so far while it is in progress (none for an imported game); and the
+    corrections its row's ``detail`` keeps, each in a sentence."""
     if game is None:
         return ()
     if not game.over:
         return game.why
-    return settle_game(game, info.stakes(game.players)).why
+    trail = tuple(c.text() for c in amended_from_detail(detail))
+    return settle_game(game, info.stakes(game.players)).why + trail
 
 
 def _game_line(row: Sequence[Any], points: dict[str, int], cents: dict[str, Cents]) -> GameLine:
     _, number, kind, line_before, detail, ended_at, session = row[:7]
     extras: tuple[ExtraResult, ...] = ()
+    amended: tuple[Correction, ...] = ()
     partner = None
     if kind == "chouette":
         seats = line_from_json(line_before)
         box, captain, partner = seats.box or "", seats.captain, seats.partner
         extras = extras_from_detail(detail)
+        amended = amended_from_detail(detail)
     else:
         result = json.loads(detail or "{}")
         box, captain = result.get("winner", ""), result.get("loser")
@@ -519,4 +531,5 @@ def _game_line(row: Sequence[Any], points: dict[str, int], cents: dict[str, Cent
         session=session,
         extras=extras,
         partner=partner,
+        amended=amended,
     )

@@ -15,6 +15,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
+from chouette.amend import Correction
 from chouette.card import ClubPreset, Origin, names_text
 from chouette.chain import Link, chain_problem, links_from, record_order, state_digest
 from chouette.errors import ChouetteError
@@ -32,7 +33,14 @@ from db.audit import (
     source_problems,
     stranger_problems,
 )
-from db.codec import event_from_body, extras_to_detail, iso, line_from_dict, line_to_dict
+from db.codec import (
+    amended_from_detail,
+    event_from_body,
+    extras_to_detail,
+    iso,
+    line_from_dict,
+    line_to_dict,
+)
 from db.export_lines import read_line
 from db.ledger import Ledger
 from db.migrations import LATEST
@@ -203,6 +211,9 @@ def _game_item(
         ]
     else:
         out["events"] = [json.loads(body) for body in events]
+        trail = amended_from_detail(game.detail)
+        if trail:  # written only for a game corrected (chouette amend)
+            out["amended"] = [c.to_json() for c in trail]
     return out
 
 
@@ -479,11 +490,18 @@ def _restore_game(book: Ledger, item: dict[str, Any], info: SessionInfo, seen: _
         book.add_events(game_id, 0, events, at=started)
         return
     outcome = settle_game(game, info.stakes(game.players))
+    try:
+        trail = tuple(Correction.from_json(c) for c in item.get("amended") or ())
+    except (ChouetteError, KeyError, TypeError, ValueError) as err:
+        raise ChouetteError(f"{where}: its corrections are not corrections ({err})") from None
+    if trail and trail[-1].now != game.result:
+        raise ChouetteError(f"{where}: its last correction is not the end its events give")
+    detail = extras_to_detail(outcome.extras, trail)
     book.book_games(
         [
             Finished(info.id, number, "chouette", line, outcome.points, outcome.cents, started,
                      ended, line_after=outcome.next_line, events=events, box=game.box,
-                     pairs=outcome.pairs, detail=extras_to_detail(outcome.extras))
+                     pairs=outcome.pairs, detail=detail)
         ],
         move_line=False,
     )  # fmt: skip

@@ -21,6 +21,7 @@ MOST = 1_000  # the most an error may print, whatever was typed
 #: :data:`LONG` in its place (an argument) or added (an option).
 INVOCATIONS: dict[str, list[str]] = {
     "accept": ["accept", "bob"],
+    "amend": ["amend", "1", "--result", "team", "--note", "a gammon"],
     "auto-double": ["auto-double"],
     "beaver": ["beaver", "bob"],
     "carry": ["carry", "accept"],

@@ -31,6 +31,17 @@ def damage(url: str, kind: str | None = None, detail: str | None = None) -> int:
         engine.dispose()
 
 
+def newest_detail(url: str) -> dict:
+    """The newest journal entry's detail, as written."""
+    engine = create_engine(url)
+    try:
+        with engine.connect() as conn:
+            found = conn.execute(text("SELECT detail FROM action ORDER BY id DESC")).scalars()
+            return json.loads(found.first())
+    finally:
+        engine.dispose()
+
+
 def evening(chouette) -> None:
     chouette("new", "friday", "ann", "bob", "cat")
     chouette("end", "team")  # bob and cat +1.00, ann -2.00
@@ -72,12 +83,7 @@ def test_a_payments_entry_that_names_no_payment_of_the_session_is_damaged(
     chouette, ledger_url, change, said
 ):
     evening(chouette)
-    engine = create_engine(ledger_url)
-    with engine.connect() as conn:
-        detail = json.loads(
-            conn.execute(text("SELECT detail FROM action ORDER BY id DESC")).scalars().first()
-        )
-    engine.dispose()
+    detail = newest_detail(ledger_url)
     damage(ledger_url, detail=json.dumps({**detail, **change}))
     before = dump(ledger_url)
     assert f"is damaged ({said}); nothing was taken back" in chouette("undo", code=1).stderr
@@ -88,12 +94,7 @@ def test_a_payments_entry_that_names_no_payment_of_the_session_is_damaged(
 def test_an_entry_naming_a_game_that_is_gone_is_refused_not_crashed_on(chouette, ledger_url):
     chouette("new", "friday", "ann", "bob", "cat")
     chouette("double", "bob")
-    engine = create_engine(ledger_url)
-    with engine.connect() as conn:
-        detail = json.loads(
-            conn.execute(text("SELECT detail FROM action ORDER BY id DESC")).scalars().first()
-        )
-    engine.dispose()
+    detail = newest_detail(ledger_url)
     damage(ledger_url, detail=json.dumps({**detail, "game_id": detail["game_id"] + 50}))
     result = chouette("undo", code=1)
     assert "it names game 1 (id " in result.stderr and "Traceback" not in result.stderr
@@ -129,3 +130,30 @@ def test_an_honest_journal_of_every_kind_passes_check_and_undoes(chouette, tmp_p
         for _ in range(times):
             assert chouette("--session", session, "undo").stdout.startswith("Undone: ")
     assert chouette("check").stdout.startswith("The ledger is consistent")
+
+
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        ({"game_id": 999}, "it names game 1 (id 999), which is not in the session"),
+        ({"seq": 40}, "it names event 40 of game 1, which is not there"),
+        ({"was": {"act": "take", "member": "bob"}}, "the end it says the game had is not an end"),
+        (
+            {"games": [{"id": 999, "line_before": {"order": ["ann"]}, "detail": None}]},
+            "it names a game (id 999) that is not in the session",
+        ),
+        ({"note": 5}, "note: input should be a valid string"),
+    ],
+)
+def test_a_corrections_entry_that_does_not_fit_the_session_is_damaged(
+    chouette, ledger_url, change, said
+):
+    chouette("new", "friday", "ann", "bob", "cat")
+    chouette("end", "box")
+    chouette("amend", "1", "--result", "team", "--note", "the team won")
+    detail = newest_detail(ledger_url)
+    damage(ledger_url, detail=json.dumps({**detail, **change}))
+    before = dump(ledger_url)
+    assert f"is damaged ({said}); nothing was taken back" in chouette("undo", code=1).stderr
+    assert dump(ledger_url) == before
+    assert any(said in p for p in chouette("check", code=1).stderr.splitlines())

@@ -306,6 +306,30 @@ def test_an_answer_that_is_not_json_is_shown_and_the_buttons_work_again(browser,
         ) == ["Game 1: bob doubles the box.", "  bob: cube 1, double to 2 pending: ann to answer"]
 
 
+def test_a_past_game_is_corrected_from_the_scorekeepers_page(browser, ledger_url):
+    """The keeper corrects game 1 (a gammon recorded as a single): the page says what
+    `chouette amend` says, the TV's standings follow, and the sheet keeps the trail."""
+    procs.ok(ledger_url, "new", "friday", "ann", "bob", "cat", "--stake", "1.00")
+    procs.ok(ledger_url, "end", "box")
+    procs.ok(ledger_url, "end", "box")
+    with serving(ledger_url) as server:
+        keeper, tv = open_pages(browser, server)
+        form = keeper.page.locator("form[data-form=amend]")
+        form.locator('input[name="number"]').fill("1")
+        form.locator('input[name="note"]').fill("it was a gammon for the team")
+        said = keeper.click(keeper.button("Amend: Team wins a gammon", form))
+        assert said[0] == (
+            "Game 1 amended: the board's end was box single, is team gammon (it was a gammon "
+            "for the team)."
+        )
+        assert "Played again on the new line: game 2." in said
+        expect(tv.locator('#standings tr.standing[data-player="ann"]')).to_have_attribute(
+            "data-cents", "-300"
+        )
+    sheet = procs.ok(ledger_url, "sheet")
+    assert "1 (amended)" in sheet and "(it was a gammon for the team)" in sheet
+
+
 def test_a_restart_keeps_the_keeper_in_and_a_new_pin_is_asked_for_at_once(browser, ledger_url):
     """Issue 21: after a restart the keeper's phone stayed on "Reconnecting…" until someone
     walked to the laptop. With the same PIN the page carries on by itself; with a new one

@@ -195,6 +195,8 @@ def test_an_action_books_what_the_cli_command_books_and_says_the_same(chouette, 
         ([], Action("join", name="box"), "join box"),
         ([], Action("join", name="eve", stake="0"), "join eve --stake 0"),
         ([], Action("join", name="eve", stake="5,000"), "join eve --stake 5,000"),
+        (["end box"], Action("amend", number=1, note="x"), "amend 1 --result box --note x"),
+        ([], Action("amend", number=2, note="x"), "amend 2 --result box --note x"),
     ],
 )
 def test_a_refused_action_says_what_the_cli_says_and_writes_nothing(
@@ -295,3 +297,22 @@ def test_in_a_session_played_before_the_journal_undo_follows_the_old_rules(choue
     board = served.snapshot().board
     assert board is not None and board.legal.undo
     assert chouette("undo").stdout.startswith("Undone: took back end team")
+
+
+def test_a_correction_from_the_page_is_the_clis_and_says_the_same(chouette, ledger_url):
+    chouette("new", "friday", "ann", "bob", "cat", "--stake", "5.00")
+    chouette("end", "box")
+    chouette("end", "box")
+    served = table(ledger_url)
+    page = Action("amend", winner="team", kind="gammon", number=1, note="the table agrees")
+    said = served.act(page, "friday", 3)
+    page_sheet = chouette.json("sheet")
+    chouette("undo")
+    cli = chouette("amend", "1", "--result", "team", "gammon", "--note", "the table agrees")
+    assert (
+        said[0]
+        == cli.stdout.splitlines()[0]
+        == ("Game 1 amended: the board's end was box single, is team gammon (the table agrees).")
+    )
+    assert said[-6:] == cli.stdout.splitlines()[-6:]
+    assert chouette.json("sheet")["games"] == page_sheet["games"]  # (a chain a link longer)

@@ -233,6 +233,9 @@ COMMANDS = [
     ("resign", "--refuse", "--all"),
     # the rules card: an acceptance of the rules is a thing done, taken back by undo
     ("accept", "ann", "bob"),
+    # a correction of a past game (refused unless game 1 or 2 is over and ended otherwise)
+    ("amend", "1", "--result", "team", "gammon", "--note", "it was a gammon"),
+    ("amend", "2", "--result", "box", "--note", "the box won"),
     ("extra", "bob", "cat"),
     ("double-extra", "bob", "cat"),
     ("take-extra", "bob", "cat"),
@@ -285,6 +288,9 @@ def run_command(chouette, command, folder: Path, step: int):
 @example([("resign", "bob"), ("resign", "--accept", "bob"), ("resign", "--gammon"),
           ("resign", "--refuse", "--all")], RULES[2])  # fmt: skip
 @example([("accept", "ann", "bob"), ("double", "bob"), ("accept", "cat")], ())
+@example([("double", "bob"), ("take", "bob"), ("end", "box"), ("sit-out", "cat"),
+          ("end", "box"), ("double", "cat", "--by", "member"),
+          ("amend", "1", "--result", "team", "gammon", "--note", "a gammon")], ())  # fmt: skip
 @example([("double", "bob", "cat"), ("drop", "cat"), ("take", "bob"), ("extra", "bob", "cat"),
           ("double-extra", "bob", "cat"), ("take-extra", "bob", "cat"), ("drop", "bob")],
          RULES[3])  # fmt: skip

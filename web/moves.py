@@ -33,9 +33,11 @@ from chouette.game import (
     apply_all,
     start,
 )
+from chouette.limits import NUMBERS
 from chouette.line import Line, leave, sit_in, sit_out
 from chouette.outcome import MULTIPLIER, Kind
 from chouette.rules import HouseRules
+from chouette.text import clipped
 
 # The box's doubles are offered as every legal set of members up to this many candidates
 # (2^8 - 1 sets, each tried by the rules: well under a millisecond); past it, each member
@@ -60,7 +62,7 @@ PLAY_ACTS = (
     "resign-refuse",
     "end",
 )
-ACTS = (*PLAY_ACTS, "undo", *LINE_ACTS, "accept-rules")
+ACTS = (*PLAY_ACTS, "undo", *LINE_ACTS, "accept-rules", "amend")
 
 
 @dataclass(frozen=True)
@@ -243,6 +245,8 @@ class Action:
     resigned: bool = False
     name: str = ""
     stake: str = ""
+    number: int = 0  # the game a correction is for
+    note: str = ""  # why it is corrected
 
     @property
     def member(self) -> str:
@@ -275,8 +279,17 @@ def read_action(fields: Mapping[str, Sequence[str]]) -> Action:
             ) from None
     winner, _, kind = one("end").partition(" ")
     kind = kind or "single"
-    if act == "end" and (winner not in ("box", "team") or kind not in MULTIPLIER):
-        raise ChouetteError("end: say who won (box or team) and how (single, gammon, backgammon)")
+    if act in ("end", "amend") and (winner not in ("box", "team") or kind not in MULTIPLIER):
+        raise ChouetteError(
+            f"{act}: say who won (box or team) and how (single, gammon, backgammon)"
+        )
+    number = 0
+    if act == "amend":
+        text = one("number")
+        least, most = NUMBERS["amend N"]
+        if not text.isdigit() or not least <= int(text) <= most:
+            raise ChouetteError(f"amend: the game is a number from {least}, not {clipped(text)!r}")
+        number = int(text)
     if act == "resign":
         kind = one("level") or "single"
         if kind not in MULTIPLIER:
@@ -290,6 +303,8 @@ def read_action(fields: Mapping[str, Sequence[str]]) -> Action:
         resigned=one("resigned") in ("1", "on", "yes", "true"),
         name=one("name"),
         stake=one("stake"),
+        number=number,
+        note=one("note"),
     )
 
 

@@ -16,12 +16,15 @@ from datetime import datetime
 
 from chouette.card import accepted_text
 from chouette.errors import ChouetteError
+from chouette.game import End
 from chouette.line import check_name
 from chouette.money import parse_money
 from chouette.names import match
+from chouette.outcome import Outcome
 from chouette.report import booked_rows, describe_events, joined_text, undone_text, why_lines
 from db import Ledger, open_ledger
 from db.actions import SEAT_CHANGES, accept_rules, change_seat, join, play, undo, undoable
+from db.amending import amend
 from db.values import SessionInfo
 from web.board import Board, build_board
 from web.moves import PLAY_ACTS, Action, events_for
@@ -120,6 +123,8 @@ class Table:
             if action.act == "accept-rules":
                 names = accept_rules(book, info, [action.member])
                 return [f"{accepted_text(names)} of {info.name}."]
+            if action.act == "amend":
+                return _amend(book, info, action)
             if action.act in SEAT_CHANGES:
                 name = action.member
                 info = change_seat(book, info, action.act, name)
@@ -135,12 +140,23 @@ def _play(book: Ledger, info: SessionInfo, action: Action, game: int | None) -> 
     said = [f"Note: {notice}" for notice in played.notices]
     said += describe_events(played.number, live.game, played.game)
     if played.outcome is not None:
-        said += [
-            f"  {p}: {points} ({money})" for p, points, money in booked_rows(played.outcome)[1]
-        ]
+        said += _booked(played.outcome)
         said.append(f"Next line: {played.outcome.next_line.describe()}")
         said += why_lines(played.outcome.why)
     return said
+
+
+def _amend(book: Ledger, info: SessionInfo, action: Action) -> list[str]:
+    """A past game's correction, as ``chouette amend`` makes it and says it."""
+    end = End(action.winner, action.kind, action.resigned)  # type: ignore[arg-type]
+    done = amend(book, info, action.number, end, action.note)
+    head, rest = done.said()
+    return [head, *_booked(done.outcome), *rest]
+
+
+def _booked(outcome: Outcome) -> list[str]:
+    """A game's bookings, a line each: ``  ann: +2 (+4.00)``."""
+    return [f"  {p}: {points} ({money})" for p, points, money in booked_rows(outcome)[1]]
 
 
 def _join(book: Ledger, info: SessionInfo, action: Action) -> list[str]:

@@ -1,0 +1,218 @@
+"""Corrections with a trail: a past game's result amended, and every game after it played
+again in order on the line the correction leaves.
+
+A correction is never an edit: the amended game keeps its events but its last one, the
+board's end, which is replaced; the games after it keep their events, which are applied
+again from the line the amended game now leaves (its rotation and partnership may change,
+and with them the line of every later game), and the changes of the line between games
+(joins, leaves, sit-outs, sit-ins, proxies) are made again on the new line. If a later event
+no longer fits (a member who doubled is now the box, a player who left is no longer seated),
+the correction is refused, naming the first game or change that breaks: nothing changes.
+
+Pure: the ledger (:mod:`db.amending`) reads the games and the journal and writes the
+result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from chouette.errors import RuleError
+from chouette.game import End, Event, Game, replay
+from chouette.line import FOLLOWS, Line, join, leave, name_proxy, sit_in, sit_out, withdraw_proxy
+from chouette.money import Cents
+from chouette.outcome import Outcome, settle_game
+from chouette.record import event_to_json, parse_event
+from chouette.rules import HouseRules
+
+#: How a change of the line is made again (the journal's ``act``): the verb and its names.
+SEAT_ACTS = ("join", "leave", "sit-out", "sit-in", "proxy", "withdraw")
+
+
+class AmendRefused(RuleError):
+    """A correction the games after it cannot follow: ``number`` is the first game (or the
+    game after the first change of the line) that breaks."""
+
+    def __init__(self, number: int, message: str) -> None:
+        super().__init__(message)
+        self.number = number
+
+
+@dataclass(frozen=True)
+class GameStep:
+    """A game of the session as stored: its number, events and the line it began with."""
+
+    number: int
+    events: tuple[Event, ...]
+    line_before: Line
+
+
+@dataclass(frozen=True)
+class SeatStep:
+    """A change of the line between games, as the journal keeps it: what was said, the line
+    it was made on and the line it left, and how to make it again (``act``: a verb of
+    :data:`SEAT_ACTS` and its names; None when an older chouette did not note it)."""
+
+    said: str
+    before: Line
+    after: Line
+    act: tuple[str, ...] | None
+    #: The game the change was made before.
+    next_game: int
+
+
+Step = GameStep | SeatStep
+
+
+@dataclass(frozen=True)
+class Correction:
+    """The trail a correction leaves on its game: when, the end it had, the end it has now,
+    and the table's note."""
+
+    at: datetime
+    was: End
+    now: End
+    note: str
+
+    def to_json(self) -> dict[str, Any]:
+        """The correction as the export, ``sheet --json`` and the game's row keep it."""
+        return {
+            "at": self.at.astimezone(UTC).isoformat(),
+            "was": event_to_json(self.was),
+            "is": event_to_json(self.now),
+            "note": self.note,
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> Correction:
+        """:meth:`to_json`'s data read back; a ``TypeError`` or ``ValueError`` if it is not."""
+        if not isinstance(data, dict) or not isinstance(data.get("note"), str):
+            raise TypeError("a correction is an object with its note")
+        was = parse_event(data["was"], "a corrected end", allow_end=True)
+        now = parse_event(data["is"], "a corrected end", allow_end=True)
+        if not isinstance(was, End) or not isinstance(now, End):
+            raise TypeError("a correction replaces a board's end")
+        at = datetime.fromisoformat(data["at"])
+        if at.tzinfo is None:
+            raise ValueError("a correction's time names its zone")
+        return cls(at.astimezone(UTC), was, now, data["note"])
+
+    def text(self) -> str:
+        """The correction as the sheet's notes and ``why`` say it."""
+        when = self.at.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
+        return (
+            f"amended {when}: the board's end was {result_text(self.was)}, is "
+            f"{result_text(self.now)} ({self.note})"
+        )
+
+
+@dataclass(frozen=True)
+class Replayed:
+    """A game played again: the line it now begins with, the game, and its outcome (None
+    for the game in progress)."""
+
+    number: int
+    line_before: Line
+    game: Game
+    outcome: Outcome | None
+
+
+def amended_events(events: Sequence[Event], end: End, number: int) -> tuple[Event, ...]:
+    """Game ``number``'s events with its board's end replaced by ``end``. Refused for a game
+    that did not end on the board (every cube dropped or dealt) or that ended so already."""
+    ends = [i for i, e in enumerate(events) if isinstance(e, End)]
+    if not ends:
+        raise RuleError(
+            f"game {number} did not end on the board (every cube was dropped, dealt or "
+            "resigned): it has no result to amend"
+        )
+    at = ends[-1]
+    was = events[at]
+    assert isinstance(was, End)
+    if was == end:
+        raise RuleError(f"game {number} already ended so ({result_text(was)}): nothing to amend")
+    return (*events[:at], end, *events[at + 1 :])
+
+
+def result_text(end: End) -> str:
+    """A board's end in a few words: ``team gammon``, ``box single, resigned``."""
+    return f"{end.winner} {end.kind}" + (", resigned" if end.resigned else "")
+
+
+def play_again(
+    steps: Sequence[Step],
+    rules: HouseRules,
+    stakes: Callable[[Iterable[str]], Mapping[str, Cents]],
+    check: Callable[[Game], None] = lambda game: None,
+) -> tuple[list[Replayed], Line]:
+    """The games of ``steps`` played again in order, the first from its own line, each later
+    one from the line the one before left, the changes of the line made again between them;
+    and the line after the last. ``check``: the limits a game is held to (raises
+    :class:`RuleError`). Raises :class:`AmendRefused` naming the first step that breaks."""
+    played: list[Replayed] = []
+    line: Line | None = None
+    sat_out: dict[str, Line] = {}  # who sat out since the last game, and the line then
+    for step in steps:
+        if isinstance(step, SeatStep):
+            assert line is not None, "a change of the line follows a game"
+            line = _seat_again(step, line, rules, sat_out)
+            continue
+        start = step.line_before if line is None else line
+        try:
+            game = replay(start, rules, step.events)
+            check(game)
+            outcome = settle_game(game, stakes(game.players)) if game.over else None
+        except RuleError as err:
+            moved = "" if start == step.line_before else f" (now {start.describe()})"
+            said = f"game {step.number} no longer fits the line it begins with{moved}: {err}"
+            raise AmendRefused(step.number, said) from None
+        played.append(Replayed(step.number, start, game, outcome))
+        sat_out = {}
+        line = outcome.next_line if outcome is not None else start
+    assert line is not None, "there is a game to play again"
+    return played, line
+
+
+def _seat_again(step: SeatStep, line: Line, rules: HouseRules, sat_out: dict[str, Line]) -> Line:
+    """A change of the line made again on ``line``: as it was, if the line is the one it was
+    made on; else by its act."""
+    act = step.act
+    if act is not None and act[0] == "sit-out":
+        sat_out[act[1]] = line
+    if line == step.before:
+        return step.after
+    if act is not None and act[0] == "split":
+        raise AmendRefused(
+            step.next_game,
+            f"{step.said} (before game {step.next_game}) was made on a line the correction "
+            "changes: a correction cannot move players between tables",
+        )
+    if act is None or act[0] not in SEAT_ACTS:
+        raise AmendRefused(
+            step.next_game,
+            f"'{step.said}' (before game {step.next_game}) was made on a line the correction "
+            "changes, and this chouette cannot make it again (an older chouette did not note "
+            "how)",
+        )
+    verb, name, *rest = act
+    try:
+        if verb == "join":
+            return join(line, name, rules)
+        if verb == "leave":
+            return leave(line, name, rules)
+        if verb == "sit-out":
+            return sit_out(line, name, rules)
+        if verb == "sit-in":
+            return sit_in(line, name, rules, sat_out.pop(name, None))
+        if verb == "proxy":
+            return name_proxy(line, name, rest[0] if rest else FOLLOWS, rules)
+        return withdraw_proxy(line, name)
+    except RuleError as err:
+        raise AmendRefused(
+            step.next_game,
+            f"'{step.said}' (before game {step.next_game}) no longer fits the line "
+            f"{line.describe()}: {err}",
+        ) from None

@@ -1,0 +1,127 @@
+"""Corrections (chouette/amend.py), pure: the amended end, the games after it played again on
+the line it leaves, the changes of the line made again, and the first game that breaks."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from chouette.amend import (
+    AmendRefused,
+    Correction,
+    GameStep,
+    SeatStep,
+    amended_events,
+    play_again,
+)
+from chouette.errors import RuleError
+from chouette.game import Answer, Double, End, replay
+from chouette.line import new_line, sit_out
+from chouette.outcome import settle_game
+from chouette.rules import HouseRules
+
+RULES = HouseRules()
+PLAYERS = ("ann", "bob", "cat", "dan")
+
+
+def stakes(players):
+    return dict.fromkeys(players, 100)
+
+
+def test_the_end_is_replaced_and_nothing_else():
+    events = (Double("box", ("bob",)), Answer("take", "bob"), End("box"))
+    assert amended_events(events, End("team", "gammon"), 3) == (
+        Double("box", ("bob",)),
+        Answer("take", "bob"),
+        End("team", "gammon"),
+    )
+
+
+def test_a_game_that_did_not_end_on_the_board_has_no_result_to_amend():
+    events = (Double("box", ("bob", "cat", "dan")), Answer("drop", "bob"))
+    with pytest.raises(RuleError, match="game 2 did not end on the board"):
+        amended_events(events, End("team"), 2)
+
+
+def test_the_same_end_again_is_no_correction():
+    with pytest.raises(RuleError, match=r"game 1 already ended so \(box single\)"):
+        amended_events((End("box"),), End("box"), 1)
+
+
+def test_later_games_follow_the_rotation_the_correction_gives():
+    line = new_line(PLAYERS, RULES)
+    first = GameStep(1, (End("team"),), line)  # corrected: the box lost, bob takes it
+    stored_second = settle_game(replay(line, RULES, (End("box"),)), stakes(PLAYERS)).next_line
+    second = GameStep(2, (End("box"),), stored_second)
+    played, after = play_again([first, second], RULES, stakes)
+    assert [p.line_before.box for p in played] == ["ann", "bob"]
+    fresh = replay(played[0].outcome.next_line, RULES, (End("box"),))
+    assert played[1].outcome == settle_game(fresh, stakes(PLAYERS))
+    assert after == played[1].outcome.next_line
+
+
+def test_a_later_event_that_no_longer_fits_names_its_game():
+    line = new_line(PLAYERS, RULES)
+    stored_second = settle_game(replay(line, RULES, (End("box"),)), stakes(PLAYERS)).next_line
+    # in game 2 as played, bob (a member then) doubled the box; corrected, bob is the box
+    second = GameStep(2, (Double("member", ("bob",)), Answer("take", "bob"), End("box")),
+                      stored_second)  # fmt: skip
+    with pytest.raises(AmendRefused, match="game 2 no longer fits the line") as refused:
+        play_again([GameStep(1, (End("team"),), line), second], RULES, stakes)
+    assert refused.value.number == 2
+
+
+def test_a_change_of_the_line_is_made_again_on_the_new_line():
+    line = new_line(PLAYERS, RULES)
+    as_played = settle_game(replay(line, RULES, (End("box"),)), stakes(PLAYERS)).next_line
+    out = sit_out(as_played, "cat", RULES)
+    steps = [
+        GameStep(1, (End("team"),), line),
+        SeatStep("cat sits out", as_played, out, ("sit-out", "cat"), 2),
+        GameStep(2, (End("box"),), out),
+    ]
+    played, _ = play_again(steps, RULES, stakes)
+    assert played[1].line_before.sitting_out == {"cat"}
+    assert played[1].line_before.box == "bob"  # the corrected rotation, cat still out
+
+
+def test_a_change_an_older_chouette_did_not_note_is_refused_on_a_new_line():
+    line = new_line(PLAYERS, RULES)
+    as_played = settle_game(replay(line, RULES, (End("box"),)), stakes(PLAYERS)).next_line
+    out = sit_out(as_played, "cat", RULES)
+    steps = [
+        GameStep(1, (End("team"),), line),
+        SeatStep("a change of the line no journal entry notes", as_played, out, None, 2),
+        GameStep(2, (End("box"),), out),
+    ]
+    with pytest.raises(AmendRefused, match="cannot make it again") as refused:
+        play_again(steps, RULES, stakes)
+    assert refused.value.number == 2
+    # the same change on the same line is made as it was
+    same = [GameStep(1, (End("box", "gammon"),), line), *steps[1:]]
+    played, _ = play_again(same, RULES, stakes)
+    assert played[1].line_before == out
+
+
+def test_a_split_cannot_be_crossed_by_a_new_line():
+    line = new_line(PLAYERS, RULES)
+    as_played = settle_game(replay(line, RULES, (End("box"),)), stakes(PLAYERS)).next_line
+    steps = [
+        GameStep(1, (End("team"),), line),
+        SeatStep("the split of friday", as_played, as_played, ("split",), 2),
+    ]
+    with pytest.raises(AmendRefused, match="cannot move players between tables"):
+        play_again(steps, RULES, stakes)
+
+
+def test_a_correction_reads_back_as_written():
+    done = Correction(datetime(2026, 11, 26, 20, 5, tzinfo=UTC), End("box"),
+                      End("team", "gammon", resigned=True), "ann and bob agree")  # fmt: skip
+    assert Correction.from_json(done.to_json()) == done
+    assert done.text() == (
+        "amended 2026-11-26 20:05 UTC: the board's end was box single, is team gammon, "
+        "resigned (ann and bob agree)"
+    )
+    with pytest.raises(TypeError):
+        Correction.from_json({**done.to_json(), "was": {"act": "take", "member": "bob"}})
