@@ -241,7 +241,7 @@ RULES = [(), ("--retention", "net-not-loss"), ("--partner-from", "4")]
 
 
 @pytest.mark.slow  # a few hundred commands an example
-@settings(max_examples=examples(30), deadline=None)
+@settings(max_examples=examples(15), deadline=None)
 @given(
     st.lists(st.tuples(BETWEEN, GAME, END), min_size=2, max_size=5),
     st.sampled_from(RULES),
