@@ -36,6 +36,7 @@ from chouette.engines.binary import (
     check_inflated,
     read_gammonview,
 )
+from chouette.engines.model import played_key
 from chouette.engines.text import (
     GZIP_MAGIC,
     Encoding,
@@ -393,7 +394,14 @@ def _book_games(
                 raise EngineFileError(f"{where}: {winner} would play against themselves")
             if game.warnings:
                 summary.warnings += game.warnings
-            yield Mapped(game, winner, loser)
+            played = game.played
+            if played is None:
+                yield Mapped(game, winner, loser)
+                continue
+            # the identity of what was played, the players as the session names them; the
+            # reader's own key still finds a game an older chouette booked from this format
+            seats = (winner, loser) if played.winner == 0 else (loser, winner)
+            yield Mapped(game._replace(key=played_key(played, seats)), winner, loser, game.key)
 
     items = mapped()
     if book.any_game_without_key():
@@ -405,7 +413,23 @@ def _book_games(
             writer.write(seen.fresh(batch, summary))
             batch = []
     writer.write(seen.fresh(batch, summary))
+    for source, count in seen.elsewhere.items():
+        found = book.source_file(source)
+        where = (
+            "another file"
+            if found is None
+            else f"{found.name} (imported into {found.session} on "
+            f"{found.imported_at.date().isoformat()})"
+        )
+        summary.notes.append(
+            f"{plural_games(count)} of this file {'was' if count == 1 else 'were'} booked "
+            f"already from {where}: the same games, skipped"
+        )
     return summary.booked
+
+
+def plural_games(count: int) -> str:
+    return f"{count} game" if count == 1 else f"{count} games"
 
 
 def _players(
@@ -434,11 +458,14 @@ def _players(
 
 
 class Mapped(NamedTuple):
-    """An engine game with its winner and loser as the session's players."""
+    """An engine game with its winner and loser as the session's players, its key the
+    identity of what was played where the file says it (``also``: the reader's own key,
+    which an older chouette stored)."""
 
     game: EngineGame
     winner: str
     loser: str
+    also: str | None = None
 
 
 class Fresh(NamedTuple):
@@ -543,23 +570,30 @@ class _Seen:
         self.file_sha = file_sha
         self.in_ledger: dict[str, bool] = {}
         self.cited: set[tuple[str, int]] = set()
+        #: The games skipped as booked already from another file, by that file's SHA-256.
+        self.elsewhere: dict[str, int] = {}
 
     def fresh(self, batch: list[Mapped], summary: ImportSummary) -> list[Fresh]:
         """The games of ``batch`` to book, each with its source (the others are counted as
         already in the ledger). Earlier batches of this file are in the ledger already, so
         one query per batch finds a game the file holds twice."""
         sha = self.file_sha
-        known = self.book.known_keys({m.game.key for m in batch if m.game.key is not None})
+        keys = {k for m in batch for k in (m.game.key, m.also) if k is not None}
+        known = self.book.known_keys(keys)
         cited = any(m.game.source is not None for m in batch) or self._known(sha)
-        items = [Fresh(*m, *_source(m.game, sha)) for m in batch]
+        items = [Fresh(m.game, m.winner, m.loser, *_source(m.game, sha)) for m in batch]
         booked = self._booked({(f.sha256, f.source_index) for f in items}) if cited else set()
         keep = []
-        for item in items:
+        for item, also in zip(items, (m.also for m in batch), strict=True):
             key = item.game.key
             if key is not None:
-                if key in known:
+                found = key if key in known else also if also in known else None
+                if found is not None:
+                    first = known[found]
+                    if first is not None and first != sha:  # the same game from another file
+                        self.elsewhere[first] = self.elsewhere.get(first, 0) + 1
                     continue
-                known.add(key)
+                known[key] = sha
             source = (item.sha256, item.source_index)
             if source in booked:
                 continue
@@ -631,7 +665,7 @@ class _Legacy:
         covered: tuple[int, str] = (0, "")  # the first games an old file matched, and which
         position = 0
         for item in items:
-            game, winner, loser = item
+            game, winner, loser = item.game, item.winner, item.loser
             position = game.position
             if not alive and not held:
                 yield item

@@ -859,18 +859,21 @@ class Ledger:
     def forget_file(self, sha256: str) -> None:
         self._db.execute(delete(SourceFileRow).where(col(SourceFileRow.sha256) == sha256))
 
-    def known_keys(self, keys: set[str]) -> set[str]:
-        """Which of these game identities the ledger holds: an index lookup each, one
-        driver-level statement for them all (SQLAlchemy would compile one per batch)."""
+    def known_keys(self, keys: set[str]) -> dict[str, str | None]:
+        """Which of these game identities the ledger holds, each with the file (SHA-256) its
+        game came from: an index lookup each, one driver-level statement for them all
+        (SQLAlchemy would compile one per batch)."""
         if not keys:
-            return set()
+            return {}
         args: tuple[Any, ...]
         if self.dialect == "postgresql":
-            sql, args = "SELECT game_key FROM game WHERE game_key = ANY(%s)", (list(keys),)
+            sql = "SELECT game_key, source_sha256 FROM game WHERE game_key = ANY(%s)"
+            args = (list(keys),)
         else:
             marks = ", ".join("?" * len(keys))
-            sql, args = f"SELECT game_key FROM game WHERE game_key IN ({marks})", tuple(keys)
-        return {key for (key,) in self._conn().exec_driver_sql(sql, args)}
+            sql = f"SELECT game_key, source_sha256 FROM game WHERE game_key IN ({marks})"
+            args = tuple(keys)
+        return {key: sha for key, sha in self._conn().exec_driver_sql(sql, args)}
 
     def cites(self, sha256: str) -> bool:
         """Whether any game of the ledger came from the file with that SHA-256."""

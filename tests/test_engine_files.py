@@ -441,8 +441,10 @@ def test_the_same_file_saved_again_another_way_books_nothing(chouette, tmp_path)
     again = tmp_path / "s01-again.mat.gz"
     again.write_bytes(gzip.compress(s01_text().replace("\n", "\r\n").encode("utf-16")))
     out = chouette("import", str(again)).output
-    assert (
-        out == "s01-again.mat.gz: 0 games booked into money, 50 already in the ledger (skipped).\n"
+    assert out == (
+        "s01-again.mat.gz: 0 games booked into money, 50 already in the ledger (skipped).\n"
+        "Note: 50 games of this file were booked already from s01_money_jacoby_beavers3.mat "
+        "(imported into money on 2026-11-20): the same games, skipped\n"
     )
     assert len(chouette.json("sheet")["games"]) == 50
 
@@ -566,3 +568,42 @@ def test_an_older_ledgers_games_that_only_begin_like_a_new_file_leave_it_whole(
     out = chouette("--session", "money", "import", str(differs)).output
     assert out.startswith("differs at game 2.mat: 2 games booked into money.\n"), out
     assert "Note" not in out and "Warning" not in out
+
+
+# ---------------------------------------------------------------- a line that cannot be read
+
+
+def test_a_game_with_an_unreadable_line_is_booked_as_the_score_headers_say(chouette, tmp_path):
+    """The score headers decide each game but the last: one illegal play line (a hand's
+    slip, a damaged copy) costs that game's moves, not the file."""
+    text = s01_text().replace(" 63: 25/22 13/7", " 63: 25/22 13/7 zz/99", 1)
+    damaged = tmp_path / "damaged.mat"
+    damaged.write_text(text, encoding="utf-8")
+    chouette("new", "money", *S01["players"])
+    out = chouette("import", str(damaged))
+    assert out.stdout.startswith("damaged.mat: 50 games booked into money.\n"), out.stdout
+    line = next(n for n, t in enumerate(text.splitlines(), 1) if "zz/99" in t)
+    assert out.stderr.startswith(
+        f"Warning: line {line}: cannot read 'zz/99' in '10) 63: 25/22 13/7 zz/99  "
+    ), out.stderr
+    assert "game 1's lines from there are not read; booked as the next score header says, " in (
+        out.stderr
+    )
+    games = chouette.json("sheet")["games"]
+    assert [(max(g["points"], key=g["points"].get), max(g["points"].values())) for g in games] == (
+        truth(S01)
+    )
+
+
+def test_an_unreadable_line_in_the_last_game_refuses_the_file(chouette, tmp_path):
+    """No score header follows the last game: its lines are all there is."""
+    text = s01_text()
+    last = text.rindex(" Game ")
+    damaged = tmp_path / "damaged.mat"
+    moves = text.index(")", text.index("\n  1)", last))  # the last game's first turn
+    damaged.write_text(text[:moves] + ") zz/99" + text[moves + 1 :], encoding="utf-8")
+    chouette("new", "money", *S01["players"])
+    refused = chouette("import", str(damaged), code=1)
+    assert refused.stderr.startswith("Error: damaged.mat: line "), refused.stderr
+    assert "cannot read 'zz/99'" in refused.stderr
+    assert chouette.json("sheet")["games"] == []

@@ -54,19 +54,25 @@ def test_a_session_gnubg_plays_is_read_back_as_gnubg_scored_it(session: GnubgSes
     assert any("automatic doubles" in w for w in last.warnings)
 
 
-def test_the_ledger_books_the_session_as_gnubg_scored_it(session: GnubgSession, chouette) -> None:
-    """Both exports imported through the CLI: the ledger's balance is gnubg's session score."""
+def test_the_ledger_books_the_session_as_gnubg_scored_it(
+    session: GnubgSession, chouette, tmp_path
+) -> None:
+    """Both exports imported through the CLI: the ledger's balance is gnubg's session score;
+    in one ledger, the second export is the same games, booked once."""
     p0, p1 = session.players
     net = session.final_score[0] - session.final_score[1]
     chouette("new", "from-sgf", p0, p1, "--auto-doubles", "2")
     chouette("import", str(session.sgf))
     standings = {p["name"]: p["points"] for p in chouette.json("standings")["players"]}
     assert standings == {p0: net, p1: -net}
-    chouette("new", "from-mat", p0, p1, "--auto-doubles", "2")
-    said = chouette("import", str(session.mat))
+    twin = chouette.json("import", str(session.mat))[0]
+    assert (twin["booked"], twin["already_in_ledger"]) == (0, len(session.games))
+    other = ("--db", str(tmp_path / "mat.db"))
+    chouette(*other, "new", "from-mat", p0, p1, "--auto-doubles", "2")
+    said = chouette(*other, "import", str(session.mat))
     assert "cannot be seen" in said.stderr  # the last game's opening doubles, a warning
-    sheet = chouette.json("sheet")["games"]
+    sheet = chouette.json(*other, "sheet")["games"]
     assert [g["points"] for g in sheet[:-1]] == [
         {g.winner: g.points, g.loser: -g.points} for g in session.games[:-1]
     ]
-    chouette("check")
+    chouette(*other, "check")

@@ -69,7 +69,9 @@ from chouette.engines.model import (
     EngineRead,
     EngineSession,
     GameKey,
+    Played,
     Scored,
+    roll,
 )
 from chouette.engines.text import GZIP_MAGIC
 from chouette.errors import EngineFileError
@@ -92,6 +94,7 @@ _RESIGN = frozenset({27, 28})
 _FORFEIT = 29
 _ENDS = _GAME_OVER | _RESIGN | {_FORFEIT}
 _CUBE_ACTIONS = frozenset({_DOUBLE, _TAKE, _DROP})
+_DIE = frozenset(range(1, 7))
 _CUBE = re.compile(r"([NWBD?])([0-9]{1,2})([NOTP])")
 _MAX_DOUBLINGS = 62
 #: Where XG's compressed records start: after its 8,232-byte header and a thumbnail whose
@@ -336,7 +339,18 @@ def _settle(
         warnings=tuple(warnings),
         number=number,
         key=_key(number, score, plies, winner, min(points, need) if need > 0 else points, file),
+        played=Played(number, score, _rolls(plies), winner),
     )
+
+
+def _rolls(plies: list[Any]) -> tuple[int, ...]:
+    """The game's rolls in order (:class:`Played`): each ply that is a roll, its dice."""
+    found = []
+    for ply in plies:
+        action, first, second = ply.get("action_id"), ply.get("d1"), ply.get("d2")
+        if isinstance(action, int) and 0 <= action <= 20 and first in _DIE and second in _DIE:
+            found.append(roll(first, second))
+    return tuple(found)
 
 
 def _key(

@@ -40,10 +40,13 @@ from chouette.engines.model import (
     EngineRead,
     EngineSession,
     GameKey,
+    Played,
     Scored,
     numbered,
     problem,
+    roll,
 )
+from chouette.errors import EngineFileError
 from chouette.outcome import fit_points, is_cube_value, kind_of, pair_points, scored_kind
 
 _TAG = re.compile(r';\s*\[\s*([^"\]]*?)\s*"(.*)"\s*\]\s*')
@@ -55,6 +58,13 @@ _NUMBER = re.compile(r"[0-9]{1,9}")
 _DATE = re.compile(r"([0-9]{4})[.-]([0-9]{2})[.-]([0-9]{2})")
 _TOKEN = re.compile(r"\S+")
 _DICE = re.compile(r"[1-6][1-6]:")
+#: gnubg's ``export match text`` (a board diagram per move, one file per game) begins so.
+_TEXT_EXPORT = re.compile(r"The score \(after [0-9]+ games?\) is: ")
+TEXT_EXPORT = (
+    "this is gnubg's text export (export match text): a picture of every move, one file per "
+    "game, which chouette does not read; in gnubg, load the match and write a file chouette "
+    "reads: export match mat FILE.mat (or export match sgf FILE.sgf), then import that"
+)
 _TURN = re.compile(r"[0-9]{1,9}\)")
 #: A move the file does not record (a timeout, or a transcriber's gap): ``32: ????``.
 _UNKNOWN = frozenset({"???", "????"})
@@ -96,6 +106,10 @@ class _Game:
     wins: int | None = None
     wins_line: int = 0
     end: Ending = "resign"
+    rolls: list[int] = field(default_factory=list)  # in order (:class:`Played`)
+    #: The first line of the game that could not be read (its number and why), after which
+    #: its lines are skipped: the next score header alone says what the game was worth.
+    unreadable: tuple[int, str] | None = None
 
 
 @dataclass(frozen=True)
@@ -180,6 +194,8 @@ def _read_header(
                 tag_lines[tag.group(1)] = number
             continue
         match = _MATCH.fullmatch(text)
+        if match is None and _TEXT_EXPORT.match(stripped):
+            raise problem(number, TEXT_EXPORT)
         if match is None:
             raise problem(
                 number, f"expected the ' N point match' line of a .mat file, found {_show(text)}"
@@ -318,11 +334,16 @@ def _games(
                 raise problem(
                     number, f"a score line with no ' Game N' line before it: {_show(text)}"
                 )
-            _read_line(current, number, text, rules)
+            if current.unreadable is None:
+                try:
+                    _read_line(current, number, text, rules)
+                except EngineFileError as err:
+                    current.unreadable = (number, str(err))
             continue
         if int(game.group(1)) != current.number + 1:
             raise problem(number, f"Game {game.group(1)} follows Game {current.number}")
-        _close(current, number, rules)
+        if current.unreadable is None:
+            _close(current, number, rules)
         _, score, score_line = _read_score(source, number)
         following = _Game(
             current.number + 1,
@@ -335,13 +356,19 @@ def _games(
         # No game goes from 0 : 0 to 0 : 0: the writer repeats 0 : 0 on every game. (A game
         # that ends 0 : 0 from another score is a net-score file coming back to even.)
         if score == (0, 0) == current.score:
+            if current.unreadable is not None:  # no header says what it was worth
+                raise EngineFileError(current.unreadable[1])
             if not notes or notes[-1] != _NOT_CUMULATIVE:
                 notes.append(_NOT_CUMULATIVE)
             yield _settle(current, index, None, rules)
+        elif current.unreadable is not None:
+            yield _by_header(current, index, following, rules)
         else:
             yield _settle(current, index, following, rules)
         index += 1
         current = following
+    if current.unreadable is not None:  # the last game: no header says what it was worth
+        raise EngineFileError(current.unreadable[1])
     if current.winner is None and current.dropped_by is None:
         notes.append(
             f"game {current.number} (line {current.line}) has not ended: not booked; import "
@@ -446,6 +473,7 @@ def _apply(game: _Game, number: int, player: int, entry: list[str], rules: _Rule
     if game.offers and word not in ("Takes", "Drops", "Beavers", "Raccoons", "Doubles"):
         _resolve_beaver(game, number, rules)
     if _DICE.fullmatch(word):
+        game.rolls.append(roll(int(word[0]), int(word[1])))
         off = 0
         for move in entry[1:]:
             if _OFF.fullmatch(move):
@@ -544,6 +572,23 @@ def _close(game: _Game, next_line: int | None, rules: _Rules) -> None:
     raise problem(at, f"game {game.number} has no winner (no 'Wins' line)")
 
 
+def _by_header(game: _Game, index: int, following: _Game, rules: _Rules) -> EngineGame:
+    """A game with a line that cannot be read, booked as the next score header says: its
+    winner and points (the cube and level that make them, as near the cube read before that
+    line as can be), with a warning naming the line."""
+    _, reason = game.unreadable or (game.line, "")
+    winner, points = _header_result(game, following)
+    cube, scored = fit_points(points, game.cube, "single") or (game.cube, "single")
+    warning = (
+        f"{reason}: game {game.number}'s lines from there are not read; booked as the next "
+        f"score header says, {_points(points)} to {rules.names[winner]}"
+    )
+    # how it ended is in the lines not read: the header settled it; and its rolls are not
+    # all known, so it is known by this file's own key alone
+    booked = _booked(game, index, rules, winner, points, cube, scored, "settle", [warning])
+    return booked._replace(played=None)
+
+
 def _settle(
     game: _Game, index: int, following: _Game | None, rules: _Rules, *, last: bool = False
 ) -> EngineGame:
@@ -581,6 +626,21 @@ def _settle(
             )
         if end not in ("settle", "forfeit"):
             points = pair_points(cube, scored)
+    return _booked(game, index, rules, winner, points, cube, scored, end, warnings)
+
+
+def _booked(
+    game: _Game,
+    index: int,
+    rules: _Rules,
+    winner: int,
+    points: int,
+    cube: int,
+    scored: Scored,
+    end: Ending,
+    warnings: list[str],
+) -> EngineGame:
+    """A game as it is booked, with its identities."""
     return EngineGame(
         position=index,
         line=game.line,
@@ -594,6 +654,7 @@ def _settle(
         warnings=tuple(warnings),
         number=game.number,
         key=game.key.hex(),
+        played=Played(game.number, game.score, tuple(game.rolls), winner),
     )
 
 
@@ -630,6 +691,13 @@ def _own_worth(
             f"{label}: 'Wins {_points(wins)}' is not the cube {cube} × 1, 2 or 3",
         )
     scored = reading.scored
+    if reading.other_jacoby is not None and rules.jacoby:  # the line says more than booked
+        warnings.append(
+            f"{label}: 'Wins {_points(game.wins)}' at a centred cube is booked as a single, "
+            f"{_points(pair_points(cube, scored))}, under Jacoby (gnubg writes the line without "
+            "it, and no score header follows to say what the engine scored); if the game was "
+            "played without Jacoby, import the file into a session without it"
+        )
     if rules.auto_doubles:
         warnings.append(
             f"{label}: no score header follows {'the last game' if last else 'it'}, so "

@@ -24,6 +24,38 @@ class EngineSource:
     game_index: int | None = None
 
 
+class Played(NamedTuple):
+    """What was played in a game, said alike by every engine's file of it: the game's number
+    in its session, the score before it (the file's first player's, then the second's), each
+    roll in order (two digits, the higher die first: ``52`` for a 2 and a 5) and the winner
+    (0: the file's first player, 1: the second). With the players' names as the session
+    knows them, it is the game's identity across formats (:func:`played_key`)."""
+
+    number: int
+    score: tuple[int, int]
+    rolls: tuple[int, ...]
+    winner: int
+
+
+def played_key(played: Played, names: tuple[str, str]) -> str:
+    """A game's identity from what was played, whatever file it came from: its players (as
+    the session names them, in no file's order), the number and the score before it by
+    player, its rolls in order and who won. The same game in a ``.mat``, an ``.sgf``, an
+    ``.xg`` and a ``.bgf`` file, or in one re-exported with a player renamed and mapped back
+    with ``--as``, has the same key; no two games of a session share a number, and no two
+    sessions of the same players share their dice."""
+    pairs = sorted(zip(names, played.score, strict=True))
+    return game_key(
+        "played", played.number, *(x for pair in pairs for x in pair), names[played.winner],
+        *played.rolls,
+    )  # fmt: skip
+
+
+def roll(first: int, second: int) -> int:
+    """A roll as :class:`Played` keeps it: ``52`` for a 2 and a 5."""
+    return 10 * max(first, second) + min(first, second)
+
+
 class EngineGame(NamedTuple):
     """One settled two-party game as the ledger books it (a named tuple: readers make one
     per game, and a tuple is made several times faster than a frozen dataclass).
@@ -57,6 +89,7 @@ class EngineGame(NamedTuple):
     rules: str | None = None
     source: EngineSource | None = None
     key: str | None = None
+    played: Played | None = None
 
 
 @dataclass(frozen=True)

@@ -31,8 +31,10 @@ from chouette.engines.model import (
     EngineRead,
     EngineSession,
     GameKey,
+    Played,
     Scored,
     problem,
+    roll,
 )
 from chouette.outcome import fit_points, kind_of, pair_points
 
@@ -48,6 +50,8 @@ _MAX_DOUBLINGS = 62
 _SPACE = re.compile(r"\s*")
 _IDENT = re.compile(r"[A-Za-z]+")
 _RESULT = re.compile(r"([WB])\+([0-9]{1,9})(R?)")
+#: A move node's roll: its first two characters (``52lqfh``: a 5 and a 2, then the move).
+_ROLL = re.compile(r"([1-6])([1-6])")
 _INFO = re.compile(r"([a-z]+):(-?[0-9]{1,9})")
 #: A whole move node with one plain value, when what follows is already in the buffer.
 _MOVE_NODE = re.compile(r";[ \t]*([WB])\[([^\]\\\n\r]*)\](?=\s*[;()A-Za-z])")
@@ -81,6 +85,7 @@ class _Tree:
     line: int
     root: dict[str, tuple[int, list[str]]] = field(default_factory=dict)
     moves: GameKey = field(default_factory=lambda: GameKey("sgf moves"))
+    rolls: list[int] = field(default_factory=list)  # in order (:class:`Played`)
     offers: list[tuple[int, str]] = field(default_factory=list)  # (value if taken, by W/B)
     cube: int = 1
     pays: int | None = None
@@ -180,6 +185,11 @@ def _settle(tree: _Tree, index: int, following: _Tree | None, date: str | None) 
         warnings=tuple(warnings),
         number=info["game"] + 1 if "game" in info else None,
         key=_key(tree, names, info, values[0]),
+        played=(
+            Played(info["game"] + 1, (info["ws"], info["bs"]), tuple(tree.rolls), winner)
+            if {"game", "ws", "bs"} <= info.keys()
+            else None
+        ),
     )
 
 
@@ -299,6 +309,9 @@ def _action(tree: _Tree, line: int, ident: str, values: list[str]) -> None:
     if ident not in ("W", "B"):
         return
     tree.moves.add(ident, values[0].strip())
+    dice = _ROLL.match(values[0].strip())
+    if dice:
+        tree.rolls.append(roll(int(dice.group(1)), int(dice.group(2))))
     if tree.ended_by_drop:
         raise problem(line, "a move after the game was dropped")
     player = tree.root.get("PW" if ident == "W" else "PB")
