@@ -2509,6 +2509,21 @@ def undo(ctx: typer.Context, as_json: JsonFlag = False) -> None:
     say(f"Undone: {undone_text(undone)}.")
 
 
+def cube_values(items: Sequence[str]) -> dict[str, int]:
+    """``--cube bob=4`` as ``{"bob": 4}`` (a usage error, exit 2, for anything else)."""
+    found: dict[str, int] = {}
+    least, most = NUMBERS["amend --cube"]
+    for item in items:
+        name, sign, value = item.partition("=")
+        if not sign or not name.strip() or not value.strip().isdigit():
+            fail(f"--cube takes MEMBER=VALUE, such as bob=4, not {clipped(item)!r}", 2)
+        number = int(value)
+        if not least <= number <= most or number & (number - 1):
+            fail(f"--cube {clipped(name)}: a cube is 1, 2, 4, 8 … up to {most:,}, not {value}", 2)
+        found[name.strip()] = number
+    return found
+
+
 class Level(StrEnum):
     single = "single"
     gammon = "gammon"
@@ -2538,35 +2553,49 @@ def amend(
         str | None,
         typer.Option("--note", metavar="TEXT", help="Why: it stays on the record (required)."),
     ] = None,
+    cube: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--cube",
+            metavar="MEMBER=VALUE",
+            help="A member's cube as the table agrees it was at the end (repeat for more).",
+        ),
+    ] = None,
     as_json: JsonFlag = False,
 ) -> None:
-    """Correct a past game's result: the games after it are played again in order.
+    """Correct a past game: its result, or a member's cube the table agrees was misrecorded.
 
-    The board's end of game N becomes the one given; every later game keeps its events
-    and is played again on the line the correction leaves (the rotation and partnerships
-    may change, and with them what later games booked). If a later event no longer fits,
-    nothing changes and the message names the first game that breaks. The correction is a
-    journal entry of its own (log lists it, undo takes it back) and the game keeps its
-    trail: the sheet, the report and game N show when, what was, what is and the note.
+    The board's end of game N becomes the one given (--result), and each --cube member's
+    cube the value given (a cube the board's end settled: 1 is centred); every later game
+    keeps its events and is played again on the line the correction leaves (the rotation
+    and partnerships may change, and with them what later games booked). If a later event
+    no longer fits, nothing changes and the message names the first game that breaks. The
+    correction is a journal entry of its own (log lists it, undo takes it back) and the
+    game keeps its trail: the sheet, the report and game N show when, what was, what is
+    and the note.
 
     Examples:
 
     \b
         chouette amend 4 --result team gammon --note "it was a gammon: ann and bob agree"
         chouette amend 7 --result box --resigned --note "misrecorded winner"
+        chouette amend 5 --cube bob=4 --note "bob's redouble was not entered"
     """
     from chouette.game import End
     from chouette.report import booked_rows
     from db.amending import amend as correct
 
-    if result is None:
-        fail("say who won the board: --result box|team", 2)
+    fixes = cube_values(cube or [])
+    if result is None and not fixes:
+        fail("say who won the board (--result box|team) or whose cube it was (--cube)", 2)
+    if result is None and (level is not Level.single or resigned):
+        fail("a level or --resigned goes with --result box|team", 2)
     if note_text is None:
         fail("say why the game is amended: --note TEXT (it stays on the record)", 2)
-    end = End(result.value, level.value, resigned)
+    end = None if result is None else End(result.value, level.value, resigned)
     with ledger(ctx, write=True) as book:
         info = current(book, ctx, lock=True)
-        done = correct(book, info, number, end, note_text)
+        done = correct(book, info, number, end, note_text, fixes)
     options(ctx).booked = True
     outcome = done.outcome
     if as_json:
@@ -2579,6 +2608,7 @@ def amend(
                 "was": event_to_json(done.was),
                 "is": event_to_json(done.now),
                 "note": done.note,
+                "cubes": [{"member": m, "was": a, "is": b} for m, a, b in done.correction.cubes],
                 "points": dict(outcome.points),
                 "cents": dict(outcome.cents),
                 "games": [r.number for r in done.games],

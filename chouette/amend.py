@@ -21,7 +21,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from chouette.errors import RuleError
-from chouette.game import End, Event, Game, replay
+from chouette.game import CubeFix, End, Event, Game, replay
 from chouette.line import FOLLOWS, Line, join, leave, name_proxy, sit_in, sit_out, withdraw_proxy
 from chouette.money import Cents
 from chouette.outcome import Outcome, settle_game
@@ -76,15 +76,20 @@ class Correction:
     was: End
     now: End
     note: str
+    #: The members' cubes corrected: (member, the value recorded, the value now).
+    cubes: tuple[tuple[str, int, int], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         """The correction as the export, ``sheet --json`` and the game's row keep it."""
-        return {
+        out: dict[str, Any] = {
             "at": self.at.astimezone(UTC).isoformat(),
             "was": event_to_json(self.was),
             "is": event_to_json(self.now),
             "note": self.note,
         }
+        if self.cubes:
+            out["cubes"] = [{"member": m, "was": a, "is": b} for m, a, b in self.cubes]
+        return out
 
     @classmethod
     def from_json(cls, data: Any) -> Correction:
@@ -98,15 +103,29 @@ class Correction:
         at = datetime.fromisoformat(data["at"])
         if at.tzinfo is None:
             raise ValueError("a correction's time names its zone")
-        return cls(at.astimezone(UTC), was, now, data["note"])
+        cubes = []
+        for cube in data.get("cubes", []):
+            member, was_value, value = cube["member"], cube["was"], cube["is"]
+            if not isinstance(member, str) or not all(
+                isinstance(v, int) and not isinstance(v, bool) for v in (was_value, value)
+            ):
+                raise TypeError("a corrected cube names its member and two values")
+            cubes.append((member, was_value, value))
+        return cls(at.astimezone(UTC), was, now, data["note"], tuple(cubes))
+
+    def said(self) -> str:
+        """What was corrected: ``the board's end was box single, is team gammon; bob's cube
+        was 2, is 4``."""
+        parts = []
+        if self.was != self.now:
+            parts.append(f"the board's end was {result_text(self.was)}, is {result_text(self.now)}")
+        parts += [f"{m}'s cube was {a}, is {b}" for m, a, b in self.cubes]
+        return "; ".join(parts)
 
     def text(self) -> str:
         """The correction as the sheet's notes and ``why`` say it."""
         when = self.at.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
-        return (
-            f"amended {when}: the board's end was {result_text(self.was)}, is "
-            f"{result_text(self.now)} ({self.note})"
-        )
+        return f"amended {when}: {self.said()} ({self.note})"
 
 
 @dataclass(frozen=True)
@@ -120,9 +139,13 @@ class Replayed:
     outcome: Outcome | None
 
 
-def amended_events(events: Sequence[Event], end: End, number: int) -> tuple[Event, ...]:
-    """Game ``number``'s events with its board's end replaced by ``end``. Refused for a game
-    that did not end on the board (every cube dropped or dealt) or that ended so already."""
+def amended_events(
+    events: Sequence[Event], end: End | None, cubes: Mapping[str, int], number: int
+) -> tuple[Event, ...]:
+    """Game ``number``'s events with its board's end replaced by ``end`` (None: kept) and the
+    members' cubes in ``cubes`` corrected just before it (a correction made before of a cube
+    not named is kept). Refused for a game that did not end on the board (every cube dropped
+    or dealt) or that ended so already."""
     ends = [i for i, e in enumerate(events) if isinstance(e, End)]
     if not ends:
         raise RuleError(
@@ -132,9 +155,20 @@ def amended_events(events: Sequence[Event], end: End, number: int) -> tuple[Even
     at = ends[-1]
     was = events[at]
     assert isinstance(was, End)
-    if was == end:
-        raise RuleError(f"game {number} already ended so ({result_text(was)}): nothing to amend")
-    return (*events[:at], end, *events[at + 1 :])
+    first = at
+    while first > 0 and isinstance(events[first - 1], CubeFix):
+        first -= 1
+    kept = {e.member: e.value for e in events[first:at] if isinstance(e, CubeFix)}
+    fixed = {**kept, **cubes}
+    now = end or was
+    if now == was and fixed == kept:
+        if not cubes:
+            raise RuleError(
+                f"game {number} already ended so ({result_text(was)}): nothing to amend"
+            )
+        raise RuleError(f"game {number}'s cubes are so already: nothing to amend")
+    fixes = tuple(CubeFix(member, value) for member, value in fixed.items())
+    return (*events[:first], *fixes, now, *events[at + 1 :])
 
 
 def result_text(end: End) -> str:

@@ -204,6 +204,20 @@ class ResignAnswer:
 
 
 @dataclass(frozen=True)
+class CubeFix:
+    """The table corrects a member's cube before the board's end (``chouette amend N --cube
+    MEMBER=VALUE``): it was ``value`` when the game ended, whatever was recorded. A cube of 1
+    is centred; a larger one was turned (its owner, if the record had none, taken as the
+    member: only whether it was turned counts at the end)."""
+
+    member: str
+    value: int
+
+    def describe(self) -> str:
+        return f"cube {self.member} {self.value}"
+
+
+@dataclass(frozen=True)
 class End:
     """The board ends: who won, at what level, and whether by an accepted resignation."""
 
@@ -226,6 +240,7 @@ Event = (
     | ExtraAnswer
     | Resign
     | ResignAnswer
+    | CubeFix
     | End
 )
 
@@ -515,6 +530,8 @@ def apply(game: Game, event: Event) -> Game:
         event, new = _resign(game, event)
     elif isinstance(event, ResignAnswer):
         new = _resign_answer(game, event)
+    elif isinstance(event, CubeFix):
+        new = _cube_fix(game, event)
     else:
         new = _end(game, event)
     if new.lone_taker is game.lone_taker and not isinstance(event, Extra):
@@ -1404,6 +1421,25 @@ def _resign_answer(game: Game, event: ResignAnswer) -> Game:
     if set(answers.values()) == {"accept"} and not any(c.live for c in after.cubes.values()):
         after = replace(after, result=End("team", offered.kind, resigned=True))
     return after
+
+
+def _cube_fix(game: Game, event: CubeFix) -> Game:
+    """A member's cube as the table agrees it was (a correction of the record)."""
+    cube = _member(game, event.member)
+    value = event.value
+    if value < 1 or value & (value - 1):
+        raise RuleError(f"a cube is 1, 2, 4, 8, …, not {value}")
+    if not cube.live or cube.offer is not None or cube.resign is not None:
+        settled = cube.ended_by or "a decision pending"
+        raise RuleError(
+            f"{event.member}'s cube was settled before the board's end ({settled}): only a "
+            "cube the board's end settles is corrected this way"
+        )
+    _check_max(game, value, f"{event.member}'s cube")
+    owner: Owner = "centre" if value == 1 else "member" if cube.owner == "centre" else cube.owner
+    cubes = {**game.cubes, event.member: replace(cube, value=value, owner=owner)}
+    why = f"{event.member}'s cube is {value}, as the table agreed it was (a correction)"
+    return replace(game, cubes=cubes, why=(*game.why, why))
 
 
 def _centred(game: Game, cube: Cube) -> bool:

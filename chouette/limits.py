@@ -52,6 +52,7 @@ NUMBERS: dict[str, tuple[int, int]] = {
     "--game": (1, GAMES),
     "game N": (1, GAMES),
     "amend N": (1, GAMES),
+    "amend --cube": (1, MAX_CUBE),
     "deal POINTS": (-LIMIT, LIMIT),
     "extra --points": (1, LIMIT),
     "extra --premium": (0, LIMIT),

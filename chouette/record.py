@@ -21,6 +21,7 @@ from chouette.game import (
     Answer,
     AutoDouble,
     Carry,
+    CubeFix,
     Deal,
     Double,
     End,
@@ -136,6 +137,13 @@ def parse_event(obj: Any, where: str, *, allow_end: bool = False) -> Event:
         if "member" not in obj:
             raise RecordError(f"{where}: {act} needs a 'member'")
         return Answer(act=act, member=_text(obj["member"], f"{where}: member"))
+    if act == "cube":
+        _keys(obj, {"act", "member", "value"}, where)
+        value = obj.get("value")
+        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+            raise RecordError(f"{where}: cube 'value' must be a whole number, 1 or more")
+        check_points(value, f"{where}: cube")
+        return CubeFix(_text(obj.get("member"), f"{where}: member"), value)
     if act == "deal":
         _keys(obj, {"act", "member", "points", "won_by"}, where)
         points = obj.get("points")
@@ -401,6 +409,8 @@ def event_to_json(event: Event) -> dict[str, Any]:
         return out
     if isinstance(event, Answer):
         return {"act": event.act, "member": event.member}
+    if isinstance(event, CubeFix):
+        return {"act": "cube", "member": event.member, "value": event.value}
     if isinstance(event, Deal):
         out = {"act": "deal", "member": event.member, "points": event.points}
         if event.won_by is not None:

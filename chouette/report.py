@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
-from chouette.amend import Correction, result_text
+from chouette.amend import Correction
 from chouette.game import Event, Extra, ExtraCube, Game
 from chouette.line import Line
 from chouette.money import Cents, format_money
@@ -677,6 +677,7 @@ def event_sentence(
         Answer,
         AutoDouble,
         Carry,
+        CubeFix,
         Deal,
         Double,
         End,
@@ -734,6 +735,8 @@ def event_sentence(
         return dealt + decider(before or after, event.member)
     if isinstance(event, Extra):
         return extra_sentence(event)
+    if isinstance(event, CubeFix):
+        return f"{event.member}'s cube was {event.value} (a correction)"
     if isinstance(event, End):
         how = " by resignation" if event.resigned else ""
         return f"the {event.winner} wins a {event.kind}{how}"
@@ -967,8 +970,5 @@ def amended_lines(
     said.append(f"Money moved by the correction: {shown or 'none'}.")
     if line is not None:
         said.append(f"Line now: {line.describe()}")
-    head = (
-        f"Game {number} amended: the board's end was {result_text(correction.was)}, is "
-        f"{result_text(correction.now)} ({correction.note})."
-    )
+    head = f"Game {number} amended: {correction.said()} ({correction.note})."
     return head, [*said, *why_lines(outcome.why)]

@@ -18,13 +18,13 @@ from chouette.amend import (
     Step,
     amended_events,
     play_again,
-    result_text,
 )
-from chouette.errors import ChouetteError
-from chouette.game import End, Event, Game, replay
+from chouette.errors import ChouetteError, RuleError
+from chouette.game import CubeFix, End, Event, Game, replay
 from chouette.limits import check_game
-from chouette.line import Line
+from chouette.line import Line, normal_name
 from chouette.money import Cents
+from chouette.names import match
 from chouette.outcome import Outcome, settle_game
 from chouette.record import event_to_json, parse_event
 from chouette.report import amended_lines
@@ -80,11 +80,19 @@ class Amended:
         return amended_lines(self.correction, self.number, self.outcome, later, self.moved, line)
 
 
-def amend(book: Ledger, info: SessionInfo, number: int, end: End, note: str) -> Amended:
-    """Correct the board's end of game ``number`` to ``end``, with the table's ``note``; every
-    later game of the session is played again on the line the correction leaves. Refused,
-    with nothing written, for a game that is not a finished chouette game, or when a later
-    game or change of the line no longer fits (:class:`chouette.amend.AmendRefused`)."""
+def amend(
+    book: Ledger,
+    info: SessionInfo,
+    number: int,
+    end: End | None,
+    note: str,
+    cubes: Mapping[str, int] | None = None,
+) -> Amended:
+    """Correct game ``number``: its board's end to ``end`` (None: kept) and the members'
+    cubes in ``cubes`` (as the table agrees they were at the end), with the table's ``note``;
+    every later game of the session is played again on the line the correction leaves.
+    Refused, with nothing written, for a game that is not a finished chouette game, or when a
+    later game or change of the line no longer fits (:class:`chouette.amend.AmendRefused`)."""
     note = check_note(note).strip()
     if not note:
         raise ChouetteError("say why the game is amended: --note TEXT (it stays on the record)")
@@ -103,10 +111,26 @@ def amend(book: Ledger, info: SessionInfo, number: int, end: End, note: str) -> 
             "undo its last event)"
         )
     events = tuple(event_from_body(body) for _, body in book.event_bodies(target.id))
-    new_events = amended_events(events, end, number)
-    seq = next(i for i, e in enumerate(events) if e is not new_events[i])
-    was = events[seq]
-    assert isinstance(was, End)
+    known = [*info.line.order, *book.players(info)]
+    fixes = {_member(known, name): value for name, value in (cubes or {}).items()}
+    new_events = amended_events(events, end, fixes, number)
+    first = next(
+        (i for i, (a, b) in enumerate(zip(events, new_events, strict=False)) if a != b),
+        min(len(events), len(new_events)),
+    )
+    was, now = events[-1], new_events[-1]
+    assert isinstance(was, End) and isinstance(now, End)
+    line_before = line_from_json(target.line_before)
+    try:  # the game itself, first: a cube corrected is a member's live at the end
+        recorded = replay(line_before, info.rules, events[: len(events) - 1]).cubes
+        replay(line_before, info.rules, new_events)
+    except RuleError as err:
+        raise ChouetteError(f"game {number}: {err}") from None
+    corrected = []
+    for member, value in fixes.items():
+        if recorded[member].value == value and not _fixed(events, member):
+            raise ChouetteError(f"{member}'s cube in game {number} was {value} already")
+        corrected.append((member, recorded[member].value, value))
     games = [g for g in stored if g.kind == "chouette"]
     steps = _steps(book, info, games, {number: new_events})
     replayed, line = play_again(
@@ -119,8 +143,8 @@ def amend(book: Ledger, info: SessionInfo, number: int, end: End, note: str) -> 
         if r.number == number or r.line_before != line_from_json(by_number[r.number].line_before)
     ]
     moved = _moved(book, touched, by_number)
-    book.replace_event(target.id, seq, end)
-    correction = Correction(book.now, was, end, note)
+    book.replace_events(target.id, first, new_events[first:])
+    correction = Correction(book.now, was, now, note, tuple(corrected))
     _book_again(book, info, touched, by_number, {number: correction})
     book.journal(
         info,
@@ -128,11 +152,12 @@ def amend(book: Ledger, info: SessionInfo, number: int, end: End, note: str) -> 
         {
             "game": number,
             "game_id": target.id,
-            "seq": seq,
+            "first": first,
+            "before": [event_to_json(e) for e in events[first:]],
             "was": event_to_json(was),
-            "is": event_to_json(end),
+            "is": event_to_json(now),
             "note": note,
-            "said": f"the correction of game {number}: {result_text(was)} → {result_text(end)}",
+            "said": f"the correction of game {number}: {correction.said()}",
             "line": line_to_dict(info.line),
             "games": [
                 {
@@ -148,6 +173,17 @@ def amend(book: Ledger, info: SessionInfo, number: int, end: End, note: str) -> 
     return Amended(after, number, correction, tuple(touched), moved, info.line)
 
 
+def _member(known: Sequence[str], typed: str) -> str:
+    """The player a typed name means (BOB is bob), for a corrected cube."""
+    return match(normal_name(typed), known) or normal_name(typed)
+
+
+def _fixed(events: Sequence[Event], member: str) -> bool:
+    """Whether an earlier correction fixed ``member``'s cube (then the value recorded is the
+    events' before it, and setting it back is a correction too)."""
+    return any(isinstance(e, CubeFix) and e.member == member for e in events)
+
+
 def json_line(text: str) -> dict[str, Any]:
     return line_to_dict(line_from_json(text))
 
@@ -157,8 +193,8 @@ def undo_amend(book: Ledger, info: SessionInfo, action: Action) -> None:
     was, and every game it booked again as it was booked before (the line it began with,
     its bookings, its trail). The session's line is put back by ``undo`` itself."""
     detail = action.detail
-    was = parse_event(detail["was"], "the corrected end", allow_end=True)
-    book.replace_event(detail["game_id"], detail["seq"], was)
+    before = [parse_event(e, "a corrected event", allow_end=True) for e in detail["before"]]
+    book.replace_events(detail["game_id"], detail["first"], before)
     again: list[Finished] = []
     for kept in detail["games"]:
         game = book.stored_game(kept["id"])

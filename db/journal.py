@@ -78,7 +78,8 @@ class Accept(_Said):
 class Amend(_Said):
     game: StrictInt
     game_id: StrictInt
-    seq: StrictInt
+    first: StrictInt
+    before: list[dict[str, Any]]
     was: dict[str, Any]
     now: dict[str, Any] = Field(alias="is")
     note: StrictStr
@@ -156,9 +157,11 @@ def _amend_problem(book: Ledger, info: SessionInfo, entry: Amend) -> str | None:
     target = games.get(entry.game_id)
     if target is None or target.number != entry.game:
         return f"it names game {entry.game} (id {entry.game_id}), which is not in the session"
-    if not 0 <= entry.seq < len(book.event_bodies(entry.game_id)):
-        return f"it names event {entry.seq} of game {entry.game}, which is not there"
+    if not 0 <= entry.first < len(book.event_bodies(entry.game_id)):
+        return f"it names event {entry.first} of game {entry.game}, which is not there"
     try:
+        for event in entry.before:
+            parse_event(event, "a corrected event", allow_end=True)
         was = parse_event(entry.was, "a corrected end", allow_end=True)
         line_from_dict(entry.line)
         for kept in entry.games:

@@ -605,14 +605,13 @@ class Ledger:
         if first == 0:
             self._db.execute(delete(GameRow).where(col(GameRow.id) == game_id))
 
-    def replace_event(self, game_id: int, seq: int, event: Event) -> None:
-        """A game's event number ``seq`` replaced (a correction's new end), keeping when it
-        was given."""
+    def replace_events(self, game_id: int, first: int, events: Sequence[Event]) -> None:
+        """A game's events from number ``first`` on replaced by ``events`` (a correction's,
+        given now), the game's row kept."""
         self._db.execute(
-            update(EventRow)
-            .where(col(EventRow.game_id) == game_id, col(EventRow.seq) == seq)
-            .values(body=event_to_body(event))
+            delete(EventRow).where(col(EventRow.game_id) == game_id, col(EventRow.seq) >= first)
         )
+        self.add_events(game_id, first, events)
 
     def set_line_before(self, game_id: int, line: Line) -> None:
         """The line a chouette game begins with, as a correction before it leaves it."""

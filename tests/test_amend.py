@@ -16,7 +16,7 @@ from chouette.amend import (
     play_again,
 )
 from chouette.errors import RuleError
-from chouette.game import Answer, Double, End, replay
+from chouette.game import Answer, CubeFix, Double, End, replay
 from chouette.line import new_line, sit_out
 from chouette.outcome import settle_game
 from chouette.rules import HouseRules
@@ -31,7 +31,7 @@ def stakes(players):
 
 def test_the_end_is_replaced_and_nothing_else():
     events = (Double("box", ("bob",)), Answer("take", "bob"), End("box"))
-    assert amended_events(events, End("team", "gammon"), 3) == (
+    assert amended_events(events, End("team", "gammon"), {}, 3) == (
         Double("box", ("bob",)),
         Answer("take", "bob"),
         End("team", "gammon"),
@@ -41,12 +41,12 @@ def test_the_end_is_replaced_and_nothing_else():
 def test_a_game_that_did_not_end_on_the_board_has_no_result_to_amend():
     events = (Double("box", ("bob", "cat", "dan")), Answer("drop", "bob"))
     with pytest.raises(RuleError, match="game 2 did not end on the board"):
-        amended_events(events, End("team"), 2)
+        amended_events(events, End("team"), {}, 2)
 
 
 def test_the_same_end_again_is_no_correction():
     with pytest.raises(RuleError, match=r"game 1 already ended so \(box single\)"):
-        amended_events((End("box"),), End("box"), 1)
+        amended_events((End("box"),), End("box"), {}, 1)
 
 
 def test_later_games_follow_the_rotation_the_correction_gives():
@@ -125,3 +125,23 @@ def test_a_correction_reads_back_as_written():
     )
     with pytest.raises(TypeError):
         Correction.from_json({**done.to_json(), "was": {"act": "take", "member": "bob"}})
+
+
+def test_cubes_are_corrected_just_before_the_end_and_a_later_correction_replaces_one():
+    events = (Double("box", ("bob", "cat")), Answer("take", "bob"), Answer("take", "cat"),
+              End("box"))  # fmt: skip
+    once = amended_events(events, None, {"bob": 4}, 1)
+    assert once == (*events[:3], CubeFix("bob", 4), End("box"))
+    twice = amended_events(once, End("team"), {"cat": 1, "bob": 8}, 1)
+    assert twice == (*events[:3], CubeFix("bob", 8), CubeFix("cat", 1), End("team"))
+    with pytest.raises(RuleError, match="game 1's cubes are so already"):
+        amended_events(once, None, {"bob": 4}, 1)
+
+
+def test_a_corrected_cube_is_settled_by_the_board_at_its_value():
+    line = new_line(PLAYERS, RULES)
+    events = (Double("box", ("bob",)), Answer("take", "bob"), CubeFix("bob", 8), End("team"))
+    game = replay(line, RULES, events)
+    assert game.cubes["bob"].value == 8 and game.pairs["bob"] == 8
+    centred = replay(line, RULES, (CubeFix("cat", 1), End("team", "gammon")))
+    assert centred.pairs["cat"] == 1  # a cube of 1 is centred: Jacoby counts the gammon single

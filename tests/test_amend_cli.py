@@ -29,7 +29,9 @@ def readings(chouette, session: str) -> dict[str, object]:
     sheet = chouette.json("--session", session, "sheet")
     for game in sheet["games"]:  # type: ignore[index]
         game.pop("amended", None)
-        game["why"] = [w for w in game["why"] if not w.startswith("amended ")]
+        game["why"] = [
+            w for w in game["why"] if not w.startswith("amended ") and "(a correction)" not in w
+        ]
     status = chouette.json("--session", session, "status")
     read = {
         "sheet": sheet["games"],  # type: ignore[index]
@@ -98,7 +100,7 @@ def test_the_trail_is_on_the_sheet_the_game_the_log_and_the_export(chouette, tmp
         }
     ]
     assert chouette.json("log")["done"][0]["text"] == (  # type: ignore[index]
-        "the correction of game 2: box single → box backgammon, resigned"
+        "the correction of game 2: the board's end was box single, is box backgammon, resigned"
     )
     page = tmp_path / "friday.html"
     chouette("report", "--html", str(page), "--lang", "da")
@@ -126,7 +128,8 @@ def test_undo_takes_a_correction_back(chouette):
     after = reports(chouette)
     assert after != before
     assert chouette("undo").stdout == (
-        "Undone: took back the correction of game 1: box single → team gammon.\n"
+        "Undone: took back the correction of game 1: the board's end was box single, is team "
+        "gammon.\n"
     )
     assert reports(chouette) == before
     chouette("check")
@@ -207,6 +210,7 @@ def test_json_says_what_was_what_is_and_what_moved(chouette):
         "was": {"act": "end", "winner": "box", "kind": "single", "resigned": False},
         "is": {"act": "end", "winner": "team", "kind": "single", "resigned": False},
         "note": "ann and bob agree it was a gammon",
+        "cubes": [],
         "points": {"ann": -2, "bob": 1, "cat": 1},
         "cents": {"ann": -200, "bob": 100, "cat": 100},
         "games": [1],
@@ -295,3 +299,80 @@ def test_amending_is_playing_the_evening_again_with_the_right_result(games, rule
             chouette("check")
         finally:
             dispose_all()
+
+
+# ---------------------------------------------------------------- a cube misrecorded
+
+
+def test_a_misrecorded_cube_is_corrected_as_if_it_had_been_recorded_right(chouette):
+    chouette("new", "friday", "ann", "bob", "cat", "--stake", "1")
+    chouette("double", "bob")  # the box doubles bob, who takes; bob's redouble is not entered
+    chouette("take", "bob")
+    chouette("end", "team")
+    chouette("end", "box")
+    done = chouette.json("amend", "1", "--cube", "bob=4", "--note", "bob redoubled to 4")
+    assert done["cubes"] == [{"member": "bob", "was": 2, "is": 4}]  # type: ignore[index]
+    assert done["was"] == done["is"]  # type: ignore[index]
+    trail = chouette("sheet").stdout
+    assert "amended 2026-11-20 20:00 UTC: bob's cube was 2, is 4 (bob redoubled to 4)" in trail
+    chouette("new", "fresh", "ann", "bob", "cat", "--stake", "1")
+    for command in (("double", "bob"), ("take", "bob"), ("double", "bob", "--by", "member"),
+                    ("take", "bob"), ("end", "team"), ("end", "box")):  # fmt: skip
+        chouette(*command)
+    assert readings(chouette, "friday") == readings(chouette, "fresh")
+    chouette("check")
+
+
+def test_a_cube_correction_and_a_result_together_and_undo(chouette):
+    chouette("new", "friday", "ann", "bob", "cat")
+    chouette("double", "bob", "cat")
+    chouette("take", "--all")
+    chouette("end", "box")
+    before = reports(chouette)
+    said = chouette(
+        "amend", "1", "--result", "team", "gammon", "--cube", "CAT=1", "--note", "cat dropped"
+    ).stdout
+    assert said.startswith(
+        "Game 1 amended: the board's end was box single, is team gammon; cat's cube was 2, "
+        "is 1 (cat dropped).\n"
+    )
+    assert "cat's cube is 1, as the table agreed it was (a correction)" in said
+    assert chouette("undo").stdout == (
+        "Undone: took back the correction of game 1: the board's end was box single, is team "
+        "gammon; cat's cube was 2, is 1.\n"
+    )
+    assert reports(chouette) == before
+
+
+@pytest.mark.parametrize(
+    ("cube", "message"),
+    [
+        ("bob=2", "bob's cube in game 1 was 2 already"),
+        ("cat=2", "game 1: cat is already out of this game (cat dropped)"),
+        ("dan=2", "game 1: "),
+    ],
+)
+def test_a_cube_correction_that_does_not_fit_is_refused(chouette, ledger_url, cube, message):
+    chouette("new", "friday", "ann", "bob", "cat")
+    chouette("double", "bob", "cat")
+    chouette("take", "bob")
+    chouette("drop", "cat")
+    chouette("end", "box")
+    before = dump(ledger_url)
+    refused = chouette("amend", "1", "--cube", cube, "--note", "x", code=1)
+    assert refused.stderr.startswith(f"Error: {message}"), refused.stderr
+    assert dump(ledger_url) == before
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--cube", "bob"), "--cube takes MEMBER=VALUE, such as bob=4, not 'bob'"),
+        (("--cube", "bob=3"), "--cube bob: a cube is 1, 2, 4, 8 … up to"),
+        (("gammon", "--cube", "bob=4"), "a level or --resigned goes with --result box|team"),
+    ],
+)
+def test_a_cube_correction_typed_wrong_is_a_usage_error(chouette, args, message):
+    chouette("new", "friday", "ann", "bob", "cat")
+    chouette("end", "box")
+    assert message in chouette("amend", "1", *args, "--note", "x", code=2).stderr

@@ -136,7 +136,7 @@ def test_an_honest_journal_of_every_kind_passes_check_and_undoes(chouette, tmp_p
     ("change", "said"),
     [
         ({"game_id": 999}, "it names game 1 (id 999), which is not in the session"),
-        ({"seq": 40}, "it names event 40 of game 1, which is not there"),
+        ({"first": 40}, "it names event 40 of game 1, which is not there"),
         ({"was": {"act": "take", "member": "bob"}}, "the end it says the game had is not an end"),
         (
             {"games": [{"id": 999, "line_before": {"order": ["ann"]}, "detail": None}]},

@@ -316,3 +316,18 @@ def test_a_correction_from_the_page_is_the_clis_and_says_the_same(chouette, ledg
     )
     assert said[-6:] == cli.stdout.splitlines()[-6:]
     assert chouette.json("sheet")["games"] == page_sheet["games"]  # (a chain a link longer)
+
+
+def test_a_cube_correction_from_the_page(chouette, ledger_url):
+    from web.moves import read_action
+
+    chouette("new", "friday", "ann", "bob", "cat")
+    chouette("double", "bob")
+    chouette("take", "bob")
+    chouette("end", "team")
+    action = read_action({"act": ["amend"], "number": ["1"], "cube": ["BOB=4"], "note": ["x"]})
+    assert (action.winner, action.cubes) == ("keep", (("BOB", 4),))
+    said = table(ledger_url).act(action, "friday", 2)
+    assert said[0] == "Game 1 amended: bob's cube was 2, is 4 (x)."
+    with pytest.raises(ChouetteError, match="amend: a cube is MEMBER=VALUE, such as bob=4"):
+        read_action({"act": ["amend"], "number": ["1"], "cube": ["bob"], "note": ["x"]})

@@ -247,6 +247,7 @@ class Action:
     stake: str = ""
     number: int = 0  # the game a correction is for
     note: str = ""  # why it is corrected
+    cubes: tuple[tuple[str, int], ...] = ()  # the members' cubes a correction sets
 
     @property
     def member(self) -> str:
@@ -279,7 +280,10 @@ def read_action(fields: Mapping[str, Sequence[str]]) -> Action:
             ) from None
     winner, _, kind = one("end").partition(" ")
     kind = kind or "single"
-    if act in ("end", "amend") and (winner not in ("box", "team") or kind not in MULTIPLIER):
+    cubes = _cubes(one("cube")) if act == "amend" else ()
+    if act == "amend" and not winner and cubes:
+        winner = "keep"  # the board's end as it was: only cubes are corrected
+    elif act in ("end", "amend") and (winner not in ("box", "team") or kind not in MULTIPLIER):
         raise ChouetteError(
             f"{act}: say who won (box or team) and how (single, gammon, backgammon)"
         )
@@ -305,7 +309,27 @@ def read_action(fields: Mapping[str, Sequence[str]]) -> Action:
         stake=one("stake"),
         number=number,
         note=one("note"),
+        cubes=cubes,
     )
+
+
+def _cubes(text: str) -> tuple[tuple[str, int], ...]:
+    """A correction's cubes as typed on the page: ``bob=4 cat=2`` (or with commas)."""
+    least, most = NUMBERS["amend --cube"]
+    found = []
+    for item in text.replace(",", " ").split():
+        name, sign, value = item.partition("=")
+        if not sign or not name or not value.isdigit():
+            raise ChouetteError(
+                f"amend: a cube is MEMBER=VALUE, such as bob=4, not {clipped(item)!r}"
+            )
+        number = int(value)
+        if not least <= number <= most or number & (number - 1):
+            raise ChouetteError(
+                f"amend: a cube is 1, 2, 4, 8 … up to {most:,}, not {clipped(value)}"
+            )
+        found.append((name, number))
+    return tuple(found)
 
 
 def events_for(action: Action, game: Game | None) -> list[Event]:

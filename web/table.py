@@ -148,8 +148,10 @@ def _play(book: Ledger, info: SessionInfo, action: Action, game: int | None) -> 
 
 def _amend(book: Ledger, info: SessionInfo, action: Action) -> list[str]:
     """A past game's correction, as ``chouette amend`` makes it and says it."""
-    end = End(action.winner, action.kind, action.resigned)  # type: ignore[arg-type]
-    done = amend(book, info, action.number, end, action.note)
+    end = (
+        None if action.winner == "keep" else End(action.winner, action.kind, action.resigned)  # type: ignore[arg-type]
+    )
+    done = amend(book, info, action.number, end, action.note, dict(action.cubes))
     head, rest = done.said()
     return [head, *_booked(done.outcome), *rest]
 
