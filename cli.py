@@ -2511,17 +2511,12 @@ def undo(ctx: typer.Context, as_json: JsonFlag = False) -> None:
 
 def cube_values(items: Sequence[str]) -> dict[str, int]:
     """``--cube bob=4`` as ``{"bob": 4}`` (a usage error, exit 2, for anything else)."""
-    found: dict[str, int] = {}
-    least, most = NUMBERS["amend --cube"]
-    for item in items:
-        name, sign, value = item.partition("=")
-        if not sign or not name.strip() or not value.strip().isdigit():
-            fail(f"--cube takes MEMBER=VALUE, such as bob=4, not {clipped(item)!r}", 2)
-        number = int(value)
-        if not least <= number <= most or number & (number - 1):
-            fail(f"--cube {clipped(name)}: a cube is 1, 2, 4, 8 … up to {most:,}, not {value}", 2)
-        found[name.strip()] = number
-    return found
+    from chouette.amend import parse_cubes
+
+    try:
+        return parse_cubes(items)
+    except ChouetteError as err:
+        fail(f"--cube: {err}", 2)
 
 
 class Level(StrEnum):

@@ -22,11 +22,13 @@ from typing import Any
 
 from chouette.errors import RuleError
 from chouette.game import CubeFix, End, Event, Game, replay
+from chouette.limits import NUMBERS
 from chouette.line import FOLLOWS, Line, join, leave, name_proxy, sit_in, sit_out, withdraw_proxy
 from chouette.money import Cents
 from chouette.outcome import Outcome, settle_game
 from chouette.record import event_to_json, parse_event
 from chouette.rules import HouseRules
+from chouette.text import clipped
 
 #: How a change of the line is made again (the journal's ``act``): the verb and its names.
 SEAT_ACTS = ("join", "leave", "sit-out", "sit-in", "proxy", "withdraw")
@@ -169,6 +171,25 @@ def amended_events(
         raise RuleError(f"game {number}'s cubes are so already: nothing to amend")
     fixes = tuple(CubeFix(member, value) for member, value in fixed.items())
     return (*events[:first], *fixes, now, *events[at + 1 :])
+
+
+def parse_cubes(items: Iterable[str]) -> dict[str, int]:
+    """Corrected cubes as typed (``bob=4``, each item one member), by member as typed.
+    Raises :class:`RuleError` naming the first that is not one."""
+    least, most = NUMBERS["amend --cube"]
+    found: dict[str, int] = {}
+    for item in items:
+        name, sign, value = item.partition("=")
+        if not sign or not name.strip() or not value.strip().isdigit():
+            raise RuleError(f"a cube is MEMBER=VALUE, such as bob=4, not {clipped(item)!r}")
+        number = int(value)
+        if not least <= number <= most or number & (number - 1):
+            raise RuleError(
+                f"{clipped(name.strip())}'s cube is 1, 2, 4, 8 … up to {most:,}, not "
+                f"{clipped(value)}"
+            )
+        found[name.strip()] = number
+    return found
 
 
 def result_text(end: End) -> str:

@@ -367,8 +367,8 @@ def test_a_cube_correction_that_does_not_fit_is_refused(chouette, ledger_url, cu
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (("--cube", "bob"), "--cube takes MEMBER=VALUE, such as bob=4, not 'bob'"),
-        (("--cube", "bob=3"), "--cube bob: a cube is 1, 2, 4, 8 … up to"),
+        (("--cube", "bob"), "--cube: a cube is MEMBER=VALUE, such as bob=4, not 'bob'"),
+        (("--cube", "bob=3"), "--cube: bob's cube is 1, 2, 4, 8 … up to"),
         (("gammon", "--cube", "bob=4"), "a level or --resigned goes with --result box|team"),
     ],
 )

@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import combinations
 
+from chouette.amend import parse_cubes
 from chouette.errors import ChouetteError
 from chouette.game import (
     ANSWERS,
@@ -315,21 +316,10 @@ def read_action(fields: Mapping[str, Sequence[str]]) -> Action:
 
 def _cubes(text: str) -> tuple[tuple[str, int], ...]:
     """A correction's cubes as typed on the page: ``bob=4 cat=2`` (or with commas)."""
-    least, most = NUMBERS["amend --cube"]
-    found = []
-    for item in text.replace(",", " ").split():
-        name, sign, value = item.partition("=")
-        if not sign or not name or not value.isdigit():
-            raise ChouetteError(
-                f"amend: a cube is MEMBER=VALUE, such as bob=4, not {clipped(item)!r}"
-            )
-        number = int(value)
-        if not least <= number <= most or number & (number - 1):
-            raise ChouetteError(
-                f"amend: a cube is 1, 2, 4, 8 … up to {most:,}, not {clipped(value)}"
-            )
-        found.append((name, number))
-    return tuple(found)
+    try:
+        return tuple(parse_cubes(text.replace(",", " ").split()).items())
+    except ChouetteError as err:
+        raise ChouetteError(f"amend: {err}") from None
 
 
 def events_for(action: Action, game: Game | None) -> list[Event]:
