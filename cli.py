@@ -3701,6 +3701,10 @@ def table_help(words: Sequence[str], opts: Options) -> None:
     say(f"  {'quit'.ljust(width)}  Leave the table (or Ctrl-D).")
 
 
+#: The longest line the table's prompt reads (a name, a note and a command fit many times).
+LONGEST_LINE = 10_000
+
+
 def table_loop(
     opts: Options,
     read: Callable[[str], str],
@@ -3738,6 +3742,14 @@ def table_loop(
         warned = False
         number += 1
         kept()
+        if len(text) > LONGEST_LINE:  # no command is that long: refused unread, in a moment
+            say(
+                f"Error: a line of {len(text):,} characters, longer than any command "
+                f"({LONGEST_LINE:,} at most): not read ({clipped(text)})",
+                err=True,
+            )
+            failed.append(number)
+            continue
         try:
             words = shlex.split(text)
         except ValueError as err:

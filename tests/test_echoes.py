@@ -133,7 +133,10 @@ def test_a_1mb_line_at_the_table_is_not_printed_back(chouette):
     lines = result.stderr.splitlines()
     assert len(lines) == 6, lines  # five refusals and the script's end
     assert all(len(line) < 300 for line in lines), [line[:200] for line in lines]
-    assert f"…(1,000,000 characters)…{'y' * 25}" in lines[1]
+    assert lines[1] == (
+        "Error: a line of 1,000,010 characters, longer than any command (10,000 at most): not "
+        f"read (pay {'y' * 71}…(1,000,010 characters)…{'y' * 19} bob 1)"
+    )
 
 
 @pytest.mark.parametrize(
