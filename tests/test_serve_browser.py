@@ -326,6 +326,11 @@ def test_a_past_game_is_corrected_from_the_scorekeepers_page(browser, ledger_url
         expect(tv.locator('#standings tr.standing[data-player="ann"]')).to_have_attribute(
             "data-cents", "-300"
         )
+        # any command, in the CLI's own words, from the page's command line
+        line = keeper.page.locator("form[data-form=line]")
+        line.locator('input[name="line"]').fill("pay ann bob 2 --note cash")
+        said = keeper.click(keeper.button("Run the command", line))
+        assert said == ["ann paid bob 2.00 (friday)."]
     sheet = procs.ok(ledger_url, "sheet")
     assert "1 (amended)" in sheet and "(it was a gammon for the team)" in sheet
 

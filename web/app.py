@@ -371,18 +371,24 @@ def create_app(
             return fields
         seen = hub.version
         try:
-            action = read_action(fields)
-            lines = await run_in_threadpool(
-                table.act, action, one(fields, "session"), game_number(one(fields, "game"))
-            )
-            ok = True
+            if one(fields, "line"):  # the CLI's own words, as at `chouette table`
+                ok, lines = await run_in_threadpool(
+                    table.run_line, one(fields, "line"), one(fields, "session") or None
+                )
+            else:
+                action = read_action(fields)
+                lines = await run_in_threadpool(
+                    table.act, action, one(fields, "session"), game_number(one(fields, "game"))
+                )
+                ok = True
         except ChouetteError as err:
             lines, ok = [f"Error: {err}"], False
         hub.poke()
         if said is not None:
             said(lines)
         if wants_json:
-            return JSONResponse({"ok": ok, "said": lines}, status_code=200 if ok else 400)
+            answer = {"ok": ok, "message": "\n".join(lines), "said": lines}
+            return JSONResponse(answer, status_code=200 if ok else 400)
         if ok:  # a page without the script: show it with the action's result on it
             await hub.newer(seen, timeout=2.0)
         return page(

@@ -8,6 +8,10 @@ threads. The page's own actions go one at a time (the ledger would queue them an
 
 from __future__ import annotations
 
+import os
+import shlex
+import subprocess
+import sys
 import threading
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
@@ -22,6 +26,7 @@ from chouette.money import parse_money
 from chouette.names import match
 from chouette.outcome import Outcome
 from chouette.report import booked_rows, describe_events, joined_text, undone_text, why_lines
+from chouette.text import clipped
 from db import Ledger, open_ledger
 from db.actions import SEAT_CHANGES, accept_rules, change_seat, join, play, undo, undoable
 from db.amending import amend
@@ -101,6 +106,28 @@ class Table:
             )
         return Snapshot(changes, board)
 
+    def run_line(self, text: str, session: str | None) -> tuple[bool, list[str]]:
+        """A command line as the CLI's own words (``pay mette søren 20 --note cash``), run
+        by the CLI itself on this ledger, in ``session`` unless the line names one: whether
+        it succeeded, and what it said (standard output, then standard error). One command
+        at a time, as the page's buttons; a line the page does not run is refused first."""
+        words = command_words(text)
+        chosen = [] if "--session" in words or not session else ["--session", session]
+        env = {**os.environ, "CHOUETTE_DB": self.url, "NO_COLOR": "1", "COLUMNS": "100"}
+        env.pop("FORCE_COLOR", None)
+        with self._writing:
+            done = subprocess.run(
+                [sys.executable, "-m", "chouette", *chosen, *words],
+                capture_output=True,
+                text=True,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                timeout=120,
+                check=False,
+            )
+        said = [line for line in (done.stdout + done.stderr).splitlines() if line.strip()]
+        return done.returncode == 0, said
+
     def act(self, action: Action, session: str, game: int | None) -> list[str]:
         """Do ``action`` in ``session`` (the one the page showed; ``game``: the game it
         showed, refused if another is current, as ``--game``), in one transaction. What it
@@ -130,6 +157,52 @@ class Table:
                 info = change_seat(book, info, action.act, name)
                 return [f"{name} {SEAT_CHANGES[action.act]}. Line: {info.line.describe()}"]
         raise ChouetteError(f"there is no action {action.act!r} on this page")
+
+
+#: Commands the page does not run: they read or write files, or hold the server or its
+#: prompt (a terminal runs them).
+NOT_ON_THE_PAGE = frozenset(
+    {"import", "export", "restore", "report", "serve", "table", "migrate", "demo", "record",
+     "verify"}
+)  # fmt: skip
+#: Options that name another ledger or write files.
+OPTIONS_REFUSED = ("--db", "--install-completion", "--show-completion")
+#: The longest command line the page reads (as the table's prompt).
+LONGEST_LINE = 10_000
+
+
+def command_words(text: str) -> list[str]:
+    """A command line as typed at ``chouette table``, split into its words; refused (a
+    :class:`ChouetteError`) for one the page does not run, naming why."""
+    if len(text) > LONGEST_LINE:
+        raise ChouetteError(
+            f"a line of {len(text):,} characters, longer than any command: not read"
+        )
+    try:
+        words = shlex.split(text)
+    except ValueError as err:
+        raise ChouetteError(f"{err} in {clipped(text)!r}") from None
+    if not words:
+        raise ChouetteError("type a command, as at chouette table (help lists them)")
+    for word in words:
+        if word.split("=", 1)[0] in OPTIONS_REFUSED:
+            raise ChouetteError(
+                f"{word.split('=', 1)[0]} is not for the page: it works on the server's ledger"
+            )
+    command, skip = None, False
+    for word in words:
+        if skip:
+            skip = False
+        elif word == "--session":
+            skip = True
+        elif not word.startswith("-"):
+            command = word
+            break
+    if command in NOT_ON_THE_PAGE:
+        raise ChouetteError(
+            f"{command} reads or writes files or holds the server: run it at a terminal"
+        )
+    return words
 
 
 def _play(book: Ledger, info: SessionInfo, action: Action, game: int | None) -> list[str]:

@@ -1,0 +1,99 @@
+"""One grammar: the scorekeeper's page posts a command as the CLI's own words (``line``, what
+one types at the ``chouette table`` prompt) to ``POST /keeper/act``, and the CLI runs it on the
+server's ledger: the page, the prompt and scripts share one parser. Commands that read or write
+files, name another ledger or hold the server are refused there, with nothing written."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from chouette.errors import ChouetteError
+from tests import procs
+from tests.dump import dump
+from tests.serving import Keeper, serving
+from web.table import command_words
+
+# ---------------------------------------------------------------- the words, pure
+
+
+@pytest.mark.parametrize(
+    ("line", "words"),
+    [
+        ("pay mette søren 20 --note 'the cash'", ["pay", "mette", "søren", "20", "--note",
+                                                  "the cash"]),
+        ("--session friday double bob cat", ["--session", "friday", "double", "bob", "cat"]),
+        ("new saturday ann bob cat --stake 5", ["new", "saturday", "ann", "bob", "cat",
+                                                "--stake", "5"]),
+    ],
+)  # fmt: skip
+def test_a_command_line_is_split_as_the_table_splits_it(line, words):
+    assert command_words(line) == words
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("import may.mat", "import reads or writes files or holds the server"),
+        ("export club.jsonl", "export reads or writes files or holds the server"),
+        ("--session friday report --html x.html", "report reads or writes files"),
+        ("serve", "serve reads or writes files or holds the server"),
+        ("table", "table reads or writes files"),
+        ("migrate", "migrate reads or writes files"),
+        ("record games.jsonl", "record reads or writes files"),
+        ("--db other.db status", "--db is not for the page"),
+        ("status --db=other.db", "--db is not for the page"),
+        ("sheet --install-completion", "--install-completion is not for the page"),
+        ("pay ann 'bob 1", "No closing quotation"),
+        ("   ", "type a command"),
+        ("x" * 10_001, "a line of 10,001 characters"),
+    ],
+)
+def test_what_the_page_does_not_run_is_refused_naming_why(line, message):
+    with pytest.raises(ChouetteError, match=message):
+        command_words(line)
+
+
+# ---------------------------------------------------------------- a real server
+
+
+@pytest.mark.slow  # a real server process, and the CLI's for each line
+def test_an_evening_from_the_command_line_of_the_page(ledger_url):
+    procs.ok(ledger_url, "new", "thursday", "dan", "eve")  # the club's ledger, last week's
+    with serving(ledger_url) as server:
+        keeper = Keeper(server)
+
+        def run(line: str, session: str = "") -> tuple[int, dict[str, object]]:
+            return keeper.post({"line": line, "session": session})
+
+        status, answer = run("new friday ann bob cat --stake 5")
+        assert (status, answer["ok"]) == (200, True), answer
+        assert "Session friday: stake 5.00 a point" in str(answer["message"])
+        for line in ("double bob", "take bob", "end box"):
+            status, answer = run(line, "friday")
+            assert (status, answer["ok"]) == (200, True), (line, answer)
+        assert answer["said"] == str(answer["message"]).splitlines()
+        assert "Game 1 is over." in answer["said"]  # type: ignore[operator]
+        standings = json.loads(procs.ok(ledger_url, "standings", "--json"))
+        assert {p["name"]: p["cents"] for p in standings["players"]} == {
+            "ann": 1500,
+            "bob": -1000,
+            "cat": -500,
+        }
+        # a refusal is the CLI's own, with nothing written
+        before = dump(ledger_url)
+        status, answer = run("pay bob ann 20.01 --note cash", "friday")
+        assert (status, answer["ok"]) == (400, False)
+        assert str(answer["message"]).startswith("Error: bob owes ann 10.00")
+        status, answer = run("import /etc/passwd", "friday")
+        assert (status, answer["ok"]) == (400, False)
+        assert answer["message"] == (
+            "Error: import reads or writes files or holds the server: run it at a terminal"
+        )
+        assert dump(ledger_url) == before
+        # the page's keeper only: without the PIN, nothing runs
+        stranger = Keeper(server, cookie="")
+        status, _ = stranger.post({"line": "undo", "session": "friday"})
+        assert status == 401
+        assert dump(ledger_url) == before
