@@ -882,6 +882,11 @@ class Resignations(StrEnum):
     per_member = "per-member"
 
 
+class CaptainResigns(StrEnum):
+    board = "board"
+    takeover = "takeover"
+
+
 class PartnerPick(StrEnum):
     next = "next"
     last = "last"
@@ -1068,6 +1073,14 @@ def new(
             help="The box resigns the whole board, or to some members (chouette resign).",
         ),
     ] = Resignations.board,
+    captain_resigns: Annotated[
+        CaptainResigns,
+        typer.Option(
+            metavar="board|takeover",
+            help="A captain who resigns resigns the board, or alone while another member "
+            "takes over the captain's place (chouette captain-resigns; the Czech rules).",
+        ),
+    ] = CaptainResigns.board,
     deals: Annotated[bool, typer.Option(help="Allow deals (--no-deals: no settlements).")] = True,
     consultation: Annotated[
         Consultation,
@@ -1157,6 +1170,7 @@ def new(
         "mandatory_extras": mandatory_extras,
         "extra_redoubles": extra_redoubles,
         "resignations": resignations.value,
+        "captain_resigns": captain_resigns.value,
         "deals": deals,
     }
     given = {
@@ -2444,6 +2458,42 @@ def resign(
     play(
         ctx, lambda _game, who: [Resign(kind, tuple(who(m) for m in members or ()))], game, as_json
     )
+
+
+@app.command(cls=Command, name="captain-resigns")
+def captain_resigns_cmd(
+    ctx: typer.Context,
+    successor: Annotated[
+        str,
+        typer.Argument(
+            metavar="MEMBER",
+            help="The member who takes over the captain's place.",
+            autocompletion=complete_player,
+        ),
+    ],
+    gammon: Annotated[bool, typer.Option("--gammon", help="Resigns a gammon.")] = False,
+    backgammon: Annotated[bool, typer.Option("--backgammon", help="Resigns a backgammon.")] = False,
+    as_json: JsonFlag = False,
+    game: GameOption = None,
+) -> None:
+    """The captain resigns their own game; MEMBER takes over the captain's place.
+
+    Under the house rule --captain-resigns takeover (the Czech rules): the captain's pair
+    is paid as a resignation at the level given (a single unless --gammon or --backgammon;
+    Jacoby applies to a centred cube) and the captain goes to the bottom of the line; MEMBER
+    plays the board on, and their result is the captain's for the rotation.
+
+    Example:
+
+    \b
+        chouette captain-resigns cat --gammon
+    """
+    from chouette.game import CaptainResign
+
+    if gammon and backgammon:
+        fail("--gammon or --backgammon, not both", 2)
+    kind: Kind = "backgammon" if backgammon else "gammon" if gammon else "single"
+    play(ctx, lambda _game, who: [CaptainResign(kind, who(successor))], game, as_json)
 
 
 class Side(StrEnum):

@@ -214,7 +214,7 @@ TOPICS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (marked("Newcomers"), ("newcomer",)),
     (marked("Partner"), ("partner_from", "partner_pick", "partner_share")),
     (marked("Extras"), ("extras", "mandatory_extras", "extra_redoubles")),
-    (marked("Settling"), ("deals", "resignations")),
+    (marked("Settling"), ("deals", "resignations", "captain_resigns")),
     (marked("Talk"), ("consultation",)),
     (marked("Away"), ("proxies",)),
     (marked("Size"), ("split_at",)),
@@ -387,7 +387,12 @@ def rule_lines(rules: HouseRules, tr: Translator = ENGLISH) -> list[tuple[str, s
         "board": _("the box resigns the whole board or nothing"),
         "per-member": _("the box may resign to some members, each accepting or refusing"),
     }[r.resignations]
-    said["Settling"] = f"{deals}; {resign}."
+    takeover = _(
+        "a captain who resigns loses their own game at the level resigned and goes to the "
+        "bottom of the line, and a member of their choice takes over the captain's place"
+    )  # (the default, that the captain's resignation is the board's, goes without saying)
+    captain = f"; {takeover}" if r.captain_resigns == "takeover" else ""
+    said["Settling"] = f"{deals}; {resign}{captain}."
     said["Talk"] = (
         {
             "free": _("Anyone may talk over the team's plays."),

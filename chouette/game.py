@@ -204,6 +204,21 @@ class ResignAnswer:
 
 
 @dataclass(frozen=True)
+class CaptainResign:
+    """The captain resigns their own game at ``kind`` and ``successor``, another member,
+    takes over the captain's place (house rule ``captain-resigns takeover``, the Czech
+    rules): the captain's pair is paid as a resignation at that level and the captain goes to
+    the bottom of the line; the successor plays the board, and their result is the captain's
+    for the rotation."""
+
+    kind: Kind
+    successor: str
+
+    def describe(self) -> str:
+        return f"captain-resigns {self.successor} --{self.kind}"
+
+
+@dataclass(frozen=True)
 class CubeFix:
     """The table corrects a member's cube before the board's end (``chouette amend N --cube
     MEMBER=VALUE``): it was ``value`` when the game ended, whatever was recorded. A cube of 1
@@ -240,6 +255,7 @@ Event = (
     | ExtraAnswer
     | Resign
     | ResignAnswer
+    | CaptainResign
     | CubeFix
     | End
 )
@@ -386,8 +402,12 @@ class Game:
 
     @property
     def acting_captain(self) -> str | None:
-        """The highest-placed live member at the table (one whose cube follows the captain's
-        is away): who plays the board and decides for a single cube."""
+        """Who plays the board and decides for a single cube: the captain of the game while
+        in (a member who took over the captain's place included), else the highest-placed
+        live member at the table (one whose cube follows the captain's is away)."""
+        seat = self.captain
+        if self.cubes[seat].live and seat not in self.start_line.followers:
+            return seat
         live = [m for m in self.members if self.cubes[m].live]
         return _leader(self) or (live[0] if live else None)
 
@@ -532,6 +552,8 @@ def apply(game: Game, event: Event) -> Game:
         new = _resign_answer(game, event)
     elif isinstance(event, CubeFix):
         new = _cube_fix(game, event)
+    elif isinstance(event, CaptainResign):
+        new = _captain_resign(game, event)
     else:
         new = _end(game, event)
     if new.lone_taker is game.lone_taker and not isinstance(event, Extra):
@@ -545,6 +567,8 @@ def _acting_captain_why(before: Game, after: Game) -> Game:
     and why the rotation does not change (under ``inherit`` the seat itself passes: see
     :func:`_pass_captaincy`)."""
     if after.rules.acting_captain != "keep-seat" or after.result is not None:
+        return after
+    if before.captain != after.captain:  # a takeover says why itself (the seat moved)
         return after
     was, now = before.acting_captain, after.acting_captain
     if was is None or now is None or was == now or after.cubes[was].live:
@@ -1421,6 +1445,48 @@ def _resign_answer(game: Game, event: ResignAnswer) -> Game:
     if set(answers.values()) == {"accept"} and not any(c.live for c in after.cubes.values()):
         after = replace(after, result=End("team", offered.kind, resigned=True))
     return after
+
+
+def _captain_resign(game: Game, event: CaptainResign) -> Game:
+    """House rule ``captain-resigns takeover``: the captain resigns their own game and a
+    member takes over the captain's place (see :class:`CaptainResign`)."""
+    if game.rules.captain_resigns != "takeover":
+        raise RuleError(
+            "a captain who resigns resigns the board for the team (end box --resigned); the "
+            "house rule --captain-resigns takeover lets another member take over the place"
+        )
+    if event.kind not in MULTIPLIER:
+        raise RuleError(f"a resignation is a single, gammon or backgammon, not {event.kind!r}")
+    captain = game.captain
+    cube = _member(game, captain)
+    if cube.offer is not None or cube.resign is not None:
+        raise RuleError(f"{captain}, the captain, has a decision pending: answer it first")
+    successor = event.successor
+    if successor == captain:
+        raise RuleError(f"{captain} is the captain: name the member who takes over")
+    _member(game, successor)
+    if successor in game.start_line.followers:
+        raise RuleError(f"{successor} is away: a member at the table takes over the board")
+    worth = pair_points(
+        cube.value, event.kind, centred=_centred(game, cube), jacoby=game.rules.jacoby
+    )
+    cubes = {**game.cubes, captain: replace(cube, result=-worth, ended_by=f"{captain} resigned")}
+    why = (
+        f"{captain}, the captain, resigns a {event.kind} ({signed_points(-worth)}): "
+        f"{successor} takes over the captain's place and {captain} goes to the bottom of the "
+        "line (captain-resigns takeover)"
+    )
+    return replace(
+        game,
+        cubes=cubes,
+        captain=successor,
+        line=send_down(game.line, captain),
+        why=(*game.why, why),
+    )
+
+
+def signed_points(points: int) -> str:
+    return f"{points:+d}" if points else "0"
 
 
 def _cube_fix(game: Game, event: CubeFix) -> Game:

@@ -191,11 +191,13 @@ def retention(game: Game, rules: HouseRules) -> Retention:
     pairs = game.pairs
     net = -sum(pairs.values())
     if rules.retention == "captain":
-        from chouette.game import declared_winner
+        from chouette.game import CaptainResign, declared_winner
 
         captain = game.captain
         result = pairs[captain]
-        who = captain if captain == game.members[0] else f"{captain} (the captain by inherit)"
+        took_over = any(isinstance(e, CaptainResign) for e in game.events)
+        how = "takeover" if took_over else "inherit"
+        who = captain if captain == game.members[0] else f"{captain} (the captain by {how})"
         declared = declared_winner(game) if result == 0 else None
         if declared is not None:
             keeps = declared == "box"

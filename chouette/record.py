@@ -20,6 +20,7 @@ from chouette.game import (
     ANSWERS,
     Answer,
     AutoDouble,
+    CaptainResign,
     Carry,
     CubeFix,
     Deal,
@@ -137,6 +138,14 @@ def parse_event(obj: Any, where: str, *, allow_end: bool = False) -> Event:
         if "member" not in obj:
             raise RecordError(f"{where}: {act} needs a 'member'")
         return Answer(act=act, member=_text(obj["member"], f"{where}: member"))
+    if act == "captain-resigns":
+        _keys(obj, {"act", "kind", "successor"}, where)
+        kind = obj.get("kind", "single")
+        if kind not in MULTIPLIER:
+            raise RecordError(
+                f"{where}: captain-resigns 'kind' must be single, gammon or backgammon"
+            )
+        return CaptainResign(kind, _text(obj.get("successor"), f"{where}: successor"))
     if act == "cube":
         _keys(obj, {"act", "member", "value"}, where)
         value = obj.get("value")
@@ -411,6 +420,8 @@ def event_to_json(event: Event) -> dict[str, Any]:
         return {"act": event.act, "member": event.member}
     if isinstance(event, CubeFix):
         return {"act": "cube", "member": event.member, "value": event.value}
+    if isinstance(event, CaptainResign):
+        return {"act": "captain-resigns", "kind": event.kind, "successor": event.successor}
     if isinstance(event, Deal):
         out = {"act": "deal", "member": event.member, "points": event.points}
         if event.won_by is not None:

@@ -676,6 +676,7 @@ def event_sentence(
     from chouette.game import (
         Answer,
         AutoDouble,
+        CaptainResign,
         Carry,
         CubeFix,
         Deal,
@@ -737,6 +738,12 @@ def event_sentence(
         return extra_sentence(event)
     if isinstance(event, CubeFix):
         return f"{event.member}'s cube was {event.value} (a correction)"
+    if isinstance(event, CaptainResign):
+        resigned = before.captain if before is not None else after.members[0]
+        return (
+            f"the captain, {resigned}, resigns a {event.kind}; {event.successor} takes over "
+            "the captain's place"
+        )
     if isinstance(event, End):
         how = " by resignation" if event.resigned else ""
         return f"the {event.winner} wins a {event.kind}{how}"

@@ -21,6 +21,7 @@ BeaversBy = Literal["both", "team", "box"]
 AutoPastLimit = Literal["ignored", "box-choice", "carry-over"]
 BoxTakes = Literal["any", "half", "break-even"]
 Resignations = Literal["board", "per-member"]
+CaptainResigns = Literal["board", "takeover"]
 
 #: The scoring a new session is played under. Edition 1 is how chouette scored before the
 #: rules' edges were settled (issue 13: the acting captain under ``inherit``, a partner's own
@@ -61,7 +62,12 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "auto_past_limit": get_args(AutoPastLimit),
     "box_takes": get_args(BoxTakes),
     "resignations": get_args(Resignations),
+    "captain_resigns": get_args(CaptainResigns),
 }
+
+#: Options written by :meth:`HouseRules.to_dict` only when not at their default: rules stored
+#: before the option existed read, and digest in a session's chain, as they always did.
+QUIET_DEFAULTS = {"captain_resigns": "board"}
 
 
 @dataclass(frozen=True)
@@ -94,6 +100,7 @@ class HouseRules:
     mandatory_extras: bool = False
     extra_redoubles: bool = False
     resignations: Resignations = "board"
+    captain_resigns: CaptainResigns = "board"
     deals: bool = True
     edition: int = EDITION
 
@@ -179,7 +186,11 @@ class HouseRules:
 
     def to_dict(self) -> dict[str, Any]:
         """The rules as plain JSON-ready values, keyed by the CLI's option names."""
-        return {name.replace("_", "-"): value for name, value in asdict(self).items()}
+        return {
+            name.replace("_", "-"): value
+            for name, value in asdict(self).items()
+            if name not in QUIET_DEFAULTS or QUIET_DEFAULTS[name] != value
+        }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> HouseRules:
@@ -228,6 +239,7 @@ class HouseRules:
             ("mandatory-extras", _on(self.mandatory_extras)),
             ("extra-redoubles", _on(self.extra_redoubles)),
             ("resignations", self.resignations),
+            ("captain-resigns", self.captain_resigns),
             ("deals", _on(self.deals)),
             ("consultation", self.consultation),
             ("proxies", _on(self.proxies)),

@@ -22,6 +22,7 @@ MOST = 1_000  # the most an error may print, whatever was typed
 INVOCATIONS: dict[str, list[str]] = {
     "accept": ["accept", "bob"],
     "amend": ["amend", "1", "--result", "team", "--note", "a gammon"],
+    "captain-resigns": ["captain-resigns", "cat"],
     "auto-double": ["auto-double"],
     "beaver": ["beaver", "bob"],
     "carry": ["carry", "accept"],

@@ -231,6 +231,8 @@ COMMANDS = [
     ("resign", "--gammon"),
     ("resign", "--accept", "bob"),
     ("resign", "--refuse", "--all"),
+    ("captain-resigns", "cat"),
+    ("captain-resigns", "dan", "--gammon"),
     # the rules card: an acceptance of the rules is a thing done, taken back by undo
     ("accept", "ann", "bob"),
     # a correction of a past game (refused unless game 1 or 2 is over and ended otherwise)
@@ -245,7 +247,7 @@ COMMANDS = [
 # The house rules a session of the law is started with (after `--auto-doubles 1`).
 RULES: list[tuple[str, ...]] = [
     (),
-    ("--auto-past-limit", "carry-over"),
+    ("--auto-past-limit", "carry-over", "--captain-resigns", "takeover"),
     ("--auto-past-limit", "box-choice", "--resignations", "per-member", "--box-takes", "half"),
     ("--extras", "--mandatory-extras", "--extra-redoubles", "--jacoby-scope", "any-cube-turned",
      "--box-doubles", "with-captain"),
@@ -285,6 +287,8 @@ def run_command(chouette, command, folder: Path, step: int):
           ("import", "FILE")], ())  # fmt: skip
 # and so do the cube's house rules: a carry-over, resignations, an extra's redouble
 @example([("auto-double",), ("auto-double",), ("end", "box"), ("carry", "accept")], RULES[1])
+@example([("double", "bob", "cat"), ("take", "--all"), ("captain-resigns", "cat"),
+          ("end", "team")], RULES[1])  # fmt: skip
 @example([("resign", "bob"), ("resign", "--accept", "bob"), ("resign", "--gammon"),
           ("resign", "--refuse", "--all")], RULES[2])  # fmt: skip
 @example([("accept", "ann", "bob"), ("double", "bob"), ("accept", "cat")], ())
