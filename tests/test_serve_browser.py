@@ -331,6 +331,18 @@ def test_a_past_game_is_corrected_from_the_scorekeepers_page(browser, ledger_url
         line.locator('input[name="line"]').fill("pay ann bob 2 --note cash")
         said = keeper.click(keeper.button("Run the command", line))
         assert said == ["ann paid bob 2.00 (friday)."]
+        # the payment form, and who pays whom now: nobody
+        pay = keeper.page.locator("form[data-form=pay]")
+        pay.locator('select[name="payer"]').select_option("ann")
+        pay.locator('select[name="payee"]').select_option("bob")
+        pay.locator('input[name="amount"]').fill("1")
+        assert keeper.click(keeper.button("Pay", pay)) == ["ann paid bob 1.00 (friday)."]
+        # a report changes nothing: the page shows what it says
+        keeper.page.evaluate("document.getElementById('said').textContent = ''")
+        keeper.button("Settle: who pays whom").click()
+        expect(keeper.page.locator("#said p").first).to_have_text(
+            "Everyone is square: no payments."
+        )
     sheet = procs.ok(ledger_url, "sheet")
     assert "1 (amended)" in sheet and "(it was a gammon for the team)" in sheet
 

@@ -59,7 +59,7 @@ from web.access import TOKEN_HOURS, Access, Refusal, Who, Writes, shown_code
 from web.hub import Frames, Hub
 from web.i18n import LANGUAGES, negotiate, translation
 from web.limits import STREAM_RETRY_SECONDS, Limits, Once, limits_for, quiet_loop
-from web.moves import read_action
+from web.moves import CLI_FORMS, command_for, read_action
 from web.table import Snapshot, Table
 
 log = logging.getLogger("chouette.serve")
@@ -374,6 +374,11 @@ def create_app(
             if one(fields, "line"):  # the CLI's own words, as at `chouette table`
                 ok, lines = await run_in_threadpool(
                     table.run_line, one(fields, "line"), one(fields, "session") or None
+                )
+            elif one(fields, "act") in CLI_FORMS:  # a form that is a CLI command
+                words = command_for(one(fields, "act"), fields)
+                ok, lines = await run_in_threadpool(
+                    table.run_words, words, one(fields, "session") or None
                 )
             else:
                 action = read_action(fields)

@@ -37,7 +37,7 @@ from chouette.game import (
 from chouette.limits import NUMBERS
 from chouette.line import Line, leave, sit_in, sit_out
 from chouette.outcome import MULTIPLIER, Kind
-from chouette.rules import HouseRules
+from chouette.rules import MIN_SPLIT, HouseRules
 from chouette.text import clipped
 
 # The box's doubles are offered as every legal set of members up to this many candidates
@@ -94,6 +94,11 @@ class Legal:
     sit_out: frozenset[str] = frozenset()
     sit_in: frozenset[str] = frozenset()
     accept_rules: frozenset[str] = frozenset()
+    #: An extra may be given (house rule ``extras``, a game in progress), a proxy named
+    #: (``proxies``, between games), the table split (between games, six or more seated).
+    extra: bool = False
+    proxy: bool = False
+    split: bool = False
 
     def box_may_double(self, member: str) -> bool:
         """Whether some legal double of the box includes ``member``."""
@@ -164,6 +169,9 @@ def legal(
         leave=_changes(line, rules, leave) if between else frozenset(),
         sit_out=_changes(line, rules, sit_out) if between else frozenset(),
         sit_in=_changes(line, rules, sit_in) if between else frozenset(),
+        extra=rules.extras and not between,
+        proxy=rules.proxies and between,
+        split=between and len(line.active) >= MIN_SPLIT,
     )
     if game is None:
         try:
@@ -354,3 +362,66 @@ def events_for(action: Action, game: Game | None) -> list[Event]:
     if act == "end":
         return [End(action.winner, action.kind, action.resigned)]  # type: ignore[arg-type]
     raise ChouetteError(f"{act} is not an event of the game")
+
+
+# ---------------------------------------------------------------- the CLI's commands, as forms
+
+#: The page's forms that are the CLI's own commands, run by the CLI (:meth:`web.table.Table.
+#: run_words`): each names its command's words from the form's fields.
+CLI_FORMS = ("new", "pay", "proxy", "split", "extra", "settle", "sheet")
+
+
+def command_for(act: str, fields: Mapping[str, Sequence[str]]) -> list[str]:
+    """The command a form of :data:`CLI_FORMS` stands for, as the CLI's words: what one would
+    type at the table's prompt. A value is one word each (never read as an option: a name
+    or amount starting with ``-`` is refused; a note is given as ``--note=TEXT``)."""
+
+    def one(key: str) -> str:
+        values = fields.get(key) or [""]
+        return values[-1].strip()
+
+    def word(key: str, what: str) -> str:
+        value = one(key)
+        if not value:
+            raise ChouetteError(f"{act}: give {what}")
+        if value.startswith("-"):
+            raise ChouetteError(f"{act}: {what} cannot start with '-' ({clipped(value)!r})")
+        return value
+
+    def flag(key: str) -> bool:
+        return one(key) in ("1", "on", "yes", "true")
+
+    if act == "pay":
+        words = ["pay", word("payer", "who pays"), word("payee", "who is paid")]
+        words.append(word("amount", "the amount"))
+        if one("note"):
+            words.append(f"--note={one('note')}")
+        return words + (["--advance"] if flag("advance") else [])
+    if act == "proxy":
+        member = word("member", "the player away")
+        if flag("withdraw"):
+            return ["proxy", member, "--withdraw"]
+        if not one("by"):
+            return ["proxy", member, "--follows", "captain"]
+        return ["proxy", member, "--by", word("by", "who decides for them")]
+    if act == "split":
+        return ["split", word("name", "the new table's session")]
+    if act == "extra":
+        words = ["extra", word("team_side", "the member"), word("box_side", "the other side")]
+        for key in ("points", "premium"):
+            if one(key):
+                words += [f"--{key}", word(key, f"the {key}")]
+        return words
+    if act == "new":
+        players = one("players").replace(",", " ").split()
+        if any(p.startswith("-") for p in players) or len(players) < 2:
+            raise ChouetteError("new: give the players in line order, box first, two or more")
+        words = ["new", word("name", "the session's name"), *players]
+        if one("stake"):
+            words += ["--stake", word("stake", "the stake")]
+        if one("rules"):
+            words += ["--rules", word("rules", "the preset")]
+        return words
+    if act in ("settle", "sheet"):
+        return [act]
+    raise ChouetteError(f"there is no action {act!r} on this page")

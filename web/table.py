@@ -111,7 +111,10 @@ class Table:
         by the CLI itself on this ledger, in ``session`` unless the line names one: whether
         it succeeded, and what it said (standard output, then standard error). One command
         at a time, as the page's buttons; a line the page does not run is refused first."""
-        words = command_words(text)
+        return self.run_words(command_words(text), session)
+
+    def run_words(self, words: list[str], session: str | None) -> tuple[bool, list[str]]:
+        """The CLI's own words run by the CLI on this ledger (see :meth:`run_line`)."""
         chosen = [] if "--session" in words or not session else ["--session", session]
         env = {**os.environ, "CHOUETTE_DB": self.url, "NO_COLOR": "1", "COLUMNS": "100"}
         env.pop("FORCE_COLOR", None)
