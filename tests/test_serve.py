@@ -189,10 +189,8 @@ def test_the_scorekeepers_page_and_actions_need_the_pin(ledger_url):
         assert outsider.status == 403 and not outsider.cookie
         status, answer = outsider.post({"act": "double-member", "member": "bob",
                                         "session": "friday"})  # fmt: skip
-        assert status == 401 and answer == {
-            "ok": False,
-            "said": ["Error: the scorekeeper's page needs the PIN that `chouette serve` printed"],
-        }
+        refused = "Error: the scorekeeper's page needs the PIN that `chouette serve` printed"
+        assert status == 401 and answer == {"ok": False, "message": refused, "said": [refused]}
         assert Stream(server, "/keeper/events").status == 401
         keeper = Keeper(server)
         assert keeper.status == 303 and keeper.cookie
@@ -268,7 +266,8 @@ def test_a_refused_action_shows_the_clis_message(ledger_url):
             status, answer = keeper.post({**form, "session": "friday", "game": "1"})
             cli = procs.run(ledger_url, *command)
             assert cli.returncode == 1
-            assert status == 400 and answer == {"ok": False, "said": [cli.stderr.rstrip("\n")]}
+            said = cli.stderr.rstrip("\n")
+            assert status == 400 and answer == {"ok": False, "message": said, "said": [said]}
         # and the terminal running the server says what the page did
         assert any(line.startswith("page: Error: ") for line in server.lines)
 

@@ -585,7 +585,8 @@ def game_number(text: str) -> int | None:
 
 def refusal(status: int, text: str, as_json: bool) -> Response:
     if as_json:
-        return JSONResponse({"ok": False, "said": [f"Error: {text}"]}, status_code=status)
+        said = f"Error: {text}"
+        return JSONResponse({"ok": False, "message": said, "said": [said]}, status_code=status)
     return Response(f"Error: {text}\n", status_code=status, media_type="text/plain")
 
 
