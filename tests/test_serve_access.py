@@ -501,3 +501,35 @@ def test_a_slow_start_of_many_pin_tries_at_once_checks_each_under_the_gate(ledge
         for t in threads:
             t.join()
         assert sorted(results) == [403] * SERVER_FREE + [429] * (30 - SERVER_FREE)
+
+
+@pytest.mark.slow
+def test_a_players_phone_shows_their_seat_money_and_debts_and_accepts_for_them_only(ledger_url):
+    procs.ok(ledger_url, "new", "friday", "ann", "bob", "cat", "--stake", "1")
+    procs.ok(ledger_url, "double", "bob")
+    procs.ok(ledger_url, "take", "bob")
+    with serving(ledger_url) as server:
+        keeper = Keeper(server)
+        page = server.get("/keeper", {"Cookie": keeper.cookie})[1]
+        codes = dict(re.findall(r'<li data-player="([^"]+)">\s*<details><summary><span '
+                                r'class="who">[^<]*</span> <code class="code">([^<]+)</code>',
+                                page))  # fmt: skip
+        bob = cookie_of(form(server, "/me", {"code": codes["bob"]})[2])
+        page = server.get("/me", {"Cookie": bob})[1]
+        assert "You are the captain." in page
+        assert "Your cube: cube 2, bob owns it" in page
+        assert "You are square." in page and "I accept the rules" in page
+        mine = Stream(server, "/me/events", headers={"Cookie": bob})
+        mine.wait_for(lambda e: e.kind == "mine" and "You are the captain." in e.data)
+        procs.ok(ledger_url, "end", "box")  # bob -2.00, cat -1.00, ann +3.00
+        event = mine.wait_for(lambda e: e.kind == "mine" and "You pay ann 2.00." in e.data)
+        assert 'data-cents="-200"' in event.data and "You are in the crew" in event.data
+        mine.close()
+        # bob accepts the rules from his phone: for bob, and bob alone
+        status, _, headers = form(server, "/me/accept", {"player": "ann"}, bob)
+        assert status == 303 and headers["location"] == "/me"
+        card = json.loads(procs.ok(ledger_url, "rules", "--json"))
+        assert [a["player"] for a in card["accepted"]] == ["bob"]
+        assert "I accept the rules" not in server.get("/me", {"Cookie": bob})[1]
+        assert form(server, "/me/accept", {}, keeper.cookie)[0] == 401  # the keeper is nobody
+        assert form(server, "/me/accept", {})[0] == 401

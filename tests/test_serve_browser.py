@@ -374,6 +374,14 @@ def test_a_restart_keeps_the_keeper_in_and_a_new_pin_is_asked_for_at_once(browse
         bob.goto(f"{second.url}me?code={code.replace('-', '')}")
         bob.get_by_role("button", name="Open").click()
         expect(bob.locator("#me")).to_have_text("You are bob.")
+        # bob's own part: his seat, his cube as it moves, and the rules to accept
+        expect(bob.locator("#mine .seat")).to_have_text("You are the captain.")
+        expect(bob.locator("#mine .cube")).to_contain_text("double to 2 pending")
+        keeper.click(keeper.button("Take", keeper.card("bob")))
+        expect(bob.locator("#mine .cube")).to_have_text("Your cube: cube 2, ann owns it")
+        bob.get_by_role("button", name="I accept the rules").click()
+        expect(bob.get_by_role("button", name="I accept the rules")).to_have_count(0)
+        expect(bob.locator("#me")).to_have_text("You are bob.")
     with serving(ledger_url, port=port, pin="86420"):  # a new PIN: the PIN form, at once
         expect(phone.locator("#pin-form")).to_be_visible(timeout=15_000)
         expect(bob.locator("#code-form")).to_be_visible(timeout=15_000)

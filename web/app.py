@@ -12,6 +12,7 @@ page behind the PIN, the players' phones, their event streams, and the actions.
     POST /keeper/codes     a new code for a player (``player``), the scorekeeper only
     GET  /me               who this phone speaks for, over the scoreboard; or the code form
     POST /me               a player's code: this phone speaks for that player
+    POST /me/accept        the phone's player accepts the session's rules (for itself only)
     GET  /me/events        ``board``, for the player's phone only (it ends when signed out)
     GET  /whoami           JSON: ``{"keeper": bool, "player": name or null}``
     GET  /static/...       the style sheet and the small script
@@ -54,12 +55,15 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from chouette.errors import ChouetteError
+from chouette.money import format_money
 from chouette.report import balance, signed
+from chouette.settlement import settle
 from web.access import TOKEN_HOURS, Access, Refusal, Who, Writes, shown_code
+from web.board import Board
 from web.hub import Frames, Hub
 from web.i18n import LANGUAGES, negotiate, translation
 from web.limits import STREAM_RETRY_SECONDS, Limits, Once, limits_for, quiet_loop
-from web.moves import CLI_FORMS, command_for, read_action
+from web.moves import CLI_FORMS, Action, command_for, read_action
 from web.table import Snapshot, Table
 
 log = logging.getLogger("chouette.serve")
@@ -101,6 +105,7 @@ def templates(lang: str = "en") -> Environment:
     env.globals["translations"] = translation(lang)
     env.filters["signed"] = signed
     env.filters["balance"] = balance
+    env.filters["amount"] = format_money
     env.filters["sign_class"] = lambda cents: "pos" if cents > 0 else "neg" if cents < 0 else "zero"
     env.filters["clock"] = lambda moment: moment.astimezone().strftime("%H:%M")
     return env
@@ -244,7 +249,24 @@ def create_app(
             },
             session=None if board is None else board.session,
             players=() if board is None else tuple(s.name for s in board.standings),
+            mine=mine_frames(board),
         )
+
+    def mine_frames(board: Board | None) -> dict[str, dict[str, str]]:
+        """Each player's own part of their phone, by language."""
+        if board is None:
+            return {}
+        payments = settle({s.name: s.cents for s in board.standings})
+        players = {*board.line.order, *(s.name for s in board.standings)}
+        return {
+            code: {
+                player: templates(code)
+                .get_template("_mine.html")
+                .render(board=board, player=player, settlement=payments)
+                for player in players
+            }
+            for code in langs
+        }
 
     hub = Hub(table, render) if interval is None else Hub(table, render, interval)
 
@@ -437,7 +459,11 @@ def create_app(
         await hub.ready()
         current = await who(request)
         if current.player is not None:
-            return page(request, "me.html", player=current.player, keeper=current.keeper)
+            frames = hub.frames
+            mine = frames.mine.get(language(request), {}).get(current.player, "") if frames else ""
+            return page(
+                request, "me.html", player=current.player, keeper=current.keeper, mine_html=mine
+            )
         return page(request, "code.html", code=request.query_params.get("code", "")[:40])
 
     async def enter_code(request: Request) -> Response:
@@ -459,6 +485,28 @@ def create_app(
         token, writes = result
         await persist(writes)
         return admitted(RedirectResponse("/me", status_code=303), token)
+
+    async def accept_mine(request: Request) -> Response:
+        """A player's phone accepts the session's rules: for its own player only (the device's
+        token says who; the form names nobody)."""
+        current = await who(request)
+        if current.player is None:
+            return refusal(401, NO_CODE, False)
+        fields = await form(request)
+        if isinstance(fields, Response):
+            return fields
+        frames = shown()
+        if frames is None or frames.session is None:
+            return refusal(409, "there is no session to accept the rules of", False)
+        action = Action("accept-rules", (current.player,))
+        try:
+            lines = await run_in_threadpool(table.act, action, frames.session, None)
+        except ChouetteError as err:
+            return refusal(400, str(err), False)
+        hub.poke()
+        if said is not None:
+            said([f"{current.player}'s phone: {line}" for line in lines])
+        return RedirectResponse("/me", status_code=303)
 
     async def whoami(request: Request) -> Response:
         current = await who(request)
@@ -490,10 +538,14 @@ def create_app(
             frames = shown()
             return access.who(token, frames.session if frames else None).player == player
 
-        return stream(request, ("board",), still_in)
+        return stream(request, ("board", "mine"), still_in, player=player)
 
     def stream(
-        request: Request, kinds: tuple[str, ...], still_in: Callable[[], bool] = lambda: True
+        request: Request,
+        kinds: tuple[str, ...],
+        still_in: Callable[[], bool] = lambda: True,
+        *,
+        player: str | None = None,
     ) -> Response:
         client = address(request)
         why = streams.take(client)
@@ -520,7 +572,11 @@ def create_app(
                 frames = hub.frames
                 if frames is not None:
                     for kind in kinds:
-                        yield message(kind, getattr(frames, kind)[code], version)
+                        if kind == "mine":  # the phone's own player's part
+                            mine = frames.mine.get(code, {}).get(player or "", "")
+                            yield message(kind, mine, version)
+                        else:
+                            yield message(kind, getattr(frames, kind)[code], version)
                 if hub.problem != told:
                     told = hub.problem
                     yield message("problem", told or "", version)
@@ -549,6 +605,7 @@ def create_app(
             Route("/keeper/codes", new_code, methods=["POST"]),
             Route("/me", me, methods=["GET"]),
             Route("/me", enter_code, methods=["POST"]),
+            Route("/me/accept", accept_mine, methods=["POST"]),
             Route("/me/events", me_events),
             Route("/whoami", whoami),
             Mount("/static", StaticFiles(packages=[("web", "static")]), name="static"),

@@ -14,7 +14,7 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from starlette.concurrency import run_in_threadpool
 
@@ -37,6 +37,8 @@ class Frames:
     controls: Mapping[str, str]
     session: str | None = None
     players: tuple[str, ...] = ()
+    #: Each player's own part of their phone (:file:`_mine.html`), by language and player.
+    mine: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
 
 class Hub:
