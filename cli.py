@@ -4004,14 +4004,23 @@ def serve(
         Path | None, typer.Option(metavar="FILE", help="The certificate's private key (PEM).")
     ] = None,
     lang: LangOption = None,
+    private: Annotated[
+        bool,
+        typer.Option(
+            "--private",
+            help="Points only on the scoreboard; money only on each player's own phone.",
+        ),
+    ] = False,
 ) -> None:
     """Serve a live scoreboard and a scorekeeper's page in the browser.
 
     The scoreboard (for a TV and the players' phones) updates by itself within a second of
     any change, from any terminal; the scorekeeper's page, behind the PIN printed at start,
-    has the cubes, the board's end, undo and the line's changes as buttons (`extra`, `proxy`
-    and `split` are typed at a terminal), the devices signed in (each can be signed out) and
-    each player's code for their phone. It serves the current session (or --session's).
+    has the cubes, the board's end, undo, the line's changes, a payment, an extra, a proxy,
+    a split, a new session and a command line, the devices signed in (each can be signed
+    out) and each player's code for their phone. It serves the current session (or
+    --session's). --private keeps money off the shared pages: points only on the
+    scoreboard, each player's money on their own phone.
     A restart with the same PIN keeps the devices signed in. Plain HTTP unless --certfile
     is given. The pages speak English, Danish or Czech, as each browser asks, or --lang for
     every page. Needs the serve extra: pip install 'chouette[serve]'.
@@ -4046,6 +4055,7 @@ def serve(
             certfile=certfile,
             keyfile=keyfile,
             lang=code,
+            private=private,
         )
     except ChouetteError as err:
         fail(str(err))

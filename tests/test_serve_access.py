@@ -533,3 +533,25 @@ def test_a_players_phone_shows_their_seat_money_and_debts_and_accepts_for_them_o
         assert "I accept the rules" not in server.get("/me", {"Cookie": bob})[1]
         assert form(server, "/me/accept", {}, keeper.cookie)[0] == 401  # the keeper is nobody
         assert form(server, "/me/accept", {})[0] == 401
+
+
+@pytest.mark.slow
+def test_private_serving_keeps_money_off_the_shared_pages_and_on_each_phone(ledger_url):
+    procs.ok(ledger_url, "new", "friday", "ann", "bob", "cat", "--stake", "7")
+    procs.ok(ledger_url, "end", "box")  # ann +14.00, bob and cat -7.00 each
+    with serving(ledger_url, serve=("--private",)) as server:
+        status, board = server.get("/")
+        assert status == 200 and 'data-player="ann" data-points="2"' in board
+        assert "14.00" not in board and "7.00 a point" in board  # the stake is no secret
+        assert "data-cents" not in board and "balance-chart" not in board
+        keeper = Keeper(server)
+        page = server.get("/keeper", {"Cookie": keeper.cookie})[1]
+        codes = dict(re.findall(r'<li data-player="([^"]+)">\s*<details><summary><span '
+                                r'class="who">[^<]*</span> <code class="code">([^<]+)</code>',
+                                page))  # fmt: skip
+        bob = cookie_of(form(server, "/me", {"code": codes["bob"]})[2])
+        mine = server.get("/me", {"Cookie": bob})[1]
+        assert "You pay ann 7.00." in mine and 'data-cents="-700"' in mine
+        assert "14.00" not in mine  # ann's money is ann's
+    with serving(ledger_url) as server:  # without --private, the money is on the TV
+        assert "+14.00" in server.get("/")[1]

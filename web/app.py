@@ -216,6 +216,7 @@ def create_app(
     said: Callable[[Sequence[str]], None] | None = None,
     once: Once | None = None,
     lang: str | None = None,
+    private: bool = False,
 ) -> Starlette:
     """The application serving ``table``; ``access`` says who may do what; ``hosts`` the
     names a request may give in ``Host``; ``base_url`` the address the players' QR codes
@@ -240,11 +241,15 @@ def create_app(
         board = snapshot.board
         return Frames(
             board={
-                code: templates(code).get_template("_board.html").render(board=board)
+                code: templates(code)
+                .get_template("_board.html")
+                .render(board=board, private=private)
                 for code in langs
             },
             controls={
-                code: templates(code).get_template("_controls.html").render(board=board)
+                code: templates(code)
+                .get_template("_controls.html")
+                .render(board=board, private=private)
                 for code in langs
             },
             session=None if board is None else board.session,

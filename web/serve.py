@@ -214,9 +214,10 @@ def run(
     certfile: Path | None = None,
     keyfile: Path | None = None,
     lang: str | None = None,
+    private: bool = False,
 ) -> None:
     """Serve ``session`` (None: whichever is current) of the ledger at ``url``; every page
-    in ``lang`` (None: as each browser asks)."""
+    in ``lang`` (None: as each browser asks); ``private``: money only on players' phones."""
     pin = new_pin() if pin is None else check_pin(pin)
     tls(certfile, keyfile)
     table = Table(url, session, clock)
@@ -243,6 +244,7 @@ def run(
         said=said,
         once=once,
         lang=lang,
+        private=private,
     )
     what = (
         f"session {served}"
