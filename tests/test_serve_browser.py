@@ -388,3 +388,23 @@ def test_a_restart_keeps_the_keeper_in_and_a_new_pin_is_asked_for_at_once(browse
         phone.fill("#pin", "86420")
         phone.get_by_role("button", name="Open").click()
         expect(phone.locator("#controls .controls")).to_have_count(1)
+
+
+def test_the_tv_fits_eight_players_and_fifteen_games_on_one_1080p_screen(browser, ledger_url):
+    """Issue 21: a club's TV shows the whole board of a full table without scrolling."""
+    players = ["ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal"]
+    procs.ok(ledger_url, "new", "friday", *players, "--stake", "5.00")
+    for number in range(15):
+        procs.ok(ledger_url, "end", "box" if number % 3 else "team", *(["--gammon"] * (number % 2)))
+    with serving(ledger_url) as server:
+        tv = browser.new_context(viewport=TV, device_scale_factor=1).new_page()
+        tv.goto(server.url)
+        expect(tv.locator("#standings tr.standing")).to_have_count(8)
+        expect(tv.locator("#game")).to_have_attribute("data-number", "16")
+        width, height = tv.evaluate(
+            "[document.scrollingElement.scrollWidth, document.scrollingElement.scrollHeight]"
+        )
+        assert (width, height) == (1920, 1080), (width, height)
+        for row in tv.locator("#standings tr.standing").all():
+            box = row.bounding_box()
+            assert box is not None and box["y"] + box["height"] <= 1080
