@@ -236,7 +236,7 @@ def _extra(obj: dict[str, Any], where: str) -> Extra:
     values: dict[str, int] = {}
     for key, default in (("points", 2), ("premium", None)):
         value = obj.get(key, default)
-        if value is None:  # the premium: half the points, as the clubs price an extra
+        if key == "premium" and value is None:  # half the points, as the clubs price an extra
             value = values["points"] // 2
         if not isinstance(value, int) or isinstance(value, bool):
             raise RecordError(f"{where}: extra '{key}' must be a whole number")

@@ -247,6 +247,9 @@ def test_a_record_may_name_the_box_and_leave_out_the_premium():
         ({"act": "extra", "team_side": "C", "box_side": "M1", "points": 1.5},
          "extra 'points' must be a whole number"),
         ({"act": "extra", "team_side": "C", "box_side": "M1", "odds": 2}, "unknown key 'odds'"),
+        # found by the fuzzer: a null points gave an internal error (KeyError)
+        ({"act": "extra", "team_side": "C", "box_side": "M1", "points": None},
+         "extra 'points' must be a whole number"),
     ],
 )  # fmt: skip
 def test_a_record_with_a_malformed_extra_is_refused(event, message):

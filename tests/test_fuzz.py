@@ -164,7 +164,7 @@ def test_random_json_is_parsed_and_played_or_refused_with_a_chouette_error(data,
     TALLY["random json: " + book_or_refuse(data, PLAYERS, rules)] += 1
 
 
-@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(played=games(max_events=12), data=st.data())
 def test_a_mutated_record_is_played_or_refused_with_a_chouette_error(played, data):
     line, rules, game, _ = played

@@ -73,17 +73,17 @@ LIVE_COMMANDS = (
 )
 
 
-def test_serve_help_names_the_live_commands_the_page_has_no_button_for(chouette):
-    """The help promised 'every live action as a button'; the page has none for an extra, a
-    proxy or a split, and its help says they are typed at a terminal."""
-    from web.moves import ACTS
+def test_serve_help_names_what_the_page_has(chouette):
+    """The help once promised 'every live action as a button' while the page had none for an
+    extra, a proxy or a split. Now each live command has a button or a form of its own, and
+    the help says so."""
+    from web.moves import ACTS, CLI_FORMS
 
     on_page = {act.removesuffix(s) for act in ACTS for s in ("", "-box", "-member", "-team")}
-    missing = [c for c in LIVE_COMMANDS if c not in on_page]
-    assert missing == ["extra", "proxy", "split"]
+    assert [c for c in LIVE_COMMANDS if c not in on_page | set(CLI_FORMS)] == []
     text = " ".join(chouette("serve", "--help").stdout.split())
     assert "every live action" not in text
-    assert "`extra`, `proxy` and `split` are typed at a terminal" in text
+    assert "a payment, an extra, a proxy, a split, a new session and a command line" in text
 
 
 def test_serve_refuses_what_it_cannot_serve_before_it_listens(chouette, tmp_path):

@@ -7,13 +7,15 @@ page behind the PIN, the players' phones, their event streams, and the actions.
                            the PIN form
     POST /keeper           the PIN: a token of its own for this device (a cookie)
     GET  /keeper/events    ``board`` and ``controls`` (the legal actions), the scorekeeper only
-    POST /keeper/act       one action (one transaction), the scorekeeper only; JSON for the script
+    POST /keeper/act       one action (one transaction), the scorekeeper only; JSON for the script;
+                           ``line``: a command in the CLI's own words, run by the CLI
     POST /keeper/devices   sign a device out (``revoke``: its id), the scorekeeper only
     POST /keeper/codes     a new code for a player (``player``), the scorekeeper only
     GET  /me               who this phone speaks for, over the scoreboard; or the code form
     POST /me               a player's code: this phone speaks for that player
     POST /me/accept        the phone's player accepts the session's rules (for itself only)
-    GET  /me/events        ``board``, for the player's phone only (it ends when signed out)
+    GET  /me/events        ``board`` and ``mine`` (the player's own part), for the player's
+                           phone only (it ends when signed out)
     GET  /whoami           JSON: ``{"keeper": bool, "player": name or null}``
     GET  /static/...       the style sheet and the small script
 
