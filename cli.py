@@ -40,7 +40,7 @@ import typer  # noqa: E402
 from typer.core import TyperCommand, TyperGroup  # noqa: E402
 
 from chouette.errors import ChouetteError, MoneyError  # noqa: E402
-from chouette.limits import NUMBERS  # noqa: E402
+from chouette.limits import LONGEST_LINE, NUMBERS  # noqa: E402
 from chouette.line import normal_name  # noqa: E402
 from chouette.money import parse_money  # noqa: E402
 from chouette.names import match, resolve  # noqa: E402
@@ -3749,10 +3749,6 @@ def table_help(words: Sequence[str], opts: Options) -> None:
     for name, line in rows:
         say(f"  {name.ljust(width)}  {line}")
     say(f"  {'quit'.ljust(width)}  Leave the table (or Ctrl-D).")
-
-
-#: The longest line the table's prompt reads (a name, a note and a command fit many times).
-LONGEST_LINE = 10_000
 
 
 def table_loop(

@@ -38,7 +38,7 @@ from typing import Literal, cast
 from chouette.errors import AutoDoubleIgnored, RuleError
 from chouette.limits import check_points
 from chouette.line import Line, send_down
-from chouette.outcome import MULTIPLIER, Kind, pair_points
+from chouette.outcome import MULTIPLIER, Kind, pair_points, signed_points
 from chouette.rules import HouseRules
 
 Party = Literal["box", "member"]
@@ -1483,10 +1483,6 @@ def _captain_resign(game: Game, event: CaptainResign) -> Game:
         line=send_down(game.line, captain),
         why=(*game.why, why),
     )
-
-
-def signed_points(points: int) -> str:
-    return f"{points:+d}" if points else "0"
 
 
 def _cube_fix(game: Game, event: CubeFix) -> Game:

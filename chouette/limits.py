@@ -31,6 +31,10 @@ SHOWN = "1,000,000,000,000,000"
 MONEY_SHOWN = "10,000,000,000,000.00"
 
 
+#: The longest command line the table's prompt and the keeper's page read (a name, a note and
+#: a command fit many times); a longer one is refused unread.
+LONGEST_LINE = 10_000
+
 #: A game's number in a session (``--game N``, ``game N``): 1 to a thousand million.
 GAMES = 10**9
 #: The times a cube may double: 2^48 is the largest cube whose backgammon (× 3) stays within

@@ -171,7 +171,8 @@ def book(
     return points, cents
 
 
-def _signed(points: int) -> str:
+def signed_points(points: int) -> str:
+    """Points as the reports write them: ``+2``, ``-1``, ``0``."""
     return f"{points:+d}" if points else "0"
 
 
@@ -216,19 +217,20 @@ def retention(game: Game, rules: HouseRules) -> Retention:
             )
         if keeps:
             return Retention(
-                True, f"box stays: captain rule, {who} lost to the box ({_signed(result)})"
+                True, f"box stays: captain rule, {who} lost to the box ({signed_points(result)})"
             )
         how = "beat" if result > 0 else "dealt at 0 with"
-        return Retention(False, f"box goes: captain rule, {who} {how} the box ({_signed(result)})")
+        said = f"box goes: captain rule, {who} {how} the box ({signed_points(result)})"
+        return Retention(False, said)
     side = "box side" if game.partner else "box"
     if rules.retention == "net-profit":
         if net > 0:
-            return Retention(True, f"box stays: net-profit rule, {side} {_signed(net)} > 0")
-        return Retention(False, f"box goes: net-profit rule, {side} {_signed(net)}, not > 0")
+            return Retention(True, f"box stays: net-profit rule, {side} {signed_points(net)} > 0")
+        return Retention(False, f"box goes: net-profit rule, {side} {signed_points(net)}, not > 0")
     if rules.retention == "net-not-loss":
         if net >= 0:
-            return Retention(True, f"box stays: net-not-loss rule, {side} {_signed(net)} ≥ 0")
-        return Retention(False, f"box goes: net-not-loss rule, {side} {_signed(net)} < 0")
+            return Retention(True, f"box stays: net-not-loss rule, {side} {signed_points(net)} ≥ 0")
+        return Retention(False, f"box goes: net-not-loss rule, {side} {signed_points(net)} < 0")
     unbeaten = [m for m, points in pairs.items() if points >= 0]
     if not unbeaten:
         return Retention(True, "box stays: beat-all rule, the box beat every member")
@@ -261,8 +263,9 @@ def booking_why(game: Game, stakes: Mapping[str, Cents], points: Mapping[str, in
         share = game.rules.partner_share
         odd = " (the odd point to the box)" if side * share % 100 else ""
         said.append(
-            f"{partner}, the box's partner, takes {share}% of the box side's {_signed(side)}: "
-            f"{_signed(points[partner])}, and the box {_signed(points[box])}{odd} "
+            f"{partner}, the box's partner, takes {share}% of the box side's "
+            f"{signed_points(side)}: "
+            f"{signed_points(points[partner])}, and the box {signed_points(points[box])}{odd} "
             f"(partner-share {share})"
         )
     return said

@@ -16,7 +16,7 @@ from chouette.amend import Correction
 from chouette.game import Event, Extra, ExtraCube, Game
 from chouette.line import Line
 from chouette.money import Cents, format_money
-from chouette.outcome import ExtraResult, Outcome, extra_points
+from chouette.outcome import ExtraResult, Outcome, extra_points, signed_points
 from chouette.record import event_to_json
 from chouette.rules import HouseRules
 from chouette.settlement import Payment
@@ -121,8 +121,7 @@ class Status:
     carry: int | None = None  # automatic doubles carried over to the next game
 
 
-def signed(points: int) -> str:
-    return f"{points:+d}" if points else "0"
+signed = signed_points  # (the name every report and page template uses)
 
 
 def money(cents: Cents) -> str:

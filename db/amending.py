@@ -110,7 +110,8 @@ def amend(
             f"game {number} is in progress: amend corrects a game that is over (end it, or "
             "undo its last event)"
         )
-    events = tuple(event_from_body(body) for _, body in book.event_bodies(target.id))
+    bodies, booked = book.reads.game_contents(info.id, number, stored[-1].number)
+    events = tuple(event_from_body(body) for body in bodies[target.id])
     known = [*info.line.order, *book.players(info)]
     fixes = {_member(known, name): value for name, value in (cubes or {}).items()}
     new_events = amended_events(events, end, fixes, number)
@@ -132,7 +133,8 @@ def amend(
             raise ChouetteError(f"{member}'s cube in game {number} was {value} already")
         corrected.append((member, recorded[member].value, value))
     games = [g for g in stored if g.kind == "chouette"]
-    steps = _steps(book, info, games, {number: new_events})
+    played = {g.number: tuple(event_from_body(b) for b in bodies.get(g.id, [])) for g in games}
+    steps = _steps(book, info, games, {**played, number: new_events})
     replayed, line = play_again(
         steps, info.rules, info.stakes, lambda game: check_game(game, info.stakes(game.players))
     )
@@ -142,7 +144,7 @@ def amend(
         for r in replayed
         if r.number == number or r.line_before != line_from_json(by_number[r.number].line_before)
     ]
-    moved = _moved(book, touched, by_number)
+    moved = _moved(touched, {r.number: booked.get(by_number[r.number].id, []) for r in touched})
     book.replace_events(target.id, first, new_events[first:])
     correction = Correction(book.now, was, now, note, tuple(corrected))
     _book_again(book, info, touched, by_number, {number: correction})
@@ -217,9 +219,9 @@ def _steps(
     events: Mapping[int, tuple[Event, ...]],
 ) -> list[Step]:
     """The session's chouette games from the first of ``games`` on, each with its events
-    (``events``: those replaced), and the changes of the line between them from the journal;
-    a change no journal entry explains (an older chouette's) as a change that can be made
-    again only on the line it was made on."""
+    (``events``, by number: the amended game's replaced), and the changes of the line
+    between them from the journal; a change no journal entry explains (an older chouette's)
+    as a change that can be made again only on the line it was made on."""
     first = games[0].number
     changes: dict[int, list[Action]] = {}  # by the game they were made before
     position = 0  # the highest game number the journal has named so far
@@ -236,8 +238,7 @@ def _steps(
     for game in games:
         before = line_from_json(game.line_before)
         _between(steps, after, changes.get(game.number, []), before, game.number)
-        stored = tuple(event_from_body(b) for _, b in book.event_bodies(game.id))
-        steps.append(GameStep(game.number, events.get(game.number, stored), before))
+        steps.append(GameStep(game.number, events[game.number], before))
         after = line_from_json(game.line_after) if game.line_after is not None else None
     last = games[-1].number + 1
     _between(steps, after, changes.get(last, []), info.line, last)
@@ -271,16 +272,16 @@ def _between(
 
 
 def _moved(
-    book: Ledger, touched: Sequence[Replayed], by_number: Mapping[int, StoredGame]
+    touched: Sequence[Replayed], booked: Mapping[int, Sequence[tuple[str, int, int]]]
 ) -> dict[str, Cents]:
     """What each player's money moves by: the games booked again, as they are now less as
-    they were."""
+    they were (``booked``: each game's bookings as they were, by number)."""
     moved: dict[str, Cents] = {}
     for r in touched:
         if r.outcome is None:
             continue
-        for booking in book.game_bookings(by_number[r.number].id):
-            moved[booking.player] = moved.get(booking.player, 0) - booking.cents
+        for player, _, cents in booked[r.number]:
+            moved[player] = moved.get(player, 0) - cents
         for player, cents in r.outcome.cents.items():
             moved[player] = moved.get(player, 0) + cents
     return {p: c for p, c in moved.items() if c}
@@ -309,7 +310,12 @@ def _book_again(
 
 
 def _finished(
-    info: SessionInfo, game: StoredGame, line: Line, played: Game, outcome: Any, detail: str | None
+    info: SessionInfo,
+    game: StoredGame,
+    line: Line,
+    played: Game,
+    outcome: Outcome,
+    detail: str | None,
 ) -> Finished:
     """A stored game booked again as it now plays, at the moments it was played."""
     assert game.ended_at is not None

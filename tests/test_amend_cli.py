@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from tests.dump import dump
 from tests.examples import examples
-from tests.test_undo import reports
+from tests.test_undo import NEUTRAL, reports
 
 NOTE = ("--note", "ann and bob agree it was a gammon")
 
@@ -183,16 +183,7 @@ def test_the_result_and_the_note_are_required(chouette):
 
 def test_an_imported_engine_game_is_the_files(chouette, tmp_path):
     chouette("new", "friday", "ann", "bob", "cat")
-    record = {
-        "session": "friday",
-        "game": 1,
-        "winner": "ann",
-        "loser": "bob",
-        "cube": 1,
-        "result": "single",
-        "end": "bearoff",
-        "points": 1,
-    }
+    record = {**NEUTRAL, "session": "friday", "game": 1}
     path = tmp_path / "games.jsonl"
     path.write_text(json.dumps(record) + "\n", encoding="utf-8")
     chouette("import", str(path))

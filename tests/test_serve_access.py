@@ -320,6 +320,19 @@ def cookie_of(headers: dict[str, str]) -> str:
     return headers.get("set-cookie", "").split(";", 1)[0]
 
 
+def codes_on(page: str) -> dict[str, str]:
+    """Each player's code as the scorekeeper's page shows it."""
+    return dict(re.findall(r'<li data-player="([^"]+)">\s*<details><summary><span '
+                           r'class="who">[^<]*</span> <code class="code">([^<]+)</code>',
+                           page))  # fmt: skip
+
+
+def phone_of(server: Server, keeper: Keeper, player: str) -> str:
+    """The cookie of a phone that gave ``player``'s code, read off the keeper's page."""
+    codes = codes_on(server.get("/keeper", {"Cookie": keeper.cookie})[1])
+    return cookie_of(form(server, "/me", {"code": codes[player]})[2])
+
+
 @pytest.mark.slow
 def test_pins_guessed_from_rotating_addresses_are_slowed_for_the_whole_server(ledger_url):
     """Issue 26: four wrong PINs each from many 127.x.y.z addresses used to go on for ever
@@ -429,9 +442,7 @@ def test_a_phone_speaks_for_the_player_whose_code_it_gave_and_for_nobody_else(le
     with serving(ledger_url) as server:
         keeper = Keeper(server)
         status, page = server.get("/keeper", {"Cookie": keeper.cookie})
-        codes = dict(re.findall(r'<li data-player="([^"]+)">\s*<details><summary><span '
-                                r'class="who">[^<]*</span> <code class="code">([^<]+)</code>',
-                                page))  # fmt: skip
+        codes = codes_on(page)
         assert set(codes) == {"ann", "bob", "&lt;b&gt;cat&lt;/b&gt;"}  # a name is text
         assert "<b>cat</b>" not in page  # in the QR code's title too
         assert page.count("<svg") >= 3 and f"{server.url}me?code=" in page
@@ -510,11 +521,7 @@ def test_a_players_phone_shows_their_seat_money_and_debts_and_accepts_for_them_o
     procs.ok(ledger_url, "take", "bob")
     with serving(ledger_url) as server:
         keeper = Keeper(server)
-        page = server.get("/keeper", {"Cookie": keeper.cookie})[1]
-        codes = dict(re.findall(r'<li data-player="([^"]+)">\s*<details><summary><span '
-                                r'class="who">[^<]*</span> <code class="code">([^<]+)</code>',
-                                page))  # fmt: skip
-        bob = cookie_of(form(server, "/me", {"code": codes["bob"]})[2])
+        bob = phone_of(server, keeper, "bob")
         page = server.get("/me", {"Cookie": bob})[1]
         assert "You are the captain." in page
         assert "Your cube: cube 2, bob owns it" in page
@@ -545,11 +552,7 @@ def test_private_serving_keeps_money_off_the_shared_pages_and_on_each_phone(ledg
         assert "14.00" not in board and "7.00 a point" in board  # the stake is no secret
         assert "data-cents" not in board and "balance-chart" not in board
         keeper = Keeper(server)
-        page = server.get("/keeper", {"Cookie": keeper.cookie})[1]
-        codes = dict(re.findall(r'<li data-player="([^"]+)">\s*<details><summary><span '
-                                r'class="who">[^<]*</span> <code class="code">([^<]+)</code>',
-                                page))  # fmt: skip
-        bob = cookie_of(form(server, "/me", {"code": codes["bob"]})[2])
+        bob = phone_of(server, keeper, "bob")
         mine = server.get("/me", {"Cookie": bob})[1]
         assert "You pay ann 7.00." in mine and 'data-cents="-700"' in mine
         assert "14.00" not in mine  # ann's money is ann's

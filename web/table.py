@@ -21,6 +21,7 @@ from datetime import datetime
 from chouette.card import accepted_text
 from chouette.errors import ChouetteError
 from chouette.game import End
+from chouette.limits import LONGEST_LINE
 from chouette.line import check_name
 from chouette.money import parse_money
 from chouette.names import match
@@ -170,8 +171,6 @@ NOT_ON_THE_PAGE = frozenset(
 )  # fmt: skip
 #: Options that name another ledger or write files.
 OPTIONS_REFUSED = ("--db", "--install-completion", "--show-completion")
-#: The longest command line the page reads (as the table's prompt).
-LONGEST_LINE = 10_000
 
 
 def command_words(text: str) -> list[str]:
