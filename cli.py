@@ -835,7 +835,15 @@ class Retention(StrEnum):
     captain = "captain"
     net_profit = "net-profit"
     net_not_loss = "net-not-loss"
+    won_not_loss = "won-not-loss"
     beat_all = "beat-all"
+    score_sign = "score-sign"
+
+
+class RollOffDice(StrEnum):
+    one_die = "one-die"
+    two_dice = "two-dice"
+    four_dice = "four-dice"
 
 
 class ActingCaptain(StrEnum):
@@ -890,6 +898,7 @@ class CaptainResigns(StrEnum):
 class PartnerPick(StrEnum):
     next = "next"
     last = "last"
+    box = "box"
 
 
 class Consultation(StrEnum):
@@ -934,6 +943,14 @@ def new(
     ],
     stake: Annotated[str, typer.Option(metavar="AMOUNT", help="Money per point.")] = "1.00",
     roll: Annotated[bool, typer.Option("--roll", help="Order the line by a roll-off.")] = False,
+    roll_off: Annotated[
+        RollOffDice,
+        typer.Option(
+            metavar="one-die|two-dice|four-dice",
+            help="The roll-off's dice: one each; two, summed, a double counting twice (3-3 is "
+            "12; Colorado); or four, summed (St Albans).",
+        ),
+    ] = RollOffDice.one_die,
     seed: Annotated[
         int | None,
         typer.Option(metavar="N", **bounds("new --seed"), help="Seed for a reproducible roll-off."),
@@ -994,7 +1011,9 @@ def new(
     retention: Annotated[
         Retention,
         typer.Option(
-            metavar="captain|net-profit|net-not-loss|beat-all", help="When the box keeps the box."
+            metavar="captain|net-profit|net-not-loss|won-not-loss|beat-all|score-sign",
+            help="When the box keeps the box (won-not-loss: L.A.'s, won the game and lost no "
+            "points; score-sign: the box if up, else the captain if up, else nobody moves).",
         ),
     ] = Retention.captain,
     acting_captain: Annotated[
@@ -1038,11 +1057,32 @@ def new(
     partner_pick: Annotated[
         PartnerPick,
         typer.Option(
-            metavar="next|last",
-            help="Who becomes partner: the member after the captain, or the bottom of the line "
-            "(never the box who just lost).",
+            metavar="next|last|box",
+            help="Who becomes partner: the member after the captain, the bottom of the line "
+            "(never the box who just lost), or whom the box names (chouette partner).",
         ),
     ] = PartnerPick.next,
+    partner_optional: Annotated[
+        bool,
+        typer.Option(
+            "--partner-optional",
+            help="The box may play alone for its run (chouette partner --none; L.A., Colorado).",
+        ),
+    ] = False,
+    partner_run: Annotated[
+        bool,
+        typer.Option(
+            "--partner-run",
+            help="A partnership lasts the box's run when players leave (Woolsey).",
+        ),
+    ] = False,
+    buy_outs: Annotated[
+        bool,
+        typer.Option(
+            "--buy-outs",
+            help="The box may buy its partner out of the live cubes (chouette buy-out; Chicago).",
+        ),
+    ] = False,
     partner_share: Annotated[
         int,
         typer.Option(
@@ -1100,6 +1140,16 @@ def new(
             help="Say when more than N play in the line (chouette split).",
         ),
     ] = None,
+    table_stakes: Annotated[
+        int | None,
+        typer.Option(
+            metavar="POINTS",
+            **bounds("--table-stakes"),
+            help="Each player's bank: nobody loses more (all in), an empty bank sits out, and "
+            "who cannot cover the starting cube is kept out of box and captain (Florida; "
+            "chouette bank).",
+        ),
+    ] = None,
     waiting: Annotated[
         bool,
         typer.Option("--waiting", help="Start with fewer than two players: the others join later."),
@@ -1132,7 +1182,8 @@ def new(
     """
     import random
 
-    from chouette.line import check_session_name, new_line, roll_off
+    from chouette.line import check_session_name, new_line
+    from chouette.line import roll_off as roll_the_dice
 
     if len(players) < 2 and not waiting:
         fail(
@@ -1172,6 +1223,11 @@ def new(
         "resignations": resignations.value,
         "captain_resigns": captain_resigns.value,
         "deals": deals,
+        "roll_off": roll_off.value,
+        "partner_optional": partner_optional,
+        "partner_run": partner_run,
+        "buy_outs": buy_outs,
+        "table_stakes": table_stakes,
     }
     given = {
         option: value
@@ -1186,10 +1242,10 @@ def new(
         order = players
         if roll:
             seed = random.SystemRandom().randrange(1 << 32) if seed is None else seed
-            result = roll_off(players, random.Random(seed))
-            rolled.append(f"Roll-off (seed {seed}):")
-            for i, rolls in enumerate(result.rounds, start=1):
-                rolled.append(f"  round {i}: " + ", ".join(f"{p} {d}" for p, d in rolls))
+            result = roll_the_dice(players, random.Random(seed), rules.roll_off)
+            dice = {"one-die": "", "two-dice": ", two dice", "four-dice": ", four dice"}
+            rolled.append(f"Roll-off (seed {seed}{dice[rules.roll_off]}):")
+            rolled += [f"  {said}" for said in result.said()]
             order = list(result.order)
         line = new_line(order, rules)
         name = check_session_name(name)
@@ -1662,6 +1718,100 @@ class WonBy(StrEnum):
 
 class Follows(StrEnum):
     captain = "captain"
+
+
+@app.command(cls=Command)
+def partner(
+    ctx: typer.Context,
+    name: Annotated[
+        str | None,
+        typer.Argument(metavar="NAME", help="The box's partner.", autocompletion=complete_player),
+    ] = None,
+    none: Annotated[bool, typer.Option("--none", help="The box plays alone.")] = False,
+) -> None:
+    """The box names its partner, or plays alone, for its run; between games.
+
+    Under the house rule --partner-pick box the box names its partner (any seated member
+    of the crew); under --partner-optional, or --partner-pick box, --none has the box play
+    alone until the box changes hands.
+
+    Examples:
+
+    \b
+        chouette partner cat
+        chouette partner --none
+    """
+    from chouette.line import choose_partner
+
+    if (name is None) == (not none):
+        fail("give NAME, or --none for the box to play alone (not both)", 2)
+
+    def plan(info: "SessionInfo") -> "LinePlan":
+        before, rules = info.line, info.rules
+        chosen = None if name is None else resolve(normal_name(name), before.order,
+                                                    "is not in the line")  # fmt: skip
+        box = before.box or "the box"
+        said = f"{box} plays alone" if chosen is None else f"{chosen} is {box}'s partner"
+        act = ["partner", *([chosen] if chosen else [])]
+        return said, lambda line: choose_partner(line, chosen, rules), act
+
+    change_the_line(ctx, plan)
+
+
+@app.command(cls=Command)
+def bank(
+    ctx: typer.Context,
+    name: Annotated[
+        str,
+        typer.Argument(metavar="NAME", help="Whose bank.", autocompletion=complete_player),
+    ],
+    points: Annotated[
+        int,
+        typer.Argument(metavar="POINTS", **bounds("bank POINTS"), help="Their bank anew."),
+    ],
+) -> None:
+    """Set a player's bank anew: a re-entry, or another buy-in; between games.
+
+    Under the house rule --table-stakes (the Florida Chouette Challenge) every player starts
+    with that bank of points and loses no more than it holds (all in); a player whose bank
+    is empty sits out until it is set anew, and plays again from the bottom of the line.
+
+    Example:
+
+    \b
+        chouette bank dan 50
+    """
+    from chouette.line import set_bank
+
+    def plan(info: "SessionInfo") -> "LinePlan":
+        known = [*info.line.order, *(p for p, _ in info.line.banks)]
+        who = resolve(normal_name(name), known, "has not played in this session")
+        act = ["bank", who, str(points)]
+        return (
+            f"{who}'s bank is {points}",
+            lambda line: set_bank(line, who, points, info.rules),
+            act,
+        )
+
+    change_the_line(ctx, plan)
+
+
+#: What a change of the line between games is: what the scorer says of it, the change, and
+#: how a correction of an earlier game makes it again (the journal's ``act``).
+LinePlan = tuple[str, "Callable[[Line], Line]", list[str]]
+
+
+def change_the_line(ctx: typer.Context, plan: "Callable[[SessionInfo], LinePlan]") -> None:
+    """A change of the line between games, as one transaction (:func:`db.actions.change_line`),
+    planned on the session as it stands; then the line as it is now, and any notes."""
+    from db.actions import change_line
+
+    with ledger(ctx, write=True) as book:
+        info = current(book, ctx, lock=True)
+        said, change, act = plan(info)
+        info = change_line(book, info, change, said, act=act)
+    say(f"{said}. Line: {info.line.describe()}")
+    say_notes(info)
 
 
 @app.command(cls=Command)
@@ -2494,6 +2644,24 @@ def captain_resigns_cmd(
         fail("--gammon or --backgammon, not both", 2)
     kind: Kind = "backgammon" if backgammon else "gammon" if gammon else "single"
     play(ctx, lambda _game, who: [CaptainResign(kind, who(successor))], game, as_json)
+
+
+@app.command(cls=Command, name="buy-out")
+def buy_out(ctx: typer.Context, as_json: JsonFlag = False, game: GameOption = None) -> None:
+    """The box buys its partner out of the live cubes (the Chicago buy-out).
+
+    Under the house rule --buy-outs: the box wants to double and the partner refuses, so
+    the box pays the partner their share (--partner-share) of every live cube's value and
+    plays those cubes alone; the partner keeps their share of the pairs already over.
+
+    Example:
+
+    \b
+        chouette buy-out
+    """
+    from chouette.game import BuyOut
+
+    play(ctx, one(BuyOut()), game, as_json)
 
 
 class Side(StrEnum):

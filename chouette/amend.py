@@ -23,7 +23,18 @@ from typing import Any
 from chouette.errors import RuleError
 from chouette.game import CubeFix, End, Event, Game, replay
 from chouette.limits import NUMBERS
-from chouette.line import FOLLOWS, Line, join, leave, name_proxy, sit_in, sit_out, withdraw_proxy
+from chouette.line import (
+    FOLLOWS,
+    Line,
+    choose_partner,
+    join,
+    leave,
+    name_proxy,
+    set_bank,
+    sit_in,
+    sit_out,
+    withdraw_proxy,
+)
 from chouette.money import Cents
 from chouette.outcome import Outcome, settle_game
 from chouette.record import event_to_json, parse_event
@@ -31,7 +42,7 @@ from chouette.rules import HouseRules
 from chouette.text import clipped
 
 #: How a change of the line is made again (the journal's ``act``): the verb and its names.
-SEAT_ACTS = ("join", "leave", "sit-out", "sit-in", "proxy", "withdraw")
+SEAT_ACTS = ("join", "leave", "sit-out", "sit-in", "proxy", "withdraw", "partner", "bank")
 
 
 class AmendRefused(RuleError):
@@ -252,7 +263,8 @@ def _seat_again(step: SeatStep, line: Line, rules: HouseRules, sat_out: dict[str
             "changes, and this chouette cannot make it again (an older chouette did not note "
             "how)",
         )
-    verb, name, *rest = act
+    verb, *names = act
+    name, rest = (names[0] if names else ""), names[1:]
     try:
         if verb == "join":
             return join(line, name, rules)
@@ -264,6 +276,10 @@ def _seat_again(step: SeatStep, line: Line, rules: HouseRules, sat_out: dict[str
             return sit_in(line, name, rules, sat_out.pop(name, None))
         if verb == "proxy":
             return name_proxy(line, name, rest[0] if rest else FOLLOWS, rules)
+        if verb == "partner":
+            return choose_partner(line, name or None, rules)
+        if verb == "bank":
+            return set_bank(line, name, int(rest[0]), rules)
         return withdraw_proxy(line, name)
     except RuleError as err:
         raise AmendRefused(

@@ -212,12 +212,24 @@ TOPICS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (marked("Rotation"), ("retention",)),
     (marked("Captain out"), ("acting_captain",)),
     (marked("Newcomers"), ("newcomer",)),
-    (marked("Partner"), ("partner_from", "partner_pick", "partner_share")),
+    (
+        marked("Partner"),
+        (
+            "partner_from",
+            "partner_pick",
+            "partner_share",
+            "partner_optional",
+            "partner_run",
+            "buy_outs",
+        ),
+    ),
     (marked("Extras"), ("extras", "mandatory_extras", "extra_redoubles")),
     (marked("Settling"), ("deals", "resignations", "captain_resigns")),
     (marked("Talk"), ("consultation",)),
     (marked("Away"), ("proxies",)),
     (marked("Size"), ("split_at",)),
+    (marked("Roll-off"), ("roll_off",)),
+    (marked("Table stakes"), ("table_stakes",)),
     (marked("Scoring"), ("edition",)),
 )
 
@@ -340,7 +352,16 @@ def rule_lines(rules: HouseRules, tr: Translator = ENGLISH) -> list[tuple[str, s
             "net-not-loss": _(
                 "The box stays if it lost no points on the game overall (0 or more)."
             ),
+            "won-not-loss": _(
+                "The box stays if it won the game (the board, or the last member still in "
+                "passed its cube or dealt below 0) and lost no points on it; a box that won "
+                "but lost points goes to the bottom, the captain just above it."
+            ),
             "beat-all": _("The box stays only if it beat every member."),
+            "score-sign": _(
+                "The box stays if it won points on the game; otherwise the captain takes the "
+                "box if the captain won points; otherwise nobody moves."
+            ),
         }[r.retention]
         + " "
         + _("The loser goes to the bottom of the line.")
@@ -372,7 +393,25 @@ def rule_lines(rules: HouseRules, tr: Translator = ENGLISH) -> list[tuple[str, s
                 "From {seated} seated, the box plays with a partner (the last in line), who "
                 "takes {share} per cent of the box's result, the odd point to the box."
             ),
+            "box": _(
+                "From {seated} seated, the box may name a partner from the crew (chouette "
+                "partner), who takes {share} per cent of the box's result, the odd point to "
+                "the box."
+            ),
         }[r.partner_pick].format(seated=r.partner_from, share=r.partner_share)
+        if r.partner_optional:
+            said["Partner"] += " " + _(
+                "The box may decline the partner and play alone for its run."
+            )
+        if r.partner_run:
+            said["Partner"] += " " + _(
+                "A partnership lasts the box's whole run, even when players leave."
+            )
+        if r.buy_outs:
+            said["Partner"] += " " + _(
+                "The box may buy its partner out of the live cubes, paying the partner's share "
+                "of their value, and play them alone (the Chicago buy-out)."
+            )
     if not r.extras:
         said["Extras"] = _("No extras.")
     else:
@@ -419,6 +458,23 @@ def rule_lines(rules: HouseRules, tr: Translator = ENGLISH) -> list[tuple[str, s
             most=r.split_at
         )
     )
+    if r.roll_off != "one-die":
+        said["Roll-off"] = {
+            "two-dice": _(
+                "The starting order is rolled with two dice each, a double counting twice "
+                "(3-3 is 12); ties roll again."
+            ),
+            "four-dice": _(
+                "The starting order is rolled with four dice each, summed; ties roll again."
+            ),
+        }[r.roll_off]
+    if r.table_stakes is not None:
+        said["Table stakes"] = _(
+            "Each player starts with a bank of {points} points and loses no more than it "
+            "holds (all in: the winners share what there is); an empty bank sits out until "
+            "it is set anew; who cannot cover the starting cube against every opponent is "
+            "kept out of the box and the captaincy."
+        ).format(points=r.table_stakes)
     if r.edition < EDITION:
         said["Scoring"] = _(
             "Edition {edition}: scored as chouette scored when the session was started."

@@ -219,6 +219,17 @@ class CaptainResign:
 
 
 @dataclass(frozen=True)
+class BuyOut:
+    """The box buys its partner out of the game (house rule ``buy-outs``, the Chicago
+    buy-out: the box wants to double and the partner refuses): the box pays the partner
+    their share (``partner-share``) of every live cube's value, and plays those cubes alone
+    from then on; the partner keeps their share of the pairs already over."""
+
+    def describe(self) -> str:
+        return "buy-out"
+
+
+@dataclass(frozen=True)
 class CubeFix:
     """The table corrects a member's cube before the board's end (``chouette amend N --cube
     MEMBER=VALUE``): it was ``value`` when the game ended, whatever was recorded. A cube of 1
@@ -256,6 +267,7 @@ Event = (
     | Resign
     | ResignAnswer
     | CaptainResign
+    | BuyOut
     | CubeFix
     | End
 )
@@ -369,7 +381,10 @@ class Game:
     box was offered to and their answers; ``extra_cubes``: each extra's cube, in the order of
     :attr:`extras`; ``lone_taker``: the lone taker's choice while it is open; ``why``: the
     reason for each decision the rules made in the game so far, in plain sentences, as they
-    were made (who plays the board when the captain is out, how a gammon counts)."""
+    were made (who plays the board when the captain is out, how a gammon counts);
+    ``last_ended``: the members whose pairs the last event to end any pair ended (the board's
+    end ends every pair still live at once); ``bought_out``: the cubes the box bought its
+    partner out of (:class:`BuyOut`), each member's cube value then."""
 
     rules: HouseRules
     start_line: Line
@@ -390,6 +405,8 @@ class Game:
     extra_cubes: tuple[ExtraCube, ...] = ()
     lone_taker: LoneTaker | None = None
     why: tuple[str, ...] = ()
+    last_ended: tuple[str, ...] = ()
+    bought_out: Mapping[str, int] = field(default_factory=dict)
 
     @property
     def over(self) -> bool:
@@ -554,10 +571,15 @@ def apply(game: Game, event: Event) -> Game:
         new = _cube_fix(game, event)
     elif isinstance(event, CaptainResign):
         new = _captain_resign(game, event)
+    elif isinstance(event, BuyOut):
+        new = _buy_out(game)
     else:
         new = _end(game, event)
     if new.lone_taker is game.lone_taker and not isinstance(event, Extra):
         new = replace(new, lone_taker=None)  # only extras keep the lone taker's choice open
+    ended = tuple(m for m, c in game.cubes.items() if c.live and not new.cubes[m].live)
+    if ended:
+        new = replace(new, last_ended=ended)
     after = _pass_captaincy(replace(new, events=(*game.events, event)))
     return _acting_captain_why(game, after)
 
@@ -1483,6 +1505,35 @@ def _captain_resign(game: Game, event: CaptainResign) -> Game:
         line=send_down(game.line, captain),
         why=(*game.why, why),
     )
+
+
+def _buy_out(game: Game) -> Game:
+    """House rule ``buy-outs``: the box buys its partner out of every live cube (see
+    :class:`BuyOut`)."""
+    if not game.rules.buy_outs:
+        raise RuleError(
+            "there are no buy-outs in this session (house rule --buy-outs, the Chicago "
+            "buy-out of a box partner)"
+        )
+    partner = game.partner
+    if partner is None:
+        raise RuleError(f"{game.box} plays without a partner: there is nobody to buy out")
+    if game.bought_out:
+        raise RuleError(f"{partner} was bought out already in this game")
+    pending = sorted(game.pending)
+    if pending:
+        raise RuleError(
+            f"a buy-out comes before the box's double, not with a decision pending (on "
+            f"{_and(pending, possessive=True)} cube{'s' if len(pending) > 1 else ''})"
+        )
+    live = {m: c.value for m, c in game.cubes.items() if c.live}
+    share = game.rules.partner_share
+    why = (
+        f"{game.box} buys {partner} out of {_count(len(live), 'cube')} worth "
+        f"{sum(live.values())}: {partner} takes {share}% of it, and {game.box} plays "
+        "them alone (buy-outs)"
+    )
+    return replace(game, bought_out=live, why=(*game.why, why))
 
 
 def _cube_fix(game: Game, event: CubeFix) -> Game:

@@ -68,6 +68,8 @@ NUMBERS: dict[str, tuple[int, int]] = {
     "--partner-from": (3, SEATS),
     "--partner-share": (0, 100),
     "--split-at": (5, SEATS),
+    "--table-stakes": (1, LIMIT),
+    "bank POINTS": (1, LIMIT),
     "serve --port": (0, PORT),
 }
 

@@ -66,13 +66,23 @@ FOLLOWS = None
 class Line:
     """The seating order, who sits out, the box's partner, who was last sent down, and who
     is away: ``(player, proxy)`` pairs, the proxy a name or :data:`FOLLOWS` (the player's cube
-    follows the captain's), in the order they were named."""
+    follows the captain's), in the order they were named. ``alone``: the box declined a
+    partner for its run (house rule ``partner-optional``). ``banks``: under ``table-stakes``,
+    each player's bank in points, everyone who has played in the session (who left too).
+    """
 
     order: tuple[str, ...]
     sitting_out: frozenset[str] = field(default_factory=frozenset)
     partner: str | None = None
     last_down: str | None = None
     away: tuple[tuple[str, str | None], ...] = ()
+    alone: bool = False
+    banks: tuple[tuple[str, int], ...] = ()
+
+    def bank(self, name: str) -> int | None:
+        """What ``name`` has left to lose, in points (house rule ``table-stakes``), or None
+        when the session plays without table stakes."""
+        return dict(self.banks).get(name)
 
     @property
     def proxies(self) -> dict[str, str]:
@@ -120,6 +130,9 @@ class Line:
             text += f"  (sitting out: {', '.join(out)})"
         if self.away:
             text += f"  (away: {'; '.join(away_text(p, by) for p, by in self.away)})"
+        if self.banks:
+            banks = dict(self.banks)
+            text += f"  (banks: {', '.join(f'{p} {banks[p]}' for p in self.order if p in banks)})"
         return text
 
 
@@ -141,22 +154,138 @@ def new_line(players: Sequence[str], rules: HouseRules) -> Line:
         if twin is not None:
             raise LineError(f"{twin} and {name} differ only in case: {CASE_TWINS}")
         seen.append(name)
-    return seat(Line(tuple(names)), rules)
+    return seat(_banked(Line(tuple(names)), rules), rules)
+
+
+def _banked(line: Line, rules: HouseRules) -> Line:
+    """Under ``table-stakes``, a bank for every player in the line who has none yet."""
+    if rules.table_stakes is None:
+        return line
+    have = dict(line.banks)
+    new = tuple((p, rules.table_stakes) for p in line.order if p not in have)
+    return replace(line, banks=line.banks + new) if new else line
+
+
+def set_bank(line: Line, name: str, points: int, rules: HouseRules) -> Line:
+    """A player's bank set anew (a re-entry, or another buy-in), between games; a player
+    sitting out because their bank was empty plays again."""
+    if rules.table_stakes is None:
+        raise LineError("this session has no table stakes (house rule --table-stakes POINTS)")
+    name = normal_name(name)
+    if name not in line.order and line.bank(name) is None:
+        raise LineError(f"{name} has not played in this session")
+    if points < 1:
+        raise LineError(f"a bank is 1 point or more, not {points}")
+    if line.bank(name) == points:
+        raise LineError(f"{name}'s bank is {points} already")
+    banks = tuple((p, points if p == name else b) for p, b in line.banks)
+    back = replace(line, banks=banks)
+    if name in line.sitting_out and (line.bank(name) or 0) <= 0:
+        back = replace(back, sitting_out=back.sitting_out - {name})
+        captain = line.captain
+        if captain is not None and line.order.index(name) < line.order.index(captain):
+            back = _at_bottom(back, name, rules)
+    return seat(back, rules)
+
+
+def covers(line: Line, name: str, members: int) -> bool:
+    """Whether ``name`` can cover the starting cube (1 point) against ``members`` opponents
+    (a player without a bank always can)."""
+    bank = line.bank(name)
+    return bank is None or bank >= members
+
+
+def _covered(line: Line) -> Line:
+    """Under ``table-stakes`` (Florida): the box can cover the starting cube against every
+    member, and the captain against the box; a player who cannot is kept out of those
+    seats, the first in line who can moving ahead of them."""
+    if not line.banks:
+        return line
+    active = line.active
+    members = len(active) - 1
+    need = {0: members, 1: 1}
+    order = list(line.order)
+    for seat_at in (0, 1):
+        seated = [p for p in order if p not in line.sitting_out]
+        if len(seated) <= seat_at or covers(line, seated[seat_at], need[seat_at]):
+            continue
+        able = [p for p in seated[seat_at + 1 :] if covers(line, p, need[seat_at])]
+        if able:
+            order.remove(able[0])
+            order.insert(order.index(seated[seat_at]), able[0])
+    return replace(line, order=tuple(order)) if order != list(line.order) else line
+
+
+def banks_after(line: Line, points: dict[str, int]) -> Line:
+    """The banks after a game booked ``points``; a player whose bank is empty sits out (they
+    play again once their bank is set anew: :func:`set_bank`)."""
+    if not line.banks:
+        return line
+    banks = tuple((p, b + points.get(p, 0)) for p, b in line.banks)
+    broke = {p for p, b in banks if b <= 0 and p in line.order}
+    return replace(line, banks=banks, sitting_out=line.sitting_out | broke)
 
 
 CASE_TWINS = "one session cannot tell them apart (give one of them another name)"
 
 
 def seat(line: Line, rules: HouseRules) -> Line:
-    """Keep or pick the box's partner as the house rule ``partner-from`` says."""
+    """Keep or pick the box's partner as the house rules ``partner-from`` and
+    ``partner-pick`` say. Under ``partner-run`` a partnership lasts the box's run even
+    below partner-from (while box, partner and a captain are seated); under ``partner-pick
+    box`` nobody is picked (the box names its partner), nor for a box that declined one.
+    Under ``table-stakes`` a player who cannot cover the starting cube is kept out of the
+    box and the captaincy."""
+    line = _covered(line)
     active = line.active
-    if rules.partner_from is None or len(active) < rules.partner_from:
+    kept = line.partner in active[1:]
+    through_run = rules.partner_run and kept and len(active) >= 3
+    if rules.partner_from is None or (len(active) < rules.partner_from and not through_run):
         return replace(line, partner=None) if line.partner else line
-    if line.partner in active[1:]:
+    if kept:
         return line
+    if line.alone or rules.partner_pick == "box":
+        return replace(line, partner=None) if line.partner else line
     candidates = active[1:]
     pick = candidates[1] if rules.partner_pick == "next" else candidates[-1]
     return replace(line, partner=pick)
+
+
+def choose_partner(line: Line, name: str | None, rules: HouseRules) -> Line:
+    """The box names its partner (house rule ``partner-pick box``), or plays alone (``None``:
+    under ``partner-pick box`` or ``partner-optional``), for its run: between games."""
+    box = line.box
+    if rules.partner_from is None:
+        raise LineError("this session has no box partners (house rule --partner-from N)")
+    seated = len(line.active)
+    if name is None:
+        if rules.partner_pick != "box" and not rules.partner_optional:
+            raise LineError(
+                f"a partner is not optional in this session (partner-pick {rules.partner_pick}"
+                ", without --partner-optional): the box plays with one"
+            )
+        if line.partner is None and (line.alone or rules.partner_pick == "box"):
+            raise LineError(f"{box} already plays alone")
+        return replace(line, partner=None, alone=rules.partner_pick != "box")
+    if rules.partner_pick != "box":
+        raise LineError(
+            f"the partner is picked by the house rule partner-pick {rules.partner_pick}, not "
+            "named (partner-pick box lets the box name one)"
+        )
+    if seated < rules.partner_from:
+        raise LineError(
+            f"{seated} seated, and a partner from {rules.partner_from}: {box} plays alone"
+        )
+    _require_seated(line, name)
+    if name in line.sitting_out:
+        raise LineError(f"{name} sits out: a partner plays")
+    if name == box:
+        raise LineError(f"{name} is the box")
+    if name == line.captain:
+        raise LineError(f"{name} is the captain, who leads the team: name a member of the crew")
+    if name == line.partner:
+        raise LineError(f"{name} is already the box's partner")
+    return replace(line, partner=name)
 
 
 def partner_news(before: Line, after: Line, rules: HouseRules) -> list[str]:
@@ -174,11 +303,19 @@ def partner_news(before: Line, after: Line, rules: HouseRules) -> list[str]:
             why = f"{gone} sits out"
         elif after.partner is None and (start is None or seated < start):
             why = f"{seated} seated, a partner from {start}"
+        elif after.alone or (after.partner is None and before.box == after.box):
+            why = f"{after.box} plays alone"
         else:
             why = "the box changed hands" if before.box != after.box else "the line changed"
         news.append(f"{gone} is no longer the box's partner: {why}")
     if after.partner is not None:
-        pick = "the next after the box" if rules.partner_pick == "next" else "the last in line"
+        pick = {
+            "next": "the next after the box",
+            "last": "the last in line",
+            "box": "named by the box",
+        }[rules.partner_pick]
+        if seated < (start or 0):
+            pick += "; the partnership lasts the box's run"
         news.append(
             f"{after.partner} becomes the box's partner: {seated} seated, a partner from "
             f"{start} ({pick})"
@@ -205,7 +342,12 @@ def join(line: Line, name: str, rules: HouseRules) -> Line:
     twin = case_twin(name, line.order)
     if twin is not None:
         raise LineError(f"{twin} is already in the line, and {name} differs only in case")
-    return seat(_at_bottom(line, name, rules), rules)
+    bank = line.bank(name)
+    if bank is not None and bank <= 0:
+        raise LineError(
+            f"{name}'s bank is empty: give {name} a new bank first (chouette bank {name} POINTS)"
+        )
+    return seat(_banked(_at_bottom(line, name, rules), rules), rules)
 
 
 def _at_bottom(line: Line, name: str, rules: HouseRules) -> Line:
@@ -242,6 +384,8 @@ def leave(line: Line, name: str, rules: HouseRules) -> Line:
             partner=None if line.partner == name else line.partner,
             last_down=None if line.last_down == name else line.last_down,
             away=tuple((p, by) for p, by in line.away if p != name),
+            alone=line.alone and line.box != name,
+            banks=line.banks,
         ),
         rules,
     )
@@ -255,7 +399,9 @@ def sit_out(line: Line, name: str, rules: HouseRules) -> Line:
         raise LineError(f"{name} is already sitting out")
     _check_not_deciding(line, name, "sit out")
     partner = None if line.partner == name else line.partner
-    return seat(replace(line, sitting_out=line.sitting_out | {name}, partner=partner), rules)
+    alone = line.alone and line.box != name
+    out = replace(line, sitting_out=line.sitting_out | {name}, partner=partner, alone=alone)
+    return seat(out, rules)
 
 
 def sit_in(line: Line, name: str, rules: HouseRules, before: Line | None = None) -> Line:
@@ -274,6 +420,8 @@ def sit_in(line: Line, name: str, rules: HouseRules, before: Line | None = None)
     if before is not None:
         if before.partner == name:
             back = replace(back, partner=name)
+        if before.box == name:
+            back = replace(back, alone=before.alone)
         return seat(back, rules)
     captain = line.captain
     if captain is not None and line.order.index(name) < line.order.index(captain):
@@ -353,7 +501,7 @@ def split(line: Line, rules: HouseRules) -> tuple[Line, Line]:
                 f"{member} --by NAME, or --withdraw it)"
             )
 
-    def table(order: tuple[str, ...], partner: str | None) -> Line:
+    def table(order: tuple[str, ...], partner: str | None, alone: bool) -> Line:
         return seat(
             Line(
                 order=order,
@@ -361,11 +509,13 @@ def split(line: Line, rules: HouseRules) -> tuple[Line, Line]:
                 partner=partner if partner in order else None,
                 last_down=line.last_down if line.last_down in order else None,
                 away=tuple((p, by) for p, by in line.away if p in order),
+                alone=alone,
+                banks=tuple((p, b) for p, b in line.banks if p in order),
             ),
             rules,
         )
 
-    return table(line.order[:cut], line.partner), table(line.order[cut:], None)
+    return table(line.order[:cut], line.partner, line.alone), table(line.order[cut:], None, False)
 
 
 def split_due(line: Line, rules: HouseRules) -> str | None:
@@ -431,12 +581,15 @@ def rotation(
     box_keeps: bool,
     captain_beat_box: bool,
     rules: HouseRules,
+    box_last: bool = False,
 ) -> Rotation:
     """The line for the next game (RULES.md §3 and §4), with how it moved.
 
     Box keeps: the captain goes to the bottom, the partnership stays. Box goes: the captain
     (or, if the captain lost too, the member after the captain) becomes box, the old partner
     becomes captain, and the bottom of the line ends ``…, [old captain,] old box``.
+    ``box_last``: the box won but lost points (``retention won-not-loss``): the member after
+    the captain takes the box, whatever the captain's result, as in a double stand-up.
     """
     box = line.box
     if box is None:
@@ -455,8 +608,13 @@ def rotation(
         if after:
             new_box = after[0]
             downs = [captain, box]
+            because = (
+                "the box won but lost points"
+                if box_last
+                else f"double stand-up: {captain} lost to the box too"
+            )
             why = (
-                f"double stand-up: {captain} lost to the box too, so {new_box}, next in line, "
+                f"{because}, so {new_box}, next in line, "
                 f"takes the box; {captain} and then {box} go to the bottom of the line"
             )
         else:
@@ -466,7 +624,7 @@ def rotation(
         order.remove(line.partner)
         order.insert(1, line.partner)
         why += f"; {line.partner}, the box's partner, becomes captain"
-    moved = Line(tuple(order), line.sitting_out, None, line.last_down, line.away)
+    moved = replace(line, order=tuple(order), partner=None, alone=False)
     for player in downs:
         moved = send_down(moved, player)
     if rules.partner_pick == "last" and rules.settled_edges:
@@ -493,21 +651,52 @@ class Dice(Protocol):
 
 @dataclass(frozen=True)
 class RollOff:
-    """The order a roll-off gave, with every round of rolls (ties re-roll among the tied)."""
+    """The order a roll-off gave, with every round of rolls (ties re-roll among the tied):
+    each roll's value, and the dice it was made of (``faces``, round by round)."""
 
     order: tuple[str, ...]
     rounds: tuple[tuple[tuple[str, int], ...], ...]
+    faces: tuple[tuple[tuple[int, ...], ...], ...] = ()
+
+    def said(self) -> list[str]:
+        """The rounds as the scorer prints them: ``round 1: ann 5, bob 3-3 (12)``."""
+        lines = []
+        for i, rolls in enumerate(self.rounds, start=1):
+            dice = self.faces[i - 1] if self.faces else tuple((v,) for _, v in rolls)
+            shown = [
+                f"{p} {v}" if len(f) == 1 else f"{p} {'-'.join(map(str, f))} ({v})"
+                for (p, v), f in zip(rolls, dice, strict=True)
+            ]
+            lines.append(f"round {i}: " + ", ".join(shown))
+        return lines
 
 
-def roll_off(players: Iterable[str], dice: Dice) -> RollOff:
-    """Everyone rolls one die: highest is box, second captain, and so on."""
+#: How many dice each player rolls under the house rule ``roll-off``.
+ROLL_DICE = {"one-die": 1, "two-dice": 2, "four-dice": 4}
+
+
+def roll_value(faces: Sequence[int]) -> int:
+    """What a roll-off roll is worth: one die, its number; two dice, their sum, a double
+    counting twice (it plays four times: 3-3 is 12); four dice, their sum."""
+    if len(faces) == 2 and faces[0] == faces[1]:
+        return 4 * faces[0]
+    return sum(faces)
+
+
+def roll_off(players: Iterable[str], dice: Dice, how: str = "one-die") -> RollOff:
+    """Everyone rolls (one die, two dice or four, as the house rule ``roll-off`` says):
+    highest is box, second captain, and so on; ties re-roll among the tied only."""
     rounds: list[tuple[tuple[str, int], ...]] = []
+    faces: list[tuple[tuple[int, ...], ...]] = []
+    count = ROLL_DICE[how]
 
     def rank(group: list[str]) -> list[str]:
         if len(group) == 1:
             return group
-        rolls = tuple((p, dice.randint(1, 6)) for p in group)
+        thrown = [tuple(dice.randint(1, 6) for _ in range(count)) for _ in group]
+        rolls = tuple((p, roll_value(f)) for p, f in zip(group, thrown, strict=True))
         rounds.append(rolls)
+        faces.append(tuple(thrown))
         ranked: list[str] = []
         for value in sorted({d for _, d in rolls}, reverse=True):
             ranked += rank([p for p, d in rolls if d == value])
@@ -517,4 +706,4 @@ def roll_off(players: Iterable[str], dice: Dice) -> RollOff:
     if len(set(names)) != len(names):
         dup = next(n for n in names if names.count(n) > 1)
         raise LineError(f"{dup} is named twice")
-    return RollOff(tuple(rank(names)), tuple(rounds))
+    return RollOff(tuple(rank(names)), tuple(rounds), tuple(faces))

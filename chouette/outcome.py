@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from chouette.errors import RuleError
-from chouette.line import Line, partner_news, rotation
+from chouette.line import Line, Rotation, banks_after, partner_news, rotation, seat
 from chouette.money import Cents, share
 from chouette.rules import HouseRules
 
@@ -135,6 +135,7 @@ def book(
     partner: str | None = None,
     partner_share: int = 50,
     partner_own_stake: bool = True,
+    bought_out: Mapping[str, int] | None = None,
 ) -> tuple[dict[str, int], dict[str, Cents]]:
     """Points and cents per player for pair results (member's side), exact to the cent.
 
@@ -144,8 +145,11 @@ def book(
     own stake and that pair's (``partner_own_stake``; edition 1 ignored the partner's stake),
     so nobody risks more than their own stake a point; the box carries the rest. The split is
     made in points when the partner's share is worked at one stake for every pair, else in
-    cents.
+    cents. ``bought_out``: the cubes the box bought the partner out of (house rule
+    ``buy-outs``), each member's cube value then: the partner takes their share of those
+    values instead of a share of those pairs' results.
     """
+    bought = bought_out or {}
     points = {box: 0, **({partner: 0} if partner else {})}
     cents = dict.fromkeys(points, 0)
     rates = {m: pair_stake(stakes, box, m) for m in pairs}
@@ -160,13 +164,18 @@ def book(
     own = dict(rates)
     if partner_own_stake:
         own = {m: min(stakes[partner], rate) for m, rate in rates.items()}
-    points[partner] = share(side_points, partner_share)
+    shared = {m: pts for m, pts in pairs.items() if m not in bought}
+    points[partner] = share(-sum(shared.values()), partner_share) + share(
+        sum(bought.values()), partner_share
+    )
     points[box] = side_points - points[partner]
     if len(set(own.values())) <= 1:
         rate = next(iter(own.values()), 0)
         cents[partner] = points[partner] * rate
     else:
-        cents[partner] = share(-sum(pts * own[m] for m, pts in pairs.items()), partner_share)
+        cents[partner] = share(
+            -sum(pts * own[m] for m, pts in shared.items()), partner_share
+        ) + share(sum(value * own[m] for m, value in bought.items()), partner_share)
     cents[box] = side_cents - cents[partner]
     return points, cents
 
@@ -178,10 +187,15 @@ def signed_points(points: int) -> str:
 
 @dataclass(frozen=True)
 class Retention:
-    """Whether the box stays box, and the rule that decided it, in a sentence."""
+    """Whether the box stays box, and the rule that decided it, in a sentence. ``still``:
+    nobody moves (``score-sign``, neither the box nor the captain ahead); ``box_last``: the
+    box goes last and the old captain next to last, the member after the captain taking the
+    box (``won-not-loss``: the box won but lost points)."""
 
     keeps: bool
     why: str
+    still: bool = False
+    box_last: bool = False
 
 
 def retention(game: Game, rules: HouseRules) -> Retention:
@@ -231,12 +245,60 @@ def retention(game: Game, rules: HouseRules) -> Retention:
         if net >= 0:
             return Retention(True, f"box stays: net-not-loss rule, {side} {signed_points(net)} ≥ 0")
         return Retention(False, f"box goes: net-not-loss rule, {side} {signed_points(net)} < 0")
+    if rules.retention == "won-not-loss":
+        return _won_not_loss(game, net, side)
+    if rules.retention == "score-sign":
+        lead = pairs[game.captain]
+        if net > 0:
+            return Retention(True, f"box stays: score-sign rule, {side} {signed_points(net)} > 0")
+        if lead > 0:
+            return Retention(
+                False,
+                f"box goes: score-sign rule, {side} {signed_points(net)} and the captain "
+                f"{game.captain} {signed_points(lead)} > 0",
+            )
+        return Retention(
+            True,
+            f"nobody moves: score-sign rule, {side} {signed_points(net)} and the captain "
+            f"{game.captain} {signed_points(lead)}, neither > 0",
+            still=True,
+        )
     unbeaten = [m for m, points in pairs.items() if points >= 0]
     if not unbeaten:
         return Retention(True, "box stays: beat-all rule, the box beat every member")
     names = ", ".join(unbeaten)
     verb = "was" if len(unbeaten) == 1 else "were"
     return Retention(False, f"box goes: beat-all rule, {names} {verb} not beaten")
+
+
+def _won_not_loss(game: Game, net: int, side: str) -> Retention:
+    """L.A.'s rule: the box stays if it won the game (the board, if played to completion; or
+    the last member still in passed its cube or dealt below 0) and lost no points on it; a box
+    that won but lost points goes last, the old captain next to last."""
+    last = game.last_ended
+    won = bool(last) and all(game.pairs[m] < 0 for m in last)
+    if game.result is not None and game.result.winner == "box":
+        how = "the box won the board"
+    elif game.result is not None:
+        how = "the team won the board"
+    else:
+        verb = "ended in the box's favour" if won else "did not end in the box's favour"
+        how = f"the last pair still in ({_names(last)}) {verb}"
+    if not won:
+        return Retention(False, f"box goes: won-not-loss rule, {how}")
+    if net >= 0:
+        return Retention(
+            True, f"box stays: won-not-loss rule, {how}, {side} {signed_points(net)} ≥ 0"
+        )
+    return Retention(
+        False,
+        f"box goes last: won-not-loss rule, {how} but the {side} lost {signed_points(net)}",
+        box_last=True,
+    )
+
+
+def _names(names: tuple[str, ...]) -> str:
+    return ", ".join(names) or "none"
 
 
 def box_keeps(game: Game, rules: HouseRules) -> bool:
@@ -258,7 +320,15 @@ def booking_why(game: Game, stakes: Mapping[str, Cents], points: Mapping[str, in
                 f"{member} and {box} play at {format_money(rate)} a point, the lower of their "
                 f"stakes ({format_money(stakes[member])} and {format_money(stakes[box])})"
             )
-    if partner is not None:
+    if partner is not None and game.bought_out:
+        bought = game.bought_out
+        said.append(
+            f"{partner}, the box's partner, was bought out of {', '.join(bought)}'s "
+            f"cube{'s' if len(bought) > 1 else ''} (worth {sum(bought.values())}): "
+            f"{signed_points(points[partner])} to {partner} in all, and the box "
+            f"{signed_points(points[box])} (buy-outs, partner-share {game.rules.partner_share})"
+        )
+    elif partner is not None:
         side = points[box] + points[partner]
         share = game.rules.partner_share
         odd = " (the odd point to the box)" if side * share % 100 else ""
@@ -271,19 +341,62 @@ def booking_why(game: Game, stakes: Mapping[str, Cents], points: Mapping[str, in
     return said
 
 
+def cap_pairs(
+    box: str, pairs: Mapping[str, int], banks: Mapping[str, int]
+) -> tuple[dict[str, int], list[str]]:
+    """The pairs' results (member's side) capped by the players' banks (house rule
+    ``table-stakes``, the Florida "all in"): a member loses at most their bank; the box pays
+    its winners at most what it took from the others plus its bank, shared in proportion to
+    what each won (the points left over by the largest remainders, in team order). With why,
+    in sentences."""
+    capped = dict(pairs)
+    why = []
+    for member, pts in pairs.items():
+        if pts < 0 and -pts > banks[member]:
+            capped[member] = -banks[member]
+            why.append(
+                f"{member} loses {signed_points(pts)} but has {banks[member]} left in the bank: "
+                f"all in, {signed_points(-banks[member])} (table-stakes)"
+            )
+    received = -sum(p for p in capped.values() if p < 0)
+    owed = sum(p for p in capped.values() if p > 0)
+    can_pay = received + banks[box]
+    if owed <= can_pay:
+        return capped, why
+    winners = [m for m, p in capped.items() if p > 0]
+    shares = {m: capped[m] * can_pay // owed for m in winners}
+    left = can_pay - sum(shares.values())
+    by_remainder = sorted(winners, key=lambda m: -(capped[m] * can_pay % owed))
+    for member in by_remainder[:left]:
+        shares[member] += 1
+    why.append(
+        f"{box}, the box, owes {owed} but has {banks[box]} left in the bank and took "
+        f"{received}: all in, {can_pay} shared by what each won ("
+        + ", ".join(
+            f"{m} {signed_points(shares[m])} of {signed_points(capped[m])}" for m in winners
+        )
+        + ") (table-stakes)"
+    )
+    capped.update(shares)
+    return capped, why
+
+
 def settle_game(game: Game, stakes: Mapping[str, Cents]) -> Outcome:
     """The outcome of a finished game; ``stakes`` gives every player's stake per point."""
     if not game.over:
         live = ", ".join(m for m, c in game.cubes.items() if c.live)
         raise RuleError(f"the game is not over: {live} still playing")
     pairs = game.pairs
+    banks = game.start_line.banks
+    capped, all_in = cap_pairs(game.box, pairs, dict(banks)) if banks else (dict(pairs), [])
     points, cents = book(
         game.box,
-        pairs,
+        capped,
         stakes,
         partner=game.partner,
         partner_share=game.rules.partner_share,
         partner_own_stake=game.rules.settled_edges,
+        bought_out=game.bought_out,
     )
     booked = booking_why(game, stakes, points)  # (before the extras, which no partner shares)
     extras = []
@@ -296,18 +409,29 @@ def settle_game(game: Game, stakes: Mapping[str, Cents]) -> Outcome:
         cents[extra.box_side] -= money
         extras.append(ExtraResult(extra.team_side, extra.box_side, worth, money))
     decision = retention(game, game.rules)
-    moved = rotation(
-        game.line,
-        captain=game.captain,
-        box_keeps=decision.keeps,
-        captain_beat_box=pairs[game.captain] >= 0,
-        rules=game.rules,
-    )
+    if decision.still:
+        moved = Rotation(seat(game.line, game.rules), ("the line stays as it is",))
+    else:
+        moved = rotation(
+            game.line,
+            captain=game.captain,
+            box_keeps=decision.keeps,
+            captain_beat_box=pairs[game.captain] >= 0 and not decision.box_last,
+            rules=game.rules,
+            box_last=decision.box_last,
+        )
+    next_line = banks_after(moved.line, points)
+    broke = [p for p in next_line.order if next_line.bank(p) == 0 and p in points]
     why = (
         *game.why,
+        *all_in,
         *booked,
         decision.why,
         *moved.why,
         *partner_news(game.start_line, moved.line, game.rules),
+        *(
+            f"{p}'s bank is empty: {p} sits out (chouette bank {p} POINTS for a re-entry)"
+            for p in broke
+        ),
     )
-    return Outcome(pairs, points, cents, moved.line, tuple(extras), why)
+    return Outcome(capped, points, cents, seat(next_line, game.rules), tuple(extras), why)

@@ -94,6 +94,17 @@ _AMSTERGAMMON = Source(
 )
 
 
+#: Chouette's defaults for what the part of a source that could be read does not say.
+_DEFAULTS_UNREAD = (
+    Choice("jacoby", True, "not in the part read: chouette's default"),
+    Choice(
+        "retention",
+        "captain",
+        "not in the part read: chouette's default, the box stays if it beat the captain",
+    ),
+)
+
+
 def _amstergammon(name: str, title: str, raccoons: bool, words: str) -> Preset:
     return Preset(
         name=name,
@@ -120,8 +131,8 @@ def _amstergammon(name: str, title: str, raccoons: bool, words: str) -> Preset:
         notes=(
             '"Same value, same action" also has the box take or drop the cubes of one value '
             "alike: chouette holds the box to it only when it doubles.",
-            "After a deal with the captain the winner must be declared: chouette counts the "
-            "deal's points for the rotation.",
+            "After a deal with the captain the winner must be declared: chouette deal C 0 "
+            "--won-by box|captain (without it, a deal at 0 gives the captain the box).",
             "When the box takes a partner is not stated: a table that takes one says "
             "--partner-from N.",
         ),
@@ -337,18 +348,14 @@ PUBLISHED: tuple[Preset, ...] = (
                 "accepted ... Those without a cube in the game must not consult or comment.",
                 consultation="after-accept",
             ),
-        ),
-        ours=(
-            Choice(
-                "partner_from",
-                None,
-                '"Optionally Box may take a Partner when there are 6 or more players.": '
-                "optional, so off until the table says --partner-from 6",
+            _said(
+                "Optionally Box may take a Partner when there are 6 or more players.",
+                partner_from=6,
+                partner_optional=True,
             ),
+            _said("The starting order is rolled with 2 dice (doubles count)", roll_off="two-dice"),
         ),
         notes=(
-            "The starting order is rolled with 2 dice (doubles count): chouette's --roll rolls "
-            "one die each.",
             "Typically 1 point equals $5: the stake is the table's (--stake).",
             "Players may not consult on cube decisions.",
         ),
@@ -377,17 +384,36 @@ PUBLISHED: tuple[Preset, ...] = (
                 consultation="no-cube-no-talk",
             ),
         ),
-        ours=(
-            Choice("jacoby", True, "not in the part read: chouette's default"),
-            Choice(
-                "retention",
-                "captain",
-                "not in the part read: chouette's default, the box stays if it beat the captain",
-            ),
-        ),
+        ours=_DEFAULTS_UNREAD,
         notes=(
             "Above 5 a table may take a partner instead of splitting: --partner-from 6.",
             "No one discusses cube decisions.",
+        ),
+    ),
+    Preset(
+        name="florida-challenge",
+        title='Florida State Backgammon "Chouette Challenge"',
+        source=Source(
+            "S29",
+            'Florida State Backgammon "Chouette Challenge" rules',
+            "http://floridastatebackgammon.com/rules",
+            partly_read=True,
+        ),
+        stated=_rules_of(
+            _said(
+                "everyone starts with a bank (usually 50 points); a player is eliminated when "
+                "their bank is empty; caps a player's losses at what they still have in their "
+                'bank ("all in"), and bars players who cannot cover the starting cube against '
+                "every opponent from being box or captain",
+                table_stakes=50,
+            ),
+        ),
+        ours=_DEFAULTS_UNREAD,
+        notes=(
+            "Re-entries are allowed through the 4th session: chouette bank NAME 50.",
+            "The starting cube rises each session (1, 2, 4 … 64): chouette starts every cube "
+            "at 1, so a later session's cube is turned by hand (or played at a higher stake).",
+            "Tables are drawn at random; a one-minute move clock can be imposed.",
         ),
     ),
     Preset(
@@ -431,8 +457,10 @@ PUBLISHED: tuple[Preset, ...] = (
                 box_doubles="with-captain",
             ),
             _said(
-                "Your net result for the game can not result in a loss;",
-                retention="net-not-loss",
+                "To retain the box you must win the game, if played to completion against "
+                "anyone, or have the last active crew member pass your cube or make a negative "
+                "settlement. Your net result for the game can not result in a loss;",
+                retention="won-not-loss",
             ),
         ),
         ours=(
@@ -445,9 +473,6 @@ PUBLISHED: tuple[Preset, ...] = (
         notes=(
             "Partners are optional with 6 players: a table of 6 that takes one says "
             "--partner-from 6.",
-            "To retain the box you must win the game, if played to completion against "
-            "anyone, or have the last active crew member pass your cube or make a negative "
-            "settlement: chouette's net-not-loss looks at the net alone.",
             "All players must use a cup and roll through a baffle box.",
         ),
     ),
@@ -522,15 +547,16 @@ PUBLISHED: tuple[Preset, ...] = (
             ),
             _said("The size of the chouette is limited to 10", split_at=10),
             _said(
+                "If a partnership in the box just won and somebody leaves to reduce the number "
+                "of players to below 6, the partnership remains intact for the remainder of "
+                "the box run.",
+                partner_run=True,
+            ),
+            _said(
                 "When the box wins that player retains the box, the losing captain goes to the "
                 "bottom of the rotation",
                 retention="captain",
             ),
-        ),
-        notes=(
-            "If a partnership in the box just won and somebody leaves to reduce the number of "
-            "players to below 6, the partnership remains intact for the remainder of the box "
-            "run: chouette ends a partnership below partner-from.",
         ),
     ),
 )

@@ -20,6 +20,7 @@ from chouette.game import (
     ANSWERS,
     Answer,
     AutoDouble,
+    BuyOut,
     CaptainResign,
     Carry,
     CubeFix,
@@ -146,6 +147,9 @@ def parse_event(obj: Any, where: str, *, allow_end: bool = False) -> Event:
                 f"{where}: captain-resigns 'kind' must be single, gammon or backgammon"
             )
         return CaptainResign(kind, _text(obj.get("successor"), f"{where}: successor"))
+    if act == "buy-out":
+        _keys(obj, {"act"}, where)
+        return BuyOut()
     if act == "cube":
         _keys(obj, {"act", "member", "value"}, where)
         value = obj.get("value")
@@ -197,6 +201,8 @@ def parse_event(obj: Any, where: str, *, allow_end: bool = False) -> Event:
             "resign",
             "resign-accept",
             "resign-refuse",
+            "captain-resigns",
+            "buy-out",
         ]
     )
     raise RecordError(f"{where}: 'act' must be one of {known}, not {act!r}")
@@ -422,6 +428,8 @@ def event_to_json(event: Event) -> dict[str, Any]:
         return {"act": "cube", "member": event.member, "value": event.value}
     if isinstance(event, CaptainResign):
         return {"act": "captain-resigns", "kind": event.kind, "successor": event.successor}
+    if isinstance(event, BuyOut):
+        return {"act": "buy-out"}
     if isinstance(event, Deal):
         out = {"act": "deal", "member": event.member, "points": event.points}
         if event.won_by is not None:

@@ -161,6 +161,7 @@ def status_json(status: Status) -> dict[str, Any]:
         "partner": line.partner,
         "sitting_out": [p for p in line.order if p in line.sitting_out],
         "away": dict(line.away),
+        **({"banks": dict(line.banks)} if line.banks else {}),
         "game": None
         if game is None
         else {
@@ -177,6 +178,7 @@ def status_json(status: Status) -> dict[str, Any]:
             },
             **({"extras": extras_json(game)} if game.extras else {}),
             **({"carried_over": game.carried_out} if game.carried_out else {}),
+            **({"bought_out": dict(game.bought_out)} if game.bought_out else {}),
         },
         **({"carry": status.carry} if status.carry else {}),
     }
@@ -675,6 +677,7 @@ def event_sentence(
     from chouette.game import (
         Answer,
         AutoDouble,
+        BuyOut,
         CaptainResign,
         Carry,
         CubeFix,
@@ -743,6 +746,8 @@ def event_sentence(
             f"the captain, {resigned}, resigns a {event.kind}; {event.successor} takes over "
             "the captain's place"
         )
+    if isinstance(event, BuyOut):
+        return f"the box, {box}, buys its partner, {after.partner}, out of the live cubes"
     if isinstance(event, End):
         how = " by resignation" if event.resigned else ""
         return f"the {event.winner} wins a {event.kind}{how}"

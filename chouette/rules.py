@@ -10,11 +10,13 @@ from chouette.errors import ChouetteError
 from chouette.limits import NUMBERS, within
 
 CubeMode = Literal["multi", "single"]
-Retention = Literal["captain", "net-profit", "net-not-loss", "beat-all"]
+Retention = Literal[
+    "captain", "net-profit", "net-not-loss", "won-not-loss", "beat-all", "score-sign"
+]
 ActingCaptain = Literal["keep-seat", "inherit"]
 Newcomer = Literal["after-loser", "before-loser"]
 BoxDoubles = Literal["any", "same-level", "with-captain"]
-PartnerPick = Literal["next", "last"]
+PartnerPick = Literal["next", "last", "box"]
 Consultation = Literal["free", "no-cube-no-talk", "none", "after-accept"]
 JacobyScope = Literal["per-cube", "any-cube-turned"]
 BeaversBy = Literal["both", "team", "box"]
@@ -22,6 +24,7 @@ AutoPastLimit = Literal["ignored", "box-choice", "carry-over"]
 BoxTakes = Literal["any", "half", "break-even"]
 Resignations = Literal["board", "per-member"]
 CaptainResigns = Literal["board", "takeover"]
+RollOff = Literal["one-die", "two-dice", "four-dice"]
 
 #: The scoring a new session is played under. Edition 1 is how chouette scored before the
 #: rules' edges were settled (issue 13: the acting captain under ``inherit``, a partner's own
@@ -46,6 +49,7 @@ BOUNDS: dict[str, tuple[int, int]] = {
     "partner_share": NUMBERS["--partner-share"],
     "split_at": NUMBERS["--split-at"],
     "beaver_limit": NUMBERS["--beaver-limit"],
+    "table_stakes": NUMBERS["--table-stakes"],
     "edition": (1, EDITION),
 }
 
@@ -63,11 +67,19 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "box_takes": get_args(BoxTakes),
     "resignations": get_args(Resignations),
     "captain_resigns": get_args(CaptainResigns),
+    "roll_off": get_args(RollOff),
 }
 
 #: Options written by :meth:`HouseRules.to_dict` only when not at their default: rules stored
 #: before the option existed read, and digest in a session's chain, as they always did.
-QUIET_DEFAULTS = {"captain_resigns": "board"}
+QUIET_DEFAULTS: dict[str, object] = {
+    "captain_resigns": "board",
+    "roll_off": "one-die",
+    "partner_optional": False,
+    "partner_run": False,
+    "buy_outs": False,
+    "table_stakes": None,
+}
 
 
 @dataclass(frozen=True)
@@ -88,6 +100,9 @@ class HouseRules:
     partner_from: int | None = None
     partner_pick: PartnerPick = "next"
     partner_share: int = 50
+    partner_optional: bool = False
+    partner_run: bool = False
+    buy_outs: bool = False
     extras: bool = False
     consultation: Consultation = "free"
     proxies: bool = False
@@ -102,6 +117,8 @@ class HouseRules:
     resignations: Resignations = "board"
     captain_resigns: CaptainResigns = "board"
     deals: bool = True
+    roll_off: RollOff = "one-die"
+    table_stakes: int | None = None
     edition: int = EDITION
 
     @property
@@ -164,6 +181,28 @@ class HouseRules:
         if self.partner_from is not None and self.partner_from < 3:
             raise ChouetteError(
                 "partner-from needs at least 3 seated players (box, partner, captain)"
+            )
+        for option, on in (
+            ("partner-optional", self.partner_optional),
+            ("partner-run", self.partner_run),
+            ("buy-outs", self.buy_outs),
+        ):
+            if on and self.partner_from is None:
+                raise ChouetteError(
+                    f"{option} is a rule of box partners: give --partner-from N, or leave "
+                    f"{option} out"
+                )
+        if self.partner_optional and self.partner_pick == "box":
+            raise ChouetteError(
+                "under partner-pick box the box names a partner or plays alone: "
+                "partner-optional goes without saying"
+            )
+        if self.table_stakes is not None and (self.partner_from is not None or self.extras):
+            other = "partner-from" if self.partner_from is not None else "extras"
+            raise ChouetteError(
+                f"table-stakes caps each player's losses pair by pair: it does not go with "
+                f"{other} (a box partner's or an extra's share of a capped loss is not "
+                "defined by the Florida rules it comes from)"
             )
         if not 0 <= self.partner_share <= 100:
             raise ChouetteError(f"partner-share is a percentage (0-100), not {self.partner_share}")
@@ -235,6 +274,9 @@ class HouseRules:
             ("partner-from", "off" if self.partner_from is None else str(self.partner_from)),
             ("partner-pick", self.partner_pick),
             ("partner-share", f"{self.partner_share}%"),
+            ("partner-optional", _on(self.partner_optional)),
+            ("partner-run", _on(self.partner_run)),
+            ("buy-outs", _on(self.buy_outs)),
             ("extras", _on(self.extras)),
             ("mandatory-extras", _on(self.mandatory_extras)),
             ("extra-redoubles", _on(self.extra_redoubles)),
@@ -244,6 +286,8 @@ class HouseRules:
             ("consultation", self.consultation),
             ("proxies", _on(self.proxies)),
             ("split-at", "off" if self.split_at is None else str(self.split_at)),
+            ("roll-off", self.roll_off),
+            ("table-stakes", "off" if self.table_stakes is None else str(self.table_stakes)),
             *([("edition", f"{self.edition} (older scoring)")] if self.edition < EDITION else []),
         ]
 

@@ -24,7 +24,9 @@ from chouette.rules import HouseRules
 def line_to_dict(line: Line) -> dict[str, Any]:
     """The line as plain data: the order, who sits out (in line order), partner, last down,
     and who is away (``[player, proxy]`` pairs, the proxy null when their cube follows the
-    captain's; written only when someone is, so a line without is stored as it always was)."""
+    captain's; written only when someone is, so a line without is stored as it always was),
+    ``alone`` when the box declined a partner and ``banks`` under table stakes (each written
+    only then)."""
     data: dict[str, Any] = {
         "order": list(line.order),
         "sitting_out": [p for p in line.order if p in line.sitting_out],
@@ -33,6 +35,10 @@ def line_to_dict(line: Line) -> dict[str, Any]:
     }
     if line.away:
         data["away"] = [[player, proxy] for player, proxy in line.away]
+    if line.alone:
+        data["alone"] = True
+    if line.banks:
+        data["banks"] = [[player, points] for player, points in line.banks]
     return data
 
 
@@ -50,12 +56,24 @@ def line_from_dict(data: Mapping[str, Any]) -> Line:
         for item in away
     ):
         raise TypeError("a line's away players are [player, proxy] pairs")
+    banks = data.get("banks") or ()
+    if not all(
+        isinstance(item, list)
+        and len(item) == 2
+        and isinstance(item[0], str)
+        and isinstance(item[1], int)
+        and not isinstance(item[1], bool)
+        for item in banks
+    ):
+        raise TypeError("a line's banks are [player, points] pairs")
     return Line(
         order=tuple(order),
         sitting_out=frozenset(data.get("sitting_out") or ()),
         partner=data.get("partner"),
         last_down=data.get("last_down"),
         away=tuple((player, proxy) for player, proxy in away),
+        alone=data.get("alone") is True,
+        banks=tuple((player, points) for player, points in banks),
     )
 
 

@@ -12,6 +12,7 @@ from chouette.game import (
     ANSWERS,
     Answer,
     AutoDouble,
+    BuyOut,
     Carry,
     Deal,
     Double,
@@ -26,7 +27,7 @@ from chouette.game import (
     apply,
     start,
 )
-from chouette.line import FOLLOWS, Line, name_proxy, new_line
+from chouette.line import FOLLOWS, Line, choose_partner, name_proxy, new_line
 from chouette.rules import EDITION, HouseRules
 
 NAMES = ["ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal"]
@@ -38,6 +39,10 @@ def house_rules(draw: st.DrawFn) -> HouseRules:
     jacoby = draw(st.booleans())
     extras = draw(st.booleans())
     mandatory_beaver = draw(st.booleans())
+    partner_from = draw(st.sampled_from([None, None, 3, 4, 5, 6]))
+    partner_pick = draw(st.sampled_from(["next", "last", "box"]))
+    partners = partner_from is not None
+    table_stakes = None if partners or extras else draw(st.sampled_from([None, None, 2, 5]))
     return HouseRules(
         cubes=draw(st.sampled_from(["multi", "single"])),
         jacoby=jacoby,
@@ -56,13 +61,22 @@ def house_rules(draw: st.DrawFn) -> HouseRules:
         deals=draw(st.sampled_from([True, True, False])),
         auto_doubles=draw(st.integers(0, 3)),
         max_cube=draw(st.sampled_from([None, None, 1, 2, 8, 64])),
-        retention=draw(st.sampled_from(["captain", "net-profit", "net-not-loss", "beat-all"])),
+        retention=draw(
+            st.sampled_from(
+                ["captain", "net-profit", "net-not-loss", "won-not-loss", "beat-all", "score-sign"]
+            )
+        ),
         acting_captain=draw(st.sampled_from(["keep-seat", "inherit"])),
         newcomer=draw(st.sampled_from(["after-loser", "before-loser"])),
         box_doubles=draw(st.sampled_from(["any", "same-level", "with-captain"])),
         mandatory_beaver=mandatory_beaver,
-        partner_from=draw(st.sampled_from([None, None, 3, 4, 5, 6])),
-        partner_pick=draw(st.sampled_from(["next", "last"])),
+        partner_from=partner_from,
+        partner_pick=partner_pick,
+        partner_optional=partners and partner_pick != "box" and draw(st.booleans()),
+        partner_run=partners and draw(st.booleans()),
+        buy_outs=partners and draw(st.booleans()),
+        table_stakes=table_stakes,
+        roll_off=draw(st.sampled_from(["one-die", "two-dice", "four-dice"])),
         partner_share=draw(st.sampled_from([0, 33, 50, 100])),
         extras=extras,
         consultation=draw(st.sampled_from(["free", "no-cube-no-talk", "none", "after-accept"])),
@@ -76,6 +90,12 @@ def house_rules(draw: st.DrawFn) -> HouseRules:
 def lines(draw: st.DrawFn, rules: HouseRules, min_players: int = 3) -> Line:
     players = draw(st.permutations(NAMES))[: draw(st.integers(min_players, 8))]
     line = new_line(players, rules)
+    if rules.partner_pick == "box" and rules.partner_from is not None:
+        crew = line.crew if len(line.active) >= rules.partner_from else ()
+        named = draw(st.sampled_from([None, *crew]))  # the box names a partner, or plays alone
+        line = choose_partner(line, named, rules) if named is not None else line
+    elif rules.partner_optional and line.partner is not None and draw(st.booleans()):
+        line = choose_partner(line, None, rules)
     if rules.proxies and line.crew:  # some of the crew away: following the captain, or a proxy
         for member in draw(st.lists(st.sampled_from(line.crew), unique=True)):
             proxy = draw(st.sampled_from([FOLLOWS, FOLLOWS, line.order[1], line.order[0]]))
@@ -100,6 +120,7 @@ def candidates(game: Game, subset: list[str]) -> Iterator[Event]:
         yield ResignAnswer(True, m)
         yield ResignAnswer(False, m)
     yield Answer("take", game.box)
+    yield BuyOut()
     yield Resign("gammon", tuple(subset))
     yield Resign("single")
     for winner in ("box", "team"):
@@ -130,7 +151,7 @@ def legal(game: Game, event: Event) -> Game | None:
 KINDS: list[type] = (
     [Double] * 4
     + [Answer] * 5
-    + [AutoDouble, Carry, Deal, Extra, ExtraDouble, ExtraAnswer, Resign, ResignAnswer]
+    + [AutoDouble, Carry, Deal, Extra, ExtraDouble, ExtraAnswer, Resign, ResignAnswer, BuyOut]
     + [End, End]
 )
 

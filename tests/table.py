@@ -5,6 +5,7 @@ from __future__ import annotations
 from chouette.game import (
     Answer,
     AutoDouble,
+    BuyOut,
     Carry,
     Deal,
     Double,
@@ -45,7 +46,7 @@ def ev(text: str) -> Event:
     premium), ``"end box gammon"``,
     ``"auto"`` (``"auto --box-chooses"``), ``"carry accept 1"``, ``"resign gammon C M1"``,
     ``"resign-accept C"``, ``"resign-refuse C"``, ``"double-extra C M1"``,
-    ``"take-extra C M1"``."""
+    ``"take-extra C M1"``, ``"buy-out"``."""
     words = text.split()
     act, args = words[0], words[1:]
     if act == "auto":
@@ -56,6 +57,8 @@ def ev(text: str) -> Event:
         return Resign(args[0], tuple(args[1:]))  # type: ignore[arg-type]
     if act in ("resign-accept", "resign-refuse"):
         return ResignAnswer(act == "resign-accept", args[0])
+    if act == "buy-out":
+        return BuyOut()
     if act == "double-extra":
         return ExtraDouble(args[0], args[1])
     if act in ("take-extra", "drop-extra"):

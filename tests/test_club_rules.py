@@ -266,7 +266,7 @@ def test_an_extra_moves_money_only_between_its_two_players_by_its_worth(data):
     """A law: the game settled with its extras differs from the same game without them by
     each extra's worth (premium and points × the board's level, at the pair's stake), paid
     between its two players; the pairs with the box and the next line do not change."""
-    rules = replace(data.draw(house_rules()), extras=True)
+    rules = replace(data.draw(house_rules()), extras=True, table_stakes=None)
     line, rules, game, _ = data.draw(games(rules=rules))
     assume(game.extras)
     stakes = {p: data.draw(st.integers(1, 500), label=f"stake {p}") for p in game.players}

@@ -7,12 +7,14 @@ import copy
 import json
 from itertools import combinations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from chouette.errors import ChouetteError
 from chouette.game import apply
 from chouette.outcome import settle_game
+from chouette.presets import PUBLISHED
 from chouette.record import parse_record, play_record, to_record
 from chouette.settlement import clears, settle
 from tests.examples import examples
@@ -45,8 +47,23 @@ def test_rotation_keeps_every_player_exactly_once(played):
     nxt = result.next_line
     assert sorted(nxt.order) == sorted(line.order)
     assert len(set(nxt.order)) == len(nxt.order)
-    assert nxt.sitting_out == line.sitting_out
+    broke = {p for p in nxt.order if nxt.bank(p) == 0}  # table stakes: an empty bank sits out
+    assert nxt.sitting_out == line.sitting_out | broke
     assert nxt.partner is None or nxt.partner in nxt.active[1:]
+    assert all(bank >= 0 for _, bank in nxt.banks)
+
+
+@pytest.mark.parametrize("preset", PUBLISHED, ids=lambda p: p.name)
+@settings(max_examples=examples(25), deadline=None)
+@given(st.data())
+def test_every_preset_plays_games_that_sum_to_zero_and_keep_every_player(preset, data):
+    """The laws on each published rule set's own combination of options."""
+    line, _, game, _ = data.draw(games(rules=preset.rules))
+    players = players_of(game)
+    stakes = {p: data.draw(st.integers(1, 500), label=f"stake {p}") for p in players}
+    result = settle_game(game, stakes)
+    assert sum(result.points.values()) == 0 and sum(result.cents.values()) == 0
+    assert sorted(result.next_line.order) == sorted(line.order)
 
 
 @LAWS

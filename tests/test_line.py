@@ -124,6 +124,16 @@ ROTATIONS = [
     ("beat-all", (-1, -1, 1), "M1 | M2, C, B"),
     ("beat-all", (-1, -1, -1), "B | M1, M2, C"),
     ("beat-all", (2, -1, -1), "C | M1, M2, B"),
+    # score-sign (T5): the box stays if up; else the captain takes it if up; else nobody moves
+    ("score-sign", (-1, -1, -1), "B | M1, M2, C"),
+    ("score-sign", (1, 0, -1), "C | M1, M2, B"),
+    ("score-sign", (-1, 1, 1), "B | C, M1, M2"),
+    ("score-sign", (0, 0, 0), "B | C, M1, M2"),
+    # won-not-loss (L.A.): the last pair (M2, dealt last) decides "won"; then the net
+    ("won-not-loss", (-1, 1, -1), "B | M1, M2, C"),
+    ("won-not-loss", (1, 1, -1), "M1 | M2, C, B"),  # won, but lost points: box last
+    ("won-not-loss", (-1, -1, 1), "M1 | M2, C, B"),  # not won; the captain lost: stand-up
+    ("won-not-loss", (1, -1, 0), "C | M1, M2, B"),  # a deal at 0 is not a win
 ]
 
 
@@ -133,6 +143,47 @@ def test_rotation_by_retention_rule(retention, results, expected):
     deals = [f"deal {m} {p}" for m, p in zip(("C", "M1", "M2"), results, strict=True)]
     game = play("B | C, M1, M2", *deals, rules=rules)
     assert show(outcome(game).next_line) == expected
+
+
+def test_won_not_loss_a_box_that_wins_the_board_but_loses_points_goes_last():
+    rules = HouseRules(retention="won-not-loss")
+    game = play(
+        "B | C, M1, M2",
+        *("double M1 --by member", "drop M1", "double M2 --by member", "drop M2", "end box"),
+        rules=rules,
+    )
+    result = outcome(game)
+    assert result.points["B"] == -1
+    assert show(result.next_line) == "M1 | M2, C, B"
+    assert "box goes last: won-not-loss rule, the box won the board but the box lost -1" in (
+        result.why
+    )
+
+
+def test_won_not_loss_the_last_member_passing_the_box_cube_is_a_win():
+    rules = HouseRules(retention="won-not-loss")
+    game = play("B | C, M1", "double C --by member", "drop C", "double M1", "drop M1", rules=rules)
+    result = outcome(game)  # B lost 1 to C, won 1 from M1: net 0, and M1 passed last
+    assert show(result.next_line) == "B | M1, C"
+    assert any("the last pair still in (M1) ended in the box's favour" in w for w in result.why)
+
+
+def test_won_not_loss_the_box_dropping_last_is_no_win_whatever_the_net():
+    rules = HouseRules(retention="won-not-loss")
+    game = play(
+        "B | C, M1",
+        *("double C", "take C", "double C --by member", "drop C"),  # C wins 2... then
+        *("double M1 --by member", "drop M1"),  # ...the box drops M1's double last
+        rules=rules,
+    )
+    assert show(outcome(game).next_line) == "C | M1, B"
+
+
+def test_score_sign_nobody_moves_says_so():
+    game = play("B | C, M1", "deal C 0", "deal M1 1", rules=HouseRules(retention="score-sign"))
+    result = outcome(game)
+    assert show(result.next_line) == "B | C, M1"
+    assert "the line stays as it is" in result.why
 
 
 def test_captain_drop_keep_seat_lets_the_captains_result_decide():
@@ -278,3 +329,25 @@ def test_a_proxy_deciding_for_someone_cannot_leave_or_sit_out():
         assert str(err.value) == why
     with pytest.raises(LineError, match="b is sitting out: a proxy decides at the table"):
         name_proxy(sit_out(line, "b", rules), "a", "b", rules)
+
+
+# ------------------------------------------------------------ the roll-off's dice
+
+
+def test_roll_off_with_two_dice_counts_a_double_twice():
+    """Colorado [S3]: two dice, doubles count: 3-3 (12) beats 6-5 (11)."""
+    result = roll_off(["ann", "bob", "cat"], ScriptedDice(6, 5, 3, 3, 1, 2), "two-dice")
+    assert result.order == ("bob", "ann", "cat")
+    assert result.rounds == ((("ann", 11), ("bob", 12), ("cat", 3)),)
+    assert result.said() == ["round 1: ann 6-5 (11), bob 3-3 (12), cat 1-2 (3)"]
+
+
+def test_roll_off_with_four_dice_sums_them_and_ties_roll_again():
+    """St Albans [S4]: four dice summed; a tie re-rolls among the tied only."""
+    dice = ScriptedDice(1, 2, 3, 4, 4, 3, 2, 1, 6, 6, 6, 6, 1, 1, 1, 1, 2, 2, 2, 2)
+    result = roll_off(["ann", "bob", "cat"], dice, "four-dice")
+    assert result.order == ("cat", "bob", "ann")
+    assert result.rounds == (
+        (("ann", 10), ("bob", 10), ("cat", 24)),
+        (("ann", 4), ("bob", 8)),
+    )

@@ -85,6 +85,9 @@ STATED = [
     ("colorado", "cubes", "multi", "Each member of the Team has a doubling cube."),
     ("colorado", "partner_pick", "last", "The last person on the team would be the first"),
     ("colorado", "consultation", "after-accept", "turned and accepted ... Those without a cube"),
+    ("colorado", "partner_from", 6, "Optionally Box may take a Partner when there are 6"),
+    ("colorado", "partner_optional", True, "Optionally Box may take a Partner"),
+    ("colorado", "roll_off", "two-dice", "rolled with 2 dice (doubles count)"),
     ("esk", "box_takes", "half", "take at least half of them or drop all"),
     ("esk", "beavers", False, "beavers: no"),
     ("esk", "raccoons", False, "raccoons: no"),
@@ -100,7 +103,7 @@ STATED = [
     ("la", "extras", True, "the passing crew members may offer extras"),
     ("la", "mandatory_extras", True, "either pass the box's cube or take extras"),
     ("la", "box_doubles", "with-captain", "doubles anybody, he must double the captain"),
-    ("la", "retention", "net-not-loss", "net result for the game can not result in a loss"),
+    ("la", "retention", "won-not-loss", "have the last active crew member pass your cube"),
     ("laws-1931", "cubes", "single", "Each rejector forfeits to the Man in the Box his count"),
     ("laws-1931", "acting_captain", "inherit", "the Man in the Box he loses his position"),
     ("laws-1931", "retention", "captain", "He retains his position until defeated."),
@@ -111,6 +114,8 @@ STATED = [
     ("woolsey", "newcomer", "after-loser", "he is behind the player who just lost"),
     ("woolsey", "split_at", 10, "The size of the chouette is limited to 10"),
     ("woolsey", "retention", "captain", "When the box wins that player retains the box"),
+    ("woolsey", "partner_run", True, "the partnership remains intact for the remainder"),
+    ("florida-challenge", "table_stakes", 50, "everyone starts with a bank (usually 50 points)"),
 ]  # fmt: skip
 
 # The options chouette chose for a preset where its source is silent (each says why).
@@ -121,23 +126,24 @@ OURS = {
     "boston": {"raccoons": True, "retention": "captain"},
     "cambridge": {},
     "clinton-hill": {},
-    "colorado": {"partner_from": None},
+    "colorado": {},
     "esk": {"jacoby": True, "retention": "captain"},
     "la": {"jacoby": True},
     "laws-1931": {"jacoby": False, "beavers": False, "raccoons": False},
     "woolsey": {},
+    "florida-challenge": {"jacoby": True, "retention": "captain"},
 }
 
-PARTLY_READ = {"amsterdam-020", "rotterdam-010", "boston", "colorado", "esk"}
+PARTLY_READ = {"amsterdam-020", "rotterdam-010", "boston", "colorado", "esk", "florida-challenge"}
 
 
 def test_the_published_presets_are_the_club_rule_sets_chouette_can_express():
     assert [p.name for p in PUBLISHED] == [
         "act", "amsterdam-020", "rotterdam-010", "boston", "cambridge", "clinton-hill",
-        "colorado", "esk", "la", "laws-1931", "woolsey",
+        "colorado", "esk", "florida-challenge", "la", "laws-1931", "woolsey",
     ]  # fmt: skip
     assert {p.source.tag for p in PUBLISHED} == {
-        "S1", "S2", "S3", "S5", "S7", "S8", "S9", "S10", "S11", "T2",
+        "S1", "S2", "S3", "S5", "S7", "S8", "S9", "S10", "S11", "S29", "T2",
     }  # fmt: skip
     assert {p.name for p in PUBLISHED if p.source.partly_read} == PARTLY_READ
 

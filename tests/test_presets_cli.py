@@ -127,7 +127,7 @@ def test_the_presets_listed_each_citing_its_source(chouette):
     listed = chouette("rules", "--presets").stdout.splitlines()
     assert listed[0].split() == ["preset", "rules", "source", "chouette's", "choices"]
     assert listed[2].split()[:2] == ["act", "Backgammon"]
-    assert "[S11] https://www.bgonline.org/forums/webbbs_config.pl?read=141034" in listed[10]
+    assert "[S11] https://www.bgonline.org/forums/webbbs_config.pl?read=141034" in listed[11]
     assert listed[5].startswith("boston") and "(partly read)" in listed[5]
     assert listed[5].endswith("raccoons, retention")
     found = chouette.json("rules", "--presets")["presets"]
@@ -144,8 +144,12 @@ def test_the_presets_listed_each_citing_its_source(chouette):
             "(implicitly)",
         }
     ]
-    words = "Your net result for the game can not result in a loss;"
-    assert {"option": "retention", "value": "net-not-loss", "words": words} in la["stated"]
+    words = (
+        "To retain the box you must win the game, if played to completion against anyone, or "
+        "have the last active crew member pass your cube or make a negative settlement. Your "
+        "net result for the game can not result in a loss;"
+    )
+    assert {"option": "retention", "value": "won-not-loss", "words": words} in la["stated"]
     one = chouette("rules", "--preset", "L.A.").stdout.splitlines()
     assert one[:4] == [
         "Preset la: L.A. chouette rules (Joe Russell, 2013)",
@@ -189,7 +193,7 @@ def test_a_clubs_own_preset_is_kept_for_the_next_evening(chouette, ledger_url):
         "saved_at": "2026-11-20T20:00:00+00:00",
         "saved_from": "fri",
     }
-    assert card["rules"]["retention"] == "net-not-loss" and card["rules"]["jacoby"] is True
+    assert card["rules"]["retention"] == "won-not-loss" and card["rules"]["jacoby"] is True
     assert chouette("rules").stdout.splitlines()[2] == (
         "Preset: Tuesday club, the club's own (saved on 2026-11-20 20:00 UTC from fri)."
     )
@@ -219,13 +223,13 @@ def test_a_clubs_own_preset_is_kept_for_the_next_evening(chouette, ledger_url):
     ("args", "code", "message"),
     [
         (("--rules", "boston-tea"), 2, "--rules: there is no preset called boston-tea (presets: "
-         "act, amsterdam-020, rotterdam-010, boston, cambridge, clinton-hill, colorado, esk, la, "
-         "laws-1931, woolsey; chouette rules --presets lists them)"),
+         "act, amsterdam-020, rotterdam-010, boston, cambridge, clinton-hill, colorado, esk, "
+         "florida-challenge, la, laws-1931, woolsey; chouette rules --presets lists them)"),
         (("--rules", "cambridge", "--raccoons"), 1, "raccoons need beavers: turn beavers on or "
          "raccoons off (with the preset cambridge)"),
         (("--rules", "club:la"), 2, "--rules: there is no preset called la (presets: act, "
-         "amsterdam-020, rotterdam-010, boston, cambridge, clinton-hill, colorado, esk, la, "
-         "laws-1931, woolsey; chouette rules --presets lists them)"),
+         "amsterdam-020, rotterdam-010, boston, cambridge, clinton-hill, colorado, esk, "
+         "florida-challenge, la, laws-1931, woolsey; chouette rules --presets lists them)"),
     ],
 )  # fmt: skip
 def test_a_preset_that_cannot_be_played_is_refused_and_no_ledger_is_made(

@@ -102,6 +102,14 @@ def test_an_evening_from_the_command_line_of_the_page(ledger_url):
             {"act": "new", "name": "saturday", "players": "ann bob cat dan", "session": "friday"}
         )
         assert status == 200 and "Line: ann | bob, cat, dan" in answer["said"], answer
+        # the house rules' own commands run there too: a partner named, a buy-out
+        status, answer = run(
+            "new sunday ann bob cat dan eve fay --partner-from 6 --partner-pick box --buy-outs"
+        )
+        assert status == 200, answer
+        for line, said in (("partner dan", "dan is ann's partner"), ("buy-out", "buys its")):
+            status, answer = run(line, "sunday")
+            assert status == 200 and said in str(answer["message"]), (line, answer)
         before = dump(ledger_url)
         # the page's keeper only: without the PIN, nothing runs
         stranger = Keeper(server, cookie="")

@@ -13,6 +13,7 @@ from chouette.errors import ChouetteError
 from chouette.game import (
     Answer,
     AutoDouble,
+    BuyOut,
     Carry,
     Deal,
     Double,
@@ -166,6 +167,8 @@ def enabled(found: Legal, game: Game, event: Event) -> bool:
         return found.answer(event.member, event.act)
     if isinstance(event, Deal):
         return event.member in found.deals
+    if isinstance(event, BuyOut):
+        return found.buy_out
     assert isinstance(event, End)
     return found.end
 
@@ -231,6 +234,7 @@ def test_every_enabled_button_posts_an_action_whose_events_apply(played):
         forms += [{"act": ["double-team"]}] if found.team_double else []
         forms += [{"act": ["auto-double"]}] if found.auto_double else []
         forms += [{"act": ["auto-double-box"]}] if found.auto_double_box else []
+        forms += [{"act": ["buy-out"]}] if found.buy_out else []
         forms += [{"act": ["carry-decline"]}] if found.carry else []
         forms += [{"act": ["carry-accept"]}] if found.carry_accept else []
         forms += [{"act": ["resign"], "level": ["gammon"]}] if found.resign else []

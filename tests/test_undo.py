@@ -242,6 +242,11 @@ COMMANDS = [
     ("double-extra", "bob", "cat"),
     ("take-extra", "bob", "cat"),
     ("drop-extra", "bob", "cat"),
+    # the box's partner and table stakes
+    ("partner", "cat"),
+    ("partner", "--none"),
+    ("buy-out",),
+    ("bank", "ann", "5"),
 ]
 
 # The house rules a session of the law is started with (after `--auto-doubles 1`).
@@ -253,6 +258,9 @@ RULES: list[tuple[str, ...]] = [
      "--box-doubles", "with-captain"),
     ("--mandatory-beaver", "--beaver-limit", "1", "--beavers-by", "team", "--no-deals",
      "--box-takes", "break-even"),
+    ("--partner-from", "4", "--partner-pick", "box", "--buy-outs", "--partner-run",
+     "--retention", "won-not-loss"),
+    ("--table-stakes", "2", "--retention", "score-sign"),
 ]  # fmt: skip
 
 
@@ -300,6 +308,10 @@ def run_command(chouette, command, folder: Path, step: int):
          RULES[3])  # fmt: skip
 @example([("double", "bob", "cat"), ("drop", "cat"), ("take", "bob"), ("extra", "bob", "cat"),
           ("drop", "bob")], RULES[3])  # fmt: skip
+@example([("partner", "cat"), ("buy-out",), ("double", "bob", "--by", "member"),
+          ("drop", "bob"), ("end", "box"), ("partner", "--none")], RULES[5])  # fmt: skip
+@example([("double", "bob"), ("take", "bob"), ("end", "team", "--gammon"), ("bank", "ann", "5"),
+          ("end", "box")], RULES[6])  # fmt: skip
 def test_any_command_followed_by_undo_changes_nothing(commands, options):
     """Whatever state the session is in, a command that succeeds and is then undone leaves
     every report exactly as it was; then the command is given again, and play goes on."""

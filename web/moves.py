@@ -21,6 +21,7 @@ from chouette.game import (
     Answer,
     AnswerAct,
     AutoDouble,
+    BuyOut,
     Carry,
     Deal,
     Double,
@@ -49,6 +50,7 @@ LINE_ACTS = ("join", "leave", "sit-out", "sit-in")
 PLAY_ACTS = (
     "auto-double",
     "auto-double-box",
+    "buy-out",
     "carry-accept",
     "carry-decline",
     "double-box",
@@ -76,6 +78,7 @@ class Legal:
     members: tuple[str, ...] = ()
     auto_double: bool = False
     auto_double_box: bool = False
+    buy_out: bool = False
     carry: int = 0
     carry_accept: bool = False
     resign: bool = False
@@ -189,6 +192,7 @@ def legal(
         auto_double=_applies(game, AutoDouble()),
         auto_double_box=rules.auto_past_limit == "box-choice"
         and _applies(game, AutoDouble(box_chose=True)),
+        buy_out=rules.buy_outs and _applies(game, BuyOut()),
         carry=(game.carry_in or 0) if _applies(game, Carry(False)) else 0,
         carry_accept=game.carry_in is not None and _applies(game, Carry(True)),
         resign=_applies(game, Resign("single")),
@@ -338,6 +342,8 @@ def events_for(action: Action, game: Game | None) -> list[Event]:
         return [AutoDouble()]
     if act == "auto-double-box":
         return [AutoDouble(box_chose=True)]
+    if act == "buy-out":
+        return [BuyOut()]
     if act in ("carry-accept", "carry-decline"):
         return [Carry(act == "carry-accept")]
     if act == "resign":

@@ -1,0 +1,105 @@
+"""Table stakes (house rule ``table-stakes``, the Florida "Chouette Challenge" [S29]): each
+player's bank caps what they lose ("all in"), an empty bank sits out, and a player who cannot
+cover the starting cube against every opponent is kept out of the box and the captaincy."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from chouette.errors import ChouetteError
+from chouette.line import join, leave, new_line, set_bank
+from chouette.outcome import cap_pairs
+from chouette.rules import HouseRules
+from tests.examples import examples
+from tests.table import outcome, play, show
+
+FLORIDA = HouseRules(table_stakes=3)
+
+
+def test_a_box_all_in_shares_its_bank_by_what_each_member_won():
+    game = play(
+        new_line(["B", "C", "M1", "M2"], FLORIDA),
+        *("double C", "take C", "double M1 M2", "take M1", "take M2", "end team gammon"),
+        rules=FLORIDA,
+    )
+    result = outcome(game)  # each won 4 (a gammon on 2): the box has 3
+    assert result.points == {"B": -3, "C": 1, "M1": 1, "M2": 1}
+    assert result.pairs == {"C": 1, "M1": 1, "M2": 1}
+    assert dict(result.next_line.banks) == {"B": 0, "C": 4, "M1": 4, "M2": 4}
+    assert "B" in result.next_line.sitting_out  # an empty bank sits out
+    assert "B's bank is empty: B sits out (chouette bank B POINTS for a re-entry)" in result.why
+
+
+def test_a_member_all_in_loses_their_bank_and_no_more():
+    line = set_bank(new_line(["B", "C", "M1"], FLORIDA), "M1", 1, FLORIDA)
+    result = outcome(play(line, "double M1 --by member", "take M1", "end box", rules=FLORIDA))
+    assert result.points == {"B": 2, "C": -1, "M1": -1}  # M1's cube at 2, but a bank of 1
+
+
+def test_the_box_pays_what_it_took_from_the_losers_and_its_bank():
+    capped, why = cap_pairs("B", {"C": 5, "M1": -2, "M2": 4}, {"B": 1, "C": 9, "M1": 9, "M2": 9})
+    assert capped == {"C": 2, "M1": -2, "M2": 1}  # 3 to share in 5:4 is 1.67 and 1.33
+    assert sum(capped.values()) == 1 and why  # the box: -1, its bank of 1 all in
+
+
+def test_a_player_who_cannot_cover_the_starting_cube_is_kept_out_of_the_box():
+    line = new_line(["B", "C", "M1", "M2"], FLORIDA)
+    line = set_bank(line, "B", 2, FLORIDA)  # 2 points against three members: not covered
+    assert show(line).startswith("C | B, M1, M2")
+
+
+def test_a_player_with_an_empty_bank_joins_only_with_a_new_bank():
+    line = new_line(["B", "C", "M1", "M2"], FLORIDA)
+    result = outcome(play(line, "double M2 --by member", "take M2", "end box", rules=FLORIDA))
+    assert result.next_line.bank("B") == 7
+    line = leave(result.next_line, "M2", FLORIDA)
+    broke = outcome(
+        play(line, "double C --by member", "take C", "end box gammon", rules=FLORIDA)
+    ).next_line
+    assert broke.bank("C") == 0 and "C" in broke.sitting_out
+    left = leave(broke, "C", FLORIDA)
+    with pytest.raises(ChouetteError, match="C's bank is empty: give C a new bank first"):
+        join(left, "C", FLORIDA)
+    back = join(set_bank(left, "C", 3, FLORIDA), "C", FLORIDA)
+    assert back.bank("C") == 3 and "C" in back.active
+
+
+@pytest.mark.parametrize(
+    ("rules", "name", "points", "message"),
+    [
+        (HouseRules(), "B", 5, "no table stakes"),
+        (FLORIDA, "Z", 5, "Z has not played in this session"),
+        (FLORIDA, "B", 0, "a bank is 1 point or more"),
+        (FLORIDA, "B", 3, "B's bank is 3 already"),
+    ],
+)
+def test_a_bank_that_cannot_be_set_is_refused(rules, name, points, message):
+    with pytest.raises(ChouetteError, match=message):
+        set_bank(new_line(["B", "C", "M1"], rules), name, points, rules)
+
+
+@pytest.mark.parametrize("other", [{"partner_from": 4}, {"extras": True}])
+def test_table_stakes_do_not_go_with_partners_or_extras(other):
+    with pytest.raises(ChouetteError, match="table-stakes caps each player's losses"):
+        HouseRules(table_stakes=50, **other)
+
+
+pairs = st.dictionaries(st.sampled_from(["C", "M1", "M2", "M3"]), st.integers(-24, 24))
+banks = st.fixed_dictionaries({p: st.integers(0, 12) for p in ("B", "C", "M1", "M2", "M3")})
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(pairs, banks)
+def test_nobody_loses_more_than_their_bank_and_nobody_wins_more_than_they_won(pairs, banks):
+    """A law: capped, every pair is between what it was and 0, no member loses more than
+    their bank, and the box loses no more than its bank; uncapped where everyone covers."""
+    capped, _ = cap_pairs("B", pairs, banks)
+    for member, points in pairs.items():
+        assert min(points, 0) <= capped[member] <= max(points, 0)
+        assert capped[member] >= -banks[member]
+    assert -sum(capped.values()) >= -banks["B"]
+    covered = all(p >= -banks[m] for m, p in pairs.items()) and -sum(pairs.values()) >= -banks["B"]
+    if covered:
+        assert capped == pairs

@@ -1,0 +1,73 @@
+"""Table stakes through the commands (``new --table-stakes``, ``chouette bank``, the preset
+``florida-challenge``): the banks on the line and in ``status --json``, a capped game booked
+and explained, ``bank`` undone and made again by a correction, refusals that write nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.test_undo import reports
+
+
+def all_in_evening(chouette):
+    chouette("new", "fri", "ann", "bob", "cat", "dan", "--table-stakes", "3")
+    chouette("double", "bob", "cat", "dan")
+    chouette("take", "--all")
+    return chouette("end", "team", "--gammon").stdout
+
+
+def test_a_box_all_in_is_booked_at_its_bank_and_sits_out(chouette):
+    said = all_in_evening(chouette)
+    assert "ann, the box, owes 12 but has 3 left in the bank and took 0: all in" in said
+    assert "Next line: bob | cat, dan  (sitting out: ann)  (banks: bob 4, cat 4, dan 4, ann 0)" in (
+        said
+    )
+    status = chouette.json("status")
+    assert status["banks"] == {"ann": 0, "bob": 4, "cat": 4, "dan": 4}
+    assert status["sitting_out"] == ["ann"]
+    settle = chouette("settle").stdout.splitlines()
+    assert [line.split() for line in settle[2:5]] == [
+        ["ann", "bob", "1.00"], ["ann", "cat", "1.00"], ["ann", "dan", "1.00"],
+    ]  # fmt: skip
+    chouette("check")
+
+
+def test_a_re_entry_puts_a_player_back_and_undo_takes_it_back(chouette):
+    all_in_evening(chouette)
+    before = reports(chouette)
+    assert chouette("bank", "ANN", "3").stdout == (
+        "ann's bank is 3. Line: bob | cat, dan, ann  (banks: bob 4, cat 4, dan 4, ann 3)\n"
+    )
+    chouette("undo")
+    assert reports(chouette) == before
+
+
+def test_a_bank_set_before_an_amended_game_is_set_again(chouette):
+    all_in_evening(chouette)
+    chouette("bank", "ann", "5")
+    chouette("end", "box")
+    chouette("amend", "1", "--result", "box", "--note", "the box won")
+    status = chouette.json("status")
+    assert status["box"] == "ann"  # ann kept the box, her bank set to 5 and three singles won
+    assert status["banks"] == {"ann": 8, "bob": 0, "cat": 0, "dan": 0}
+
+
+@pytest.mark.parametrize(
+    ("options", "args", "message"),
+    [
+        ((), ("ann", "5"), "this session has no table stakes"),
+        (("--table-stakes", "3"), ("zed", "5"), "zed has not played in this session"),
+        (("--table-stakes", "3"), ("ann", "3"), "ann's bank is 3 already"),
+    ],
+)
+def test_a_bank_that_cannot_be_set_is_refused_and_nothing_written(chouette, options, args, message):
+    chouette("new", "fri", "ann", "bob", "cat", *options)
+    before = reports(chouette)
+    assert message in chouette("bank", *args, code=1).stderr
+    assert reports(chouette) == before
+
+
+def test_the_florida_preset_plays_table_stakes_of_fifty(chouette):
+    chouette("new", "fri", "ann", "bob", "cat", "--rules", "florida-challenge")
+    assert chouette.json("status")["banks"] == {"ann": 50, "bob": 50, "cat": 50}
+    assert "Each player starts with a bank of 50 points" in chouette("rules").stdout
