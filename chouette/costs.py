@@ -155,7 +155,10 @@ def check_charge(charge: Charge, players: Collection[str], session: str) -> Char
     else:
         raise ChouetteError(f"{charge.kind!r} is neither a fee nor an expense")
     if made != charge:
-        raise ChouetteError(f"the shares of a {charge.kind} are not its split: {charge.said()}")
+        what = "a fee" if charge.kind == "fee" else "a shared cost"
+        raise ChouetteError(
+            f"its shares are not what {what} of {format_money(charge.cents)} gives ({made.said()})"
+        )
     for name in [charge.to, *(n for n, _ in charge.shares)]:
         if name not in players:
             raise ChouetteError(f"{name} has not played in {session}")

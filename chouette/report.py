@@ -92,12 +92,22 @@ class SessionSummary:
 class Undone:
     """What ``undo`` took back: a command's events (``events``, of game ``number``; the game
     has not started now if ``game_gone``), the games of a ``record`` or an ``import`` (games
-    ``number`` to ``last``; an import's ``file``), a ``payment``, a change of the ``line`` or
+    ``number`` to ``last``; an import's ``file``), a ``payment``, a ``charge`` (a fee or a
+    shared cost), a change of the ``line`` or
     a ``split`` of the table, a ``rename`` of the session or players' ``accept``ance of the
     rules, or the correction (``amend``) of a game (``said``: what the command said it did)."""
 
     what: Literal[
-        "events", "record", "import", "payment", "line", "split", "rename", "accept", "amend"
+        "events",
+        "record",
+        "import",
+        "payment",
+        "charge",
+        "line",
+        "split",
+        "rename",
+        "accept",
+        "amend",
     ]
     number: int = 0
     last: int | None = None
@@ -862,7 +872,7 @@ def done_text(done: Undone) -> str:
         return f"the import of {done.file} ({games_text(done.number, done.last)})"
     if done.what == "record":
         return f"the record of {games_text(done.number, done.last)}"
-    if done.what in ("payment", "line", "split", "rename", "accept", "amend"):
+    if done.what in ("payment", "charge", "line", "split", "rename", "accept", "amend"):
         return done.said
     return f"{', '.join(e.describe() for e in done.events)} (game {done.number})"
 
