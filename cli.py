@@ -2765,9 +2765,10 @@ def standings(
 ) -> None:
     """Points and money per player.
 
-    For the session, or with --all for the club's running ledger. Where payments were booked
-    (`chouette pay`), the table shows the money won at the table, the payments and the
-    balance they leave (CSV and JSON keep their columns: the balance is the money).
+    For the session, or with --all for the club's running ledger. Where fees and shared
+    costs (`chouette fee`, `chouette expense`) or payments (`chouette pay`) were booked, the
+    table shows the money won at the table, the fees and costs, the payments and the
+    balance they leave (CSV keeps its columns: the balance is the money).
 
     Examples:
 
@@ -2781,14 +2782,15 @@ def standings(
     fmt = pick_format(as_json, fmt)
     with reading(ctx) as book:
         info = scope(book, ctx, all)
-        payments = book.paid(info)
-        table = rank(book.players(info), book.totals(info), payments)
-        paid = payments if fmt in (Format.table, Format.markdown) else None
+        payments, costs = book.paid(info), book.costs(info)
+        table = rank(book.players(info), book.totals(info), payments, costs)
     name = None if info is None else info.name
     if fmt is Format.json:
-        emit_json(standings_json(name, table))
-    else:
-        emit(standings_rows(table, paid), fmt)
+        emit_json(standings_json(name, table, costs=bool(costs)))
+    elif fmt in (Format.table, Format.markdown):
+        emit(standings_rows(table, payments, costs), fmt)
+    else:  # CSV keeps its columns: the balance is the money
+        emit(standings_rows(table), fmt)
 
 
 @app.command(cls=Command)
@@ -3082,7 +3084,7 @@ def report(
             players=players,
             games=book.games_over(info),
             lines=lambda: book.sheet(info),
-            standings=rank(players, totals, book.paid(info)),
+            standings=rank(players, totals, book.paid(info), book.costs(info)),
             payments=found.payments,
             generated_at=clock(),
             player_stakes=None if info is None else info.player_stakes,

@@ -129,3 +129,82 @@ def test_an_export_carries_charges_and_a_changed_fee_is_found(chouette, ledger_u
         "what a fee of 0.50 gives (bob, cat and dan owe ann 0.50 each (table fee))"
     ) in problems
     assert any("friday's chain" in p for p in problems)
+
+
+def game_and_fee(chouette) -> None:
+    chouette("new", "friday", "ann", "bob", "cat", "--stake", "5.00")
+    chouette("double", "bob")
+    chouette("take", "bob")
+    chouette("end", "box")  # ann +15.00, bob -10.00, cat -5.00
+    chouette("fee", "3", "--to", "cat", "--note", "table fee")  # ann, bob -3.00; cat +6.00
+
+
+def test_standings_show_fees_and_costs_in_a_column_of_their_own(chouette):
+    game_and_fee(chouette)
+    chouette("pay", "bob", "ann", "10.00")
+    assert chouette("standings").stdout == (
+        "player      points    at the table    fees and costs    paid (+) / received (-)"
+        "    balance\n"
+        "--------  --------  --------------  ----------------  -------------------------"
+        "  ---------\n"
+        "ann             +3          +15.00             -3.00                     -10.00"
+        "      +2.00\n"
+        "cat             -1           -5.00             +6.00                       0.00"
+        "      +1.00\n"
+        "bob             -2          -10.00             -3.00                     +10.00"
+        "      -3.00\n"
+    )
+    assert chouette.json("standings")["players"][1] == {
+        "name": "cat",
+        "points": -1,
+        "cents": 100,
+        "table_cents": -500,
+        "paid_cents": 0,
+        "costs_cents": 600,
+    }  # ranked by what was won at the table: a fee moves a balance, never a place
+    assert chouette("standings", "--format", "csv").stdout.splitlines()[0] == (
+        "player,points,money"
+    )
+    assert chouette("settle", "--format", "csv").stdout.splitlines()[1:] == [
+        "bob,ann,2.00",
+        "bob,cat,1.00",
+    ]
+
+
+def test_the_report_shows_fees_and_costs_apart(chouette, tmp_path):
+    from tests.test_report_html import parse
+
+    game_and_fee(chouette)
+    page = tmp_path / "friday.html"
+    chouette("report", "--html", str(page))
+    standings = parse(page.read_text()).one(id="standings")
+    assert [th.text() for th in standings.all("th")][3:] == [
+        "at the table",
+        "fees and costs",
+        "balance",
+    ]
+    cat = standings.one("tr", "standing", data_player="cat")
+    assert [td.text() for td in cat.all("td", "num")] == ["-1", "-5.00", "+6.00", "+1.00"]
+
+
+def test_the_keepers_command_line_books_a_fee_and_a_cost_and_the_board_shows_them(
+    chouette, ledger_url
+):
+    from tests.test_report_html import parse
+    from tests.test_serve_pages import NOW
+    from web.app import templates
+    from web.table import Table
+
+    chouette("new", "friday", "ann", "bob", "cat", "--stake", "5.00")
+    table = Table(ledger_url, None, lambda: NOW)  # what POST /keeper/act runs for `line`
+    ok, said = table.run_line("fee 2 --to ann --note 'table fee'", "friday")
+    assert ok and said == ["Fee in friday: bob and cat owe ann 2.00 each (table fee)."]
+    ok, said = table.run_line("expense zed 9 --note pizza", "friday")
+    assert not ok and said[0].startswith("Error: zed has not played in friday")
+    board = table.snapshot().board
+    page = parse(templates().get_template("_board.html").render(board=board))
+    standings = page.one(id="standings")
+    assert "fees and costs" in [th.text() for th in standings.all("th")]
+    assert {
+        r.attrs["data-player"]: r.one("td", "costs").text() for r in standings.all("tr", "standing")
+    } == {"ann": "+4.00", "bob": "-2.00", "cat": "-2.00"}
