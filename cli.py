@@ -2539,9 +2539,10 @@ def undo(ctx: typer.Context, as_json: JsonFlag = False) -> None:
     """Take back the last thing done in the session, whatever it was.
 
     A command's events (a game's end included), a record of games, an import (the file
-    can then be imported again, into the right session), a payment, a join, leave,
-    sit-out or sit-in, a proxy, or a split (at either table, while nothing has happened at
-    either since). `chouette log` lists what undo would take back, newest first.
+    can then be imported again, into the right session), a payment, a fee or a shared
+    cost, a join, leave, sit-out or sit-in, a proxy, or a split (at either table, while
+    nothing has happened at either since). `chouette log` lists what undo would take back,
+    newest first.
 
     Example:
 
@@ -2684,8 +2685,8 @@ def log(
 ) -> None:
     """What undo would take back, newest first.
 
-    Every command that changed the session (events, records, imports, payments, changes
-    of the line), with when it was done.
+    Every command that changed the session (events, records, imports, payments, fees and
+    shared costs, changes of the line), with when it was done.
 
     Examples:
 
