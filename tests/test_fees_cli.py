@@ -86,6 +86,7 @@ def test_a_charge_that_cannot_be_booked_is_refused_and_writes_nothing(
     assert dump(ledger_url) == before
 
 
+@pytest.mark.backends("sqlite", "postgres")
 def test_undo_takes_a_charge_back_whole_and_log_and_the_ledger_list_it(chouette):
     evening(chouette)
     chouette("fee", "5", "--to", "ann", "--note", "table fee")
