@@ -209,3 +209,20 @@ def test_the_keepers_command_line_books_a_fee_and_a_cost_and_the_board_shows_the
     assert {
         r.attrs["data-player"]: r.one("td", "costs").text() for r in standings.all("tr", "standing")
     } == {"ann": "+4.00", "bob": "-2.00", "cat": "-2.00"}
+
+
+def test_a_restored_charge_must_be_its_own_split(chouette, tmp_path):
+    evening(chouette)
+    chouette("expense", "bob", "10", "--among", "bob", "cat", "dan", "--note", "pizza")
+    backup = tmp_path / "backup.jsonl"
+    chouette("export", str(backup))
+    lines = [line for line in backup.read_text().splitlines() if '"kind": "chain"' not in line]
+    number = next(i for i, line in enumerate(lines, 1) if '"kind": "charge"' in line)
+    bent = [line.replace('["cat", 333]', '["cat", 300]') for line in lines]
+    changed = tmp_path / "changed.jsonl"
+    changed.write_text("\n".join(bent) + "\n")
+    result = chouette("--db", str(tmp_path / "copy.db"), "import", str(changed), code=1)
+    assert result.stderr == (
+        f"Error: line {number}: its shares are not what a shared cost of 10.00 gives (bob paid "
+        "10.00 (pizza), shared by bob, cat and dan: cat and dan owe bob 3.33 each)\n"
+    )
