@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import Enum, StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn, cast
+from typing import TYPE_CHECKING, Annotated, Any, NamedTuple, NoReturn, cast
 
 STARTED = time.time()  # when the command was given, before the imports below take their time
 
@@ -50,6 +50,7 @@ if TYPE_CHECKING:
     from typer._click import Context, HelpFormatter, Parameter  # Typer's own Click
 
     from chouette.card import ClubPreset, Origin
+    from chouette.costs import Charge
     from chouette.game import Event, Game
     from chouette.line import Line
     from chouette.outcome import Kind
@@ -2706,9 +2707,10 @@ def undo(ctx: typer.Context, as_json: JsonFlag = False) -> None:
     """Take back the last thing done in the session, whatever it was.
 
     A command's events (a game's end included), a record of games, an import (the file
-    can then be imported again, into the right session), a payment, a join, leave,
-    sit-out or sit-in, a proxy, or a split (at either table, while nothing has happened at
-    either since). `chouette log` lists what undo would take back, newest first.
+    can then be imported again, into the right session), a payment, a fee or a shared
+    cost, a join, leave, sit-out or sit-in, a proxy, or a split (at either table, while
+    nothing has happened at either since). `chouette log` lists what undo would take back,
+    newest first.
 
     Example:
 
@@ -2851,8 +2853,8 @@ def log(
 ) -> None:
     """What undo would take back, newest first.
 
-    Every command that changed the session (events, records, imports, payments, changes
-    of the line), with when it was done.
+    Every command that changed the session (events, records, imports, payments, fees and
+    shared costs, changes of the line), with when it was done.
 
     Examples:
 
@@ -2932,9 +2934,10 @@ def standings(
 ) -> None:
     """Points and money per player.
 
-    For the session, or with --all for the club's running ledger. Where payments were booked
-    (`chouette pay`), the table shows the money won at the table, the payments and the
-    balance they leave (CSV and JSON keep their columns: the balance is the money).
+    For the session, or with --all for the club's running ledger. Where fees and shared
+    costs (`chouette fee`, `chouette expense`) or payments (`chouette pay`) were booked, the
+    table shows the money won at the table, the fees and costs, the payments and the
+    balance they leave (CSV keeps its columns: the balance is the money).
 
     Examples:
 
@@ -2948,14 +2951,15 @@ def standings(
     fmt = pick_format(as_json, fmt)
     with reading(ctx) as book:
         info = scope(book, ctx, all)
-        payments = book.paid(info)
-        table = rank(book.players(info), book.totals(info), payments)
-        paid = payments if fmt in (Format.table, Format.markdown) else None
+        payments, costs = book.paid(info), book.costs(info)
+        table = rank(book.players(info), book.totals(info), payments, costs)
     name = None if info is None else info.name
     if fmt is Format.json:
-        emit_json(standings_json(name, table))
-    else:
-        emit(standings_rows(table, paid), fmt)
+        emit_json(standings_json(name, table, costs=bool(costs)))
+    elif fmt in (Format.table, Format.markdown):
+        emit(standings_rows(table, payments, costs), fmt)
+    else:  # CSV keeps its columns: the balance is the money
+        emit(standings_rows(table), fmt)
 
 
 @app.command(cls=Command)
@@ -3249,7 +3253,7 @@ def report(
             players=players,
             games=book.games_over(info),
             lines=lambda: book.sheet(info),
-            standings=rank(players, totals, book.paid(info)),
+            standings=rank(players, totals, book.paid(info), book.costs(info)),
             payments=found.payments,
             generated_at=clock(),
             player_stakes=None if info is None else info.player_stakes,
@@ -3330,6 +3334,172 @@ def pay(
         )
         return
     say(f"{payer} paid {payee} {format_cents(cents)} ({info.name}).")
+
+
+class Sharers(NamedTuple):
+    """Who may share a fee or a cost in a session: ``everyone`` (seated now, sitting out,
+    or gone with anything booked), and the ``known`` names a command may give (also one
+    who joined and left without playing)."""
+
+    session: str
+    everyone: list[str]
+    known: list[str]
+
+    def named(self, typed: "Sequence[str]") -> list[str]:
+        unknown = f"has not played in {self.session} (name a player of the session, or --session)"
+        return [resolve(normal_name(p), self.known, unknown) for p in typed]
+
+
+def book_charge(ctx: typer.Context, make: "Callable[[Sharers], Charge]") -> None:
+    """Book a fee or a shared cost ``make`` makes from the session's :class:`Sharers`, and
+    say it (``--json``: as INTERFACE.md says)."""
+    from db.actions import charge
+
+    as_json = bool(ctx.params.get("as_json"))
+    with ledger(ctx, write=True) as book:
+        info = current(book, ctx, lock=True)
+        everyone = book.players(info)
+        known = everyone + sorted(book.player_names(info) - set(everyone))
+        made = charge(book, info, make(Sharers(info.name, everyone, known)))
+    if as_json:
+        emit_json(
+            {
+                "session": info.name,
+                "kind": made.kind,
+                "to": made.to,
+                "cents": made.cents,
+                "note": made.note,
+                "shares": [{"player": p, "cents": c} for p, c in made.shares],
+                "moves": made.moves(),
+                "left_over": list(made.left_over),
+            }
+        )
+        return
+    what = "Fee" if made.kind == "fee" else "Shared cost"
+    say(f"{what} in {info.name}: {made.said()}.")
+    remainder = made.remainder()
+    if remainder is not None:
+        say(f"{remainder}.")
+
+
+def players_argument(help: str) -> Any:
+    """Players named after a command's other arguments (none: the default its help says)."""
+    return typer.Argument(
+        metavar="PLAYER", help=help, autocompletion=complete_player, show_default=False
+    )
+
+
+NoteOption = Annotated[
+    str | None, typer.Option("--note", metavar="TEXT", help="What it is for (required).")
+]
+
+
+def required_note(note: str | None, what: str) -> str:
+    if note is None:
+        fail(f"say what {what} is for: --note TEXT (it stays on the record)", 2)
+    return note
+
+
+@app.command(cls=Command)
+def fee(
+    ctx: typer.Context,
+    amount: Annotated[
+        str, typer.Argument(metavar="AMOUNT", help="What each player pays, e.g. 5.00.")
+    ],
+    players: Annotated[
+        list[str] | None,
+        players_argument("Who pays it (default: every player of the session but the organiser)."),
+    ] = None,
+    to: Annotated[
+        str | None,
+        typer.Option(
+            "--to",
+            metavar="PLAYER",
+            help="The organiser, who is owed it (required).",
+            autocompletion=complete_player,
+        ),
+    ] = None,
+    note: NoteOption = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Charge a table fee or room hire: each player named owes the organiser AMOUNT.
+
+    Without players, every player of the session (seated now, sitting out, or gone with
+    anything booked) but the organiser pays it; the organiser named among them is left
+    out. Booked in the ledger (standings show fees and costs apart), undone by undo.
+
+    Examples:
+
+    \b
+        chouette fee 5.00 --to ann --note "table fee"
+        chouette fee 20 bob cat --to ann --note "room hire"
+    """
+    from chouette.costs import fee as charged
+
+    cents = money_option(amount, "AMOUNT")
+    assert cents is not None
+    if to is None:
+        fail("say who is owed the fee: --to PLAYER (the organiser)", 2)
+    what = required_note(note, "the fee")
+
+    def make(sharers: Sharers) -> "Charge":
+        (organiser,) = sharers.named([to])
+        named = sharers.named(players or [])
+        return charged(cents, named or sharers.everyone, organiser, what, named=bool(named))
+
+    book_charge(ctx, make)
+
+
+@app.command(cls=Command)
+def expense(
+    ctx: typer.Context,
+    payer: Annotated[
+        str,
+        typer.Argument(metavar="PAYER", help="Who paid it.", autocompletion=complete_player),
+    ],
+    amount: Annotated[str, typer.Argument(metavar="AMOUNT", help="What it cost, e.g. 30.00.")],
+    more: Annotated[
+        list[str] | None, players_argument("More players sharing it, after --among.")
+    ] = None,
+    among: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--among",
+            metavar="PLAYER",
+            help="Who shares it (default: every player of the session, the payer included).",
+            autocompletion=complete_player,
+            show_default=False,
+        ),
+    ] = None,
+    note: NoteOption = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Share a cost someone paid: each sharer owes PAYER their part of AMOUNT.
+
+    Split to the cent: the cents left over go one each to the first sharers as written,
+    and the command says who. The payer may share it or not. Booked in the ledger
+    (standings show fees and costs apart), undone by undo.
+
+    Examples:
+
+    \b
+        chouette expense ann 30.00 --note pizza
+        chouette expense ann 10 --among ann bob cat --note "taxi"
+    """
+    from chouette.costs import expense as shared
+
+    cents = money_option(amount, "AMOUNT")
+    assert cents is not None
+    if more and not among:
+        fail("name who shares it after --among (chouette expense ann 10 --among bob cat)", 2)
+    what = required_note(note, "the cost")
+
+    def make(sharers: Sharers) -> "Charge":
+        (who,) = sharers.named([payer])
+        named = sharers.named([*(among or []), *(more or [])])
+        return shared(who, cents, named or sharers.everyone, what)
+
+    book_charge(ctx, make)
 
 
 # ---------------------------------------------------------------- records
@@ -3521,7 +3691,10 @@ def restore_export(ctx: typer.Context, path: Path) -> None:
     sessions, games, payments = (
         plural(counts[k], k[:-1]) for k in ("sessions", "games", "payments")
     )
-    say(f"Restored {sessions}, {games} and {payments} from {path.name}.")
+    charges = counts["charges"]
+    costs = "fee or shared cost" if charges == 1 else "fees and shared costs"
+    costs = f", {charges} {costs}" if charges else ""
+    say(f"Restored {sessions}, {games}{costs} and {payments} from {path.name}.")
 
 
 @app.command(cls=Command)

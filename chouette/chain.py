@@ -3,10 +3,10 @@
 Every command that changes a session appends one **link**: its number in the session's chain
 (``seq``), when, what was done (as ``undo`` and ``log`` say it), the digest of the session's
 whole record as it then stood (``state``: the session, its games with their events and
-imported results, its payments, imported files and acceptances, each as ``chouette export``
-writes it), and the hash of all that with the previous link's hash. Undo appends a link too:
-the chain only grows. The session's **fingerprint** is the first :data:`FINGERPRINT` hex
-digits of its newest link's hash.
+imported results, its payments, fees and shared costs, imported files and acceptances, each
+as ``chouette export`` writes it), and the hash of all that with the previous link's hash.
+Undo appends a link too: the chain only grows. The session's **fingerprint** is the first
+:data:`FINGERPRINT` hex digits of its newest link's hash.
 
 What it proves: a record that still has the fingerprint someone noted (or photographed) at
 the table is the record they saw; any change since to a booking, payment, event, the line or
@@ -68,15 +68,16 @@ def state_digest(items: Iterable[Mapping[str, Any]]) -> str:
 
 def record_order(items: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
     """A session's export items in the order their digest is taken: the session, its games
-    by number, then its payments, imported files and acceptances as given (the order they
-    were booked), the files by their SHA-256."""
+    by number, then its payments, charges (fees and shared costs), imported files and
+    acceptances as given (the order they were booked), the files by their SHA-256."""
     items = list(items)
     sessions = [i for i in items if i.get("kind") == "session"]
     games = sorted((i for i in items if i.get("kind") == "game"), key=lambda i: i["number"])
     payments = [i for i in items if i.get("kind") == "payment"]
+    charges = [i for i in items if i.get("kind") == "charge"]
     files = sorted((i for i in items if i.get("kind") == "source_file"), key=lambda i: i["sha256"])
     accepts = [i for i in items if i.get("kind") == "accept"]
-    return [*sessions, *games, *payments, *files, *accepts]
+    return [*sessions, *games, *payments, *charges, *files, *accepts]
 
 
 @dataclass(frozen=True)

@@ -510,14 +510,19 @@ def _standings(
     currency: str | None,
     tr: Translator = ENGLISH,
 ) -> str:
-    """Best first. Where payments were booked, their column shows how the balance came about."""
+    """Best first. Where fees and shared costs or payments were booked, their columns show
+    how the balance came about."""
     _ = tr.gettext
     table_cents = {s.name: final[s.name] for s in standings}
-    paid = any(s.cents != table_cents[s.name] for s in standings)
+    costs = any(s.costs for s in standings)
+    paid_cents = {s.name: s.cents - table_cents[s.name] - s.costs for s in standings}
+    paid = any(paid_cents.values())
+    apart = paid or costs
     head = ["", _("player"), _("points")]
-    head += (
-        [_("at the table"), _("paid (+) / received (−)"), _("balance")] if paid else [_("money")]
-    )
+    head += [_("at the table")] if apart else []
+    head += [_("fees and costs")] if costs else []
+    head += [_("paid (+) / received (−)")] if paid else []
+    head += [_("balance")] if apart else [_("money")]
     if currency:
         head[-1] += f" ({_e(currency)})"
     rows = []
@@ -527,9 +532,10 @@ def _standings(
             f'<td class="name">{_dot(styles, s.name)}{_e(s.name)}</td>',
             f'<td class="num">{signed(s.points)}</td>',
         ]
-        if paid:
-            cells.append(f'<td class="num">{_amount(table_cents[s.name])}</td>')
-            cells.append(f'<td class="num">{_amount(s.cents - table_cents[s.name])}</td>')
+        shown = [table_cents[s.name]] if apart else []
+        shown += [s.costs] if costs else []
+        shown += [paid_cents[s.name]] if paid else []
+        cells += [f'<td class="num">{_amount(cents)}</td>' for cents in shown]
         cells.append(f'<td class="num balance">{_amount(s.cents)}</td>')
         rows.append(
             f'<tr class="standing" data-player="{_e(s.name)}" data-points="{s.points}" '
@@ -543,7 +549,7 @@ def _standings(
     foot = (
         f'<tfoot><tr class="total"><td></td><td>{sum_word}</td>'
         f'<td class="num">{signed(sum(s.points for s in standings))}</td>'
-        + ("<td></td><td></td>" if paid else "")
+        + "<td></td>" * (len(head) - 4)
         + f'<td class="num" data-cents="{total}">{format_money(total, sign=True)}</td></tr></tfoot>'
     )
     title = _("Standings")

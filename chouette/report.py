@@ -61,18 +61,20 @@ class Entry:
 
 @dataclass(frozen=True)
 class Standing:
-    """A player's totals: ``cents`` the balance (what they won at the table and the
-    payments between players), ``paid`` those payments (paid +, received −)."""
+    """A player's totals: ``cents`` the balance (what they won at the table, the fees and
+    shared costs, and the payments between players), ``paid`` those payments (paid +,
+    received −), ``costs`` what fees and shared costs did (owed to them +, by them −)."""
 
     name: str
     points: int
     cents: Cents
     paid: Cents = 0
+    costs: Cents = 0
 
     @property
     def table_cents(self) -> Cents:
-        """What the player won (+) or lost (−) at the table, payments aside."""
-        return self.cents - self.paid
+        """What the player won (+) or lost (−) at the table, payments and costs aside."""
+        return self.cents - self.paid - self.costs
 
 
 @dataclass(frozen=True)
@@ -92,12 +94,22 @@ class SessionSummary:
 class Undone:
     """What ``undo`` took back: a command's events (``events``, of game ``number``; the game
     has not started now if ``game_gone``), the games of a ``record`` or an ``import`` (games
-    ``number`` to ``last``; an import's ``file``), a ``payment``, a change of the ``line`` or
+    ``number`` to ``last``; an import's ``file``), a ``payment``, a ``charge`` (a fee or a
+    shared cost), a change of the ``line`` or
     a ``split`` of the table, a ``rename`` of the session or players' ``accept``ance of the
     rules, or the correction (``amend``) of a game (``said``: what the command said it did)."""
 
     what: Literal[
-        "events", "record", "import", "payment", "line", "split", "rename", "accept", "amend"
+        "events",
+        "record",
+        "import",
+        "payment",
+        "charge",
+        "line",
+        "split",
+        "rename",
+        "accept",
+        "amend",
     ]
     number: int = 0
     last: int | None = None
@@ -370,19 +382,25 @@ def standings(
     players: Sequence[str],
     totals: Mapping[str, tuple[int, Cents]],
     paid: Mapping[str, Cents] | None = None,
+    costs: Mapping[str, Cents] | None = None,
 ) -> list[Standing]:
     """Every player with their totals (``paid``: what each paid, +, or received, −, in
-    payments between players), ranked by what they won at the table, best first: a payment
-    moves a balance, never a place (ties by points, then in the order they joined)."""
-    paid = paid or {}
+    payments between players; ``costs``: what fees and shared costs did to each balance),
+    ranked by what they won at the table, best first: a payment or a cost moves a balance,
+    never a place (ties by points, then in the order they joined)."""
+    paid, costs = paid or {}, costs or {}
     names = list(players) + [p for p in totals if p not in players]
-    names += [p for p in paid if p not in names]
+    names += [p for p in [*paid, *costs] if p not in names]
     rank = {name: i for i, name in enumerate(names)}
-    table = [Standing(p, *totals.get(p, (0, 0)), paid.get(p, 0)) for p in names]
+    table = [Standing(p, *totals.get(p, (0, 0)), paid.get(p, 0), costs.get(p, 0)) for p in names]
     return sorted(table, key=lambda s: (-s.table_cents, -s.points, rank[s.name]))
 
 
-def standings_json(session: str | None, table: Sequence[Standing]) -> dict[str, Any]:
+def standings_json(
+    session: str | None, table: Sequence[Standing], *, costs: bool = False
+) -> dict[str, Any]:
+    """``standings --json``; ``costs``: fees or shared costs were booked (each player then
+    has ``costs_cents``)."""
     return {
         "session": session,
         "players": [
@@ -393,29 +411,35 @@ def standings_json(session: str | None, table: Sequence[Standing]) -> dict[str, 
                 "table_cents": s.table_cents,
                 "paid_cents": s.paid,
             }
+            | ({"costs_cents": s.costs} if costs else {})
             for s in table
         ],
     }
 
 
-def standings_rows(table: Sequence[Standing], paid: Mapping[str, Cents] | None = None) -> Rows:
+def standings_rows(
+    table: Sequence[Standing],
+    paid: Mapping[str, Cents] | None = None,
+    costs: Mapping[str, Cents] | None = None,
+) -> Rows:
     """Points and money per player. Where payments were booked between players (``paid``:
-    what each paid, + , or received, −), the money won at the table, the payments and the
-    balance they leave, as the HTML report shows them."""
-    if not paid:
+    what each paid, +, or received, −) or fees and shared costs (``costs``: owed to the
+    player +, by them −), the money won at the table, the fees and costs, the payments and
+    the balance they leave, as the HTML report shows them."""
+    if not paid and not costs:
         rows = [[s.name, signed(s.points), balance(s.cents)] for s in table]
         return ["player", "points", "money"], rows
-    rows = [
-        [
-            s.name,
-            signed(s.points),
-            balance(s.cents - paid.get(s.name, 0)),
-            balance(paid.get(s.name, 0)),
-            balance(s.cents),
-        ]
-        for s in table
-    ]
-    return ["player", "points", "at the table", "paid (+) / received (-)", "balance"], rows
+    paid, costs = paid or {}, costs or {}
+    head = ["player", "points", "at the table"]
+    head += ["fees and costs"] if costs else []
+    head += ["paid (+) / received (-)"] if paid else []
+    rows = []
+    for s in table:
+        moved = [costs.get(s.name, 0)] if costs else []
+        moved += [paid.get(s.name, 0)] if paid else []
+        row = [s.name, signed(s.points), balance(s.cents - sum(moved))]
+        rows.append(row + [balance(c) for c in moved] + [balance(s.cents)])
+    return [*head, "balance"], rows
 
 
 # ---------------------------------------------------------------- the score sheet
@@ -867,7 +891,7 @@ def done_text(done: Undone) -> str:
         return f"the import of {done.file} ({games_text(done.number, done.last)})"
     if done.what == "record":
         return f"the record of {games_text(done.number, done.last)}"
-    if done.what in ("payment", "line", "split", "rename", "accept", "amend"):
+    if done.what in ("payment", "charge", "line", "split", "rename", "accept", "amend"):
         return done.said
     return f"{', '.join(e.describe() for e in done.events)} (game {done.number})"
 

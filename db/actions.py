@@ -12,6 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from chouette.card import ClubPreset, check_accept, names_text
+from chouette.costs import Charge, check_charge
 from chouette.errors import ChouetteError, LimitError
 from chouette.game import Event, Game, apply_all, start
 from chouette.limits import check_game
@@ -33,7 +34,16 @@ from db.amending import undo_amend
 from db.codec import extras_to_detail, iso, line_from_dict, line_from_json, line_to_dict
 from db.journal import check_entry, entry_name, entry_problem
 from db.ledger import Ledger
-from db.values import Action, Finished, LiveGame, Paid, Played, SessionInfo, StoredPlayer
+from db.values import (
+    Action,
+    Charged,
+    Finished,
+    LiveGame,
+    Paid,
+    Played,
+    SessionInfo,
+    StoredPlayer,
+)
 
 # ---------------------------------------------------------------- the game in progress
 
@@ -415,6 +425,16 @@ def pay(
     return against
 
 
+def charge(book: Ledger, info: SessionInfo, made: Charge) -> Charge:
+    """A fee or a shared cost (:mod:`chouette.costs`) among players of the session, booked
+    as it moves the balances, and journalled (``undo`` takes it back whole)."""
+    check_charge(made, book.player_names(info), info.name)
+    charge_id = book.book_charge(Charged(info.id, made, book.now))
+    what = "fee" if made.kind == "fee" else "shared cost"
+    book.journal(info, "charge", {"id": charge_id, "said": f"{what}: {made.said()}"})
+    return made
+
+
 # ---------------------------------------------------------------- the sessions
 
 
@@ -476,6 +496,8 @@ def undo(book: Ledger, info: SessionInfo) -> Undone:
             book.forget_file(detail["sha256"])
     elif done.what == "payment":
         book.drop_payment(detail["id"])
+    elif done.what == "charge":
+        book.drop_charge(detail["id"])
     elif done.what == "split":
         _undo_split(book, info, action)
         return done
@@ -520,6 +542,8 @@ def what(action: Action) -> Undone:
         return Undone("record", detail["first"], last=detail["last"])
     if action.kind == "payment":
         return Undone("payment", said=f"the payment: {detail['said']}")
+    if action.kind == "charge":
+        return Undone("charge", said=f"the {detail['said']}")
     if action.kind == "split":
         return Undone("split", said=detail["said"])
     if action.kind == "rename":

@@ -3,9 +3,10 @@
 First the storage (:mod:`db.integrity`: the database's own checks, and every stored value
 readable as what its column holds). Then the contents: every game's bookings sum to zero;
 the bookings of every chouette game equal what replaying its stored events gives; imported
-games pay points × stake; payments balance; the running balances are the sums of the
-bookings; every session's games are numbered 1, 2, …; every player booked or seated is a
-player of the session; the line is consistent. Problems are listed, never repaired here.
+games pay points × stake; payments balance; fees and shared costs are their splits; the
+running balances are the sums of the bookings; every session's games are numbered 1, 2, …;
+every player booked or seated is a player of the session; the line is consistent. Problems
+are listed, never repaired here.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any, cast
 
 from sqlalchemy.exc import DBAPIError
 
+from chouette.costs import check_charge
 from chouette.errors import ChouetteError
 from chouette.game import replay
 from chouette.line import Line
@@ -61,6 +63,7 @@ def _contents(book: Ledger, audit: Audit) -> None:
     """The ledger's contents, against what its events say."""
     by_game: dict[int | None, list[Booking]] = defaultdict(list)
     by_payment: dict[int, list[Booking]] = defaultdict(list)
+    by_charge: dict[int, list[Booking]] = defaultdict(list)
     summed: dict[tuple[int, str], tuple[int, int]] = {}
     total_points = total_cents = 0
     for _, b in book.bookings():
@@ -69,6 +72,8 @@ def _contents(book: Ledger, audit: Audit) -> None:
         total_cents += b.cents
         if b.payment_id is not None:
             by_payment[b.payment_id].append(b)
+        elif b.charge_id is not None:
+            by_charge[b.charge_id].append(b)
         else:
             by_game[b.game_id].append(b)
         points, cents = summed.get((b.session_id, b.player), (0, 0))
@@ -116,7 +121,33 @@ def _contents(book: Ledger, audit: Audit) -> None:
             )
     for payment_id in by_payment:
         audit.problems.append(f"bookings of a payment that does not exist (id {payment_id})")
+    audit.problems += _charges(book, sessions, by_charge)
     audit.problems += _balances(book, sessions, summed)
+
+
+def _charges(
+    book: Ledger, sessions: list[SessionInfo], by_charge: dict[int, list[Booking]]
+) -> list[str]:
+    """Each fee or shared cost is its own split (:func:`chouette.costs.check_charge`) among
+    players of its session, and its bookings are what it moves."""
+    names = {info.id: info for info in sessions}
+    problems = []
+    for charged in book.charges():
+        info = names.get(charged.session_id)
+        rows = by_charge.pop(charged.id, [])
+        if info is None:
+            continue  # (a session that is not there: the database's own checks say so)
+        where = f"{info.name}: the {charged.charge.kind} {charged.charge.said()!r}"
+        try:
+            check_charge(charged.charge, book.player_names(info), info.name)
+        except ChouetteError as err:
+            problems.append(f"{where}: {err}")
+        got = sorted((r.player, r.cents) for r in rows)
+        if got != sorted(charged.charge.moves().items()) or any(r.points for r in rows):
+            problems.append(f"{where}: its bookings are {got}")
+    for charge_id in by_charge:
+        problems.append(f"bookings of a fee or a shared cost that does not exist (id {charge_id})")
+    return problems
 
 
 def session_problems(info: SessionInfo, found: list[int], live: int) -> list[str]:

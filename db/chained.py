@@ -123,7 +123,7 @@ def verify_lines(lines: Iterable[tuple[int, str]]) -> list[Verified]:
             order.append(name)
             given[name] = number
             records[name].append(item)
-        elif kind in ("game", "payment", "source_file", "accept"):
+        elif kind in ("game", "payment", "charge", "source_file", "accept"):
             records[str(item.get("session"))].append(item)
         elif kind == "chain":
             try:

@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from chouette.amend import Correction
+from chouette.costs import KINDS, Charge
 from chouette.game import Event
 from chouette.line import Line
 from chouette.outcome import ExtraResult
@@ -155,3 +156,29 @@ def utc(moment: datetime) -> datetime:
 def iso(moment: datetime | None) -> str | None:
     """A stored time as ISO 8601 text in UTC (for the export)."""
     return None if moment is None else utc(moment).isoformat()
+
+
+def shares_to_json(charge: Charge) -> str:
+    """A charge's shares as stored: ``[[player, cents], ...]``, in the order written."""
+    return json.dumps([[name, cents] for name, cents in charge.shares], ensure_ascii=False)
+
+
+def charge_from_row(kind: str, creditor: str, cents: int, shares: Any, note: str) -> Charge:
+    """A stored (or exported) charge; its shares as :func:`shares_to_json` writes them, as
+    text or as read."""
+    found = json.loads(shares) if isinstance(shares, str) else shares
+    if not isinstance(found, list) or not found:
+        raise TypeError("a charge's shares are a list of [player, cents]")
+    parts = []
+    for part in found:
+        if not (
+            isinstance(part, list)
+            and len(part) == 2
+            and isinstance(part[0], str)
+            and type(part[1]) is int
+        ):
+            raise TypeError(f"a charge's share is [player, cents], not {part!r}")
+        parts.append((part[0], part[1]))
+    if kind not in KINDS:
+        raise ValueError(f"{kind!r} is neither a fee nor an expense")
+    return Charge(kind, creditor, cents, tuple(parts), note)

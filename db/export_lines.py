@@ -100,6 +100,17 @@ class Payment(_Line):
     at: Any
 
 
+class Charge(_Line):
+    kind: Literal["charge"]
+    session: StrictStr
+    type: Any
+    to: Any
+    cents: Any
+    shares: list[Any]
+    note: Any
+    at: Any
+
+
 class SourceFile(_Line):
     kind: Literal["source_file"]
     sha256: Any
@@ -141,6 +152,7 @@ MODELS: dict[str, type[_Line]] = {
     "preset": Preset,
     "game": Game,
     "payment": Payment,
+    "charge": Charge,
     "source_file": SourceFile,
     "accept": Accept,
     "chain": Chain,

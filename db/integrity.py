@@ -35,7 +35,7 @@ from chouette.card import Origin
 from chouette.errors import ChouetteError
 from chouette.rules import HouseRules
 from db import models  # noqa: F401  (registers the tables)
-from db.codec import event_from_body, line_from_json
+from db.codec import charge_from_row, event_from_body, line_from_json
 
 
 def _line(data: Any) -> object:
@@ -48,6 +48,10 @@ def _detail(data: Any) -> object:
     return data
 
 
+def _shares(data: Any) -> object:
+    return charge_from_row("fee", "", 0, data, "")
+
+
 #: Columns of JSON text, by table, and what each must read as.
 JSON_COLUMNS: dict[str, dict[str, Callable[[Any], object]]] = {
     "session": {"rules": HouseRules.from_dict, "line": _line},
@@ -56,6 +60,7 @@ JSON_COLUMNS: dict[str, dict[str, Callable[[Any], object]]] = {
     "action": {"detail": _detail},
     "preset": {"rules": HouseRules.from_dict},
     "session_origin": {"detail": Origin.from_dict},
+    "charge": {"shares": _shares},
 }
 _SHAPES = (ChouetteError, ValueError, KeyError, TypeError, AttributeError)
 

@@ -1,6 +1,6 @@
 """The journal's entries, read against one model per kind: what ``undo`` takes back and
 ``log`` lists, and what ``check`` validates. An entry of an unknown kind, with a field
-missing or of the wrong type, or naming a game or a payment that is not there, is damaged:
+missing or of the wrong type, or naming a game, a payment or a charge that is not there, is damaged:
 ``check`` names it, and ``undo`` refuses to take it back (saying which), so that ``undo``
 never reports what it did not do.
 
@@ -56,6 +56,10 @@ class Payment(_Said):
     id: StrictInt
 
 
+class Charge(_Said):
+    id: StrictInt
+
+
 class Line(_Said):
     line: dict[str, Any]
 
@@ -92,6 +96,7 @@ KINDS: dict[str, type[_Entry]] = {
     "record": Record,
     "import": Import,
     "payment": Payment,
+    "charge": Charge,
     "line": Line,
     "split": Split,
     "rename": Rename,
@@ -141,6 +146,8 @@ def entry_problem(book: Ledger, info: SessionInfo, action: Action) -> str | None
         p.id for p in book.payments() if p.session_id == info.id
     }:
         return f"it names a payment (id {entry.id}) that is not in the session"
+    if isinstance(entry, Charge) and entry.id not in {c.id for c in book.charges(info)}:
+        return f"it names a fee or a shared cost (id {entry.id}) that is not in the session"
     if isinstance(entry, Record | Import) and entry.first is not None:
         have = {g.number for g in book.stored_games(info)}
         last = entry.last if entry.last is not None else entry.first

@@ -39,10 +39,12 @@ from chouette.report import Entry, GameLine, SessionSummary
 from chouette.rules import HouseRules
 from db.bulk import BOOKING_COLUMNS, allocate_ids, bind, insert_many, move_balances
 from db.codec import (
+    charge_from_row,
     event_to_body,
     line_from_json,
     line_to_json,
     rules_to_json,
+    shares_to_json,
     utc,
 )
 from db.models import (
@@ -50,6 +52,7 @@ from db.models import (
     BalanceRow,
     BookingRow,
     ChainRow,
+    ChargeRow,
     EventRow,
     GameDigestRow,
     GameRow,
@@ -66,6 +69,7 @@ from db.reads import Reads, runner
 from db.values import (
     Action,
     Booking,
+    Charged,
     Finished,
     GameView,
     KeylessGame,
@@ -230,8 +234,10 @@ class Ledger:
         return replace(info, name=name)
 
     def booked_anything(self, info: SessionInfo) -> str | None:
-        """What the session has booked, if anything: ``a game`` or ``a payment``."""
-        for table, what in ((GameRow, "a game"), (PaymentRow, "a payment")):
+        """What the session has booked, if anything: ``a game``, ``a payment`` or ``a fee or
+        a shared cost``."""
+        booked = ((GameRow, "a game"), (PaymentRow, "a payment"), (ChargeRow, "a fee or cost"))
+        for table, what in booked:
             found = self._db.exec(
                 select(table.id).where(table.session_id == info.id).limit(1)
             ).first()
@@ -497,18 +503,15 @@ class Ledger:
         their ids."""
         ids = []
         for payment in payments:
-            payment_id = self._db.execute(
-                insert(PaymentRow)
-                .values(
-                    session_id=payment.session_id,
-                    payer=payment.payer,
-                    payee=payment.payee,
-                    cents=payment.cents,
-                    note=payment.note,
-                    at=payment.at,
-                )
-                .returning(col(PaymentRow.id))
-            ).scalar_one()
+            payment_id = self._inserted(
+                PaymentRow,
+                session_id=payment.session_id,
+                payer=payment.payer,
+                payee=payment.payee,
+                cents=payment.cents,
+                note=payment.note,
+                at=payment.at,
+            )
             at = bind(self._conn(), BookingRow, "at", payment.at)
             self._book(
                 [
@@ -519,19 +522,51 @@ class Ledger:
             ids.append(payment_id)
         return ids
 
-    def _book(self, rows: Sequence[tuple[Any, ...]]) -> None:
-        """Bookings (:class:`Booking`'s fields and the time), and the running balances they
-        move: the one way bookings are written."""
+    def book_charge(self, charged: Charged) -> int:
+        """A fee or a shared cost, booked as it moves the balances (each debtor −their share,
+        who is owed the rest: :meth:`chouette.costs.Charge.moves`). Returns its id."""
+        charge = charged.charge
+        charge_id = self._inserted(
+            ChargeRow,
+            session_id=charged.session_id,
+            kind=charge.kind,
+            creditor=charge.to,
+            cents=charge.cents,
+            shares=shares_to_json(charge),
+            note=charge.note,
+            at=charged.at,
+        )
+        at = bind(self._conn(), BookingRow, "at", charged.at)
+        self._book(
+            [
+                (charged.session_id, None, None, player, 0, cents, at, charge_id)
+                for player, cents in charge.moves().items()
+            ],
+            (*BOOKING_COLUMNS, "charge_id"),
+        )
+        return charge_id
+
+    def _inserted(self, model: Any, **values: Any) -> int:
+        """A new row of ``model`` (a payment, a charge): its id."""
+        return int(
+            self._db.execute(insert(model).values(**values).returning(model.id)).scalar_one()
+        )
+
+    def _book(
+        self, rows: Sequence[tuple[Any, ...]], columns: Sequence[str] = BOOKING_COLUMNS
+    ) -> None:
+        """Bookings (:class:`Booking`'s fields and the time, in ``columns``' order), and the
+        running balances they move: the one way bookings are written."""
         if not rows:
             return
         points = [r[4] for r in rows]  # the last guard: no number past it (a whole batch
         cents = [r[5] for r in rows]  # at once; one by one for the message, if one is)
         if max(map(abs, points)) > LIMIT or max(map(abs, cents)) > LIMIT:
-            for _, _, _, player, gained, paid, _ in rows:
+            for _, _, _, player, gained, paid, *_ in rows:
                 check_points(gained, f"a booking of {player}")
                 check_cents(paid, f"a booking of money to {player}")
         conn = self._conn()
-        insert_many(conn, "booking", BOOKING_COLUMNS, list(rows))
+        insert_many(conn, "booking", columns, list(rows))
         move_balances(
             conn, zip([r[0] for r in rows], [r[3] for r in rows], points, cents, strict=True)
         )
@@ -621,14 +656,24 @@ class Ledger:
 
     def drop_payment(self, payment_id: int) -> None:
         """Take back a payment: its bookings, the balances they moved, the payment."""
+        self._unbook_where(col(BookingRow.payment_id) == payment_id)
+        self._db.execute(delete(PaymentRow).where(col(PaymentRow.id) == payment_id))
+
+    def _unbook_where(self, which: Any) -> None:
+        """Remove the bookings ``which`` selects (a payment's, a charge's) and move the
+        running balances back."""
         booked = self._db.exec(
             select(
                 BookingRow.session_id, BookingRow.player, BookingRow.points, BookingRow.cents
-            ).where(BookingRow.payment_id == payment_id)
+            ).where(which)
         ).all()
         move_balances(self._conn(), [(s, p, -pts, -c) for s, p, pts, c in booked])
-        self._db.execute(delete(BookingRow).where(col(BookingRow.payment_id) == payment_id))
-        self._db.execute(delete(PaymentRow).where(col(PaymentRow.id) == payment_id))
+        self._db.execute(delete(BookingRow).where(which))
+
+    def drop_charge(self, charge_id: int) -> None:
+        """Take back a fee or a shared cost: its bookings, the balances they moved, itself."""
+        self._unbook_where(col(BookingRow.charge_id) == charge_id)
+        self._db.execute(delete(ChargeRow).where(col(ChargeRow.id) == charge_id))
 
     def player(self, info: SessionInfo, name: str) -> StoredPlayer | None:
         """A player of the session, as stored (None: not one)."""
@@ -1009,7 +1054,12 @@ class Ledger:
         """Every booking with its id, oldest first."""
         rows = self._db.exec(select(BookingRow).order_by(col(BookingRow.id))).all()
         return [
-            (r.id or 0, Booking(r.session_id, r.game_id, r.payment_id, r.player, r.points, r.cents))
+            (
+                r.id or 0,
+                Booking(
+                    r.session_id, r.game_id, r.payment_id, r.player, r.points, r.cents, r.charge_id
+                ),
+            )
             for r in rows
         ]
 
@@ -1043,10 +1093,14 @@ class Ledger:
         return [_stored(row) for row in self._db.exec(query).all()]
 
     def first_bookings(self) -> dict[tuple[str, int], int]:
-        """The id of each game's and each payment's first booking (the order they were
-        booked in), keyed ``("game", id)`` and ``("payment", id)``."""
+        """The id of each game's, payment's and charge's first booking (the order they were
+        booked in), keyed ``("game", id)``, ``("payment", id)`` and ``("charge", id)``."""
         found: dict[tuple[str, int], int] = {}
-        for kind, column in (("game", BookingRow.game_id), ("payment", BookingRow.payment_id)):
+        for kind, column in (
+            ("game", BookingRow.game_id),
+            ("payment", BookingRow.payment_id),
+            ("charge", BookingRow.charge_id),
+        ):
             rows = self._db.exec(
                 select(col(column), func.min(BookingRow.id))
                 .where(col(column).is_not(None))
@@ -1086,6 +1140,25 @@ class Ledger:
             Paid(r.session_id, r.payer, r.payee, r.cents, r.note, utc(r.at), r.id or 0)
             for r in rows
         ]
+
+    def charges(self, info: SessionInfo | None = None) -> list[Charged]:
+        """The fees and shared costs (of a session), as booked."""
+        query = select(ChargeRow).order_by(col(ChargeRow.id))
+        if info is not None:
+            query = query.where(ChargeRow.session_id == info.id)
+        return [
+            Charged(
+                r.session_id,
+                charge_from_row(r.kind, r.creditor, r.cents, r.shares, r.note),
+                utc(r.at),
+                r.id or 0,
+            )
+            for r in self._db.exec(query).all()
+        ]
+
+    def costs(self, info: SessionInfo | None) -> dict[str, Cents]:
+        """What fees and shared costs did to each balance (see :meth:`db.reads.Reads.costs`)."""
+        return self.reads.costs(info)
 
     def balances(self) -> dict[tuple[int, str], tuple[int, Cents]]:
         """The running balances as kept, by session and player."""

@@ -9,6 +9,7 @@ exactly the schema (and keeps every row) of a fresh one.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from sqlalchemy import (
     BigInteger,
@@ -31,6 +32,20 @@ from chouette.errors import ChouetteError
 from db import models  # noqa: F401  (registers the tables)
 
 Migration = Callable[[Connection], None]
+
+
+def of_a_session(name: str, *columns: Column[Any]) -> Table:
+    """A table as a migration made it (frozen then, whatever the models say now): an id,
+    the session its rows belong to, and ``columns``."""
+    frozen = MetaData()
+    Table("session", frozen, Column("id", Integer, primary_key=True))
+    return Table(
+        name,
+        frozen,
+        Column("id", Integer, primary_key=True),
+        Column("session_id", Integer, ForeignKey("session.id"), nullable=False),
+        *columns,
+    )
 
 
 def v2_payments_and_imports(conn: Connection) -> None:
@@ -134,13 +149,8 @@ def v7_actions(conn: Connection) -> None:
     """Schema 7: the journal of everything done to a session, so ``undo`` takes back the
     last thing done, whatever it was (what was done before has no entry: ``undo`` takes
     back the games it can tell apart, as before)."""
-    frozen = MetaData()
-    Table("session", frozen, Column("id", Integer, primary_key=True))
-    action = Table(
+    action = of_a_session(
         "action",
-        frozen,
-        Column("id", Integer, primary_key=True),
-        Column("session_id", Integer, ForeignKey("session.id"), nullable=False),
         Column("kind", String, nullable=False),
         Column("detail", String, nullable=False),
         Column("at", DateTime(timezone=True), nullable=False),
@@ -191,13 +201,8 @@ def v12_chain(conn: Connection) -> None:
     """Schema 12: each session's tamper-evident chain (:mod:`chouette.chain`). A session
     of an older ledger is chained from its next change on: its record as it stands then is
     the first link's (the chain proves nothing about what was changed before)."""
-    frozen = MetaData()
-    Table("session", frozen, Column("id", Integer, primary_key=True))
-    chain = Table(
+    chain = of_a_session(
         "chain",
-        frozen,
-        Column("id", Integer, primary_key=True),
-        Column("session_id", Integer, ForeignKey("session.id"), nullable=False),
         Column("seq", Integer, nullable=False),
         Column("at", String, nullable=False),
         Column("what", String, nullable=False),
@@ -208,10 +213,25 @@ def v12_chain(conn: Connection) -> None:
     conn.execute(text("CREATE UNIQUE INDEX chain_by_session ON chain (session_id, seq)"))
     Table(
         "game_digest",
-        frozen,
+        MetaData(),
         Column("game_id", Integer, primary_key=True),
         Column("digest", String, nullable=False),
     ).create(conn)
+
+
+def v13_charges(conn: Connection) -> None:
+    """Schema 13: fees and shared costs (``chouette fee``, ``chouette expense``), each booked
+    like a payment, its bookings naming it."""
+    of_a_session(
+        "charge",
+        Column("kind", String, nullable=False),
+        Column("creditor", String, nullable=False),
+        Column("cents", BigInteger, nullable=False),
+        Column("shares", String, nullable=False),
+        Column("note", String, nullable=False),
+        Column("at", DateTime(timezone=True), nullable=False),
+    ).create(conn)
+    conn.execute(text("ALTER TABLE booking ADD COLUMN charge_id INTEGER REFERENCES charge (id)"))
 
 
 #: ``MIGRATIONS[i]`` brings a database from version ``i + 1`` to ``i + 2``.
@@ -227,6 +247,7 @@ MIGRATIONS: list[Migration] = [
     reserved(10),
     v11_presets,
     v12_chain,
+    v13_charges,
 ]
 LATEST = len(MIGRATIONS) + 1
 SCHEMA_LOCK = 0x63686F75  # PostgreSQL advisory lock key ("chou") held while creating the schema

@@ -130,6 +130,23 @@ class PaymentRow(SQLModel, table=True):
     at: datetime = Field(sa_column=Column(DateTime(timezone=True), nullable=False))
 
 
+class ChargeRow(SQLModel, table=True):
+    """A fee or a shared cost (:mod:`chouette.costs`, schema 13): who is owed (``creditor``:
+    the organiser, or who paid), the amount as given (a fee: each sharer's; a cost: the
+    whole), and each sharer's part as JSON ``[[player, cents], ...]`` in the order written."""
+
+    __tablename__ = "charge"
+
+    id: int | None = Field(default=None, primary_key=True)
+    session_id: int = Field(foreign_key="session.id")
+    kind: str
+    creditor: str
+    cents: int = Field(sa_column=Column(BigInteger, nullable=False))
+    shares: str
+    note: str
+    at: datetime = Field(sa_column=Column(DateTime(timezone=True), nullable=False))
+
+
 class ActionRow(SQLModel, table=True):
     """Everything done to a session, one row per command that changed it (a game's events,
     a record, an import, a payment, a change of the line): what ``undo`` takes back, the
@@ -206,7 +223,8 @@ class BalanceRow(SQLModel, table=True):
 
 
 class BookingRow(SQLModel, table=True):
-    """A line of the ledger: points and cents to one player from a game or a payment."""
+    """A line of the ledger: points and cents to one player from a game, a payment or a
+    charge (a fee or a shared cost)."""
 
     __tablename__ = "booking"
     __table_args__ = (
@@ -222,6 +240,7 @@ class BookingRow(SQLModel, table=True):
     points: int = Field(sa_column=points_column())
     cents: int = Field(sa_column=Column(BigInteger, nullable=False))
     at: datetime = Field(sa_column=Column(DateTime(timezone=True), nullable=False))
+    charge_id: int | None = Field(default=None, foreign_key="charge.id")
 
 
 class PresetRow(SQLModel, table=True):

@@ -32,12 +32,13 @@ from db.locks import lock_timeout_ms
 from db.reads import Reads
 from db.urls import sqlite_file
 
-SCHEMA = 12
+SCHEMA = 13
 TABLES = (
     "action",
     "balance",
     "booking",
     "chain",
+    "charge",
     "event",
     "game",
     "game_digest",

@@ -30,6 +30,7 @@ from chouette.rules import HouseRules
 from chouette.text import clipped
 from db.codec import (
     amended_from_detail,
+    charge_from_row,
     event_from_body,
     extras_from_detail,
     line_from_json,
@@ -402,6 +403,20 @@ class Reads:
             paid[payee] = paid.get(payee, 0) - cents
         return paid
 
+    def costs(self, info: SessionInfo | None) -> dict[str, Cents]:
+        """What fees and shared costs did to each balance (owed to them +, owed by them −;
+        in the session, or in every session); a player in none is left out. Read from the
+        charges themselves, a few rows, however long the ledger."""
+        sql = "SELECT kind, creditor, cents, shares, note FROM charge"
+        params: tuple[Any, ...] = ()
+        if info is not None:
+            sql, params = sql + " WHERE session_id = ?", (info.id,)
+        costs: dict[str, Cents] = {}
+        for row in self._run(sql, params):
+            for player, cents in charge_from_row(*row).moves().items():
+                costs[player] = costs.get(player, 0) + cents
+        return costs
+
     def game_digests(self, info: SessionInfo) -> list[tuple[int, int, str | None]]:
         """The session's games by number: id, number and the digest its chain keeps of it
         (None where none is kept)."""
@@ -475,24 +490,37 @@ class Reads:
         """Every booking, oldest first: games and payments (one query, streamed)."""
         sql = (
             "SELECT b.at, s.name, g.number, b.player, b.points, b.cents, p.id, "
-            "p.payer, p.payee, p.note FROM booking b JOIN session s ON s.id = b.session_id "
-            "LEFT JOIN game g ON g.id = b.game_id LEFT JOIN payment p ON p.id = b.payment_id"
+            "p.payer, p.payee, p.note, c.kind, c.creditor, c.note "
+            "FROM booking b JOIN session s ON s.id = b.session_id "
+            "LEFT JOIN game g ON g.id = b.game_id LEFT JOIN payment p ON p.id = b.payment_id "
+            "LEFT JOIN charge c ON c.id = b.charge_id"
         )
         params: tuple[Any, ...] = ()
         if info is not None:
             sql, params = sql + " WHERE b.session_id = ?", (info.id,)
         stored, when = None, None  # bookings made together share their time: read it once
-        for at, name, number, player, points, cents, paid, payer, payee, note in self._stream(
-            sql + " ORDER BY b.id", params
-        ):
+        for row in self._stream(sql + " ORDER BY b.id", params):
+            at, name, number, player, points, cents, paid, payer, payee, note = row[:10]
             if at != stored or when is None:
                 stored, when = at, moment(at)
-            if paid is None:
+            if row[10] is not None:
+                text = charge_entry(row[10], row[11], player, row[12])
+            elif paid is None:
                 text = "game"
             else:
                 text = f"paid {payee}" if player == payer else f"paid by {payer}"
                 text = f"{text}: {note}" if note else text
             yield Entry(when, name, number, player, points, cents, text)
+
+
+def charge_entry(kind: str, creditor: str, player: str, note: str) -> str:
+    """A charge's booking in the ledger: ``fee to ann: table``, ``fees charged: table``,
+    ``share of ann's cost: pizza``, ``a shared cost paid: pizza``."""
+    if kind == "fee":
+        text = "fees charged" if player == creditor else f"fee to {creditor}"
+    else:
+        text = "a shared cost paid" if player == creditor else f"share of {creditor}'s cost"
+    return f"{text}: {note}"
 
 
 def reasons(game: Game | None, info: SessionInfo, detail: str | None = None) -> tuple[str, ...]:

@@ -2,7 +2,8 @@
 
 ``chouette export`` writes, one JSON object per line: a heading, every session (house rules,
 stake, players and their stakes, the line), then every game (chouette games as their events,
-imported games as their results) and payment in the order they were booked. ``chouette
+imported games as their results), payment and charge (a fee or a shared cost) in the order
+they were booked. ``chouette
 import`` of such a file into an empty database replays every chouette game through the
 rules and books it again, so the copy has identical standings, sheets and ledger.
 """
@@ -18,6 +19,7 @@ from typing import Any
 from chouette.amend import Correction
 from chouette.card import ClubPreset, Origin, names_text
 from chouette.chain import Link, chain_problem, links_from, record_order, state_digest
+from chouette.costs import check_charge
 from chouette.errors import ChouetteError
 from chouette.game import replay
 from chouette.line import Line, check_name, check_session_name
@@ -35,6 +37,7 @@ from db.audit import (
 )
 from db.codec import (
     amended_from_detail,
+    charge_from_row,
     event_from_body,
     extras_to_detail,
     iso,
@@ -45,6 +48,7 @@ from db.export_lines import read_line
 from db.ledger import Ledger
 from db.migrations import LATEST
 from db.values import (
+    Charged,
     Finished,
     Paid,
     SessionInfo,
@@ -79,14 +83,17 @@ def export(book: Ledger) -> Iterator[dict[str, Any]]:
             "saved_at": iso(preset.saved_at),
         }
     first = book.first_bookings()
-    items: list[tuple[float, str, int, StoredGame | Paid]] = [
+    items: list[tuple[float, str, int, StoredGame | Paid | Charged]] = [
         (first.get(("game", g.id), float("inf")), "game", g.id, g) for g in book.stored_games()
     ]
     items += [(first.get(("payment", p.id), 0), "payment", p.id, p) for p in book.payments()]
+    items += [(first.get(("charge", c.id), 0), "charge", c.id, c) for c in book.charges()]
     items.sort(key=lambda item: (item[0], item[1], item[2]))
     for _, _, _, row in items:
         if isinstance(row, Paid):
             yield _payment_item(row, names[row.session_id])
+        elif isinstance(row, Charged):
+            yield _charge_item(row, names[row.session_id])
         else:
             yield _game(book, row, names[row.session_id])
     for source in book.source_files():
@@ -106,6 +113,7 @@ def session_record(book: Ledger, info: SessionInfo, *, games: bool = True) -> li
     if games:
         items += [_game(book, g, info.name) for g in book.stored_games(info)]
     items += [_payment_item(p, info.name) for p in book.payments(info)]
+    items += [_charge_item(c, info.name) for c in book.charges(info)]
     items += [_source_item(s) for s in book.source_files(info)]
     items += _accept_items(book, info)
     return [dict(i) for i in record_order(items)]
@@ -136,6 +144,20 @@ def _payment_item(row: Paid, session: str) -> dict[str, Any]:
         "payee": row.payee,
         "cents": row.cents,
         "note": row.note,
+        "at": iso(row.at),
+    }
+
+
+def _charge_item(row: Charged, session: str) -> dict[str, Any]:
+    charge = row.charge
+    return {
+        "kind": "charge",
+        "session": session,
+        "type": charge.kind,
+        "to": charge.to,
+        "cents": charge.cents,
+        "shares": [[name, cents] for name, cents in charge.shares],
+        "note": charge.note,
         "at": iso(row.at),
     }
 
@@ -233,7 +255,7 @@ def restore(book: Ledger, lines: Iterable[tuple[int, str]]) -> dict[str, int]:
     if book.all_sessions():
         raise ChouetteError("an export is imported into an empty database only")
     sessions: dict[str, SessionInfo] = {}
-    counts = {"sessions": 0, "games": 0, "payments": 0}
+    counts = {"sessions": 0, "games": 0, "payments": 0, "charges": 0}
     current = None
     seen = _Seen()
     given: dict[str, int] = {}  # the line of the export that gave each session
@@ -268,6 +290,9 @@ def restore(book: Ledger, lines: Iterable[tuple[int, str]]) -> dict[str, int]:
             elif kind == "payment":
                 _payment(book, item, sessions[item["session"]])
                 counts["payments"] += 1
+            elif kind == "charge":
+                _charge(book, item, sessions[item["session"]])
+                counts["charges"] += 1
             elif kind == "source_file":
                 _source_file(book, item, sessions[item["session"]], seen)
             elif kind == "preset":
@@ -555,3 +580,20 @@ def _payment(book: Ledger, item: dict[str, Any], info: SessionInfo) -> None:
             )
         ]
     )
+
+
+def _charge(book: Ledger, item: dict[str, Any], info: SessionInfo) -> None:
+    """A fee or a shared cost, which must be its own split among players of the session."""
+    cents = _whole(item["cents"], "a fee or a shared cost")
+    try:
+        charge = charge_from_row(
+            _text(item["type"], "a charge's type"),
+            check_name(item["to"]),
+            cents,
+            item["shares"],
+            check_note(_text(item["note"], "a charge's note")),
+        )
+    except (TypeError, ValueError) as err:
+        raise ChouetteError(str(err)) from None
+    check_charge(charge, book.player_names(info), info.name)
+    book.book_charge(Charged(info.id, charge, _time(item["at"])))

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal, NamedTuple
 
+from chouette.costs import Charge
 from chouette.game import Event, Game
 from chouette.line import Line
 from chouette.money import Cents
@@ -70,7 +71,8 @@ class Played:
 
 
 class Booking(NamedTuple):
-    """A line of the ledger as written: to one player, from a game or a payment."""
+    """A line of the ledger as written: to one player, from a game, a payment or a charge
+    (a fee or a shared cost)."""
 
     session_id: int
     game_id: int | None
@@ -78,6 +80,7 @@ class Booking(NamedTuple):
     player: str
     points: int
     cents: Cents
+    charge_id: int | None = None
 
 
 class Finished(NamedTuple):
@@ -111,6 +114,15 @@ class Paid(NamedTuple):
     payee: str
     cents: Cents
     note: str
+    at: datetime
+    id: int = 0
+
+
+class Charged(NamedTuple):
+    """A fee or a shared cost booked in a session (``id``: 0 until it is booked)."""
+
+    session_id: int
+    charge: Charge
     at: datetime
     id: int = 0
 

@@ -246,7 +246,7 @@ def test_a_third_schema_ledger_migrates_and_notes_which_games_each_import_booked
                 "cited.jsonl": (None, None),  # its game is known by another file's hash
                 "s05_money_nocube.mat": (52, 70),
             }
-        elif table == "game":  # games imported before have no identity
+        elif table in ("game", "booking"):  # no identity; no charge (schema 13)
             assert [r[:-1] for r in after[table]] == rows
             assert {r[-1] for r in after[table]} == {None}
         elif table != "schema_version":
@@ -266,7 +266,7 @@ def test_a_fourth_schema_ledger_migrates_unchanged_and_books_points_past_32_bits
     schema 6 changes nothing there)."""
     before, after = migrated(V4, 4, tmp_path)
     for table, rows in before.items():
-        if table == "game":  # schema 5's game identities: a new column, empty
+        if table in ("game", "booking"):  # schema 5's identities, 13's charges: empty
             assert [r[:-1] for r in after[table]] == rows
             assert {r[-1] for r in after[table]} == {None}
         elif table != "schema_version":
@@ -281,6 +281,10 @@ def test_a_fourth_schema_ledger_migrates_unchanged_and_books_points_past_32_bits
         "table_cents": 300000000000,
         "paid_cents": 0,
     } in standings
+    chouette("--session", "friday", "fee", "2", "--to", "eve", "--note", "room")  # schema 13
+    players = chouette.json("--session", "friday", "standings")["players"]
+    eve = next(p for p in players if p["name"] == "eve")
+    assert eve["cents"] == 300000000000 + 200 * (len(players) - 1)
     chouette("check")
 
 
@@ -296,8 +300,9 @@ def test_points_widen_to_64_bits_when_a_postgresql_ledger_migrates(url, ledger_u
     fresh = schema(url)
     dispose_all()
     raw = create_engine(url)
-    later = ("action", "preset", "session_origin", "chain", "game_digest")  # schemas 7, 11, 12
+    later = ("action", "preset", "session_origin", "chain", "game_digest", "charge")  # 7–13
     with raw.begin() as conn:  # back to schema 5: points INTEGER, and no journal yet
+        conn.execute(text("ALTER TABLE booking DROP COLUMN charge_id"))
         for table in ("booking", "pair"):
             conn.execute(text(f"ALTER TABLE {table} ALTER COLUMN points TYPE INTEGER"))
         for table in reversed(later):
@@ -312,6 +317,7 @@ def test_points_widen_to_64_bits_when_a_postgresql_ledger_migrates(url, ledger_u
     after = dump(url)
     assert after["schema_version"] == [(LATEST,)]
     assert all(after[table] == [] for table in later)
+    after["booking"] = [r[:-1] for r in after["booking"]]  # schema 13's charge_id, empty
     assert {t: r for t, r in after.items() if t not in ("schema_version", *later)} == {
         t: r for t, r in old.items() if t != "schema_version"
     }

@@ -90,6 +90,11 @@ class Board:
         return any(s.paid for s in self.standings)
 
     @property
+    def costs(self) -> bool:
+        """Whether fees or shared costs were booked (the standings show them apart)."""
+        return any(s.costs for s in self.standings)
+
+    @property
     def stake_text(self) -> str:
         return format_money(self.stake)
 
@@ -112,18 +117,19 @@ def build_board(
     undo: bool,
     card: Card | None = None,
     paid: Mapping[str, Cents] | None = None,
+    costs: Mapping[str, Cents] | None = None,
     fingerprint: str | None = None,
 ) -> Board:
     """The board of ``info``'s session: ``live`` the game in progress (or the next one),
     ``players`` and ``totals`` as the standings read them, ``lines`` the score sheet;
     ``undo``: whether undo has something to take back; ``card``: the rules card (who
     accepted the rules, as ``chouette rules`` says it, once anyone has: one line); ``paid``:
-    what each paid (+) or received (−) in payments between players (the standings rank by
-    what was won at the table)."""
+    what each paid (+) or received (−) in payments between players, ``costs`` what fees and
+    shared costs did to each balance (the standings rank by what was won at the table)."""
     game = live.game
     line = game.line if game is not None else info.line
     everyone = sheet_players(players, lines)
-    ranked = standings(players, totals, paid)
+    ranked = standings(players, totals, paid, costs)
     everyone += [s.name for s in ranked if s.name not in everyone]
     return Board(
         session=info.name,

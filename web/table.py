@@ -101,6 +101,7 @@ class Table:
                 book.totals(info),
                 book.sheet(info),
                 paid=book.paid(info),
+                costs=book.costs(info),
                 fingerprint=book.reads.fingerprint(info),
                 undo=undoable(book, info, live),
                 card=book.card(info),
