@@ -841,6 +841,11 @@ class Retention(StrEnum):
     score_sign = "score-sign"
 
 
+class CreditRule(StrEnum):
+    warn = "warn"
+    refuse = "refuse"
+
+
 class RollOffDice(StrEnum):
     one_die = "one-die"
     two_dice = "two-dice"
@@ -1141,6 +1146,27 @@ def new(
             help="Say when more than N play in the line (chouette split).",
         ),
     ] = None,
+    rounds: Annotated[
+        int | None,
+        typer.Option(
+            metavar="N", **bounds("--rounds"), help="The session ends after game N (a fair stop)."
+        ),
+    ] = None,
+    until: Annotated[
+        str | None,
+        typer.Option(
+            metavar="HH:MM",
+            help="The first game started at or after HH:MM (local time) is the last round.",
+        ),
+    ] = None,
+    credit_rule: Annotated[
+        CreditRule,
+        typer.Option(
+            metavar="warn|refuse",
+            help="A double or answer past the player's credit (chouette credit): warned of, "
+            "or refused.",
+        ),
+    ] = CreditRule.warn,
     table_stakes: Annotated[
         int | None,
         typer.Option(
@@ -1229,6 +1255,9 @@ def new(
         "partner_run": partner_run,
         "buy_outs": buy_outs,
         "table_stakes": table_stakes,
+        "credit_rule": credit_rule.value,
+        "rounds": rounds,
+        "until": until_option(until),
     }
     given = {
         option: value
@@ -1276,6 +1305,20 @@ def new(
         say(f"{player} plays at {format_cents(amount)} a point.")
     say(f"Line: {info.line.describe()}")
     say_notes(info)
+
+
+def until_option(text: str | None) -> str | None:
+    """``--until HH:MM`` as the moment it names: the next HH:MM, local time (exit 2 if it is
+    no time of day)."""
+    if text is None:
+        return None
+    from chouette.stop import next_at, parse_clock
+
+    try:
+        hour, minute = parse_clock(text)
+    except ChouetteError as err:
+        fail(str(err), 2)
+    return next_at(clock().astimezone(), hour, minute).isoformat()
 
 
 def starting_rules(
@@ -1625,6 +1668,12 @@ def join(
     stake: Annotated[
         str | None, typer.Option(metavar="AMOUNT", help="Their own stake per point.")
     ] = None,
+    credit: Annotated[
+        str | None,
+        typer.Option(
+            metavar="AMOUNT", help="How far below zero their balance may go (chouette credit)."
+        ),
+    ] = None,
 ) -> None:
     """A player joins the line.
 
@@ -1644,13 +1693,16 @@ def join(
     except ChouetteError as err:
         fail(str(err))
     cents = stake_option(stake, "--stake", f"{name}'s stake")
+    limit = credit_option(credit, name)
     from db.actions import join as joined
 
     with ledger(ctx, write=True) as book:
         seated = current(book, ctx, lock=True)
-        info = joined(book, seated, name, cents)
+        info = joined(book, seated, name, cents, limit)
     name = match(name, info.line.order) or name  # as the ledger writes them (BOB: bob)
-    say(f"{joined_text(name, info.player_stakes.get(name))}. Line: {info.line.describe()}")
+    given = "" if limit is None else f", with a credit of {format_cents(limit)}"
+    said = f"{joined_text(name, info.player_stakes.get(name))}{given}"
+    say(f"{said}. Line: {info.line.describe()}")
     say_partner(seated.line, info)
     say_notes(info)
 
@@ -1755,6 +1807,51 @@ def partner(
         said = f"{box} plays alone" if chosen is None else f"{chosen} is {box}'s partner"
         act = ["partner", *([chosen] if chosen else [])]
         return said, lambda line: choose_partner(line, chosen, rules), act
+
+    change_the_line(ctx, plan)
+
+
+def credit_option(text: str | None, name: str) -> int | None:
+    """A credit given on the command line: an amount, 0 or more."""
+    cents = money_option(text, f"{name}'s credit")
+    if cents is not None and cents < 0:
+        fail(f"{name}'s credit: a credit is 0 or more, not {format_cents(cents)}")
+    return cents
+
+
+@app.command(cls=Command)
+def credit(
+    ctx: typer.Context,
+    name: Annotated[
+        str, typer.Argument(metavar="NAME", help="Whose credit.", autocompletion=complete_player)
+    ],
+    amount: Annotated[
+        str, typer.Argument(metavar="AMOUNT", help="How far below zero their balance may go.")
+    ],
+) -> None:
+    """Set how far below zero a player's balance may go (0: no limit); between games.
+
+    A double or an answer that would let the game take its player past their credit (their
+    balance less the most the game can take from them, cube by cube: chouette status shows
+    it) is warned of, or refused under the house rule --credit-rule refuse. Also at join
+    (chouette join NAME --credit AMOUNT).
+
+    Example:
+
+    \b
+        chouette credit dan 50.00
+    """
+    from chouette.line import set_credit
+
+    cents = credit_option(amount, name)
+    assert cents is not None
+
+    def plan(info: "SessionInfo") -> "LinePlan":
+        known = [*info.line.order, *(p for p, _ in info.line.credits)]
+        who = resolve(normal_name(name), known, "is not in the line")
+        said = f"{who} has no credit" if cents == 0 else f"{who}'s credit is {format_cents(cents)}"
+        act = ["credit", who, str(cents)]
+        return said, lambda line: set_credit(line, who, cents), act
 
     change_the_line(ctx, plan)
 
@@ -2897,23 +2994,34 @@ def status(ctx: typer.Context, as_json: JsonFlag = False) -> None:
         chouette status
         chouette status --json
     """
+    from chouette.exposure import exposure
     from chouette.report import Status, status_json, status_text
 
     with reading(ctx) as book:
         info = current(book, ctx)
         live = book.live(info)
+        balances = (
+            {p: cents for p, (_pts, cents) in book.totals(info).items()}
+            if info.line.credits
+            else {}
+        )
+        stop = book.stop(info, live.number, clock(), in_progress=live.game is not None)
     from chouette.line import line_notes
 
-    notes = line_notes(info.line, info.rules) if live.game is None else []
+    game = live.game
+    notes = line_notes(info.line, info.rules) if game is None else []
     state = Status(
         info.name,
         info.line,
         live.number,
-        live.game,
+        game,
         info.stake,
         info.rules.summary(),
         notes,
         carry=live.carry,
+        at_risk=None if game is None else exposure(game, info.stakes(game.players)),
+        balances=balances,
+        stop=stop,
     )
     if as_json:
         emit_json(status_json(state))
@@ -3057,32 +3165,53 @@ def say_fingerprints(prints: Mapping[str, str | None]) -> None:
 
 @app.command(cls=Command)
 def settle(
-    ctx: typer.Context, as_json: JsonFlag = False, fmt: FormatOption = None, all: AllFlag = False
+    ctx: typer.Context,
+    player: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="PLAYER",
+            help="Settle this player alone, now (a player leaving early).",
+            autocompletion=complete_player,
+        ),
+    ] = None,
+    as_json: JsonFlag = False,
+    fmt: FormatOption = None,
+    all: AllFlag = False,
 ) -> None:
     """Who pays whom, in the fewest payments.
 
     The fewest are proven for up to 24 players with a balance (beyond, at most one payment
-    fewer than there are balances, and a note says so).
+    fewer than there are balances, and a note says so). With PLAYER, only the payments that
+    settle that player now, as when someone leaves early: what they owe goes to those owed
+    the most first (or those who owe the most pay them first); book them with chouette pay.
 
     Examples:
 
     \b
         chouette settle
+        chouette settle dan
         chouette settle --all --json
     """
     from chouette.report import settle_json, settle_rows
-    from chouette.settlement import settlement
+    from chouette.settlement import Settlement, leaving, settlement
 
     with reading(ctx) as book:
         info = scope(book, ctx, all)
-        found = settlement({p: c for p, (_, c) in book.totals(info).items()})
+        balances = {p: c for p, (_, c) in book.totals(info).items()}
+        if player is None:
+            found = settlement(balances)
+        else:
+            known = [*book.players(info), *(info.line.order if info is not None else ())]
+            who = resolve(normal_name(player), known, "has played in no session here")
+            paying = leaving(balances, who)
+            found = Settlement(paying, len(paying), True)
         prints = fingerprints(book, info)
     payments = found.payments
     fmt = pick_format(as_json, fmt)
     if fmt is Format.json:
         emit_json(settle_json(payments) | fingerprint_json(prints, info))
     elif not payments and fmt is Format.table:
-        say("Everyone is square: no payments.")
+        say("Everyone is square: no payments." if player is None else f"{who} is square.")
     else:
         emit(settle_rows(payments), fmt, payer_tint)
     note = found.note()
@@ -3266,6 +3395,7 @@ def report(
             tr=translation(code),
             lang=code,
             fingerprints=fingerprints(book, info),
+            ended=None if info is None else book.ended(info, clock()),
         )
         write_file(html, page, private=False)
     what = "every session" if info is None else info.name

@@ -31,6 +31,7 @@ from chouette.line import (
     leave,
     name_proxy,
     set_bank,
+    set_credit,
     sit_in,
     sit_out,
     withdraw_proxy,
@@ -42,7 +43,9 @@ from chouette.rules import HouseRules
 from chouette.text import clipped
 
 #: How a change of the line is made again (the journal's ``act``): the verb and its names.
-SEAT_ACTS = ("join", "leave", "sit-out", "sit-in", "proxy", "withdraw", "partner", "bank")
+SEAT_ACTS = (
+    "join", "leave", "sit-out", "sit-in", "proxy", "withdraw", "partner", "bank", "credit",
+)  # fmt: skip
 
 
 class AmendRefused(RuleError):
@@ -266,8 +269,12 @@ def _seat_again(step: SeatStep, line: Line, rules: HouseRules, sat_out: dict[str
     verb, *names = act
     name, rest = (names[0] if names else ""), names[1:]
     try:
+        if verb == "join" and rest[:1] == ["credit"]:
+            return set_credit(join(line, name, rules), name, int(rest[1]))
         if verb == "join":
             return join(line, name, rules)
+        if verb == "credit":
+            return set_credit(line, name, int(rest[0]))
         if verb == "leave":
             return leave(line, name, rules)
         if verb == "sit-out":

@@ -230,6 +230,8 @@ TOPICS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (marked("Size"), ("split_at",)),
     (marked("Roll-off"), ("roll_off",)),
     (marked("Table stakes"), ("table_stakes",)),
+    (marked("Credit"), ("credit_rule",)),
+    (marked("Stop"), ("rounds", "until")),
     (marked("Scoring"), ("edition",)),
 )
 
@@ -475,6 +477,20 @@ def rule_lines(rules: HouseRules, tr: Translator = ENGLISH) -> list[tuple[str, s
             "it is set anew; who cannot cover the starting cube against every opponent is "
             "kept out of the box and the captaincy."
         ).format(points=r.table_stakes)
+    if r.rounds is not None:
+        said["Stop"] = _("Game {number} is the last round; the session ends after it.").format(
+            number=r.rounds
+        )
+    elif r.until is not None:
+        said["Stop"] = _(
+            "The first game started at or after {time} is the last round; the session ends "
+            "after it."
+        ).format(time=datetime.fromisoformat(r.until).strftime("%H:%M"))
+    if r.credit_rule == "refuse":
+        said["Credit"] = _(
+            "A double or an answer that would let the game take a player past their credit "
+            "(chouette credit) is refused."
+        )
     if r.edition < EDITION:
         said["Scoring"] = _(
             "Edition {edition}: scored as chouette scored when the session was started."

@@ -1446,7 +1446,7 @@ def _resign_answer(game: Game, event: ResignAnswer) -> Game:
         points = pair_points(
             cube.value,
             offered.kind,
-            centred=_centred(game, cube),
+            centred=centred(game, cube),
             jacoby=game.rules.jacoby,
         )
         new = replace(
@@ -1490,7 +1490,7 @@ def _captain_resign(game: Game, event: CaptainResign) -> Game:
     if successor in game.start_line.followers:
         raise RuleError(f"{successor} is away: a member at the table takes over the board")
     worth = pair_points(
-        cube.value, event.kind, centred=_centred(game, cube), jacoby=game.rules.jacoby
+        cube.value, event.kind, centred=centred(game, cube), jacoby=game.rules.jacoby
     )
     cubes = {**game.cubes, captain: replace(cube, result=-worth, ended_by=f"{captain} resigned")}
     why = (
@@ -1555,7 +1555,7 @@ def _cube_fix(game: Game, event: CubeFix) -> Game:
     return replace(game, cubes=cubes, why=(*game.why, why))
 
 
-def _centred(game: Game, cube: Cube) -> bool:
+def centred(game: Game, cube: Cube) -> bool:
     """Whether Jacoby counts a pair's gammon single: its cube is centred (``per-cube``), or no
     cube of the game was turned and accepted (``any-cube-turned``)."""
     if game.rules.jacoby_scope == "any-cube-turned":
@@ -1591,7 +1591,7 @@ def _end(game: Game, event: End) -> Game:
     for name, cube in game.cubes.items():
         if cube.live:
             worth = pair_points(
-                cube.value, event.kind, centred=_centred(game, cube), jacoby=game.rules.jacoby
+                cube.value, event.kind, centred=centred(game, cube), jacoby=game.rules.jacoby
             )
             cubes[name] = replace(cube, result=sign * worth, ended_by="board")
     live = [m for m, c in game.cubes.items() if c.live]

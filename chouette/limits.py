@@ -70,6 +70,7 @@ NUMBERS: dict[str, tuple[int, int]] = {
     "--split-at": (5, SEATS),
     "--table-stakes": (1, LIMIT),
     "bank POINTS": (1, LIMIT),
+    "--rounds": (1, GAMES),
     "serve --port": (0, PORT),
 }
 

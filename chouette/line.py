@@ -69,6 +69,8 @@ class Line:
     follows the captain's), in the order they were named. ``alone``: the box declined a
     partner for its run (house rule ``partner-optional``). ``banks``: under ``table-stakes``,
     each player's bank in points, everyone who has played in the session (who left too).
+    ``credits``: how far below zero a player's balance may go, in cents (``chouette
+    credit``; house rule ``credit-rule``), for the players given one.
     """
 
     order: tuple[str, ...]
@@ -78,6 +80,7 @@ class Line:
     away: tuple[tuple[str, str | None], ...] = ()
     alone: bool = False
     banks: tuple[tuple[str, int], ...] = ()
+    credits: tuple[tuple[str, int], ...] = ()
 
     def bank(self, name: str) -> int | None:
         """What ``name`` has left to lose, in points (house rule ``table-stakes``), or None
@@ -186,6 +189,21 @@ def set_bank(line: Line, name: str, points: int, rules: HouseRules) -> Line:
         if captain is not None and line.order.index(name) < line.order.index(captain):
             back = _at_bottom(back, name, rules)
     return seat(back, rules)
+
+
+def set_credit(line: Line, name: str, cents: int) -> Line:
+    """A player's credit (how far below zero their balance may go), set anew, between games;
+    0 takes it away."""
+    name = normal_name(name)
+    if name not in line.order and name not in dict(line.credits):
+        raise LineError(f"{name} is not in the line")
+    if cents < 0:
+        raise LineError(f"a credit is 0 or more, not {cents}")
+    if dict(line.credits).get(name, 0) == cents:
+        said = "has no credit" if cents == 0 else "has that credit already"
+        raise LineError(f"{name} {said}")
+    kept = tuple((p, c) for p, c in line.credits if p != name)
+    return replace(line, credits=kept + (((name, cents),) if cents else ()))
 
 
 def covers(line: Line, name: str, members: int) -> bool:
@@ -386,6 +404,7 @@ def leave(line: Line, name: str, rules: HouseRules) -> Line:
             away=tuple((p, by) for p, by in line.away if p != name),
             alone=line.alone and line.box != name,
             banks=line.banks,
+            credits=line.credits,
         ),
         rules,
     )
@@ -511,6 +530,7 @@ def split(line: Line, rules: HouseRules) -> tuple[Line, Line]:
                 away=tuple((p, by) for p, by in line.away if p in order),
                 alone=alone,
                 banks=tuple((p, b) for p, b in line.banks if p in order),
+                credits=tuple((p, c) for p, c in line.credits if p in order),
             ),
             rules,
         )

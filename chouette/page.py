@@ -321,6 +321,7 @@ def report_parts(
     tr: Translator = ENGLISH,
     lang: str = "en",
     fingerprints: Mapping[str, str | None] | None = None,
+    ended: tuple[int, datetime] | None = None,
 ) -> Iterator[str]:
     """:func:`render_report`'s page, piece by piece, from ``games`` games that ``lines()``
     gives (twice: a first look for the chart, then the score sheet) and the running balances
@@ -375,7 +376,7 @@ def report_parts(
     yield "\n"
     # The house rules before the long score sheet, so that no printed page holds them
     # alone: the sheet (or its totals) always follows them.
-    yield _rules(rules, stake, currency, card, when.local, tr) + "\n"
+    yield _rules(rules, stake, currency, card, when.local, tr, ended=ended) + "\n"
     yield from _sheet(everyone, lines(), found.final, by_session=by_session, tr=tr)
     yield "\n"
     for part in (
@@ -904,10 +905,13 @@ def _rules(
     card: Card | None = None,
     local: Callable[[datetime], datetime] | None = None,
     tr: Translator = ENGLISH,
+    *,
+    ended: tuple[int, datetime] | None = None,
 ) -> str:
     """The house rules in words, a row per topic (each row's ``data-options`` holds its
     options as ``chouette new`` takes them, ``option=value``), and the options that differ
-    from chouette's defaults in one line."""
+    from chouette's defaults in one line; ``ended``: the game after which the session ended
+    as agreed (its stop), and when."""
     _ = tr.gettext
     if rules is None:
         return (
@@ -930,6 +934,14 @@ def _rules(
         rows += (
             f'<tr data-topic="{_e(topic)}" data-options="{_e(said)}">'
             f"<th>{_e(topic_name(topic, tr))}</th><td>{_e(text)}</td></tr>"
+        )
+    if ended is not None:
+        number, at = ended
+        shown = (local or (lambda moment: moment))(at).strftime("%H:%M")
+        rows += (
+            f'<tr data-rule="ended"><th>{_e(_("Ended"))}</th><td>'
+            + _e(_("After game {number}, as agreed, at {time}.").format(number=number, time=shown))
+            + "</td></tr>"
         )
     card_part = "" if card is None else _card(card, local or (lambda moment: moment))
     options = _("As chouette new takes them: {summary}.").format(summary=rules.summary())

@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Any, Literal
 
 from chouette.amend import Correction
+from chouette.exposure import Exposure
 from chouette.game import Event, Extra, ExtraCube, Game
 from chouette.line import Line
 from chouette.money import Cents, format_money
@@ -20,6 +21,7 @@ from chouette.outcome import ExtraResult, Outcome, extra_points, signed_points
 from chouette.record import event_to_json
 from chouette.rules import HouseRules
 from chouette.settlement import Payment
+from chouette.stop import StopState
 
 Rows = tuple[list[str], list[list[str]]]
 
@@ -131,6 +133,23 @@ class Status:
     rules_summary: str = ""
     notes: list[str] = field(default_factory=list)
     carry: int | None = None  # automatic doubles carried over to the next game
+    at_risk: Exposure | None = None  # the most each can lose on the game in progress
+    balances: Mapping[str, Cents] = field(default_factory=dict)  # for the credits' headroom
+    stop: StopState | None = None  # the session's agreed stop (--rounds, --until)
+
+    def credit_rows(self) -> list[dict[str, Any]]:
+        """Each player with a credit: the credit, the balance, and what is left of the credit
+        once the most at risk on the game in progress is lost."""
+        risk = self.at_risk.cents if self.at_risk is not None else {}
+        return [
+            {
+                "player": player,
+                "credit_cents": credit,
+                "balance_cents": self.balances.get(player, 0),
+                "left_cents": self.balances.get(player, 0) + credit - risk.get(player, 0),
+            }
+            for player, credit in self.line.credits
+        ]
 
 
 signed = signed_points  # (the name every report and page template uses)
@@ -193,6 +212,29 @@ def status_json(status: Status) -> dict[str, Any]:
             **({"bought_out": dict(game.bought_out)} if game.bought_out else {}),
         },
         **({"carry": status.carry} if status.carry else {}),
+        **(
+            {
+                "at_risk": {
+                    p: {"points": status.at_risk.points[p], "cents": status.at_risk.cents[p]}
+                    for p in status.at_risk.points
+                }
+            }
+            if status.at_risk is not None
+            else {}
+        ),
+        **({"credits": status.credit_rows()} if status.line.credits else {}),
+        **(
+            {
+                "stop": {
+                    "agreed": status.stop.agreed,
+                    "last_game": status.stop.last,
+                    "last_round": status.stop.last_round,
+                    "ended": status.stop.ended,
+                }
+            }
+            if status.stop is not None
+            else {}
+        ),
     }
 
 
@@ -241,6 +283,18 @@ def status_text(status: Status) -> tuple[list[str], Rows | None]:
         f"Line: {line.describe()}",
     ]
     heading += [f"Note: {note}." for note in status.notes]
+    said = status.stop.said(status.number) if status.stop is not None else None
+    if said is not None:
+        heading.append(f"{said[0].upper()}{said[1:]}.")
+    if status.line.credits:
+        heading.append(
+            "Credit: "
+            + ", ".join(
+                f"{row['player']} {format_money(row['credit_cents'])} "
+                f"({format_money(row['left_cents'])} left)"
+                for row in status.credit_rows()
+            )
+        )
     if status.carry:
         heading.append(
             f"Carried over: {status.carry} automatic double{'s' if status.carry > 1 else ''}, "
@@ -256,6 +310,14 @@ def status_text(status: Status) -> tuple[list[str], Rows | None]:
     acting = game.acting_captain
     if acting is not None and acting != line.captain:
         heading.append(f"Acting captain: {acting}")
+    if status.at_risk is not None:
+        risk = status.at_risk
+        heading.append(
+            "At risk (the most each can lose on this game, as the cubes stand): "
+            + ", ".join(
+                f"{p} {format_money(risk.cents[p])} ({risk.points[p]})" for p in risk.points
+            )
+        )
     heading += [
         f"Extra: {extra_sentence(e)}{extra_cube_text(e, c)}"
         for e, c in zip(game.extras, game.extra_cubes, strict=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields
+from datetime import datetime
 from typing import Any, Literal, get_args
 
 from chouette.errors import ChouetteError
@@ -25,6 +26,7 @@ BoxTakes = Literal["any", "half", "break-even"]
 Resignations = Literal["board", "per-member"]
 CaptainResigns = Literal["board", "takeover"]
 RollOff = Literal["one-die", "two-dice", "four-dice"]
+CreditRule = Literal["warn", "refuse"]
 
 #: The scoring a new session is played under. Edition 1 is how chouette scored before the
 #: rules' edges were settled (issue 13: the acting captain under ``inherit``, a partner's own
@@ -50,6 +52,7 @@ BOUNDS: dict[str, tuple[int, int]] = {
     "split_at": NUMBERS["--split-at"],
     "beaver_limit": NUMBERS["--beaver-limit"],
     "table_stakes": NUMBERS["--table-stakes"],
+    "rounds": NUMBERS["--rounds"],
     "edition": (1, EDITION),
 }
 
@@ -68,6 +71,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "resignations": get_args(Resignations),
     "captain_resigns": get_args(CaptainResigns),
     "roll_off": get_args(RollOff),
+    "credit_rule": get_args(CreditRule),
 }
 
 #: Options written by :meth:`HouseRules.to_dict` only when not at their default: rules stored
@@ -79,6 +83,9 @@ QUIET_DEFAULTS: dict[str, object] = {
     "partner_run": False,
     "buy_outs": False,
     "table_stakes": None,
+    "credit_rule": "warn",
+    "rounds": None,
+    "until": None,
 }
 
 
@@ -119,6 +126,9 @@ class HouseRules:
     deals: bool = True
     roll_off: RollOff = "one-die"
     table_stakes: int | None = None
+    credit_rule: CreditRule = "warn"
+    rounds: int | None = None
+    until: str | None = None
     edition: int = EDITION
 
     @property
@@ -204,6 +214,17 @@ class HouseRules:
                 f"{other} (a box partner's or an extra's share of a capped loss is not "
                 "defined by the Florida rules it comes from)"
             )
+        if self.rounds is not None and self.until is not None:
+            raise ChouetteError("a session stops after --rounds N or --until HH:MM, not both")
+        if self.until is not None:
+            try:
+                moment = datetime.fromisoformat(self.until)
+            except (TypeError, ValueError):
+                moment = None
+            if moment is None or moment.tzinfo is None:
+                raise ChouetteError(
+                    f"until must be a moment with its offset (ISO 8601), not {self.until!r}"
+                )
         if not 0 <= self.partner_share <= 100:
             raise ChouetteError(f"partner-share is a percentage (0-100), not {self.partner_share}")
         if self.split_at is not None and self.split_at < MIN_SPLIT - 1:
@@ -248,6 +269,8 @@ class HouseRules:
                 isinstance(value, bool) or not isinstance(value, int | None)
             ):
                 raise ChouetteError(f"{key} must be a whole number, not {value!r}")
+            if kind == "str | None" and not isinstance(value, str | None):
+                raise ChouetteError(f"{key} must be text, not {value!r}")
             if kind == "int" and value is None:
                 raise ChouetteError(f"{key} must be a whole number, not null")
             values[name] = value
@@ -288,6 +311,9 @@ class HouseRules:
             ("split-at", "off" if self.split_at is None else str(self.split_at)),
             ("roll-off", self.roll_off),
             ("table-stakes", "off" if self.table_stakes is None else str(self.table_stakes)),
+            ("credit-rule", self.credit_rule),
+            ("rounds", "none" if self.rounds is None else str(self.rounds)),
+            ("until", "none" if self.until is None else self.until),
             *([("edition", f"{self.edition} (older scoring)")] if self.edition < EDITION else []),
         ]
 

@@ -97,6 +97,31 @@ def settlement(balances: Mapping[str, Cents]) -> Settlement:
     return Settlement(payments, len(people), proven)
 
 
+def leaving(balances: Mapping[str, Cents], player: str) -> list[Payment]:
+    """The payments that settle ``player`` alone, now (a player leaving early): what they
+    owe goes to those owed the most first, or those who owe the most pay them first (ties in
+    name order), each no more than their own balance; everyone else's balance moves by what
+    they pay or are paid, and the rest settle later."""
+    total = sum(balances.values())
+    if total != 0:
+        raise ChouetteError(f"the balances do not sum to zero (off by {format_money(total)})")
+    own = balances.get(player, 0)
+    sign = 1 if own < 0 else -1  # owing: pay those owed; owed: paid by those who owe
+    others = sorted(
+        ((name, cents) for name, cents in balances.items() if name != player and sign * cents > 0),
+        key=lambda item: (-abs(item[1]), item[0]),
+    )
+    payments, left = [], abs(own)
+    for name, cents in others:
+        if left == 0:
+            break
+        part = min(left, abs(cents))
+        payer, payee = (player, name) if own < 0 else (name, player)
+        payments.append(Payment(payer, payee, part))
+        left -= part
+    return payments
+
+
 def optimal_groups(people: list[Person]) -> list[list[Person]]:
     """The largest partition of ``people`` (whose amounts sum to zero, with no opposite pair
     among them) into zero-sum groups; exact, in O(n · 2^n / word) whole-bit-set operations.

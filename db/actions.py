@@ -14,9 +14,10 @@ from typing import Any
 from chouette.card import ClubPreset, check_accept, names_text
 from chouette.costs import Charge, check_charge
 from chouette.errors import ChouetteError, LimitError
+from chouette.exposure import past_credit
 from chouette.game import Event, Game, apply_all, start
 from chouette.limits import check_game
-from chouette.line import Line, check_between_games, check_session_name, normal_name
+from chouette.line import Line, check_between_games, check_session_name, normal_name, set_credit
 from chouette.line import join as join_line
 from chouette.line import leave as leave_line
 from chouette.line import sit_in as sit_in_line
@@ -29,6 +30,7 @@ from chouette.presets import check_preset_name, preset_key
 from chouette.record import Record, event_to_json, parse_event, play_record
 from chouette.report import Undone, joined_text
 from chouette.rules import EDITION, HouseRules
+from chouette.stop import check_not_ended, stop_state
 from chouette.text import check_note
 from db.amending import undo_amend
 from db.codec import extras_to_detail, iso, line_from_dict, line_from_json, line_to_dict
@@ -80,12 +82,19 @@ def play(
                 f"written (--game {live.number} to act on it)"
             )
         raise ChouetteError(f"there is no game {expect} yet: the next game is {live.number}")
-    done = apply_all(live.game or start(info.line, info.rules, live.carry), events)
+    stop = book.stop(info, live.number, in_progress=live.game is not None)
+    if live.game is None:
+        check_not_ended(stop, live.number)
+    before = live.game or start(info.line, info.rules, live.carry)
+    done = apply_all(before, events)
     game, applied = done.game, done.events
     notices = tuple(f"{why}." for _, why in done.ignored)
     if not applied:
         return Played(info, live.number, game, None, notices)
     check_game(game, info.stakes(game.players))
+    notices += _credit_notices(book, info, before, game, applied)
+    if live.game is None and stop is not None and stop.last_round:
+        notices += (f"{stop.said(live.number)}.",)
     game_id = live.row_id
     if game_id is None:
         game_id = book.start_game(info, live.number, info.line)
@@ -107,7 +116,27 @@ def play(
         outcome = settle_game(game, info.stakes(game.players))
         book.book_games([finished(info, live.number, game, outcome, book, row_id=game_id)])
         info = replace(info, line=outcome.next_line)
+        if stop is not None and (stop.last_round or stop.last == live.number):
+            notices += (f"{replace(stop, ended=True, last=live.number).said(live.number)}.",)
     return Played(info, live.number, game, outcome, notices)
+
+
+def _credit_notices(
+    book: Ledger, info: SessionInfo, before: Game, after: Game, events: tuple[Event, ...]
+) -> tuple[str, ...]:
+    """The players ``events`` would take past their credit (house rule ``credit-rule``):
+    refused under ``refuse`` (nothing written), said under ``warn``."""
+    credits = dict(info.line.credits)
+    if not credits:
+        return ()
+    balances = {p: cents for p, (_points, cents) in book.totals(info).items()}
+    what = "; ".join(e.describe() for e in events)
+    past = past_credit(before, after, events, info.stakes(after.players), balances, credits)
+    if past and info.rules.credit_rule == "refuse":
+        raise ChouetteError(
+            f"{past[0].said(what)} (house rule credit-rule refuse): nothing written"
+        )
+    return tuple(f"{p.said(what)} (credit-rule warn)." for p in past)
 
 
 def finished(
@@ -181,6 +210,19 @@ def record(
                 carries[info.id] = live.carry
         key = ids[name]
         info = infos[key]
+        if info.rules.rounds is not None or info.rules.until is not None:
+            booked = [(p.number, book.now) for p in played if p.session.id == key]
+            state = stop_state(
+                info.rules,
+                numbers[key],
+                [*book.game_starts(info), *booked],
+                book.now,
+                in_progress=False,
+            )
+            try:
+                check_not_ended(state, numbers[key])
+            except ChouetteError as err:
+                raise ChouetteError(f"{where}: {err}") from None
         game, notices = play_record(item, info.line, info.rules, where, carries[key])
         if carries[key] is not None:
             carries[key] = game.carried_out
@@ -269,7 +311,9 @@ def _sat_out_from(book: Ledger, info: SessionInfo, name: str) -> Line | None:
     return None
 
 
-def join(book: Ledger, info: SessionInfo, typed: str, stake: Cents | None) -> SessionInfo:
+def join(
+    book: Ledger, info: SessionInfo, typed: str, stake: Cents | None, credit: Cents | None = None
+) -> SessionInfo:
     """A player who joins (or joins again) where the house rules seat a newcomer: with their
     own stake, if they play for one (the same as before, once they have played in the
     session). A name typed in another case is the player it means (BOB is bob: seated, which
@@ -277,12 +321,16 @@ def join(book: Ledger, info: SessionInfo, typed: str, stake: Cents | None) -> Se
     name = match(typed, [*info.line.order, *book.players(info)]) or typed
 
     def change(line: Line) -> Line:
-        return join_line(line, name, info.rules)
+        joined = join_line(line, name, info.rules)
+        return joined if credit is None else set_credit(joined, name, credit)
 
     before = book.player(info, name)
     said = joined_text(name, stake if stake is not None else before and before.stake)
+    if credit is not None:
+        said += f", with a credit of {format_money(credit)}"
     player = None if before is None else {"stake": before.stake, "joined_at": iso(before.joined_at)}
-    info = change_line(book, info, change, said, player=name, before=player, act=["join", name])
+    act = ["join", name, *(["credit", str(credit)] if credit is not None else [])]
+    info = change_line(book, info, change, said, player=name, before=player, act=act)
     if stake is not None:
         check_new_stake(
             name, info.name, stake, info.stake_of(name), has_played=book.has_played(info, name)
@@ -374,8 +422,9 @@ def save_preset(book: Ledger, info: SessionInfo, name: str, *, replace: bool) ->
 
 
 def replace_rules(rules: HouseRules) -> HouseRules:
-    """Rules as a preset keeps them: scored by this chouette's edition."""
-    return replace(rules, edition=EDITION)
+    """Rules as a preset keeps them: scored by this chouette's edition, without the evening's
+    own stop (``--rounds``, ``--until``: each evening agrees its own)."""
+    return replace(rules, edition=EDITION, rounds=None, until=None)
 
 
 def forget_preset(book: Ledger, name: str) -> ClubPreset:

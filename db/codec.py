@@ -26,8 +26,8 @@ def line_to_dict(line: Line) -> dict[str, Any]:
     """The line as plain data: the order, who sits out (in line order), partner, last down,
     and who is away (``[player, proxy]`` pairs, the proxy null when their cube follows the
     captain's; written only when someone is, so a line without is stored as it always was),
-    ``alone`` when the box declined a partner and ``banks`` under table stakes (each written
-    only then)."""
+    ``alone`` when the box declined a partner, ``banks`` under table stakes and ``credits``
+    when a player has one (each written only then)."""
     data: dict[str, Any] = {
         "order": list(line.order),
         "sitting_out": [p for p in line.order if p in line.sitting_out],
@@ -40,6 +40,8 @@ def line_to_dict(line: Line) -> dict[str, Any]:
         data["alone"] = True
     if line.banks:
         data["banks"] = [[player, points] for player, points in line.banks]
+    if line.credits:
+        data["credits"] = [[player, cents] for player, cents in line.credits]
     return data
 
 
@@ -57,16 +59,8 @@ def line_from_dict(data: Mapping[str, Any]) -> Line:
         for item in away
     ):
         raise TypeError("a line's away players are [player, proxy] pairs")
-    banks = data.get("banks") or ()
-    if not all(
-        isinstance(item, list)
-        and len(item) == 2
-        and isinstance(item[0], str)
-        and isinstance(item[1], int)
-        and not isinstance(item[1], bool)
-        for item in banks
-    ):
-        raise TypeError("a line's banks are [player, points] pairs")
+    banks = _pairs(data.get("banks"), "banks", "points")
+    credits = _pairs(data.get("credits"), "credits", "cents")
     return Line(
         order=tuple(order),
         sitting_out=frozenset(data.get("sitting_out") or ()),
@@ -74,8 +68,24 @@ def line_from_dict(data: Mapping[str, Any]) -> Line:
         last_down=data.get("last_down"),
         away=tuple((player, proxy) for player, proxy in away),
         alone=data.get("alone") is True,
-        banks=tuple((player, points) for player, points in banks),
+        banks=banks,
+        credits=credits,
     )
+
+
+def _pairs(items: Any, what: str, unit: str) -> tuple[tuple[str, int], ...]:
+    """A line's ``[player, whole number]`` pairs (its banks, its credits)."""
+    items = items or ()
+    if not isinstance(items, list | tuple) or not all(
+        isinstance(item, list)
+        and len(item) == 2
+        and isinstance(item[0], str)
+        and isinstance(item[1], int)
+        and not isinstance(item[1], bool)
+        for item in items
+    ):
+        raise TypeError(f"a line's {what} are [player, {unit}] pairs")
+    return tuple((player, number) for player, number in items)
 
 
 def line_to_json(line: Line) -> str:

@@ -37,6 +37,7 @@ from chouette.line import Line
 from chouette.money import Cents, check_stake
 from chouette.report import Entry, GameLine, SessionSummary
 from chouette.rules import HouseRules
+from chouette.stop import StopState
 from db.bulk import BOOKING_COLUMNS, allocate_ids, bind, insert_many, move_balances
 from db.codec import (
     charge_from_row,
@@ -365,6 +366,14 @@ class Ledger:
             select(GameRow.ended_at).where(GameRow.session_id == info.id, GameRow.number == number)
         ).first()
         return None if ended is None else utc(ended)
+
+    def stop(self, info: SessionInfo, number: int, *, in_progress: bool) -> StopState | None:
+        """Where the session stands against its agreed stop (see :meth:`Reads.stop`)."""
+        return self.reads.stop(info, number, self.clock(), in_progress=in_progress)
+
+    def game_starts(self, info: SessionInfo) -> list[tuple[int, datetime]]:
+        """When each game of the session started, by number."""
+        return self.reads.game_starts(info)
 
     def start_game(
         self, info: SessionInfo, number: int, line: Line, *, at: datetime | None = None

@@ -27,6 +27,7 @@ from chouette.money import Cents
 from chouette.outcome import ExtraResult, settle_game
 from chouette.report import Entry, GameLine, SessionSummary
 from chouette.rules import HouseRules
+from chouette.stop import StopState, stop_state
 from chouette.text import clipped
 from db.codec import (
     amended_from_detail,
@@ -236,6 +237,37 @@ class Reads:
             return LiveGame(number, carry=self.carried_over(info, number - 1))
         game_id, number, line_before = row
         return LiveGame(number, self.replay(game_id, line_before, info.rules), game_id)
+
+    def game_starts(self, info: SessionInfo) -> list[tuple[int, datetime]]:
+        """When each game of the session started, by number (for its stop: ``--until``)."""
+        rows = self._all(
+            "SELECT number, started_at FROM game WHERE session_id = ? ORDER BY number",
+            (info.id,),
+        )
+        return [(int(n), moment(at)) for n, at in rows]
+
+    def ended(self, info: SessionInfo, now: datetime) -> tuple[int, datetime] | None:
+        """The game after which the session ended as agreed (its stop), and when it ended
+        (None: it has not, or no stop was agreed)."""
+        live = self.live(info)
+        state = self.stop(info, live.number, now, in_progress=live.game is not None)
+        if state is None or not state.ended or state.last is None:
+            return None
+        row = self._first(
+            "SELECT ended_at FROM game WHERE session_id = ? AND number = ?", (info.id, state.last)
+        )
+        return None if row is None or row[0] is None else (state.last, moment(row[0]))
+
+    def stop(
+        self, info: SessionInfo, number: int, now: datetime, *, in_progress: bool
+    ) -> StopState | None:
+        """Where the session stands against its agreed stop, game ``number`` in progress or
+        next, at ``now`` (None: no stop was agreed)."""
+        rules = info.rules
+        if rules.rounds is None and rules.until is None:
+            return None
+        starts = self.game_starts(info) if rules.until is not None else []
+        return stop_state(rules, number, starts, now, in_progress=in_progress)
 
     def carried_over(self, info: SessionInfo, number: int) -> int:
         """The automatic doubles game ``number`` of the session carried over to the next game

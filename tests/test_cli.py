@@ -49,6 +49,8 @@ def test_status_shows_every_cube(chouette):
     assert chouette("status").stdout == (
         "Session friday: game 1 (in progress)\n"
         "Line: ann | bob, cat, dan\n"
+        "At risk (the most each can lose on this game, as the cubes stand): ann 4.00 (1), "
+        "bob 15.00 (6), cat 10.00 (4), dan 1.00 (1)\n"
         "member      cube  owner    to answer    state\n"
         "--------  ------  -------  -----------  ---------------------------------\n"
         "bob            2  bob      -            live\n"
@@ -76,6 +78,12 @@ def test_undo_takes_back_the_last_event(chouette):
                 "cat": {"value": 4, "owner": "cat", "pending": None, "out": True},
                 "dan": {"value": 1, "owner": "centre", "pending": "dan", "out": False},
             },
+        },
+        "at_risk": {  # bob's cube at 2 as a backgammon; cat lost 4; dan's double, taken
+            "ann": {"points": 8, "cents": 1100},
+            "bob": {"points": 6, "cents": 1500},
+            "cat": {"points": 4, "cents": 1000},
+            "dan": {"points": 6, "cents": 600},
         },
     }
 

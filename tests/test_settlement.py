@@ -223,3 +223,35 @@ def test_settle_prints_the_bound_when_the_payments_are_not_proven_fewest(chouett
     )
     assert len(chouette.json("settle")["payments"]) == count
     assert "Note:" not in chouette("settle", "--format", "csv").stdout
+
+
+# ------------------------------------------------------------ a player leaving early
+
+
+def test_a_player_leaving_pays_those_owed_the_most_first():
+    from chouette.settlement import leaving
+
+    balances = {"ann": -700, "bob": 500, "cat": 300, "dan": -100}
+    assert leaving(balances, "ann") == [Payment("ann", "bob", 500), Payment("ann", "cat", 200)]
+    assert leaving(balances, "cat") == [Payment("ann", "cat", 300)]
+    assert leaving({"ann": 0, "bob": 0}, "ann") == []
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(st.lists(st.integers(-5000, 5000), min_size=1, max_size=8), st.data())
+def test_a_player_leaving_is_settled_and_nobody_else_is_pushed_past_zero(amounts, data):
+    """A law: the leaving player's payments clear their balance exactly, and each other
+    player's balance only moves toward zero."""
+    from chouette.settlement import leaving
+
+    names = [f"p{i}" for i in range(len(amounts) + 1)]
+    balances = dict(zip(names, [*amounts, -sum(amounts)], strict=True))
+    who = data.draw(st.sampled_from(names))
+    after = dict(balances)
+    for p in leaving(balances, who):
+        after[p.payer] += p.cents
+        after[p.payee] -= p.cents
+    assert after[who] == 0
+    for name in names:
+        assert abs(after[name]) <= abs(balances[name])
+        assert after[name] * balances[name] >= 0

@@ -10,9 +10,10 @@ standings`` ranks them, the chart as ``chouette report`` draws it.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from chouette.card import Card, acceptance_lines
+from chouette.exposure import exposure
 from chouette.game import Game, replay
 from chouette.line import Line
 from chouette.money import Cents, format_money
@@ -26,6 +27,7 @@ from chouette.report import (
     signed,
     standings,
 )
+from chouette.stop import StopState
 from chouette.text import ENGLISH, Translator
 from db.values import LiveGame, SessionInfo
 from web.moves import Legal, legal
@@ -79,6 +81,11 @@ class Board:
     legal: Legal
     accepted: tuple[str, ...] = ()
     fingerprint: str | None = None
+    #: The most each player can lose on the game in progress (cents), and each credit.
+    at_risk: Mapping[str, Cents] = field(default_factory=dict)
+    credits: Mapping[str, Cents] = field(default_factory=dict)
+    #: The session's agreed stop (``--rounds``, ``--until``), where it stands.
+    stop: StopState | None = None
 
     def chart(self, tr: Translator = ENGLISH) -> str:
         """The running-balance chart, in the words of ``tr``."""
@@ -119,6 +126,7 @@ def build_board(
     paid: Mapping[str, Cents] | None = None,
     costs: Mapping[str, Cents] | None = None,
     fingerprint: str | None = None,
+    stop: StopState | None = None,
 ) -> Board:
     """The board of ``info``'s session: ``live`` the game in progress (or the next one),
     ``players`` and ``totals`` as the standings read them, ``lines`` the score sheet;
@@ -157,6 +165,9 @@ def build_board(
         ),
         accepted=(" ".join(acceptance_lines(card)),) if card and card.acceptances else (),
         fingerprint=fingerprint,
+        at_risk={} if game is None else exposure(game, info.stakes(game.players)).cents,
+        credits=dict(info.line.credits),
+        stop=stop,
     )
 
 

@@ -105,6 +105,7 @@ class Table:
                 fingerprint=book.reads.fingerprint(info),
                 undo=undoable(book, info, live),
                 card=book.card(info),
+                stop=book.stop(info, live.number, in_progress=live.game is not None),
             )
         return Snapshot(changes, board)
 
