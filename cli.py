@@ -47,6 +47,8 @@ from chouette.names import match, resolve  # noqa: E402
 from chouette.text import clipped, clipped_words, json_safe, shown, shown_lines  # noqa: E402
 
 if TYPE_CHECKING:
+    from datetime import date
+
     from typer._click import Context, HelpFormatter, Parameter  # Typer's own Click
 
     from chouette.card import ClubPreset, Origin
@@ -3117,6 +3119,91 @@ def ledger_command(
         else:
             rows = entry_rows(entries, datetime.astimezone, zone)
             emit_rows(ledger_headers(zone), rows, fmt)
+
+
+DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+
+def since_option(text: str | None) -> "date | None":
+    """``--since``'s date (YYYY-MM-DD), or a usage error naming what was typed."""
+    if text is None:
+        return None
+    from datetime import date
+
+    try:
+        if not DAY.fullmatch(text):
+            raise ValueError
+        return date.fromisoformat(text)
+    except ValueError:
+        fail(f"--since: {clipped(text)!r} is not a date: write it YYYY-MM-DD (2026-11-20)", 2)
+
+
+@app.command(cls=Command)
+def stats(
+    ctx: typer.Context,
+    player: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="PLAYER",
+            help="One player's stats (none: every player's, and who beats whom).",
+            autocompletion=complete_player,
+        ),
+    ] = None,
+    since: Annotated[
+        str | None,
+        typer.Option(metavar="DATE", help="Only the games of nights from DATE (YYYY-MM-DD) on."),
+    ] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """The club's memory: who won what, in which role, and who beats whom.
+
+    Over every session in the ledger: sessions and games played, money won and lost at the
+    table (payments, fees and costs aside) as box, partner, captain, crew or one-on-one (an
+    engine game), per game, the biggest night, and each player's money against every
+    opponent. A night is the local date a game ended (before 06:00: the day before).
+
+    Examples:
+
+    \b
+        chouette stats
+        chouette stats ann --since 2026-11-01
+        chouette stats --json
+    """
+    from chouette.stats import (
+        club_stats,
+        head_to_head_rows,
+        opponents_rows,
+        players_rows,
+        roles_rows,
+        stats_json,
+        summary_text,
+    )
+
+    day = since_option(since)
+    with reading(ctx) as book:
+        shares = {s.name: s.rules.partner_share for s in book.all_sessions()}
+        found = club_stats(book.sheet(None), shares=shares, local=datetime.astimezone, since=day)
+    name = None
+    if player is not None:
+        unknown = "has played no game in the ledger" + (f" since {day}" if day else "")
+        try:
+            name = resolve(normal_name(player), [s.name for s in found], unknown)
+        except ChouetteError as err:
+            fail(str(err))
+        found = [s for s in found if s.name == name]
+    if as_json:
+        emit_json(stats_json(found, player=name, since=day))
+    elif not found:
+        say("No games played yet." if day is None else f"No games played since {day}.")
+    elif name is None:
+        emit(players_rows(found))
+        say("\nWho beats whom:")
+        emit(head_to_head_rows(found))
+    else:
+        say("\n".join(summary_text(found[0])))
+        emit(roles_rows(found[0]))
+        say("\nHead to head:")
+        emit(opponents_rows(found[0]))
 
 
 @app.command(cls=Command, name="game")

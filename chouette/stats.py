@@ -305,7 +305,7 @@ def night_text(night: Night | None) -> str:
 
 def players_rows(found: Iterable[PlayerStats]) -> Rows:
     """A row per player: sessions, games, money won and lost, net, per game, biggest night."""
-    head = ["player", "sessions", "games", "won", "lost", "money", "a game", "biggest night"]
+    head = ["player", "sessions", "games", "won", "lost", "money", "per game", "biggest night"]
     rows = [
         [s.name, str(s.sessions), str(s.total.games), *_money(s.total), night_text(s.biggest_night)]
         for s in found
@@ -315,7 +315,7 @@ def players_rows(found: Iterable[PlayerStats]) -> Rows:
 
 def roles_rows(stats: PlayerStats) -> Rows:
     """A row per role the player played, then all games."""
-    head = ["role", "games", "won", "lost", "money", "a game"]
+    head = ["role", "games", "won", "lost", "money", "per game"]
     rows = [[role, str(t.games), *_money(t)] for role, t in stats.roles.items()]
     rows.append(["all", str(stats.total.games), *_money(stats.total)])
     return head, rows
