@@ -942,8 +942,12 @@ def new(
     ctx: typer.Context,
     name: Annotated[str, typer.Argument(metavar="NAME", help="The session's name, e.g. friday.")],
     players: Annotated[
-        list[str], typer.Argument(metavar="PLAYER", help="The line: box, captain, crew.")
-    ],
+        list[str] | None,
+        typer.Argument(
+            metavar="PLAYER",
+            help="The line: box, captain, crew (with --like: instead of that session's).",
+        ),
+    ] = None,
     stake: Annotated[str, typer.Option(metavar="AMOUNT", help="Money per point.")] = "1.00",
     roll: Annotated[bool, typer.Option("--roll", help="Order the line by a roll-off.")] = False,
     roll_off: Annotated[
@@ -1167,6 +1171,16 @@ def new(
             autocompletion=lambda incomplete: complete_preset(incomplete),
         ),
     ] = None,
+    like: Annotated[
+        str | None,
+        typer.Option(
+            "--like",
+            metavar="SESSION",
+            help="Start as SESSION: its players in its line's order now, its house rules and "
+            "stakes; players, --rules and options given beside it change them.",
+            autocompletion=complete_session,
+        ),
+    ] = None,
 ) -> None:
     """Start a session: the players in order are the line.
 
@@ -1174,7 +1188,9 @@ def new(
     roll-off). Every house rule is an option; they are stored with the session. --rules
     starts from a published club rule set or the club's own preset, and any house rule
     given beside it changes it (the rules card says which). A game needs two players: with
-    one, say --waiting (the others join with chouette join).
+    one, say --waiting (the others join with chouette join). --like SESSION starts "same
+    as last week": that session's players (its line now, in order), house rules and
+    stakes, each changed by what is given beside it (the players named replace its own).
 
     Examples:
 
@@ -1182,12 +1198,19 @@ def new(
         chouette new friday ann bob cat dan --stake 5.00
         chouette new saturday ann bob cat --roll --cubes single --player-stake cat=2.00
         chouette new tuesday ann bob cat dan --rules la --no-jacoby
+        chouette new friday-2 --like friday --stake 2.00
     """
     import random
 
     from chouette.line import check_session_name, new_line
     from chouette.line import roll_off as roll_the_dice
 
+    source = None if like is None else session_like(ctx, like)
+    players_given = bool(players)
+    if not players:
+        players = [] if source is None else list(source[0].line.order)
+    if not players:
+        fail("name the players: the line (box, captain, crew), or --like SESSION", 2)
     if len(players) < 2 and not waiting:
         fail(
             f"a game needs a box and a captain, and only {shown(players[0])} is named: "
@@ -1232,14 +1255,20 @@ def new(
         "buy_outs": buy_outs,
         "table_stakes": table_stakes,
     }
-    given = {
-        option: value
-        for option, value in chosen.items()
-        if getattr(ctx.get_parameter_source(option), "name", "DEFAULT") != "DEFAULT"
-    }
+    given = {option: value for option, value in chosen.items() if not given_by_default(ctx, option)}
     if "raccoons" not in given and given.get("beavers") is False:
         given["raccoons"] = False  # raccoons need beavers: off with them, unless given
-    rules, origin = starting_rules(ctx, preset, given)
+    if source is not None and given_by_default(ctx, "stake"):
+        cents = source[0].stake
+    if source is not None and preset is None:
+        from chouette.card import origin_like
+
+        try:
+            rules, origin = origin_like(source[0].rules, source[1], given)
+        except ChouetteError as err:
+            fail(f"{err} (with the rules of {source[0].name})")
+    else:
+        rules, origin = starting_rules(ctx, preset, given)
     rolled: list[str] = []
     try:
         order = players
@@ -1258,9 +1287,15 @@ def new(
         own = {resolve(p, line.order, "is not in the line"): c for p, c in own.items()}
     except ChouetteError as err:
         fail(f"--player-stake: {err}")
+    if source is not None:  # the players' own stakes there, unless given here
+        kept = {match(p, line.order): c for p, c in source[0].player_stakes.items()}
+        own = {p: c for p, c in kept.items() if p is not None and c != cents} | own
     with ledger(ctx, write=True, create=True) as book:
         info = book.create_session(name, line, cents, rules, own, origin=origin)
     options(ctx).session = info.name  # a table prompt follows its own new session
+    if source is not None:
+        what = "house rules and stakes" if players_given else "players, house rules and stakes"
+        say(f"Like {source[0].name}: its {what}.")
     for text in rolled:
         say(text)
     say(f"Session {info.name}: stake {format_cents(cents)} a point; {rules.summary()}.")
@@ -1278,6 +1313,23 @@ def new(
         say(f"{player} plays at {format_cents(amount)} a point.")
     say(f"Line: {info.line.describe()}")
     say_notes(info)
+
+
+def session_like(ctx: typer.Context, name: str) -> "tuple[SessionInfo, Origin]":
+    """The session ``new --like`` names and where its rules came from, read before the
+    ledger is opened to write (a refusal creates nothing)."""
+    try:
+        with reads_for(options(ctx)) as book:
+            info = book.session(normal_name(name))
+            return info, book.origin(info)
+    except ChouetteError as err:
+        fail(f"--like: {err}")
+
+
+def given_by_default(ctx: typer.Context, option: str) -> bool:
+    """Whether the command's ``option`` was left at its default (not typed, nor from the
+    environment)."""
+    return getattr(ctx.get_parameter_source(option), "name", "DEFAULT") == "DEFAULT"
 
 
 def starting_rules(
