@@ -3355,9 +3355,10 @@ def report(
 ) -> None:
     """One HTML page to print or share.
 
-    The score sheet, standings, who pays whom, the house rules and a chart of every
-    player's running balance, in one self-contained file; dated with the evening's day and
-    hours in your local time. The ledger keeps no currency: --currency labels the amounts.
+    The score sheet, standings, who pays whom, the stats (chouette stats over the page's
+    games), the house rules and a chart of every player's running balance, in one
+    self-contained file; dated with the evening's day and hours in your local time. The
+    ledger keeps no currency: --currency labels the amounts.
     In English, Danish or Czech: --lang, else your environment's language (LANG).
 
     Examples:
@@ -3370,6 +3371,7 @@ def report(
     from chouette.page import check_currency, report_parts
     from chouette.report import standings as rank
     from chouette.settlement import settlement
+    from chouette.stats import club_stats
     from web.i18n import from_environment, translation
 
     try:
@@ -3405,6 +3407,11 @@ def report(
             tr=translation(code),
             lang=code,
             fingerprints=fingerprints(book, info),
+            stats=club_stats(
+                book.sheet(info),
+                shares={s.name: s.rules.partner_share for s in book.all_sessions()},
+                local=datetime.astimezone,
+            ),
         )
         write_file(html, page, private=False)
     what = "every session" if info is None else info.name
