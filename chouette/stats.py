@@ -100,7 +100,8 @@ class Opponent:
 class PlayerStats:
     """One player's memory: sessions and games played, all games and each role's
     (:data:`ROLES`, a role never played left out), the biggest night (the one they won
-    most on), and head to head, the opponent they won most from first."""
+    most on; the earliest of equals), and head to head, the opponent they won most from
+    first."""
 
     name: str
     sessions: int
