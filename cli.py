@@ -47,6 +47,8 @@ from chouette.names import match, resolve  # noqa: E402
 from chouette.text import clipped, clipped_words, json_safe, shown, shown_lines  # noqa: E402
 
 if TYPE_CHECKING:
+    from datetime import date
+
     from typer._click import Context, HelpFormatter, Parameter  # Typer's own Click
 
     from chouette.card import ClubPreset, Origin
@@ -945,8 +947,12 @@ def new(
     ctx: typer.Context,
     name: Annotated[str, typer.Argument(metavar="NAME", help="The session's name, e.g. friday.")],
     players: Annotated[
-        list[str], typer.Argument(metavar="PLAYER", help="The line: box, captain, crew.")
-    ],
+        list[str] | None,
+        typer.Argument(
+            metavar="PLAYER",
+            help="The line: box, captain, crew (with --like: instead of that session's).",
+        ),
+    ] = None,
     stake: Annotated[str, typer.Option(metavar="AMOUNT", help="Money per point.")] = "1.00",
     roll: Annotated[bool, typer.Option("--roll", help="Order the line by a roll-off.")] = False,
     roll_off: Annotated[
@@ -1191,6 +1197,16 @@ def new(
             autocompletion=lambda incomplete: complete_preset(incomplete),
         ),
     ] = None,
+    like: Annotated[
+        str | None,
+        typer.Option(
+            "--like",
+            metavar="SESSION",
+            help="Start as SESSION: its players in its line's order now, its house rules and "
+            "stakes; players, --rules and options given beside it change them.",
+            autocompletion=complete_session,
+        ),
+    ] = None,
 ) -> None:
     """Start a session: the players in order are the line.
 
@@ -1198,7 +1214,9 @@ def new(
     roll-off). Every house rule is an option; they are stored with the session. --rules
     starts from a published club rule set or the club's own preset, and any house rule
     given beside it changes it (the rules card says which). A game needs two players: with
-    one, say --waiting (the others join with chouette join).
+    one, say --waiting (the others join with chouette join). --like SESSION starts "same
+    as last week": that session's players (its line now, in order), house rules and
+    stakes, each changed by what is given beside it (the players named replace its own).
 
     Examples:
 
@@ -1206,12 +1224,19 @@ def new(
         chouette new friday ann bob cat dan --stake 5.00
         chouette new saturday ann bob cat --roll --cubes single --player-stake cat=2.00
         chouette new tuesday ann bob cat dan --rules la --no-jacoby
+        chouette new friday-2 --like friday --stake 2.00
     """
     import random
 
     from chouette.line import check_session_name, new_line
     from chouette.line import roll_off as roll_the_dice
 
+    source = None if like is None else session_like(ctx, like)
+    players_given = bool(players)
+    if not players:
+        players = [] if source is None else list(source[0].line.order)
+    if not players:
+        fail("name the players: the line (box, captain, crew), or --like SESSION", 2)
     if len(players) < 2 and not waiting:
         fail(
             f"a game needs a box and a captain, and only {shown(players[0])} is named: "
@@ -1259,14 +1284,20 @@ def new(
         "rounds": rounds,
         "until": until_option(until),
     }
-    given = {
-        option: value
-        for option, value in chosen.items()
-        if getattr(ctx.get_parameter_source(option), "name", "DEFAULT") != "DEFAULT"
-    }
+    given = {option: value for option, value in chosen.items() if not given_by_default(ctx, option)}
     if "raccoons" not in given and given.get("beavers") is False:
         given["raccoons"] = False  # raccoons need beavers: off with them, unless given
-    rules, origin = starting_rules(ctx, preset, given)
+    if source is not None and given_by_default(ctx, "stake"):
+        cents = source[0].stake
+    if source is not None and preset is None:
+        from chouette.card import origin_like
+
+        try:
+            rules, origin = origin_like(source[0].rules, source[1], given)
+        except ChouetteError as err:
+            fail(f"{err} (with the rules of {source[0].name})")
+    else:
+        rules, origin = starting_rules(ctx, preset, given)
     rolled: list[str] = []
     try:
         order = players
@@ -1285,9 +1316,15 @@ def new(
         own = {resolve(p, line.order, "is not in the line"): c for p, c in own.items()}
     except ChouetteError as err:
         fail(f"--player-stake: {err}")
+    if source is not None:  # the players' own stakes there, unless given here
+        kept = {match(p, line.order): c for p, c in source[0].player_stakes.items()}
+        own = {p: c for p, c in kept.items() if p is not None and c != cents} | own
     with ledger(ctx, write=True, create=True) as book:
         info = book.create_session(name, line, cents, rules, own, origin=origin)
     options(ctx).session = info.name  # a table prompt follows its own new session
+    if source is not None:
+        what = "house rules and stakes" if players_given else "players, house rules and stakes"
+        say(f"Like {source[0].name}: its {what}.")
     for text in rolled:
         say(text)
     say(f"Session {info.name}: stake {format_cents(cents)} a point; {rules.summary()}.")
@@ -1319,6 +1356,23 @@ def until_option(text: str | None) -> str | None:
     except ChouetteError as err:
         fail(str(err), 2)
     return next_at(clock().astimezone(), hour, minute).isoformat()
+
+
+def session_like(ctx: typer.Context, name: str) -> "tuple[SessionInfo, Origin]":
+    """The session ``new --like`` names and where its rules came from, read before the
+    ledger is opened to write (a refusal creates nothing)."""
+    try:
+        with reads_for(options(ctx)) as book:
+            info = book.session(normal_name(name))
+            return info, book.origin(info)
+    except ChouetteError as err:
+        fail(f"--like: {err}")
+
+
+def given_by_default(ctx: typer.Context, option: str) -> bool:
+    """Whether the command's ``option`` was left at its default (not typed, nor from the
+    environment)."""
+    return getattr(ctx.get_parameter_source(option), "name", "DEFAULT") == "DEFAULT"
 
 
 def starting_rules(
@@ -3248,6 +3302,91 @@ def ledger_command(
             emit_rows(ledger_headers(zone), rows, fmt)
 
 
+DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+
+def since_option(text: str | None) -> "date | None":
+    """``--since``'s date (YYYY-MM-DD), or a usage error naming what was typed."""
+    if text is None:
+        return None
+    from datetime import date
+
+    try:
+        if not DAY.fullmatch(text):
+            raise ValueError
+        return date.fromisoformat(text)
+    except ValueError:
+        fail(f"--since: {clipped(text)!r} is not a date: write it YYYY-MM-DD (2026-11-20)", 2)
+
+
+@app.command(cls=Command)
+def stats(
+    ctx: typer.Context,
+    player: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="PLAYER",
+            help="One player's stats (none: every player's, and who beats whom).",
+            autocompletion=complete_player,
+        ),
+    ] = None,
+    since: Annotated[
+        str | None,
+        typer.Option(metavar="DATE", help="Only the games of nights from DATE (YYYY-MM-DD) on."),
+    ] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """The club's memory: who won what, in which role, and who beats whom.
+
+    Over every session in the ledger: sessions and games played, money won and lost at the
+    table (payments, fees and costs aside) as box, partner, captain, crew or one-on-one (an
+    engine game), per game, the biggest night, and each player's money against every
+    opponent. A night is the local date a game ended (before 06:00: the day before).
+
+    Examples:
+
+    \b
+        chouette stats
+        chouette stats ann --since 2026-11-01
+        chouette stats --json
+    """
+    from chouette.stats import (
+        club_stats,
+        head_to_head_rows,
+        opponents_rows,
+        players_rows,
+        roles_rows,
+        stats_json,
+        summary_text,
+    )
+
+    day = since_option(since)
+    with reading(ctx) as book:
+        shares = {s.name: s.rules.partner_share for s in book.all_sessions()}
+        found = club_stats(book.sheet(None), shares=shares, local=datetime.astimezone, since=day)
+    name = None
+    if player is not None:
+        unknown = "has played no game in the ledger" + (f" since {day}" if day else "")
+        try:
+            name = resolve(normal_name(player), [s.name for s in found], unknown)
+        except ChouetteError as err:
+            fail(str(err))
+        found = [s for s in found if s.name == name]
+    if as_json:
+        emit_json(stats_json(found, player=name, since=day))
+    elif not found:
+        say("No games played yet." if day is None else f"No games played since {day}.")
+    elif name is None:
+        emit(players_rows(found))
+        say("\nWho beats whom:")
+        emit(head_to_head_rows(found))
+    else:
+        say("\n".join(summary_text(found[0])))
+        emit(roles_rows(found[0]))
+        say("\nHead to head:")
+        emit(opponents_rows(found[0]))
+
+
 @app.command(cls=Command, name="game")
 def game_command(
     ctx: typer.Context,
@@ -3345,9 +3484,10 @@ def report(
 ) -> None:
     """One HTML page to print or share.
 
-    The score sheet, standings, who pays whom, the house rules and a chart of every
-    player's running balance, in one self-contained file; dated with the evening's day and
-    hours in your local time. The ledger keeps no currency: --currency labels the amounts.
+    The score sheet, standings, who pays whom, the stats (chouette stats over the page's
+    games), the house rules and a chart of every player's running balance, in one
+    self-contained file; dated with the evening's day and hours in your local time. The
+    ledger keeps no currency: --currency labels the amounts.
     In English, Danish or Czech: --lang, else your environment's language (LANG).
 
     Examples:
@@ -3360,6 +3500,7 @@ def report(
     from chouette.page import check_currency, report_parts
     from chouette.report import standings as rank
     from chouette.settlement import settlement
+    from chouette.stats import club_stats
     from web.i18n import from_environment, translation
 
     try:
@@ -3396,6 +3537,11 @@ def report(
             lang=code,
             fingerprints=fingerprints(book, info),
             ended=None if info is None else book.ended(info, clock()),
+            stats=club_stats(
+                book.sheet(info),
+                shares={s.name: s.rules.partner_share for s in book.all_sessions()},
+                local=datetime.astimezone,
+            ),
         )
         write_file(html, page, private=False)
     what = "every session" if info is None else info.name

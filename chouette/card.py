@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
 from datetime import datetime
 from typing import Any, Literal
 
@@ -101,6 +101,37 @@ def origin_of(
         return made, Origin(name, "club", at, source, changed)
     made, changed = override(rules, given)
     return made, Origin(overrides=changed)
+
+
+def origin_like(
+    rules: HouseRules, origin: Origin, given: Mapping[str, Any]
+) -> tuple[HouseRules, Origin]:
+    """The house rules of a session started like another (``chouette new --like``): the
+    other's ``rules`` (played at chouette's edition now, as any new session), with the
+    options ``given`` put over them, and their origin: the other's preset and its changes,
+    with those given merged in (an option put back at the preset's value is no change);
+    beside no preset (or one not known), the options that differ from chouette's defaults.
+    The other's stop (``rounds``, ``until``) is its evening's own: it is not carried over."""
+    from chouette.presets import Override, override
+
+    evening = ("rounds", "until")  # each evening agrees its own stop: not carried over
+    rules = replace(rules, edition=EDITION, rounds=None, until=None)
+    made, _ = override(rules, given)
+    if origin.preset is None or not origin.known:
+        defaults = HouseRules()
+        differ = {
+            f.name: getattr(made, f.name)
+            for f in fields(HouseRules)
+            if getattr(made, f.name) != getattr(defaults, f.name)
+        }
+        return origin_of(defaults, differ)
+    changes = {o.option: o for o in origin.overrides if o.option not in evening}
+    for option in given:
+        before = changes[option].preset if option in changes else getattr(rules, option)
+        changes.pop(option, None)
+        if getattr(made, option) != before:
+            changes[option] = Override(option, before, getattr(made, option))
+    return made, replace(origin, overrides=tuple(changes.values()))
 
 
 @dataclass(frozen=True)

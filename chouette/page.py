@@ -13,7 +13,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from html import escape
 from typing import Protocol
 
@@ -31,6 +31,7 @@ from chouette.money import Cents, format_money
 from chouette.report import GameLine, Standing, extra_result_text, signed
 from chouette.rules import HouseRules
 from chouette.settlement import Payment, clears
+from chouette.stats import ROLES, PlayerStats, who_beats_whom
 from chouette.text import ENGLISH, Translator, clipped, marked, marked_in
 
 # One colour per player, in the order they joined (Tableau 10: tells apart well on screen and
@@ -322,10 +323,13 @@ def report_parts(
     lang: str = "en",
     fingerprints: Mapping[str, str | None] | None = None,
     ended: tuple[int, datetime] | None = None,
+    stats: Sequence[PlayerStats] = (),
 ) -> Iterator[str]:
     """:func:`render_report`'s page, piece by piece, from ``games`` games that ``lines()``
     gives (twice: a first look for the chart, then the score sheet) and the running balances
-    kept in ``runs`` meanwhile: memory does not grow with the games, only the page."""
+    kept in ``runs`` meanwhile: memory does not grow with the games, only the page.
+    ``stats``: the players' stats over the same games (:func:`chouette.stats.club_stats`),
+    shown after the chart."""
     _ = tr.gettext
     when = Times(local or (lambda moment: moment), tr)
     runs = runs if runs is not None else MemoryRuns()
@@ -374,6 +378,8 @@ def report_parts(
         yield part + "\n"
     yield from _chart(found, runs, styles, by_session=by_session, tr=tr)
     yield "\n"
+    if stats:
+        yield _stats(stats, when, currency, tr) + "\n"
     # The house rules before the long score sheet, so that no printed page holds them
     # alone: the sheet (or its totals) always follows them.
     yield _rules(rules, stake, currency, card, when.local, tr, ended=ended) + "\n"
@@ -441,7 +447,7 @@ class Times:
     local: Callable[[datetime], datetime]
     tr: Translator = ENGLISH
 
-    def day(self, moment: datetime) -> str:
+    def day(self, moment: date) -> str:
         """``Tuesday 24 November 2026``, in the page's language."""
         tr = self.tr
         return tr.pgettext("date", "{weekday} {day} {month} {year}").format(
@@ -558,6 +564,68 @@ def _standings(
         f'<section id="standings"><h2>{title}</h2><div class="scroll"><table>'
         f"<thead><tr>{''.join(f'<th>{h}</th>' for h in head)}</tr></thead>"
         f"<tbody>{''.join(rows)}</tbody>{foot}</table></div></section>"
+    )
+
+
+#: The roles as the stats' columns name them.
+ROLE_NAMES = {
+    "box": marked("box"),
+    "partner": marked("partner"),
+    "captain": marked("captain"),
+    "crew": marked("crew"),
+    "one-on-one": marked("one-on-one"),
+}
+
+
+def _stats(
+    stats: Sequence[PlayerStats], when: Times, currency: str | None, tr: Translator = ENGLISH
+) -> str:
+    """Each player's money by role (the games in brackets), per game and biggest night,
+    and who beats whom (:mod:`chouette.stats`)."""
+    _ = tr.gettext
+    roles = [r for r in ROLES if any(r in s.roles for s in stats)]
+    unit = f" ({_e(currency)})" if currency else ""
+    head = [_("player"), _("games"), *(tr.gettext(ROLE_NAMES[r]) for r in roles)]
+    head += [_("per game"), _("biggest night")]
+    rows = []
+    for s in stats:
+        cells = [f'<td class="name">{_e(s.name)}</td>', f'<td class="num">{s.total.games}</td>']
+        for role in roles:
+            tally = s.roles.get(role)
+            cells.append(
+                '<td class="num">–</td>'
+                if tally is None
+                else f'<td class="num" data-role="{role}" data-cents="{tally.net}" '
+                f'data-games="{tally.games}">{_amount(tally.net)} ({tally.games})</td>'
+            )
+        cells.append(f'<td class="num">{_amount(s.total.per_game)}</td>')
+        night = s.biggest_night
+        cells.append(
+            "<td></td>"
+            if night is None
+            else f'<td class="night" data-night="{night.night.isoformat()}" '
+            f'data-cents="{night.cents}">{_e(when.day(night.night))}: {_amount(night.cents)}</td>'
+        )
+        rows.append(f'<tr class="stat" data-player="{_e(s.name)}">{"".join(cells)}</tr>')
+    pairs = "".join(
+        f'<tr class="beats" data-player="{_e(a)}" data-against="{_e(b)}" '
+        f'data-cents="{o.cents}"><td class="name">{_e(a)}</td><td class="name">{_e(b)}</td>'
+        f'<td class="num">{o.games}</td><td class="num">{_amount(o.cents)}</td></tr>'
+        for a, b, o in who_beats_whom(stats)
+    )
+    title, beats = _("Statistics"), _("Who beats whom")
+    note = _(
+        "Money won at the table by role (net, the games in brackets); a night is the local "
+        "date a game ended (before 06:00, the night before)."
+    )
+    against = [_("player"), _("against"), _("games"), _("money") + unit]
+    return (
+        f'<section id="stats"><h2>{title}</h2><div class="scroll"><table>'
+        f"<thead><tr>{''.join(f'<th>{h}</th>' for h in head)}</tr></thead>"
+        f'<tbody>{"".join(rows)}</tbody></table></div><p class="note">{note}</p>'
+        f'<h3>{beats}</h3><div class="scroll"><table id="beats">'
+        f"<thead><tr>{''.join(f'<th>{h}</th>' for h in against)}</tr></thead>"
+        f"<tbody>{pairs}</tbody></table></div></section>"
     )
 
 

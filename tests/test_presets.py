@@ -18,12 +18,13 @@ from chouette.card import (
     Origin,
     card_text,
     check_accept,
+    origin_like,
     origin_of,
     rule_lines,
 )
 from chouette.errors import ChouetteError
 from chouette.presets import PUBLISHED, Override, check_preset_name, override, published
-from chouette.rules import HouseRules
+from chouette.rules import EDITION, HouseRules
 
 NOW = datetime(2026, 11, 20, 20, 0, tzinfo=UTC)
 
@@ -226,6 +227,28 @@ def test_options_beside_a_preset_are_refused_as_the_house_rules_refuse_them():
         override(cambridge.rules, {"raccoons": True})
     with pytest.raises(ChouetteError, match="unknown house rule 'colour'"):
         override(cambridge.rules, {"colour": "red"})
+
+
+def test_a_session_like_another_keeps_its_preset_and_merges_what_is_changed():
+    la = published("la")
+    rules, origin = origin_of(HouseRules(), {"jacoby": False, "deals": False}, preset=la)
+    old = replace(rules, edition=1)  # a session of an older chouette: played at today's
+    made, like = origin_like(old, origin, {"jacoby": True, "retention": "captain"})
+    assert (made.jacoby, made.deals, made.retention, made.edition) == (
+        True,
+        False,
+        "captain",
+        EDITION,
+    )
+    assert like.preset == "la" and like.overrides == (
+        Override("deals", True, False),
+        Override("retention", "won-not-loss", "captain"),
+    )
+    made, plain = origin_like(HouseRules(beavers=False, raccoons=False), UNKNOWN, {"deals": False})
+    assert plain.preset is None and plain.known
+    assert {o.option for o in plain.overrides} == {"beavers", "raccoons", "deals"}
+    with pytest.raises(ChouetteError, match="raccoons"):
+        origin_like(HouseRules(), Origin(), {"beavers": False, "raccoons": True})
 
 
 def test_the_origin_of_a_sessions_rules_round_trips_through_the_ledgers_text():

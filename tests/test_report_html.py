@@ -537,6 +537,45 @@ def test_report_writes_one_page_that_agrees_with_the_json_reports(chouette, tmp_
     assert [r.attrs["data-session"] for r in dom.all("tr", "game")] == ["friday"] * 3 + ["saturday"]
 
 
+def test_the_reports_stats_agree_with_stats_json_in_the_pages_language(chouette, tmp_path):
+    play_cli_evening(chouette)
+    target = tmp_path / "fredag.html"
+    chouette("report", "--html", str(target), "--lang", "da")
+    stats = parse(target.read_text(encoding="utf-8")).one(id="stats")
+    assert stats.one("h2").text() == "Statistik"
+    assert [th.text() for th in stats.all("th")][:5] == [
+        "spiller",
+        "spil",
+        "boks",
+        "kaptajn",
+        "mandskab",
+    ]
+    shown = {
+        (row.attrs["data-player"], cell.attrs["data-role"]): (
+            int(cell.attrs["data-games"]),
+            int(cell.attrs["data-cents"]),
+        )
+        for row in stats.all("tr", "stat")
+        for cell in row.all("td")
+        if "data-role" in cell.attrs
+    }
+    players = chouette.json("stats")["players"]
+    assert shown == {
+        (p["name"], role): (t["games"], t["net_cents"])
+        for p in players
+        for role, t in p["roles"].items()
+    }
+    beats = {(r.attrs["data-player"], r.attrs["data-against"]): int(r.attrs["data-cents"])
+             for r in stats.all("tr", "beats")}  # fmt: skip
+    assert beats == {
+        (p["name"], o["opponent"]): o["cents"]
+        for p in players
+        for o in p["head_to_head"]
+        if o["cents"] > 0 or (o["cents"] == 0 and p["name"] < o["opponent"])
+    }
+    assert beats["ann", BOB] > 0
+
+
 def test_the_page_is_the_same_whatever_the_running_balances_kept_in_memory(
     chouette, tmp_path, monkeypatch
 ):
