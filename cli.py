@@ -1905,7 +1905,7 @@ def credit(
         who = resolve(normal_name(name), known, "is not in the line")
         said = f"{who} has no credit" if cents == 0 else f"{who}'s credit is {format_cents(cents)}"
         act = ["credit", who, str(cents)]
-        return said, lambda line: set_credit(line, who, cents), act
+        return said, lambda line: set_credit(line, who, cents, info.rules), act
 
     change_the_line(ctx, plan)
 

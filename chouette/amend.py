@@ -270,11 +270,11 @@ def _seat_again(step: SeatStep, line: Line, rules: HouseRules, sat_out: dict[str
     name, rest = (names[0] if names else ""), names[1:]
     try:
         if verb == "join" and rest[:1] == ["credit"]:
-            return set_credit(join(line, name, rules), name, int(rest[1]))
+            return set_credit(join(line, name, rules), name, int(rest[1]), rules)
         if verb == "join":
             return join(line, name, rules)
         if verb == "credit":
-            return set_credit(line, name, int(rest[0]))
+            return set_credit(line, name, int(rest[0]), rules)
         if verb == "leave":
             return leave(line, name, rules)
         if verb == "sit-out":

@@ -191,9 +191,15 @@ def set_bank(line: Line, name: str, points: int, rules: HouseRules) -> Line:
     return seat(back, rules)
 
 
-def set_credit(line: Line, name: str, cents: int) -> Line:
+def set_credit(line: Line, name: str, cents: int, rules: HouseRules | None = None) -> Line:
     """A player's credit (how far below zero their balance may go), set anew, between games;
-    0 takes it away."""
+    0 takes it away. Under ``table-stakes`` the bank is the credit (in points, and nobody can
+    lose past it): no credit in money is taken."""
+    if rules is not None and rules.table_stakes is not None:
+        raise LineError(
+            "under table stakes a player's bank is their credit (nobody loses past it): "
+            "chouette bank NAME POINTS sets it"
+        )
     name = normal_name(name)
     if name not in line.order and name not in dict(line.credits):
         raise LineError(f"{name} is not in the line")

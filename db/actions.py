@@ -322,7 +322,7 @@ def join(
 
     def change(line: Line) -> Line:
         joined = join_line(line, name, info.rules)
-        return joined if credit is None else set_credit(joined, name, credit)
+        return joined if credit is None else set_credit(joined, name, credit, info.rules)
 
     before = book.player(info, name)
     said = joined_text(name, stake if stake is not None else before and before.stake)

@@ -71,3 +71,9 @@ def test_the_florida_preset_plays_table_stakes_of_fifty(chouette):
     chouette("new", "fri", "ann", "bob", "cat", "--rules", "florida-challenge")
     assert chouette.json("status")["banks"] == {"ann": 50, "bob": 50, "cat": 50}
     assert "Each player starts with a bank of 50 points" in chouette("rules").stdout
+
+
+def test_under_table_stakes_the_bank_is_the_credit(chouette):
+    chouette("new", "fri", "ann", "bob", "cat", "--table-stakes", "3")
+    refused = chouette("credit", "bob", "5", code=1).stderr
+    assert "under table stakes a player's bank is their credit" in refused
