@@ -4624,6 +4624,14 @@ def serve(
             help="Points only on the scoreboard; money only on each player's own phone.",
         ),
     ] = False,
+    room: Annotated[
+        bool,
+        typer.Option(
+            "--room",
+            help="The scoreboard shows every table of the night side by side, with the "
+            "night's totals; the scorekeeper picks the table the page runs.",
+        ),
+    ] = False,
 ) -> None:
     """Serve a live scoreboard and a scorekeeper's page in the browser.
 
@@ -4633,7 +4641,9 @@ def serve(
     a split, a new session and a command line, the devices signed in (each can be signed
     out) and each player's code for their phone. It serves the current session (or
     --session's). --private keeps money off the shared pages: points only on the
-    scoreboard, each player's money on their own phone.
+    scoreboard, each player's money on their own phone. --room shows every table of the
+    night (the sessions started that day) side by side on the scoreboard, with the night's
+    totals; the scorekeeper's page runs the table it picks.
     A restart with the same PIN keeps the devices signed in. Plain HTTP unless --certfile
     is given. The pages speak English, Danish or Czech, as each browser asks, or --lang for
     every page. Needs the serve extra: pip install 'chouette[serve]'.
@@ -4669,6 +4679,7 @@ def serve(
             keyfile=keyfile,
             lang=code,
             private=private,
+            room=room,
         )
     except ChouetteError as err:
         fail(str(err))

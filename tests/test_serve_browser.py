@@ -411,3 +411,32 @@ def test_the_tv_fits_eight_players_and_fifteen_games_on_one_1080p_screen(browser
         for row in tv.locator("#standings tr.standing").all():
             box = row.bounding_box()
             assert box is not None and box["y"] + box["height"] <= 1080
+
+
+def test_the_room_shows_every_table_and_the_keeper_picks_one(browser, ledger_url):
+    """``serve --room`` (issue 22): the TV shows both tables of the night side by side and
+    follows a terminal at either; the keeper's page runs the table the keeper picks."""
+    procs.ok(ledger_url, "new", "red", "ann", "bob", "cat")
+    procs.ok(ledger_url, "new", "blue", "dan", "eve", "fay")
+    with serving(ledger_url, serve=("--room",)) as server:
+        tv = browser.new_context(viewport=TV, device_scale_factor=1).new_page()
+        tv.goto(server.url)
+        tables = tv.locator("section.table")
+        expect(tables).to_have_count(2)
+        expect(tables.nth(0).locator("h2")).to_contain_text("red")
+        procs.ok(ledger_url, "--session", "red", "end", "box")
+        expect(tv.locator('tr.night-total[data-player="ann"]')).to_have_attribute(
+            "data-cents", "200"
+        )
+        phone = browser.new_context(viewport=PHONE, is_mobile=True).new_page()
+        phone.goto(server.url + "keeper")
+        phone.fill("#pin", PIN)
+        phone.get_by_role("button", name="Open").click()
+        expect(phone.locator("#session")).to_have_text("red")  # the current session
+        phone.locator("form.pick-table select").select_option("blue")
+        phone.get_by_role("button", name="Run this table").click()
+        expect(phone.locator("#said")).to_have_text("The keeper's page runs blue.")
+        expect(phone.locator("#session")).to_have_text("blue")
+        keeper = Keeper(phone, tv)
+        keeper.click(keeper.button("Doubles the box", keeper.card("fay")))
+        expect(tables.nth(1).locator('li.cube[data-member="fay"]')).to_have_count(1)

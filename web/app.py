@@ -257,6 +257,14 @@ def create_app(
             session=None if board is None else board.session,
             players=() if board is None else tuple(s.name for s in board.standings),
             mine=mine_frames(board),
+            room={
+                code: templates(code)
+                .get_template("_room.html")
+                .render(room=snapshot.room, night=night_totals(snapshot.room), private=private)
+                for code in langs
+            }
+            if table.room
+            else {},
         )
 
     def mine_frames(board: Board | None) -> dict[str, dict[str, str]]:
@@ -308,6 +316,7 @@ def create_app(
             .get_template(name)
             .render(
                 board_html=frames.board[code] if frames else "",
+                room_html=frames.room.get(code, "") if frames else "",
                 controls_html=frames.controls[code] if frames else "",
                 problem=hub.problem,
                 version=hub.version,
@@ -339,7 +348,7 @@ def create_app(
 
     async def scoreboard(request: Request) -> Response:
         await hub.ready()
-        return page(request, "board.html")
+        return page(request, "room.html" if table.room else "board.html")
 
     def keeper_values(current: Who) -> dict[str, Any]:
         """The devices and the players' codes the scorekeeper's page lists."""
@@ -356,6 +365,8 @@ def create_app(
             "this_device": current.device,
             "codes": codes,
             "hours": TOKEN_HOURS,
+            "tables": table.tables() if table.room else [],
+            "served": session,
         }
 
     async def keeper_page(request: Request) -> Response:
@@ -523,7 +534,26 @@ def create_app(
         )
 
     async def events(request: Request) -> Response:
-        return stream(request, ("board",))
+        return stream(request, ("room",) if table.room else ("board",))
+
+    async def pick_table(request: Request) -> Response:
+        """``serve --room``: the scorekeeper picks the table the keeper's page runs."""
+        current = await keeper_only(request, as_json=True)
+        if isinstance(current, Response):
+            return current
+        fields = await form(request)
+        if isinstance(fields, Response):
+            return fields
+        wanted = (fields.get("table") or [""])[0]
+        tables = await run_in_threadpool(table.tables) if table.room else []
+        if wanted not in tables:
+            known = ", ".join(tables) or "none"
+            said = f"Error: no table {wanted[:80]!r} tonight ({known})"
+            return JSONResponse({"ok": False, "message": said, "said": [said]}, status_code=400)
+        table.session = wanted
+        hub.poke()
+        said = f"The keeper's page runs {wanted}."
+        return JSONResponse({"ok": True, "message": said, "said": [said]})
 
     async def keeper_events(request: Request) -> Response:
         current = await who(request)
@@ -608,6 +638,7 @@ def create_app(
             Route("/keeper", enter_pin, methods=["POST"]),
             Route("/keeper/events", keeper_events),
             Route("/keeper/act", act, methods=["POST"]),
+            Route("/keeper/table", pick_table, methods=["POST"]),
             Route("/keeper/devices", revoke, methods=["POST"]),
             Route("/keeper/codes", new_code, methods=["POST"]),
             Route("/me", me, methods=["GET"]),
@@ -652,6 +683,19 @@ def refusal(status: int, text: str, as_json: bool) -> Response:
         said = f"Error: {text}"
         return JSONResponse({"ok": False, "message": said, "said": [said]}, status_code=status)
     return Response(f"Error: {text}\n", status_code=status, media_type="text/plain")
+
+
+def night_totals(boards: Sequence[Board]) -> list[tuple[str, int, int]]:
+    """The night across its tables: each player's money (a sum of cents: points at different
+    stakes are not added) and games played, most won first."""
+    cents: dict[str, int] = {}
+    for board in boards:
+        for standing in board.standings:
+            cents[standing.name] = cents.get(standing.name, 0) + standing.table_cents
+    tables = {name: sum(1 for b in boards for s in b.standings if s.name == name) for name in cents}
+    return sorted(
+        ((name, total, tables[name]) for name, total in cents.items()), key=lambda t: (-t[1], t[0])
+    )
 
 
 async def form(request: Request) -> dict[str, list[str]] | Response:

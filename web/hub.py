@@ -39,6 +39,8 @@ class Frames:
     players: tuple[str, ...] = ()
     #: Each player's own part of their phone (:file:`_mine.html`), by language and player.
     mine: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    #: Every table of the night side by side (``serve --room``: :file:`_room.html`).
+    room: Mapping[str, str] = field(default_factory=dict)
 
 
 class Hub:

@@ -215,12 +215,14 @@ def run(
     keyfile: Path | None = None,
     lang: str | None = None,
     private: bool = False,
+    room: bool = False,
 ) -> None:
     """Serve ``session`` (None: whichever is current) of the ledger at ``url``; every page
-    in ``lang`` (None: as each browser asks); ``private``: money only on players' phones."""
+    in ``lang`` (None: as each browser asks); ``private``: money only on players' phones;
+    ``room``: the scoreboard shows every table of the night, the keeper picks one."""
     pin = new_pin() if pin is None else check_pin(pin)
     tls(certfile, keyfile)
-    table = Table(url, session, clock)
+    table = Table(url, session, clock, room=room)
     served = table.open()
     log_to_terminal()
     access = start_access(pin, table, clock)

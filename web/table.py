@@ -43,16 +43,26 @@ class Snapshot:
 
     changes: tuple[object, ...]
     board: Board | None
+    #: Under ``serve --room``: every table of the night, the served one among them.
+    room: tuple[Board, ...] = ()
 
 
 class Table:
     """The ledger at ``url``, the session ``session`` (None: whichever is current), the
     clock of the commands."""
 
-    def __init__(self, url: str, session: str | None, clock: Callable[[], datetime]) -> None:
+    def __init__(
+        self,
+        url: str,
+        session: str | None,
+        clock: Callable[[], datetime],
+        *,
+        room: bool = False,
+    ) -> None:
         self.url = url
         self.session = session
         self.clock = clock
+        self.room = room  # serve --room: every table of the night
         self._writing = threading.Lock()
 
     @contextmanager
@@ -83,31 +93,34 @@ class Table:
     def changes(self) -> tuple[object, ...]:
         """The cheap marker the server polls (:meth:`db.ledger.Ledger.changes`)."""
         with self._read() as book:
+            return self._changes(book)
+
+    def _changes(self, book: Ledger) -> tuple[object, ...]:
+        if not self.room:
             return book.changes(self.session)
+        name = self.session if self.session is not None else book.current_name()
+        tables = tonight(book, name)
+        return (self.session, tuple(tables), *(book.changes(n) for n in tables))
+
+    def tables(self) -> list[str]:
+        """The night's tables (``serve --room``): the served session's night, in order."""
+        with self._read() as book:
+            name = self.session if self.session is not None else book.current_name()
+            return tonight(book, name)
 
     def snapshot(self) -> Snapshot:
         """Everything the pages show, read in one transaction."""
         with self._read() as book:
-            changes = book.changes(self.session)
+            changes = self._changes(book)
             name = self.session if self.session is not None else book.current_name()
             if name is None:
                 return Snapshot(changes, None)
-            info = book.session(name)
-            live = book.live(info)
-            board = build_board(
-                info,
-                live,
-                book.players(info),
-                book.totals(info),
-                book.sheet(info),
-                paid=book.paid(info),
-                costs=book.costs(info),
-                fingerprint=book.reads.fingerprint(info),
-                undo=undoable(book, info, live),
-                card=book.card(info),
-                stop=book.stop(info, live.number, in_progress=live.game is not None),
+            board = _board(book, name)
+            room = tuple(
+                board if other == name else _board(book, other)
+                for other in (tonight(book, name) if self.room else ())
             )
-        return Snapshot(changes, board)
+        return Snapshot(changes, board, room)
 
     def run_line(self, text: str, session: str | None) -> tuple[bool, list[str]]:
         """A command line as the CLI's own words (``pay mette søren 20 --note cash``), run
@@ -163,6 +176,35 @@ class Table:
                 info = change_seat(book, info, action.act, name)
                 return [f"{name} {SEAT_CHANGES[action.act]}. Line: {info.line.describe()}"]
         raise ChouetteError(f"there is no action {action.act!r} on this page")
+
+
+def _board(book: Ledger, name: str) -> Board:
+    """The board of the session ``name``, as every page shows it."""
+    info = book.session(name)
+    live = book.live(info)
+    return build_board(
+        info,
+        live,
+        book.players(info),
+        book.totals(info),
+        book.sheet(info),
+        paid=book.paid(info),
+        costs=book.costs(info),
+        fingerprint=book.reads.fingerprint(info),
+        undo=undoable(book, info, live),
+        card=book.card(info),
+        stop=book.stop(info, live.number, in_progress=live.game is not None),
+    )
+
+
+def tonight(book: Ledger, name: str | None) -> list[str]:
+    """The sessions of the night of the session ``name`` (its tables), in the order they
+    were started: those started on the same local date (none without a session)."""
+    if name is None:
+        return []
+    every = book.all_sessions()
+    night = next((s.created_at.astimezone().date() for s in every if s.name == name), None)
+    return [s.name for s in every if s.created_at.astimezone().date() == night]
 
 
 #: Commands the page does not run: they read or write files, or hold the server or its

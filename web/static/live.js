@@ -82,6 +82,7 @@
     stream.addEventListener("board", function (event) { swap("board", event); });
     stream.addEventListener("controls", function (event) { swap("controls", event); });
     stream.addEventListener("mine", function (event) { swap("mine", event); });
+    stream.addEventListener("room", function (event) { swap("room", event); });
     stream.addEventListener("problem", function (event) {
       var banner = byId("problem");
       banner.textContent = event.data ? words.unreadable + event.data : "";
