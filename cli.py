@@ -1155,6 +1155,14 @@ def new(
         bool,
         typer.Option("--waiting", help="Start with fewer than two players: the others join later."),
     ] = False,
+    night: Annotated[
+        str | None,
+        typer.Option(
+            "--night",
+            metavar="NAME",
+            help="The club night it belongs to (default: today's local date, YYYY-MM-DD).",
+        ),
+    ] = None,
     preset: Annotated[
         str | None,
         typer.Option(
@@ -1183,7 +1191,7 @@ def new(
     """
     import random
 
-    from chouette.line import check_session_name, new_line
+    from chouette.line import check_night_name, check_session_name, new_line
     from chouette.line import roll_off as roll_the_dice
 
     if len(players) < 2 and not waiting:
@@ -1250,6 +1258,7 @@ def new(
             order = list(result.order)
         line = new_line(order, rules)
         name = check_session_name(name)
+        night = None if night is None else check_night_name(night)
     except ChouetteError as err:
         fail(str(err))
     try:  # --player-stake BOB=2.00 is bob's stake
@@ -1257,11 +1266,13 @@ def new(
     except ChouetteError as err:
         fail(f"--player-stake: {err}")
     with ledger(ctx, write=True, create=True) as book:
-        info = book.create_session(name, line, cents, rules, own, origin=origin)
+        info = book.create_session(name, line, cents, rules, own, origin=origin, night=night)
     options(ctx).session = info.name  # a table prompt follows its own new session
     for text in rolled:
         say(text)
     say(f"Session {info.name}: stake {format_cents(cents)} a point; {rules.summary()}.")
+    if night is not None:
+        say(f"Night: {info.night}.")
     if origin.preset is not None:
         from chouette.card import overrides_text
 

@@ -42,7 +42,7 @@ from db.values import GameView, LiveGame, SessionInfo
 Run = Callable[[str, Sequence[Any]], Iterable[Sequence[Any]]]
 
 CURRENT = "current_session"
-SESSION_COLUMNS = "id, name, stake_cents, rules, line, created_at"
+SESSION_COLUMNS = "id, name, stake_cents, rules, line, created_at, night"
 
 
 def moment(value: Any) -> datetime:
@@ -135,7 +135,7 @@ class Reads:
         ]
 
     def _info(self, row: Sequence[Any]) -> SessionInfo:
-        session_id, name, stake, rules, line, created_at = row
+        session_id, name, stake, rules, line, created_at, night = row
         stakes = self._all(
             "SELECT name, stake_cents FROM player WHERE session_id = ? AND stake_cents IS NOT NULL",
             (session_id,),
@@ -147,6 +147,7 @@ class Reads:
             rules=rules_from_json(rules),
             line=line_from_json(line),
             created_at=moment(created_at),
+            night=str(night),
             player_stakes={n: s for n, s in stakes if s is not None},
         )
 
@@ -172,6 +173,7 @@ class Reads:
                 players=players.get(info.id, 0),
                 games=games.get(info.id, 0),
                 current=current == info.name,
+                night=info.night,
             )
             for info in self.all_sessions()
         ]
