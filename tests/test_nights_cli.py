@@ -224,6 +224,7 @@ def test_a_wrong_night_or_player_is_refused_naming_it(chouette, words, code, sai
 # ---------------------------------------------------------------- debts that last
 
 
+@pytest.mark.backends("sqlite", "postgres")
 def test_debts_are_carried_over_two_nights_until_paid(chouette, monkeypatch):
     chouette("new", "fri", "ann", "bob", "cat")
     chouette("double", "bob", "cat")
