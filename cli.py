@@ -3114,7 +3114,7 @@ def settle(
     The fewest are proven for up to 24 players with a balance (beyond, at most one payment
     fewer than there are balances, and a note says so). --night settles every table of a
     club night at once: each player's balances over its tables summed, so a player at two
-    tables pays or is paid once; what is still open from earlier nights between its players
+    tables pays or is paid once; what is still open from earlier nights for its players
     follows (`chouette owed`). --message writes the settlement as a short text for the
     club's group chat: the session or night, who pays whom, and the fingerprints.
 
@@ -3144,7 +3144,7 @@ def settle(
             heading = "Every session" if info is None else f"{info.name} (night {info.night})"
         else:
             info = None
-            name, sessions = book.night(night or None)
+            name, sessions = book.night(night or current(book, ctx).night)
             found = settle_night({p: c for p, (_, c) in book.totals(s).items()} for s in sessions)
             prints = {s.name: book.fingerprint(s) for s in sessions}
             heading = f"Night {name} ({', '.join(prints)})"
@@ -3282,7 +3282,7 @@ def night_command(
         if listing:
             nights, found = book.nights(), book.sessions()
         else:
-            night, tables = book.night_tables(name)
+            night, tables = book.night_tables(current(book, ctx).night if name is None else name)
     if listing:
         if as_json:
             emit_json(nights_json(nights, found))

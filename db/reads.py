@@ -182,10 +182,10 @@ class Reads:
 
     # -------------------------------------------------------- club nights
 
-    def night(self, name: str | None) -> tuple[str, list[SessionInfo]]:
-        """The night named (as typed: in any spacing of its ends), or the current
-        session's, and its sessions in the order they began."""
-        night = self.session(None).night if name is None else normal_name(name)
+    def night(self, name: str) -> tuple[str, list[SessionInfo]]:
+        """The night named (as typed: in any spacing of its ends) and its sessions, in the
+        order they began."""
+        night = normal_name(name)
         sql = f"SELECT {SESSION_COLUMNS} FROM session WHERE night = ? ORDER BY id"
         found = [self._info(r) for r in self._all(sql, (night,))] if "\x00" not in night else []
         if not found:
@@ -196,7 +196,7 @@ class Reads:
             )
         return night, found
 
-    def night_tables(self, name: str | None) -> tuple[str, list[Table]]:
+    def night_tables(self, name: str) -> tuple[str, list[Table]]:
         """The night (:meth:`night`) and each of its tables as ``chouette night`` shows it."""
         night, sessions = self.night(name)
         tables = []

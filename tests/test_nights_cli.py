@@ -203,6 +203,8 @@ def test_the_nights_are_listed_oldest_first(chouette, monkeypatch):
         "games": 1,
     }
     assert chouette.json("night")["night"] == "club 3"  # the current session's
+    assert chouette.json("--session", "next", "night")["night"] == "2026-11-27"
+    assert chouette.json("--session", "next", "settle", "--night")["night"] == "2026-11-27"
 
 
 @pytest.mark.parametrize(
