@@ -59,6 +59,7 @@ if TYPE_CHECKING:
     from chouette.outcome import Kind
     from chouette.report import Rows
     from chouette.rules import HouseRules
+    from chouette.settlement import Settlement
     from db import Ledger
     from db.reads import Reads
     from db.values import Played, SessionInfo
@@ -3126,55 +3127,76 @@ def settle(
         chouette settle --night
         chouette settle --night 2026-11-20 --message
     """
-    from chouette.nights import debt_json, debt_rows, settle_night
-    from chouette.nights import message as chat
-    from chouette.report import settle_json, settle_rows
-    from chouette.settlement import settlement
-
     if night is not None and all:
         fail("--night or --all, not both", 2)
     if message and fmt not in (None, Format.table, Format.json):
         fail("--message is a text: not with --format csv or markdown", 2)
-    carried: list[Debt] = []
     with reading(ctx) as book:
-        if night is None:
-            info = scope(book, ctx, all)
-            found = settlement({p: c for p, (_, c) in book.totals(info).items()})
-            prints = fingerprints(book, info)
-            heading = "Every session" if info is None else f"{info.name} (night {info.night})"
-        else:
-            info = None
-            name, sessions = book.night(night or current(book, ctx).night)
-            found = settle_night({p: c for p, (_, c) in book.totals(s).items()} for s in sessions)
-            prints = {s.name: book.fingerprint(s) for s in sessions}
-            heading = f"Night {name} ({', '.join(prints)})"
-            carried = carried_debts(book, name, sessions)
-    payments = found.payments
-    fmt = pick_format(as_json, fmt)
+        what = to_settle(book, ctx, all, night)
+    say_settlement(what, pick_format(as_json, fmt), message)
+
+
+class ToSettle(NamedTuple):
+    """What `settle` settles: a session, every session (``info`` None) or a ``night`` (its
+    tables' balances summed), its payments, fingerprints, the message's heading, and for a
+    night the debts still open from earlier nights (``carried``)."""
+
+    found: "Settlement"
+    prints: dict[str, str | None]
+    heading: str
+    info: "SessionInfo | None" = None
+    night: str | None = None
+    carried: "Sequence[Debt]" = ()
+
+
+def to_settle(book: "Reads", ctx: typer.Context, every: bool, night: str | None) -> ToSettle:
+    """What `settle` settles (``night``: a night's name, empty for the session's)."""
+    from chouette.nights import settle_night
+    from chouette.settlement import settlement
+
+    if night is None:
+        info = scope(book, ctx, every)
+        found = settlement({p: c for p, (_, c) in book.totals(info).items()})
+        heading = "Every session" if info is None else f"{info.name} (night {info.night})"
+        return ToSettle(found, fingerprints(book, info), heading, info)
+    name, sessions = book.night(night or current(book, ctx).night)
+    found = settle_night({p: c for p, (_, c) in book.totals(s).items()} for s in sessions)
+    prints = {s.name: book.fingerprint(s) for s in sessions}
+    heading = f"Night {name} ({', '.join(prints)})"
+    return ToSettle(found, prints, heading, None, name, carried_debts(book, name, sessions))
+
+
+def say_settlement(what: ToSettle, fmt: Format, message: bool) -> None:
+    """`settle`'s output: the payments in ``fmt``, or the group chat's ``message``."""
+    from chouette.nights import debt_json, debt_rows
+    from chouette.nights import message as chat
+    from chouette.report import settle_json, settle_rows
+
+    payments, carried = what.found.payments, what.carried
+    text = chat(what.heading, payments, what.prints, carried) if message else []
     if fmt is Format.json:
-        said = fingerprint_json(prints, info)
-        if night is not None:
-            said |= {"night": name, "carried": [debt_json(d, today()) for d in carried]}
-        if message:
-            said["message"] = "\n".join(chat(heading, payments, prints, carried))
-        emit_json(settle_json(payments) | said)
+        said = fingerprint_json(what.prints, what.info)
+        if what.night is not None:
+            said |= {"night": what.night, "carried": [debt_json(d, today()) for d in carried]}
+        emit_json(settle_json(payments) | said | ({"message": "\n".join(text)} if text else {}))
         return
+    for line in text:
+        say(line)
     if message:
-        for line in chat(heading, payments, prints, carried):
-            say(line)
         return
     if not payments and fmt is Format.table:
         say("Everyone is square: no payments.")
     else:
         emit(settle_rows(payments), fmt, payer_tint)
-    note = found.note()
-    if note is not None and fmt in (Format.table, Format.markdown):
+    if fmt is Format.csv:
+        return
+    note = what.found.note()
+    if note is not None:
         say(f"Note: {note}.")
-    if carried and fmt in (Format.table, Format.markdown):
+    if carried:
         say("Still open from earlier nights (chouette owed):")
         emit(debt_rows(carried, today()), fmt, payer_tint)
-    if fmt in (Format.table, Format.markdown):
-        say_fingerprints(prints)
+    say_fingerprints(what.prints)
 
 
 def today() -> "date":
