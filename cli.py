@@ -55,9 +55,11 @@ if TYPE_CHECKING:
     from chouette.costs import Charge
     from chouette.game import Event, Game
     from chouette.line import Line
+    from chouette.nights import Debt
     from chouette.outcome import Kind
     from chouette.report import Rows
     from chouette.rules import HouseRules
+    from chouette.settlement import Settlement
     from db import Ledger
     from db.reads import Reads
     from db.values import Played, SessionInfo
@@ -1187,6 +1189,14 @@ def new(
         bool,
         typer.Option("--waiting", help="Start with fewer than two players: the others join later."),
     ] = False,
+    night: Annotated[
+        str | None,
+        typer.Option(
+            "--night",
+            metavar="NAME",
+            help="The club night it belongs to (default: today's local date, YYYY-MM-DD).",
+        ),
+    ] = None,
     preset: Annotated[
         str | None,
         typer.Option(
@@ -1228,7 +1238,7 @@ def new(
     """
     import random
 
-    from chouette.line import check_session_name, new_line
+    from chouette.line import check_night_name, check_session_name, new_line
     from chouette.line import roll_off as roll_the_dice
 
     source = None if like is None else session_like(ctx, like)
@@ -1310,6 +1320,7 @@ def new(
             order = list(result.order)
         line = new_line(order, rules)
         name = check_session_name(name)
+        night = None if night is None else check_night_name(night)
     except ChouetteError as err:
         fail(str(err))
     try:  # --player-stake BOB=2.00 is bob's stake
@@ -1320,7 +1331,7 @@ def new(
         kept = {match(p, line.order): c for p, c in source[0].player_stakes.items()}
         own = {p: c for p, c in kept.items() if p is not None and c != cents} | own
     with ledger(ctx, write=True, create=True) as book:
-        info = book.create_session(name, line, cents, rules, own, origin=origin)
+        info = book.create_session(name, line, cents, rules, own, origin=origin, night=night)
     options(ctx).session = info.name  # a table prompt follows its own new session
     if source is not None:
         what = "house rules and stakes" if players_given else "players, house rules and stakes"
@@ -1328,6 +1339,8 @@ def new(
     for text in rolled:
         say(text)
     say(f"Session {info.name}: stake {format_cents(cents)} a point; {rules.summary()}.")
+    if night is not None:
+        say(f"Night: {info.night}.")
     if origin.preset is not None:
         from chouette.card import overrides_text
 
@@ -3217,7 +3230,27 @@ def say_fingerprints(prints: Mapping[str, str | None]) -> None:
         say("Fingerprints: " + ", ".join(f"{name} {fp}" for name, fp in shown.items()))
 
 
-@app.command(cls=Command)
+class OptionalValues(Command):
+    """A command whose options named in :attr:`optional` may be given without a value
+    (``settle --night``): then their value is empty text (``--night=NAME`` for a name that
+    starts with ``-``)."""
+
+    optional: tuple[str, ...] = ("--night",)
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        words: list[str] = []
+        for i, word in enumerate(args):
+            words.append(word)
+            if word == "--":
+                words += args[i + 1 :]
+                break
+            after = args[i + 1] if i + 1 < len(args) else None
+            if word in self.optional and (after is None or after.startswith("-")):
+                words.append("")
+        return list(super().parse_args(ctx, words))
+
+
+@app.command(cls=OptionalValues)
 def settle(
     ctx: typer.Context,
     player: Annotated[
@@ -3231,13 +3264,31 @@ def settle(
     as_json: JsonFlag = False,
     fmt: FormatOption = None,
     all: AllFlag = False,
+    night: Annotated[
+        str | None,
+        typer.Option(
+            "--night",
+            metavar="[NAME]",
+            help="Settle a whole club night, every table of it (default: the current "
+            "session's night).",
+        ),
+    ] = None,
+    message: Annotated[
+        bool,
+        typer.Option("--message", help="A short text for the club's group chat."),
+    ] = False,
 ) -> None:
     """Who pays whom, in the fewest payments.
 
     The fewest are proven for up to 24 players with a balance (beyond, at most one payment
-    fewer than there are balances, and a note says so). With PLAYER, only the payments that
-    settle that player now, as when someone leaves early: what they owe goes to those owed
-    the most first (or those who owe the most pay them first); book them with chouette pay.
+    fewer than there are balances, and a note says so). --night settles every table of a
+    club night at once: each player's balances over its tables summed, so a player at two
+    tables pays or is paid once; what is still open from earlier nights for its players
+    follows (`chouette owed`). --message writes the settlement as a short text for the
+    club's group chat: the session or night, who pays whom, and the fingerprints.
+    With PLAYER, only the payments that settle that player now, as when someone leaves
+    early: what they owe goes to those owed the most first (or those who owe the most pay
+    them first); book them with chouette pay.
 
     Examples:
 
@@ -3245,34 +3296,220 @@ def settle(
         chouette settle
         chouette settle dan
         chouette settle --all --json
+        chouette settle --night
+        chouette settle --night 2026-11-20 --message
     """
-    from chouette.report import settle_json, settle_rows
+    if night is not None and all:
+        fail("--night or --all, not both", 2)
+    if player is not None and night is not None:
+        fail("PLAYER or --night, not both", 2)
+    if message and fmt not in (None, Format.table, Format.json):
+        fail("--message is a text: not with --format csv or markdown", 2)
+    with reading(ctx) as book:
+        what = to_settle(book, ctx, all, night, player)
+    say_settlement(what, pick_format(as_json, fmt), message)
+
+
+class ToSettle(NamedTuple):
+    """What `settle` settles: a session, every session (``info`` None) or a ``night`` (its
+    tables' balances summed), its payments, fingerprints, the message's heading, and for a
+    night the debts still open from earlier nights (``carried``); ``player``: one player
+    settled alone (a player leaving early)."""
+
+    found: "Settlement"
+    prints: dict[str, str | None]
+    heading: str
+    info: "SessionInfo | None" = None
+    night: str | None = None
+    carried: "Sequence[Debt]" = ()
+    player: str | None = None
+
+
+def to_settle(
+    book: "Reads", ctx: typer.Context, every: bool, night: str | None, player: str | None = None
+) -> ToSettle:
+    """What `settle` settles (``night``: a night's name, empty for the session's;
+    ``player``: that player alone, now)."""
+    from chouette.nights import settle_night
     from chouette.settlement import Settlement, leaving, settlement
 
-    with reading(ctx) as book:
-        info = scope(book, ctx, all)
+    if night is None:
+        info = scope(book, ctx, every)
         balances = {p: c for p, (_, c) in book.totals(info).items()}
+        heading = "Every session" if info is None else f"{info.name} (night {info.night})"
         if player is None:
-            found = settlement(balances)
-        else:
-            known = [*book.players(info), *(info.line.order if info is not None else ())]
-            who = resolve(normal_name(player), known, "has played in no session here")
-            paying = leaving(balances, who)
-            found = Settlement(paying, len(paying), True)
-        prints = fingerprints(book, info)
-    payments = found.payments
-    fmt = pick_format(as_json, fmt)
+            return ToSettle(settlement(balances), fingerprints(book, info), heading, info)
+        known = [*book.players(info), *(info.line.order if info is not None else ())]
+        who = resolve(normal_name(player), known, "has played in no session here")
+        paying = leaving(balances, who)
+        found = Settlement(paying, len(paying), True)
+        heading += f": {who} leaving"
+        return ToSettle(found, fingerprints(book, info), heading, info, player=who)
+    name, sessions = book.night(night or current(book, ctx).night)
+    found = settle_night({p: c for p, (_, c) in book.totals(s).items()} for s in sessions)
+    prints = {s.name: book.fingerprint(s) for s in sessions}
+    heading = f"Night {name} ({', '.join(prints)})"
+    return ToSettle(found, prints, heading, None, name, carried_debts(book, name, sessions))
+
+
+def say_settlement(what: ToSettle, fmt: Format, message: bool) -> None:
+    """`settle`'s output: the payments in ``fmt``, or the group chat's ``message``."""
+    from chouette.nights import debt_json, debt_rows
+    from chouette.nights import message as chat
+    from chouette.report import settle_json, settle_rows
+
+    payments, carried = what.found.payments, what.carried
+    text = chat(what.heading, payments, what.prints, carried) if message else []
     if fmt is Format.json:
-        emit_json(settle_json(payments) | fingerprint_json(prints, info))
-    elif not payments and fmt is Format.table:
-        say("Everyone is square: no payments." if player is None else f"{who} is square.")
+        said = fingerprint_json(what.prints, what.info)
+        if what.night is not None:
+            said |= {"night": what.night, "carried": [debt_json(d, today()) for d in carried]}
+        emit_json(settle_json(payments) | said | ({"message": "\n".join(text)} if text else {}))
+        return
+    for line in text:
+        say(line)
+    if message:
+        return
+    if not payments and fmt is Format.table:
+        square = "Everyone is square" if what.player is None else f"{what.player} is square"
+        say(f"{square}: no payments.")
     else:
         emit(settle_rows(payments), fmt, payer_tint)
-    note = found.note()
-    if note is not None and fmt in (Format.table, Format.markdown):
+    if fmt is Format.csv:
+        return
+    note = what.found.note()
+    if note is not None:
         say(f"Note: {note}.")
-    if fmt in (Format.table, Format.markdown):
-        say_fingerprints(prints)
+    if carried:
+        say("Still open from earlier nights (chouette owed):")
+        emit(debt_rows(carried, today()), fmt, payer_tint)
+    say_fingerprints(what.prints)
+
+
+def today() -> "date":
+    """The reader's local date now (the clock :func:`clock` reads)."""
+    return clock().astimezone().date()
+
+
+def carried_debts(book: "Reads", night: str, sessions: "Sequence[SessionInfo]") -> "list[Debt]":
+    """What is still open from nights before ``night`` for its players (``chouette owed``)."""
+    from chouette.nights import earlier, owed
+
+    nights = book.night_balances(datetime.astimezone)
+    players = {p for info in sessions for p in book.players(info)}
+    return earlier(owed(nights)[0], nights, night, players)
+
+
+@app.command(cls=Command)
+def owed(
+    ctx: typer.Context,
+    player: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="PLAYER",
+            help="Only what this player owes or is owed.",
+            autocompletion=complete_player,
+        ),
+    ] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """What is still owed between players, across every night, and since when.
+
+    Every player's balance over every session (games, fees and costs, and every payment
+    booked, in any session) settled in the fewest payments, as `settle --all` does; each
+    debt dated by the night the payer's debt arose, oldest first (what a player wins on a
+    later night pays off their oldest debt first, so one payment may be listed under two
+    nights), with its age in days. A debt is paid with `chouette pay` in the session it
+    arose in (--session), or in any session with --advance.
+
+    Examples:
+
+    \b
+        chouette owed
+        chouette owed bob --json
+    """
+    from chouette.nights import debt_json, debt_rows, debts_of
+    from chouette.nights import owed as still_owed
+
+    with reading(ctx) as book:
+        nights = book.night_balances(datetime.astimezone)
+        if player is not None:
+            known = book.players(None)
+            player = resolve(normal_name(player), known, "has played in no session")
+        debts, found = still_owed(nights)
+    mine, when = debts_of(debts, player), today()
+    if as_json:
+        emit_json({"player": player, "debts": [debt_json(d, when) for d in mine]})
+        return
+    if not mine:
+        say(f"{player or 'Everyone'} is square: nothing is owed.")
+    else:
+        emit(debt_rows(mine, when), Format.table, payer_tint)
+    note = found.note()
+    if note is not None:
+        say(f"Note: {note}.")
+
+
+@app.command(cls=Command, name="night")
+def night_command(
+    ctx: typer.Context,
+    name: Annotated[
+        str | None,
+        typer.Argument(metavar="NAME", help="The night (default: the current session's)."),
+    ] = None,
+    listing: Annotated[bool, typer.Option("--list", help="List the nights instead.")] = False,
+    as_json: JsonFlag = False,
+) -> None:
+    """Every table of a club night, and the night's totals per player.
+
+    A night is the local date its sessions began (YYYY-MM-DD), or the name given with
+    `chouette new … --night NAME`; a table split off keeps its night. For each session: its
+    line, the games played and the standings; then each player's money over the night's
+    tables (in money only: points at tables of different stakes do not add up). --list
+    lists the nights, oldest first.
+
+    Examples:
+
+    \b
+        chouette night
+        chouette night 2026-11-20 --json
+        chouette night --list
+    """
+    from chouette.nights import (
+        night_heading,
+        night_json,
+        nights_json,
+        nights_rows,
+        table_heading,
+        totals_rows,
+    )
+    from chouette.report import standings_rows
+
+    if listing and name is not None:
+        fail("NAME or --list, not both", 2)
+    with reading(ctx) as book:
+        if listing:
+            nights, found = book.nights(), book.sessions()
+        else:
+            night, tables = book.night_tables(current(book, ctx).night if name is None else name)
+    if listing:
+        if as_json:
+            emit_json(nights_json(nights, found))
+        else:
+            emit(nights_rows(nights, found, datetime.astimezone))
+        return
+    if as_json:
+        emit_json(night_json(night, tables))
+        return
+    say(night_heading(night, tables))
+    for table in tables:
+        say()
+        say(table_heading(table))
+        emit(standings_rows(table.standings, table.paid, table.costs))
+    say()
+    say("The night's totals, in money (points at different stakes do not add up):")
+    emit(totals_rows(tables))
+    say_fingerprints({t.session: t.fingerprint for t in tables})
 
 
 @app.command(cls=Command, name="ledger")

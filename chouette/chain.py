@@ -32,8 +32,9 @@ FINGERPRINT = 10
 GENESIS = "0" * 64
 #: What a session's record leaves out of its digest: which session is current is the
 #: ledger's, not the session's; the session's name in each of its lines is said once, in
-#: the session's own line.
-VOLATILE = frozenset({"current", "session"})
+#: the session's own line; the night it belongs to groups sessions and books nothing (so a
+#: session chained before nights were kept, schema 14, keeps its fingerprint).
+VOLATILE = frozenset({"current", "session", "night"})
 
 
 def canonical(value: Any) -> bytes:

@@ -58,6 +58,11 @@ def check_session_name(name: str) -> str:
     return _check_text(name, "a session's name")
 
 
+def check_night_name(name: str) -> str:
+    """A night's name (``new --night NAME``): one line of text, like a session's name."""
+    return _check_text(name, "a night's name")
+
+
 #: A player away whose cube follows the captain's (the proxy of :attr:`Line.away`).
 FOLLOWS = None
 

@@ -90,6 +90,7 @@ class SessionSummary:
     players: int
     games: int
     current: bool
+    night: str = ""
 
 
 @dataclass(frozen=True)
@@ -994,6 +995,7 @@ def sessions_json(found: Sequence[SessionSummary]) -> dict[str, Any]:
             {
                 "name": s.name,
                 "created_at": s.created_at.isoformat(),
+                "night": s.night,
                 "stake_cents": s.stake,
                 "players": s.players,
                 "games": s.games,
@@ -1011,6 +1013,7 @@ def sessions_rows(found: Sequence[SessionSummary], local: Local = as_given) -> R
             "*" if s.current else "",
             s.name,
             local(s.created_at).strftime("%Y-%m-%d"),
+            s.night,
             format_money(s.stake),
             str(s.players),
             str(s.games),
@@ -1018,7 +1021,7 @@ def sessions_rows(found: Sequence[SessionSummary], local: Local = as_given) -> R
         ]
         for s in found
     ]
-    return ["", "session", "started", "stake", "players", "games", "house rules"], rows
+    return ["", "session", "started", "night", "stake", "players", "games", "house rules"], rows
 
 
 def plural(count: int, word: str) -> str:

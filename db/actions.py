@@ -359,6 +359,7 @@ def split(book: Ledger, info: SessionInfo, name: str) -> tuple[SessionInfo, Sess
         own,
         current=False,
         origin=origin if origin.known else None,
+        night=info.night,  # a table of the same night
     )
     said = f"the split of {info.name}: {', '.join(go.order)} to {new.name}"
     book.journal(

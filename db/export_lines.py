@@ -57,6 +57,7 @@ class Session(_Line):
     players: list[Player]
     current: Any
     origin: dict[str, Any] | None = None
+    night: Any = None  # (not in an export before schema 14)
 
 
 class Preset(_Line):

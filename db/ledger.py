@@ -33,8 +33,9 @@ from chouette.chain import Link
 from chouette.errors import ChouetteError
 from chouette.game import Event
 from chouette.limits import LIMIT, check_cents, check_points
-from chouette.line import Line
+from chouette.line import Line, check_night_name
 from chouette.money import Cents, check_stake
+from chouette.nights import night_of
 from chouette.report import Entry, GameLine, SessionSummary
 from chouette.rules import HouseRules
 from chouette.stop import StopState
@@ -170,10 +171,12 @@ class Ledger:
         players: Sequence[StoredPlayer] | None = None,
         current: bool = True,
         origin: Origin | None = None,
+        night: str | None = None,
     ) -> SessionInfo:
         """A new session with its line and players (``players``: as an export lists them,
-        with their own stakes and when they joined; by default the line, joining now) and
-        where its house rules came from (``origin``; None: not known)."""
+        with their own stakes and when they joined; by default the line, joining now),
+        where its house rules came from (``origin``; None: not known) and the club night it
+        belongs to (``night``; None: the local date it began)."""
         name = name.strip()
         if not name:
             raise ChouetteError("a session needs a name")
@@ -186,6 +189,9 @@ class Ledger:
             rules=rules_to_json(rules),
             line=line_to_json(line),
             created_at=created_at or self.now,
+            night=check_night_name(night)
+            if night is not None
+            else night_of(created_at or self.now, datetime.astimezone),
         )
         self._db.add(row)
         self._db.flush()

@@ -9,6 +9,7 @@ exactly the schema (and keeps every row) of a fresh one.
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import (
@@ -29,6 +30,7 @@ from sqlalchemy.exc import DBAPIError
 from sqlmodel import SQLModel
 
 from chouette.errors import ChouetteError
+from chouette.nights import night_of
 from db import models  # noqa: F401  (registers the tables)
 
 Migration = Callable[[Connection], None]
@@ -234,6 +236,26 @@ def v13_charges(conn: Connection) -> None:
     conn.execute(text("ALTER TABLE booking ADD COLUMN charge_id INTEGER REFERENCES charge (id)"))
 
 
+def v14_nights(conn: Connection) -> None:
+    """Schema 14: the club night each session belongs to (:mod:`chouette.nights`); a
+    session of an older ledger belongs to the local date it began (schema 10, set aside for
+    club nights, stays empty: ledgers past it have run it already)."""
+    if conn.dialect.name == "sqlite":  # SQLite adds a NOT NULL column with a default only
+        conn.execute(text("ALTER TABLE session ADD COLUMN night VARCHAR NOT NULL DEFAULT ''"))
+    else:
+        conn.execute(text("ALTER TABLE session ADD COLUMN night VARCHAR"))
+    for session_id, began in conn.execute(text("SELECT id, created_at FROM session")).all():
+        if isinstance(began, str):  # SQLite hands back its text, PostgreSQL a datetime
+            began = datetime.fromisoformat(began)
+        began = began.replace(tzinfo=UTC) if began.tzinfo is None else began
+        conn.execute(
+            text("UPDATE session SET night = :night WHERE id = :id"),
+            {"night": night_of(began, datetime.astimezone), "id": session_id},
+        )
+    if conn.dialect.name != "sqlite":
+        conn.execute(text("ALTER TABLE session ALTER COLUMN night SET NOT NULL"))
+
+
 #: ``MIGRATIONS[i]`` brings a database from version ``i + 1`` to ``i + 2``.
 MIGRATIONS: list[Migration] = [
     v2_payments_and_imports,
@@ -248,6 +270,7 @@ MIGRATIONS: list[Migration] = [
     v11_presets,
     v12_chain,
     v13_charges,
+    v14_nights,
 ]
 LATEST = len(MIGRATIONS) + 1
 SCHEMA_LOCK = 0x63686F75  # PostgreSQL advisory lock key ("chou") held while creating the schema

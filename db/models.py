@@ -46,6 +46,7 @@ class SessionRow(SQLModel, table=True):
     rules: str
     line: str
     created_at: datetime = Field(sa_column=Column(DateTime(timezone=True), nullable=False))
+    night: str  # the club night it belongs to (schema 14): its local date, or a name given
 
 
 class PlayerRow(SQLModel, table=True):

@@ -32,7 +32,7 @@ from db.locks import lock_timeout_ms
 from db.reads import Reads
 from db.urls import sqlite_file
 
-SCHEMA = 13
+SCHEMA = 14
 TABLES = (
     "action",
     "balance",

@@ -23,9 +23,11 @@ from chouette.card import UNKNOWN, Acceptance, Card, ClubPreset, Origin
 from chouette.chain import FINGERPRINT
 from chouette.errors import ChouetteError
 from chouette.game import Event, Game, carried_over, replay
+from chouette.line import normal_name
 from chouette.money import Cents
+from chouette.nights import Night, Table
 from chouette.outcome import ExtraResult, settle_game
-from chouette.report import Entry, GameLine, SessionSummary
+from chouette.report import Entry, GameLine, SessionSummary, standings
 from chouette.rules import HouseRules
 from chouette.stop import StopState, stop_state
 from chouette.text import clipped
@@ -43,7 +45,7 @@ from db.values import GameView, LiveGame, SessionInfo
 Run = Callable[[str, Sequence[Any]], Iterable[Sequence[Any]]]
 
 CURRENT = "current_session"
-SESSION_COLUMNS = "id, name, stake_cents, rules, line, created_at"
+SESSION_COLUMNS = "id, name, stake_cents, rules, line, created_at, night"
 
 
 def moment(value: Any) -> datetime:
@@ -136,7 +138,7 @@ class Reads:
         ]
 
     def _info(self, row: Sequence[Any]) -> SessionInfo:
-        session_id, name, stake, rules, line, created_at = row
+        session_id, name, stake, rules, line, created_at, night = row
         stakes = self._all(
             "SELECT name, stake_cents FROM player WHERE session_id = ? AND stake_cents IS NOT NULL",
             (session_id,),
@@ -148,6 +150,7 @@ class Reads:
             rules=rules_from_json(rules),
             line=line_from_json(line),
             created_at=moment(created_at),
+            night=str(night),
             player_stakes={n: s for n, s in stakes if s is not None},
         )
 
@@ -173,9 +176,54 @@ class Reads:
                 players=players.get(info.id, 0),
                 games=games.get(info.id, 0),
                 current=current == info.name,
+                night=info.night,
             )
             for info in self.all_sessions()
         ]
+
+    # -------------------------------------------------------- club nights
+
+    def night(self, name: str) -> tuple[str, list[SessionInfo]]:
+        """The night named (as typed: in any spacing of its ends) and its sessions, in the
+        order they began."""
+        night = normal_name(name)
+        sql = f"SELECT {SESSION_COLUMNS} FROM session WHERE night = ? ORDER BY id"
+        found = [self._info(r) for r in self._all(sql, (night,))] if "\x00" not in night else []
+        if not found:
+            known = ", ".join(n for n, _ in self.nights())
+            raise ChouetteError(
+                f"there is no night called {clipped(night)}"
+                + (f" (nights: {known})" if known else "")
+            )
+        return night, found
+
+    def night_tables(self, name: str) -> tuple[str, list[Table]]:
+        """The night (:meth:`night`) and each of its tables as ``chouette night`` shows it."""
+        night, sessions = self.night(name)
+        tables = []
+        for info in sessions:
+            paid, costs = self.paid(info), self.costs(info)
+            table = standings(self.players(info), self.totals(info), paid, costs)
+            line, games = info.line.describe(), self.games_over(info)
+            tables.append(Table(info.name, line, games, table, paid, costs, self.fingerprint(info)))
+        return night, tables
+
+    def nights(self) -> list[tuple[str, datetime]]:
+        """Every night, with when its first session began, in that order."""
+        rows = self._all("SELECT night, min(created_at) FROM session GROUP BY night")
+        return sorted(((str(n), moment(m)) for n, m in rows), key=lambda r: (r[1], r[0]))
+
+    def night_balances(self, local: Callable[[datetime], datetime]) -> list[Night]:
+        """Every night in the order they began (on the local ``day`` of its first session),
+        each player's balance there summed over its sessions (a balance of 0 left out)."""
+        sums: dict[str, dict[str, Cents]] = {}
+        for night, player, cents in self._all(
+            "SELECT s.night, b.player, sum(b.cents) FROM balance b "
+            "JOIN session s ON s.id = b.session_id GROUP BY s.night, b.player"
+        ):
+            if cents:
+                sums.setdefault(str(night), {})[str(player)] = int(cents)
+        return [Night(n, local(began).date(), sums.get(n, {})) for n, began in self.nights()]
 
     # -------------------------------------------------------- presets and rules cards
 

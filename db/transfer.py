@@ -126,6 +126,7 @@ def _session_item(book: Ledger, info: SessionInfo, current: str | None) -> dict[
         "stake_cents": info.stake,
         "rules": info.rules.to_dict(),
         "created_at": iso(info.created_at),
+        "night": info.night,
         "line": line_to_dict(info.line),
         "players": [
             {"name": p.name, "stake_cents": p.stake, "joined_at": iso(p.joined_at)}
@@ -402,6 +403,7 @@ def _session(book: Ledger, item: dict[str, Any]) -> SessionInfo:
     if problems:
         raise ChouetteError(problems[0])
     origin = item.get("origin")  # (not in an export before schema 11)
+    night = item.get("night")  # (not before schema 14: the local date it began)
     return book.create_session(
         name,
         line,
@@ -411,6 +413,7 @@ def _session(book: Ledger, item: dict[str, Any]) -> SessionInfo:
         players=players,
         current=False,
         origin=None if origin is None else Origin.from_dict(origin),
+        night=None if night is None else _text(night, "a session's night"),
     )
 
 

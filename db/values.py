@@ -30,6 +30,7 @@ class SessionInfo:
     rules: HouseRules
     line: Line
     created_at: datetime
+    night: str  # the club night it belongs to (chouette.nights)
     player_stakes: dict[str, Cents] = field(default_factory=dict)
 
     def stake_of(self, player: str) -> Cents:

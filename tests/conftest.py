@@ -11,6 +11,7 @@ SQLite file.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -125,3 +126,12 @@ class Chouette:
 @pytest.fixture
 def chouette() -> Chouette:
     return Chouette()
+
+
+def in_zone(monkeypatch: pytest.MonkeyPatch, zone: str) -> Iterator[None]:
+    """A fixture's body: the reader's clock in the time zone ``zone`` while the test runs."""
+    monkeypatch.setenv("TZ", zone)
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()

@@ -3,22 +3,18 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
 
 import pytest
 
 from chouette.report import local_time
+from tests.conftest import in_zone
 
 
 @pytest.fixture
 def copenhagen(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setenv("TZ", "Europe/Copenhagen")
-    time.tzset()
-    yield
-    monkeypatch.undo()
-    time.tzset()
+    yield from in_zone(monkeypatch, "Europe/Copenhagen")
 
 
 def test_the_ledger_and_the_log_show_local_time_and_name_the_zone(chouette, copenhagen):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import shutil
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy import create_engine, inspect, text
@@ -218,6 +219,14 @@ def migrated(ledger: Path, version: int, tmp_path: Path) -> tuple[Dump, Dump]:
     return before, after
 
 
+def assert_nights(before: list[Any], after: list[Any]) -> None:
+    """Schema 14: every session kept, with the night of the local date it began."""
+    assert [r[:-1] for r in after] == before != []
+    for row in after:
+        began = datetime.fromisoformat(row[-2]).replace(tzinfo=UTC)
+        assert row[-1] == began.astimezone().date().isoformat()
+
+
 @pytest.mark.backends("sqlite")
 def test_a_first_schema_ledger_migrates_to_exactly_the_fresh_schema(tmp_path):
     before, after = migrated(V1, 1, tmp_path)
@@ -225,6 +234,8 @@ def test_a_first_schema_ledger_migrates_to_exactly_the_fresh_schema(tmp_path):
         if table in ("booking", "game"):  # one new column, empty
             assert [r[:-1] for r in after[table]] != [] and len(after[table]) == len(rows)
             assert {r[-1] for r in after[table]} == {None}
+        elif table == "session":
+            assert_nights(rows, after[table])
         elif table != "schema_version":
             assert after[table] == rows, table
 
@@ -249,6 +260,8 @@ def test_a_third_schema_ledger_migrates_and_notes_which_games_each_import_booked
         elif table in ("game", "booking"):  # no identity; no charge (schema 13)
             assert [r[:-1] for r in after[table]] == rows
             assert {r[-1] for r in after[table]} == {None}
+        elif table == "session":
+            assert_nights(rows, after[table])
         elif table != "schema_version":
             assert after[table] == rows, table
 
@@ -269,6 +282,8 @@ def test_a_fourth_schema_ledger_migrates_unchanged_and_books_points_past_32_bits
         if table in ("game", "booking"):  # schema 5's identities, 13's charges: empty
             assert [r[:-1] for r in after[table]] == rows
             assert {r[-1] for r in after[table]} == {None}
+        elif table == "session":
+            assert_nights(rows, after[table])
         elif table != "schema_version":
             assert after[table] == rows, table
     monkeypatch.setenv("CHOUETTE_DB", str(tmp_path / "old.sqlite"))
@@ -302,6 +317,7 @@ def test_points_widen_to_64_bits_when_a_postgresql_ledger_migrates(url, ledger_u
     raw = create_engine(url)
     later = ("action", "preset", "session_origin", "chain", "game_digest", "charge")  # 7–13
     with raw.begin() as conn:  # back to schema 5: points INTEGER, and no journal yet
+        conn.execute(text("ALTER TABLE session DROP COLUMN night"))
         conn.execute(text("ALTER TABLE booking DROP COLUMN charge_id"))
         for table in ("booking", "pair"):
             conn.execute(text(f"ALTER TABLE {table} ALTER COLUMN points TYPE INTEGER"))
@@ -318,6 +334,8 @@ def test_points_widen_to_64_bits_when_a_postgresql_ledger_migrates(url, ledger_u
     assert after["schema_version"] == [(LATEST,)]
     assert all(after[table] == [] for table in later)
     after["booking"] = [r[:-1] for r in after["booking"]]  # schema 13's charge_id, empty
+    assert [r[-1] for r in after["session"]] == [WHEN.astimezone().date().isoformat()]
+    after["session"] = [r[:-1] for r in after["session"]]  # schema 14's night
     assert {t: r for t, r in after.items() if t not in ("schema_version", *later)} == {
         t: r for t, r in old.items() if t != "schema_version"
     }

@@ -199,12 +199,12 @@ def _board(book: Ledger, name: str) -> Board:
 
 def tonight(book: Ledger, name: str | None) -> list[str]:
     """The sessions of the night of the session ``name`` (its tables), in the order they
-    were started: those started on the same local date (none without a session)."""
+    were started (none without a session)."""
     if name is None:
         return []
     every = book.all_sessions()
-    night = next((s.created_at.astimezone().date() for s in every if s.name == name), None)
-    return [s.name for s in every if s.created_at.astimezone().date() == night]
+    night = next((s.night for s in every if s.name == name), None)
+    return [s.name for s in every if s.night == night]
 
 
 #: Commands the page does not run: they read or write files, or hold the server or its
