@@ -311,6 +311,10 @@ def status_text(status: Status) -> tuple[list[str], Rows | None]:
     acting = game.acting_captain
     if acting is not None and acting != line.captain:
         heading.append(f"Acting captain: {acting}")
+    heading += [
+        f"Extra: {extra_sentence(e)}{extra_cube_text(e, c)}"
+        for e, c in zip(game.extras, game.extra_cubes, strict=True)
+    ]
     if status.at_risk is not None:
         risk = status.at_risk
         heading.append(
@@ -319,10 +323,6 @@ def status_text(status: Status) -> tuple[list[str], Rows | None]:
                 f"{p} {format_money(risk.cents[p])} ({risk.points[p]})" for p in risk.points
             )
         )
-    heading += [
-        f"Extra: {extra_sentence(e)}{extra_cube_text(e, c)}"
-        for e, c in zip(game.extras, game.extra_cubes, strict=True)
-    ]
     rows = []
     for m, c in game.cubes.items():
         pending = _pending(game, m)
