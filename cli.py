@@ -4877,10 +4877,10 @@ def serve(
     has the cubes, the board's end, undo, the line's changes, a payment, an extra, a proxy,
     a split, a new session and a command line, the devices signed in (each can be signed
     out) and each player's code for their phone. It serves the current session (or
-    --session's). --private keeps money off the shared pages: points only on the
-    scoreboard, each player's money on their own phone. --room shows every table of the
-    night (the sessions started that day) side by side on the scoreboard, with the night's
-    totals; the scorekeeper's page runs the table it picks.
+    --session's); the scorekeeper's page can switch to any other. --private keeps money off
+    the shared pages: points only on the scoreboard, each player's money on their own phone.
+    --room shows every table of the night (the sessions started that day) side by side on
+    the scoreboard, with the night's totals; the scorekeeper's page runs the table it picks.
     A restart with the same PIN keeps the devices signed in. Plain HTTP unless --certfile
     is given. The pages speak English, Danish or Czech, as each browser asks, or --lang for
     every page. Needs the serve extra: pip install 'chouette[serve]'.

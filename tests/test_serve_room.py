@@ -65,3 +65,32 @@ def test_a_table_of_another_night_is_not_in_the_room(chouette, ledger_url, monke
     table = Table(ledger_url, "green", lambda: NOW, room=True)
     assert table.tables() == ["green"]
     assert [b.session for b in table.snapshot().room] == ["green"]
+
+
+def test_without_room_the_keeper_may_switch_to_any_session_the_latest_first(
+    chouette, ledger_url, monkeypatch
+):
+    """Issue 21: the keeper's page switches the session it runs; without ``--room`` it lists
+    every session, the most recent first (a cap, and the one served however old); under
+    ``--room`` only the night's tables."""
+    two_tables(chouette)
+    monkeypatch.setenv("CHOUETTE_NOW", "2026-11-27T20:00:00+00:00")
+    chouette("new", "green", "ann", "bob", "cat")
+    assert Table(ledger_url, None, lambda: NOW).choices() == ["green", "blue", "red"]
+    assert Table(ledger_url, None, lambda: NOW, room=True).choices() == ["green"]
+    monkeypatch.setattr("web.table.PICK_MOST", 2)
+    assert Table(ledger_url, "red", lambda: NOW).choices() == ["green", "blue", "red"]
+    assert Table(ledger_url, "blue", lambda: NOW).choices() == ["green", "blue"]
+    page = parse(
+        templates()
+        .get_template("keeper.html")
+        .render(tables=["green", "blue"], served="blue", room=False, devices=[], codes=[])
+    )
+    picker = page.one("form", "pick-table")
+    assert picker.attrs["action"] == "/keeper/table"
+    assert picker.one("label").text().startswith("Session")
+    assert [o.text() for o in picker.all("option")] == ["green", "blue"]
+    assert "selected" in picker.all("option")[1].attrs
+    assert picker.one("button").text() == "Run this session"
+    alone = templates().get_template("keeper.html").render(tables=["green"], room=False)
+    assert "pick-table" not in alone  # one session: nothing to pick

@@ -11,6 +11,8 @@ page behind the PIN, the players' phones, their event streams, and the actions.
                            ``line``: a command in the CLI's own words, run by the CLI
     POST /keeper/devices   sign a device out (``revoke``: its id), the scorekeeper only
     POST /keeper/codes     a new code for a player (``player``), the scorekeeper only
+    POST /keeper/table     the session the keeper's page runs (``table``): under ``--room`` one
+                           of the night's tables, else any session; the scorekeeper only
     GET  /me               who this phone speaks for, over the scoreboard; or the code form
     POST /me               a player's code: this phone speaks for that player
     POST /me/accept        the phone's player accepts the session's rules (for itself only)
@@ -365,7 +367,8 @@ def create_app(
             "this_device": current.device,
             "codes": codes,
             "hours": TOKEN_HOURS,
-            "tables": table.tables() if table.room else [],
+            "tables": table.choices(),
+            "room": table.room,
             "served": session,
         }
 
@@ -537,7 +540,8 @@ def create_app(
         return stream(request, ("room",) if table.room else ("board",))
 
     async def pick_table(request: Request) -> Response:
-        """``serve --room``: the scorekeeper picks the table the keeper's page runs."""
+        """The scorekeeper picks the session the keeper's page runs: one of the night's
+        tables under ``serve --room``, else any session (:meth:`web.table.Table.choices`)."""
         current = await keeper_only(request, as_json=True)
         if isinstance(current, Response):
             return current
@@ -545,10 +549,14 @@ def create_app(
         if isinstance(fields, Response):
             return fields
         wanted = (fields.get("table") or [""])[0]
-        tables = await run_in_threadpool(table.tables) if table.room else []
-        if wanted not in tables:
-            known = ", ".join(tables) or "none"
-            said = f"Error: no table {wanted[:80]!r} tonight ({known})"
+        choices = await run_in_threadpool(table.choices)
+        if wanted not in choices:
+            known = ", ".join(choices[:10]) or "none"
+            said = (
+                f"Error: no table {wanted[:80]!r} tonight ({known})"
+                if table.room
+                else f"Error: no session {wanted[:80]!r} to switch to ({known})"
+            )
             return JSONResponse({"ok": False, "message": said, "said": [said]}, status_code=400)
         table.session = wanted
         hub.poke()

@@ -47,6 +47,10 @@ class Snapshot:
     room: tuple[Board, ...] = ()
 
 
+#: The most sessions the keeper's page lists to switch to (the most recent).
+PICK_MOST = 30
+
+
 class Table:
     """The ledger at ``url``, the session ``session`` (None: whichever is current), the
     clock of the commands."""
@@ -107,6 +111,20 @@ class Table:
         with self._read() as book:
             name = self.session if self.session is not None else book.current_name()
             return tonight(book, name)
+
+    def choices(self) -> list[str]:
+        """The sessions the keeper's page may switch to: under ``serve --room`` the night's
+        tables, in order; else every session, the most recent first (the last
+        :data:`PICK_MOST`, and the one served, however old)."""
+        if self.room:
+            return self.tables()
+        with self._read() as book:
+            every = [s.name for s in reversed(book.all_sessions())]
+            served = self.session if self.session is not None else book.current_name()
+        shown = every[:PICK_MOST]
+        if served in every and served not in shown:
+            shown.append(served)
+        return shown
 
     def snapshot(self) -> Snapshot:
         """Everything the pages show, read in one transaction."""
