@@ -49,7 +49,8 @@ def exposure(game: Game, stakes: Mapping[str, Cents]) -> Exposure:
     box, partner = game.box, game.partner
     points = dict.fromkeys(game.players, 0)
     cents = dict.fromkeys(game.players, 0)
-    side_points = side_cents = bought_points = bought_cents = 0
+    side_points = side_cents = 0
+    sides: dict[str, int] = {}  # the box side's worst on each pair not bought out
     for member, cube in game.cubes.items():
         rate = pair_stake(stakes, box, member)
         if cube.result is not None:  # booked: the member's loss, the box side's result
@@ -59,16 +60,22 @@ def exposure(game: Game, stakes: Mapping[str, Cents]) -> Exposure:
         points[member], cents[member] = lose, lose * rate
         side_points += side
         side_cents += side * rate
-        if member in game.bought_out:
-            bought_points += side
-            bought_cents += side * rate
+        if member not in game.bought_out:
+            sides[member] = side
     if partner is None:
         points[box], cents[box] = max(side_points, 0), max(side_cents, 0)
-    else:
+    else:  # the partner's part as the booking shares it (chouette.outcome.book)
         percent = game.rules.partner_share
         paid = share(sum(game.bought_out.values()), percent)  # the buy-out, the partner's
-        part = share(side_points - bought_points, percent) - paid
-        part_cents = share(side_cents - bought_cents, percent) - paid * stakes[partner]
+        own = {m: pair_stake(stakes, box, m) for m in game.cubes}
+        if game.rules.settled_edges:
+            own = {m: min(stakes[partner], rate) for m, rate in own.items()}
+        part = share(sum(sides.values()), percent) - paid
+        if len(set(own.values())) <= 1:
+            part_cents = part * next(iter(own.values()), 0)
+        else:
+            part_cents = share(sum(v * own[m] for m, v in sides.items()), percent)
+            part_cents -= share(sum(v * own[m] for m, v in game.bought_out.items()), percent)
         points[partner], cents[partner] = max(part, 0), max(part_cents, 0)
         points[box] = max(side_points - part, 0)
         cents[box] = max(side_cents - part_cents, 0)

@@ -145,6 +145,7 @@ def amend(
         if r.number == number or r.line_before != line_from_json(by_number[r.number].line_before)
     ]
     moved = _moved(touched, {r.number: booked.get(by_number[r.number].id, []) for r in touched})
+    kept_ids = book.game_booking_ids([by_number[r.number].id for r in touched])
     book.replace_events(target.id, first, new_events[first:])
     correction = Correction(book.now, was, now, note, tuple(corrected))
     _book_again(book, info, touched, by_number, {number: correction})
@@ -166,6 +167,7 @@ def amend(
                     "id": by_number[r.number].id,
                     "line_before": json_line(by_number[r.number].line_before),
                     "detail": by_number[r.number].detail,
+                    "booking_ids": kept_ids.get(by_number[r.number].id, []),
                 }
                 for r in touched
             ],
@@ -210,6 +212,14 @@ def undo_amend(book: Ledger, info: SessionInfo, action: Action) -> None:
         outcome = settle_game(played, info.stakes(played.players))
         again.append(_finished(info, game, line, played, outcome, kept["detail"]))
     book.book_games(again, move_line=False)
+    book.renumber_bookings(
+        {
+            kept["id"]: kept["booking_ids"]
+            for kept in detail["games"]
+            if isinstance(kept.get("booking_ids"), list)
+            and all(isinstance(i, int) and not isinstance(i, bool) for i in kept["booking_ids"])
+        }
+    )
 
 
 def _steps(

@@ -586,6 +586,46 @@ class Ledger:
             conn, zip([r[0] for r in rows], [r[3] for r in rows], points, cents, strict=True)
         )
 
+    def game_booking_ids(self, game_ids: Sequence[int]) -> dict[int, list[int]]:
+        """The ids of each game's bookings, in order (kept by a correction, so that its undo
+        puts the bookings back where they were in the ledger's order)."""
+        if not game_ids:
+            return {}
+        rows = self._db.exec(
+            select(BookingRow.game_id, BookingRow.id)
+            .where(col(BookingRow.game_id).in_(list(game_ids)))
+            .order_by(col(BookingRow.id))
+        ).all()
+        found: dict[int, list[int]] = {}
+        for game_id, booking_id in rows:
+            found.setdefault(int(game_id or 0), []).append(int(booking_id or 0))
+        return found
+
+    def renumber_bookings(self, wanted: Mapping[int, Sequence[int]]) -> None:
+        """Give each game's bookings (as many as its ids, in order) the ids ``wanted`` gives
+        it: those they had before a correction that its undo takes back (freed by it). A game
+        now booked to other players is left in the order it was booked again."""
+        rows = self._db.exec(
+            select(BookingRow.id, BookingRow.game_id)
+            .where(col(BookingRow.game_id).in_(list(wanted)))
+            .order_by(col(BookingRow.id))
+        ).all()
+        now: dict[int, list[int]] = {}
+        for booking_id, game_id in rows:
+            now.setdefault(int(game_id or 0), []).append(int(booking_id or 0))
+        moves = [
+            (old, new)
+            for game_id, ids in wanted.items()
+            if len(now.get(game_id, [])) == len(ids)
+            for old, new in zip(now.get(game_id, []), ids, strict=True)
+            if old != new
+        ]
+        conn = self._conn()
+        for old, new in moves:  # two steps, so that no id is ever held twice
+            conn.execute(update(BookingRow).where(col(BookingRow.id) == old).values(id=-new))
+        for _old, new in moves:
+            conn.execute(update(BookingRow).where(col(BookingRow.id) == -new).values(id=new))
+
     # -------------------------------------------------------- taking things back
 
     def stored_game(self, game_id: int) -> StoredGame:

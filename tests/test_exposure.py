@@ -52,8 +52,8 @@ def test_a_double_past_the_credit_is_named_with_the_numbers():
     assert past_credit(before, after, doubled, ONES, {}, {"M1": 0}) == []
 
 
-@settings(max_examples=examples(100), deadline=None)
-@given(games(), st.data())
+@settings(max_examples=examples(40), deadline=None)
+@given(games(max_events=15), st.data())
 def test_nobody_loses_more_than_their_exposure_when_the_cubes_stand(played, data):
     """A law: from any state of a game, every pending turn taken and the board ended either
     way at any level, nobody loses more than their exposure said."""
