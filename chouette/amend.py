@@ -268,6 +268,14 @@ def _seat_again(step: SeatStep, line: Line, rules: HouseRules, sat_out: dict[str
         )
     verb, *names = act
     name, rest = (names[0] if names else ""), names[1:]
+    if verb == "bank" and line.bank(name) != step.before.bank(name):
+        raise AmendRefused(
+            step.next_game,
+            f"'{step.said}' (before game {step.next_game}) was set on {name}'s bank of "
+            f"{step.before.bank(name)}, which the correction makes {line.bank(name)}: a "
+            "correction does not decide a re-entry again (undo back to it, correct, and set "
+            "the bank again)",
+        )
     try:
         if verb == "join" and rest[:1] == ["credit"]:
             return set_credit(join(line, name, rules), name, int(rest[1]), rules)

@@ -446,6 +446,11 @@ def sit_in(line: Line, name: str, rules: HouseRules, before: Line | None = None)
     _require_seated(line, name)
     if name not in line.sitting_out:
         raise LineError(f"{name} is not sitting out")
+    bank = line.bank(name)
+    if bank is not None and bank <= 0:
+        raise LineError(
+            f"{name}'s bank is empty: give {name} a new bank first (chouette bank {name} POINTS)"
+        )
     back = replace(line, sitting_out=line.sitting_out - {name})
     if before is not None:
         if before.partner == name:

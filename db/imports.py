@@ -51,6 +51,7 @@ from chouette.line import Line, check_name
 from chouette.money import Cents
 from chouette.outcome import pair_money
 from chouette.rules import HouseRules
+from chouette.stop import check_not_ended
 from db.ledger import Ledger
 from db.values import Finished, KeylessGame, SessionInfo, SourceFile
 
@@ -332,7 +333,15 @@ def import_file(
     *,
     names: Mapping[str, str],
 ) -> ImportSummary:
-    """Book every game of a file :func:`check_file` read into the session ``info``."""
+    """Book every game of a file :func:`check_file` read into the session ``info``: not one
+    with table stakes (an engine game moves no bank) or one that has ended as agreed."""
+    if info.rules.table_stakes is not None:
+        raise ChouetteError(
+            f"{info.name} plays table stakes: an engine game would move no bank, so it is not "
+            "imported there (import it into another session)"
+        )
+    live = book.live(info)
+    check_not_ended(book.stop(info, live.number, in_progress=live.started), live.number)
     path = checked.path
     summary = ImportSummary(file=path.name, session=info.name, format=checked.format)
     summary.notes += checked.notes

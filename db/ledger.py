@@ -613,10 +613,16 @@ class Ledger:
         now: dict[int, list[int]] = {}
         for booking_id, game_id in rows:
             now.setdefault(int(game_id or 0), []).append(int(booking_id or 0))
+        mine = {i for ids in now.values() for i in ids}
+        every = [i for ids in wanted.values() for i in ids]
+        held = {
+            int(i or 0)
+            for i in self._db.exec(select(BookingRow.id).where(col(BookingRow.id).in_(every))).all()
+        } - mine  # (SQLite gives a freed id to the next booking: another table's, say)
         moves = [
             (old, new)
             for game_id, ids in wanted.items()
-            if len(now.get(game_id, [])) == len(ids)
+            if len(now.get(game_id, [])) == len(ids) and not held & set(ids)
             for old, new in zip(now.get(game_id, []), ids, strict=True)
             if old != new
         ]

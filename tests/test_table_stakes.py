@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from chouette.errors import ChouetteError
-from chouette.line import join, leave, new_line, set_bank
+from chouette.line import join, leave, new_line, set_bank, sit_in
 from chouette.outcome import cap_pairs
 from chouette.rules import HouseRules
 from tests.examples import examples
@@ -103,3 +103,13 @@ def test_nobody_loses_more_than_their_bank_and_nobody_wins_more_than_they_won(pa
     covered = all(p >= -banks[m] for m, p in pairs.items()) and -sum(pairs.values()) >= -banks["B"]
     if covered:
         assert capped == pairs
+
+
+def test_a_player_whose_bank_is_empty_sits_in_only_with_a_new_bank():
+    line = new_line(["B", "C", "M1", "M2"], FLORIDA)
+    result = outcome(play(line, "double C M1 M2", "take C", "take M1", "take M2",
+                          "end team gammon", rules=FLORIDA))  # fmt: skip
+    broke = result.next_line
+    assert broke.bank("B") == 0 and "B" in broke.sitting_out
+    with pytest.raises(ChouetteError, match="B's bank is empty: give B a new bank first"):
+        sit_in(broke, "B", FLORIDA)

@@ -4,6 +4,8 @@ and explained, ``bank`` undone and made again by a correction, refusals that wri
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from tests.test_undo import reports
@@ -42,16 +44,6 @@ def test_a_re_entry_puts_a_player_back_and_undo_takes_it_back(chouette):
     assert reports(chouette) == before
 
 
-def test_a_bank_set_before_an_amended_game_is_set_again(chouette):
-    all_in_evening(chouette)
-    chouette("bank", "ann", "5")
-    chouette("end", "box")
-    chouette("amend", "1", "--result", "box", "--note", "the box won")
-    status = chouette.json("status")
-    assert status["box"] == "ann"  # ann kept the box, her bank set to 5 and three singles won
-    assert status["banks"] == {"ann": 8, "bob": 0, "cat": 0, "dan": 0}
-
-
 @pytest.mark.parametrize(
     ("options", "args", "message"),
     [
@@ -77,3 +69,47 @@ def test_under_table_stakes_the_bank_is_the_credit(chouette):
     chouette("new", "fri", "ann", "bob", "cat", "--table-stakes", "3")
     refused = chouette("credit", "bob", "5", code=1).stderr
     assert "under table stakes a player's bank is their credit" in refused
+
+
+def broke_then_back(chouette):
+    """ann, the box, goes all in on game 1 and buys back in for 1 point; game 2 is played."""
+    all_in_evening(chouette)
+    chouette("bank", "ann", "1")
+    chouette("end", "team", "--gammon")
+
+
+def test_a_correction_that_changes_a_bank_before_a_re_entry_is_refused(chouette):
+    broke_then_back(chouette)
+    before = reports(chouette)
+    refused = chouette("amend", "1", "--result", "box", "--note", "the box won", code=1).stderr
+    assert "'ann's bank is 1' (before game 2) was set on ann's bank of 0" in refused
+    assert reports(chouette) == before
+
+
+def test_engine_games_are_not_imported_into_table_stakes_or_an_ended_session(chouette, tmp_path):
+    from tests.test_undo import NEUTRAL
+
+    path = tmp_path / "games.jsonl"
+    path.write_text(json.dumps({**NEUTRAL, "session": "fri", "game": 1}) + "\n")
+    chouette("new", "fri", "ann", "bob", "cat", "--table-stakes", "3")
+    before = reports(chouette)
+    refused = chouette("import", str(path), code=1).stderr
+    assert "fri plays table stakes: an engine game would move no bank" in refused
+    assert reports(chouette) == before
+    chouette("new", "sat", "ann", "bob", "--rounds", "1")
+    chouette("end", "box")
+    path.write_text(json.dumps({**NEUTRAL, "session": "sat", "game": 1}) + "\n")
+    assert "the session has ended after game 1" in chouette("import", str(path), code=1).stderr
+
+
+def test_a_correction_is_undone_after_another_table_took_its_freed_ids(chouette):
+    chouette("new", "t", "ann", "bob", "cat", "dan", "--table-stakes", "3", "--no-jacoby")
+    chouette("end", "box")
+    chouette("end", "box")
+    chouette("new", "u", "eve", "fay")
+    chouette("--session", "t", "amend", "1", "--result", "team", "gammon", "--note", "x")
+    chouette("--session", "u", "end", "team")
+    before = chouette("--session", "t", "sheet", "--json").stdout
+    chouette("--session", "t", "undo")
+    assert chouette("--session", "t", "sheet", "--json").stdout != before
+    assert chouette("check").stdout.startswith("The ledger is consistent")
