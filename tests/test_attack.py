@@ -946,7 +946,7 @@ def test_a_bit_flipped_ledger_never_gives_an_internal_error(chouette, ledger_fil
     rng = random.Random(20261120)
     damaged = tmp_path / "damaged.db"
     codes: Counter[int] = Counter()
-    for _ in range(60):
+    for _ in range(40):
         for end in ("", "-wal", "-shm"):
             Path(f"{damaged}{end}").unlink(missing_ok=True)
         damaged.write_bytes(flipped(data, rng))

@@ -260,7 +260,7 @@ def test_a_record_with_a_malformed_extra_is_refused(event, message):
 # ------------------------------------------------------------ the laws of extras
 
 
-@settings(max_examples=examples(150), deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.data())
 def test_an_extra_moves_money_only_between_its_two_players_by_its_worth(data):
     """A law: the game settled with its extras differs from the same game without them by
@@ -492,7 +492,7 @@ def shape(cube: Cube) -> tuple[object, ...]:
     return cube.value, cube.owner, offer, cube.result, cube.ended_by
 
 
-@settings(max_examples=examples(150), deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.data())
 def test_a_cube_that_follows_the_captains_does_what_the_same_answers_by_hand_would(data):
     """A law: a game with members away whose cubes follow the captain's, and the same game
@@ -593,7 +593,7 @@ def test_split_at_says_when_the_line_has_grown_past_it():
     assert split_due(join(line, "g", HouseRules()), HouseRules()) is None
 
 
-@settings(max_examples=examples(200), deadline=None)
+@settings(max_examples=examples(120), deadline=None)
 @given(
     st.integers(6, 14).flatmap(
         lambda n: st.tuples(

@@ -388,7 +388,7 @@ CLUB_COMMANDS = [
 
 
 @pytest.mark.backends("sqlite")
-@settings(max_examples=examples(10), deadline=None)
+@settings(max_examples=examples(7), deadline=None)
 @given(st.lists(st.sampled_from(CLUB_COMMANDS), min_size=1, max_size=10))
 # drawn at random, a split, a withdrawn proxy or a player who joins and leaves seldom
 # succeeds (the line changes only between games): these run every time

@@ -196,7 +196,7 @@ def applies(game: Game, events: list[Event]) -> bool:
     return True
 
 
-@settings(max_examples=examples(150))
+@settings(max_examples=examples(100))
 @given(games(), st.data())
 def test_a_button_is_enabled_exactly_when_the_rules_accept_its_event(played, data):
     _, _, _, states = played
@@ -219,7 +219,7 @@ def test_a_button_is_enabled_exactly_when_the_rules_accept_its_event(played, dat
             assert wanted == applies(game, events)
 
 
-@settings(max_examples=examples(100))
+@settings(max_examples=examples(60))
 @given(games())
 def test_every_enabled_button_posts_an_action_whose_events_apply(played):
     """The form of each enabled button, read back as the server reads it."""

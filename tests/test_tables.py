@@ -64,7 +64,7 @@ def tables(draw):
     return headers, body
 
 
-@settings(max_examples=examples(300), deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(
     tables(),
     st.sampled_from([cli.Format.table, cli.Format.markdown]),
@@ -95,7 +95,7 @@ json_values = st.recursive(
 )
 
 
-@settings(max_examples=examples(200), deadline=None)
+@settings(max_examples=examples(120), deadline=None)
 @given(
     st.dictionaries(st.sampled_from(["session", "players", "x\u202ey"]), json_values),
     st.lists(json_values, max_size=6),
