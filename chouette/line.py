@@ -217,6 +217,15 @@ def set_credit(line: Line, name: str, cents: int, rules: HouseRules | None = Non
     return replace(line, credits=kept + (((name, cents),) if cents else ()))
 
 
+def _check_bank(line: Line, name: str) -> None:
+    """A player whose bank is empty takes a seat again only with a new bank."""
+    bank = line.bank(name)
+    if bank is not None and bank <= 0:
+        raise LineError(
+            f"{name}'s bank is empty: give {name} a new bank first (chouette bank {name} POINTS)"
+        )
+
+
 def covers(line: Line, name: str, members: int) -> bool:
     """Whether ``name`` can cover the starting cube (1 point) against ``members`` opponents
     (a player without a bank always can)."""
@@ -371,11 +380,7 @@ def join(line: Line, name: str, rules: HouseRules) -> Line:
     twin = case_twin(name, line.order)
     if twin is not None:
         raise LineError(f"{twin} is already in the line, and {name} differs only in case")
-    bank = line.bank(name)
-    if bank is not None and bank <= 0:
-        raise LineError(
-            f"{name}'s bank is empty: give {name} a new bank first (chouette bank {name} POINTS)"
-        )
+    _check_bank(line, name)
     return seat(_banked(_at_bottom(line, name, rules), rules), rules)
 
 
@@ -446,11 +451,7 @@ def sit_in(line: Line, name: str, rules: HouseRules, before: Line | None = None)
     _require_seated(line, name)
     if name not in line.sitting_out:
         raise LineError(f"{name} is not sitting out")
-    bank = line.bank(name)
-    if bank is not None and bank <= 0:
-        raise LineError(
-            f"{name}'s bank is empty: give {name} a new bank first (chouette bank {name} POINTS)"
-        )
+    _check_bank(line, name)
     back = replace(line, sitting_out=line.sitting_out - {name})
     if before is not None:
         if before.partner == name:

@@ -220,9 +220,7 @@ def tonight(book: Ledger, name: str | None) -> list[str]:
     were started (none without a session)."""
     if name is None:
         return []
-    every = book.all_sessions()
-    night = next((s.night for s in every if s.name == name), None)
-    return [s.name for s in every if s.night == night]
+    return [s.name for s in book.reads.night(book.session(name).night)[1]]
 
 
 #: Commands the page does not run: they read or write files, or hold the server or its
