@@ -32,13 +32,14 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import Enum, StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NamedTuple, NoReturn, cast
+from typing import TYPE_CHECKING, Annotated, Any, NamedTuple, NoReturn, cast, get_args
 
 STARTED = time.time()  # when the command was given, before the imports below take their time
 
 import typer  # noqa: E402
 from typer.core import TyperCommand, TyperGroup  # noqa: E402
 
+from chouette import rules as house  # noqa: E402
 from chouette.errors import ChouetteError, MoneyError  # noqa: E402
 from chouette.limits import LONGEST_LINE, NUMBERS  # noqa: E402
 from chouette.line import normal_name  # noqa: E402
@@ -56,13 +57,14 @@ if TYPE_CHECKING:
     from chouette.game import Event, Game
     from chouette.line import Line
     from chouette.nights import Debt
-    from chouette.outcome import Kind
+    from chouette.points import Kind
     from chouette.report import Rows
     from chouette.rules import HouseRules
+    from chouette.session import SessionInfo
     from chouette.settlement import Settlement
     from db import Ledger
     from db.reads import Reads
-    from db.values import Played, SessionInfo
+    from db.values import Played
 
 
 class TextFirst:
@@ -830,92 +832,14 @@ def main(
 
 # ---------------------------------------------------------------- setting up
 
-
-class CubeMode(StrEnum):
-    multi = "multi"
-    single = "single"
-
-
-class Retention(StrEnum):
-    captain = "captain"
-    net_profit = "net-profit"
-    net_not_loss = "net-not-loss"
-    won_not_loss = "won-not-loss"
-    beat_all = "beat-all"
-    score_sign = "score-sign"
+#: The house rules a session gets when none is given: each option's default is read here, so
+#: the choices and defaults are declared once, in :mod:`chouette.rules`.
+DEFAULT_RULES = house.HouseRules()
 
 
-class CreditRule(StrEnum):
-    warn = "warn"
-    refuse = "refuse"
-
-
-class RollOffDice(StrEnum):
-    one_die = "one-die"
-    two_dice = "two-dice"
-    four_dice = "four-dice"
-
-
-class ActingCaptain(StrEnum):
-    keep_seat = "keep-seat"
-    inherit = "inherit"
-
-
-class Newcomer(StrEnum):
-    after_loser = "after-loser"
-    before_loser = "before-loser"
-
-
-class BoxDoubles(StrEnum):
-    any = "any"
-    same_level = "same-level"
-    with_captain = "with-captain"
-
-
-class BoxTakes(StrEnum):
-    any = "any"
-    half = "half"
-    break_even = "break-even"
-
-
-class JacobyScope(StrEnum):
-    per_cube = "per-cube"
-    any_cube_turned = "any-cube-turned"
-
-
-class BeaversBy(StrEnum):
-    both = "both"
-    team = "team"
-    box = "box"
-
-
-class AutoPastLimit(StrEnum):
-    ignored = "ignored"
-    box_choice = "box-choice"
-    carry_over = "carry-over"
-
-
-class Resignations(StrEnum):
-    board = "board"
-    per_member = "per-member"
-
-
-class CaptainResigns(StrEnum):
-    board = "board"
-    takeover = "takeover"
-
-
-class PartnerPick(StrEnum):
-    next = "next"
-    last = "last"
-    box = "box"
-
-
-class Consultation(StrEnum):
-    free = "free"
-    no_cube_no_talk = "no-cube-no-talk"
-    none = "none"
-    after_accept = "after-accept"
+def one_of(choices: object) -> str:
+    """A house-rule option's metavar, from its choices in :mod:`chouette.rules`: ``a|b|c``."""
+    return "|".join(get_args(choices))
 
 
 def money_option(text: str | None, what: str) -> int | None:
@@ -958,13 +882,13 @@ def new(
     stake: Annotated[str, typer.Option(metavar="AMOUNT", help="Money per point.")] = "1.00",
     roll: Annotated[bool, typer.Option("--roll", help="Order the line by a roll-off.")] = False,
     roll_off: Annotated[
-        RollOffDice,
+        house.RollOff,
         typer.Option(
-            metavar="one-die|two-dice|four-dice",
+            metavar=one_of(house.RollOff),
             help="The roll-off's dice: one each; two, summed, a double counting twice (3-3 is "
             "12; Colorado); or four, summed (St Albans).",
         ),
-    ] = RollOffDice.one_die,
+    ] = DEFAULT_RULES.roll_off,
     seed: Annotated[
         int | None,
         typer.Option(metavar="N", **bounds("new --seed"), help="Seed for a reproducible roll-off."),
@@ -978,25 +902,25 @@ def new(
         ),
     ] = None,
     cubes: Annotated[
-        CubeMode,
-        typer.Option(metavar="multi|single", help="A cube per member, or one team cube."),
-    ] = CubeMode.multi,
+        house.CubeMode,
+        typer.Option(metavar=one_of(house.CubeMode), help="A cube per member, or one team cube."),
+    ] = DEFAULT_RULES.cubes,
     jacoby: Annotated[bool, typer.Option(help="Gammons count single on a centred cube.")] = True,
     jacoby_scope: Annotated[
-        JacobyScope,
+        house.JacobyScope,
         typer.Option(
-            metavar="per-cube|any-cube-turned",
+            metavar=one_of(house.JacobyScope),
             help="Jacoby per pair's cube, or lifted for every pair once any cube is turned.",
         ),
-    ] = JacobyScope.per_cube,
+    ] = DEFAULT_RULES.jacoby_scope,
     beavers: Annotated[bool, typer.Option(help="Allow beavers.")] = True,
     raccoons: Annotated[
         bool | None, typer.Option(help="Allow raccoons (default: when beavers are on).")
     ] = None,
     beavers_by: Annotated[
-        BeaversBy,
-        typer.Option(metavar="both|team|box", help="Which side may beaver."),
-    ] = BeaversBy.both,
+        house.BeaversBy,
+        typer.Option(metavar=one_of(house.BeaversBy), help="Which side may beaver."),
+    ] = DEFAULT_RULES.beavers_by,
     beaver_limit: Annotated[
         int | None,
         typer.Option(
@@ -1012,47 +936,48 @@ def new(
         ),
     ] = 0,
     auto_past_limit: Annotated[
-        AutoPastLimit,
+        house.AutoPastLimit,
         typer.Option(
-            metavar="ignored|box-choice|carry-over",
+            metavar=one_of(house.AutoPastLimit),
             help="A tie past the limit: ignored, the box's choice, or carried to the next game.",
         ),
-    ] = AutoPastLimit.ignored,
+    ] = DEFAULT_RULES.auto_past_limit,
     max_cube: Annotated[
         int | None,
         typer.Option(metavar="N", **bounds("--max-cube"), help="Highest cube value allowed."),
     ] = None,
     retention: Annotated[
-        Retention,
+        house.Retention,
         typer.Option(
-            metavar="captain|net-profit|net-not-loss|won-not-loss|beat-all|score-sign",
+            metavar=one_of(house.Retention),
             help="When the box keeps the box (won-not-loss: L.A.'s, won the game and lost no "
             "points; score-sign: the box if up, else the captain if up, else nobody moves).",
         ),
-    ] = Retention.captain,
+    ] = DEFAULT_RULES.retention,
     acting_captain: Annotated[
-        ActingCaptain,
+        house.ActingCaptain,
         typer.Option(
-            metavar="keep-seat|inherit", help="What a captain who is out does to the rotation."
+            metavar=one_of(house.ActingCaptain),
+            help="What a captain who is out does to the rotation.",
         ),
-    ] = ActingCaptain.keep_seat,
+    ] = DEFAULT_RULES.acting_captain,
     newcomer: Annotated[
-        Newcomer, typer.Option(metavar="after-loser|before-loser", help="Where a newcomer sits.")
-    ] = Newcomer.after_loser,
+        house.Newcomer, typer.Option(metavar=one_of(house.Newcomer), help="Where a newcomer sits.")
+    ] = DEFAULT_RULES.newcomer,
     box_doubles: Annotated[
-        BoxDoubles,
+        house.BoxDoubles,
         typer.Option(
-            metavar="any|same-level|with-captain",
+            metavar=one_of(house.BoxDoubles),
             help="Which members the box may double together.",
         ),
-    ] = BoxDoubles.any,
+    ] = DEFAULT_RULES.box_doubles,
     box_takes: Annotated[
-        BoxTakes,
+        house.BoxTakes,
         typer.Option(
-            metavar="any|half|break-even",
+            metavar=one_of(house.BoxTakes),
             help="What the box must take of several members' doubles (or drop them all).",
         ),
-    ] = BoxTakes.any,
+    ] = DEFAULT_RULES.box_takes,
     mandatory_beaver: Annotated[
         bool,
         typer.Option(
@@ -1069,13 +994,13 @@ def new(
         ),
     ] = None,
     partner_pick: Annotated[
-        PartnerPick,
+        house.PartnerPick,
         typer.Option(
-            metavar="next|last|box",
+            metavar=one_of(house.PartnerPick),
             help="Who becomes partner: the member after the captain, the bottom of the line "
             "(never the box who just lost), or whom the box names (chouette partner).",
         ),
-    ] = PartnerPick.next,
+    ] = DEFAULT_RULES.partner_pick,
     partner_optional: Annotated[
         bool,
         typer.Option(
@@ -1121,28 +1046,28 @@ def new(
         ),
     ] = False,
     resignations: Annotated[
-        Resignations,
+        house.Resignations,
         typer.Option(
-            metavar="board|per-member",
+            metavar=one_of(house.Resignations),
             help="The box resigns the whole board, or to some members (chouette resign).",
         ),
-    ] = Resignations.board,
+    ] = DEFAULT_RULES.resignations,
     captain_resigns: Annotated[
-        CaptainResigns,
+        house.CaptainResigns,
         typer.Option(
-            metavar="board|takeover",
+            metavar=one_of(house.CaptainResigns),
             help="A captain who resigns resigns the board, or alone while another member "
             "takes over the captain's place (chouette captain-resigns; the Czech rules).",
         ),
-    ] = CaptainResigns.board,
+    ] = DEFAULT_RULES.captain_resigns,
     deals: Annotated[bool, typer.Option(help="Allow deals (--no-deals: no settlements).")] = True,
     consultation: Annotated[
-        Consultation,
+        house.Consultation,
         typer.Option(
-            metavar="free|no-cube-no-talk|none|after-accept",
+            metavar=one_of(house.Consultation),
             help="Who may talk over the team's plays: recorded and printed only.",
         ),
-    ] = Consultation.free,
+    ] = DEFAULT_RULES.consultation,
     proxies: Annotated[
         bool, typer.Option(help="Let a player away name a proxy (chouette proxy).")
     ] = False,
@@ -1168,13 +1093,13 @@ def new(
         ),
     ] = None,
     credit_rule: Annotated[
-        CreditRule,
+        house.CreditRule,
         typer.Option(
-            metavar="warn|refuse",
+            metavar=one_of(house.CreditRule),
             help="A double or answer past the player's credit (chouette credit): warned of, "
             "or refused.",
         ),
-    ] = CreditRule.warn,
+    ] = DEFAULT_RULES.credit_rule,
     table_stakes: Annotated[
         int | None,
         typer.Option(
@@ -1257,40 +1182,40 @@ def new(
     assert cents is not None
     own = parse_player_stakes(player_stake or [])
     chosen = {
-        "cubes": cubes.value,
+        "cubes": cubes,
         "jacoby": jacoby,
         "beavers": beavers,
         "raccoons": raccoons,
         "auto_doubles": auto_doubles,
         "max_cube": max_cube,
-        "retention": retention.value,
-        "acting_captain": acting_captain.value,
-        "newcomer": newcomer.value,
-        "box_doubles": box_doubles.value,
+        "retention": retention,
+        "acting_captain": acting_captain,
+        "newcomer": newcomer,
+        "box_doubles": box_doubles,
         "mandatory_beaver": mandatory_beaver,
         "partner_from": partner_from,
-        "partner_pick": partner_pick.value,
+        "partner_pick": partner_pick,
         "partner_share": partner_share,
         "extras": extras,
-        "consultation": consultation.value,
+        "consultation": consultation,
         "proxies": proxies,
         "split_at": split_at,
-        "jacoby_scope": jacoby_scope.value,
-        "beavers_by": beavers_by.value,
+        "jacoby_scope": jacoby_scope,
+        "beavers_by": beavers_by,
         "beaver_limit": beaver_limit,
-        "auto_past_limit": auto_past_limit.value,
-        "box_takes": box_takes.value,
+        "auto_past_limit": auto_past_limit,
+        "box_takes": box_takes,
         "mandatory_extras": mandatory_extras,
         "extra_redoubles": extra_redoubles,
-        "resignations": resignations.value,
-        "captain_resigns": captain_resigns.value,
+        "resignations": resignations,
+        "captain_resigns": captain_resigns,
         "deals": deals,
-        "roll_off": roll_off.value,
+        "roll_off": roll_off,
         "partner_optional": partner_optional,
         "partner_run": partner_run,
         "buy_outs": buy_outs,
         "table_stakes": table_stakes,
-        "credit_rule": credit_rule.value,
+        "credit_rule": credit_rule,
         "rounds": rounds,
         "until": until_option(until),
     }

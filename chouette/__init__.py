@@ -18,10 +18,38 @@ hidden randomness (a roll-off takes a seeded generator). The database (``db/``) 
 (``cli.py``) call in; nothing here calls out, but for :mod:`chouette.__main__`, the
 ``chouette`` command's door to ``cli.py`` (which the installed package carries inside it).
 
-Modules, as the nouns of the game: :mod:`~chouette.rules` (house rules),
-:mod:`~chouette.line` (seats, roll-off, rotation), :mod:`~chouette.game` (cubes and events),
-:mod:`~chouette.outcome` (points, money, next line), :mod:`~chouette.settlement` (who pays
-whom), :mod:`~chouette.record` (the chouette game record), :mod:`~chouette.money` (cents).
+The map of the house. Every room holds one job; a room imports only the rooms below it
+(``tests/test_rooms.py`` proves it: no cycle, no arrow back up).
+
+**The rules** (this package; pure):
+
+- the table: :mod:`~chouette.rules` (house rules, declared once), :mod:`~chouette.presets`
+  (the clubs' published rule sets), :mod:`~chouette.card` (the rules card in words),
+  :mod:`~chouette.line` (seats, roll-off, rotation), :mod:`~chouette.session` (a session and
+  its game in progress, as the rules see them), :mod:`~chouette.names` (which player a typed
+  name means), :mod:`~chouette.stop` (a fair stop);
+- a game: :mod:`~chouette.game` (cubes and events), :mod:`~chouette.points` (what a board is
+  worth), :mod:`~chouette.outcome` (a finished game's points, money and next line),
+  :mod:`~chouette.exposure` (what each player has at risk), :mod:`~chouette.amend`
+  (corrections with a trail), :mod:`~chouette.record` (the chouette game record);
+- money: :mod:`~chouette.money` (cents), :mod:`~chouette.limits` (the largest numbers),
+  :mod:`~chouette.settlement` (who pays whom), :mod:`~chouette.costs` (fees and shared
+  costs), :mod:`~chouette.nights` (club nights and debts that last), :mod:`~chouette.stats`
+  (the club's memory);
+- trust: :mod:`~chouette.chain` (the tamper-evident record), :mod:`~chouette.checks` (what is
+  wrong with a record, as values);
+- words: :mod:`~chouette.report` (reports as data), :mod:`~chouette.page` (the HTML page),
+  :mod:`~chouette.text` (text shown safely, translated), :mod:`~chouette.errors` (the errors);
+- other programs' files: :mod:`~chouette.engines` (GNU Backgammon, eXtreme Gammon, BGBlitz,
+  SGF and neutral records, read into two-party results).
+
+**Around it**, in the clone beside this package (installed, inside it as ``chouette._app``):
+
+- ``db/``: the ledger only (SQLModel tables, migrations, one transaction per command, the
+  use cases that book through it, and the files it reads and writes);
+- ``web/``: ``chouette serve``, the pages for the keeper, the players and the room;
+- ``cli.py``: the ``chouette`` command, a thin door over ``db/``'s use cases;
+- ``tests/``: the proofs, filed by subject; ``bench/``: the benchmark, in ratios.
 """
 
 from chouette.errors import (

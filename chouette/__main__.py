@@ -5,6 +5,16 @@ The one door from the package to the program around it. Installed, the command l
 ``chouette/_app/``, so that nothing named ``cli``, ``db`` or ``web`` lands in site-packages;
 they import one another by those names, so that folder goes on the path of this process only.
 In a clone they sit beside this package, where they are already importable.
+
+Why a path is put on ``sys.path`` at run time, and packaging cannot avoid it: the three rooms
+import one another as ``cli``, ``db`` and ``web`` (the layout the project keeps). Installed
+under those names they would take three common top-level names in site-packages, where
+another distribution's ``db`` or ``web`` would shadow them or be shadowed; installed under
+``chouette._app`` they must still find one another by those names, which only a path entry
+gives (a ``.pth`` file would give it to every Python process of the environment, not only
+this one). Relative imports would end it, at the cost of the clone running ``cli.py`` and
+``db/`` by their own names (``pytest``, ``python -m``); ``tests/test_packaging.py`` proves the
+installed program and the clone run the same code.
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from chouette.game import Answer, Double, Event, Game, centred
 from chouette.money import Cents, format_money, share
-from chouette.outcome import pair_stake
+from chouette.points import pair_stake
 
 
 @dataclass(frozen=True)

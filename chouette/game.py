@@ -6,7 +6,7 @@ the reason; a refused event changes nothing. Live commands and chouette game rec
 produce these same events and play them through :func:`apply_all`, and a stored game is its
 events replayed (:func:`replay`). Engine imports are other programs' two-party games, whose
 events the files do not keep whole: they are scored by the same rules, the functions of
-:mod:`chouette.outcome` that score a pair here.
+:mod:`chouette.points` that score a pair here.
 
 Cube bookkeeping: ``value`` is the stake in force for the pair. A pending offer (a double,
 a beaver or a raccoon) would double it; whoever refuses a pending offer pays ``value``.
@@ -35,17 +35,16 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Literal, cast
 
-from chouette.errors import AutoDoubleIgnored, RuleError
-from chouette.limits import check_points
+from chouette.errors import AutoDoubleIgnored, LimitError, RuleError
+from chouette.limits import LIMIT, MONEY_SHOWN, SHOWN, check_points
 from chouette.line import Line, send_down
-from chouette.outcome import MULTIPLIER, Kind, pair_points, signed_points
+from chouette.points import MULTIPLIER, Kind, Winner, pair_points, signed_points
 from chouette.rules import HouseRules
 
 Party = Literal["box", "member"]
 Owner = Literal["centre", "box", "member"]
 Stage = Literal["double", "beaver", "raccoon"]
 AnswerAct = Literal["take", "drop", "beaver", "raccoon"]
-Winner = Literal["box", "team"]
 
 ANSWERS: tuple[AnswerAct, ...] = ("take", "drop", "beaver", "raccoon")
 #: The most automatic doubles carried over that the box can accept at once (a cube past
@@ -1692,3 +1691,38 @@ def answer_all(game: Game, act: AnswerAct) -> list[Event]:
     if not events:
         raise RuleError(f"there is no pending double to {act}")
     return events
+
+
+def check_game(game: Game, stakes: Mapping[str, int]) -> None:
+    """Refuse a game that could book past the limit: every pair at its most (a finished
+    pair's result; a live cube at its value, doubled if an offer is pending, times a
+    backgammon; an extra at its premium and a backgammon) and the box side's sum of them, in
+    points and in money at the highest stake at the table. Checked after every event, so a
+    game can always end."""
+    rate = max((stakes[p] for p in (game.box, *game.members) if p in stakes), default=1)
+    side = 0
+    for member, cube in game.cubes.items():
+        if cube.result is not None:
+            most = abs(cube.result)
+        else:
+            most = cube.value * (2 if cube.offer is not None else 1) * 3
+        if most > LIMIT or most * rate > LIMIT:
+            raise LimitError(
+                f"the pair of {game.box} and {member} could book past the ledger's limit "
+                f"({SHOWN} points, {MONEY_SHOWN} in money)"
+            )
+        side += most
+    for extra, held in zip(game.extras, game.extra_cubes, strict=True):  # a side bet at its
+        worth = held.value * (2 if held.offered else 1)  # most: its premium and a backgammon
+        most = extra.premium + (abs(held.result) if held.result is not None else worth * 3)
+        if most > LIMIT or most * rate > LIMIT:
+            raise LimitError(
+                f"the extra of {extra.team_side} and {extra.box_side} could book past the "
+                f"ledger's limit ({SHOWN} points, {MONEY_SHOWN} in money)"
+            )
+        side += most
+    if side > LIMIT or side * rate > LIMIT:
+        raise LimitError(
+            f"the box, {game.box}, could be booked past the ledger's limit "
+            f"({SHOWN} points, {MONEY_SHOWN} in money) in this game"
+        )

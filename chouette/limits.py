@@ -17,13 +17,7 @@ from the ledger or an export are refused by :class:`chouette.rules.HouseRules` i
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING
-
 from chouette.errors import LimitError
-
-if TYPE_CHECKING:
-    from chouette.game import Game
 
 LIMIT = 10**15
 #: The limit as people read it.
@@ -103,41 +97,6 @@ def check_balance(player: str, points: int, cents: int) -> None:
         raise LimitError(
             f"{player}'s running balance would pass the ledger's limit ({SHOWN} points, "
             f"{MONEY_SHOWN} in money): nothing was written"
-        )
-
-
-def check_game(game: Game, stakes: Mapping[str, int]) -> None:
-    """Refuse a game that could book past the limit: every pair at its most (a finished
-    pair's result; a live cube at its value, doubled if an offer is pending, times a
-    backgammon; an extra at its premium and a backgammon) and the box side's sum of them, in
-    points and in money at the highest stake at the table. Checked after every event, so a
-    game can always end."""
-    rate = max((stakes[p] for p in (game.box, *game.members) if p in stakes), default=1)
-    side = 0
-    for member, cube in game.cubes.items():
-        if cube.result is not None:
-            most = abs(cube.result)
-        else:
-            most = cube.value * (2 if cube.offer is not None else 1) * 3
-        if most > LIMIT or most * rate > LIMIT:
-            raise LimitError(
-                f"the pair of {game.box} and {member} could book past the ledger's limit "
-                f"({SHOWN} points, {MONEY_SHOWN} in money)"
-            )
-        side += most
-    for extra, held in zip(game.extras, game.extra_cubes, strict=True):  # a side bet at its
-        worth = held.value * (2 if held.offered else 1)  # most: its premium and a backgammon
-        most = extra.premium + (abs(held.result) if held.result is not None else worth * 3)
-        if most > LIMIT or most * rate > LIMIT:
-            raise LimitError(
-                f"the extra of {extra.team_side} and {extra.box_side} could book past the "
-                f"ledger's limit ({SHOWN} points, {MONEY_SHOWN} in money)"
-            )
-        side += most
-    if side > LIMIT or side * rate > LIMIT:
-        raise LimitError(
-            f"the box, {game.box}, could be booked past the ledger's limit "
-            f"({SHOWN} points, {MONEY_SHOWN} in money) in this game"
         )
 
 

@@ -41,7 +41,7 @@ from chouette.game import (
 )
 from chouette.limits import check_points
 from chouette.line import Line, check_name, check_session_name
-from chouette.outcome import MULTIPLIER, Kind
+from chouette.points import MULTIPLIER, Kind
 from chouette.rules import HouseRules
 from chouette.text import RepeatedKey, no_constant, unique_keys
 

@@ -17,7 +17,8 @@ from chouette.exposure import Exposure
 from chouette.game import Event, Extra, ExtraCube, Game
 from chouette.line import Line
 from chouette.money import Cents, format_money
-from chouette.outcome import ExtraResult, Outcome, extra_points, signed_points
+from chouette.outcome import ExtraResult, Outcome, extra_points
+from chouette.points import signed_points
 from chouette.record import event_to_json
 from chouette.rules import HouseRules
 from chouette.settlement import Payment

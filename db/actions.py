@@ -15,8 +15,7 @@ from chouette.card import ClubPreset, check_accept, names_text
 from chouette.costs import Charge, check_charge
 from chouette.errors import ChouetteError, LimitError
 from chouette.exposure import past_credit
-from chouette.game import Event, Game, apply_all, start
-from chouette.limits import check_game
+from chouette.game import Event, Game, apply_all, check_game, start
 from chouette.line import Line, check_between_games, check_session_name, normal_name, set_credit
 from chouette.line import join as join_line
 from chouette.line import leave as leave_line
@@ -30,22 +29,14 @@ from chouette.presets import check_preset_name, preset_key
 from chouette.record import Record, event_to_json, parse_event, play_record
 from chouette.report import Undone, joined_text
 from chouette.rules import EDITION, HouseRules
+from chouette.session import LiveGame, SessionInfo
 from chouette.stop import check_not_ended, stop_state
 from chouette.text import check_note
 from db.amending import undo_amend
 from db.codec import extras_to_detail, iso, line_from_dict, line_from_json, line_to_dict
 from db.journal import check_entry, entry_name, entry_problem
 from db.ledger import Ledger
-from db.values import (
-    Action,
-    Charged,
-    Finished,
-    LiveGame,
-    Paid,
-    Played,
-    SessionInfo,
-    StoredPlayer,
-)
+from db.values import Action, Charged, Finished, Paid, Played, StoredPlayer
 
 # ---------------------------------------------------------------- the game in progress
 

@@ -20,14 +20,14 @@ from chouette.amend import (
     play_again,
 )
 from chouette.errors import ChouetteError, RuleError
-from chouette.game import CubeFix, End, Event, Game, replay
-from chouette.limits import check_game
+from chouette.game import CubeFix, End, Event, Game, check_game, replay
 from chouette.line import Line, normal_name
 from chouette.money import Cents
 from chouette.names import match
 from chouette.outcome import Outcome, settle_game
 from chouette.record import event_to_json, parse_event
 from chouette.report import amended_lines
+from chouette.session import SessionInfo
 from chouette.text import check_note
 from db.codec import (
     amended_from_detail,
@@ -38,7 +38,7 @@ from db.codec import (
     line_to_dict,
 )
 from db.ledger import Ledger
-from db.values import Action, Finished, SessionInfo, StoredGame
+from db.values import Action, Finished, StoredGame
 
 
 @dataclass(frozen=True)

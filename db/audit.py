@@ -13,22 +13,28 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
-from typing import Any, cast
 
 from sqlalchemy.exc import DBAPIError
 
+from chouette.checks import (
+    by_player,
+    engine_problems,
+    session_problems,
+    source_problems,
+    stranger_problems,
+    sum_problems,
+)
 from chouette.costs import check_charge
 from chouette.errors import ChouetteError
 from chouette.game import replay
-from chouette.line import Line
 from chouette.money import format_money
-from chouette.outcome import MULTIPLIER, Kind, pair_money, pair_points, settle_game
+from chouette.outcome import settle_game
+from chouette.session import SessionInfo
 from db.codec import event_from_body, extras_from_detail, line_from_json
 from db.journal import journal_problems
 from db.ledger import Ledger
-from db.values import Booking, SessionInfo, SourceFile, StoredGame
+from db.values import Booking, StoredGame
 
 #: Damage that stops the check of the contents (what is read would not be what was written).
 _UNREADABLE = (ValueError, TypeError, KeyError, AttributeError, ChouetteError, DBAPIError)
@@ -92,10 +98,10 @@ def _contents(book: Ledger, audit: Audit) -> None:
             audit.games += 1
             where = f"{info.name} game {game.number}"
             booked = by_game.pop(game.id, [])
-            audit.problems += _sums(where, booked)
+            audit.problems += sum_problems(where, booked)
             if game.kind == "engine":
                 detail = json.loads(game.detail or "{}")
-                audit.problems += engine_problems(where, detail, _by_player(booked), info)
+                audit.problems += engine_problems(where, detail, by_player(booked), info)
                 continue
             if not game.over:
                 live += 1
@@ -150,39 +156,6 @@ def _charges(
     return problems
 
 
-def session_problems(info: SessionInfo, found: list[int], live: int) -> list[str]:
-    """What is wrong with a session: its line (:func:`line_problems`), more than one game in
-    progress (``live``), its games' numbers (``found``, in order) not 1, 2, 3, … without a
-    gap (undo takes the last)."""
-    problems = line_problems(info.name, info.line)
-    if live > 1:
-        problems.append(f"{info.name}: {live} games are in progress at once")
-    return problems + _numbers(info, found)
-
-
-def _numbers(info: SessionInfo, found: list[int]) -> list[str]:
-    if found == list(range(1, len(found) + 1)):
-        return []
-    gaps = sorted(set(range(1, max(found) + 1)) - set(found))[:5]
-    return [
-        f"{info.name}: its games are not numbered 1 to {len(found)} "
-        f"(missing: {', '.join(map(str, gaps)) or 'none'}; numbers given twice or past "
-        "the end otherwise)"
-    ]
-
-
-def stranger_problems(where: str, named: Collection[str], players: Collection[str]) -> list[str]:
-    """Everyone seated in a session, booked in it or paying in it (``named``) is one of its
-    ``players``."""
-    missing = sorted(set(named) - set(players))
-    if not missing:
-        return []
-    return [
-        f"{where}: {', '.join(missing)} {'is' if len(missing) == 1 else 'are'} "
-        "seated or booked but not a player of the session"
-    ]
-
-
 def _imports(book: Ledger, info: SessionInfo, games: list[StoredGame]) -> list[str]:
     """Each imported file's games are the engine games it numbers, as many as it booked."""
     kinds = {g.number: g.kind for g in games}
@@ -190,24 +163,6 @@ def _imports(book: Ledger, info: SessionInfo, games: list[StoredGame]) -> list[s
     for source in book.source_files(info):
         problems += source_problems(info.name, source, kinds)
     return problems
-
-
-def source_problems(session: str, source: SourceFile, kinds: Mapping[int, str]) -> list[str]:
-    """An imported file's games are the engine games it numbers (``kinds``: the session's
-    games, number to kind), as many as it booked."""
-    first, last = source.first_game, source.last_game
-    if first is None and last is None:
-        return []
-    where = f"{session}: {source.name}"
-    if first is None or last is None or last - first + 1 != source.games:
-        return [f"{where} booked {source.games} games, but names games {first} to {last}"]
-    found = [kinds[n] for n in range(first, last + 1) if n in kinds]
-    if len(found) != source.games or set(found) != {"engine"}:
-        return [
-            f"{where} booked games {first} to {last}, but the session holds "
-            f"{found.count('engine')} engine games there"
-        ]
-    return []
 
 
 def _balances(
@@ -226,25 +181,6 @@ def _balances(
                 f"({format_money(want[1], sign=True)})"
             )
     return problems
-
-
-def _sums(where: str, rows: list[Booking]) -> list[str]:
-    points = sum(r.points for r in rows)
-    cents = sum(r.cents for r in rows)
-    if points or cents:
-        return [
-            f"{where}: the bookings do not sum to zero ({points:+d} points, "
-            f"{format_money(cents, sign=True)})"
-        ]
-    return []
-
-
-def _by_player(rows: list[Booking]) -> dict[str, tuple[int, int]]:
-    found: dict[str, tuple[int, int]] = {}
-    for r in rows:
-        points, cents = found.get(r.player, (0, 0))
-        found[r.player] = (points + r.points, cents + r.cents)
-    return found
 
 
 def _replayed(
@@ -267,7 +203,7 @@ def _replayed(
         return [f"{where}: booked as over, but its events leave it in progress"]
     outcome = settle_game(played, info.stakes(played.players))
     want = {p: (outcome.points[p], outcome.cents[p]) for p in outcome.points}
-    got = _by_player(rows)
+    got = by_player(rows)
     problems = []
     if got != want:
         for player in sorted(set(got) | set(want)):
@@ -289,51 +225,4 @@ def _replayed(
         problems.append(f"{where}: the extras it keeps are not what its events booked")
     if game.line_after is not None and line_from_json(game.line_after) != outcome.next_line:
         problems.append(f"{where}: the line after it is not the rotation its result gives")
-    return problems
-
-
-def engine_problems(
-    where: str, detail: Any, booked: Mapping[str, tuple[int, int]], info: SessionInfo
-) -> list[str]:
-    """What is wrong with an imported game: its result (``detail``: winner, loser, points,
-    cube, result, end) is not a result, its points are not cube × its level, or its bookings
-    (points and money per player) are not the winner's points at the pair's stake from the
-    loser. ``chouette check`` and restoring an export ask the same."""
-    shown = json.dumps(detail, ensure_ascii=False)[:100]
-    if not isinstance(detail, dict):
-        detail = {}
-    winner, loser, points = detail.get("winner"), detail.get("loser"), detail.get("points")
-    cube = detail.get("cube", 0)
-    if not (
-        isinstance(winner, str)
-        and isinstance(loser, str)
-        and type(points) is int  # not true/false
-        and type(cube) is int
-    ):
-        return [f"{where}: its stored result is not a result ({shown!r})"]
-    problems = []
-    result = detail.get("result")
-    if detail.get("end") not in ("settle", "forfeit") and (
-        result not in MULTIPLIER or points != pair_points(cube, cast(Kind, result))
-    ):
-        problems.append(f"{where}: {points} points is not cube × {result}")
-    money = pair_money(points, info.pair_stake(winner, loser))
-    want = {winner: (points, money), loser: (-points, -money)}
-    if dict(booked) != want:
-        problems.append(f"{where}: the bookings are not {winner} +{points} from {loser}")
-    return problems
-
-
-def line_problems(where: str, line: Line) -> list[str]:
-    """What is wrong with a line (``where``: the session, for the messages)."""
-    problems = []
-    if len(set(line.order)) != len(line.order):
-        problems.append(f"{where}: someone sits twice in the line")
-    if not line.sitting_out <= set(line.order):
-        problems.append(f"{where}: someone sits out who is not in the line")
-    if line.partner is not None and line.partner not in line.active[1:]:
-        problems.append(f"{where}: the partner {line.partner} is not a seated player")
-    strangers = [p for p, _ in line.away if p not in line.order]
-    if strangers or len(dict(line.away)) != len(line.away):
-        problems.append(f"{where}: someone is away who is not in the line, or away twice")
     return problems

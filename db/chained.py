@@ -22,9 +22,9 @@ from chouette.chain import (
     state_from,
 )
 from chouette.errors import ChouetteError
+from chouette.session import SessionInfo
 from db.ledger import Ledger
 from db.transfer import HEADING, game_items, session_record
-from db.values import SessionInfo
 
 #: How many games a command digests at once (an import's memory stays flat).
 DIGEST_CHUNK = 2000

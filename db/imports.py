@@ -49,11 +49,12 @@ from chouette.engines.text import (
 from chouette.errors import ChouetteError, EngineFileError
 from chouette.line import Line, check_name
 from chouette.money import Cents
-from chouette.outcome import pair_money
+from chouette.points import pair_money
 from chouette.rules import HouseRules
+from chouette.session import SessionInfo
 from chouette.stop import check_not_ended
 from db.ledger import Ledger
-from db.values import Finished, KeylessGame, SessionInfo, SourceFile
+from db.values import Finished, KeylessGame, SourceFile
 
 BATCH = 5000
 #: How many bytes of a checked file's games are kept in memory; past that, on disk.

@@ -31,10 +31,10 @@ from sqlalchemy import (
 from sqlalchemy.exc import CompileError, DBAPIError
 from sqlmodel import SQLModel
 
+import db.models  # noqa: F401  (registers the tables)
 from chouette.card import Origin
 from chouette.errors import ChouetteError
 from chouette.rules import HouseRules
-from db import models  # noqa: F401  (registers the tables)
 from db.codec import charge_from_row, event_from_body, line_from_json
 
 

@@ -17,9 +17,10 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, Validat
 from chouette.errors import ChouetteError
 from chouette.game import End
 from chouette.record import parse_event
+from chouette.session import SessionInfo
 from db.codec import line_from_dict
 from db.ledger import Ledger
-from db.values import Action, SessionInfo
+from db.values import Action
 
 #: The key :meth:`db.ledger.Ledger.actions` gives an entry whose detail is not JSON.
 UNREADABLE = "\x00unreadable"

@@ -38,6 +38,7 @@ from chouette.money import Cents, check_stake
 from chouette.nights import night_of
 from chouette.report import Entry, GameLine, SessionSummary
 from chouette.rules import HouseRules
+from chouette.session import LiveGame, SessionInfo
 from chouette.stop import StopState
 from db.bulk import BOOKING_COLUMNS, allocate_ids, bind, insert_many, move_balances
 from db.codec import (
@@ -75,9 +76,7 @@ from db.values import (
     Finished,
     GameView,
     KeylessGame,
-    LiveGame,
     Paid,
-    SessionInfo,
     SourceFile,
     StoredGame,
     StoredPlayer,

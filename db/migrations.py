@@ -29,9 +29,9 @@ from sqlalchemy import (
 from sqlalchemy.exc import DBAPIError
 from sqlmodel import SQLModel
 
+import db.models  # noqa: F401  (registers the tables)
 from chouette.errors import ChouetteError
 from chouette.nights import night_of
-from db import models  # noqa: F401  (registers the tables)
 
 Migration = Callable[[Connection], None]
 

@@ -29,6 +29,7 @@ from chouette.nights import Night, Table
 from chouette.outcome import ExtraResult, settle_game
 from chouette.report import Entry, GameLine, SessionSummary, standings
 from chouette.rules import HouseRules
+from chouette.session import LiveGame, SessionInfo
 from chouette.stop import StopState, stop_state
 from chouette.text import clipped
 from db.codec import (
@@ -39,7 +40,7 @@ from db.codec import (
     line_from_json,
     rules_from_json,
 )
-from db.values import GameView, LiveGame, SessionInfo
+from db.values import GameView
 
 #: ``run(sql, params)``: the rows of one statement (``?`` marks a parameter).
 Run = Callable[[str, Sequence[Any]], Iterable[Sequence[Any]]]

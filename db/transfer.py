@@ -19,6 +19,13 @@ from typing import Any
 from chouette.amend import Correction
 from chouette.card import ClubPreset, Origin, names_text
 from chouette.chain import Link, chain_problem, links_from, record_order, state_digest
+from chouette.checks import (
+    engine_problems,
+    line_problems,
+    session_problems,
+    source_problems,
+    stranger_problems,
+)
 from chouette.costs import check_charge
 from chouette.errors import ChouetteError
 from chouette.game import replay
@@ -27,14 +34,8 @@ from chouette.money import check_payment, check_stake
 from chouette.outcome import settle_game
 from chouette.presets import check_preset_name, preset_key
 from chouette.rules import HouseRules
+from chouette.session import SessionInfo
 from chouette.text import check_note
-from db.audit import (
-    engine_problems,
-    line_problems,
-    session_problems,
-    source_problems,
-    stranger_problems,
-)
 from db.codec import (
     amended_from_detail,
     charge_from_row,
@@ -47,15 +48,7 @@ from db.codec import (
 from db.export_lines import read_line
 from db.ledger import Ledger
 from db.migrations import LATEST
-from db.values import (
-    Charged,
-    Finished,
-    Paid,
-    SessionInfo,
-    SourceFile,
-    StoredGame,
-    StoredPlayer,
-)
+from db.values import Charged, Finished, Paid, SourceFile, StoredGame, StoredPlayer
 
 HEADING = "chouette-ledger"
 FORMAT = 1

@@ -6,8 +6,8 @@ the export and ``chouette check`` work with.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal, NamedTuple
 
@@ -15,49 +15,9 @@ from chouette.costs import Charge
 from chouette.game import Event, Game
 from chouette.line import Line
 from chouette.money import Cents
-from chouette.outcome import Outcome, pair_stake
+from chouette.outcome import Outcome
 from chouette.report import Entry
-from chouette.rules import HouseRules
-
-
-@dataclass(frozen=True)
-class SessionInfo:
-    """A session as the rules see it: stake, house rules, the line between games."""
-
-    id: int
-    name: str
-    stake: Cents
-    rules: HouseRules
-    line: Line
-    created_at: datetime
-    night: str  # the club night it belongs to (chouette.nights)
-    player_stakes: dict[str, Cents] = field(default_factory=dict)
-
-    def stake_of(self, player: str) -> Cents:
-        return self.player_stakes.get(player, self.stake)
-
-    def stakes(self, players: Iterable[str]) -> dict[str, Cents]:
-        return {p: self.stake_of(p) for p in players}
-
-    def pair_stake(self, a: str, b: str) -> Cents:
-        """What a point is worth between ``a`` and ``b`` (the rules' lower-stake rule)."""
-        return pair_stake(self.stakes((a, b)), a, b)
-
-
-@dataclass(frozen=True)
-class LiveGame:
-    """The game in progress, or the number of the next one (``game`` None: not started;
-    ``carry``: the automatic doubles the last game carried over to it, under the house rule
-    ``auto-past-limit carry-over``, else None)."""
-
-    number: int
-    game: Game | None = None
-    row_id: int | None = None
-    carry: int | None = None
-
-    @property
-    def started(self) -> bool:
-        return self.game is not None
+from chouette.session import SessionInfo
 
 
 @dataclass(frozen=True)

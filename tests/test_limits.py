@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from chouette.errors import ChouetteError, LimitError, MoneyError, RecordError
-from chouette.limits import LIMIT, check_balance, check_game, check_points
+from chouette.game import check_game
+from chouette.limits import LIMIT, check_balance, check_points
 from chouette.money import check_stake, format_money, parse_money
 from chouette.outcome import settle_game
 from chouette.record import read_records

@@ -27,9 +27,9 @@ from chouette.report import (
     signed,
     standings,
 )
+from chouette.session import LiveGame, SessionInfo
 from chouette.stop import StopState
 from chouette.text import ENGLISH, Translator
-from db.values import LiveGame, SessionInfo
 from web.moves import Legal, legal
 
 RECENT_GAMES = 6

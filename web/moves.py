@@ -37,7 +37,7 @@ from chouette.game import (
 )
 from chouette.limits import NUMBERS
 from chouette.line import Line, leave, sit_in, sit_out
-from chouette.outcome import MULTIPLIER, Kind
+from chouette.points import MULTIPLIER, Kind
 from chouette.rules import MIN_SPLIT, HouseRules
 from chouette.text import clipped
 

@@ -27,11 +27,11 @@ from chouette.money import parse_money
 from chouette.names import match
 from chouette.outcome import Outcome
 from chouette.report import booked_rows, describe_events, joined_text, undone_text, why_lines
+from chouette.session import SessionInfo
 from chouette.text import clipped
 from db import Ledger, open_ledger
 from db.actions import SEAT_CHANGES, accept_rules, change_seat, join, play, undo, undoable
 from db.amending import amend
-from db.values import SessionInfo
 from web.board import Board, build_board
 from web.moves import PLAY_ACTS, Action, events_for
 

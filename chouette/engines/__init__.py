@@ -34,7 +34,7 @@ from chouette.engines.model import (
 from chouette.engines.neutral import read_csv, read_jsonl
 from chouette.engines.sgf import read_sgf
 from chouette.errors import EngineFileError
-from chouette.outcome import MULTIPLIER
+from chouette.points import MULTIPLIER
 
 #: The kinds of engine file :func:`read_engine_file` reads, by extension.
 KINDS = {

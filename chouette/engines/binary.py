@@ -75,7 +75,7 @@ from chouette.engines.model import (
 )
 from chouette.engines.text import GZIP_MAGIC
 from chouette.errors import EngineFileError
-from chouette.outcome import fit_points, kind_of
+from chouette.points import fit_points, kind_of
 
 Kind = Literal["xg", "bgf"]
 #: The binary engine files, by extension, and what they are called in messages.

@@ -47,7 +47,7 @@ from chouette.engines.model import (
     roll,
 )
 from chouette.errors import EngineFileError
-from chouette.outcome import fit_points, is_cube_value, kind_of, pair_points, scored_kind
+from chouette.points import fit_points, is_cube_value, kind_of, pair_points, scored_kind
 
 _TAG = re.compile(r';\s*\[\s*([^"\]]*?)\s*"(.*)"\s*\]\s*')
 _MATCH = re.compile(r"\s*([0-9]{1,9})\s+point\s+match\s*", re.IGNORECASE)

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Literal, NamedTuple
 
 from chouette.errors import EngineFileError
-from chouette.outcome import Kind
+from chouette.points import Kind
 
 Scored = Kind  # the level a game was scored at
 Ending = Literal["bearoff", "drop", "resign", "settle", "forfeit"]

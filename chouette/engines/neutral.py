@@ -48,7 +48,7 @@ from chouette.engines.model import (
     numbered,
     problem,
 )
-from chouette.outcome import MULTIPLIER, is_cube_value, pair_points
+from chouette.points import MULTIPLIER, is_cube_value, pair_points
 from chouette.text import RepeatedKey, no_constant, unique_keys
 
 REQUIRED = ("session", "game", "winner", "loser", "cube", "result", "end", "points")

@@ -36,7 +36,7 @@ from chouette.engines.model import (
     problem,
     roll,
 )
-from chouette.outcome import fit_points, kind_of, pair_points
+from chouette.points import fit_points, kind_of, pair_points
 
 #: The properties read; every other value is skipped unread.
 _KEEP = frozenset(
