@@ -4166,7 +4166,7 @@ def import_command(
     Each engine game becomes a head-to-head game of the session. Each file is all or
     nothing; a file imported before books nothing the second time. An export of chouette
     itself is restored into an empty database. eXtreme Gammon .xg and BGBlitz .bgf files
-    need the gammonview library: pip install 'chouette[xg]'.
+    need the gammonview library: the xg extra (pip install '.[xg]' in chouette's clone).
 
     Examples:
 
@@ -4946,7 +4946,7 @@ def serve(
     the scoreboard, with the night's totals; the scorekeeper's page runs the table it picks.
     A restart with the same PIN keeps the devices signed in. Plain HTTP unless --certfile
     is given. The pages speak English, Danish or Czech, as each browser asks, or --lang for
-    every page. Needs the serve extra: pip install 'chouette[serve]'.
+    every page. Needs the serve extra (pip install '.[serve]' in chouette's clone).
 
     Examples:
 
@@ -4963,8 +4963,8 @@ def serve(
         if err.name not in SERVE_NEEDS:
             raise
         fail(
-            f"`chouette serve` needs the serve extra ({err.name} is missing): "
-            "pip install 'chouette[serve]'"
+            f"`chouette serve` needs the serve extra ({err.name} is missing): in chouette's "
+            "clone, with the pip that installed chouette, pip install '.[serve]'"
         )
     try:
         serve_table(
