@@ -1632,7 +1632,7 @@ def accept(
     ] = False,
     as_json: JsonFlag = False,
 ) -> None:
-    """PLAYER... accept the session's rules, as chouette rules shows them.
+    """The players named accept the session's rules, as chouette rules shows them.
 
     Recorded in the session's journal: who accepted which rules (and stake) when; undo
     takes it back. The rules card, the sheet and the HTML report list who accepted and who
@@ -2204,15 +2204,17 @@ def where(ctx: typer.Context, as_json: JsonFlag = False) -> None:
     place = shown_ledger(url)
     file = Path(place) if url.startswith("sqlite") else None
     exists = file.exists() if file is not None else None
-    session, why_none = session_named(opts), None
-    if session is None and exists is not False:
+    named = session_named(opts)
+    session, why = named, ""  # why: what chose the session, or why there is none
+    if exists is False:
+        why = "no ledger yet: `chouette new NAME PLAYER...` starts one"
+    else:
         try:
             with ledger_for(opts) as book:
-                session = book.current_name()
+                session = book.current_name() if named is None else book.session(named).name
+            why = "the one used last" if named is None else "from --session"
         except ChouetteError as err:
-            why_none = str(err)
-    elif exists is False:
-        why_none = "no ledger yet: `chouette new NAME PLAYER...` starts one"
+            why = str(err) if named is None else f"from --session, but {err}"
     settings = {
         name: ("set" if name == "CHOUETTE_PIN" else os.environ[name])
         for name in ENVIRONMENT
@@ -2225,6 +2227,7 @@ def where(ctx: typer.Context, as_json: JsonFlag = False) -> None:
                 "ledger_from": source,
                 "exists": exists,
                 "session": session,
+                "session_from": None if session is None else "--session" if named else "last",
                 "data_home": str(data_home()),
                 "history": str(history_file()),
                 "environment": settings,
@@ -2233,11 +2236,12 @@ def where(ctx: typer.Context, as_json: JsonFlag = False) -> None:
         return
     state = "" if exists is None else " (exists)" if exists else " (not created yet)"
     say(f"Ledger:   {place}{state}, from {source}")
-    say(f"Session:  {session or '(none)'}" + (f" ({why_none})" if why_none and not session else ""))
+    say(f"Session:  {session or '(none)'}" + (f" ({why})" if why else ""))
     say(f"Data:     {data_home()}")
     say(f"History:  {history_file()} (the table prompt's)")
-    for name, value in settings.items():
-        say(f"{name}={value}")
+    given = ", ".join(f"{name}={value}" for name, value in settings.items())
+    read = ", ".join(ENVIRONMENT)
+    say(f"Settings: {given} (the environment)" if given else f"Settings: none (it reads {read})")
 
 
 #: The environment variables chouette reads (``where`` lists those set; a PIN is never shown).
