@@ -1142,6 +1142,7 @@ def new(
             autocompletion=complete_session,
         ),
     ] = None,
+    as_json: JsonFlag = False,
 ) -> None:
     """Start a session: the players in order are the line.
 
@@ -1258,28 +1259,33 @@ def new(
     with ledger(ctx, write=True, create=True) as book:
         info = book.create_session(name, line, cents, rules, own, origin=origin, night=night)
     options(ctx).session = info.name  # a table prompt follows its own new session
+    said = []
     if source is not None:
         what = "house rules and stakes" if players_given else "players, house rules and stakes"
-        say(f"Like {source[0].name}: its {what}.")
-    for text in rolled:
-        say(text)
-    say(f"Session {info.name}: stake {format_cents(cents)} a point; {rules.summary()}.")
+        said.append(f"Like {source[0].name}: its {what}.")
+    said += rolled
+    said.append(f"Session {info.name}: stake {format_cents(cents)} a point; {rules.summary()}.")
     if night is not None:
-        say(f"Night: {info.night}.")
+        said.append(f"Night: {info.night}.")
     if origin.preset is not None:
         from chouette.card import overrides_text
 
         changed = overrides_text(origin.overrides)
-        say(
+        said.append(
             f"Rules from the preset {origin.preset}"
             + (f", changed: {changed}." if changed else ".")
             + " The table accepts them with chouette accept PLAYER... (chouette rules shows "
             "the card)."
         )
-    for player, amount in own.items():
-        say(f"{player} plays at {format_cents(amount)} a point.")
-    say(f"Line: {info.line.describe()}")
-    say_notes(info)
+    said += [f"{player} plays at {format_cents(amount)} a point." for player, amount in own.items()]
+    said.append(f"Line: {info.line.describe()}")
+    more = {
+        "stake_cents": info.stake,
+        "player_stakes": dict(info.player_stakes),
+        "night": info.night,
+        "rules": info.rules.to_dict(),
+    }
+    tell_line(info, said, as_json, more=more)
 
 
 def until_option(text: str | None) -> str | None:
@@ -1494,9 +1500,9 @@ def emit_preset(name: str, club: "list[ClubPreset]", as_json: bool) -> None:
             say("\n".join(cards.preset_lines(found)))
         return
     saved = {preset_key(p.name): p for p in club}.get(preset_key(name.removeprefix("club:")))
-    if saved is None:
+    if saved is None:  # a preset's name is a usage error, as new --rules has it
         fail(f"there is no preset called {name.removeprefix('club:')} "
-             "(chouette rules --presets lists them)")  # fmt: skip
+             "(chouette rules --presets lists them)", 2)  # fmt: skip
     if as_json:
         emit_json(cards.club_preset_json(saved))
     else:
@@ -1516,7 +1522,10 @@ def change_presets(
             kept = save_preset(book, info, save, replace=replace)
         else:
             assert forget is not None
-            kept = forget_preset(book, forget)
+            try:
+                kept = forget_preset(book, forget)
+            except ChouetteError as err:  # an unknown preset's name: a usage error, as --rules
+                fail(str(err), 2)
     if as_json:
         emit_json({**club_preset_json(kept), "forgotten": forget is not None})
     elif forget is not None:
@@ -1548,7 +1557,7 @@ def accept(
     ] = False,
     as_json: JsonFlag = False,
 ) -> None:
-    """PLAYER... accept the session's rules, as chouette rules shows them.
+    """The players named accept the session's rules, as chouette rules shows them.
 
     Recorded in the session's journal: who accepted which rules (and stake) when; undo
     takes it back. The rules card, the sheet and the HTML report list who accepted and who
@@ -1630,7 +1639,7 @@ def format_cents(cents: int) -> str:
     return format_money(cents)
 
 
-def change_seat(ctx: typer.Context, name: str, act: str) -> None:
+def change_seat(ctx: typer.Context, name: str, act: str, as_json: bool) -> None:
     """``name`` leaves, sits out or sits in (:func:`db.actions.change_seat`)."""
     from db.actions import SEAT_CHANGES
     from db.actions import change_seat as changed
@@ -1640,17 +1649,37 @@ def change_seat(ctx: typer.Context, name: str, act: str) -> None:
         before = info.line
         name = resolve(normal_name(name), info.line.order, "is not in the line")
         info = changed(book, info, act, name)
-    say(f"{name} {SEAT_CHANGES[act]}. Line: {info.line.describe()}")
-    say_partner(before, info)
-    say_notes(info)
+    said = [f"{name} {SEAT_CHANGES[act]}. Line: {info.line.describe()}"]
+    tell_line(info, [*said, *partner_said(before, info)], as_json)
 
 
-def say_partner(before: "Line", info: "SessionInfo") -> None:
+def partner_said(before: "Line", info: "SessionInfo") -> list[str]:
     """A partnership that begins or ends with a change of the line, with its reason."""
     from chouette.line import partner_news
 
-    for text in partner_news(before, info.line, info.rules):
-        say(f"{text}.")
+    return [f"{text}." for text in partner_news(before, info.line, info.rules)]
+
+
+def tell_line(
+    info: "SessionInfo",
+    said: "Sequence[str]",
+    as_json: bool,
+    *,
+    notes: bool = True,
+    more: "Mapping[str, Any] | None" = None,
+) -> None:
+    """What a command that changed the line said: in words, or with --json beside the line
+    it leaves (:func:`chouette.report.line_json`) and ``more``; the scorer's notes on stderr
+    either way."""
+    from chouette.report import line_json
+
+    if as_json:
+        emit_json({**line_json(info.name, said, info.line), **(more or {})})
+    else:
+        for text in said:
+            say(text)
+    if notes:
+        say_notes(info)
 
 
 @app.command(cls=Command)
@@ -1666,6 +1695,7 @@ def join(
             metavar="AMOUNT", help="How far below zero their balance may go (chouette credit)."
         ),
     ] = None,
+    as_json: JsonFlag = False,
 ) -> None:
     """A player joins the line.
 
@@ -1694,9 +1724,8 @@ def join(
     name = match(name, info.line.order) or name  # as the ledger writes them (BOB: bob)
     given = "" if limit is None else f", with a credit of {format_cents(limit)}"
     said = f"{joined_text(name, info.player_stakes.get(name))}{given}"
-    say(f"{said}. Line: {info.line.describe()}")
-    say_partner(seated.line, info)
-    say_notes(info)
+    line = f"{said}. Line: {info.line.describe()}"
+    tell_line(info, [line, *partner_said(seated.line, info)], as_json)
 
 
 @app.command(cls=Command)
@@ -1705,6 +1734,7 @@ def leave(
     name: Annotated[
         str, typer.Argument(metavar="NAME", help="Who leaves.", autocompletion=complete_player)
     ],
+    as_json: JsonFlag = False,
 ) -> None:
     """A player leaves the line; their balance stays.
 
@@ -1713,7 +1743,7 @@ def leave(
     \b
         chouette leave dan
     """
-    change_seat(ctx, name, "leave")
+    change_seat(ctx, name, "leave", as_json)
 
 
 @app.command(cls=Command, name="sit-out")
@@ -1722,6 +1752,7 @@ def sit_out(
     name: Annotated[
         str, typer.Argument(metavar="NAME", help="Who sits out.", autocompletion=complete_player)
     ],
+    as_json: JsonFlag = False,
 ) -> None:
     """A player sits out, keeping their place.
 
@@ -1730,7 +1761,7 @@ def sit_out(
     \b
         chouette sit-out cat
     """
-    change_seat(ctx, name, "sit-out")
+    change_seat(ctx, name, "sit-out", as_json)
 
 
 @app.command(cls=Command, name="sit-in")
@@ -1739,6 +1770,7 @@ def sit_in(
     name: Annotated[
         str, typer.Argument(metavar="NAME", help="Who sits in.", autocompletion=complete_player)
     ],
+    as_json: JsonFlag = False,
 ) -> None:
     """A player who sat out plays again, from their place.
 
@@ -1751,7 +1783,7 @@ def sit_in(
     \b
         chouette sit-in cat
     """
-    change_seat(ctx, name, "sit-in")
+    change_seat(ctx, name, "sit-in", as_json)
 
 
 class WonBy(StrEnum):
@@ -1773,6 +1805,7 @@ def partner(
         typer.Argument(metavar="NAME", help="The box's partner.", autocompletion=complete_player),
     ] = None,
     none: Annotated[bool, typer.Option("--none", help="The box plays alone.")] = False,
+    as_json: JsonFlag = False,
 ) -> None:
     """The box names its partner, or plays alone, for its run; between games.
 
@@ -1800,7 +1833,7 @@ def partner(
         act = ["partner", *([chosen] if chosen else [])]
         return said, lambda line: choose_partner(line, chosen, rules), act
 
-    change_the_line(ctx, plan)
+    change_the_line(ctx, plan, as_json)
 
 
 def credit_option(text: str | None, name: str) -> int | None:
@@ -1820,6 +1853,7 @@ def credit(
     amount: Annotated[
         str, typer.Argument(metavar="AMOUNT", help="How far below zero their balance may go.")
     ],
+    as_json: JsonFlag = False,
 ) -> None:
     """Set how far below zero a player's balance may go (0: no limit); between games.
 
@@ -1845,7 +1879,7 @@ def credit(
         act = ["credit", who, str(cents)]
         return said, lambda line: set_credit(line, who, cents, info.rules), act
 
-    change_the_line(ctx, plan)
+    change_the_line(ctx, plan, as_json)
 
 
 @app.command(cls=Command)
@@ -1859,6 +1893,7 @@ def bank(
         int,
         typer.Argument(metavar="POINTS", **bounds("bank POINTS"), help="Their bank anew."),
     ],
+    as_json: JsonFlag = False,
 ) -> None:
     """Set a player's bank anew: a re-entry, or another buy-in; between games.
 
@@ -1883,7 +1918,7 @@ def bank(
             act,
         )
 
-    change_the_line(ctx, plan)
+    change_the_line(ctx, plan, as_json)
 
 
 #: What a change of the line between games is: what the scorer says of it, the change, and
@@ -1891,7 +1926,9 @@ def bank(
 LinePlan = tuple[str, "Callable[[Line], Line]", list[str]]
 
 
-def change_the_line(ctx: typer.Context, plan: "Callable[[SessionInfo], LinePlan]") -> None:
+def change_the_line(
+    ctx: typer.Context, plan: "Callable[[SessionInfo], LinePlan]", as_json: bool
+) -> None:
     """A change of the line between games, as one transaction (:func:`db.actions.change_line`),
     planned on the session as it stands; then the line as it is now, and any notes."""
     from db.actions import change_line
@@ -1900,8 +1937,7 @@ def change_the_line(ctx: typer.Context, plan: "Callable[[SessionInfo], LinePlan]
         info = current(book, ctx, lock=True)
         said, change, act = plan(info)
         info = change_line(book, info, change, said, act=act)
-    say(f"{said}. Line: {info.line.describe()}")
-    say_notes(info)
+    tell_line(info, [f"{said}. Line: {info.line.describe()}"], as_json)
 
 
 @app.command(cls=Command)
@@ -1921,6 +1957,7 @@ def proxy(
     withdraw: Annotated[
         bool, typer.Option("--withdraw", help="They are back: the proxy ends.")
     ] = False,
+    as_json: JsonFlag = False,
 ) -> None:
     """A player away from the table plays by proxy, from the next game until withdrawn.
 
@@ -1954,7 +1991,7 @@ def proxy(
 
         act = ["withdraw", name] if withdraw else ["proxy", name, *([deputy] if by else [])]
         info = changed(book, info, change, said, act=act)
-    say(f"{said}. Line: {info.line.describe()}")
+    tell_line(info, [f"{said}. Line: {info.line.describe()}"], as_json, notes=False)
 
 
 @app.command(cls=Command)
@@ -1963,6 +2000,7 @@ def split(
     name: Annotated[
         str, typer.Argument(metavar="NEW_SESSION", help="The new table's session, e.g. friday-2.")
     ],
+    as_json: JsonFlag = False,
 ) -> None:
     """Split the table in two between games: the bottom of the line forms a new session.
 
@@ -1982,13 +2020,21 @@ def split(
     with ledger(ctx, write=True) as book:
         info = current(book, ctx, lock=True)
         first, new = split_table(book, info, name)
-    say(
+    said = [
         f"Split {first.name}: {', '.join(new.line.order)} form {new.name} "
-        f"(stake {format_cents(new.stake)} a point; {new.rules.summary()})."
-    )
-    say(f"{first.name}: {first.line.describe()}")
-    say(f"{new.name}: {new.line.describe()}")
-    say(f"Balances stay where they were earned; play the new table with --session {new.name}.")
+        f"(stake {format_cents(new.stake)} a point; {new.rules.summary()}).",
+        f"{first.name}: {first.line.describe()}",
+        f"{new.name}: {new.line.describe()}",
+        f"Balances stay where they were earned; play the new table with --session {new.name}.",
+    ]
+    if as_json:
+        from chouette.report import line_json, line_keys
+
+        table = {"session": new.name, **line_keys(new.line)}
+        emit_json({**line_json(first.name, said, first.line), "new_table": table})
+        return
+    for text in said:
+        say(text)
 
 
 @app.command(cls=Command)
@@ -2083,15 +2129,17 @@ def where(ctx: typer.Context, as_json: JsonFlag = False) -> None:
     place = shown_ledger(url)
     file = Path(place) if url.startswith("sqlite") else None
     exists = file.exists() if file is not None else None
-    session, why_none = session_named(opts), None
-    if session is None and exists is not False:
+    named = session_named(opts)
+    session, why = named, ""  # why: what chose the session, or why there is none
+    if exists is False:
+        why = "no ledger yet: `chouette new NAME PLAYER...` starts one"
+    else:
         try:
             with ledger_for(opts) as book:
-                session = book.current_name()
+                session = book.current_name() if named is None else book.session(named).name
+            why = "the one used last" if named is None else "from --session"
         except ChouetteError as err:
-            why_none = str(err)
-    elif exists is False:
-        why_none = "no ledger yet: `chouette new NAME PLAYER...` starts one"
+            why = str(err) if named is None else f"from --session, but {err}"
     settings = {
         name: ("set" if name == "CHOUETTE_PIN" else os.environ[name])
         for name in ENVIRONMENT
@@ -2104,6 +2152,7 @@ def where(ctx: typer.Context, as_json: JsonFlag = False) -> None:
                 "ledger_from": source,
                 "exists": exists,
                 "session": session,
+                "session_from": None if session is None else "--session" if named else "last",
                 "data_home": str(data_home()),
                 "history": str(history_file()),
                 "environment": settings,
@@ -2112,11 +2161,12 @@ def where(ctx: typer.Context, as_json: JsonFlag = False) -> None:
         return
     state = "" if exists is None else " (exists)" if exists else " (not created yet)"
     say(f"Ledger:   {place}{state}, from {source}")
-    say(f"Session:  {session or '(none)'}" + (f" ({why_none})" if why_none and not session else ""))
+    say(f"Session:  {session or '(none)'}" + (f" ({why})" if why else ""))
     say(f"Data:     {data_home()}")
     say(f"History:  {history_file()} (the table prompt's)")
-    for name, value in settings.items():
-        say(f"{name}={value}")
+    given = ", ".join(f"{name}={value}" for name, value in settings.items())
+    read = ", ".join(ENVIRONMENT)
+    say(f"Settings: {given} (the environment)" if given else f"Settings: none (it reads {read})")
 
 
 #: The environment variables chouette reads (``where`` lists those set; a PIN is never shown).
@@ -2141,13 +2191,18 @@ def play(
     make: "Callable[[Game | None, Who], Sequence[Event]]",
     expect: int | None,
     as_json: bool = False,
+    usage: "Callable[[SessionInfo], str | None] | None" = None,
 ) -> None:
     """Apply one command's events to the current game, as one transaction. ``make`` builds
-    them, with the players' names as typed turned into their names in the session."""
+    them, with the players' names as typed turned into their names in the session.
+    ``usage`` finds a command typed wrong for the session's rules (a usage error, exit 2)."""
     from db.actions import play as played_now
 
     with ledger(ctx, write=True) as book:
         info = current(book, ctx, lock=True)
+        mistake = usage(info) if usage is not None else None
+        if mistake is not None:
+            fail(mistake, 2)
         live = book.live(info)  # the game is read once, for the events and for playing them
 
         def who(typed: str) -> str:
@@ -2287,11 +2342,18 @@ def double(
     """
     from chouette.game import Double
 
+    def unnamed(info: "SessionInfo") -> str | None:
+        """The box doubles the members it names, but in single-cube play (a usage error)."""
+        if by is By.box and not members and info.rules.cubes != "single":
+            return "name the members the box doubles (chouette double bob cat)"
+        return None
+
     play(
         ctx,
         lambda _game, who: [Double(by.value, tuple(who(m) for m in members or ()))],
         game,
         as_json,
+        usage=unnamed,
     )
 
 
@@ -3022,6 +3084,8 @@ def status(ctx: typer.Context, as_json: JsonFlag = False) -> None:
     say("\n".join(heading))
     if cubes is not None:
         emit(cubes)
+    for text in notes:
+        note(f"{text}.")
 
 
 def scope(book: "Ledger | Reads", ctx: typer.Context, every: bool) -> "SessionInfo | None":
@@ -3302,9 +3366,9 @@ def say_settlement(what: ToSettle, fmt: Format, message: bool) -> None:
         emit(settle_rows(payments), fmt, payer_tint)
     if fmt is Format.csv:
         return
-    note = what.found.note()
-    if note is not None:
-        say(f"Note: {note}.")
+    bound = what.found.note()
+    if bound is not None:
+        note(f"{bound}.")
     if carried:
         say("Still open from earlier nights (chouette owed):")
         emit(debt_rows(carried, today()), fmt, payer_tint)
@@ -3370,9 +3434,9 @@ def owed(
         say(f"{player or 'Everyone'} is square: nothing is owed.")
     else:
         emit(debt_rows(mine, when), Format.table, payer_tint)
-    note = found.note()
-    if note is not None:
-        say(f"Note: {note}.")
+    bound = found.note()
+    if bound is not None:
+        note(f"{bound}.")
 
 
 @app.command(cls=Command, name="night")
@@ -4031,7 +4095,7 @@ def import_command(
     Each engine game becomes a head-to-head game of the session. Each file is all or
     nothing; a file imported before books nothing the second time. An export of chouette
     itself is restored into an empty database. eXtreme Gammon .xg and BGBlitz .bgf files
-    need the gammonview library: pip install 'chouette[xg]'.
+    need the gammonview library: the xg extra (pip install '.[xg]' in chouette's clone).
 
     Examples:
 
@@ -4279,7 +4343,7 @@ def write_file(target: Path, text: str | Iterable[str], *, private: bool) -> Non
 
 
 @app.command(cls=Command)
-def migrate(ctx: typer.Context) -> None:
+def migrate(ctx: typer.Context, as_json: JsonFlag = False) -> None:
     """Bring a ledger written by an older chouette up to date.
 
     Reports never change the ledger, so they refuse an older one; any command that writes
@@ -4294,7 +4358,10 @@ def migrate(ctx: typer.Context) -> None:
 
     with ledger(ctx, write=True, create=True):
         pass
-    say(f"The ledger is up to date (schema {LATEST}).")
+    if as_json:
+        emit_json({"schema": LATEST})
+    else:
+        say(f"The ledger is up to date (schema {LATEST}).")
 
 
 @app.command(cls=Command)
@@ -4808,7 +4875,7 @@ def serve(
     the scoreboard, with the night's totals; the scorekeeper's page runs the table it picks.
     A restart with the same PIN keeps the devices signed in. Plain HTTP unless --certfile
     is given. The pages speak English, Danish or Czech, as each browser asks, or --lang for
-    every page. Needs the serve extra: pip install 'chouette[serve]'.
+    every page. Needs the serve extra (pip install '.[serve]' in chouette's clone).
 
     Examples:
 
@@ -4825,8 +4892,8 @@ def serve(
         if err.name not in SERVE_NEEDS:
             raise
         fail(
-            f"`chouette serve` needs the serve extra ({err.name} is missing): "
-            "pip install 'chouette[serve]'"
+            f"`chouette serve` needs the serve extra ({err.name} is missing): in chouette's "
+            "clone, with the pip that installed chouette, pip install '.[serve]'"
         )
     try:
         serve_table(

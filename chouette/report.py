@@ -181,12 +181,10 @@ def _owner(game: Game, member: str) -> str:
     return member if owner == "member" else owner
 
 
-def status_json(status: Status) -> dict[str, Any]:
-    line, game = status.line, status.game
-    if game is not None:
-        line = game.line
+def line_keys(line: Line) -> dict[str, Any]:
+    """The line as ``status --json`` has it: the order, the roles, who sits out, who is away
+    (and under table stakes every bank)."""
     return {
-        "session": status.session,
         "line": list(line.order),
         "box": line.box,
         "captain": line.captain,
@@ -195,6 +193,22 @@ def status_json(status: Status) -> dict[str, Any]:
         "sitting_out": [p for p in line.order if p in line.sitting_out],
         "away": dict(line.away),
         **({"banks": dict(line.banks)} if line.banks else {}),
+    }
+
+
+def line_json(session: str, said: Sequence[str], line: Line) -> dict[str, Any]:
+    """A command that changed the line (or started it), in ``--json``: what it said, and the
+    line it leaves."""
+    return {"session": session, "said": list(said), **line_keys(line)}
+
+
+def status_json(status: Status) -> dict[str, Any]:
+    line, game = status.line, status.game
+    if game is not None:
+        line = game.line
+    return {
+        "session": status.session,
+        **line_keys(line),
         "game": None
         if game is None
         else {
@@ -276,7 +290,8 @@ def extra_result_json(result: ExtraResult) -> dict[str, Any]:
 
 
 def status_text(status: Status) -> tuple[list[str], Rows | None]:
-    """Heading lines, and the cube table when a game is in progress."""
+    """Heading lines, and the cube table when a game is in progress (the notes are the
+    caller's to give, on standard error)."""
     game = status.game
     line = game.line if game is not None else status.line
     state = "in progress" if game is not None else "not started"
@@ -284,7 +299,6 @@ def status_text(status: Status) -> tuple[list[str], Rows | None]:
         f"Session {status.session}: game {status.number} ({state})",
         f"Line: {line.describe()}",
     ]
-    heading += [f"Note: {note}." for note in status.notes]
     said = status.stop.said(status.number) if status.stop is not None else None
     if said is not None:
         heading.append(f"{said[0].upper()}{said[1:]}.")

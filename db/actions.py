@@ -632,8 +632,11 @@ def _undo_split(book: Ledger, info: SessionInfo, action: Action) -> None:
     detail = action.detail
     if "from" in detail:  # undo given at the new table (found by id: it may be renamed)
         table = book.session_by_id(detail["from_id"], lock=True)
-        if table is None:
-            raise ChouetteError(_changed_since(detail["from"]))
+        if table is None:  # (sessions --delete)
+            raise ChouetteError(
+                f"the split cannot be taken back: {detail['from']}, the table {info.name} was "
+                "split from, is deleted"
+            )
         first, new = table, info
         found = book.actions(first, limit=1)
         if not found or found[0].kind != "split" or found[0].detail.get("id") != new.id:
@@ -641,8 +644,9 @@ def _undo_split(book: Ledger, info: SessionInfo, action: Action) -> None:
         entry, other = found[0], found[0]
     else:
         other_table = book.session_by_id(detail["id"], lock=True)
-        if other_table is None:
-            raise ChouetteError(_changed_since(detail["session"]))
+        if other_table is None:  # the new table was deleted (nothing booked): its players
+            book.save_line(info, line_from_dict(detail["line"]))  # come back all the same
+            return
         first, new = info, other_table
         found = book.actions(new, limit=2)
         if len(found) != 1 or found[0].kind != "split":

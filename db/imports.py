@@ -226,7 +226,8 @@ def _read_binary(
     except ImportError:
         raise EngineFileError(
             f"reading {LABELS[kind]} files needs the gammonview library, which is not "
-            "installed: pip install 'chouette[xg]'"
+            "installed: in chouette's clone, with the pip that installed chouette, pip "
+            "install '.[xg]'"
         ) from None
     if size > MAX_BINARY:
         raise EngineFileError(_too_big(size, kind))

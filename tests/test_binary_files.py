@@ -14,7 +14,7 @@ the ``.mat`` does, capped at what the winner needed or not as the file has it; B
 stores it in full (``2`` where the ``.mat`` says ``Wins 1 point and the match``), and the
 full result is booked, with a warning.
 
-gammonview is an optional extra (``pip install 'chouette[xg]'``); CI installs it.
+gammonview is an optional extra (``pip install '.[xg]'``); CI installs it.
 """
 
 from __future__ import annotations
@@ -695,7 +695,8 @@ def test_without_gammonview_a_binary_file_says_what_to_install(chouette, monkeyp
     result = chouette("import", str(CORPUS / MONEY_BGF), code=1)
     assert result.stderr == (
         "Error: Sz-2PgKnvb6aFls69-qFXg.bgf: reading BGBlitz .bgf files needs the gammonview "
-        "library, which is not installed: pip install 'chouette[xg]'\n"
+        "library, which is not installed: in chouette's clone, with the pip that installed "
+        "chouette, pip install '.[xg]'\n"
     )
     assert chouette.json("sheet")["games"] == []
 

@@ -206,11 +206,14 @@ def test_a_cube_that_follows_the_captains_through_the_commands(chouette):
         "  2. take bob (cat's cube follows)",
     ]
     # bob, the winning captain, takes the box: cat is the captain now, and cannot follow
-    assert chouette("status").stdout.splitlines()[1:3] == [
-        "Line: bob | cat, dan, ann  (away: cat's cube follows the captain's)",
+    shown = chouette("status")
+    assert shown.stdout.splitlines()[1] == (
+        "Line: bob | cat, dan, ann  (away: cat's cube follows the captain's)"
+    )
+    assert shown.stderr == (
         "Note: cat is away, their cube following the captain's, but is the captain of the next "
-        "game: name a proxy (chouette proxy cat --by NAME), withdraw it, or sit cat out.",
-    ]
+        "game: name a proxy (chouette proxy cat --by NAME), withdraw it, or sit cat out.\n"
+    )
     assert "but cat is the captain of this game" in chouette("double", "dan", code=1).stderr
     assert chouette("proxy", "cat", "--withdraw").stdout == (
         "cat is back. Line: bob | cat, dan, ann\n"

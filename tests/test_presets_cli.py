@@ -212,7 +212,7 @@ def test_a_clubs_own_preset_is_kept_for_the_next_evening(chouette, ledger_url):
         "The club's preset Tuesday club is forgotten (the sessions started from it keep their "
         "rules).\n"
     )
-    assert chouette("rules", "--forget", "Tuesday club", code=1).stderr == (
+    assert chouette("rules", "--forget", "Tuesday club", code=2).stderr == (
         "Error: the club has no preset called Tuesday club\n"
     )
     # the session started from it keeps its rules and says where they came from
@@ -275,7 +275,7 @@ def test_a_session_without_a_preset_says_the_options_given(chouette):
         (("rules", "--presets", "--save", "x"), 2,
          "one of --presets, --preset, --save and --forget at a time"),
         (("rules", "--replace"), 2, "--replace goes with --save NAME"),
-        (("rules", "--preset", "nope"), 1,
+        (("rules", "--preset", "nope"), 2,
          "there is no preset called nope (chouette rules --presets lists them)"),
     ],
 )  # fmt: skip

@@ -62,8 +62,8 @@ def test_without_the_extra_serve_says_what_to_install(chouette, monkeypatch):
     monkeypatch.setitem(sys.modules, "uvicorn", None)  # import uvicorn now fails
     result = chouette("serve", code=1)
     assert result.stderr == (
-        "Error: `chouette serve` needs the serve extra (uvicorn is missing): "
-        "pip install 'chouette[serve]'\n"
+        "Error: `chouette serve` needs the serve extra (uvicorn is missing): in chouette's "
+        "clone, with the pip that installed chouette, pip install '.[serve]'\n"
     )
 
 

@@ -137,6 +137,24 @@ def test_without_a_session_the_board_says_so_and_a_named_session_must_exist(chou
         table(ledger_url, "monday").open()
 
 
+def test_the_session_served_is_followed_through_a_rename_and_gives_way_when_deleted(
+    chouette, ledger_url
+):
+    chouette("new", "friday", "ann", "bob")
+    chouette("new", "typo", "cat", "dan")
+    served = table(ledger_url, "friday")
+    assert served.open() == "friday"
+    chouette("sessions", "--rename", "friday", "friday 21")  # by another door
+    assert served.snapshot().board.session == "friday 21"
+    assert served.session == "friday 21" and "friday 21" in served.choices()
+    chouette("--session", "friday 21", "undo")  # the rename taken back
+    assert served.snapshot().board.session == "friday"
+    served.session = "typo"  # the keeper's page picks it
+    chouette("sessions", "--delete", "typo")
+    assert served.snapshot().board.session == "friday"  # the current one now
+    assert served.session is None
+
+
 # ---------------------------------------------------------------- the actions
 
 

@@ -43,6 +43,22 @@ def test_a_split_table_renamed_can_still_be_taken_back_at_either_table(chouette)
     assert [s["name"] for s in chouette.json("sessions")["sessions"]] == ["fri"]
 
 
+def test_a_split_off_table_deleted_gives_its_players_back_when_the_split_is_undone(chouette):
+    chouette("new", "fri", "ann", "bob", "cat", "dan", "eve", "fay")
+    chouette("split", "late")
+    chouette("sessions", "--delete", "late")
+    assert chouette("--session", "fri", "undo").stdout == (
+        "Undone: took back the split of fri: dan, eve, fay to late.\n"
+    )
+    assert chouette.json("status")["line"] == ["ann", "bob", "cat", "dan", "eve", "fay"]
+    chouette("split", "late")
+    chouette("--session", "fri", "sessions", "--delete", "fri")  # the first table, this time
+    refused = chouette("--session", "late", "undo", code=1).stderr
+    assert refused == (
+        "Error: the split cannot be taken back: fri, the table late was split from, is deleted\n"
+    )
+
+
 def test_a_session_with_nothing_booked_can_be_deleted(chouette):
     chouette("new", "a", "ann", "bob")
     chouette("new", "typo", "cat", "dan")

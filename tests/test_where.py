@@ -44,9 +44,17 @@ def test_where_names_the_ledger_what_chose_it_and_the_session(chouette, ledger_f
     assert found["ledger"] == str(ledger_file)
     assert found["ledger_from"] == "CHOUETTE_DB"
     assert found["exists"] is True
-    assert found["session"] == "fri"
+    assert (found["session"], found["session_from"]) == ("fri", "last")
     text = chouette("where").stdout
-    assert text.startswith(f"Ledger:   {ledger_file} (exists), from CHOUETTE_DB\nSession:  fri\n")
+    assert text.startswith(
+        f"Ledger:   {ledger_file} (exists), from CHOUETTE_DB\nSession:  fri (the one used last)\n"
+    )
+    assert f"\nSettings: CHOUETTE_DB={ledger_file}, CHOUETTE_NOW=" in text  # (the tests' clock)
+    named = chouette("--session", "sat", "where").stdout.splitlines()[1]
+    assert (
+        named
+        == "Session:  sat (from --session, but there is no session called sat (sessions: fri))"
+    )
 
 
 def test_where_hides_a_pin_and_a_password(chouette, monkeypatch):

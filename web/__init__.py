@@ -1,5 +1,5 @@
 """The browser's view of the table: ``chouette serve`` (an optional extra, so the CLI stays
-light: ``pip install 'chouette[serve]'``).
+light: ``pip install '.[serve]'`` in the clone).
 
 - :mod:`web.moves`: what the scorekeeper may do now (the rules decide) and the events of
   each button — pure;

@@ -64,7 +64,8 @@ class Table:
         room: bool = False,
     ) -> None:
         self.url = url
-        self.session = session
+        self.session = session  # (the keeper's page may pick another)
+        self._pinned: tuple[str, int] | None = None  # the session served: its name, its id
         self.clock = clock
         self.room = room  # serve --room: every table of the night
         self._writing = threading.Lock()
@@ -79,7 +80,9 @@ class Table:
         (a read never creates or migrates one) and that a named session is there."""
         with self._read() as book:
             if self.session is not None:
-                return book.session(self.session).name
+                info = book.session(self.session)
+                self.session, self._pinned = info.name, (info.name, info.id)
+                return info.name
             return book.current_name()
 
     def settings(self, prefix: str) -> dict[str, str]:
@@ -99,18 +102,44 @@ class Table:
         with self._read() as book:
             return self._changes(book)
 
+    def _served(self, book: Ledger) -> str | None:
+        """The session served by ``--session`` (or picked on the keeper's page) by the name
+        it has now, or None for whichever is current. A session renamed since (by any
+        door: ``sessions --rename``, undo) is followed by its id; one deleted since
+        (``sessions --delete``, a split taken back) gives way to the current one."""
+        name = self.session
+        if name is None:
+            return None
+        try:
+            found: SessionInfo | None = book.session(name)
+        except ChouetteError:
+            pinned = self._pinned if self._pinned and self._pinned[0] == name else None
+            found = None if pinned is None else book.session_by_id(pinned[1])
+        if found is None:  # gone: whichever is current
+            self.session = self._pinned = None
+            return None
+        if (found.name, found.id) != self._pinned:
+            if self.session == name:  # (the keeper's page may have picked another meanwhile)
+                self.session = found.name
+            self._pinned = (found.name, found.id)
+        return found.name
+
+    def _name(self, book: Ledger) -> str | None:
+        """The session the pages show: the one served, or the current one."""
+        served = self._served(book)
+        return served if served is not None else book.current_name()
+
     def _changes(self, book: Ledger) -> tuple[object, ...]:
+        served = self._served(book)
         if not self.room:
-            return book.changes(self.session)
-        name = self.session if self.session is not None else book.current_name()
-        tables = tonight(book, name)
-        return (self.session, tuple(tables), *(book.changes(n) for n in tables))
+            return book.changes(served)
+        tables = tonight(book, served if served is not None else book.current_name())
+        return (served, tuple(tables), *(book.changes(n) for n in tables))
 
     def tables(self) -> list[str]:
         """The night's tables (``serve --room``): the served session's night, in order."""
         with self._read() as book:
-            name = self.session if self.session is not None else book.current_name()
-            return tonight(book, name)
+            return tonight(book, self._name(book))
 
     def choices(self) -> list[str]:
         """The sessions the keeper's page may switch to: under ``serve --room`` the night's
@@ -120,7 +149,7 @@ class Table:
             return self.tables()
         with self._read() as book:
             every = [s.name for s in reversed(book.all_sessions())]
-            served = self.session if self.session is not None else book.current_name()
+            served = self._name(book)
         shown = every[:PICK_MOST]
         if served in every and served not in shown:
             shown.append(served)
@@ -130,7 +159,7 @@ class Table:
         """Everything the pages show, read in one transaction."""
         with self._read() as book:
             changes = self._changes(book)
-            name = self.session if self.session is not None else book.current_name()
+            name = self._name(book)
             if name is None:
                 return Snapshot(changes, None)
             board = _board(book, name)

@@ -2,7 +2,7 @@
 
 Both are binary (XG: a header, a thumbnail and a zlib archive of fixed-size records; BGBlitz:
 a JSON line, then gzip-compressed Smile). chouette does not decode them itself: the optional
-library gammonview (MIT, pure Python: ``pip install 'chouette[xg]'``) turns a file into a
+library gammonview (MIT, pure Python: the ``xg`` extra) turns a file into a
 dict, its OGXM JSON, and this module turns that dict into :class:`EngineGame` values. It is
 pure: the importer (``db/imports.py``) reads the file, imports the library and calls it;
 nothing here imports gammonview.
