@@ -78,3 +78,10 @@ def test_a_deal_at_0_with_the_captain_gives_the_captain_the_box_unless_declared(
         "Error: --won-by declares the winner of a deal at 0 with the captain (bob), whose "
         "pair decides who keeps the box: cat is not the captain\n"
     )
+
+
+def test_a_box_who_sat_out_rejoins_at_the_bottom(chouette):
+    chouette("new", "t", "X", "B", "C", "M1")
+    chouette("sit-out", "X")
+    chouette("end", "box")
+    assert chouette("sit-in", "X").stdout == "X sits in. Line: B | M1, C, X\n"

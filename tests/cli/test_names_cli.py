@@ -126,3 +126,23 @@ def test_a_player_named_as_typed_on_another_keyboard_is_found(chouette):
     chouette("new", "friday", "ann", "zoë", "cat")
     chouette("double", "zoe\u0308")
     chouette("take", " zoë ")
+
+
+def test_the_club_commands_take_a_players_name_in_any_case(chouette):
+    chouette("new", "fri", "Ann", "Bob", "Cat", "Dan", "--extras", "--proxies")
+    assert chouette("proxy", "DAN", "--by", "ann").stdout.startswith(
+        "Dan is away: Ann decides for Dan. "
+    )
+    assert chouette("extra", "bob", "CAT").stdout == (
+        "Game 1: Cat gives Bob an extra on 2 (Cat pays Bob 1 for it).\n"
+    )
+    assert chouette("extra", "cat", "BOX", "--points", "1").stdout == (
+        "Game 1: Ann gives Cat an extra on 1.\n"
+    )
+    # typed with spaces around it, as a name may be (" bob " is bob), box is still the box
+    assert chouette("extra", " cat ", " box ", "--points", "1").stdout == (
+        "Game 1: Ann gives Cat an extra on 1.\n"
+    )
+    assert chouette("extra", "bob", "zed", code=1).stderr == (
+        "Error: zed is not playing this game\n"
+    )

@@ -447,3 +447,26 @@ def test_a_record_written_before_the_rename_still_reads(chouette):
         {"act": "resign-accept", "member": "bob"},
         {"act": "resign-refuse", "member": "cat"},
     ]
+
+
+# ------------------------------------------------------------ the club rules on the reports
+
+
+def test_the_club_rules_are_printed_on_the_reports(chouette, tmp_path):
+    out = chouette("new", "fri", "ann", "bob", "cat", "--extras", "--proxies",
+                   "--consultation", "no-cube-no-talk", "--split-at", "7").stdout  # fmt: skip
+    summary = "extras on, consultation no-cube-no-talk, proxies on, split-at 7"
+    assert out.splitlines()[0] == f"Session fri: stake 1.00 a point; {summary}."
+    assert (
+        chouette("sheet").stdout.splitlines()[0] == f"Session fri: stake 1.00 a point; {summary}."
+    )
+    rules = chouette.json("sessions")["sessions"][0]["rules"]
+    assert {k: rules[k] for k in ("extras", "consultation", "proxies", "split-at")} == {
+        "extras": True, "consultation": "no-cube-no-talk", "proxies": True, "split-at": 7,
+    }  # fmt: skip
+    page = tmp_path / "fri.html"
+    chouette("report", "--html", str(page))
+    html = page.read_text(encoding="utf-8")
+    for option, value in (("extras", "on"), ("consultation", "no-cube-no-talk"),
+                          ("proxies", "on"), ("split-at", "7")):  # fmt: skip
+        assert f"{option}={value}" in html  # the row of its topic says it, as new takes it

@@ -116,3 +116,57 @@ def test_the_standings_rank_by_the_table_after_an_advance(chouette):
     table = chouette("standings").stdout.splitlines()
     assert [line.split()[0] for line in table[2:]] == ["ann", "cat", "bob"]
     assert table[3].split() == ["cat", "-1", "-5.00", "+25.00", "+20.00"]
+
+
+# ------------------------------------------------------------ who the standings list
+
+
+def test_a_player_who_joined_and_left_without_playing_is_not_listed(chouette, tmp_path):
+    chouette("new", "friday", "ann", "bob", "cat")
+    chouette("end", "box")
+    chouette("join", "Zed Newcomer")
+    chouette("leave", "Zed Newcomer")
+    chouette("new", "saturday", "ann", "dan")
+    for scope in ([], ["--all"]):
+        names = [
+            p["name"] for p in chouette.json("--session", "friday", "standings", *scope)["players"]
+        ]
+        assert "Zed Newcomer" not in names
+        sheet = chouette.json("--session", "friday", "sheet", *scope)
+        assert "Zed Newcomer" not in sheet["players"]
+        page = tmp_path / "page.html"
+        chouette("--session", "friday", "report", "--html", str(page), *scope)
+        assert "Zed Newcomer" not in page.read_text(encoding="utf-8")
+    friday = chouette.json("--session", "friday", "standings")["players"]
+    assert [p["name"] for p in friday] == ["ann", "bob", "cat"]
+    club = chouette.json("standings", "--all")["players"]
+    assert [p["name"] for p in club] == ["ann", "dan", "bob", "cat"]  # dan is seated saturday
+
+
+def test_a_player_who_played_or_was_paid_stays_listed_at_0(chouette):
+    chouette("new", "friday", "ann", "bob", "cat")
+    chouette("deal", "bob", "0")
+    chouette("deal", "cat", "0")  # every pair at 0: game 1 books 0 to everyone
+    chouette("join", "dan")
+    chouette("pay", "ann", "dan", "5", "--advance")
+    chouette("pay", "dan", "ann", "5", "--advance")
+    chouette("leave", "cat")
+    chouette("leave", "dan")
+    for scope in ([], ["--all"]):
+        table = chouette.json("standings", *scope)["players"]
+        assert table == [
+            {"name": n, "points": 0, "cents": 0, "table_cents": 0, "paid_cents": 0}
+            for n in ("ann", "bob", "cat", "dan")
+        ]
+
+
+def test_a_player_whose_only_game_was_undone_is_not_listed(chouette):
+    chouette("new", "friday", "ann", "bob")
+    chouette("end", "team")
+    chouette("join", "dan")
+    chouette("end", "team")
+    chouette("undo")  # takes back game 2's end, its only event: dan's balance is back at 0
+    chouette("leave", "dan")
+    for scope in ([], ["--all"]):
+        names = [p["name"] for p in chouette.json("standings", *scope)["players"]]
+        assert names == ["bob", "ann"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
@@ -447,3 +448,50 @@ def test_small_settings_are_kept_by_prefix_and_leave_the_current_session_alone(u
         assert book.settings("serve%") == {"serve%x": "4"}
         assert book.settings("serve_") == {}
         assert book.current_name() == "friday"
+
+
+# ------------------------------------------------------------ old ledgers
+
+
+def drop_the_edition(ledger_url: str, session: str) -> None:
+    """The session as an older chouette stored it: house rules without an edition."""
+    engine = create_engine(ledger_url)
+    try:
+        with engine.begin() as conn:
+            rules = json.loads(
+                conn.execute(
+                    text("SELECT rules FROM session WHERE name = :n"), {"n": session}
+                ).scalar_one()
+            )
+            del rules["edition"]
+            conn.execute(
+                text("UPDATE session SET rules = :r WHERE name = :n"),
+                {"r": json.dumps(rules), "n": session},
+            )
+    finally:
+        engine.dispose()
+
+
+def test_a_session_of_an_older_chouette_keeps_its_scoring_and_checks_clean(chouette, ledger_url):
+    for name in ("old", "new"):
+        chouette(
+            "new", name, "B", "C", "P", "M1", "M2", "--acting-captain", "inherit",
+            "--partner-from", "5", "--player-stake", "P=0.25",
+        )  # fmt: skip
+    drop_the_edition(ledger_url, "old")
+    assert "edition 1 (older scoring)" in chouette("--session", "old", "sheet").stdout
+    for name in ("old", "new"):
+        chouette("--session", name, "double", "C", "M1", "M2")
+        chouette("--session", name, "drop", "--all")
+    booked = {
+        name: {
+            p["name"]: p["cents"] for p in chouette.json("--session", name, "standings")["players"]
+        }
+        for name in ("old", "new")
+    }
+    # the box side wins 3 points; the partner's share is 1 point, at P's own 0.25 since edition 2
+    assert booked["old"] == {"B": 200, "P": 100, "C": -100, "M1": -100, "M2": -100}
+    assert booked["new"] == {"B": 275, "P": 25, "C": -100, "M1": -100, "M2": -100}
+    assert chouette.json("--session", "old", "status")["line"] == ["B", "P", "C", "M1", "M2"]
+    assert chouette.json("--session", "new", "status")["line"] == ["B", "P", "M1", "M2", "C"]
+    assert chouette("check").stdout.startswith("The ledger is consistent")

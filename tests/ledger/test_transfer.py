@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shlex
 import shutil
 from pathlib import Path
@@ -9,6 +10,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import create_engine, text
 
+from tests.cli.test_extras_cli import evening
 from tests.dump import unchained
 from tests.test_import import SAMPLES
 
@@ -438,3 +440,69 @@ def test_export_writes_over_an_earlier_export_and_nothing_else_without_force(cho
     chouette("end", "team")
     chouette("export", str(notes))  # an earlier export is replaced without asking
     assert '"game"' in notes.read_text()
+
+
+# ------------------------------------------------------------ the club rules kept whole
+
+
+def test_extras_proxies_and_a_split_survive_an_export_and_an_import(
+    chouette, tmp_path, monkeypatch
+):
+    evening(chouette, "--proxies", "--split-at", "5")
+    chouette("end", "team", "--gammon")
+    chouette("join", "eve")
+    chouette("join", "fay")
+    chouette("proxy", "dan", "--by", "cat")
+    chouette("split", "fri-2")
+    chouette("--session", "fri-2", "extra", "eve", "box")
+    chouette("--session", "fri-2", "end", "team")
+    chouette("--session", "fri-2", "extra", "ann", "fay", "--points", "1")
+    chouette("--session", "fri", "double", "cat")
+    shown = ("sheet", "standings", "status", "game 1")
+    before = {
+        (name, what): chouette("--session", name, *what.split()).stdout
+        for name in ("fri", "fri-2")
+        for what in shown
+        if not (name == "fri-2" and what == "game 1")
+    }
+    export = tmp_path / "club.jsonl"
+    chouette("export", str(export))
+    monkeypatch.setenv("CHOUETTE_DB", str(tmp_path / "copy.db"))
+    chouette("import", str(export))
+    after = {
+        (name, what): chouette("--session", name, *what.split()).stdout for name, what in before
+    }
+    assert after == before
+    assert "game 1: eve +3 from ann (+6.00)" in before["fri-2", "sheet"]
+    assert "(away: cat decides for dan)" in before["fri", "status"]
+    assert chouette("check").stdout.startswith("The ledger is consistent: 2 sessions")
+
+
+def test_check_finds_a_games_extras_that_its_events_do_not_give(chouette, ledger_url):
+    from sqlalchemy import create_engine, text
+
+    evening(chouette)
+    chouette("end", "box")
+    engine = create_engine(ledger_url)
+    with engine.begin() as conn:
+        conn.execute(text("UPDATE game SET detail = NULL"))
+    engine.dispose()
+    assert chouette("check", code=1).stderr.splitlines()[0] == (
+        "Problem: fri game 1: the extras it keeps are not what its events booked"
+    )
+
+
+def test_check_finds_someone_away_who_is_not_in_the_line(chouette, ledger_url):
+    from sqlalchemy import create_engine, text
+
+    chouette("new", "fri", "ann", "bob", "cat", "--proxies")
+    chouette("proxy", "cat", "--by", "bob")
+    engine = create_engine(ledger_url)
+    with engine.begin() as conn:
+        line = conn.execute(text("SELECT line FROM session")).scalar_one()
+        damaged = json.loads(line) | {"away": [["zed", "dan"]]}
+        conn.execute(text("UPDATE session SET line = :line"), {"line": json.dumps(damaged)})
+    engine.dispose()
+    assert chouette("check", code=1).stderr.splitlines()[0] == (
+        "Problem: fri: someone is away who is not in the line, or away twice"
+    )

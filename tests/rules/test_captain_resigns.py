@@ -82,18 +82,3 @@ def test_the_rule_is_on_the_card_in_json_and_stored_rules_without_it_read_as_bef
     assert "captain-resigns" not in HouseRules().to_dict()  # old sessions digest as they did
     assert HouseRules.from_dict(CZECH.to_dict()) == CZECH
     assert CZECH.summary() == "captain-resigns takeover"
-
-
-def test_the_command_and_its_record_through_the_cli(chouette):
-    chouette("new", "cz", "ann", "bob", "cat", "dan", "--captain-resigns", "takeover")
-    said = chouette("captain-resigns", "DAN").stdout
-    assert said.startswith(
-        "Game 1: the captain, bob, resigns a single; dan takes over the captain's place.\n"
-    )
-    chouette("end", "team")
-    record = chouette.json("game", "1")
-    assert {"act": "captain-resigns", "kind": "single", "successor": "dan"} in record["events"]  # type: ignore[index]
-    assert chouette.json("status")["line"][:2] == ["dan", "cat"]  # type: ignore[index]
-    chouette("check")
-    card = chouette("rules").stdout
-    assert "a member of their choice takes over the captain's place" in card

@@ -245,3 +245,94 @@ def test_a_game_needs_a_box_and_a_captain():
 
     with pytest.raises(RuleError, match="a game needs a box and a captain: seated now is ann"):
         start(new_line(["ann"], HouseRules()), HouseRules())
+
+
+# ------------------------------------------------------------ mandatory beaver
+
+
+MANDATORY = HouseRules(mandatory_beaver=True)
+
+
+def test_mandatory_beaver_never_binds_a_two_player_session():
+    game = play("B | C", "double C", "take C", rules=MANDATORY)
+    assert (game.cubes["C"].value, game.cubes["C"].owner) == (2, "member")
+
+
+def test_mandatory_beaver_never_binds_a_member_the_box_doubled_alone():
+    game = play("B | C, M1, M2", "double M1", "take M1", rules=MANDATORY)
+    assert game.cubes["M1"].value == 2
+
+
+def test_mandatory_beaver_binds_the_lone_taker_of_a_double_to_several():
+    with pytest.raises(RuleError, match="C is the only one to take the box's double"):
+        play("B | C, M1, M2", "double C M1", "drop M1", "take C", rules=MANDATORY)
+    game = play("B | C, M1, M2", "double C M1", "drop M1", "beaver C", rules=MANDATORY)
+    assert game.cubes["C"].offer is not None and game.cubes["C"].offer.stage == "beaver"
+
+
+def test_mandatory_beaver_in_single_cube_binds_the_last_member_in():
+    rules = HouseRules(mandatory_beaver=True, cubes="single")
+    with pytest.raises(RuleError, match="M1 is the only one to take"):
+        play("B | C, M1", "double", "drop C", "take M1", rules=rules)
+    play("B | C", "double", "take C", rules=rules)  # two players: a plain take
+
+
+# ------------------------------------------------------------ the single cube's beaver
+
+
+def test_single_cube_captain_beavers_only_once_every_member_has_answered():
+    with pytest.raises(RuleError) as refused:
+        play("B | C, M1, M2", "double", "beaver C", rules=SINGLE)
+    assert str(refused.value) == (
+        "C cannot beaver for the team yet: M1, M2 still have to take or drop the box's double "
+        "(the beaver covers only the members who take)"
+    )
+    with pytest.raises(RuleError, match="M2 still has to take or drop"):
+        play("B | C, M1, M2", "double", "drop M1", "beaver C", rules=SINGLE)
+    game = play("B | C, M1, M2", "double", "drop M1", "take M2", "beaver C", rules=SINGLE)
+    assert sorted(game.pending) == ["C", "M2"]
+    assert outcome(play_on(game, "take C", "end team")).pairs == {"C": 4, "M1": -1, "M2": 4}
+
+
+def test_single_cube_captain_who_took_may_still_beaver_once_the_answers_are_in():
+    game = play("B | C, M1, M2", "double", "take C", "take M1", "drop M2", "beaver C", rules=SINGLE)
+    assert sorted(game.pending) == ["C", "M1"]
+    game = play_on(game, "drop C")  # the box refuses the beaver: pays the doubled value
+    assert outcome(game).pairs == {"C": 2, "M1": 2, "M2": -1}
+
+
+def test_single_cube_the_acting_captain_beavers_for_those_still_in():
+    game = play("B | C, M1, M2", "double", "drop C", "take M2", "beaver M1", rules=SINGLE)
+    assert sorted(game.pending) == ["M1", "M2"]
+    with pytest.raises(RuleError, match="name the captain, M1"):
+        play("B | C, M1, M2", "double", "drop C", "take M1", "beaver M2", rules=SINGLE)
+
+
+def test_single_cube_the_beaver_window_closes_with_the_next_cube_action():
+    game = play("B | C, M1", "double", "take C", "take M1", "double --by team", rules=SINGLE)
+    game = play_on(game, "take C")
+    with pytest.raises(RuleError, match="there is no double on C's cube to beaver"):
+        play_on(game, "beaver C")
+
+
+def test_edition_1_single_cube_beaver_swept_in_the_members_still_to_answer():
+    old = HouseRules(cubes="single", edition=1)
+    game = play("B | C, M1, M2", "double", "beaver C", rules=old)
+    assert sorted(game.pending) == ["C", "M1", "M2"]
+
+
+# ------------------------------------------------------------ take --all
+
+
+def test_take_all_answers_one_side_at_a_time():
+    game = play("B | C, M1, M2", "double C M1", "double M2 --by member")
+    with pytest.raises(RuleError) as refused:
+        answer_all(game, "take")
+    assert str(refused.value) == (
+        "take --all answers for one side, but both have answers pending: the box on M2's "
+        "cube, and C, M1 on their own; take them by name"
+    )
+    game = play_on(game, "take M2")
+    assert answer_all(game, "take") == [Answer("take", "C"), Answer("take", "M1")]
+    game = play("B | C, M1", "double C M1", "beaver C", "beaver M1")
+    assert answer_all(game, "drop") == [Answer("drop", "C"), Answer("drop", "M1")]

@@ -18,7 +18,7 @@ from chouette.presets import PUBLISHED
 from chouette.record import parse_record, play_record, to_record
 from chouette.settlement import clears, settle
 from tests.examples import examples
-from tests.strategies import candidates, extra_candidates, games
+from tests.strategies import NAMES, candidates, extra_candidates, games
 
 LAWS = settings(max_examples=examples(100), deadline=None)
 
@@ -141,3 +141,30 @@ def test_settlement_clears_every_balance_in_at_most_n_minus_one(amounts):
 def test_settlement_matches_the_brute_force_optimum(amounts):
     named = {f"p{i}": a for i, a in enumerate(amounts)}
     assert len(settle(named)) == brute_force_fewest(amounts)
+
+
+# ---------------------------------------------------------------- settlement laws
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(
+    st.lists(games(max_events=20), min_size=1, max_size=4),
+    st.fixed_dictionaries({p: st.integers(1, 999) for p in NAMES}),
+)
+def test_settlement_of_real_evenings_clears_every_cent(played, stakes):
+    """Balances from real games at per-player stakes (odd cents; partner splits where the
+    house rules give the box a partner), summed over several games."""
+    balances: dict[str, int] = {}
+    for _, _, game, _ in played:
+        outcome = settle_game(game, stakes)
+        for player, cents in outcome.cents.items():
+            balances[player] = balances.get(player, 0) + cents
+    assert sum(balances.values()) == 0
+    payments = settle(balances)
+    assert clears(balances, payments)
+    assert all(p.cents > 0 and p.payer != p.payee for p in payments)
+    assert all(balances[p.payer] < 0 < balances[p.payee] for p in payments)
+    owed = sum(c for c in balances.values() if c > 0)
+    assert sum(p.cents for p in payments) == owed  # money only flows from losers to winners
+    n = sum(1 for c in balances.values() if c)
+    assert len(payments) <= max(n - 1, 0)

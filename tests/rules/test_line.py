@@ -351,3 +351,53 @@ def test_roll_off_with_four_dice_sums_them_and_ties_roll_again():
         (("ann", 10), ("bob", 10), ("cat", 24)),
         (("ann", 4), ("bob", 8)),
     )
+
+
+# ------------------------------------------------------------ sitting out and in
+
+
+def test_a_box_who_sits_out_and_in_does_not_take_the_box_back():
+    rules = HouseRules()
+    line = sit_out(seats("X | B, C, M1"), "X", rules)
+    assert show(line) == "B | C, M1  (sitting out: X)"
+    game = play(line, "end box", rules=rules)  # B wins as box and keeps it
+    after = sit_in(outcome(game).next_line, "X", rules)
+    assert show(after) == "B | M1, C, X"
+
+
+def test_a_player_the_rotation_carried_past_the_captain_rejoins_where_a_newcomer_sits():
+    rules = HouseRules(newcomer="before-loser")
+    game = play(sit_out(seats("B | C, M1, M2"), "M1", rules), "end box", rules=rules)
+    line = outcome(game).next_line  # B | M2, C (M1 out): C was just sent down
+    assert show(sit_in(line, "M1", rules)) == "B | M2, M1, C"
+    assert show(join(line, "N", rules)) == "B | M2, N, C  (sitting out: M1)"  # the same place
+
+
+PARTNER_OF_FIVE = HouseRules(partner_from=5)
+
+
+def test_a_partner_sitting_out_and_in_leaves_the_partnership_alone():
+    line = sit_out(seats("B+P | C, M1, M2, M3"), "P", PARTNER_OF_FIVE)
+    assert show(line) == "B+M1 | C, M2, M3  (sitting out: P)"
+    assert show(sit_in(line, "P", PARTNER_OF_FIVE)) == "B+M1 | C, M2, M3, P"
+
+
+def test_a_crew_member_sitting_out_and_in_keeps_their_place_and_the_partnership():
+    line = sit_out(seats("B+P | C, M1, M2, M3"), "M2", PARTNER_OF_FIVE)
+    assert show(line) == "B+P | C, M1, M3  (sitting out: M2)"
+    assert show(sit_in(line, "M2", PARTNER_OF_FIVE)) == "B+P | C, M1, M2, M3"
+
+
+def test_a_crew_member_back_after_a_game_keeps_their_place_behind_the_captain():
+    rules = HouseRules()
+    game = play(sit_out(seats("B | C, M1, M2, M3"), "M3", rules), "end box", rules=rules)
+    line = outcome(game).next_line  # B | M1, M2, C with M3 away, still behind M2
+    assert show(line) == "B | M1, M2, C  (sitting out: M3)"
+    assert show(sit_in(line, "M3", rules)) == "B | M1, M2, M3, C"
+
+
+def test_a_partner_back_when_the_table_is_big_enough_again_is_picked_as_usual():
+    rules = HouseRules(partner_from=6)
+    line = sit_out(seats("B+P | C, M1, M2, M3"), "P", rules)
+    assert show(line) == "B | C, M1, M2, M3  (sitting out: P)"
+    assert show(sit_in(line, "P", rules)) == "B+M1 | C, M2, M3, P"

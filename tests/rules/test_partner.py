@@ -141,3 +141,34 @@ def test_a_partnership_kept_through_the_run_ends_with_the_box_run():
     assert show(kept) == "B+P | M1, M2, C"
     lost = outcome(play(kept, "end team", rules=rules)).next_line
     assert show(lost) == "M1 | P, M2, C, B"  # five seated: no new partnership
+
+
+# ------------------------------------------------------------ partner-pick last
+
+
+PICK_LAST = HouseRules(partner_from=5, partner_pick="last")
+
+
+def test_partner_pick_last_never_makes_the_box_who_just_lost_the_partner():
+    game = play("B+P | C, M1, M2, M3", "end team", rules=PICK_LAST)
+    assert show(outcome(game).next_line) == "C+M3 | P, M1, M2, B"
+
+
+def test_partner_pick_last_passes_over_everyone_a_double_stand_up_sent_down():
+    rules = HouseRules(partner_from=5, partner_pick="last", retention="net-profit")
+    game = play(
+        "B+P | C, M1, M2, M3", "deal C -1", "deal M1 2", "deal M2 0", "deal M3 0", rules=rules
+    )
+    assert show(outcome(game).next_line) == "M1+M3 | P, M2, C, B"
+
+
+def test_partner_pick_last_with_nobody_else_to_pick_takes_the_bottom():
+    rules = HouseRules(partner_from=3, partner_pick="last")
+    game = play("B+P | C", "end team", rules=rules)
+    assert show(outcome(game).next_line) == "C+B | P"
+
+
+def test_edition_1_partner_pick_last_made_the_old_box_the_partner():
+    old = HouseRules(partner_from=5, partner_pick="last", edition=1)
+    game = play("B+P | C, M1, M2, M3", "end team", rules=old)
+    assert show(outcome(game).next_line) == "C+B | P, M1, M2, M3"

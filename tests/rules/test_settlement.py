@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import random
 from functools import cache
-from itertools import pairwise
 
 import pytest
 from hypothesis import given, settings
@@ -206,23 +205,6 @@ def test_beyond_the_limit_the_payments_are_at_most_n_minus_one_and_say_so():
 )
 def test_small_settlements(balances, payments):
     assert settle(balances) == payments
-
-
-def test_settle_prints_the_bound_when_the_payments_are_not_proven_fewest(chouette):
-    players = [f"p{i:02d}" for i in range(EXACT_LIMIT + 2)]
-    chouette("new", "club", *players)
-    rng = random.Random(3)
-    for payer, payee in pairwise(players):  # a chain of odd amounts
-        chouette("pay", payer, payee, f"{rng.randint(1, 999)}.{rng.randint(10, 99)}", "--advance")
-    out = chouette("settle").stdout.splitlines()
-    count = len(out) - 4  # a heading, a rule, the payments, the note, the fingerprint
-    assert out[-1].startswith("Fingerprint of club: ")
-    assert out[-2] == (
-        f"Note: {count} payments for 26 balances: at most n − 1 = 25, not proven the fewest "
-        "(chouette proves that for up to 24 balances)."
-    )
-    assert len(chouette.json("settle")["payments"]) == count
-    assert "Note:" not in chouette("settle", "--format", "csv").stdout
 
 
 # ------------------------------------------------------------ a player leaving early

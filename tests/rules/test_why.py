@@ -1,10 +1,8 @@
 """The reason for every decision (chouette/game.py, outcome.py, line.py): each rotation,
 partnership, booking and refusal says which rule decided it, in plain sentences computed
-where the rules decide, and a stored game replays the same reasons."""
+where the rules decide (a stored game replays the same reasons: ``tests/cli/test_why_cli.py``)."""
 
 from __future__ import annotations
-
-import json
 
 import pytest
 
@@ -212,52 +210,3 @@ def test_each_refusal_names_the_house_rule_that_decided_it(rules, events, event,
     with pytest.raises(RuleError) as refused:
         apply(game, ev(event))
     assert str(refused.value) == message
-
-
-# ------------------------------------------------------------ through the commands
-
-pytestmark_cli = pytest.mark.backends("sqlite", "postgres")
-
-
-@pytestmark_cli
-def test_a_stored_game_replays_its_reasons_everywhere(chouette, tmp_path):
-    chouette("new", "fri", "ann", "bob", "cat", "dan", "--acting-captain", "inherit")
-    chouette("double", "bob", "cat")
-    assert "Why:" not in chouette("drop", "bob").stdout  # (the seat passes once cat answers)
-    said = chouette("take", "cat").stdout
-    assert said.endswith(
-        "Why: the captain, bob, is out (bob dropped): cat is acting captain and takes the "
-        "captain's seat (acting-captain inherit); bob, who lost, goes to the bottom of the line "
-        "at once.\n"
-    )
-    in_play = chouette.json("game", "1")
-    assert in_play["why"] == [
-        "the captain, bob, is out (bob dropped): cat is acting captain and takes the captain's "
-        "seat (acting-captain inherit); bob, who lost, goes to the bottom of the line at once"
-    ]
-    assert chouette.json("status")["game"] is not None
-    booked = chouette.json("end", "team", "--gammon")
-    why = [
-        *in_play["why"],
-        "the gammon counts single for dan: Jacoby, dan's cube centred",
-        "the gammon counts in full for cat: cat's cube was turned (Jacoby)",
-        "box goes: captain rule, cat (the captain by inherit) beat the box (+4)",
-        "cat takes the box; ann goes to the bottom of the line",
-    ]
-    assert booked["why"] == why
-    assert chouette.json("game", "1")["why"] == why
-    shown = chouette("game", "1").stdout
-    assert "Why:\n" + "".join(f"  {w}\n" for w in why) in shown
-    assert chouette.json("sheet")["games"][0]["why"] == why
-    sheet = chouette("sheet").stdout.splitlines()
-    at = sheet.index("Why (the rules that decided each game):")
-    assert sheet[at + 1 : at + 1 + len(why)] == [
-        ("  game 1: " if i == 0 else " " * 10) + w for i, w in enumerate(why)
-    ]
-    # a game's record with its reasons books the same game, the reasons decided again
-    record = chouette.json("game", "1")
-    del record["session"]
-    chouette("new", "sat", "ann", "bob", "cat", "dan", "--acting-captain", "inherit")
-    path = tmp_path / "game.json"
-    path.write_text(json.dumps(record), encoding="utf-8")
-    assert chouette.json("record", str(path))["why"] == why
