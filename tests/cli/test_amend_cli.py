@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from tests.dump import dump
 from tests.examples import examples
-from tests.test_undo import NEUTRAL, reports
+from tests.ledger.test_undo import NEUTRAL, reports
 
 NOTE = ("--note", "ann and bob agree it was a gammon")
 

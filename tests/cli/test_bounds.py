@@ -17,8 +17,8 @@ from chouette.errors import ChouetteError
 from chouette.limits import MAX_CUBE, NUMBERS
 from chouette.rules import BOUNDS, HouseRules
 from db.codec import rules_from_json
+from tests.cli.test_echoes import INVOCATIONS
 from tests.dump import dump
-from tests.test_echoes import INVOCATIONS
 
 #: serve's invocation: refused before it serves (its numbers are checked as it is read).
 INVOCATIONS = {**INVOCATIONS, "serve": ["serve"]}

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.test_undo import reports
+from tests.ledger.test_undo import reports
 
 
 def test_a_take_past_the_credit_is_refused_under_refuse_and_nothing_written(chouette):
@@ -78,8 +78,8 @@ def test_a_credit_that_cannot_be_set_is_refused_and_nothing_written(chouette, ar
 
 
 def test_a_players_phone_shows_what_they_have_at_risk_and_their_credit(chouette, ledger_url):
-    from tests.test_report_html import parse
-    from tests.test_serve_pages import board_of
+    from tests.dom import parse
+    from tests.serve.test_serve_pages import board_of
     from web.app import templates
 
     chouette("new", "fri", "ann", "bob", "cat", "--stake", "2")

@@ -12,8 +12,8 @@ import pytest
 from chouette.game import AutoDouble, Carry, Resign, ResignAnswer
 from chouette.line import new_line
 from chouette.rules import HouseRules
-from tests.test_serve_pages import board_of, render
-from tests.test_undo import reports
+from tests.ledger.test_undo import reports
+from tests.serve.test_serve_pages import board_of, render
 from web.moves import events_for, legal, read_action
 
 pytestmark = pytest.mark.backends("sqlite", "postgres")

@@ -173,7 +173,7 @@ def test_standings_show_fees_and_costs_in_a_column_of_their_own(chouette):
 
 
 def test_the_report_shows_fees_and_costs_apart(chouette, tmp_path):
-    from tests.test_report_html import parse
+    from tests.dom import parse
 
     game_and_fee(chouette)
     page = tmp_path / "friday.html"
@@ -191,8 +191,8 @@ def test_the_report_shows_fees_and_costs_apart(chouette, tmp_path):
 def test_the_keepers_command_line_books_a_fee_and_a_cost_and_the_board_shows_them(
     chouette, ledger_url
 ):
-    from tests.test_report_html import parse
-    from tests.test_serve_pages import NOW
+    from tests.dom import parse
+    from tests.serve.test_serve_pages import NOW
     from web.app import templates
     from web.table import Table
 

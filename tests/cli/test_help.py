@@ -9,12 +9,11 @@ import shlex
 import subprocess
 import sys
 from importlib.metadata import version
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.paths import ROOT
 
 
 def test_version_prints_the_installed_distributions_version(chouette):

@@ -4,9 +4,10 @@ import print one JSON document on stdout (notes stay on stderr)."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
-SAMPLES = Path(__file__).parent / "engine-samples" / "gnubg" / "mat"
+from tests import paths
+
+SAMPLES = paths.SAMPLES / "gnubg" / "mat"
 
 
 def test_an_event_says_what_it_did_and_how_every_cube_stands(chouette):

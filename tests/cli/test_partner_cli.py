@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.test_undo import reports
+from tests.ledger.test_undo import reports
 
 SIX = ("ann", "bob", "cat", "dan", "eve", "fay")
 

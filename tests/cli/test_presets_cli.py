@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.dump import dump
-from tests.test_serve_pages import board_of, render
+from tests.serve.test_serve_pages import board_of, render
 
 pytestmark = pytest.mark.backends("sqlite", "postgres")
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.test_undo import reports
+from tests.ledger.test_undo import reports
 
 
 def test_the_last_round_is_announced_and_the_session_ends_after_it(chouette, tmp_path):

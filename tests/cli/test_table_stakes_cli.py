@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from tests.test_undo import reports
+from tests.ledger.test_undo import reports
 
 
 def all_in_evening(chouette):
@@ -87,7 +87,7 @@ def test_a_correction_that_changes_a_bank_before_a_re_entry_is_refused(chouette)
 
 
 def test_engine_games_are_not_imported_into_table_stakes_or_an_ended_session(chouette, tmp_path):
-    from tests.test_undo import NEUTRAL
+    from tests.ledger.test_undo import NEUTRAL
 
     path = tmp_path / "games.jsonl"
     path.write_text(json.dumps({**NEUTRAL, "session": "fri", "game": 1}) + "\n")

@@ -45,7 +45,8 @@ from chouette.engines.binary import (
 from chouette.errors import EngineFileError
 from chouette.rules import HouseRules
 from db.imports import check_file
-from tests.test_corpus import CORPUS, SOURCES, TRUTH, expected
+from tests.engines.test_corpus import CORPUS, SOURCES, TRUTH, expected
+from tests.paths import ROOT
 
 try:
     import gvformat
@@ -719,7 +720,7 @@ assert "gvformat" not in sys.modules, "gvformat was imported"
     env = {"CHOUETTE_DB": str(tmp_path / "fresh.db"), "PATH": "/usr/bin:/bin"}
     done = subprocess.run(
         [sys.executable, "-c", script],
-        cwd=Path(__file__).resolve().parents[1],
+        cwd=ROOT,
         env=env,
         capture_output=True,
         text=True,

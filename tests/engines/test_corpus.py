@@ -24,8 +24,8 @@ import pytest
 from chouette.engines import EngineGame
 from chouette.rules import HouseRules
 from db.imports import check_file
+from tests.paths import CORPUS
 
-CORPUS = Path(__file__).resolve().parent / "corpus"
 TRUTH: dict[str, Any] = json.loads((CORPUS / "truth.json").read_text(encoding="utf-8"))
 SOURCES: dict[str, Any] = json.loads((CORPUS / "sources.json").read_text(encoding="utf-8"))
 NAMELESS = ("Player 1", "Player 2")
@@ -60,7 +60,7 @@ def cube_result(points: int | None) -> bool:
 
 def test_the_corpus_is_what_sources_md_lists() -> None:
     # the binary .xg and .bgf files are checked against their text twins' truth apart
-    # (tests/test_binary_files.py): truth.py reads text
+    # (tests/engines/test_binary_files.py): truth.py reads text
     text = {name for name, source in SOURCES.items() if "binary" not in source["features"]}
     assert set(TRUTH) == text
     files = [p for p in CORPUS.rglob("*") if p.is_file() and not p.name.startswith("LICENSE")]

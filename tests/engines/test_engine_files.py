@@ -17,6 +17,7 @@ import pytest
 from chouette.engines import EngineGame, read_mat
 from chouette.rules import HouseRules
 from db.imports import Checked, check_file
+from tests.paths import CORPUS, DATA
 from tests.samples import SAMPLES
 
 MANIFEST = json.loads((SAMPLES / "manifest.json").read_text(encoding="utf-8"))
@@ -352,7 +353,7 @@ def test_score_headers_that_repeat_0_0_are_noted_and_the_wins_lines_trusted() ->
 
 
 def test_a_galaxy_money_game_is_booked_as_money_without_match_as_money(chouette):
-    path = Path(__file__).parent / "corpus/galaxy/bglab/match7986278.txt"
+    path = CORPUS / "galaxy/bglab/match7986278.txt"
     assert "\n16 point match\n" in path.read_text(encoding="utf-8")
     chouette("new", "money", "lasse", "Rival")
     out = chouette("import", str(path), "--as", "robot=Rival").output
@@ -365,7 +366,7 @@ def test_a_galaxy_money_game_is_booked_as_money_without_match_as_money(chouette)
 
 
 def test_a_nameless_player_is_mapped_by_the_side_the_file_gives(chouette):
-    path = Path(__file__).parent / "corpus/galaxy/bglab/match3755271.txt"
+    path = CORPUS / "galaxy/bglab/match3755271.txt"
     chouette("new", "money", "lasse", "guest")
     refused = chouette("import", str(path), code=1)
     assert "a 3-point match, not money play: refused" in refused.stderr
@@ -380,7 +381,7 @@ def test_a_nameless_player_is_mapped_by_the_side_the_file_gives(chouette):
 
 
 def test_the_last_game_of_a_match_is_booked_at_the_files_capped_score_with_a_warning(chouette):
-    path = Path(__file__).parent / "corpus/galaxy/bglab/match1245421.txt"
+    path = CORPUS / "galaxy/bglab/match1245421.txt"
     chouette("new", "money", "lasse", "sevelius")
     out = chouette("import", str(path), "--match-as-money").output
     assert (
@@ -393,9 +394,8 @@ def test_the_last_game_of_a_match_is_booked_at_the_files_capped_score_with_a_war
 
 
 def test_a_forfeit_is_booked_at_the_cube_in_force_never_at_its_4016_points(chouette):
-    path = Path(__file__).parent / (
-        "corpus/backgammon-studio/bglab/MrPurple - Lasse 3pt Backgammon Studio "
-        "2024_05_11 20_10_33.txt"
+    path = CORPUS / (
+        "backgammon-studio/bglab/MrPurple - Lasse 3pt Backgammon Studio 2024_05_11 20_10_33.txt"
     )
     chouette("new", "money", "MrPurple", "Lasse")
     out = chouette("import", str(path), "--match-as-money").output
@@ -412,10 +412,8 @@ def test_a_forfeit_is_booked_at_the_cube_in_force_never_at_its_4016_points(choue
 
 # ---------------------------------------------------------------- no game booked twice
 
-XG_MOBILE = (
-    Path(__file__).parent / "corpus/xg/nodots-backgammon/Ken - XG-Intermediate Dec 24 2022.txt"
-)
-FIRST_TEN = Path(__file__).parent / "corpus/derived/xg-mobile-money.first-10-games.mat"
+XG_MOBILE = CORPUS / "xg/nodots-backgammon/Ken - XG-Intermediate Dec 24 2022.txt"
+FIRST_TEN = CORPUS / "derived/xg-mobile-money.first-10-games.mat"
 
 
 def test_a_later_export_of_a_session_books_only_its_new_games(chouette, tmp_path):
@@ -471,11 +469,11 @@ def test_two_identical_short_games_of_one_session_are_both_booked(chouette, tmp_
 
 
 def TRUTH_GAMES(name: str) -> list[dict[str, Any]]:
-    truth = json.loads((Path(__file__).parent / "corpus/truth.json").read_text("utf-8"))
+    truth = json.loads((CORPUS / "truth.json").read_text("utf-8"))
     return [g for g in truth[name]["games"] if g["determined"]]
 
 
-V3 = Path(__file__).parent / "data" / "ledger-v3.sqlite"  # s01 imported by schema 3 as games 1–50
+V3 = DATA / "ledger-v3.sqlite"  # s01 imported by schema 3 as games 1–50
 
 
 @pytest.fixture

@@ -32,9 +32,10 @@ from chouette.errors import EngineFileError
 from tests.examples import examples
 
 HEADER = "session,game,winner,loser,cube,result,end,points\n"
+from tests.paths import ENGINE_DATA  # noqa: E402
 from tests.samples import SAMPLES  # noqa: E402
 
-DATA = Path(__file__).resolve().parent / "engine_data"
+DATA = ENGINE_DATA
 
 
 # ---------------------------------------------------------------------------- helpers
@@ -978,7 +979,7 @@ def test_an_unknown_kind_of_file_is_refused_by_name(name: str) -> None:
 
 @pytest.mark.parametrize("name", ["match.xg", "game.bgf"])
 def test_a_binary_engine_file_is_never_read_as_text(name: str) -> None:
-    """.xg and .bgf are read as bytes by the importer (tests/test_binary_files.py)."""
+    """.xg and .bgf are read as bytes by the importer (tests/engines/test_binary_files.py)."""
     with pytest.raises(EngineFileError, match=rf"^{re.escape(name)}: an .* file is binary"):
         read_engine_file(name, io.StringIO(""), jacoby=True)
 

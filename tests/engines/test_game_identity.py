@@ -12,14 +12,14 @@ gnubg's own sessions with their manifest (docs/ENGINES.md).
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
 from chouette.engines.model import Played, played_key
+from tests import paths
 
-CORPUS = Path(__file__).parent / "corpus"
-SAMPLES = Path(__file__).parent / "engine-samples" / "gnubg"
+CORPUS = paths.CORPUS
+SAMPLES = paths.SAMPLES / "gnubg"
 SESSION = "Sz-2PgKnvb6aFls69-qFXg"  # one money session of a server, in three formats
 TWINS = {
     "mat": CORPUS / "server-export-anonymised/gammonview" / f"{SESSION}.mat",
@@ -123,7 +123,7 @@ def test_the_same_games_imported_into_another_session_say_where_they_are(chouett
 
 def test_gnubgs_text_export_is_refused_with_the_command_that_makes_a_readable_file(chouette):
     chouette("new", "money", "gnubgA", "gnubgB")
-    text = Path(__file__).parent / "data" / "gnubg-text" / "s05_money_nocube.txt"
+    text = paths.DATA / "gnubg-text" / "s05_money_nocube.txt"
     refused = chouette("import", str(text), code=1)
     assert refused.stderr == (
         "Error: s05_money_nocube.txt: line 1: this is gnubg's text export (export match text): "

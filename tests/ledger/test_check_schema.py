@@ -7,17 +7,17 @@ from __future__ import annotations
 
 import json
 import shutil
-from pathlib import Path
 
 import pytest
 from sqlalchemy import create_engine, text
 
 from db.engine import connect, dispose_all
 from db.integrity import compare, found, made
+from tests.paths import DATA
 
 pytestmark = pytest.mark.backends("sqlite", "postgres")
 
-V1 = Path(__file__).parent / "data" / "ledger-v1.sqlite"
+V1 = DATA / "ledger-v1.sqlite"
 
 #: The issue's trigger: every booking written a cent richer than it was booked.
 TRIGGER = {

@@ -22,6 +22,7 @@ from db.engine import connect, dispose_all
 from db.migrations import LATEST
 from db.values import Finished
 from tests.dump import Dump, dump
+from tests.paths import DATA
 
 pytestmark = pytest.mark.backends("sqlite", "postgres")
 
@@ -200,7 +201,7 @@ def schema(url: str) -> dict[str, object]:
         engine.dispose()
 
 
-V1 = Path(__file__).parent / "data" / "ledger-v1.sqlite"
+V1 = DATA / "ledger-v1.sqlite"
 
 
 def migrated(ledger: Path, version: int, tmp_path: Path) -> tuple[Dump, Dump]:
@@ -241,7 +242,7 @@ def test_a_first_schema_ledger_migrates_to_exactly_the_fresh_schema(tmp_path):
             assert after[table] == rows, table
 
 
-V3 = Path(__file__).parent / "data" / "ledger-v3.sqlite"
+V3 = DATA / "ledger-v3.sqlite"
 
 
 @pytest.mark.backends("sqlite")
@@ -267,7 +268,7 @@ def test_a_third_schema_ledger_migrates_and_notes_which_games_each_import_booked
             assert after[table] == rows, table
 
 
-V4 = Path(__file__).parent / "data" / "ledger-v4.sqlite"
+V4 = DATA / "ledger-v4.sqlite"
 
 
 @pytest.mark.backends("sqlite")

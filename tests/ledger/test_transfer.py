@@ -5,18 +5,18 @@ from __future__ import annotations
 import json
 import shlex
 import shutil
-from pathlib import Path
 
 import pytest
 from sqlalchemy import create_engine, text
 
 from tests.cli.test_extras_cli import evening
 from tests.dump import unchained
-from tests.test_import import SAMPLES
+from tests.paths import DATA
+from tests.samples import SAMPLES
 
 pytestmark = pytest.mark.backends("sqlite", "postgres")
 
-V1 = Path(__file__).parent / "data" / "ledger-v1.sqlite"
+V1 = DATA / "ledger-v1.sqlite"
 REPORTS = [
     ("standings", "--all"),
     ("sheet", "--all"),

@@ -1,5 +1,5 @@
 """RULES.md §6: every worked example, as a score sheet. Each also checks the zero sum.
-(E8–E10, the cube's club house rules of RULES.md §7, are in ``tests/test_cube_rules.py``.)"""
+(E8–E10, the cube's club house rules of RULES.md §7, are in ``tests/rules/test_cube_rules.py``.)"""
 
 from __future__ import annotations
 

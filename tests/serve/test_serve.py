@@ -15,18 +15,17 @@ import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import pytest
 
 from chouette.errors import ChouetteError
 from tests import procs
+from tests.dom import Node, parse
 from tests.invariants import check_ledger
+from tests.paths import ROOT
 from tests.serving import PIN, Keeper, Stream, serving
-from tests.test_report_html import Node, parse
 from web.serve import addresses, check_pin, lan_address, new_pin, qr_code
 
-ROOT = Path(__file__).resolve().parents[1]
 SERVER_MODULES = ("starlette", "uvicorn", "jinja2", "segno", "anyio", "web")
 
 

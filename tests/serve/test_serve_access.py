@@ -15,7 +15,6 @@ import socket
 import threading
 from datetime import UTC, datetime, timedelta
 from itertools import pairwise
-from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
@@ -24,6 +23,7 @@ from hypothesis import strategies as st
 from markupsafe import escape
 
 from tests import procs
+from tests.paths import ROOT
 from tests.serving import PIN, Keeper, Server, Stream, serving
 from web.access import (
     CODES,
@@ -46,7 +46,6 @@ from web.access import (
     load,
 )
 
-ROOT = Path(__file__).resolve().parents[1]
 EVENING = datetime(2026, 3, 6, 19, 0, tzinfo=UTC)
 
 

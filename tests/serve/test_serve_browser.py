@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 
 from tests import procs
+from tests.chromium import chromium, decode_png
 from tests.dump import unchained
 from tests.serving import PIN, Server, serving
-from tests.test_report_html import chromium, decode_png
 
 try:
     from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright

@@ -10,7 +10,7 @@ from datetime import datetime
 import pytest
 
 from chouette.errors import ChouetteError
-from tests.test_report_html import Node, parse
+from tests.dom import Node, parse
 from web.app import game_number, message, templates
 from web.board import Board
 from web.table import Table

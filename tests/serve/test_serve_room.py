@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from tests.test_report_html import parse
+from tests.dom import parse
 from web.app import night_totals, templates
 from web.table import Table
 

@@ -7,7 +7,7 @@ through CliRunner, which raises any internal error.
 The tests of a fix failed on the code before issue 12. A few keep what the fixes must not
 lose and passed before too (they say so): reads of a write-ahead log, a record refused
 before the lock, the kinds of corruption `check` already found. ``tally`` counts the inputs
-tried and how they ended: ``pytest -s tests/test_attack.py`` prints the totals.
+tried and how they ended: ``pytest -s tests/system/test_attack.py`` prints the totals.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from chouette.text import clipped
 from db.engine import dispose_all
 from tests import procs
 from tests.dump import dump
-from tests.test_transfer import CLUB
+from tests.ledger.test_transfer import CLUB
 
 SLOW = pytest.mark.slow  # a real process, a mount, or many inputs
 TALLY: Counter[str] = Counter()

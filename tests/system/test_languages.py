@@ -9,17 +9,16 @@ import gettext
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 
 from chouette.errors import ChouetteError
+from tests.paths import ROOT
 from tests.serving import serving
 from web.i18n import LANGUAGES, check_language, from_environment, negotiate, translation
 
-ROOT = Path(__file__).resolve().parents[1]
 LOCALE = ROOT / "web" / "locale"
 TRANSLATED = [code for code in LANGUAGES if code != "en"]
 PLACEHOLDER = re.compile(r"\{[a-z_]*\}|%\([a-z_]+\)s|</?[a-z]+[^>]*>")
@@ -245,8 +244,8 @@ def test_a_danish_phone_shows_the_scoreboard_and_the_keepers_buttons_in_danish(
     scorekeeper's buttons are Danish, and a button still works (its answer is the CLI's)."""
     from playwright.sync_api import expect, sync_playwright
 
+    from tests.chromium import chromium
     from tests.serving import PIN
-    from tests.test_report_html import chromium
 
     chouette("new", "friday", "ann", "bob", "cat")
     da = translation("da").gettext

@@ -18,9 +18,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.paths import ROOT
+
 pytestmark = pytest.mark.slow
 
-ROOT = Path(__file__).resolve().parents[1]
 SOURCES = ["chouette", "db", "web", "cli.py", "pyproject.toml", "README.md"]
 
 

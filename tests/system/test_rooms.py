@@ -14,8 +14,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import chouette
+from tests.paths import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 #: The rooms, bottom up: each may import those before it, never one after it.
 FLOORS = ("chouette", "db", "web", "cli")
 

@@ -16,12 +16,12 @@ from pathlib import Path
 import pytest
 
 from db.reading import SCHEMA, TABLES
+from tests.paths import ROOT
 
 ORM = {"sqlalchemy", "sqlmodel"}
 PYDANTIC = {"pydantic", "pydantic_core"}  # SQLModel's models, and Typer's checks of a path
 DATABASE = ORM | PYDANTIC | {"sqlite3", "_sqlite3", "psycopg"}
 SERVER = {"starlette", "uvicorn", "jinja2"}
-ROOT = Path(__file__).resolve().parents[1]
 
 # The console script's own start (chouette/__main__.py), and the modules at its exit.
 PROGRAM = """
