@@ -5,7 +5,7 @@ Commands that need no database never import it, so ``chouette --help`` stays qui
 every command at start-up; the few names imported only for type checking are quoted.)
 
 How a command opens the ledger, and what that loads (a command answers at once; see
-tests/test_startup.py, which checks what each kind loads):
+tests/system/test_startup.py, which checks what each kind loads):
 
 - A command that only reads (a report, ``status``, shell completion) opens it with
   ``with reading(ctx) as book:`` (``reads_for(opts)`` outside a command) and gets the

@@ -19,7 +19,7 @@ hidden randomness (a roll-off takes a seeded generator). The database (``db/``) 
 ``chouette`` command's door to ``cli.py`` (which the installed package carries inside it).
 
 The map of the house. Every room holds one job; a room imports only the rooms below it
-(``tests/test_rooms.py`` proves it: no cycle, no arrow back up).
+(``tests/system/test_rooms.py`` proves it: no cycle, no arrow back up).
 
 **The rules** (this package; pure):
 

@@ -13,8 +13,9 @@ another distribution's ``db`` or ``web`` would shadow them or be shadowed; insta
 ``chouette._app`` they must still find one another by those names, which only a path entry
 gives (a ``.pth`` file would give it to every Python process of the environment, not only
 this one). Relative imports would end it, at the cost of the clone running ``cli.py`` and
-``db/`` by their own names (``pytest``, ``python -m``); ``tests/test_packaging.py`` proves the
-installed program and the clone run the same code.
+``db/`` by their own names (``pytest``, ``python -m``);
+``tests/system/test_packaging.py`` proves the installed program and the clone run the same
+code.
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ published, as far as chouette's house rules can express it, and nothing more:
   cannot express, or a choice the source leaves to the table), so that a table reads it.
 
 Every other option is chouette's default (:class:`~chouette.rules.HouseRules`). The tests
-hold each preset to its source (tests/test_presets.py quotes the words for every option).
+hold each preset to its source (tests/rules/test_presets.py quotes the words for every option).
 A club's own presets, saved from an evening's session (``chouette rules --save NAME``), live
 in the ledger; a saved preset may not take a published one's name.
 """

@@ -10,7 +10,7 @@ file SQLite will not open — goes the ORM's way (:func:`db.open_ledger`), which
 wrong exactly as every command does.
 
 :data:`SCHEMA` and :data:`TABLES` name the schema this chouette writes without importing it;
-tests/test_startup.py checks them against db/migrations.py and db/models.py: a new migration
+tests/system/test_startup.py checks them against db/migrations.py and db/models.py: a new migration
 or table is named here too. (Until it is, a ledger of the new schema is read the ORM's way,
 slower, and one of the schema before is read as it is rather than called older.)
 """

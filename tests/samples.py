@@ -4,6 +4,6 @@ repository so that a plain clone runs its own tests."""
 
 from __future__ import annotations
 
-from pathlib import Path
+from tests.paths import SAMPLES
 
-SAMPLES = Path(__file__).resolve().parent / "engine-samples"
+__all__ = ["SAMPLES"]

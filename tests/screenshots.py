@@ -4,7 +4,7 @@ at a phone's, a tablet's and a TV's size, taken in headless Chromium from a real
 
     .venv/bin/python -m tests.screenshots
 
-tests/test_serve_a11y.py takes the same pictures into a temporary folder (and checks that no
+tests/serve/test_serve_a11y.py takes the same pictures into a temporary folder (and checks that no
 page is wider than its screen); a pixel that differs is no failure there: the PNGs in the
 repository are what this command last made.
 """
@@ -93,7 +93,7 @@ def headless_chromium() -> Iterator[Any]:
     """Debian's Chromium, headless, driven by Playwright (a ``Browser``) for the block."""
     from playwright.sync_api import sync_playwright
 
-    from tests.test_report_html import chromium
+    from tests.chromium import chromium
 
     with sync_playwright() as driver:
         browser = driver.chromium.launch(executable_path=chromium(), headless=True, args=FLAGS)

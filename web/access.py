@@ -5,7 +5,7 @@
   and the whole server :data:`SERVER_FREE` wrong an hour; past that every try waits, 1 s,
   then 2, 4, … at most :data:`WAIT_MOST` s, whichever address it comes from. That bounds the
   wrong tries of everyone together at :data:`MAX_WRONG_AN_HOUR` an hour, which
-  ``tests/test_serve_access.py`` checks against an attacker trying as fast as allowed.
+  ``tests/serve/test_serve_access.py`` checks against an attacker trying as fast as allowed.
 - **A token per device**: the right secret gives the device a token of its own in a cookie,
   valid for :data:`TOKEN_HOURS` hours, listed on the scorekeeper's page (which device, when
   admitted, last seen) and revocable there one by one. It is signed with a key made from the

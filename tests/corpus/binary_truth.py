@@ -12,7 +12,7 @@ after. In a match the last game is flagged `match_capped` when the points XG cou
 (`points_won`, what the file scored) exceed what the winner needed.
 
 BGBlitz .bgf files have no reader but gammonview here: their truth is their text twin's
-(truth.json), as is that of every .xg that has one; tests/test_binary_files.py pairs them.
+(truth.json), as is that of every .xg that has one; tests/engines/test_binary_files.py pairs them.
 
 Usage (in a venv with `pip install xgparse==0.1.3`):
     python3 binary_truth.py xg-binary -o binary-truth.json --root .

@@ -1,0 +1,191 @@
+"""The first hour at the command line: --version, shell completion, and help that reads well
+(an example in every command's help, and metavars in words, never Python types)."""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import subprocess
+import sys
+from importlib.metadata import version
+from typing import Any
+
+import pytest
+
+from tests.paths import ROOT
+
+
+def test_version_prints_the_installed_distributions_version(chouette):
+    assert chouette("--version").stdout == f"chouette {version('chouette')}\n"
+
+
+def test_version_opens_no_ledger_and_imports_no_database_code(tmp_path):
+    """``--version`` is as quick as ``--help``: no database layer, even with a --db that
+    does not exist (nothing is created there either)."""
+    missing = tmp_path / "nowhere" / "ledger.db"
+    probe = (
+        "import sys, cli\n"
+        "try:\n"
+        f"    cli.app(['--db', {str(missing)!r}, '--version'])\n"
+        "except SystemExit as done:\n"
+        "    assert done.code in (0, None), done.code\n"
+        "loaded = [m for m in ('db', 'sqlalchemy', 'sqlmodel') if m in sys.modules]\n"
+        "assert not loaded, loaded\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == f"chouette {version('chouette')}\n"
+    assert not missing.parent.exists()
+
+
+# ---------------------------------------------------------------- help in words
+
+
+def commands() -> dict[str, Any]:
+    """Every command of the app, by name, as Click sees it."""
+    from typer.main import get_command
+
+    from cli import app
+
+    group = get_command(app)
+    return {"": group, **group.commands}  # type: ignore[attr-defined]
+
+
+def test_help_shows_no_python_types(chouette):
+    for name in commands():
+        text = chouette(*([name] if name else []), "--help").stdout
+        assert not re.search(r"<[^>]*>|\{[A-Z]|\b(list|tuple|dict|set)\[", text), (name, text)
+
+
+def test_every_argument_and_option_has_a_metavar_in_words(chouette):
+    for name, command in commands().items():
+        text = chouette(*([name] if name else []), "--help").stdout
+        usage = text.splitlines()[0]
+        for param in command.params:
+            if param.param_type_name == "argument":
+                assert param.metavar and re.fullmatch(r"[A-Z_|=-]+|box\|team", param.metavar)
+                assert param.metavar in usage, (name, param.metavar, usage)
+                assert re.search(rf"^  {re.escape(param.metavar)}", text, re.M), (name, text)
+            elif not param.is_flag and not param.hidden:
+                assert param.metavar, (name, param.opts)
+                shown = f"{param.opts[0]} {param.metavar}"
+                assert shown in text, (name, shown, text)
+
+
+# ---------------------------------------------------------------- an example in every help
+
+
+def examples_in(text: str) -> list[list[str]]:
+    """The command lines of a help's ``Example:`` block, as the shell would split them."""
+    block = re.search(r"^  Examples?:\n\n((?:      chouette .*\n)+)", text, re.M)
+    assert block, text
+    return [shlex.split(line) for line in block.group(1).splitlines()]
+
+
+def test_every_command_shows_examples_verbatim_that_parse(chouette):
+    """Each command's help has an Example block, printed as written (not re-wrapped), and
+    each example is a command line chouette accepts: its command exists and its arguments
+    and options parse (checked by Click itself, without running anything)."""
+    found = commands()
+    group = found.pop("")
+    for name in found:
+        text = chouette(name, "--help").stdout
+        lines = examples_in(text)
+        assert any(name in words for words in lines), (name, lines)
+        for words in lines:
+            assert words[0] == "chouette"
+            root = group.make_context("chouette", words[1:])  # the global options parse
+            args = words[1:]
+            while args[0] in ("--db", "--session"):
+                args = args[2:]
+            used, *rest = args
+            assert used in found, (name, words)
+            found[used].make_context(used, rest, parent=root).close()
+            root.close()
+
+
+# ---------------------------------------------------------------- shell completion
+
+
+def complete(*words: str, env: dict[str, str] | None = None) -> list[str]:
+    """What bash completes after ``chouette WORDS`` (the last word is being typed), asked of
+    the real console script as the script ``--show-completion bash`` installs does."""
+    from tests.procs import script
+
+    line = ["chouette", *words]
+    done = subprocess.run(
+        [script()],
+        env={
+            **os.environ,
+            **(env or {}),
+            "_CHOUETTE_COMPLETE": "complete_bash",
+            "COMP_WORDS": " ".join(line),
+            "COMP_CWORD": str(len(line) - 1),
+        },
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+    assert done.returncode == 0 and not done.stderr, done.stderr
+    return done.stdout.split()
+
+
+def test_shell_completion_can_be_installed(chouette):
+    """Typed in bash, as a user installs it (Typer asks the process tree for the shell, so
+    the console script runs under bash, never under whatever started the tests)."""
+    from tests.procs import script as console_script
+
+    done = subprocess.run(
+        # "; exit" keeps bash there: a lone command would be exec'd in bash's place
+        ["bash", "-c", f"{shlex.quote(console_script())} --show-completion; exit"],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    script = done.stdout
+    assert "_CHOUETTE_COMPLETE=complete_bash" in script and "complete " in script
+    assert "--install-completion" in chouette("--help").stdout
+
+
+@pytest.mark.slow  # asks the console script a dozen times, as a shell does
+def test_shell_completion_completes_commands_and_players(chouette, tmp_path):
+    assert complete("sit") == ["sit-out", "sit-in"]
+    assert complete("take", "b") == []  # no ledger yet: nothing, and no error
+    chouette("new", "friday", "ann", "bob", "bea", "cat")
+    assert complete("take", "b") == ["bob", "bea"]
+    assert complete("pay", "c") == ["cat"]
+    assert complete("--session", "friday", "leave", "a") == ["ann"]
+    assert complete("--session", "nope", "leave", "a") == []
+    chouette("new", "saturday", "abe", "zed")
+    assert complete("sit-out", "") == ["abe", "zed"]
+    assert complete("--session", "friday", "sit-out", "a") == ["ann"]
+    other = tmp_path / "other.db"
+    assert complete("--db", str(other), "take", "") == []
+    assert not other.exists()
+
+
+# ------------------------------------------------------------ asking for help
+
+
+@pytest.mark.parametrize("args", [[], ["-h"], ["--help"], ["help"]])
+def test_chouette_alone_or_asking_for_help_prints_the_help_and_exits_0(chouette, args):
+    result = chouette(*args)
+    assert result.stdout.startswith("Usage: chouette [OPTIONS] COMMAND [ARGS]...")
+    assert "Commands:" in result.stdout and result.stderr == ""
+
+
+@pytest.mark.parametrize("args", [["help", "take"], ["take", "-h"], ["take", "--help"]])
+def test_help_for_one_command_is_that_commands_help(chouette, args):
+    result = chouette(*args)
+    assert result.stdout.startswith("Usage: chouette take [OPTIONS] [MEMBER]")
+
+
+def test_help_for_a_command_that_does_not_exist_is_a_usage_error(chouette):
+    result = chouette("help", "tkae", code=2)
+    assert result.stderr == "Error: there is no command 'tkae': `chouette help` lists them\n"

@@ -1,0 +1,498 @@
+"""The ledger on SQLite and PostgreSQL: round trips, settings, schema versions."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from datetime import UTC, datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import create_engine, inspect, text
+
+from chouette.errors import ChouetteError
+from chouette.game import Answer, Deal, Double, End
+from chouette.line import Line, new_line
+from chouette.rules import HouseRules
+from db import open_ledger
+from db.actions import play
+from db.codec import line_from_json, line_to_json
+from db.engine import connect, dispose_all
+from db.migrations import LATEST
+from db.values import Finished
+from tests.dump import Dump, dump
+from tests.paths import DATA
+
+pytestmark = pytest.mark.backends("sqlite", "postgres")
+
+WHEN = datetime(2026, 11, 20, 21, 30, tzinfo=UTC)
+
+
+@pytest.fixture
+def url(ledger_url):
+    return ledger_url
+
+
+@pytest.mark.backends("sqlite")  # no database
+def test_line_round_trips_through_json_with_partner_sitting_out_and_last_down():
+    line = Line(("ann", "pat", "bob", "cat", "dan"), frozenset({"cat"}), "pat", "dan")
+    assert line_from_json(line_to_json(line)) == line
+
+
+def test_a_game_in_progress_survives_a_restart(url):
+    rules = HouseRules(cubes="multi", auto_doubles=2)
+    with open_ledger(url, write=True, now=WHEN) as book:
+        info = book.create_session("friday", new_line(["ann", "bob", "cat"], rules), 250, rules)
+        play(book, info, [Double("box", ("bob",)), Answer("beaver", "bob")], None)
+    dispose_all()
+    with open_ledger(url, write=False, now=WHEN) as book:
+        info = book.session(None)
+        live = book.live(info)
+    assert info.rules == rules and info.stake == 250
+    assert live.number == 1 and live.game is not None
+    assert (live.game.cubes["bob"].value, live.game.cubes["bob"].offer.stage) == (2, "beaver")
+    assert info.created_at == WHEN
+
+
+def test_a_batch_the_database_refuses_is_refused_whole_with_a_message(url):
+    """The one writer of booked games (executemany on SQLite, COPY on PostgreSQL) reports a
+    refused row as any statement does, and the command writes nothing."""
+    rules = HouseRules()
+    with open_ledger(url, write=True, now=WHEN) as book:
+        info = book.create_session("friday", new_line(["ann", "bob"], rules), 100, rules)
+        play(book, info, [End("box")])
+    before = dump(url)
+    clash = (  # on SQLite no other command can have written meanwhile: writers queue
+        "a row clashes with one the ledger already holds"
+        if url.startswith("sqlite")
+        else "another command changed the ledger at the same moment, or a row clashes with one"
+    )
+    refused = pytest.raises(ChouetteError, match=clash)
+    with refused, open_ledger(url, write=True, now=WHEN) as book:
+        games = [
+            Finished(info.id, number, "engine", Line(("ann", "bob")), {"ann": 1, "bob": -1},
+                     {"ann": 100, "bob": -100}, WHEN, WHEN, detail="{}")
+            for number in (90, 91, 91)  # a number given twice: the database refuses the batch
+        ]  # fmt: skip
+        book.book_games(games)
+    assert dump(url) == before
+
+
+def test_times_come_back_as_utc(url):
+    local = datetime(2026, 11, 20, 22, 30, tzinfo=UTC).astimezone(timezone(timedelta(hours=-5)))
+    with open_ledger(url, write=True, now=local) as book:
+        info = book.create_session(
+            "friday", new_line(["ann", "bob"], HouseRules()), 100, HouseRules()
+        )
+        play(book, info, [End("box")], None)
+    with open_ledger(url, write=False, now=WHEN) as book:
+        entries = book.entries(None)
+    assert {e.at for e in entries} == {datetime(2026, 11, 20, 22, 30, tzinfo=UTC)}
+    assert all(e.at.tzinfo is UTC for e in entries)
+
+
+def test_a_refused_command_rolls_back_everything(url):
+    with open_ledger(url, write=True, now=WHEN) as book:
+        book.create_session("friday", new_line(["ann", "bob"], HouseRules()), 100, HouseRules())
+    with pytest.raises(ChouetteError), open_ledger(url, write=True, now=WHEN) as book:
+        info = book.session(None, lock=True)
+        play(book, info, [End("box")], None)  # books game 1 ...
+        raise ChouetteError("... and then the command is refused")
+    with open_ledger(url, write=False, now=WHEN) as book:
+        assert book.entries(None) == []
+        assert book.live(book.session(None)).number == 1
+
+
+def test_the_session_used_last_is_remembered_within_one_command_too(url):
+    rules = HouseRules()
+    with open_ledger(url, write=True, now=WHEN) as book:
+        book.create_session("friday", new_line(["ann", "bob"], rules), 100, rules)
+        book.create_session("saturday", new_line(["cat", "dan"], rules), 100, rules)
+        assert book.session(None).name == "saturday"
+        book.use("friday")
+        assert book.session(None).name == "friday"
+    with open_ledger(url, write=False, now=WHEN) as book:
+        assert [(s.name, s.current) for s in book.sessions()] == [
+            ("friday", True),
+            ("saturday", False),
+        ]
+
+
+def test_a_report_reads_one_snapshot_while_another_command_books_a_game(url):
+    """A report sees the ledger as it was when it began, not half of a game booked meanwhile
+    (SQLite's read transactions do this; on PostgreSQL it takes REPEATABLE READ)."""
+    rules = HouseRules()
+    with open_ledger(url, write=True, now=WHEN) as book:
+        book.create_session("friday", new_line(["ann", "bob", "cat"], rules), 100, rules)
+    with open_ledger(url, write=False, now=WHEN) as report:
+        info = report.session(None)
+        assert report.entries(info) == []
+        with open_ledger(url, write=True, now=WHEN) as other:  # another terminal ends game 1
+            play(other, other.session(None, lock=True), [End("box")])
+        assert report.sheet(info) == [] and report.totals(info) == {}
+    with open_ledger(url, write=False, now=WHEN) as report:
+        assert [line.number for line in report.sheet(report.session(None))] == [1]
+
+
+def test_a_command_that_waits_too_long_for_the_table_is_refused(url, monkeypatch):
+    """A writer waits for another's lock as long as the busy timeout, then gives up with a
+    message, having written nothing (SQLite's busy timeout; PostgreSQL's lock_timeout)."""
+    monkeypatch.setattr("db.locks.BUSY_TIMEOUT_MS", 300)
+    rules = HouseRules()
+    with open_ledger(url, write=True, now=WHEN) as book:
+        book.create_session("friday", new_line(["ann", "bob", "cat"], rules), 100, rules)
+    with open_ledger(url, write=True, now=WHEN) as book:
+        play(book, book.session(None, lock=True), [Double("box", ("bob",))], None)
+        with (
+            pytest.raises(ChouetteError, match="the ledger is busy") as refused,
+            open_ledger(url, write=True, now=WHEN) as other,
+        ):
+            play(other, other.session(None, lock=True), [End("box")])
+        assert "nothing was written" in str(refused.value)
+    with open_ledger(url, write=False, now=WHEN) as book:
+        live = book.live(book.session(None))
+        assert live.game is not None and len(live.game.events) == 1
+
+
+@pytest.mark.backends("sqlite")
+def test_sqlite_runs_in_wal_with_foreign_keys_and_a_busy_timeout(url):
+    engine = connect(url)
+    with engine.connect() as conn:
+        assert conn.execute(text("PRAGMA journal_mode")).scalar() == "wal"
+        assert conn.execute(text("PRAGMA foreign_keys")).scalar() == 1
+        assert conn.execute(text("PRAGMA busy_timeout")).scalar() == 30000
+
+
+def test_a_fresh_ledger_is_stamped_with_the_latest_schema(url):
+    connect(url)
+    assert dump(url)["schema_version"] == [(LATEST,)]
+
+
+def test_a_ledger_from_a_newer_chouette_is_refused(url):
+    connect(url)
+    dispose_all()
+    raw = create_engine(url)
+    with raw.begin() as conn:
+        conn.execute(text("UPDATE schema_version SET version = :v"), {"v": LATEST + 1})
+    raw.dispose()
+    with pytest.raises(ChouetteError, match="written by a newer chouette"):
+        connect(url)
+
+
+def schema(url: str) -> dict[str, object]:
+    """Tables, columns (name, type, nullable), indexes and unique constraints."""
+    engine = create_engine(url)
+    try:
+        insp = inspect(engine)
+        return {
+            table: (
+                sorted((c["name"], str(c["type"]), c["nullable"]) for c in insp.get_columns(table)),
+                sorted((i["name"], tuple(i["column_names"])) for i in insp.get_indexes(table)),
+                sorted(tuple(u["column_names"]) for u in insp.get_unique_constraints(table)),
+                sorted(
+                    (tuple(f["constrained_columns"]), f["referred_table"])
+                    for f in insp.get_foreign_keys(table)
+                ),
+            )
+            for table in sorted(insp.get_table_names())
+        }
+    finally:
+        engine.dispose()
+
+
+V1 = DATA / "ledger-v1.sqlite"
+
+
+def migrated(ledger: Path, version: int, tmp_path: Path) -> tuple[Dump, Dump]:
+    """A copy of an old ledger file opened (so migrated), with exactly a fresh ledger's
+    schema: its rows before and after."""
+    old = tmp_path / "old.sqlite"
+    shutil.copy(ledger, old)
+    before = dump(f"sqlite:///{old}")
+    assert before["schema_version"] == [(version,)]
+    connect(f"sqlite:///{old}")
+    fresh = tmp_path / "fresh.sqlite"
+    connect(f"sqlite:///{fresh}")
+    dispose_all()
+    assert schema(f"sqlite:///{old}") == schema(f"sqlite:///{fresh}")
+    after = dump(f"sqlite:///{old}")
+    assert after["schema_version"] == [(LATEST,)]
+    return before, after
+
+
+def assert_nights(before: list[Any], after: list[Any]) -> None:
+    """Schema 14: every session kept, with the night of the local date it began."""
+    assert [r[:-1] for r in after] == before != []
+    for row in after:
+        began = datetime.fromisoformat(row[-2]).replace(tzinfo=UTC)
+        assert row[-1] == began.astimezone().date().isoformat()
+
+
+@pytest.mark.backends("sqlite")
+def test_a_first_schema_ledger_migrates_to_exactly_the_fresh_schema(tmp_path):
+    before, after = migrated(V1, 1, tmp_path)
+    for table, rows in before.items():
+        if table in ("booking", "game"):  # one new column, empty
+            assert [r[:-1] for r in after[table]] != [] and len(after[table]) == len(rows)
+            assert {r[-1] for r in after[table]} == {None}
+        elif table == "session":
+            assert_nights(rows, after[table])
+        elif table != "schema_version":
+            assert after[table] == rows, table
+
+
+V3 = DATA / "ledger-v3.sqlite"
+
+
+@pytest.mark.backends("sqlite")
+def test_a_third_schema_ledger_migrates_and_notes_which_games_each_import_booked(tmp_path):
+    """ledger-v3.sqlite, written by schema 3: session money has s01 (games 1–50), a neutral
+    record citing game 1 of s05 (game 51), then s05 (games 52–70); friday one live game."""
+    before, after = migrated(V3, 3, tmp_path)
+    for table, rows in before.items():
+        if table == "source_file":  # two new columns
+            assert [r[:-2] for r in after[table]] == rows
+            ranges = {r[1]: r[-2:] for r in after[table]}
+            assert ranges == {
+                "s01_money_jacoby_beavers3.mat": (1, 50),
+                "cited.jsonl": (None, None),  # its game is known by another file's hash
+                "s05_money_nocube.mat": (52, 70),
+            }
+        elif table in ("game", "booking"):  # no identity; no charge (schema 13)
+            assert [r[:-1] for r in after[table]] == rows
+            assert {r[-1] for r in after[table]} == {None}
+        elif table == "session":
+            assert_nights(rows, after[table])
+        elif table != "schema_version":
+            assert after[table] == rows, table
+
+
+V4 = DATA / "ledger-v4.sqlite"
+
+
+@pytest.mark.backends("sqlite")
+def test_a_fourth_schema_ledger_migrates_unchanged_and_books_points_past_32_bits(
+    chouette, tmp_path, monkeypatch
+):
+    """ledger-v4.sqlite, written by schema 4: the club of test_transfer, whose friday game 3
+    is in progress with a deal of 3,000,000,000 points to eve. Migrated, every row is kept;
+    the game ends and books its points (SQLite's integers were 64 bits wide already, so
+    schema 6 changes nothing there)."""
+    before, after = migrated(V4, 4, tmp_path)
+    for table, rows in before.items():
+        if table in ("game", "booking"):  # schema 5's identities, 13's charges: empty
+            assert [r[:-1] for r in after[table]] == rows
+            assert {r[-1] for r in after[table]} == {None}
+        elif table == "session":
+            assert_nights(rows, after[table])
+        elif table != "schema_version":
+            assert after[table] == rows, table
+    monkeypatch.setenv("CHOUETTE_DB", str(tmp_path / "old.sqlite"))
+    chouette("--session", "friday", "end", "box")
+    standings = chouette.json("--session", "friday", "standings")["players"]
+    assert {
+        "name": "eve",
+        "points": 3000000000,
+        "cents": 300000000000,
+        "table_cents": 300000000000,
+        "paid_cents": 0,
+    } in standings
+    chouette("--session", "friday", "fee", "2", "--to", "eve", "--note", "room")  # schema 13
+    players = chouette.json("--session", "friday", "standings")["players"]
+    eve = next(p for p in players if p["name"] == "eve")
+    assert eve["cents"] == 300000000000 + 200 * (len(players) - 1)
+    chouette("check")
+
+
+@pytest.mark.backends("postgres")
+def test_points_widen_to_64_bits_when_a_postgresql_ledger_migrates(url, ledger_url):
+    """A PostgreSQL ledger of the schema before points were widened (its points columns
+    INTEGER, as schema 4 made them) migrates to exactly a fresh ledger's schema, every row
+    kept, and then books points past 32 bits."""
+    rules = HouseRules()
+    with open_ledger(url, write=True, now=WHEN) as book:
+        info = book.create_session("friday", new_line(["ann", "bob", "cat"], rules), 1, rules)
+        play(book, info, [Double("box", ("bob",)), Answer("take", "bob"), End("box")], None)
+    fresh = schema(url)
+    dispose_all()
+    raw = create_engine(url)
+    later = ("action", "preset", "session_origin", "chain", "game_digest", "charge")  # 7–13
+    with raw.begin() as conn:  # back to schema 5: points INTEGER, and no journal yet
+        conn.execute(text("ALTER TABLE session DROP COLUMN night"))
+        conn.execute(text("ALTER TABLE booking DROP COLUMN charge_id"))
+        for table in ("booking", "pair"):
+            conn.execute(text(f"ALTER TABLE {table} ALTER COLUMN points TYPE INTEGER"))
+        for table in reversed(later):
+            conn.execute(text(f"DROP TABLE {table}"))
+        conn.execute(text("UPDATE schema_version SET version = 5"))
+    raw.dispose()
+    old = dump(url)
+    assert schema(url) != fresh
+    connect(url)
+    dispose_all()
+    assert schema(url) == fresh
+    after = dump(url)
+    assert after["schema_version"] == [(LATEST,)]
+    assert all(after[table] == [] for table in later)
+    after["booking"] = [r[:-1] for r in after["booking"]]  # schema 13's charge_id, empty
+    assert [r[-1] for r in after["session"]] == [WHEN.astimezone().date().isoformat()]
+    after["session"] = [r[:-1] for r in after["session"]]  # schema 14's night
+    assert {t: r for t, r in after.items() if t not in ("schema_version", *later)} == {
+        t: r for t, r in old.items() if t != "schema_version"
+    }
+    with open_ledger(url, write=True, now=WHEN) as book:
+        info = book.session("friday", lock=True)
+        play(book, info, [Deal("cat", 3_000_000_000)], None)
+        play(book, info, [End("box")], None)
+    with open_ledger(url, write=False, now=WHEN) as book:
+        assert book.totals(None)["cat"] == (3_000_000_000 - 1, 3_000_000_000 - 1)
+
+
+@pytest.mark.backends("sqlite")
+def test_undo_takes_back_an_import_a_migrated_ledger_can_tell_apart(
+    chouette, tmp_path, monkeypatch
+):
+    old = tmp_path / "old.sqlite"
+    shutil.copy(V3, old)
+    monkeypatch.setenv("CHOUETTE_DB", str(old))
+    said = chouette("--session", "money", "undo").stdout
+    assert said == "Undone: took back the import of s05_money_nocube.mat (games 52–70).\n"
+    refused = chouette("--session", "money", "undo", code=1).stderr
+    assert refused == (
+        "Error: game 51 was imported by an older chouette that did not note which games each "
+        "file booked: undo cannot take it back\n"
+    )
+    assert chouette.json("--session", "money", "standings")["players"] == [
+        {"name": "Bob", "points": 4, "cents": 200, "table_cents": 200, "paid_cents": 0},
+        {"name": "Alice", "points": -4, "cents": -200, "table_cents": -200, "paid_cents": 0},
+    ]
+    chouette("check")
+
+
+@pytest.mark.backends("sqlite")
+def test_a_migrated_ledger_reports_what_it_held(chouette, tmp_path, monkeypatch):
+    old = tmp_path / "old.sqlite"
+    shutil.copy(V1, old)
+    monkeypatch.setenv("CHOUETTE_DB", str(old))
+    untouched = old.read_bytes()
+    refused = chouette("standings", "--all", code=1).stderr  # a report never migrates
+    assert refused == (
+        f"Error: the ledger at {old} was written by an older chouette (schema 1; this one "
+        f"uses {LATEST}): `chouette migrate` brings it up to date (so does any command that "
+        "writes); a report never changes the ledger\n"
+    )
+    assert old.read_bytes() == untouched
+    assert chouette("migrate").stdout == f"The ledger is up to date (schema {LATEST}).\n"
+    assert chouette.json("standings", "--all")["players"] == [
+        {"name": "Big Al", "points": 6, "cents": 600, "table_cents": 600, "paid_cents": 0},
+        {"name": "ann", "points": 2, "cents": 500, "table_cents": 500, "paid_cents": 0},
+        {"name": "eve", "points": 1, "cents": 250, "table_cents": 250, "paid_cents": 0},
+        {"name": "cat", "points": 0, "cents": 0, "table_cents": 0, "paid_cents": 0},
+        {"name": "dan", "points": 0, "cents": 0, "table_cents": 0, "paid_cents": 0},
+        {"name": "zoë", "points": -6, "cents": -600, "table_cents": -600, "paid_cents": 0},
+        {"name": "bob", "points": -3, "cents": -750, "table_cents": -750, "paid_cents": 0},
+    ]
+    status = chouette.json("--session", "friday", "status")
+    assert status["game"]["cubes"]["bob"]["pending"] == "box"
+    chouette("take", "bob")
+    chouette.json("end", "box")
+
+
+@pytest.mark.backends("sqlite")
+def test_undo_in_a_migrated_ledger_stops_at_a_line_change_it_cannot_take_back(
+    chouette, tmp_path, monkeypatch
+):
+    """ledger-v4.sqlite's friday: game 1, a change of the line (cat sits out), game 2 and
+    game 3 in progress, all before the journal. Undo takes back games 3 and 2 event by
+    event; the line change has no journal entry, so undo says it cannot go further (not
+    "undo that first", which it cannot do)."""
+    old = tmp_path / "old.sqlite"
+    shutil.copy(V4, old)
+    monkeypatch.setenv("CHOUETTE_DB", str(old))
+    chouette("migrate")
+    assert chouette("--session", "friday", "log").stdout == (
+        "Nothing in friday's journal: what was done there came before chouette kept one. undo "
+        "takes it back as an older chouette did: the last event, or the games of the last "
+        "file imported.\n"
+    )
+    for _ in range(5):
+        chouette("--session", "friday", "undo")
+    assert chouette("--session", "friday", "log").stdout == (
+        "Nothing done in friday yet that undo could take back.\n"
+    )
+    before = dump(f"sqlite:///{old}")
+    refused = chouette("--session", "friday", "undo", code=1).stderr
+    assert refused == (
+        "Error: the line has changed since game 1 ended, by a join, leave or sit-out made "
+        "before chouette kept a journal of what was done: undo cannot take game 1 back\n"
+    )
+    assert dump(f"sqlite:///{old}") == before
+    chouette("check")
+
+
+def test_small_settings_are_kept_by_prefix_and_leave_the_current_session_alone(url):
+    """What `chouette serve` keeps (its key, devices, codes): written, overwritten, removed,
+    read back by prefix (a `_` or `%` in the prefix is no wildcard); `current_session` is
+    `use`'s alone."""
+    rules = HouseRules()
+    with open_ledger(url, write=True, now=WHEN) as book:
+        book.create_session("friday", new_line(["ann", "bob"], rules), 100, rules)
+        book.put_settings({"serve.device.a": "1", "serve.device.b": "2", "serveXdevice.c": "3"})
+    with open_ledger(url, write=True, now=WHEN) as book:
+        book.put_settings({"serve.device.a": "10", "serve.device.b": None, "serve%x": "4"})
+        assert book.settings("serve.device.") == {"serve.device.a": "10"}
+        with pytest.raises(ChouetteError, match="current_session"):
+            book.put_settings({"current_session": "x"})
+    with open_ledger(url, write=False, now=WHEN) as book:
+        assert book.settings("serve.") == {"serve.device.a": "10"}
+        assert book.settings("serve%") == {"serve%x": "4"}
+        assert book.settings("serve_") == {}
+        assert book.current_name() == "friday"
+
+
+# ------------------------------------------------------------ old ledgers
+
+
+def drop_the_edition(ledger_url: str, session: str) -> None:
+    """The session as an older chouette stored it: house rules without an edition."""
+    engine = create_engine(ledger_url)
+    try:
+        with engine.begin() as conn:
+            rules = json.loads(
+                conn.execute(
+                    text("SELECT rules FROM session WHERE name = :n"), {"n": session}
+                ).scalar_one()
+            )
+            del rules["edition"]
+            conn.execute(
+                text("UPDATE session SET rules = :r WHERE name = :n"),
+                {"r": json.dumps(rules), "n": session},
+            )
+    finally:
+        engine.dispose()
+
+
+def test_a_session_of_an_older_chouette_keeps_its_scoring_and_checks_clean(chouette, ledger_url):
+    for name in ("old", "new"):
+        chouette(
+            "new", name, "B", "C", "P", "M1", "M2", "--acting-captain", "inherit",
+            "--partner-from", "5", "--player-stake", "P=0.25",
+        )  # fmt: skip
+    drop_the_edition(ledger_url, "old")
+    assert "edition 1 (older scoring)" in chouette("--session", "old", "sheet").stdout
+    for name in ("old", "new"):
+        chouette("--session", name, "double", "C", "M1", "M2")
+        chouette("--session", name, "drop", "--all")
+    booked = {
+        name: {
+            p["name"]: p["cents"] for p in chouette.json("--session", name, "standings")["players"]
+        }
+        for name in ("old", "new")
+    }
+    # the box side wins 3 points; the partner's share is 1 point, at P's own 0.25 since edition 2
+    assert booked["old"] == {"B": 200, "P": 100, "C": -100, "M1": -100, "M2": -100}
+    assert booked["new"] == {"B": 275, "P": 25, "C": -100, "M1": -100, "M2": -100}
+    assert chouette.json("--session", "old", "status")["line"] == ["B", "P", "C", "M1", "M2"]
+    assert chouette.json("--session", "new", "status")["line"] == ["B", "P", "M1", "M2", "C"]
+    assert chouette("check").stdout.startswith("The ledger is consistent")

@@ -1,0 +1,212 @@
+"""The reason for every decision (chouette/game.py, outcome.py, line.py): each rotation,
+partnership, booking and refusal says which rule decided it, in plain sentences computed
+where the rules decide (a stored game replays the same reasons: ``tests/cli/test_why_cli.py``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from chouette.errors import RuleError
+from chouette.game import apply
+from chouette.rules import HouseRules
+from tests.table import ev, outcome, play, seats
+
+# ------------------------------------------------------------ the box's retention
+
+
+@pytest.mark.parametrize(
+    ("rules", "events", "why"),
+    [
+        (HouseRules(), ["end box"], "box stays: captain rule, C lost to the box (-1)"),
+        (HouseRules(), ["end team"], "box goes: captain rule, C beat the box (+1)"),
+        (HouseRules(), ["deal C 0", "end box"],
+         "box goes: captain rule, C dealt at 0 with the box (0)"),
+        (HouseRules(edition=3), ["deal C 0", "end team"],
+         "box stays: captain rule, C dealt at 0 with the box (as editions 2 and 3 scored it: a "
+         "session started since gives the box to the captain)"),
+        (HouseRules(edition=1), ["deal C 0", "end box"],
+         "box goes: captain rule, C dealt at 0 with the box (0)"),
+        (HouseRules(retention="net-profit"), ["double M1", "drop M1", "end team"],
+         "box goes: net-profit rule, box 0, not > 0"),
+        (HouseRules(retention="net-profit"), ["double C", "drop C", "end box"],
+         "box stays: net-profit rule, box +2 > 0"),
+        (HouseRules(retention="net-not-loss"), ["double M1", "drop M1", "end team"],
+         "box stays: net-not-loss rule, box 0 ≥ 0"),
+        (HouseRules(retention="net-not-loss"), ["end team"],
+         "box goes: net-not-loss rule, box -2 < 0"),
+        (HouseRules(retention="beat-all"), ["end box"],
+         "box stays: beat-all rule, the box beat every member"),
+        (HouseRules(retention="beat-all"), ["double M1 --by member", "drop M1", "end box"],
+         "box goes: beat-all rule, M1 was not beaten"),
+    ],
+)  # fmt: skip
+def test_each_retention_rule_says_why_the_box_stays_or_goes(rules, events, why):
+    found = outcome(play("B | C, M1", *events, rules=rules)).why
+    assert why in found
+
+
+# ------------------------------------------------------------ the rotation
+
+
+@pytest.mark.parametrize(
+    ("seated", "rules", "events", "next_line", "why"),
+    [
+        ("B | C, M1, M2", HouseRules(), ["end box"], "B | M1, M2, C",
+         "B keeps the box; C, the captain, goes to the bottom of the line"),
+        ("B | C, M1, M2", HouseRules(), ["end team"], "C | M1, M2, B",
+         "C takes the box; B goes to the bottom of the line"),
+        ("B | C, M1, M2", HouseRules(retention="net-profit"), ["double M1 --by member",
+         "drop M1", "double M2 --by member", "drop M2", "end box"], "M1 | M2, C, B",
+         "double stand-up: C lost to the box too, so M1, next in line, takes the box; C and "
+         "then B go to the bottom of the line"),
+        ("B+P | C, M1, M2", HouseRules(partner_from=5), ["end team"], "C+M1 | P, M2, B",
+         "C takes the box; B goes to the bottom of the line; P, the box's partner, becomes "
+         "captain"),
+    ],
+)  # fmt: skip
+def test_the_rotation_says_who_moved_where(seated, rules, events, next_line, why):
+    done = outcome(play(seats(seated, rules), *events, rules=rules))
+    assert done.next_line.describe() == next_line
+    assert why in done.why
+
+
+def test_a_partnership_says_why_it_begins_and_ends():
+    rules = HouseRules(partner_from=5)
+    done = outcome(play(seats("B+P | C, M1, M2", rules), "end team", rules=rules))
+    assert done.why[-2:] == (
+        "P is no longer the box's partner: the box changed hands",
+        "M1 becomes the box's partner: 5 seated, a partner from 5 (the next after the box)",
+    )
+
+
+# ------------------------------------------------------------ the booking
+
+
+@pytest.mark.parametrize(
+    ("rules", "events", "why"),
+    [
+        (HouseRules(), ["end team gammon"],
+         ["the gammon counts single for C and M1: Jacoby, their cubes centred"]),
+        (HouseRules(), ["double C", "take C", "end box backgammon"],
+         ["the backgammon counts single for M1: Jacoby, M1's cube centred",
+          "the backgammon counts in full for C: C's cube was turned (Jacoby)"]),
+        (HouseRules(auto_doubles=1), ["auto", "end team gammon"],
+         ["the gammon counts single for C and M1: Jacoby, their cubes centred"]),
+        (HouseRules(jacoby=False), ["end box gammon"],
+         ["the gammon counts in full for C and M1: no Jacoby rule"]),
+        (HouseRules(jacoby_scope="any-cube-turned"), ["end box gammon"],
+         ["the gammon counts single for C and M1: no cube of the game was turned (Jacoby, "
+          "any-cube-turned)"]),
+        (HouseRules(jacoby_scope="any-cube-turned"), ["double C", "take C", "end box gammon"],
+         ["the gammon counts in full for C and M1: a cube of the game was turned and "
+          "accepted (Jacoby, any-cube-turned)"]),
+        (HouseRules(resignations="per-member"), ["resign gammon M1", "resign-accept M1"],
+         ["the resigned gammon counts single for M1: Jacoby, M1's cube centred"]),
+        (HouseRules(), ["end team"], []),
+    ],
+)  # fmt: skip
+def test_how_a_gammon_counts_and_why(rules, events, why):
+    game = play("B | C, M1", *events, rules=rules)
+    scoring = [w for w in game.why if "counts" in w]
+    assert scoring == why
+
+
+def test_the_partners_share_and_the_pairs_stakes_say_why():
+    rules = HouseRules(partner_from=4)
+    game = play(seats("B+P | C, M1", rules), "end team", rules=rules)
+    done = outcome(game, {"B": 200, "P": 200, "C": 100, "M1": 200})
+    assert done.why[:2] == (
+        "C and B play at 1.00 a point, the lower of their stakes (1.00 and 2.00)",
+        "P, the box's partner, takes 50% of the box side's -2: -1, and the box -1 "
+        "(partner-share 50)",
+    )
+
+
+# ------------------------------------------------------------ the captain out
+
+
+def test_the_captain_drops_and_the_acting_captain_plays_the_board_keeping_the_seat():
+    game = play("B | C, M1, M2", "double C M1", "drop C", "take M1")
+    assert game.why == (
+        "the captain, C, is out (C dropped): M1 is acting captain; C's own result decides the "
+        "rotation (acting-captain keep-seat)",
+    )
+    done = outcome(apply(game, ev("end team")))
+    assert "box stays: captain rule, C lost to the box (-1)" in done.why
+
+
+def test_the_captain_drops_and_the_acting_captain_inherits_the_seat():
+    rules = HouseRules(acting_captain="inherit")
+    game = play("B | C, M1, M2", "double C M1", "drop C", "take M1", rules=rules)
+    assert game.why == (
+        "the captain, C, is out (C dropped): M1 is acting captain and takes the captain's seat "
+        "(acting-captain inherit); C, who lost, goes to the bottom of the line at once",
+    )
+    done = outcome(apply(game, ev("end team")))
+    assert "box goes: captain rule, M1 (the captain by inherit) beat the box (+2)" in done.why
+
+
+def test_an_acting_captain_out_in_turn_hands_the_board_on():
+    game = play("B | C, M1, M2", "double C", "drop C", "double M1", "drop M1")
+    assert game.why[-1] == (
+        "the acting captain, M1, is out (M1 dropped): M2 is acting captain; C's own result "
+        "decides the rotation (acting-captain keep-seat)"
+    )
+
+
+# ------------------------------------------------------------ refusals name their rule
+
+
+@pytest.mark.parametrize(
+    ("rules", "events", "event", "message"),
+    [
+        (HouseRules(beavers=False, raccoons=False), ["double C"], "beaver C",
+         "C cannot beaver: beavers are off in this session (house rule --no-beavers)"),
+        (HouseRules(raccoons=False), ["double C", "beaver C"], "raccoon C",
+         "B cannot raccoon: raccoons are off in this session (house rule --no-raccoons)"),
+        (HouseRules(beavers_by="team"), ["double C --by member"], "beaver C",
+         "B cannot beaver: only the team's members may beaver in this session (house rule "
+         "beavers-by team)"),
+        (HouseRules(beaver_limit=1), ["double C", "beaver C"], "raccoon C",
+         "B cannot raccoon: C's cube has had a beaver this game, the limit (beaver-limit 1)"),
+        (HouseRules(max_cube=2), ["double C", "take C"], "double C --by member",
+         "C cannot double: the cube would pass the maximum of 2 (house rule max-cube 2)"),
+        (HouseRules(box_doubles="same-level"), [], "double C",
+         "the box must double M1 too: under box-doubles same-level every cube at the same "
+         "level doubles together"),
+        (HouseRules(box_doubles="with-captain"), [], "double M1",
+         "the box must double the captain, C, too: under box-doubles with-captain the "
+         "captain's cube is doubled whenever the box doubles a cube at its level (M1 at 1)"),
+        (HouseRules(box_takes="half"), ["double C --by member", "double M1 --by member"],
+         "take C", None),
+        (HouseRules(box_takes="half"), ["double C --by member", "double M1 --by member",
+         "take C"], "drop M1",
+         "the box cannot drop M1's double: with two members the box takes both doubles (C "
+         "and M1) or drops both (house rule box-takes half; it took C's and did not take "
+         "M1's)"),
+        (HouseRules(mandatory_beaver=True), ["double C M1", "drop M1"], "take C",
+         "C is the only one to take the box's double: under the house rule mandatory-beaver C "
+         "must beaver or drop"),
+        (HouseRules(deals=False), [], "deal C 1",
+         "deals are off in this session (house rule --no-deals: no settlements): play the "
+         "game out"),
+        (HouseRules(), [], "extra C M1",
+         "extras are off in this session (house rule --extras)"),
+        (HouseRules(extras=True), ["extra C M1"], "double-extra C M1",
+         "an extra's cube is not redoubled in this session (house rule --extra-redoubles)"),
+        (HouseRules(), [], "resign single C",
+         "the box resigns the whole board in this session: end team --resigned (house rule "
+         "--resignations per-member lets it resign to some members)"),
+        (HouseRules(), [], "carry accept 1",
+         "automatic doubles do not carry over in this session (house rule auto-past-limit "
+         "ignored)"),
+    ],
+)  # fmt: skip
+def test_each_refusal_names_the_house_rule_that_decided_it(rules, events, event, message):
+    game = play("B | C, M1", *events, rules=rules)
+    if message is None:  # (the first answer of a round: allowed)
+        apply(game, ev(event))
+        return
+    with pytest.raises(RuleError) as refused:
+        apply(game, ev(event))
+    assert str(refused.value) == message

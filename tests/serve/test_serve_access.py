@@ -1,0 +1,559 @@
+"""Who may do what on ``chouette serve``'s pages (``web.access``), first on its own with a
+clock the test turns, then on a real server on 127.0.0.1: wrong PINs guessed from addresses
+rotating through 127.x.y.z are slowed for the whole server, a device keeps a token of its
+own (listed, revocable, expiring; never locked out by others' wrong PINs), a restart with the
+same PIN keeps the devices in and another PIN signs them out at once, and a phone speaks for
+the one player whose code it gave, and never for the scorekeeper.
+"""
+
+from __future__ import annotations
+
+import bisect
+import json
+import re
+import socket
+import threading
+from datetime import UTC, datetime, timedelta
+from itertools import pairwise
+from urllib.parse import urlencode
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from markupsafe import escape
+
+from tests import procs
+from tests.paths import ROOT
+from tests.serving import PIN, Keeper, Server, Stream, serving
+from web.access import (
+    CODES,
+    DEVICE,
+    DEVICE_TRIES,
+    MAX_WRONG_AN_HOUR,
+    SECRET,
+    SERVER_FREE,
+    SERVER_WINDOW,
+    TOKEN_HOURS,
+    WAIT_MOST,
+    WRONG_CODE,
+    WRONG_PIN,
+    Access,
+    Gate,
+    Memory,
+    Refusal,
+    Who,
+    describe,
+    load,
+)
+
+EVENING = datetime(2026, 3, 6, 19, 0, tzinfo=UTC)
+
+
+class Clocks:
+    """The wall clock (tokens) and the monotonic one (the gate), turned by the test."""
+
+    def __init__(self) -> None:
+        self.wall = EVENING
+        self.seconds = 1000.0
+
+    def now(self) -> datetime:
+        return self.wall
+
+    def tick(self) -> float:
+        return self.seconds
+
+    def wait(self, seconds: float) -> None:
+        self.wall += timedelta(seconds=seconds)
+        self.seconds += seconds
+
+
+def started(store: Memory, clocks: Clocks, pin: str = PIN) -> tuple[Access, list[str]]:
+    notes: list[str] = []
+    access, writes = load(pin, store, clocks.now, Gate(clocks.tick, notes.append))
+    store.put_settings(writes)
+    return access, notes
+
+
+def admitted(result: tuple[str, dict[str, str | None]] | Refusal, store: Memory) -> str:
+    assert not isinstance(result, Refusal), result
+    token, writes = result
+    store.put_settings(writes)
+    return token
+
+
+# ---------------------------------------------------------------- guessing, on its own
+
+
+def attack(gate: Gate, clocks: Clocks, pauses: list[float], hours: float) -> list[float]:
+    """An attacker with a new address for every try, trying as soon as the server lets it
+    (plus a pause of its choosing): the times of its wrong tries."""
+    times: list[float] = []
+    start = clocks.seconds
+    tries = 0
+    while clocks.seconds - start < hours * 3600:
+        address = f"127.{tries // 65536 % 256}.{tries // 256 % 256}.{tries % 256}"
+        if gate.closed(address) is not None:
+            clocks.wait(max(gate.shut_until - clocks.seconds, 0.0) + 1e-6)
+            continue
+        gate.wrong(address)
+        times.append(clocks.seconds - start)
+        tries += 1
+        clocks.wait(pauses[tries % len(pauses)] if pauses else 0.0)
+    return times
+
+
+def most_in_an_hour(times: list[float]) -> int:
+    return max((bisect.bisect_left(times, t + 3600) - i for i, t in enumerate(times)), default=0)
+
+
+def test_rotating_addresses_get_at_most_the_stated_wrong_tries_an_hour():
+    """The attacker of issue 26 (a new 127.x.y.z for every few tries) as fast as it can:
+    exactly the bound the README states, the waits growing to a minute, and the log told."""
+    clocks = Clocks()
+    notes: list[str] = []
+    gate = Gate(clocks.tick, notes.append)
+    times = attack(gate, clocks, [], hours=6)
+    assert most_in_an_hour(times) == MAX_WRONG_AN_HOUR == 74
+    assert times[:SERVER_FREE] == [0.0] * SERVER_FREE  # the first few at once
+    after = times[SERVER_FREE - 1 :]
+    gaps = [round(b - a) for a, b in pairwise(after)]
+    assert gaps[:7] == [1, 2, 4, 8, 16, 32, 60] and set(gaps[7:]) == {WAIT_MOST}
+    # a six-digit PIN: 10**6 PINs at 74 an hour is over 13,000 hours to try them all
+    assert 10**6 / MAX_WRONG_AN_HOUR > 13_000
+    assert notes[0] == (
+        "10 wrong PINs or codes within the hour (10 addresses in the last minute): each "
+        "further try waits 1 s; devices already admitted are not affected"
+    )
+    assert len(notes) <= 6 + 6 * 6  # each longer wait, then once every ten minutes
+    readme = " ".join((ROOT / "README.md").read_text().split())
+    assert f"at most {MAX_WRONG_AN_HOUR} wrong PINs or codes an hour" in readme
+
+
+@given(st.lists(st.floats(0, 120), min_size=1, max_size=30), st.floats(0.5, 3))
+def test_no_attacker_gets_more_wrong_tries_into_any_hour(pauses, hours):
+    """Whatever pauses an attacker makes between tries, no hour holds more than the bound."""
+    clocks = Clocks()
+    times = attack(Gate(clocks.tick, lambda _: None), clocks, pauses, hours)
+    assert most_in_an_hour(times) <= MAX_WRONG_AN_HOUR
+
+
+def test_one_address_waits_a_minute_after_five_wrong_tries():
+    clocks = Clocks()
+    gate = Gate(clocks.tick, lambda _: None)
+    for _ in range(DEVICE_TRIES):
+        assert gate.closed("10.0.0.7") is None
+        gate.wrong("10.0.0.7")
+    shut = gate.closed("10.0.0.7")
+    assert shut == Refusal(
+        "too many wrong PINs or codes from this device: wait a minute and try again", 60
+    )
+    assert gate.closed("10.0.0.8") is None  # another device may still try
+    clocks.wait(60)
+    assert gate.closed("10.0.0.7") is None
+    clocks.wait(SERVER_WINDOW)
+    assert gate.closed("10.0.0.9") is None
+    assert not gate.everyone and not gate.by_address  # nothing kept of the old tries
+
+
+# ---------------------------------------------------------------- tokens, on their own
+
+
+def test_the_pin_gives_each_device_a_token_of_its_own_that_expires():
+    store, clocks = Memory(), Clocks()
+    access, _ = started(store, clocks)
+    phone = admitted(access.enter_pin("10.0.0.2", PIN, "Mozilla (iPhone) Safari/604", ""), store)
+    clocks.wait(60)
+    tablet = admitted(access.enter_pin("10.0.0.3", f" {PIN} ", "Chrome/120 Android", ""), store)
+    assert phone != tablet
+    assert access.who(phone, "friday") == Who(phone.split(".")[0], keeper=True)
+    assert [(d.label, d.address) for d in access.listed()] == [
+        ("Chrome on Android", "10.0.0.3"),
+        ("Safari on iPhone", "10.0.0.2"),
+    ]
+    assert access.enter_pin("10.0.0.4", "1357", "", "") == Refusal(WRONG_PIN)
+    # a token changed by a letter, or made up, admits nobody
+    ident, signature = phone.split(".")
+    other = "0" if signature[-1] != "0" else "1"
+    for forged in (f"{ident}.{signature[:-1]}{other}", f"{ident}x.{signature}", ident, "", "a.b"):
+        assert access.who(forged, "friday") == Who()
+    clocks.wait(TOKEN_HOURS * 3600 - 61)
+    assert access.who(phone, "friday").keeper
+    clocks.wait(1)
+    assert access.who(phone, "friday") == Who()
+    assert [d.address for d in access.listed()] == ["10.0.0.3"]
+
+
+def test_a_device_signed_out_is_refused_and_the_others_stay_in():
+    store, clocks = Memory(), Clocks()
+    access, _ = started(store, clocks)
+    phone = admitted(access.enter_pin("10.0.0.2", PIN, "", ""), store)
+    tablet = admitted(access.enter_pin("10.0.0.3", PIN, "", ""), store)
+    store.put_settings(access.revoke(phone.split(".")[0]))
+    assert access.who(phone, None) == Who() and access.who(tablet, None).keeper
+    assert list(store.settings(DEVICE)) == [DEVICE + tablet.split(".")[0]]
+
+
+def test_a_restart_with_the_same_pin_keeps_the_devices_and_another_pin_ends_them():
+    store, clocks = Memory(), Clocks()
+    access, _ = started(store, clocks)
+    phone = admitted(access.enter_pin("10.0.0.2", PIN, "", ""), store)
+    gone = admitted(access.enter_pin("10.0.0.3", PIN, "", ""), store)
+    store.put_settings(access.revoke(gone.split(".")[0]))
+    secret = store.settings(SECRET)[SECRET]
+    assert len(bytes.fromhex(secret)) == 32
+    again, _ = started(store, clocks)  # the same PIN
+    assert again.who(phone, None).keeper and again.who(gone, None) == Who()
+    assert store.settings(SECRET)[SECRET] == secret  # made once, kept
+    other, _ = started(store, clocks, pin="97531")  # a new PIN
+    assert other.who(phone, None) == Who() and other.listed() == []
+    clocks.wait(TOKEN_HOURS * 3600)
+    started(store, clocks)  # expired devices are cleared from the ledger at the next start
+    assert store.settings(DEVICE) == {}
+
+
+def test_a_damaged_device_or_codes_setting_is_dropped_not_a_crash():
+    store, clocks = Memory(), Clocks()
+    store.put_settings({DEVICE + "x": "{not json", CODES: "[1, 2]", SECRET: "zz"})
+    access, _ = started(store, clocks)
+    assert access.listed() == [] and store.settings(DEVICE) == {}
+    assert CODES not in store.values and len(bytes.fromhex(store.values[SECRET])) == 32
+
+
+# ---------------------------------------------------------------- players' codes, on their own
+
+
+def test_a_code_admits_its_player_and_nobody_else():
+    store, clocks = Memory(), Clocks()
+    access, _ = started(store, clocks)
+    players = ("ann", "bob", "Big Al")
+    codes = {p: access.code("friday", p) for p in players}
+    assert len(set(codes.values())) == 3
+    assert all(re.fullmatch(r"[2-9A-HJKMNP-Z]{8}", c) for c in codes.values())
+    bob = admitted(access.enter_code("10.0.0.5", codes["bob"], "", "", "friday", players), store)
+    assert access.who(bob, "friday") == Who(bob.split(".")[0], keeper=False, player="bob")
+    assert access.who(bob, "saturday").player is None  # another session: nobody's phone
+    # typed by hand: lower case, with the dash the page shows
+    typed = codes["ann"][:4].lower() + "-" + codes["ann"][4:].lower()
+    ann = admitted(access.enter_code("10.0.0.6", typed, "", "", "friday", players), store)
+    assert access.who(ann, "friday").player == "ann"
+    # bob's code is no code for saturday, nor for another PIN's server
+    refused = access.enter_code("10.0.0.5", codes["bob"], "", "", "saturday", players)
+    assert refused == Refusal(WRONG_CODE)
+    other, _ = started(Memory(), clocks)
+    assert other.code("friday", "bob") != codes["bob"]
+    # a new code: the old one admits nobody, the phone already in stays in
+    store.put_settings(access.new_code("friday", "bob"))
+    assert access.code("friday", "bob") != codes["bob"]
+    assert access.enter_code("10.0.0.7", codes["bob"], "", "", "friday", players) == Refusal(
+        WRONG_CODE
+    )
+    assert access.who(bob, "friday").player == "bob"
+    again, _ = started(store, clocks)  # and it stays new after a restart
+    assert again.code("friday", "bob") == access.code("friday", "bob")
+
+
+def test_a_code_never_makes_a_phone_the_scorekeepers_and_the_pin_keeps_its_player():
+    store, clocks = Memory(), Clocks()
+    access, _ = started(store, clocks)
+    code = access.code("friday", "ann")
+    phone = admitted(access.enter_code("10.0.0.5", code, "", "", "friday", ["ann"]), store)
+    assert not access.who(phone, "friday").keeper
+    # ann is the scorekeeper too: the PIN on the same phone keeps its token and its player
+    same = admitted(access.enter_pin("10.0.0.5", PIN, "", phone), store)
+    assert same == phone
+    assert access.who(phone, "friday") == Who(phone.split(".")[0], keeper=True, player="ann")
+    assert len(access.listed()) == 1
+
+
+def test_wrong_codes_count_with_wrong_pins():
+    store, clocks = Memory(), Clocks()
+    access, _ = started(store, clocks)
+    for i in range(SERVER_FREE):
+        address = f"10.0.1.{i}"
+        result = (
+            access.enter_code(address, "AAAAAAAA", "", "", "friday", ["ann"])
+            if i % 2
+            else access.enter_pin(address, "0000", "", "")
+        )
+        assert isinstance(result, Refusal) and not result.wait
+    shut = access.enter_pin("10.0.2.1", PIN, "", "")
+    assert shut == Refusal("too many wrong PINs or codes on this server: try again in 1 s", 1)
+
+
+@pytest.mark.parametrize(
+    ("agent", "said"),
+    [
+        ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_2 like Mac OS X) AppleWebKit/605.1.15 "
+         "(KHTML, like Gecko) Version/17.2 Mobile/15E148 Safari/604.1", "Safari on iPhone"),
+        ("Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
+         "Chrome/120.0.0.0 Mobile Safari/537.36", "Chrome on Android"),
+        ("Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) "
+         "Chrome/120.0.0.0 Safari/537.36 Edg/120.0.0.0", "Edge on Windows"),
+        ("Mozilla/5.0 (Macintosh; Intel Mac OS X 14.2; rv:121.0) Gecko/20100101 Firefox/121.0",
+         "Firefox on Mac"),
+        ("Python-urllib/3.11", "a script"),
+        ("", "a browser"),
+    ],
+)  # fmt: skip
+def test_a_device_is_named_as_a_person_would(agent, said):
+    assert describe(agent) == said
+
+
+# ---------------------------------------------------------------- a real server
+
+
+def form(server: Server, path: str, fields: dict[str, str], cookie: str = "",
+         source: str | None = None) -> tuple[int, str, dict[str, str]]:  # fmt: skip
+    conn = server.connection(source=source)
+    headers = {"Content-Type": "application/x-www-form-urlencoded"}
+    if cookie:
+        headers["Cookie"] = cookie
+    conn.request("POST", path, body=urlencode(fields), headers=headers)
+    response = conn.getresponse()
+    text = response.read().decode("utf-8")
+    conn.close()
+    return response.status, text, {k.lower(): v for k, v in response.getheaders()}
+
+
+def cookie_of(headers: dict[str, str]) -> str:
+    return headers.get("set-cookie", "").split(";", 1)[0]
+
+
+def codes_on(page: str) -> dict[str, str]:
+    """Each player's code as the scorekeeper's page shows it."""
+    return dict(re.findall(r'<li data-player="([^"]+)">\s*<details><summary><span '
+                           r'class="who">[^<]*</span> <code class="code">([^<]+)</code>',
+                           page))  # fmt: skip
+
+
+def phone_of(server: Server, keeper: Keeper, player: str) -> str:
+    """The cookie of a phone that gave ``player``'s code, read off the keeper's page."""
+    codes = codes_on(server.get("/keeper", {"Cookie": keeper.cookie})[1])
+    return cookie_of(form(server, "/me", {"code": codes[player]})[2])
+
+
+@pytest.mark.slow
+def test_pins_guessed_from_rotating_addresses_are_slowed_for_the_whole_server(ledger_url):
+    """Issue 26: four wrong PINs each from many 127.x.y.z addresses used to go on for ever
+    (150 guesses found a six-digit PIN). Now the whole server waits after ten, whatever
+    the address; the keeper's device, already in, goes on playing; the log says it once."""
+    procs.ok(ledger_url, "new", "friday", "ann", "bob", "cat")
+    with serving(ledger_url) as server:
+        keeper = Keeper(server, source="127.0.0.2")
+        assert keeper.status == 303
+        statuses = []
+        for i in range(SERVER_FREE + 5):
+            guess = Keeper(server, f"{100000 + i}", source=f"127.1.{i // 3}.{i % 3 + 1}")
+            statuses.append((guess.status, bool(guess.cookie)))
+        assert statuses[:SERVER_FREE] == [(403, False)] * SERVER_FREE
+        assert statuses[SERVER_FREE:] == [(429, False)] * 5  # refused before any check
+        # the right PIN from a new address waits too, and says how long
+        late = Keeper(server, source="127.9.9.9")
+        assert late.status == 429 and not late.cookie and late.retry_after in ("1", "2")
+        assert "too many wrong PINs or codes on this server: try again in" in late.page
+        # the device already admitted is never locked out
+        assert keeper.act("double-member", "friday", 1, member="bob")[0] == (
+            "Game 1: bob doubles the box."
+        )
+        status, page = server.get("/keeper", {"Cookie": keeper.cookie}, source="127.0.0.2")
+        assert status == 200 and 'id="controls"' in page
+    log = server.stopped or ""
+    assert log.count("wrong PINs or codes within the hour") == 1
+    assert "Warning: 10 wrong PINs or codes within the hour (" in log
+
+
+@pytest.mark.slow
+def test_each_device_gets_its_own_token_listed_and_revocable_on_the_keeper_page(ledger_url):
+    procs.ok(ledger_url, "new", "friday", "ann", "bob")
+    with serving(ledger_url) as server:
+        phone, tablet = Keeper(server), Keeper(server)
+        assert phone.cookie != tablet.cookie
+        assert "Max-Age=43200" in phone.set_cookie and "HttpOnly" in phone.set_cookie
+        assert "SameSite=strict" in phone.set_cookie and "Secure" not in phone.set_cookie
+        status, page = server.get("/keeper", {"Cookie": phone.cookie})
+        assert status == 200
+        rows = re.findall(r'<li class="device" data-device="([^"]+)">', page)
+        assert len(rows) == 2 and "(this one)" in page and "Sign out" in page
+        tablet_id = tablet.cookie.split("=", 1)[1].split(".")[0]
+        board = Stream(server, "/keeper/events", headers={"Cookie": tablet.cookie})
+        board.wait_for(lambda e: e.kind == "controls")
+        # the phone signs the tablet out: its actions are refused, its stream ends at once
+        status, _, headers = form(server, "/keeper/devices", {"revoke": tablet_id}, phone.cookie)
+        assert status == 303 and headers["location"] == "/keeper#devices"
+        assert board.ended.wait(10)
+        status, answer = tablet.post({"act": "undo", "session": "friday"})
+        assert status == 401 and answer["ok"] is False
+        assert Stream(server, "/keeper/events", headers={"Cookie": tablet.cookie}).status == 401
+        status, page = server.get("/keeper", {"Cookie": tablet.cookie})
+        assert 'id="pin-form"' in page
+        status, page = server.get("/keeper", {"Cookie": phone.cookie})
+        assert len(re.findall(r'<li class="device"', page)) == 1
+        # a device that is not there, or a form from another site, changes nothing
+        status, text, _ = form(server, "/keeper/devices", {"revoke": "nobody"}, phone.cookie)
+        assert (status, text) == (
+            404, "Error: there is no such device signed in (signed out already?)\n"
+        )  # fmt: skip
+        conn = server.connection()
+        conn.request("POST", "/keeper/devices", body=urlencode({"revoke": "x"}), headers={
+            "Content-Type": "application/x-www-form-urlencoded", "Cookie": phone.cookie,
+            "Origin": "http://evil.example"})  # fmt: skip
+        assert conn.getresponse().status == 403
+
+
+def restart_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.mark.slow
+def test_a_restart_with_the_same_pin_keeps_the_keeper_in_and_a_new_pin_asks_at_once(
+    ledger_url,
+):
+    """Issue 21: after a restart the keeper's phone hung on "Reconnecting…". With the same
+    PIN (here from CHOUETTE_PIN) the phone is still in; with a new one, its event stream
+    answers 401 at once (the page's script then shows the PIN form)."""
+    procs.ok(ledger_url, "new", "friday", "ann", "bob")
+    port = restart_port()
+    with serving(ledger_url, port=port) as first:
+        keeper = Keeper(first)
+        assert keeper.status == 303
+    with serving(ledger_url, port=port, pin=None, env={"CHOUETTE_PIN": PIN}) as second:
+        status, page = second.get("/keeper", {"Cookie": keeper.cookie})
+        assert status == 200 and 'id="controls"' in page
+        events = Stream(second, "/keeper/events", headers={"Cookie": keeper.cookie})
+        events.wait_for(lambda e: e.kind == "controls")
+        assert Keeper(second, cookie=keeper.cookie).act("double-member", "friday", 1, member="bob")
+        events.close()
+    with serving(ledger_url, port=port, pin="86420") as third:
+        refused = Stream(third, "/keeper/events", headers={"Cookie": keeper.cookie})
+        assert refused.status == 401
+        status, page = third.get("/keeper", {"Cookie": keeper.cookie})
+        assert status == 200 and 'id="pin-form"' in page
+        status, _ = third.get("/whoami", {"Cookie": keeper.cookie})
+        assert json.loads(_) == {"keeper": False, "player": None}
+        assert Keeper(third, "86420").status == 303
+
+
+@pytest.mark.slow
+def test_a_phone_speaks_for_the_player_whose_code_it_gave_and_for_nobody_else(ledger_url):
+    procs.ok(ledger_url, "new", "friday", "ann", "bob", "<b>cat</b>")
+    with serving(ledger_url) as server:
+        keeper = Keeper(server)
+        status, page = server.get("/keeper", {"Cookie": keeper.cookie})
+        codes = codes_on(page)
+        assert set(codes) == {"ann", "bob", "&lt;b&gt;cat&lt;/b&gt;"}  # a name is text
+        assert "<b>cat</b>" not in page  # in the QR code's title too
+        assert page.count("<svg") >= 3 and f"{server.url}me?code=" in page
+        # the QR code carries the code in the address; opening it only fills the form
+        status, page = server.get("/me?code=" + codes["bob"].replace("-", ""))
+        assert status == 200 and 'id="code-form"' in page
+        assert f'value="{codes["bob"].replace("-", "")}"' in page and "bob" not in page
+        status, _, headers = form(server, "/me", {"code": codes["bob"]})
+        assert status == 303 and headers["location"] == "/me"
+        bob = cookie_of(headers)
+        status, page = server.get("/me", {"Cookie": bob})
+        assert status == 200 and "You are <strong>bob</strong>." in page
+        assert 'id="board"' in page and "ann" in page  # the scoreboard below
+        assert json.loads(server.get("/whoami", {"Cookie": bob})[1]) == {
+            "keeper": False, "player": "bob"}  # fmt: skip
+        bobs_board = Stream(server, "/me/events", headers={"Cookie": bob})
+        bobs_board.wait_for(lambda e: e.kind == "board" and "bob" in e.data)
+        assert Stream(server, "/me/events").status == 401
+        assert Stream(server, "/me/events", headers={"Cookie": keeper.cookie}).status == 401
+        # bob's phone does nothing of the scorekeeper's, and cannot become ann's without her code
+        status, answer = Keeper(server, cookie=bob).post({"act": "undo", "session": "friday"})
+        assert status == 403 and answer["said"] == [
+            "Error: this device speaks for a player, not for the scorekeeper: the "
+            "scorekeeper's page needs the PIN that `chouette serve` printed"
+        ]
+        assert Stream(server, "/keeper/events", headers={"Cookie": bob}).status == 403
+        assert 'id="pin-form"' in server.get("/keeper", {"Cookie": bob})[1]
+        for path, fields in (("/keeper/devices", {"revoke": keeper.cookie.split("=")[1][:22]}),
+                             ("/keeper/codes", {"player": "ann"})):  # fmt: skip
+            assert form(server, path, fields, bob)[0] == 403
+        status, page, _ = form(server, "/me", {"code": "ZZZZ-ZZZZ"}, bob)
+        assert status == 403 and str(escape(WRONG_CODE)) in page
+        assert "You are <strong>bob</strong>" in server.get("/me", {"Cookie": bob})[1]
+        # the keeper gives bob a new code: the old one admits nobody; bob's phone stays in
+        status, _, headers = form(server, "/keeper/codes", {"player": "bob"}, keeper.cookie)
+        assert status == 303 and headers["location"] == "/keeper#codes"
+        assert form(server, "/me", {"code": codes["bob"]})[0] == 403
+        assert "You are <strong>bob</strong>" in server.get("/me", {"Cookie": bob})[1]
+        # and the keeper lists bob's phone as bob's, and can sign it out
+        page = server.get("/keeper", {"Cookie": keeper.cookie})[1]
+        bob_id = bob.split("=", 1)[1].split(".")[0]
+        assert re.search(rf'data-device="{bob_id}">\s*<span class="what"><span class="label">'
+                         r'[^<]*</span> <span class="note">127\.0\.0\.1</span></span>\s*'
+                         r'<span class="as">bob</span>', page)  # fmt: skip
+        assert form(server, "/keeper/devices", {"revoke": bob_id}, keeper.cookie)[0] == 303
+        assert 'id="code-form"' in server.get("/me", {"Cookie": bob})[1]
+        assert bobs_board.ended.wait(10)  # its stream ends with it
+
+
+@pytest.mark.slow
+def test_a_slow_start_of_many_pin_tries_at_once_checks_each_under_the_gate(ledger_url):
+    """Thirty wrong PINs posted at the same moment from thirty addresses: no more are checked
+    than the gate lets through."""
+    procs.ok(ledger_url, "new", "friday", "ann", "bob")
+    with serving(ledger_url) as server:
+        results: list[int] = []
+        lock = threading.Lock()
+
+        def guess(i: int) -> None:
+            status = Keeper(server, f"{200000 + i}", source=f"127.2.0.{i + 1}").status
+            with lock:
+                results.append(status)
+
+        threads = [threading.Thread(target=guess, args=(i,)) for i in range(30)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert sorted(results) == [403] * SERVER_FREE + [429] * (30 - SERVER_FREE)
+
+
+@pytest.mark.slow
+def test_a_players_phone_shows_their_seat_money_and_debts_and_accepts_for_them_only(ledger_url):
+    procs.ok(ledger_url, "new", "friday", "ann", "bob", "cat", "--stake", "1")
+    procs.ok(ledger_url, "double", "bob")
+    procs.ok(ledger_url, "take", "bob")
+    with serving(ledger_url) as server:
+        keeper = Keeper(server)
+        bob = phone_of(server, keeper, "bob")
+        page = server.get("/me", {"Cookie": bob})[1]
+        assert "You are the captain." in page
+        assert "Your cube: cube 2, bob owns it" in page
+        assert "You are square." in page and "I accept the rules" in page
+        mine = Stream(server, "/me/events", headers={"Cookie": bob})
+        mine.wait_for(lambda e: e.kind == "mine" and "You are the captain." in e.data)
+        procs.ok(ledger_url, "end", "box")  # bob -2.00, cat -1.00, ann +3.00
+        event = mine.wait_for(lambda e: e.kind == "mine" and "You pay ann 2.00." in e.data)
+        assert 'data-cents="-200"' in event.data and "You are in the crew" in event.data
+        mine.close()
+        # bob accepts the rules from his phone: for bob, and bob alone
+        status, _, headers = form(server, "/me/accept", {"player": "ann"}, bob)
+        assert status == 303 and headers["location"] == "/me"
+        card = json.loads(procs.ok(ledger_url, "rules", "--json"))
+        assert [a["player"] for a in card["accepted"]] == ["bob"]
+        assert "I accept the rules" not in server.get("/me", {"Cookie": bob})[1]
+        assert form(server, "/me/accept", {}, keeper.cookie)[0] == 401  # the keeper is nobody
+        assert form(server, "/me/accept", {})[0] == 401
+
+
+@pytest.mark.slow
+def test_private_serving_keeps_money_off_the_shared_pages_and_on_each_phone(ledger_url):
+    procs.ok(ledger_url, "new", "friday", "ann", "bob", "cat", "--stake", "7")
+    procs.ok(ledger_url, "end", "box")  # ann +14.00, bob and cat -7.00 each
+    with serving(ledger_url, serve=("--private",)) as server:
+        status, board = server.get("/")
+        assert status == 200 and 'data-player="ann" data-points="2"' in board
+        assert "14.00" not in board and "7.00 a point" in board  # the stake is no secret
+        assert "data-cents" not in board and "balance-chart" not in board
+        keeper = Keeper(server)
+        bob = phone_of(server, keeper, "bob")
+        mine = server.get("/me", {"Cookie": bob})[1]
+        assert "You pay ann 7.00." in mine and 'data-cents="-700"' in mine
+        assert "14.00" not in mine  # ann's money is ann's
+    with serving(ledger_url) as server:  # without --private, the money is on the TV
+        assert "+14.00" in server.get("/")[1]

@@ -1,0 +1,442 @@
+"""A whole evening in real browsers: headless Chromium (Debian's, driven by Playwright)
+plays the README's demo evening on the scorekeeper's page of a real ``chouette serve``,
+with the PIN, button by button, while the scoreboard in a second browser (a TV) follows each
+step by itself; a terminal changes the game in between, and both pages follow that too. The
+evening booked equals the one the CLI books from the same commands, and the screenshots show
+the standings and the chart painted in the players' colours.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests import procs
+from tests.chromium import chromium, decode_png
+from tests.dump import unchained
+from tests.serving import PIN, Server, serving
+
+try:
+    from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
+except ImportError:  # pragma: no cover - the message says what to do
+    pytest.fail("these tests need Playwright: pip install -e '.[test]'", pytrace=False)
+
+pytestmark = pytest.mark.slow
+
+FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+TV = {"width": 1920, "height": 1080}
+PHONE = {"width": 390, "height": 844}
+POS, NEG = bytes.fromhex("1a7f37"), bytes.fromhex("b42318")  # money won, money lost
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as driver:
+        found = driver.chromium.launch(executable_path=chromium(), headless=True, args=FLAGS)
+        yield found
+        found.close()
+
+
+class Keeper:
+    """The scorekeeper's phone: each step clicks, and waits until the page says what it did
+    and the board of the TV shows it."""
+
+    def __init__(self, page: Page, tv: Page) -> None:
+        self.page, self.tv = page, tv
+
+    def card(self, member: str) -> Locator:
+        return self.page.locator(f'form.member[data-member="{member}"]')
+
+    def button(self, name: str, within: Locator | None = None) -> Locator:
+        return (within or self.page.locator("#controls")).get_by_role(
+            "button", name=name, exact=True
+        )
+
+    def version(self) -> int:
+        return int(self.page.locator("#controls").get_attribute("data-version") or 0)
+
+    def click(self, target: Locator, last: str | None = None) -> list[str]:
+        """Click an enabled button; what the page said; the TV's last line, when given."""
+        before = self.version()
+        expect(target).to_be_enabled()
+        self.page.evaluate("document.getElementById('said').textContent = ''")
+        target.click()
+        said = self.page.locator("#said")
+        expect(said).not_to_be_empty()
+        lines = [str(t) for t in said.locator("p").all_inner_texts()]
+        assert "ok" in (said.get_attribute("class") or ""), lines
+        self.page.wait_for_function(
+            "v => Number(document.getElementById('controls').dataset.version) > v", arg=before
+        )
+        if last is not None:
+            expect(self.tv.locator("#last")).to_have_text(last)
+        return lines
+
+
+def open_pages(browser: Browser, server: Server) -> tuple[Keeper, Page]:
+    tv = browser.new_context(viewport=TV, device_scale_factor=1).new_page()
+    tv.goto(server.url)
+    expect(tv.locator("#session")).to_have_text("friday")
+    phone = browser.new_context(viewport=PHONE, device_scale_factor=1, is_mobile=True,
+                                has_touch=True).new_page()  # fmt: skip
+    phone.goto(server.url + "keeper")
+    expect(phone.locator("#controls")).to_have_count(0)  # the PIN first
+    phone.fill("#pin", "0000")
+    phone.get_by_role("button", name="Open").click()
+    expect(phone.locator("#wrong")).to_have_text("that is not the PIN `chouette serve` printed")
+    phone.fill("#pin", PIN)
+    phone.get_by_role("button", name="Open").click()
+    expect(phone.locator("#controls .controls")).to_have_count(1)
+    return Keeper(phone, tv), tv
+
+
+def standings(page: Page) -> dict[str, tuple[int, int]]:
+    rows = page.locator("#standings tr.standing")
+    return {
+        str(r.get_attribute("data-player")): (
+            int(r.get_attribute("data-points") or 0),
+            int(r.get_attribute("data-cents") or 0),
+        )
+        for r in rows.all()
+    }
+
+
+def colours_at(png: bytes, box: dict[str, float]) -> set[bytes]:
+    """The colours painted inside ``box`` (a bounding box of the page) of a screenshot."""
+    width, height, rows = decode_png(png)
+    found = set()
+    for y in range(int(box["y"]), min(height, int(box["y"] + box["height"]))):
+        row = rows[y]
+        for x in range(int(box["x"]), min(width, int(box["x"] + box["width"]))):
+            found.add(row[3 * x : 3 * x + 3])
+    return found
+
+
+def test_an_evening_played_on_the_scorekeepers_page_shows_on_the_tv(
+    browser, ledger_url, chouette, tmp_path
+):
+    procs.ok(ledger_url, "new", "friday", "ann", "bob", "cat", "dan", "--stake", "5.00")
+    with serving(ledger_url) as server:
+        keeper, tv = open_pages(browser, server)
+        page = keeper.page
+
+        # game 1: nothing is pending, so no answer and no "take all"; the end is allowed
+        expect(keeper.button("Take", keeper.card("bob"))).to_be_disabled()
+        expect(keeper.button("Take all")).to_be_disabled()
+        expect(keeper.button("Box wins a single")).to_be_enabled()
+        double = keeper.button("Double the checked members")
+        expect(double).to_be_disabled()
+        page.locator("form.box-double").get_by_label("bob").check()
+        page.locator("form.box-double").get_by_label("cat").check()
+        expect(double).to_be_enabled()
+        assert keeper.click(double, "Game 1: the box, ann, doubles bob, cat.") == [
+            "Game 1: the box, ann, doubles bob, cat.",
+            "  bob: cube 1, double to 2 pending: bob to answer",
+            "  cat: cube 1, double to 2 pending: cat to answer",
+        ]
+        expect(keeper.button("Box wins a single")).to_be_disabled()  # answers first
+        expect(keeper.button("Raccoon", keeper.card("bob"))).to_be_disabled()
+        keeper.click(keeper.button("Drop", keeper.card("cat")), "Game 1: cat drops.")
+        keeper.click(keeper.button("Beaver", keeper.card("bob")), "Game 1: bob beavers.")
+        expect(keeper.button("Raccoon", keeper.card("bob"))).to_be_enabled()  # the box's
+        keeper.click(keeper.button("Take", keeper.card("bob")),
+                     "Game 1: the box, ann, takes on bob's cube.")  # fmt: skip
+        expect(tv.locator('#cubes li[data-member="bob"]')).to_have_attribute("data-value", "4")
+        said = keeper.click(keeper.button("Box wins a gammon"))
+        assert said[-6:] == [
+            "Next line: ann | cat, dan, bob",
+            "Why:",
+            "  the gammon counts single for dan: Jacoby, dan's cube centred",
+            "  the gammon counts in full for bob: bob's cube was turned (Jacoby)",
+            "  box stays: captain rule, bob lost to the box (-8)",
+            "  ann keeps the box; bob, the captain, goes to the bottom of the line",
+        ]
+        expect(tv.locator("#last")).to_have_text(
+            "Game 1 is over; game 2 starts with the next event."
+        )
+        expect(tv.locator('#standings tr.standing[data-player="ann"]')).to_have_attribute(
+            "data-cents", "5000"
+        )
+
+        # a refused action shows the CLI's own message, and changes nothing
+        page.fill('form.join input[name="name"]', "box")
+        page.locator("form.join").get_by_role("button", name="Join").click()
+        refused = chouette("join", "box", code=1).stderr.rstrip("\n")
+        expect(page.locator("#said")).to_have_text(refused)
+        expect(page.locator("#said")).to_have_class("said refused")
+
+        # between games: a newcomer
+        page.fill('form.join input[name="name"]', "eve")
+        keeper.click(page.locator("form.join").get_by_role("button", name="Join"))
+        expect(tv.locator(".order")).to_have_text("Line: ann | cat, dan, bob, eve")
+
+        # game 2: a member's double, from the page; the box's take, from a terminal
+        keeper.click(keeper.button("Doubles the box", keeper.card("dan")),
+                     "Game 2: dan doubles the box.")  # fmt: skip
+        expect(keeper.button("Take", keeper.card("dan"))).to_be_enabled()
+        procs.ok(ledger_url, "take", "dan")  # another terminal at the table
+        expect(tv.locator("#last")).to_have_text("Game 2: the box, ann, takes on dan's cube.")
+        expect(keeper.button("Take", keeper.card("dan"))).to_be_disabled()  # the page follows
+        keeper.click(keeper.button("Team wins a single"))
+
+        # game 3: the box doubles two members, who both take at once
+        box = page.locator("form.box-double")
+        box.get_by_label("bob").check()
+        box.get_by_label("eve").check()
+        keeper.click(keeper.button("Double the checked members"),
+                     "Game 3: the box, cat, doubles bob, eve.")  # fmt: skip
+        keeper.click(keeper.button("Take all"), "Game 3: eve takes.")
+        keeper.click(keeper.button("Doubles the box", keeper.card("eve")))
+        keeper.click(keeper.button("Take", keeper.card("eve")))
+        keeper.click(keeper.button("Box wins a gammon"))
+
+        # game 4: a take, a drop, a deal, and a backgammon by the team
+        box = page.locator("form.box-double")
+        box.get_by_label("ann").check()
+        box.get_by_label("dan").check()
+        keeper.click(keeper.button("Double the checked members"))
+        keeper.click(keeper.button("Take", keeper.card("ann")))
+        keeper.click(keeper.button("Drop", keeper.card("dan")))
+        keeper.card("bob").locator('input[name="points"]').fill("1")
+        assert keeper.click(keeper.button("Deal", keeper.card("bob")))[0].endswith(
+            " and bob deal: +1 to bob."
+        )
+        keeper.click(keeper.button("Team wins a backgammon"))
+        expect(tv.locator("#game")).to_have_attribute("data-number", "5")
+
+        # an undo from the page takes the last event back, on both pages
+        keeper.click(keeper.button("Undo the last thing done"))
+        expect(tv.locator("#game")).to_have_attribute("data-number", "4")
+        keeper.click(keeper.button("Team wins a backgammon"))
+
+        shown = standings(tv)
+        assert shown == standings(page)
+        tv_png = tv.screenshot(full_page=False)
+        phone_png = page.screenshot(full_page=True)
+        dots = {
+            str(r.get_attribute("data-player")): r.locator("svg.dot").bounding_box()
+            for r in tv.locator("#standings tr.standing").all()
+        }
+        fills = {
+            str(r.get_attribute("data-player")): r.locator("circle").get_attribute("fill")
+            for r in tv.locator("#standings tr.standing").all()
+        }
+        strokes = {
+            str(p.get_attribute("data-player")): p.get_attribute("stroke")
+            for p in tv.locator("#balance-chart polyline.balance").all()
+        }
+        rows = {
+            str(r.get_attribute("data-player")): r.locator("td.balance").bounding_box()
+            for r in tv.locator("#standings tr.standing").all()
+        }
+        chart = tv.locator("#balance-chart").bounding_box()
+        overflow = page.evaluate("document.scrollingElement.scrollWidth")
+
+    # the evening booked is the one the CLI books from the same commands
+    ledger = {
+        "standings": json.loads(procs.ok(ledger_url, "standings", "--json")),
+        "sheet": json.loads(procs.ok(ledger_url, "sheet", "--json")),
+    }
+    # (the fingerprints differ: the two chains were made at other moments)
+    assert unchained(ledger) == unchained(demo_by_the_cli(chouette, tmp_path / "cli.db"))
+    assert shown == {p["name"]: (p["points"], p["cents"]) for p in ledger["standings"]["players"]}
+
+    # the TV's screenshot: the whole board on one 1080p screen, every player's dot in the
+    # colour of their line in the chart, the winners' money green and the losers' red
+    width, height, _ = decode_png(tv_png)
+    assert (width, height) == (1920, 1080)
+    assert chart is not None and chart["y"] + chart["height"] <= 1080 and chart["width"] > 600
+    assert fills == strokes
+    for player, box in dots.items():
+        assert box is not None
+        centre = {"x": box["x"] + box["width"] / 2, "y": box["y"] + box["height"] / 2,
+                  "width": 1, "height": 1}  # fmt: skip
+        assert colours_at(tv_png, centre) == {bytes.fromhex(str(fills[player]).lstrip("#"))}
+    for player, (_, cents) in shown.items():
+        box = rows[player]
+        assert box is not None and box["y"] + box["height"] <= 1080
+        painted = colours_at(tv_png, box)
+        assert (POS in painted) == (cents > 0) and (NEG in painted) == (cents < 0), player
+    chart_colours = colours_at(tv_png, chart)
+    for colour in strokes.values():
+        assert bytes.fromhex(str(colour).lstrip("#")) in chart_colours
+    # the phone's: as wide as the phone (nothing to scroll sideways), the whole page long
+    width, height, _ = decode_png(phone_png)
+    assert overflow == width == 390 and height > 844
+
+
+def demo_by_the_cli(chouette: Any, ledger: Path) -> dict[str, Any]:
+    """The same evening through the CLI (the demo's commands), into a ledger of its own."""
+    from cli import DEMO
+
+    for command in DEMO:
+        if command not in ("sheet", "standings", "settle"):
+            chouette("--db", str(ledger), *command.split())
+    return {
+        "standings": chouette.json("--db", str(ledger), "standings"),
+        "sheet": chouette.json("--db", str(ledger), "sheet"),
+    }
+
+
+def test_an_answer_that_is_not_json_is_shown_and_the_buttons_work_again(browser, ledger_url):
+    """A server error (or a refusal in plain text) used to leave the page busy for good:
+    every later button did nothing, silently, until the page was reloaded."""
+    import re
+
+    procs.ok(ledger_url, "new", "friday", "ann", "bob", "cat")
+    with serving(ledger_url) as server:
+        keeper, _ = open_pages(browser, server)
+        page = keeper.page
+        page.route(
+            "**/keeper/act",
+            lambda route: route.fulfill(
+                status=500, body="Internal Server Error", content_type="text/plain"
+            ),
+        )
+        keeper.button("Doubles the box", keeper.card("bob")).click()
+        expect(page.locator("#said")).to_have_text(re.compile(r"^Error: the server failed \(500\)"))
+        expect(page.locator("body")).not_to_have_attribute("data-busy", "1")
+        page.unroute("**/keeper/act")
+        assert keeper.click(
+            keeper.button("Doubles the box", keeper.card("bob")), "Game 1: bob doubles the box."
+        ) == ["Game 1: bob doubles the box.", "  bob: cube 1, double to 2 pending: ann to answer"]
+
+
+def test_a_past_game_is_corrected_from_the_scorekeepers_page(browser, ledger_url):
+    """The keeper corrects game 1 (a gammon recorded as a single): the page says what
+    `chouette amend` says, the TV's standings follow, and the sheet keeps the trail."""
+    procs.ok(ledger_url, "new", "friday", "ann", "bob", "cat", "--stake", "1.00")
+    procs.ok(ledger_url, "end", "box")
+    procs.ok(ledger_url, "end", "box")
+    with serving(ledger_url) as server:
+        keeper, tv = open_pages(browser, server)
+        form = keeper.page.locator("form[data-form=amend]")
+        form.locator('input[name="number"]').fill("1")
+        form.locator('input[name="note"]').fill("it was a gammon for the team")
+        said = keeper.click(keeper.button("Amend: Team wins a gammon", form))
+        assert said[0] == (
+            "Game 1 amended: the board's end was box single, is team gammon (it was a gammon "
+            "for the team)."
+        )
+        assert "Played again on the new line: game 2." in said
+        expect(tv.locator('#standings tr.standing[data-player="ann"]')).to_have_attribute(
+            "data-cents", "-300"
+        )
+        # any command, in the CLI's own words, from the page's command line
+        line = keeper.page.locator("form[data-form=line]")
+        line.locator('input[name="line"]').fill("pay ann bob 2 --note cash")
+        said = keeper.click(keeper.button("Run the command", line))
+        assert said == ["ann paid bob 2.00 (friday)."]
+        # the payment form, and who pays whom now: nobody
+        pay = keeper.page.locator("form[data-form=pay]")
+        pay.locator('select[name="payer"]').select_option("ann")
+        pay.locator('select[name="payee"]').select_option("bob")
+        pay.locator('input[name="amount"]').fill("1")
+        assert keeper.click(keeper.button("Pay", pay)) == ["ann paid bob 1.00 (friday)."]
+        # a report changes nothing: the page shows what it says
+        keeper.page.evaluate("document.getElementById('said').textContent = ''")
+        keeper.button("Settle: who pays whom").click()
+        expect(keeper.page.locator("#said p").first).to_have_text(
+            "Everyone is square: no payments."
+        )
+    sheet = procs.ok(ledger_url, "sheet")
+    assert "1 (amended)" in sheet and "(it was a gammon for the team)" in sheet
+
+
+def test_a_restart_keeps_the_keeper_in_and_a_new_pin_is_asked_for_at_once(browser, ledger_url):
+    """Issue 21: after a restart the keeper's phone stayed on "Reconnecting…" until someone
+    walked to the laptop. With the same PIN the page carries on by itself; with a new one
+    it shows the PIN form by itself, and a player's phone stays the player's."""
+    import socket
+
+    procs.ok(ledger_url, "new", "friday", "ann", "bob", "cat")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+    with serving(ledger_url, port=port) as first:
+        phone.goto(first.url + "keeper")
+        phone.fill("#pin", PIN)
+        phone.get_by_role("button", name="Open").click()
+        expect(phone.locator("#controls .controls")).to_have_count(1)
+        expect(phone.locator("#devices li.device")).to_have_count(1)
+        code = phone.locator('#codes li[data-player="bob"] code').inner_text()
+    expect(phone.locator("#live")).to_be_visible()  # the server is gone: "Reconnecting…"
+    with serving(ledger_url, port=port) as second:  # the same PIN
+        expect(phone.locator("#live")).to_be_hidden(timeout=15_000)
+        keeper = Keeper(phone, phone)
+        keeper.click(keeper.button("Doubles the box", keeper.card("bob")))
+        bob = browser.new_context(viewport=PHONE, is_mobile=True).new_page()
+        bob.goto(f"{second.url}me?code={code.replace('-', '')}")
+        bob.get_by_role("button", name="Open").click()
+        expect(bob.locator("#me")).to_have_text("You are bob.")
+        # bob's own part: his seat, his cube as it moves, and the rules to accept
+        expect(bob.locator("#mine .seat")).to_have_text("You are the captain.")
+        expect(bob.locator("#mine .cube")).to_contain_text("double to 2 pending")
+        keeper.click(keeper.button("Take", keeper.card("bob")))
+        expect(bob.locator("#mine .cube")).to_have_text("Your cube: cube 2, ann owns it")
+        bob.get_by_role("button", name="I accept the rules").click()
+        expect(bob.get_by_role("button", name="I accept the rules")).to_have_count(0)
+        expect(bob.locator("#me")).to_have_text("You are bob.")
+    with serving(ledger_url, port=port, pin="86420"):  # a new PIN: the PIN form, at once
+        expect(phone.locator("#pin-form")).to_be_visible(timeout=15_000)
+        expect(bob.locator("#code-form")).to_be_visible(timeout=15_000)
+        phone.fill("#pin", "86420")
+        phone.get_by_role("button", name="Open").click()
+        expect(phone.locator("#controls .controls")).to_have_count(1)
+
+
+def test_the_tv_fits_eight_players_and_fifteen_games_on_one_1080p_screen(browser, ledger_url):
+    """Issue 21: a club's TV shows the whole board of a full table without scrolling."""
+    players = ["ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal"]
+    procs.ok(ledger_url, "new", "friday", *players, "--stake", "5.00")
+    ends = [
+        f"end {'box' if number % 3 else 'team'}{' --gammon' if number % 2 else ''}"
+        for number in range(15)
+    ]
+    procs.ok(ledger_url, "table", input="\n".join(ends) + "\n")  # one process, 15 games
+    with serving(ledger_url) as server:
+        tv = browser.new_context(viewport=TV, device_scale_factor=1).new_page()
+        tv.goto(server.url)
+        expect(tv.locator("#standings tr.standing")).to_have_count(8)
+        expect(tv.locator("#game")).to_have_attribute("data-number", "16")
+        width, height = tv.evaluate(
+            "[document.scrollingElement.scrollWidth, document.scrollingElement.scrollHeight]"
+        )
+        assert (width, height) == (1920, 1080), (width, height)
+        for row in tv.locator("#standings tr.standing").all():
+            box = row.bounding_box()
+            assert box is not None and box["y"] + box["height"] <= 1080
+
+
+def test_the_room_shows_every_table_and_the_keeper_picks_one(browser, ledger_url):
+    """``serve --room`` (issue 22): the TV shows both tables of the night side by side and
+    follows a terminal at either; the keeper's page runs the table the keeper picks."""
+    procs.ok(ledger_url, "new", "red", "ann", "bob", "cat")
+    procs.ok(ledger_url, "new", "blue", "dan", "eve", "fay")
+    with serving(ledger_url, serve=("--room",)) as server:
+        tv = browser.new_context(viewport=TV, device_scale_factor=1).new_page()
+        tv.goto(server.url)
+        tables = tv.locator("section.table")
+        expect(tables).to_have_count(2)
+        expect(tables.nth(0).locator("h2")).to_contain_text("red")
+        procs.ok(ledger_url, "--session", "red", "end", "box")
+        expect(tv.locator('tr.night-total[data-player="ann"]')).to_have_attribute(
+            "data-cents", "200"
+        )
+        phone = browser.new_context(viewport=PHONE, is_mobile=True).new_page()
+        phone.goto(server.url + "keeper")
+        phone.fill("#pin", PIN)
+        phone.get_by_role("button", name="Open").click()
+        expect(phone.locator("#session")).to_have_text("red")  # the current session
+        phone.locator("form.pick-table select").select_option("blue")
+        phone.get_by_role("button", name="Run this table").click()
+        expect(phone.locator("#said")).to_have_text("The keeper's page runs blue.")
+        expect(phone.locator("#session")).to_have_text("blue")
+        keeper = Keeper(phone, tv)
+        keeper.click(keeper.button("Doubles the box", keeper.card("fay")))
+        expect(tables.nth(1).locator('li.cube[data-member="fay"]')).to_have_count(1)

@@ -1,0 +1,147 @@
+"""What a command loads when it starts: only what it needs.
+
+``--help`` and shell completion load no database library; a report on an SQLite ledger
+reads it with :mod:`sqlite3` alone (no SQLAlchemy, SQLModel or pydantic); a command that
+writes loads the ORM. Which modules a process imports is deterministic, so these are exact
+checks (how long they take is the benchmark's, bench/run.py)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from db.reading import SCHEMA, TABLES
+from tests.paths import ROOT
+
+ORM = {"sqlalchemy", "sqlmodel"}
+PYDANTIC = {"pydantic", "pydantic_core"}  # SQLModel's models, and Typer's checks of a path
+DATABASE = ORM | PYDANTIC | {"sqlite3", "_sqlite3", "psycopg"}
+SERVER = {"starlette", "uvicorn", "jinja2"}
+
+# The console script's own start (chouette/__main__.py), and the modules at its exit.
+PROGRAM = """
+import atexit, json, sys
+atexit.register(lambda: print(json.dumps(sorted(sys.modules)), file=sys.stderr))
+sys.argv[0] = "chouette"
+from chouette.__main__ import run
+run()
+"""
+
+
+def loaded(*args: str, env: dict[str, str] | None = None) -> tuple[set[str], str]:
+    """The top-level packages ``chouette ARGS`` imported, and what it printed."""
+    done = subprocess.run(
+        [sys.executable, "-c", PROGRAM, *args],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **(env or {})},
+        cwd=ROOT,
+        timeout=120,  # a hang guard
+    )
+    modules = json.loads(done.stderr.strip().splitlines()[-1])
+    return {m.split(".")[0] for m in modules}, done.stdout
+
+
+def completion(words: str, ledger: Path) -> dict[str, str]:
+    """The environment in which Typer answers a Tab after ``words`` (as bash asks)."""
+    return {
+        "_CHOUETTE_COMPLETE": "complete_bash",
+        "COMP_WORDS": words,
+        "COMP_CWORD": str(len(words.split(" ")) - 1),
+        "CHOUETTE_DB": str(ledger),
+    }
+
+
+@pytest.fixture
+def evening(chouette, ledger_file):
+    chouette("new", "friday", "ann", "bob", "cat")
+    chouette("double", "bob")
+    chouette("take", "bob")
+    chouette("end", "box")
+    chouette("new", "saturday", "dan", "eve")
+    chouette("--session", "friday", "double", "cat")
+    return ledger_file
+
+
+def test_help_loads_no_database_library_nor_the_server():
+    modules, out = loaded("--help")
+    assert "Keep score at a backgammon chouette" in out
+    assert not modules & (DATABASE | SERVER)
+
+
+def test_completing_a_players_name_loads_no_database_library_but_sqlite3(evening):
+    modules, out = loaded(env=completion("chouette take ", evening))
+    assert out.split() == ["ann", "cat", "bob"]  # the line, as it turned after game 1
+    assert not modules & (ORM | PYDANTIC | SERVER | {"psycopg"})
+    modules, out = loaded(env=completion("chouette pay c", evening))
+    assert out.split() == ["cat"]
+    assert not modules & (ORM | PYDANTIC)
+
+
+def test_completing_a_sessions_name_loads_no_database_library_but_sqlite3(evening):
+    modules, out = loaded(env=completion("chouette --session ", evening))
+    assert out.split() == ["friday", "saturday"]
+    assert not modules & (ORM | PYDANTIC | SERVER)
+    modules, out = loaded(env=completion("chouette --session sa", evening))
+    assert out.split() == ["saturday"]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["status", "--json"],
+        ["status"],
+        ["standings", "--all"],
+        ["settle"],
+        ["sheet", "--all", "--format", "csv"],
+        ["ledger", "--json"],
+        ["game", "1"],
+        ["sessions"],
+        ["report", "--html", "REPORT"],
+    ],
+    ids=lambda args: " ".join(args),
+)
+def test_a_report_on_an_sqlite_ledger_loads_no_orm(evening, tmp_path, args):
+    """Nor pydantic, but where Typer checks a file's path (``--html FILE``)."""
+    page = str(tmp_path / "page.html")
+    modules, out = loaded("--db", str(evening), *[page if a == "REPORT" else a for a in args])
+    assert out
+    assert "sqlite3" in modules
+    assert not modules & (ORM | SERVER)
+    assert not modules & PYDANTIC or "REPORT" in args
+
+
+def test_a_command_that_writes_loads_the_orm(evening):
+    modules, out = loaded("--db", str(evening), "take", "cat")
+    assert out.startswith("Game 2: cat takes.")
+    assert modules >= {"sqlalchemy", "sqlmodel"}
+
+
+def test_a_ledger_of_an_older_schema_is_read_the_orms_way(evening):
+    """The quick way reads only the schema it knows; anything else goes the ORM's way,
+    which says what is wrong as every command does."""
+    import sqlite3
+
+    conn = sqlite3.connect(evening)
+    conn.execute("UPDATE schema_version SET version = ?", (SCHEMA - 1,))
+    conn.commit()
+    conn.close()
+    modules, out = loaded("--db", str(evening), "status")
+    assert out == ""
+    assert "sqlalchemy" in modules
+
+
+def test_the_quick_way_knows_the_schema_the_orm_writes():
+    """A new table or migration is named in db/reading.py too (else reports go the
+    ORM's way, slower)."""
+    from sqlmodel import SQLModel
+
+    from db.migrations import LATEST
+
+    assert SCHEMA == LATEST
+    assert set(TABLES) == set(SQLModel.metadata.tables)
