@@ -3513,7 +3513,7 @@ def night_command(
         if as_json:
             emit_json(nights_json(nights, found))
         else:
-            emit(nights_rows(nights, found, datetime.astimezone))
+            emit(nights_rows(nights, found, datetime.astimezone, local_zone()))
         return
     if as_json:
         emit_json(night_json(night, tables))
@@ -4459,7 +4459,9 @@ def report_import(summary: Any) -> None:
     if summary.earlier is not None:
         earlier = summary.earlier
         say(
-            already_imported_text(summary.file, earlier.games, earlier.session, earlier.imported_at)
+            already_imported_text(
+                summary.file, earlier.games, earlier.session, earlier.imported_at.astimezone()
+            )
         )
         return
     say(imported_text(summary.file, summary.booked, summary.session, summary.skipped))

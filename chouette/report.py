@@ -1029,7 +1029,7 @@ def plural(count: int, word: str) -> str:
 
 
 def already_imported_text(file: str, games: int, session: str, on: datetime) -> str:
-    """A file imported before: nothing booked."""
+    """A file imported before: nothing booked (``on``: when, in the reader's local time)."""
     return (
         f"{file} was imported already ({plural(games, 'game')} into {session} on "
         f"{on:%Y-%m-%d}): nothing booked"
