@@ -1371,6 +1371,7 @@ def new(
     for player, amount in own.items():
         say(f"{player} plays at {format_cents(amount)} a point.")
     say(f"Line: {info.line.describe()}")
+    say_partner(None, info)
     say_notes(info)
 
 
@@ -1737,11 +1738,12 @@ def change_seat(ctx: typer.Context, name: str, act: str) -> None:
     say_notes(info)
 
 
-def say_partner(before: "Line", info: "SessionInfo") -> None:
-    """A partnership that begins or ends with a change of the line, with its reason."""
-    from chouette.line import partner_news
+def say_partner(before: "Line | None", info: "SessionInfo", cause: str | None = None) -> None:
+    """A partnership that begins or ends with a change of the line, with its reason
+    (``before``: the line before it; None: the session has just begun)."""
+    from chouette.line import Line, partner_news
 
-    for text in partner_news(before, info.line, info.rules):
+    for text in partner_news(before or Line(()), info.line, info.rules, cause):
         say(f"{text}.")
 
 
@@ -1892,7 +1894,7 @@ def partner(
         act = ["partner", *([chosen] if chosen else [])]
         return said, lambda line: choose_partner(line, chosen, rules), act
 
-    change_the_line(ctx, plan)
+    change_the_line(ctx, plan, named=True)
 
 
 def credit_option(text: str | None, name: str) -> int | None:
@@ -1983,16 +1985,28 @@ def bank(
 LinePlan = tuple[str, "Callable[[Line], Line]", list[str]]
 
 
-def change_the_line(ctx: typer.Context, plan: "Callable[[SessionInfo], LinePlan]") -> None:
+def change_the_line(
+    ctx: typer.Context, plan: "Callable[[SessionInfo], LinePlan]", *, named: bool = False
+) -> None:
     """A change of the line between games, as one transaction (:func:`db.actions.change_line`),
-    planned on the session as it stands; then the line as it is now, and any notes."""
+    planned on the session as it stands; then the line as it is now, a partnership it began
+    or ended (``named``: the box named its partner, as said: only who stops being one), and
+    any notes."""
+    from chouette.line import partner_ended
     from db.actions import change_line
 
     with ledger(ctx, write=True) as book:
         info = current(book, ctx, lock=True)
+        before = info.line
         said, change, act = plan(info)
         info = change_line(book, info, change, said, act=act)
     say(f"{said}. Line: {info.line.describe()}")
+    if named:
+        ended = partner_ended(before, info.line, info.rules)
+        if ended is not None:
+            say(f"{ended}.")
+    else:
+        say_partner(before, info)
     say_notes(info)
 
 
@@ -2079,7 +2093,9 @@ def split(
         f"(stake {format_cents(new.stake)} a point; {new.rules.summary()})."
     )
     say(f"{first.name}: {first.line.describe()}")
+    say_partner(info.line, first)
     say(f"{new.name}: {new.line.describe()}")
+    say_partner(None, new)
     say(f"Balances stay where they were earned; play the new table with --session {new.name}.")
 
 
@@ -2898,16 +2914,20 @@ def undo(ctx: typer.Context, as_json: JsonFlag = False) -> None:
     \b
         chouette undo
     """
+    from chouette.line import LINE_UNDONE
     from chouette.report import undone_text
     from db.actions import undo as take_back
 
     with ledger(ctx, write=True) as book:
         info = current(book, ctx, lock=True)
         undone = take_back(book, info)
+        now = book.session_by_id(info.id)
     if as_json:
         emit_json({"session": info.name, "undone": undone.what, "text": undone_text(undone)})
         return
     say(f"Undone: {undone_text(undone)}.")
+    if now is not None:
+        say_partner(info.line, now, LINE_UNDONE)
 
 
 def cube_values(items: Sequence[str]) -> dict[str, int]:

@@ -283,6 +283,8 @@ def status_text(status: Status) -> tuple[list[str], Rows | None]:
         f"Session {status.session}: game {status.number} ({state})",
         f"Line: {line.describe()}",
     ]
+    if line.partner is not None:
+        heading.append(f"Box's partner: {line.partner}")
     heading += [f"Note: {note}." for note in status.notes]
     said = status.stop.said(status.number) if status.stop is not None else None
     if said is not None:
@@ -1058,10 +1060,12 @@ def amended_lines(
     later: Sequence[int],
     moved: Mapping[str, Cents],
     line: Line | None,
+    partner: Sequence[str] = (),
 ) -> tuple[str, list[str]]:
     """What ``chouette amend`` says it did: the game and its ends (said before the game's
     bookings now, which the caller shows its way), then the later games played again, the
-    money moved, the line now (``line``: if it changed) and why."""
+    money moved, the line now (``line``: if it changed), the partnership it began or ended
+    (``partner``: :func:`chouette.line.partner_news`) and why."""
     said = []
     if later:
         games = "s" if len(later) > 1 else ""
@@ -1070,5 +1074,6 @@ def amended_lines(
     said.append(f"Money moved by the correction: {shown or 'none'}.")
     if line is not None:
         said.append(f"Line now: {line.describe()}")
+    said += [f"{text}." for text in partner]
     head = f"Game {number} amended: {correction.said()} ({correction.note})."
     return head, [*said, *why_lines(outcome.why)]

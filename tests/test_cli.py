@@ -669,7 +669,8 @@ def test_the_partner_is_announced_with_the_line_and_shown_on_the_sheet(chouette)
     )
     assert chouette("leave", "eve").stdout == (
         "eve leaves. Line: bob | cat, dan, ann\n"
-        "dan is no longer the box's partner: 4 seated, a partner from 5.\n"
+        "dan is no longer the box's partner: 4 seated, a partner from 5; dan plays on the team "
+        "again.\n"
     )
     assert chouette("join", "fay").stdout.endswith(
         "dan becomes the box's partner: 5 seated, a partner from 5 (the next after the box).\n"
