@@ -4566,6 +4566,9 @@ def not_at_table(words: Sequence[str]) -> str | None:
     command, rest = command_words(words)
     if command in NOT_AT_TABLE:
         return f"{command} {NOT_AT_TABLE[command]}"
+    shell = [w for w in words[: len(words) - len(rest)] if w.split("=")[0] in SHELL_ONLY]
+    if shell:
+        return f"{shell[0].split('=')[0]} sets up a shell's Tab: run it at a shell's prompt"
     if command == "record" and "-" in rest:
         return (
             "record - reads standard input, which is the table's prompt here: give it a file "
@@ -4723,9 +4726,12 @@ def table_loop(
         if asked is not None:
             table_help(asked, opts)
             continue
-        opts.booked = False
+        if not command_words(words)[0]:  # options alone (--session sat): that session's status
+            words = [*words, "status"]
+        opts.booked, was = False, opts.session
         if dispatch([*prefix, *words], opts, at_table=True) != 0:
             failed.append(number)
+            opts.session = was  # a line that failed moves the table to no other session
         if opts.booked:  # the game's table said the next line: only what else there is to say
             table_notes(opts)
 

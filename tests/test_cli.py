@@ -505,7 +505,17 @@ def test_table_mode_runs_the_evening_at_one_prompt(chouette):
 
 def test_a_script_at_the_table_whose_lines_all_work_exits_0(chouette):
     chouette("new", "friday", "ann", "bob", "cat")
-    assert chouette("table", input="double bob\ndrop bob\n").stderr == ""
+    done = chouette("table", input="double bob\ndrop bob\n--session friday\n")
+    assert done.stderr == ""
+    assert "Session friday: game 1 (in progress)" in done.stdout  # options alone: status
+    assert "Usage:" not in done.stdout
+
+
+def test_a_mistyped_session_at_the_table_leaves_the_table_where_it_was(chouette):
+    chouette("new", "friday", "ann", "bob", "cat")
+    done = chouette("table", input="--session fridya status\nstatus\n", code=1)
+    assert done.stderr.startswith("Error: there is no session called fridya")
+    assert done.stdout.startswith("Session friday: game 1")
 
 
 @pytest.mark.parametrize(
@@ -518,6 +528,8 @@ def test_a_script_at_the_table_whose_lines_all_work_exits_0(chouette):
         ("take bob --gamme 1", "Error: No such option: --gamme (Possible options: --game) "
          "(help take explains it)\n"),
         ("double --by", "Error: Option '--by' requires an argument. (help double explains it)\n"),
+        ("--show-completion", "Error: --show-completion sets up a shell's Tab: run it at a "
+         "shell's prompt\n"),
     ],
 )  # fmt: skip
 def test_a_line_the_table_cannot_run_says_why_in_one_line(chouette, line, said):
