@@ -345,7 +345,7 @@ REFUSALS = [
     (["new", "friday", "x", "y"], "there is already a session called friday"),
     (["--session", "nope", "status"], "there is no session called nope"),
     (["take", "bob", "--game", "1"], "game 1 is over, and game 2 is the current game"),
-    (["take", "bob", "--game", "3"], "there is no game 3 yet: the next game is 2"),
+    (["take", "bob", "--game", "3"], "there is no game 3 yet: game 2 is in progress"),
     (["raccoon", "bob"], "bob cannot raccoon: only a beaver can be raccooned"),
     (["auto-double"], "automatic doubles happen on the opening roll"),
 ]
