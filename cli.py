@@ -181,6 +181,11 @@ class Commands(TyperGroup):
         with usage_clipped():
             return super().make_context(*args, **kwargs)
 
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        if os.environ.get("_CHOUETTE_COMPLETE", "").endswith("bash"):  # a Tab in bash
+            quoted_bash()
+        return super().main(*args, **kwargs)
+
     def invoke(self, ctx: Any) -> Any:
         try:
             with usage_clipped():
@@ -463,7 +468,7 @@ def complete_player(ctx: typer.Context, incomplete: str) -> list[str]:
     loading the ORM: a Tab answers at once)."""
     root = ctx.find_root().params
     found = seated(Options(root.get("db"), root.get("session")))
-    return for_shell([p for p in found if p.startswith(incomplete)])
+    return [p for p in found if p.startswith(incomplete)]
 
 
 def complete_command(incomplete: str) -> list[str]:
@@ -474,23 +479,35 @@ def complete_command(incomplete: str) -> list[str]:
 SHELL_SPECIAL = re.compile(r"""([\s'"`$&|;<>()*?!#~\[\]{}\\])""")
 
 
-def for_shell(words: list[str]) -> list[str]:
-    """Completions as bash inserts them: a name with a space is ``Big\\ Al``, one word
-    (zsh and fish quote what they insert themselves)."""
-    if not os.environ.get("_CHOUETTE_COMPLETE", "").endswith("bash"):
-        return words
-    return [SHELL_SPECIAL.sub(r"\\\1", word) for word in words]
+def shell_quoted(word: str) -> str:
+    """A word as bash reads it back as one: ``Big\\ Al``."""
+    return SHELL_SPECIAL.sub(r"\\\1", word)
+
+
+def quoted_bash() -> None:
+    """Bash's completions written as bash reads them back, one word each: a name with a
+    space is ``Big\\ Al`` (Typer's bash script inserts what it is given as it is; zsh and
+    fish quote what they insert themselves). The completions themselves stay the names, so
+    what was typed (``Big\\ A``, which bash hands over as ``Big A``) still matches them."""
+    from typer._click.shell_completion import add_completion_class
+    from typer._completion_classes import BashComplete
+
+    class QuotedBash(BashComplete):
+        def format_completion(self, item: Any) -> str:
+            return shell_quoted(str(item.value))
+
+    add_completion_class(QuotedBash, "bash")  # in place of Typer's own
 
 
 def complete_session(ctx: typer.Context, incomplete: str) -> list[str]:
-    """Shell completion of a session's name (``--session``, ``sessions --rename``): the
-    ledger's sessions whose names start with what was typed."""
+    """Shell completion of a session's name (``--session``, ``--like``, ``sessions
+    --rename``): the ledger's sessions whose names start with what was typed."""
     try:
         with reads_for(Options(ctx.find_root().params.get("db"), None)) as book:
             names = book.session_names()
     except ChouetteError:
         return []
-    return for_shell([n for n in names if n.startswith(incomplete)])
+    return [n for n in names if n.startswith(incomplete)]
 
 
 NUMBER = re.compile(r"^[+-]?\d+(\.\d\d)?( → [+-]?\d+)?$")
@@ -1285,6 +1302,7 @@ def new(
         "night": info.night,
         "rules": info.rules.to_dict(),
     }
+    said += partner_said(None, info)
     tell_line(info, said, as_json, more=more)
 
 
@@ -1653,11 +1671,12 @@ def change_seat(ctx: typer.Context, name: str, act: str, as_json: bool) -> None:
     tell_line(info, [*said, *partner_said(before, info)], as_json)
 
 
-def partner_said(before: "Line", info: "SessionInfo") -> list[str]:
-    """A partnership that begins or ends with a change of the line, with its reason."""
-    from chouette.line import partner_news
+def partner_said(before: "Line | None", info: "SessionInfo", cause: str | None = None) -> list[str]:
+    """A partnership that begins or ends with a change of the line, with its reason
+    (``before``: the line before it; None: the session has just begun)."""
+    from chouette.line import Line, partner_news
 
-    return [f"{text}." for text in partner_news(before, info.line, info.rules)]
+    return [f"{text}." for text in partner_news(before or Line(()), info.line, info.rules, cause)]
 
 
 def tell_line(
@@ -1833,7 +1852,7 @@ def partner(
         act = ["partner", *([chosen] if chosen else [])]
         return said, lambda line: choose_partner(line, chosen, rules), act
 
-    change_the_line(ctx, plan, as_json)
+    change_the_line(ctx, plan, as_json, named=True)
 
 
 def credit_option(text: str | None, name: str) -> int | None:
@@ -1927,17 +1946,32 @@ LinePlan = tuple[str, "Callable[[Line], Line]", list[str]]
 
 
 def change_the_line(
-    ctx: typer.Context, plan: "Callable[[SessionInfo], LinePlan]", as_json: bool
+    ctx: typer.Context,
+    plan: "Callable[[SessionInfo], LinePlan]",
+    as_json: bool,
+    *,
+    named: bool = False,
 ) -> None:
     """A change of the line between games, as one transaction (:func:`db.actions.change_line`),
-    planned on the session as it stands; then the line as it is now, and any notes."""
+    planned on the session as it stands; then the line as it is now, a partnership it began
+    or ended (``named``: the box named its partner, as said: only who stops being one), and
+    any notes."""
+    from chouette.line import partner_ended
     from db.actions import change_line
 
     with ledger(ctx, write=True) as book:
         info = current(book, ctx, lock=True)
+        before = info.line
         said, change, act = plan(info)
         info = change_line(book, info, change, said, act=act)
-    tell_line(info, [f"{said}. Line: {info.line.describe()}"], as_json)
+    said_now = [f"{said}. Line: {info.line.describe()}"]
+    if named:
+        ended = partner_ended(before, info.line, info.rules)
+        if ended is not None:
+            said_now.append(f"{ended}.")
+    else:
+        said_now += partner_said(before, info)
+    tell_line(info, said_now, as_json)
 
 
 @app.command(cls=Command)
@@ -2024,7 +2058,9 @@ def split(
         f"Split {first.name}: {', '.join(new.line.order)} form {new.name} "
         f"(stake {format_cents(new.stake)} a point; {new.rules.summary()}).",
         f"{first.name}: {first.line.describe()}",
+        *partner_said(info.line, first),
         f"{new.name}: {new.line.describe()}",
+        *partner_said(None, new),
         f"Balances stay where they were earned; play the new table with --session {new.name}.",
     ]
     if as_json:
@@ -2868,16 +2904,21 @@ def undo(ctx: typer.Context, as_json: JsonFlag = False) -> None:
     \b
         chouette undo
     """
+    from chouette.line import LINE_UNDONE
     from chouette.report import undone_text
     from db.actions import undo as take_back
 
     with ledger(ctx, write=True) as book:
         info = current(book, ctx, lock=True)
         undone = take_back(book, info)
+        now = book.session_by_id(info.id)
     if as_json:
         emit_json({"session": info.name, "undone": undone.what, "text": undone_text(undone)})
         return
     say(f"Undone: {undone_text(undone)}.")
+    if now is not None:
+        for text in partner_said(info.line, now, LINE_UNDONE):
+            say(text)
 
 
 def cube_values(items: Sequence[str]) -> dict[str, int]:
@@ -3485,7 +3526,7 @@ def night_command(
         if as_json:
             emit_json(nights_json(nights, found))
         else:
-            emit(nights_rows(nights, found, datetime.astimezone))
+            emit(nights_rows(nights, found, datetime.astimezone, local_zone()))
         return
     if as_json:
         emit_json(night_json(night, tables))
@@ -4434,7 +4475,9 @@ def report_import(summary: Any) -> None:
     if summary.earlier is not None:
         earlier = summary.earlier
         say(
-            already_imported_text(summary.file, earlier.games, earlier.session, earlier.imported_at)
+            already_imported_text(
+                summary.file, earlier.games, earlier.session, earlier.imported_at.astimezone()
+            )
         )
         return
     say(imported_text(summary.file, summary.booked, summary.session, summary.skipped))
@@ -4460,15 +4503,21 @@ def command_names() -> list[str]:
     return [*names, "help", "quit"]
 
 
-def dispatch(words: Sequence[str], opts: Options, *, at_table: bool = False) -> int:
-    """Run one command line in this process, as ``chouette WORDS`` would (exit code back).
-    At the table (``at_table``) a mistake in the words says so in one line, without the
-    shell's usage text, and a command that cannot run there is refused."""
+def get_command_once() -> Any:
+    """The app's Click command, made once for this process."""
     from typer.main import get_command
 
     global _command
     if _command is None:
         _command = get_command(app)
+    return _command
+
+
+def dispatch(words: Sequence[str], opts: Options, *, at_table: bool = False) -> int:
+    """Run one command line in this process, as ``chouette WORDS`` would (exit code back).
+    At the table (``at_table``) a mistake in the words says so in one line, without the
+    shell's usage text, and a command that cannot run there is refused."""
+    command = get_command_once()
     opts.issued = clock()  # this line was given now, not when the process started
     if at_table:
         why = not_at_table(words)
@@ -4476,9 +4525,7 @@ def dispatch(words: Sequence[str], opts: Options, *, at_table: bool = False) -> 
             say(f"Error: {why}", err=True)
             return 2
     try:
-        code = _command.main(
-            args=list(words), prog_name="chouette", standalone_mode=False, obj=opts
-        )
+        code = command.main(args=list(words), prog_name="chouette", standalone_mode=False, obj=opts)
     except typer.Exit as done:
         return done.exit_code
     except typer.Abort:
@@ -4487,9 +4534,9 @@ def dispatch(words: Sequence[str], opts: Options, *, at_table: bool = False) -> 
         show = getattr(err, "show", None)
         if at_table:
             message = err.format_message() if hasattr(err, "format_message") else str(err)
-            context = getattr(err, "ctx", None)
-            command = context.info_name if context is not None and context.parent else ""
-            hint = f" (help {command} explains it)" if command else " (help lists the commands)"
+            named = command_words(words)[0]
+            known = named in command_names() and named not in ("help", "quit")
+            hint = f" (help {named} explains it)" if known else " (help lists the commands)"
             say(f"Error: {message}{hint}", err=True)
         elif show is not None:
             show()
@@ -4515,6 +4562,9 @@ def not_at_table(words: Sequence[str]) -> str | None:
     command, rest = command_words(words)
     if command in NOT_AT_TABLE:
         return f"{command} {NOT_AT_TABLE[command]}"
+    shell = [w for w in words[: len(words) - len(rest)] if w.split("=")[0] in SHELL_ONLY]
+    if shell:
+        return f"{shell[0].split('=')[0]} sets up a shell's Tab: run it at a shell's prompt"
     if command == "record" and "-" in rest:
         return (
             "record - reads standard input, which is the table's prompt here: give it a file "
@@ -4523,19 +4573,22 @@ def not_at_table(words: Sequence[str]) -> str | None:
     return None
 
 
-def command_words(words: Sequence[str]) -> tuple[str, list[str]]:
-    """The command a line names, past the global options (``--session friday serve``,
-    ``--db=club.db table``), and the words after it; ``""`` when it names none."""
-    from typer.main import get_command
-
-    group = _command if _command is not None else get_command(app)
+def valued_options() -> set[str]:
+    """The global options that take a value (``--db FILE``, ``--session NAME``)."""
+    group = get_command_once()
     root = typer.Context(group, info_name="chouette")
-    valued = {
+    return {
         name
         for param in group.get_params(root)
         if param.param_type_name == "option" and not getattr(param, "is_flag", False)
         for name in (*param.opts, *param.secondary_opts)
     }
+
+
+def command_words(words: Sequence[str]) -> tuple[str, list[str]]:
+    """The command a line names, past the global options (``--session friday serve``,
+    ``--db=club.db table``), and the words after it; ``""`` when it names none."""
+    valued = valued_options()
     at = 0
     while at < len(words):
         word = words[at]
@@ -4570,9 +4623,10 @@ def prompt_text(opts: Options) -> str:
 def table_help(words: Sequence[str], opts: Options) -> None:
     """``help`` at the table: its commands in a list; ``help COMMAND``: that command's help,
     as it is typed here (without the ``chouette`` before it)."""
-    from typer.main import get_command
+    import shutil
+    import textwrap
 
-    group = get_command(app)
+    group = get_command_once()
     root = typer.Context(group, info_name="chouette", obj=opts)
     if words:
         found = group.get_command(root, words[0]) if isinstance(group, Commands) else None
@@ -4586,15 +4640,27 @@ def table_help(words: Sequence[str], opts: Options) -> None:
         return
     say("The table's commands (help COMMAND explains one; Tab completes):")
     rows = [
-        (name, (info.callback.__doc__ or "").strip().splitlines()[0] if info.callback else "")
+        (name, first_sentence(info.callback.__doc__ or "") if info.callback else "")
         for info in app.registered_commands
         if (name := info.name or (info.callback.__name__ if info.callback else ""))
         not in (*NOT_AT_TABLE, "help")
     ]
+    rows.append(("quit", "Leave the table (or Ctrl-D)."))
     width = max(len(name) for name, _ in rows)
-    for name, line in rows:
-        say(f"  {name.ljust(width)}  {line}")
-    say(f"  {'quit'.ljust(width)}  Leave the table (or Ctrl-D).")
+    columns = max(shutil.get_terminal_size().columns, 60)
+    for name, text in rows:
+        lines = textwrap.wrap(text, columns - width - 4) or [""]
+        say(f"  {name.ljust(width)}  {lines[0]}")
+        for more in lines[1:]:
+            say(f"  {' ' * width}  {more}")
+
+
+def first_sentence(doc: str) -> str:
+    """A command's help in one sentence: the first of its docstring's first paragraph
+    (which may run over more than one line)."""
+    paragraph = " ".join(re.split(r"\n\s*\n", doc.strip(), maxsplit=1)[0].split())
+    end = re.search(r"(?<!\.)\.\s", paragraph)  # (PLAYER... is no sentence's end)
+    return paragraph if end is None else paragraph[: end.start() + 1]
 
 
 def table_loop(
@@ -4652,14 +4718,31 @@ def table_loop(
             continue
         if words[0] in ("quit", "exit"):
             return failed
-        if words[0] == "help" or words[-1] in ("--help", "-h"):
-            table_help(words[1:] if words[0] == "help" else words[:1], opts)
+        asked = asks_for_help(words)
+        if asked is not None:
+            table_help(asked, opts)
             continue
-        opts.booked = False
+        if not command_words(words)[0]:  # options alone (--session sat): that session's status
+            words = [*words, "status"]
+        opts.booked, was = False, opts.session
         if dispatch([*prefix, *words], opts, at_table=True) != 0:
             failed.append(number)
+            opts.session = was  # a line that failed moves the table to no other session
         if opts.booked:  # the game's table said the next line: only what else there is to say
             table_notes(opts)
+
+
+def asks_for_help(words: Sequence[str]) -> list[str] | None:
+    """What a line asks help for at the table (``help take``, ``take -h``, ``--session
+    friday take bob --help``: ``["take"]``; ``help``: ``[]``), or None: it asks for none."""
+    if words[0] == "help":
+        return list(words[1:])
+    command, rest = command_words(words)
+    options = rest[: rest.index("--")] if "--" in rest else rest  # (after --: names)
+    given = [*words[: len(words) - len(rest)], *options]
+    if "-h" in given or "--help" in given:
+        return [command] if command else []
+    return None
 
 
 def table_notes(opts: Options) -> None:
@@ -4713,39 +4796,59 @@ def shell_word(line: str) -> tuple[int, str | None]:
     return start, quote
 
 
-def table_choices(
-    done: Sequence[str], names: Sequence[str], sessions: Callable[[], list[str]]
-) -> list[str]:
-    """What a word after ``done`` may be at the table: a command first, then the words it
-    takes (a session after --session, a command after help, else the players)."""
-    if not done:
-        return [n for n in command_names() if n not in NOT_AT_TABLE]
-    if done[-1] == "--session" or (done[0] == "sessions" and done[-1] in ("--rename", "--delete")):
-        return sessions()
-    if done[0] == "help":
-        return [n for n in command_names() if n not in NOT_AT_TABLE] if len(done) == 1 else []
-    return [*names, "box", "team", "--all", "--by", "--json"]
+#: Options of the shell's that mean nothing at the table's prompt.
+SHELL_ONLY = ("--install-completion", "--show-completion")
+
+
+def table_choices(opts: Options, done: Sequence[str], incomplete: str) -> list[str]:
+    """What the word being typed (``incomplete``) may be after ``done`` at the table, as
+    the shell's Tab completes it (Click's own completion, over the same commands): a
+    command first (the table's: not those it refuses, and quit), then what that command
+    takes there (a player, a session after --session or --like, a command after help, an
+    option's choices); the files here where nothing else fits, as bash has it. The table's
+    session, unless the line names another."""
+    from typer._completion_classes import BashComplete
+
+    chosen = [*(["--db", opts.db] if opts.db else [])]
+    chosen += ["--session", opts.session] if opts.session else []
+    shell = BashComplete(get_command_once(), {}, "chouette", "_CHOUETTE_COMPLETE")
+    found = [
+        str(item.value)
+        for item in shell.get_completions([*chosen, *done], incomplete)
+        if item.value not in SHELL_ONLY and item.type == "plain"
+    ]
+    awaited = bool(done) and done[-1] in valued_options()  # --session's NAME, say
+    if not command_words(done)[0] and not awaited and not incomplete.startswith("-"):
+        found = [n for n in found if n not in NOT_AT_TABLE]
+        return found + (["quit"] if "quit".startswith(incomplete) else [])
+    return found or ([] if incomplete.startswith("-") else paths(incomplete))
+
+
+def paths(typed: str) -> list[str]:
+    """The files and folders whose names begin with ``typed`` (a folder ends in ``/``)."""
+    folder, slash, start = typed.rpartition("/")
+    where = Path(os.path.expanduser(folder + slash or "."))
+    try:
+        entries = sorted(where.iterdir())
+    except OSError:
+        return []
+    return [
+        f"{folder}{slash}{entry.name}" + ("/" if entry.is_dir() else "")
+        for entry in entries
+        if entry.name.startswith(start)
+        and (start or not entry.name.startswith("."))  # hidden files when asked for
+    ]
 
 
 def completer(opts: Options) -> Callable[[str, int], str | None]:
-    """Tab completion at the table: commands, the session's players, sessions and commands
-    where they go; a name with a space completes as one word (``Big\\ Al``, or inside the
-    quote typed: ``'Big Al'``)."""
+    """Tab completion at the table, as the shell's (:func:`table_choices`); a name with a
+    space completes as one word (``Big\\ Al``, or inside the quote typed: ``'Big Al'``)."""
     import readline
 
-    names: list[str] = []
     found: list[str] = []
-
-    def sessions() -> list[str]:
-        try:
-            with reads_for(opts) as book:
-                return book.session_names()
-        except ChouetteError:
-            return []
 
     def complete(_text: str, state: int) -> str | None:
         if state == 0:
-            names[:] = seated(opts)
             line, begin = readline.get_line_buffer(), readline.get_begidx()
             start, quote = shell_word(line[: readline.get_endidx()])
             try:
@@ -4758,13 +4861,15 @@ def completer(opts: Options) -> Callable[[str, int], str | None]:
             except ValueError:
                 meant = typed
             found[:] = []
-            for word in table_choices(done, names, sessions):
+            for word in table_choices(opts, done, meant):
                 if not word.startswith(meant):
                     continue
-                written = f"{quote}{word}{quote}" if quote else SHELL_SPECIAL.sub(r"\\\1", word)
+                written = f"{quote}{word}{quote}" if quote else shell_quoted(word)
                 if written.startswith(line[start:begin]):
                     found.append(written[begin - start :])
-        return found[state] + " " if state < len(found) else None
+        if state >= len(found):
+            return None
+        return found[state] + ("" if found[state].endswith("/") else " ")  # a folder: go on
 
     return complete
 

@@ -138,9 +138,11 @@ class Correction:
         parts += [f"{m}'s cube was {a}, is {b}" for m, a, b in self.cubes]
         return "; ".join(parts)
 
-    def text(self) -> str:
-        """The correction as the sheet's notes and ``why`` say it."""
-        when = self.at.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    def text(self, local: Callable[[datetime], datetime] | None = None) -> str:
+        """The correction as the sheet's notes and ``why`` say it; when, in the reader's
+        local time (``local`` turns a moment into it; default UTC), the zone named."""
+        here = (local or (lambda moment: moment.astimezone(UTC)))(self.at)
+        when = f"{here:%Y-%m-%d %H:%M}" + (f" {here.tzname()}" if here.tzname() else "")
         return f"amended {when}: {self.said()} ({self.note})"
 
 

@@ -38,7 +38,7 @@ from typing import Literal, cast
 from chouette.errors import AutoDoubleIgnored, LimitError, RuleError
 from chouette.limits import LIMIT, MONEY_SHOWN, SHOWN, check_points
 from chouette.line import Line, send_down
-from chouette.points import MULTIPLIER, Kind, Winner, pair_points, signed_points
+from chouette.points import MULTIPLIER, Kind, Winner, pair_points, scored_kind, signed_points
 from chouette.rules import HouseRules
 
 Party = Literal["box", "member"]
@@ -1442,18 +1442,11 @@ def _resign_answer(game: Game, event: ResignAnswer) -> Game:
     if offered is None:
         raise RuleError(f"there is no resignation offered to {name} to {verb}")
     if event.accept:
-        points = pair_points(
-            cube.value,
-            offered.kind,
-            centred=centred(game, cube),
-            jacoby=game.rules.jacoby,
-        )
-        new = replace(
-            cube,
-            resign=None,
-            result=points,
-            ended_by=f"{name} accepted the box's resignation of a {offered.kind}",
-        )
+        level = scored_kind(offered.kind, centred=centred(game, cube), jacoby=game.rules.jacoby)
+        how = f"{name} accepted the box's resignation of a {offered.kind}"
+        if level != offered.kind:
+            how += f"; the {offered.kind} counts single: Jacoby"
+        new = replace(cube, resign=None, result=pair_points(cube.value, level), ended_by=how)
         game = replace(game, why=(*game.why, *scoring_why(game, offered.kind, [name], "resigned ")))
     else:
         new = replace(cube, resign=None)
@@ -1589,10 +1582,12 @@ def _end(game: Game, event: End) -> Game:
     cubes = dict(game.cubes)
     for name, cube in game.cubes.items():
         if cube.live:
-            worth = pair_points(
-                cube.value, event.kind, centred=centred(game, cube), jacoby=game.rules.jacoby
+            level = scored_kind(event.kind, centred=centred(game, cube), jacoby=game.rules.jacoby)
+            how = (
+                "board" if level == event.kind else f"board; the {event.kind} counts single: Jacoby"
             )
-            cubes[name] = replace(cube, result=sign * worth, ended_by="board")
+            worth = pair_points(cube.value, level)
+            cubes[name] = replace(cube, result=sign * worth, ended_by=how)
     live = [m for m, c in game.cubes.items() if c.live]
     why = (*game.why, *scoring_why(game, event.kind, live))
     return replace(game, cubes=cubes, result=event, why=why)

@@ -326,27 +326,69 @@ def choose_partner(line: Line, name: str | None, rules: HouseRules) -> Line:
     return replace(line, partner=name)
 
 
-def partner_news(before: Line, after: Line, rules: HouseRules) -> list[str]:
+#: Why a partnership begins or ends with an undo.
+LINE_UNDONE = "undo put the line back as it was"
+
+
+def partner_news(
+    before: Line, after: Line, rules: HouseRules, cause: str | None = None
+) -> list[str]:
     """What the scorer says when the box's partner changes with the line (a join, a leave, a
-    sit-out or sit-in, a game's rotation): who stops or starts being the partner, and why."""
+    sit-out or sit-in, a game's rotation, a bank set anew): who stops or starts being the
+    partner, why, and the seats it moves under the same box (the partner back on the team,
+    perhaps as captain; a captain who becomes the partner, and who captains instead).
+    ``cause``: the reason when the line changed by other means (undo, a correction)."""
     if before.partner == after.partner:
         return []
-    seated, start = len(after.active), rules.partner_from
-    news = []
+    said = (partner_ended(before, after, rules, cause), partner_began(before, after, rules, cause))
+    return [text for text in said if text is not None]
+
+
+def partner_ended(
+    before: Line, after: Line, rules: HouseRules, cause: str | None = None
+) -> str | None:
+    """``dan is no longer the box's partner: 4 seated, a partner from 5; dan plays on the
+    team again``, when the partner changes (:func:`partner_news`)."""
     gone = before.partner
-    if gone is not None:
-        if gone not in after.order:
-            why = f"{gone} left the line"
-        elif gone in after.sitting_out:
-            why = f"{gone} sits out"
-        elif after.partner is None and (start is None or seated < start):
-            why = f"{seated} seated, a partner from {start}"
-        elif after.alone or (after.partner is None and before.box == after.box):
-            why = f"{after.box} plays alone"
-        else:
-            why = "the box changed hands" if before.box != after.box else "the line changed"
-        news.append(f"{gone} is no longer the box's partner: {why}")
-    if after.partner is not None:
+    if gone is None or gone == after.partner:
+        return None
+    seated, start, same_box = len(after.active), rules.partner_from, before.box == after.box
+    if cause is not None:
+        why = cause
+    elif gone not in after.order:
+        why = f"{gone} left the line"
+    elif gone in after.sitting_out:
+        why = f"{gone} sits out"
+    elif after.partner is None and (start is None or seated < start):
+        why = f"{seated} seated, a partner from {start}"
+    elif after.alone or (after.partner is None and same_box):
+        why = f"{after.box} plays alone"
+    elif not same_box:
+        why = "the box changed hands"
+    elif rules.partner_pick == "box":
+        why = f"{after.box} named {after.partner} instead"
+    else:
+        why = "the line changed"
+    back = ""
+    if same_box and gone in after.team:  # (a new box: the rotation says where everyone goes)
+        back = f"; {gone} plays on the team again" + (
+            ", as captain" if gone == after.captain else ""
+        )
+    return f"{gone} is no longer the box's partner: {why}{back}"
+
+
+def partner_began(
+    before: Line, after: Line, rules: HouseRules, cause: str | None = None
+) -> str | None:
+    """``dan becomes the box's partner: 5 seated, a partner from 5 (the next after the
+    box)``, when the partner changes (:func:`partner_news`)."""
+    new = after.partner
+    if new is None or new == before.partner:
+        return None
+    seated, start = len(after.active), rules.partner_from
+    if cause is not None:
+        why = cause
+    else:
         pick = {
             "next": "the next after the box",
             "last": "the last in line",
@@ -354,11 +396,11 @@ def partner_news(before: Line, after: Line, rules: HouseRules) -> list[str]:
         }[rules.partner_pick]
         if seated < (start or 0):
             pick += "; the partnership lasts the box's run"
-        news.append(
-            f"{after.partner} becomes the box's partner: {seated} seated, a partner from "
-            f"{start} ({pick})"
-        )
-    return news
+        why = f"{seated} seated, a partner from {start} ({pick})"
+    instead = ""
+    if before.box == after.box and new == before.captain and after.captain is not None:
+        instead = f"; {after.captain} is captain in {new}'s place"
+    return f"{new} becomes the box's partner: {why}{instead}"
 
 
 def check_between_games(in_progress: int | None) -> None:

@@ -25,7 +25,14 @@ from datetime import date, datetime
 from typing import Any
 
 from chouette.money import Cents, format_money
-from chouette.report import Rows, SessionSummary, Standing, standings_json, standings_rows
+from chouette.report import (
+    Rows,
+    SessionSummary,
+    Standing,
+    local_time,
+    standings_json,
+    standings_rows,
+)
 from chouette.settlement import Payment, Settlement, settlement
 
 Local = Callable[[datetime], datetime]
@@ -134,19 +141,18 @@ def nights_json(
 
 
 def nights_rows(
-    nights: Sequence[tuple[str, datetime]], sessions: Sequence[SessionSummary], local: Local
+    nights: Sequence[tuple[str, datetime]],
+    sessions: Sequence[SessionSummary],
+    local: Local,
+    zone: str = "UTC",
 ) -> Rows:
-    """``night --list``: a row per night, oldest first."""
+    """``night --list``: a row per night, oldest first; when each began in the reader's
+    local time (``zone`` named in the heading)."""
     rows = [
-        [
-            n["night"],
-            local(began).strftime("%Y-%m-%d %H:%M"),
-            ", ".join(n["sessions"]),
-            str(n["games"]),
-        ]
+        [n["night"], local_time(began, local, zone), ", ".join(n["sessions"]), str(n["games"])]
         for n, (_, began) in zip(nights_json(nights, sessions)["nights"], nights, strict=True)
     ]
-    return ["night", "began", "sessions", "games"], rows
+    return ["night", f"began ({zone})", "sessions", "games"], rows
 
 
 @dataclass(frozen=True)

@@ -354,16 +354,17 @@ def settle_game(game: Game, stakes: Mapping[str, Cents]) -> Outcome:
         )
     next_line = banks_after(moved.line, points)
     broke = [p for p in next_line.order if next_line.bank(p) == 0 and p in points]
+    seated = seat(next_line, game.rules)  # (an empty bank may end a partnership too)
     why = (
         *game.why,
         *all_in,
         *booked,
         decision.why,
         *moved.why,
-        *partner_news(game.start_line, moved.line, game.rules),
         *(
             f"{p}'s bank is empty: {p} sits out (chouette bank {p} POINTS for a re-entry)"
             for p in broke
         ),
+        *partner_news(game.start_line, seated, game.rules),
     )
-    return Outcome(capped, points, cents, seat(next_line, game.rules), tuple(extras), why)
+    return Outcome(capped, points, cents, seated, tuple(extras), why)

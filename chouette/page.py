@@ -383,7 +383,9 @@ def report_parts(
     # The house rules before the long score sheet, so that no printed page holds them
     # alone: the sheet (or its totals) always follows them.
     yield _rules(rules, stake, currency, card, when.local, tr, ended=ended) + "\n"
-    yield from _sheet(everyone, lines(), found.final, by_session=by_session, tr=tr)
+    yield from _sheet(
+        everyone, lines(), found.final, by_session=by_session, tr=tr, local=when.local
+    )
     yield "\n"
     for part in (
         _footer(standings, when.moment(generated_at, cls="generated"), tr, fingerprints),
@@ -845,6 +847,7 @@ def _sheet(
     *,
     by_session: bool,
     tr: Translator = ENGLISH,
+    local: Callable[[datetime], datetime] | None = None,
 ) -> Iterator[str]:
     _ = tr.gettext
     head = [*([_("session")] if by_session else []), _("game"), _("box"), _("captain")]
@@ -901,7 +904,7 @@ def _sheet(
         ]
         corrected += [
             f'<span class="correction" data-game="{line.number}">'
-            f"{_e(line.session) + ' ' if by_session else ''}{game_word}: {_e(c.text())}</span>"
+            f"{_e(line.session) + ' ' if by_session else ''}{game_word}: {_e(c.text(local))}</span>"
             for c in line.amended
         ]
         yield (
@@ -1005,7 +1008,8 @@ def _rules(
         )
     if ended is not None:
         number, at = ended
-        shown = (local or (lambda moment: moment))(at).strftime("%H:%M")
+        here = (local or (lambda moment: moment))(at)
+        shown = f"{here:%H:%M}" + (f" {here.tzname()}" if here.tzname() else "")
         rows += (
             f'<tr data-rule="ended"><th>{_e(_("Ended"))}</th><td>'
             + _e(_("After game {number}, as agreed, at {time}.").format(number=number, time=shown))

@@ -299,6 +299,8 @@ def status_text(status: Status) -> tuple[list[str], Rows | None]:
         f"Session {status.session}: game {status.number} ({state})",
         f"Line: {line.describe()}",
     ]
+    if line.partner is not None:
+        heading.append(f"Box's partner: {line.partner}")
     said = status.stop.said(status.number) if status.stop is not None else None
     if said is not None:
         heading.append(f"{said[0].upper()}{said[1:]}.")
@@ -1044,7 +1046,7 @@ def plural(count: int, word: str) -> str:
 
 
 def already_imported_text(file: str, games: int, session: str, on: datetime) -> str:
-    """A file imported before: nothing booked."""
+    """A file imported before: nothing booked (``on``: when, in the reader's local time)."""
     return (
         f"{file} was imported already ({plural(games, 'game')} into {session} on "
         f"{on:%Y-%m-%d}): nothing booked"
@@ -1073,10 +1075,12 @@ def amended_lines(
     later: Sequence[int],
     moved: Mapping[str, Cents],
     line: Line | None,
+    partner: Sequence[str] = (),
 ) -> tuple[str, list[str]]:
     """What ``chouette amend`` says it did: the game and its ends (said before the game's
     bookings now, which the caller shows its way), then the later games played again, the
-    money moved, the line now (``line``: if it changed) and why."""
+    money moved, the line now (``line``: if it changed), the partnership it began or ended
+    (``partner``: :func:`chouette.line.partner_news`) and why."""
     said = []
     if later:
         games = "s" if len(later) > 1 else ""
@@ -1085,5 +1089,6 @@ def amended_lines(
     said.append(f"Money moved by the correction: {shown or 'none'}.")
     if line is not None:
         said.append(f"Line now: {line.describe()}")
+    said += [f"{text}." for text in partner]
     head = f"Game {number} amended: {correction.said()} ({correction.note})."
     return head, [*said, *why_lines(outcome.why)]

@@ -72,7 +72,8 @@ def play(
                 f"game {expect} is over, and game {live.number} is the current game: nothing "
                 f"written (--game {live.number} to act on it)"
             )
-        raise ChouetteError(f"there is no game {expect} yet: the next game is {live.number}")
+        now = "is in progress" if live.game is not None else "is the next"
+        raise ChouetteError(f"there is no game {expect} yet: game {live.number} {now}")
     stop = book.stop(info, live.number, in_progress=live.game is not None)
     if live.game is None:
         check_not_ended(stop, live.number)

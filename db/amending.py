@@ -21,7 +21,7 @@ from chouette.amend import (
 )
 from chouette.errors import ChouetteError, RuleError
 from chouette.game import CubeFix, End, Event, Game, check_game, replay
-from chouette.line import Line, normal_name
+from chouette.line import Line, normal_name, partner_news
 from chouette.money import Cents
 from chouette.names import match
 from chouette.outcome import Outcome, settle_game
@@ -75,9 +75,14 @@ class Amended:
     def said(self) -> tuple[str, list[str]]:
         """What the command says, before and after the game's bookings now
         (:func:`chouette.report.amended_lines`)."""
-        line = self.session.line if self.session.line != self.line_before else None
+        now = self.session
+        line = now.line if now.line != self.line_before else None
         later = [r.number for r in self.games[1:]]
-        return amended_lines(self.correction, self.number, self.outcome, later, self.moved, line)
+        cause = f"the correction of game {self.number} changed the line"
+        partner = partner_news(self.line_before, now.line, now.rules, cause)
+        return amended_lines(
+            self.correction, self.number, self.outcome, later, self.moved, line, partner
+        )
 
 
 def amend(

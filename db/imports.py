@@ -430,7 +430,7 @@ def _book_games(
             "another file"
             if found is None
             else f"{found.name} (imported into {found.session} on "
-            f"{found.imported_at.date().isoformat()})"
+            f"{found.imported_at.astimezone().date().isoformat()})"
         )
         summary.notes.append(
             f"{plural_games(count)} of this file {'was' if count == 1 else 'were'} booked "

@@ -37,6 +37,7 @@ import logging
 from collections import Counter
 from collections.abc import AsyncIterator, Callable, Collection, Mapping, Sequence
 from contextlib import asynccontextmanager
+from datetime import datetime
 from functools import cache
 from typing import Any
 from urllib.parse import parse_qs, quote, urlsplit
@@ -111,8 +112,14 @@ def templates(lang: str = "en") -> Environment:
     env.filters["balance"] = balance
     env.filters["amount"] = format_money
     env.filters["sign_class"] = lambda cents: "pos" if cents > 0 else "neg" if cents < 0 else "zero"
-    env.filters["clock"] = lambda moment: moment.astimezone().strftime("%H:%M")
+    env.filters["clock"] = clock_text
     return env
+
+
+def clock_text(moment: datetime) -> str:
+    """A moment as the server's clock shows it, the zone named: ``20:41 CET``."""
+    here = moment.astimezone()
+    return f"{here:%H:%M} {here.tzname()}" if here.tzname() else f"{here:%H:%M}"
 
 
 class Headers:

@@ -22,7 +22,7 @@ from chouette.card import accepted_text
 from chouette.errors import ChouetteError
 from chouette.game import End
 from chouette.limits import LONGEST_LINE
-from chouette.line import check_name
+from chouette.line import LINE_UNDONE, Line, check_name, partner_news
 from chouette.money import parse_money
 from chouette.names import match
 from chouette.outcome import Outcome
@@ -210,7 +210,9 @@ class Table:
             if action.act in PLAY_ACTS:
                 return _play(book, info, action, game)
             if action.act == "undo":
-                return [f"Undone: {undone_text(undo(book, info))}."]
+                said = [f"Undone: {undone_text(undo(book, info))}."]
+                now = book.session_by_id(info.id)
+                return said + ([] if now is None else _partner(info.line, now, LINE_UNDONE))
             if action.act == "join":
                 return _join(book, info, action)
             if action.act == "accept-rules":
@@ -219,9 +221,10 @@ class Table:
             if action.act == "amend":
                 return _amend(book, info, action)
             if action.act in SEAT_CHANGES:
-                name = action.member
+                name, before = action.member, info.line
                 info = change_seat(book, info, action.act, name)
-                return [f"{name} {SEAT_CHANGES[action.act]}. Line: {info.line.describe()}"]
+                said = [f"{name} {SEAT_CHANGES[action.act]}. Line: {info.line.describe()}"]
+                return said + _partner(before, info)
         raise ChouetteError(f"there is no action {action.act!r} on this page")
 
 
@@ -333,6 +336,13 @@ def _join(book: Ledger, info: SessionInfo, action: Action) -> list[str]:
             cents = parse_money(action.stake)
         except ChouetteError as err:
             raise ChouetteError(f"stake: {err}") from None
+    before = info.line
     info = join(book, info, name, cents)  # checks the stake, as `chouette join` has it
     name = match(name, info.line.order) or name  # as the ledger writes them (BOB: bob)
-    return [f"{joined_text(name, info.player_stakes.get(name))}. Line: {info.line.describe()}"]
+    said = f"{joined_text(name, info.player_stakes.get(name))}. Line: {info.line.describe()}"
+    return [said, *_partner(before, info)]
+
+
+def _partner(before: Line, info: SessionInfo, cause: str | None = None) -> list[str]:
+    """A partnership the change began or ended, with its reason, as the CLI says it."""
+    return [f"{text}." for text in partner_news(before, info.line, info.rules, cause)]

@@ -345,7 +345,7 @@ REFUSALS = [
     (["new", "friday", "x", "y"], "there is already a session called friday"),
     (["--session", "nope", "status"], "there is no session called nope"),
     (["take", "bob", "--game", "1"], "game 1 is over, and game 2 is the current game"),
-    (["take", "bob", "--game", "3"], "there is no game 3 yet: the next game is 2"),
+    (["take", "bob", "--game", "3"], "there is no game 3 yet: game 2 is in progress"),
     (["raccoon", "bob"], "bob cannot raccoon: only a beaver can be raccooned"),
     (["auto-double"], "automatic doubles happen on the opening roll"),
 ]
@@ -505,7 +505,17 @@ def test_table_mode_runs_the_evening_at_one_prompt(chouette):
 
 def test_a_script_at_the_table_whose_lines_all_work_exits_0(chouette):
     chouette("new", "friday", "ann", "bob", "cat")
-    assert chouette("table", input="double bob\ndrop bob\n").stderr == ""
+    done = chouette("table", input="double bob\ndrop bob\n--session friday\n")
+    assert done.stderr == ""
+    assert "Session friday: game 1 (in progress)" in done.stdout  # options alone: status
+    assert "Usage:" not in done.stdout
+
+
+def test_a_mistyped_session_at_the_table_leaves_the_table_where_it_was(chouette):
+    chouette("new", "friday", "ann", "bob", "cat")
+    done = chouette("table", input="--session fridya status\nstatus\n", code=1)
+    assert done.stderr.startswith("Error: there is no session called fridya")
+    assert done.stdout.startswith("Session friday: game 1")
 
 
 @pytest.mark.parametrize(
@@ -517,6 +527,9 @@ def test_a_script_at_the_table_whose_lines_all_work_exits_0(chouette):
         ("take", "Error: name the member whose cube you take, or use --all\n"),
         ("take bob --gamme 1", "Error: No such option: --gamme (Possible options: --game) "
          "(help take explains it)\n"),
+        ("double --by", "Error: Option '--by' requires an argument. (help double explains it)\n"),
+        ("--show-completion", "Error: --show-completion sets up a shell's Tab: run it at a "
+         "shell's prompt\n"),
     ],
 )  # fmt: skip
 def test_a_line_the_table_cannot_run_says_why_in_one_line(chouette, line, said):
@@ -575,10 +588,36 @@ def test_a_command_that_cannot_run_at_the_table_is_refused_after_global_options(
 
 def test_help_at_the_table_lists_its_commands_as_typed_there(chouette):
     chouette("new", "friday", "ann", "bob", "cat")
-    out = chouette("table", input="help\nhelp take\n").stdout
+    out = chouette(
+        "table", input="help\nhelp take\ntake -h\n--session friday take bob --help\n"
+    ).stdout
     assert "The table's commands (help COMMAND explains one; Tab completes):" in out
     assert "  take " in out and "  serve " not in out and "  quit " in out
-    assert "Usage: take [OPTIONS] [MEMBER]" in out and "Usage: chouette" not in out
+    said = " ".join(out.split())  # each command's first sentence, whole, however it wraps
+    assert (
+        "rules The session's rules card: every house rule in words, the stakes, the preset "
+        "they came from and what was changed, who accepted them and when. accept PLAYER..."
+    ) in said
+    assert out.count("Usage: take [OPTIONS] [MEMBER]") == 3 and "Usage: chouette" not in out
+
+
+def test_tab_at_the_table_completes_what_the_shells_tab_does(chouette, tmp_path, monkeypatch):
+    from cli import Options, table_choices
+
+    chouette("new", "friday", "ann", "Big Al", "cat")
+    chouette("new", "sat", "dan", "eve")
+    at = Options(None, "friday")  # the table's session
+    assert table_choices(at, [], "se") == ["sessions", "settle"]  # not serve: refused there
+    assert table_choices(at, [], "q") == ["quit"]
+    assert table_choices(at, ["double"], "") == ["ann", "Big Al", "cat"]
+    assert table_choices(at, ["double", "--by"], "") == ["box", "member", "team"]
+    assert table_choices(at, ["double"], "--b") == ["--by"]
+    assert table_choices(at, ["--session", "sat", "take"], "") == ["dan", "eve"]
+    assert table_choices(at, ["new", "x", "--like"], "s") == ["sat"]
+    assert table_choices(at, ["help"], "sit") == ["sit-out", "sit-in"]
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "friday.mat").write_text("")
+    assert table_choices(at, ["import"], "fri") == ["friday.mat"]  # bash's files, as a shell
 
 
 def test_the_demo_settles_an_evening(chouette, tmp_path, ledger_url):
@@ -642,7 +681,8 @@ def test_the_partner_is_announced_with_the_line_and_shown_on_the_sheet(chouette)
     )
     assert chouette("leave", "eve").stdout == (
         "eve leaves. Line: bob | cat, dan, ann\n"
-        "dan is no longer the box's partner: 4 seated, a partner from 5.\n"
+        "dan is no longer the box's partner: 4 seated, a partner from 5; dan plays on the team "
+        "again.\n"
     )
     assert chouette("join", "fay").stdout.endswith(
         "dan becomes the box's partner: 5 seated, a partner from 5 (the next after the box).\n"

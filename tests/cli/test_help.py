@@ -170,6 +170,32 @@ def test_shell_completion_completes_commands_and_players(chouette, tmp_path):
     assert not other.exists()
 
 
+def completed(chouette, *words: str) -> list[str]:
+    """What bash completes after ``chouette WORDS``, as :func:`complete` but asked of the
+    app in this process (bash hands the words over joined by spaces, as typed)."""
+    from cli import app
+
+    env = {
+        "_CHOUETTE_COMPLETE": "complete_bash",
+        "COMP_WORDS": " ".join(["chouette", *words]),
+        "COMP_CWORD": str(len(words)),
+    }
+    result = chouette.runner.invoke(app, [], env=env, prog_name="chouette")
+    assert result.exit_code == 0 and result.stderr == "", result.output
+    return result.stdout.splitlines()
+
+
+def test_bash_completes_a_name_with_a_space_as_one_word_and_sessions_where_they_go(chouette):
+    chouette("new", "fri night", "ann", "Big Al", "cat")
+    chouette("new", "sat", "dan", "eve")
+    assert completed(chouette, "--session", r"fri\ night", "take", "B") == [r"Big\ Al"]
+    assert completed(chouette, "--session", r"fri\ night", "take", "Big\\ ") == [r"Big\ Al"]
+    assert completed(chouette, "--session", "fri") == [r"fri\ night"]
+    assert completed(chouette, "new", "x", "--like", "'fri") == [r"fri\ night"]
+    assert completed(chouette, "sessions", "--delete", "s") == ["sat"]
+    assert completed(chouette, "help", "sit") == ["sit-out", "sit-in"]
+
+
 # ------------------------------------------------------------ asking for help
 
 

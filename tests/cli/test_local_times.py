@@ -37,3 +37,21 @@ def test_a_moment_in_another_zone_name_than_the_headings_says_its_own():
     summer = datetime(2026, 3, 29, 20, tzinfo=UTC)
     assert local_time(winter, local, "CET") == "2026-03-28 21:00"
     assert local_time(summer, local, "CET") == "2026-03-29 22:00 CEST"
+
+
+def test_a_correction_and_the_nights_list_show_local_time_and_name_the_zone(chouette, copenhagen):
+    chouette("new", "fri", "ann", "bob")
+    chouette("end", "team")
+    chouette("amend", "1", "--result", "box", "--note", "misrecorded")
+    trail = "amended 2026-11-20 21:00 CET: the board's end was team single, is box single"
+    assert trail in chouette("sheet").stdout
+    assert chouette.json("game", "1")["why"][-1].startswith(trail)
+    nights = chouette("night", "--list").stdout.splitlines()
+    assert nights[0].split() == ["night", "began", "(CET)", "sessions", "games"]
+    assert nights[2].split()[1:3] == ["2026-11-20", "21:00"]
+
+
+def test_the_pages_clock_names_its_zone(copenhagen):
+    from web.app import clock_text
+
+    assert clock_text(datetime(2026, 11, 20, 20, 41, tzinfo=UTC)) == "21:41 CET"

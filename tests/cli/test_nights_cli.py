@@ -191,7 +191,7 @@ def test_the_nights_are_listed_oldest_first(chouette, monkeypatch):
     chouette("new", "fri", "ann", "bob", "--night", "club 3")
     chouette("new", "fri-b", "cat", "dan", "--night", "club 3")
     assert chouette("night", "--list").stdout == (
-        "night       began             sessions      games\n"
+        "night       began (UTC)       sessions      games\n"
         "----------  ----------------  ----------  -------\n"
         "club 3      2026-11-20 20:00  fri, fri-b        0\n"
         "2026-11-27  2026-11-27 19:30  next              1\n"

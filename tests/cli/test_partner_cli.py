@@ -18,8 +18,19 @@ def test_the_box_names_its_partner_and_undo_takes_it_back(chouette):
         "dan is ann's partner. Line: ann+dan | bob, cat, eve, fay\n"
     )
     assert chouette.json("status")["partner"] == "dan"
+    assert "Box's partner: dan" in chouette("status").stdout
     assert chouette("log").stdout.splitlines()[2].endswith("dan is ann's partner")
+    assert chouette("partner", "eve").stdout == (
+        "eve is ann's partner. Line: ann+eve | bob, cat, dan, fay\n"
+        "dan is no longer the box's partner: ann named eve instead; dan plays on the team "
+        "again.\n"
+    )
     chouette("undo")
+    assert chouette("undo").stdout == (
+        "Undone: took back dan is ann's partner.\n"
+        "dan is no longer the box's partner: undo put the line back as it was; dan plays on "
+        "the team again.\n"
+    )
     assert reports(chouette) == before
 
 
@@ -48,6 +59,7 @@ def test_an_optional_partner_declined_and_the_rules_card_says_so(chouette):
     assert chouette.json("status")["partner"] == "fay"  # Colorado invites the last first
     assert chouette("partner", "--none").stdout == (
         "ann plays alone. Line: ann | bob, cat, dan, eve, fay\n"
+        "fay is no longer the box's partner: ann plays alone; fay plays on the team again.\n"
     )
     card = chouette("rules").stdout
     assert "The box may decline the partner and play alone for its run." in card
@@ -85,3 +97,29 @@ def test_a_partner_change_is_made_again_when_an_earlier_game_is_corrected(chouet
     chouette("end", "box")
     chouette("amend", "1", "--result", "box", "gammon", "--note", "it was a gammon")
     assert chouette.json("status")["partner"] == "eve"
+
+
+def test_a_partnership_is_announced_as_a_session_begins_splits_and_is_corrected(chouette):
+    said = chouette("new", "fri", "ann", "bob", "cat", "dan", "eve", "--partner-from", "5")
+    assert said.stdout.endswith(
+        "Line: ann+cat | bob, dan, eve\n"
+        "cat becomes the box's partner: 5 seated, a partner from 5 (the next after the box).\n"
+    )
+    chouette("end", "team")  # bob+dan | cat, eve, ann
+    amended = chouette("amend", "1", "--result", "box", "--note", "the box won").stdout
+    assert (
+        "Line now: ann+cat | dan, eve, bob\n"
+        "dan is no longer the box's partner: the correction of game 1 changed the line.\n"
+        "cat becomes the box's partner: the correction of game 1 changed the line.\n"
+    ) in amended
+    assert chouette("undo").stdout.splitlines()[1:] == [
+        "cat is no longer the box's partner: undo put the line back as it was.",
+        "dan becomes the box's partner: undo put the line back as it was.",
+    ]
+    chouette("new", "sat", *SIX, "--partner-from", "3")
+    split = chouette("split", "sat-2").stdout.splitlines()
+    assert split[-3:] == [
+        "sat-2: dan+fay | eve",
+        "fay becomes the box's partner: 3 seated, a partner from 3 (the next after the box).",
+        "Balances stay where they were earned; play the new table with --session sat-2.",
+    ]

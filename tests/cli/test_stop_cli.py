@@ -33,7 +33,7 @@ def test_the_last_round_is_announced_and_the_session_ends_after_it(chouette, tmp
     }  # fmt: skip
     chouette("report", "--html", str(tmp_path / "fri.html"))
     page = (tmp_path / "fri.html").read_text()
-    assert '<tr data-rule="ended"><th>Ended</th><td>After game 2, as agreed, at 20:00.' in page
+    assert '<tr data-rule="ended"><th>Ended</th><td>After game 2, as agreed, at 20:00 UTC.' in page
 
 
 def test_until_makes_the_first_game_from_that_time_the_last(chouette, monkeypatch):

@@ -272,7 +272,14 @@ PARTNER_FROM_5 = HouseRules(partner_from=5)
         (("a", "b", "c", "d"), ("a", "b", "c", "d", "e"),
          ["c becomes the box's partner: 5 seated, a partner from 5 (the next after the box)"]),
         (("a", "b", "c", "d", "e"), ("a", "b", "c", "d"),
-         ["c is no longer the box's partner: 4 seated, a partner from 5"]),
+         ["c is no longer the box's partner: 4 seated, a partner from 5; c plays on the team "
+          "again"]),
+        (("a", "b", "c", "d", "e"), ("a", "c", "d", "e"),  # the captain left: c captains
+         ["c is no longer the box's partner: 4 seated, a partner from 5; c plays on the team "
+          "again, as captain"]),
+        (("a", "c", "d", "e"), ("a", "b", "c", "d", "e"),  # the captain became the partner
+         ["c becomes the box's partner: 5 seated, a partner from 5 (the next after the box); "
+          "b is captain in c's place"]),
         (("a", "b", "c", "d", "e"), ("a", "b", "d", "e", "f"),
          ["c is no longer the box's partner: c left the line",
           "d becomes the box's partner: 5 seated, a partner from 5 (the next after the box)"]),
@@ -283,6 +290,15 @@ def test_a_partnership_that_begins_or_ends_is_announced_with_its_reason(before, 
     old = seat(Line(before), PARTNER_FROM_5)
     new = seat(Line(after), PARTNER_FROM_5)
     assert partner_news(old, new, PARTNER_FROM_5) == said
+
+
+def test_a_partnership_undone_or_corrected_gives_the_cause_it_is_given():
+    old = seat(Line(("a", "b", "c", "d", "e")), PARTNER_FROM_5)
+    new = seat(Line(("b", "c", "d", "e", "a")), PARTNER_FROM_5)
+    assert partner_news(old, new, PARTNER_FROM_5, "undo put the line back as it was") == [
+        "c is no longer the box's partner: undo put the line back as it was",
+        "d becomes the box's partner: undo put the line back as it was",
+    ]
 
 
 def test_a_partner_who_sits_out_is_no_longer_partner_and_says_why():

@@ -111,6 +111,21 @@ def test_how_a_gammon_counts_and_why(rules, events, why):
     assert scoring == why
 
 
+def test_a_gammon_counted_single_under_jacoby_says_so_where_each_cube_ended():
+    """The end-of-game message's line for each member (``cat: out, +1 (board; …)``), not
+    only the reasons after it."""
+    from chouette.report import cube_text
+
+    board = play("B | C, M1", "double C", "take C", "end box gammon")
+    assert cube_text(board, "C") == "out, -4 (board)"
+    assert cube_text(board, "M1") == "out, -1 (board; the gammon counts single: Jacoby)"
+    rules = HouseRules(resignations="per-member")
+    resigned = play("B | C, M1", "resign gammon M1", "resign-accept M1", rules=rules)
+    assert cube_text(resigned, "M1") == (
+        "out, +1 (M1 accepted the box's resignation of a gammon; the gammon counts single: Jacoby)"
+    )
+
+
 def test_the_partners_share_and_the_pairs_stakes_say_why():
     rules = HouseRules(partner_from=4)
     game = play(seats("B+P | C, M1", rules), "end team", rules=rules)

@@ -391,9 +391,10 @@ def test_a_restart_keeps_the_keeper_in_and_a_new_pin_is_asked_for_at_once(browse
 
 
 def test_the_tv_fits_eight_players_and_fifteen_games_on_one_1080p_screen(browser, ledger_url):
-    """Issue 21: a club's TV shows the whole board of a full table without scrolling."""
+    """Issue 21: a club's TV shows the whole board of a full table without scrolling (with
+    the box's partner's seat too)."""
     players = ["ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal"]
-    procs.ok(ledger_url, "new", "friday", *players, "--stake", "5.00")
+    procs.ok(ledger_url, "new", "friday", *players, "--stake", "5.00", "--partner-from", "8")
     ends = [
         f"end {'box' if number % 3 else 'team'}{' --gammon' if number % 2 else ''}"
         for number in range(15)
@@ -408,7 +409,10 @@ def test_the_tv_fits_eight_players_and_fifteen_games_on_one_1080p_screen(browser
             "[document.scrollingElement.scrollWidth, document.scrollingElement.scrollHeight]"
         )
         assert (width, height) == (1920, 1080), (width, height)
-        for row in tv.locator("#standings tr.standing").all():
+        for row in [
+            *tv.locator("#standings tr.standing").all(),
+            tv.locator("#seats [data-role=partner]"),
+        ]:
             box = row.bounding_box()
             assert box is not None and box["y"] + box["height"] <= 1080
 

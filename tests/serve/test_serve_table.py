@@ -198,6 +198,29 @@ def test_an_action_books_what_the_cli_command_books_and_says_the_same(chouette, 
     assert chouette("check").stdout.startswith("The ledger is consistent")
 
 
+def test_the_page_shows_the_partner_and_says_a_partnership_change_as_the_cli_does(
+    chouette, ledger_url
+):
+    from tests.test_report_html import parse
+    from web.app import templates
+
+    chouette("new", "friday", "ann", "bob", "cat", "dan", "eve", "--partner-from", "5")
+    served = table(ledger_url)
+    board = parse(templates().get_template("_board.html").render(board=served.snapshot().board))
+    assert board.one(id="seats").one(data_role="partner").one("dd").text() == "cat"
+    said = served.act(Action("sit-out", ("eve",)), "friday", None)
+    assert said == [
+        "eve sits out. Line: ann | bob, cat, dan  (sitting out: eve)",
+        "cat is no longer the box's partner: 4 seated, a partner from 5; cat plays on the team "
+        "again.",
+    ]
+    assert served.act(Action("undo"), "friday", None) == [
+        "Undone: took back eve sits out.",
+        "cat becomes the box's partner: undo put the line back as it was.",
+    ]
+    assert chouette("sit-out", "eve").stdout.splitlines() == said
+
+
 @pytest.mark.parametrize(
     ("setup", "action", "cli"),
     [
