@@ -596,7 +596,7 @@ def test_help_at_the_table_lists_its_commands_as_typed_there(chouette):
     said = " ".join(out.split())  # each command's first sentence, whole, however it wraps
     assert (
         "rules The session's rules card: every house rule in words, the stakes, the preset "
-        "they came from and what was changed, who accepted them and when. accept PLAYER..."
+        "they came from and what was changed, who accepted them and when. accept The players "
     ) in said
     assert out.count("Usage: take [OPTIONS] [MEMBER]") == 3 and "Usage: chouette" not in out
 
