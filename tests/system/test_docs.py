@@ -36,3 +36,61 @@ def test_the_readme_session_is_real_output(chouette):
     for command, expected in zip(commands, outputs, strict=True):
         result = chouette(*command.split())
         assert result.stdout == expected, command
+
+
+# ------------------------------------------------------------ the reference pages in docs/
+
+PAGES = {
+    name: (ROOT / "docs" / name).read_text(encoding="utf-8")
+    for name in ("COMMANDS.md", "HOUSE-RULES.md")
+}
+
+
+def options() -> dict[str, set[str]]:
+    """Every command's options by its name, each with the program's own (``--db``...)."""
+    import typer
+
+    group = typer.main.get_command(app)
+    shared = {o for p in group.params for o in p.opts}
+    found = {}
+    for name, command in group.commands.items():  # type: ignore[attr-defined]
+        found[name] = shared | {o for p in command.params for o in (*p.opts, *p.secondary_opts)}
+    return found
+
+
+def test_every_command_on_the_reference_pages_exists():
+    for text in PAGES.values():
+        used = set(re.findall(r"(?:^\s*|\$ |`|\| )chouette ([a-z][a-z-]+)", text, flags=re.M))
+        assert used <= command_names(), used - command_names()
+
+
+def test_every_option_the_commands_page_shows_is_its_commands():
+    """In the page's synopses (``chouette take MEMBER | drop MEMBER``), each option is one of
+    the command's own: a renamed or dropped option fails here."""
+    known = options()
+    shown = []
+    for line in PAGES["COMMANDS.md"].splitlines():
+        for chunk in re.split(r"\s{2,}", line.strip()):
+            words = re.match(r"chouette ([a-z][a-z-]+)(.*)", chunk)
+            if words is None:
+                continue
+            command, rest = words.groups()
+            for part in rest.split(" | "):
+                other = re.match(r"([a-z][a-z-]+)\b", part)  # `take ... | drop MEMBER`
+                named = other.group(1) if other and other.group(1) in known else command
+                shown += [(named, o) for o in re.findall(r"(--[a-z][a-z-]*)", part)]
+    assert len(shown) > 50  # the synopses were read
+    assert [(c, o) for c, o in shown if o not in known[c]] == []
+
+
+def test_the_house_rules_page_names_every_option_of_new_and_no_other():
+    import typer
+
+    new = options()["new"]
+    named = set(re.findall(r"(--[a-z][a-z-]*)", PAGES["HOUSE-RULES.md"]))
+    everywhere = set().union(*options().values())
+    assert named - everywhere == set()  # no option that no command has
+    group = typer.main.get_command(app)
+    shared = {o for p in group.params for o in p.opts} | {"--help", "--json"}
+    house = {o for o in new - shared if o.startswith("--")}
+    assert house - named == set()
