@@ -1532,7 +1532,7 @@ def change_presets(
 ) -> None:
     """``rules --save NAME`` and ``rules --forget NAME``: the club's own presets."""
     from chouette.card import club_preset_json
-    from db.actions import forget_preset, save_preset
+    from db.commands import forget_preset, save_preset
 
     with ledger(ctx, write=True) as book:
         if save is not None:
@@ -1588,7 +1588,7 @@ def accept(
         chouette accept --all
     """
     from chouette.card import accepted_text
-    from db.actions import accept_rules
+    from db.commands import accept_rules
 
     if all and players:
         fail("name the players who accept or use --all, not both", 2)
@@ -1658,9 +1658,9 @@ def format_cents(cents: int) -> str:
 
 
 def change_seat(ctx: typer.Context, name: str, act: str, as_json: bool) -> None:
-    """``name`` leaves, sits out or sits in (:func:`db.actions.change_seat`)."""
-    from db.actions import SEAT_CHANGES
-    from db.actions import change_seat as changed
+    """``name`` leaves, sits out or sits in (:func:`db.commands.change_seat`)."""
+    from db.commands import SEAT_CHANGES
+    from db.commands import change_seat as changed
 
     with ledger(ctx, write=True) as book:
         info = current(book, ctx, lock=True)
@@ -1735,7 +1735,7 @@ def join(
         fail(str(err))
     cents = stake_option(stake, "--stake", f"{name}'s stake")
     limit = credit_option(credit, name)
-    from db.actions import join as joined
+    from db.commands import join as joined
 
     with ledger(ctx, write=True) as book:
         seated = current(book, ctx, lock=True)
@@ -1952,12 +1952,12 @@ def change_the_line(
     *,
     named: bool = False,
 ) -> None:
-    """A change of the line between games, as one transaction (:func:`db.actions.change_line`),
+    """A change of the line between games, as one transaction (:func:`db.commands.change_line`),
     planned on the session as it stands; then the line as it is now, a partnership it began
     or ended (``named``: the box named its partner, as said: only who stops being one), and
     any notes."""
     from chouette.line import partner_ended
-    from db.actions import change_line
+    from db.commands import change_line
 
     with ledger(ctx, write=True) as book:
         info = current(book, ctx, lock=True)
@@ -2007,7 +2007,7 @@ def proxy(
         chouette proxy cat --withdraw
     """
     from chouette.line import FOLLOWS, Line, away_text, name_proxy, withdraw_proxy
-    from db.actions import change_line as changed
+    from db.commands import change_line as changed
 
     if [by is not None, follows is not None, withdraw].count(True) != 1:
         fail("give one of --by NAME, --follows captain or --withdraw", 2)
@@ -2049,7 +2049,7 @@ def split(
         chouette split friday-2
         chouette --session friday-2 status
     """
-    from db.actions import split as split_table
+    from db.commands import split as split_table
 
     with ledger(ctx, write=True) as book:
         info = current(book, ctx, lock=True)
@@ -2114,7 +2114,7 @@ def sessions(
     if rename is not None and delete is not None:
         fail("--rename or --delete, not both", 2)
     if rename is not None or delete is not None:
-        from db.actions import delete_session, rename_session
+        from db.commands import delete_session, rename_session
 
         with ledger(ctx, write=True) as book:
             if rename is not None:
@@ -2232,7 +2232,7 @@ def play(
     """Apply one command's events to the current game, as one transaction. ``make`` builds
     them, with the players' names as typed turned into their names in the session.
     ``usage`` finds a command typed wrong for the session's rules (a usage error, exit 2)."""
-    from db.actions import play as played_now
+    from db.commands import play as played_now
 
     with ledger(ctx, write=True) as book:
         info = current(book, ctx, lock=True)
@@ -2906,7 +2906,7 @@ def undo(ctx: typer.Context, as_json: JsonFlag = False) -> None:
     """
     from chouette.line import LINE_UNDONE
     from chouette.report import undone_text
-    from db.actions import undo as take_back
+    from db.commands import undo as take_back
 
     with ledger(ctx, write=True) as book:
         info = current(book, ctx, lock=True)
@@ -3055,8 +3055,8 @@ def log(
         chouette log --limit 5 --json
     """
     from chouette.report import log_json, log_rows
-    from db.actions import log as done
-    from db.actions import undoable
+    from db.commands import log as done
+    from db.commands import undoable
 
     with ledger(ctx, write=False) as book:
         info = current(book, ctx)
@@ -3849,7 +3849,7 @@ def pay(
         chouette pay bob ann 30.00
         chouette pay cat dan 12.50 --advance --note "takes over dan's balance"
     """
-    from db.actions import pay as paid
+    from db.commands import pay as paid
 
     cents = money_option(amount, "AMOUNT")
     assert cents is not None
@@ -3896,7 +3896,7 @@ class Sharers(NamedTuple):
 def book_charge(ctx: typer.Context, make: "Callable[[Sharers], Charge]") -> None:
     """Book a fee or a shared cost ``make`` makes from the session's :class:`Sharers`, and
     say it (``--json``: as INTERFACE.md says)."""
-    from db.actions import charge
+    from db.commands import charge
 
     as_json = bool(ctx.params.get("as_json"))
     with ledger(ctx, write=True) as book:
@@ -4069,7 +4069,7 @@ def record(
     """
     from chouette.record import parse_record, read_records
     from chouette.report import booked_json
-    from db.actions import record as recorded
+    from db.commands import record as recorded
     from db.files import read_input
 
     label = "standard input" if source == "-" else source

@@ -166,7 +166,7 @@ def random_game(line_, rules: HouseRules, rng: random.Random) -> list[Event]:
 
 def build_evening(path: Path, games: int) -> None:
     from db import open_ledger
-    from db.actions import play
+    from db.commands import play
 
     rules = HouseRules(auto_doubles=1)
     rng = random.Random(500)

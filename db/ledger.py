@@ -10,7 +10,7 @@ ledger alone holds the database session. Each fact has one writer here, whoever 
   and its players by :meth:`Ledger.create_session`; an imported file by
   :meth:`Ledger.remember_file`.
 
-The use cases that call them (playing, recording, undo, paying) are in :mod:`db.actions`,
+The use cases that call them (playing, recording, undo, paying) are in :mod:`db.commands`,
 the import in :mod:`db.imports`, the export in :mod:`db.transfer`, the audit in
 :mod:`db.audit`. Values in and out are domain values (:mod:`db.values`); stored text is
 read and written by :mod:`db.codec`.

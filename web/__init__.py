@@ -5,7 +5,7 @@ light: ``pip install '.[serve]'`` in the clone).
   each button — pure;
 - :mod:`web.board`: what the scoreboard shows, as plain values — pure;
 - :mod:`web.table`: the server's one door to the ledger (reads, and each action one
-  transaction through :mod:`db.actions`);
+  transaction through :mod:`db.commands`);
 - :mod:`web.hub`: polls the ledger's change marker and wakes every page's event stream;
 - :mod:`web.app`: the Starlette application and its routes; ``templates/`` and ``static/``;
 - :mod:`web.serve`: listening, the address, the QR code and the PIN printed, uvicorn.

@@ -1,5 +1,5 @@
 """The server's one door to the ledger: what the scoreboard reads, and the scorekeeper's
-actions, each one transaction through :mod:`db.actions`, as the CLI's commands are.
+actions, each one transaction through :mod:`db.commands`, as the CLI's commands are.
 
 A refused action raises the :class:`~chouette.errors.ChouetteError` the CLI would show, and
 its transaction writes nothing. Everything here is blocking; the server calls it from worker
@@ -30,8 +30,8 @@ from chouette.report import booked_rows, describe_events, joined_text, undone_te
 from chouette.session import SessionInfo
 from chouette.text import clipped
 from db import Ledger, open_ledger
-from db.actions import SEAT_CHANGES, accept_rules, change_seat, join, play, undo, undoable
 from db.amending import amend
+from db.commands import SEAT_CHANGES, accept_rules, change_seat, join, play, undo, undoable
 from web.board import Board, build_board
 from web.moves import PLAY_ACTS, Action, events_for
 

@@ -28,7 +28,7 @@ from chouette.outcome import settle_game
 from chouette.record import to_record
 from chouette.rules import HouseRules
 from db import open_ledger
-from db.actions import play
+from db.commands import play
 from db.engine import dispose_all
 from tests import procs
 from tests.invariants import check_ledger, players

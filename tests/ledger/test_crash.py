@@ -33,7 +33,7 @@ from chouette.outcome import settle_game
 from chouette.record import to_record
 from chouette.rules import HouseRules
 from db import open_ledger
-from db.actions import play
+from db.commands import play
 from db.engine import dispose_all
 from db.migrations import LATEST
 from tests import procs

@@ -16,8 +16,8 @@ from chouette.game import Answer, Deal, Double, End
 from chouette.line import Line, new_line
 from chouette.rules import HouseRules
 from db import open_ledger
-from db.actions import play
 from db.codec import line_from_json, line_to_json
+from db.commands import play
 from db.engine import connect, dispose_all
 from db.migrations import LATEST
 from db.values import Finished

@@ -287,7 +287,7 @@ def test_line_changes_and_a_newcomer_with_a_stake(chouette, ledger_url):
 
 
 def test_undo_is_offered_exactly_when_undo_takes_something_back(chouette, ledger_url):
-    """The board's undo button follows db.actions.undo, step by step: whatever was done last
+    """The board's undo button follows db.commands.undo, step by step: whatever was done last
     (an event, a game's end, a join, a leave) undo takes back; before anything, nothing."""
     steps = [
         "double bob",
