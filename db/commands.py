@@ -1,6 +1,7 @@
 """What the commands do to the ledger: play an event, record games, change the line, pay,
-undo. The CLI (``cli.py``) and the pages (``web/``) call the same ones. Each takes the :class:`~db.ledger.Ledger` of one transaction, asks the rules in
-``chouette/`` and books through the ledger's one writer per fact; a refusal raises a
+undo. The CLI (``cli.py``) and the pages (``web/``) call the same ones. Each takes the
+:class:`~db.ledger.Ledger` of one transaction, asks the rules in ``chouette/`` and books
+through the ledger's one writer per fact; a refusal raises a
 :class:`~chouette.errors.ChouetteError` and the transaction writes nothing.
 
 "Action" means one thing across the code: a thing done to a session, as its journal keeps
