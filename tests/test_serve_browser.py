@@ -136,7 +136,8 @@ def colours_at(png: bytes, box: dict[str, float]) -> set[bytes]:
 
 #: The evening the test below plays on the pages, as the CLI's commands: the README's demo
 #: evening (with an undo), then a newcomer, a proxy, an extra, the proxy withdrawn, a split,
-#: a payment (after one refused as more than is owed), typed with a decimal comma.
+#: a payment (after one refused as more than is owed), typed with a decimal comma, and one
+#: of the settlement's payments marked made.
 EVENING = [
     "new friday ann bob cat dan --stake 5,00 --extras --proxies",
     "double bob cat", "drop cat", "beaver bob", "take bob", "end box --gammon",
@@ -148,7 +149,7 @@ EVENING = [
     "join fay", "proxy dan --follows captain",
     "double cat", "take cat", "extra ann box", "end box",
     "proxy dan --withdraw", "split friday-2",
-    "pay eve ann 20,50 --note cash",
+    "pay eve ann 20,50 --note cash", "pay fay ann 5.00",
 ]  # fmt: skip
 
 
@@ -314,10 +315,14 @@ def test_a_whole_evening_on_the_pages_books_what_the_cli_books_and_shows_on_the_
         ranked = tv.locator("#standings tr.standing td.table").all_inner_texts()
         assert ranked == sorted(ranked, key=lambda t: -float(t.replace(",", "")))
 
-        # who pays whom: a report, which changes nothing
+        # who pays whom: a report, which changes nothing; then one payment marked made
         keeper.page.evaluate("document.getElementById('said').textContent = ''")
         keeper.button("Settle: who pays whom").click()
         expect(page.locator("#said p").filter(has_text="eve     ann      14.50")).to_have_count(1)
+        assert keeper.click(keeper.button("Pay: fay paid ann 5.00")) == [
+            "fay paid ann 5.00 (friday)."
+        ]
+        expect(keeper.button("Pay: fay paid ann 5.00")).to_have_count(0)
 
         shown = standings(tv)
         assert shown == standings(page)

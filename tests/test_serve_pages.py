@@ -150,6 +150,7 @@ def test_each_controls_name_starts_with_the_clis_word_for_it(chouette, ledger_ur
     """Issue 21: a control's accessible name (its aria-label, else its text) starts with
     the CLI's own command for it (``Sit out``: sit-out; ``End: Box wins a gammon``: end),
     and the command its button posts is that command."""
+    from chouette.settlement import settle
     from cli import command_names
     from tests.forms import forms
 
@@ -160,7 +161,9 @@ def test_each_controls_name_starts_with_the_clis_word_for_it(chouette, ledger_ur
     chouette("sit-out", "gus")
     between = templates().get_template("_controls.html").render(board=board_of(ledger_url))
     chouette("double", "bob")
-    playing = templates().get_template("_controls.html").render(board=board_of(ledger_url))
+    board = board_of(ledger_url)
+    owed = settle({s.name: s.cents for s in board.standings})  # each payment marked made
+    playing = templates().get_template("_controls.html").render(board=board, settlement=owed)
     named = set()
     for form in forms(between) + forms(playing):
         for button in form.buttons():
@@ -171,6 +174,8 @@ def test_each_controls_name_starts_with_the_clis_word_for_it(chouette, ledger_ur
             assert command in commands, button.label
             posted = " ".join(v for k, v in form.pressed(button) if k == "line").split()
             assert posted[0] == command, (button.label, posted)
+            if form.key.startswith("paid:"):  # a payment marked made: the settlement's amount
+                assert button.label == f"Pay: {' paid '.join(posted[1:3])} {posted[3]}"
             named.add(command)
     assert named >= {
         "new", "join", "leave", "sit-out", "sit-in", "double", "take", "drop", "beaver", "raccoon",

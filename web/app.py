@@ -65,7 +65,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from chouette.errors import ChouetteError
 from chouette.money import format_money
 from chouette.report import balance, signed
-from chouette.settlement import settle
+from chouette.settlement import Payment, settle
 from web.access import TOKEN_HOURS, Access, Refusal, Who, Writes, shown_code
 from web.board import Board
 from web.hub import Frames, Hub
@@ -248,6 +248,8 @@ def create_app(
 
     def render(snapshot: Snapshot) -> Frames:
         board = snapshot.board
+        # who pays whom now: the keeper's page marks each payment made, each phone its own
+        payments = [] if board is None else settle({s.name: s.cents for s in board.standings})
         return Frames(
             board={
                 code: templates(code)
@@ -258,12 +260,12 @@ def create_app(
             controls={
                 code: templates(code)
                 .get_template("_controls.html")
-                .render(board=board, private=private)
+                .render(board=board, private=private, settlement=payments)
                 for code in langs
             },
             session=None if board is None else board.session,
             players=() if board is None else tuple(s.name for s in board.standings),
-            mine=mine_frames(board),
+            mine=mine_frames(board, payments),
             room={
                 code: templates(code)
                 .get_template("_room.html")
@@ -274,11 +276,11 @@ def create_app(
             else {},
         )
 
-    def mine_frames(board: Board | None) -> dict[str, dict[str, str]]:
-        """Each player's own part of their phone, by language."""
+    def mine_frames(board: Board | None, payments: list[Payment]) -> dict[str, dict[str, str]]:
+        """Each player's own part of their phone, by language (``payments``: who pays whom
+        now)."""
         if board is None:
             return {}
-        payments = settle({s.name: s.cents for s in board.standings})
         players = {*board.line.order, *(s.name for s in board.standings)}
         return {
             code: {
