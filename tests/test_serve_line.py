@@ -55,6 +55,45 @@ def test_what_the_page_does_not_run_is_refused_naming_why(line, message):
         command_words(line)
 
 
+# ---------------------------------------------------------------- the CLI in the server
+
+
+def test_the_cli_runs_in_the_server_and_only_its_own_output_is_caught(chouette, ledger_url, capsys):
+    """web.console runs a line by the CLI's own parser in this process, its output caught
+    for the page; the standard streams are routed per thread, so what another thread prints
+    while a command runs still goes where it went."""
+    import io
+    import sys
+    import threading
+
+    from web import console
+
+    chouette("new", "friday", "ann", "bob")
+    code, out, err = console.run(["--db", ledger_url, "status"])
+    assert (code, err) == (0, "") and out.startswith("Session friday: game 1")
+    code, out, err = console.run(["--db", ledger_url, "deal", "bob", "two"])
+    assert code == 2 and err.startswith("Error: Invalid value for 'POINTS'")
+    assert isinstance(sys.stdout, console.Routed)
+    caught = io.StringIO()
+    printing, printed = threading.Event(), threading.Event()
+
+    def command() -> None:  # a command's thread, as console.run sets it up
+        console._caught.stdout = caught
+        printing.set()
+        printed.wait(5)
+        print("the command's line")
+        console._caught.stdout = None
+
+    thread = threading.Thread(target=command)
+    thread.start()
+    printing.wait(5)
+    print("the server's own line")  # meanwhile, in another thread
+    printed.set()
+    thread.join()
+    assert caught.getvalue() == "the command's line\n"
+    assert capsys.readouterr().out == "the server's own line\n"
+
+
 # ---------------------------------------------------------------- a real server
 
 

@@ -68,11 +68,11 @@ class Routed(io.TextIOBase):
 
     @property
     def encoding(self) -> str:  # type: ignore[override]
-        return "utf-8" if self._own() is not None else str(self.real.encoding)
+        return "utf-8" if self._own() is not None else str(getattr(self.real, "encoding", "utf-8"))
 
     @property
     def errors(self) -> str | None:  # type: ignore[override]
-        return "strict" if self._own() is not None else self.real.errors
+        return "strict" if self._own() is not None else getattr(self.real, "errors", None)
 
 
 def _route() -> None:
