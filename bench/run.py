@@ -740,7 +740,7 @@ def serve(folder: Path, evening: Path, rounds: int, seconds: float) -> None:
         for i in range(rounds):
             seen = len(board.boards)
             start = time.perf_counter()
-            assert post(act="take-all" if i % 2 == 0 else "undo", session="bench")
+            assert post(line="take --all" if i % 2 == 0 else "undo", session="bench")
             page_times.append(board.next_after(seen)[0] - start)
         for i in range(rounds):
             seen = len(board.boards)
@@ -794,7 +794,7 @@ def serve(folder: Path, evening: Path, rounds: int, seconds: float) -> None:
         )
         # throughput: the page ends game after game, from 1 and from 4 browsers at once,
         # while twenty scoreboards watch
-        assert post(act="take-all", session="bench")
+        assert post(line="take --all", session="bench")
         watchers = [Board(host, port, f"127.0.1.{i + 1}") for i in range(20)]  # 20 devices
         for watcher in watchers:
             watcher.next_after(0)
@@ -803,7 +803,7 @@ def serve(folder: Path, evening: Path, rounds: int, seconds: float) -> None:
 
             def hammer(index: int, stop: float, booked: list[int]) -> None:
                 while time.perf_counter() < stop:
-                    booked[index] += post(act="end", end="team single", session="bench")
+                    booked[index] += post(line="end team", session="bench")
 
             stop = time.perf_counter() + seconds
             threads = [

@@ -330,12 +330,10 @@ class Keeper:
                     raise
         raise AssertionError("unreachable")
 
-    def act(self, act: str, session: str, game: int | None = None, **fields: str) -> list[str]:
-        """An action that must succeed: what it said."""
-        form = [("act", act), ("session", session)] + ([("game", str(game))] if game else [])
-        for key, value in fields.items():
-            for one in value.split(",") if key == "member" else [value]:
-                form.append((key, one))
+    def act(self, line: str, session: str) -> list[str]:
+        """A command line (the CLI's own words, as a button of the page posts them) that must
+        succeed: what it said."""
+        form = {"line": line, "session": session}
         status, answer = self.post(form)
         assert status == 200 and answer["ok"], (form, status, answer)
         said = answer["said"]

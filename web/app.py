@@ -7,8 +7,10 @@ page behind the PIN, the players' phones, their event streams, and the actions.
                            the PIN form
     POST /keeper           the PIN: a token of its own for this device (a cookie)
     GET  /keeper/events    ``board`` and ``controls`` (the legal actions), the scorekeeper only
-    POST /keeper/act       one action (one transaction), the scorekeeper only; JSON for the script;
-                           ``line``: a command in the CLI's own words, run by the CLI
+    POST /keeper/act       one action, the scorekeeper only: ``line``, a command in the CLI's own
+                           words, as typed at ``chouette table`` (a form gives it in pieces:
+                           :func:`web.moves.line_of`), run by the CLI's own parser in this
+                           process (:mod:`web.console`); JSON for the script
     POST /keeper/devices   sign a device out (``revoke``: its id), the scorekeeper only
     POST /keeper/codes     a new code for a player (``player``), the scorekeeper only
     POST /keeper/table     the session the keeper's page runs (``table``): under ``--room`` one
@@ -26,21 +28,23 @@ device gave the PIN, which player's code it gave). Every request must name this 
 ``Host`` (the addresses it printed: a page of another site that a DNS trick points here is
 refused); a posted form must come from our own page (``Origin``); event streams are capped per
 client and in all (:mod:`web.limits`). Pages are rendered on the server (Jinja2); the script
-only swaps in the fragments the events carry and posts the buttons. No page loads anything from
-elsewhere (a Content-Security-Policy says so to the browser).
+only swaps in the fragments the events carry and posts the forms (a page without it posts
+them itself). No page loads anything from elsewhere (a Content-Security-Policy says so to the
+browser).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import shlex
 from collections import Counter
 from collections.abc import AsyncIterator, Callable, Collection, Mapping, Sequence
 from contextlib import asynccontextmanager
 from datetime import datetime
 from functools import cache
 from typing import Any
-from urllib.parse import parse_qs, quote, urlsplit
+from urllib.parse import parse_qsl, quote, urlsplit
 
 import segno
 from jinja2 import Environment, PackageLoader, select_autoescape
@@ -62,13 +66,13 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from chouette.errors import ChouetteError
 from chouette.money import format_money
 from chouette.report import balance, signed
-from chouette.settlement import settle
+from chouette.settlement import Payment, settle
 from web.access import TOKEN_HOURS, Access, Refusal, Who, Writes, shown_code
 from web.board import Board
 from web.hub import Frames, Hub
 from web.i18n import LANGUAGES, negotiate, translation
 from web.limits import STREAM_RETRY_SECONDS, Limits, Once, limits_for, quiet_loop
-from web.moves import CLI_FORMS, Action, command_for, read_action
+from web.moves import line_of
 from web.table import Snapshot, Table
 
 log = logging.getLogger("chouette.serve")
@@ -109,6 +113,7 @@ def templates(lang: str = "en") -> Environment:
     env.globals["lang"] = lang
     env.globals["translations"] = translation(lang)
     env.filters["signed"] = signed
+    env.filters["word"] = shlex.quote  # a name as one word of a command line
     env.filters["balance"] = balance
     env.filters["amount"] = format_money
     env.filters["sign_class"] = lambda cents: "pos" if cents > 0 else "neg" if cents < 0 else "zero"
@@ -250,6 +255,8 @@ def create_app(
 
     def render(snapshot: Snapshot) -> Frames:
         board = snapshot.board
+        # who pays whom now: the keeper's page marks each payment made, each phone its own
+        payments = [] if board is None else settle({s.name: s.cents for s in board.standings})
         return Frames(
             board={
                 code: templates(code)
@@ -260,12 +267,12 @@ def create_app(
             controls={
                 code: templates(code)
                 .get_template("_controls.html")
-                .render(board=board, private=private)
+                .render(board=board, private=private, settlement=payments)
                 for code in langs
             },
             session=None if board is None else board.session,
             players=() if board is None else tuple(s.name for s in board.standings),
-            mine=mine_frames(board),
+            mine=mine_frames(board, payments),
             room={
                 code: templates(code)
                 .get_template("_room.html")
@@ -276,11 +283,11 @@ def create_app(
             else {},
         )
 
-    def mine_frames(board: Board | None) -> dict[str, dict[str, str]]:
-        """Each player's own part of their phone, by language."""
+    def mine_frames(board: Board | None, payments: list[Payment]) -> dict[str, dict[str, str]]:
+        """Each player's own part of their phone, by language (``payments``: who pays whom
+        now)."""
         if board is None:
             return {}
-        payments = settle({s.name: s.cents for s in board.standings})
         players = {*board.line.order, *(s.name for s in board.standings)}
         return {
             code: {
@@ -412,30 +419,23 @@ def create_app(
         return refusal(403, NOT_KEEPER, as_json)
 
     async def act(request: Request) -> Response:
+        """One action of the keeper's page: a command line in the CLI's own words (``line``,
+        or a form's pieces of one, :func:`web.moves.line_of`), run by the CLI as the table's
+        prompt runs it (:meth:`web.table.Table.run_line`), in the page's ``session``."""
         wants_json = "application/json" in request.headers.get("accept", "")
         current = await keeper_only(request, wants_json)
         if isinstance(current, Response):
             return current
-        fields = await form(request)
-        if isinstance(fields, Response):
-            return fields
+        pairs = await form_pairs(request)
+        if isinstance(pairs, Response):
+            return pairs
+        fields = as_fields(pairs)
         seen = hub.version
         try:
-            if one(fields, "line"):  # the CLI's own words, as at `chouette table`
-                ok, lines = await run_in_threadpool(
-                    table.run_line, one(fields, "line"), one(fields, "session") or None
-                )
-            elif one(fields, "act") in CLI_FORMS:  # a form that is a CLI command
-                words = command_for(one(fields, "act"), fields)
-                ok, lines = await run_in_threadpool(
-                    table.run_words, words, one(fields, "session") or None
-                )
-            else:
-                action = read_action(fields)
-                lines = await run_in_threadpool(
-                    table.act, action, one(fields, "session"), game_number(one(fields, "game"))
-                )
-                ok = True
+            line = line_of(pairs)
+            ok, lines = await run_in_threadpool(
+                table.run_line, line, one(fields, "session") or None
+            )
         except ChouetteError as err:
             lines, ok = [f"Error: {err}"], False
         hub.poke()
@@ -526,11 +526,11 @@ def create_app(
         frames = shown()
         if frames is None or frames.session is None:
             return refusal(409, "there is no session to accept the rules of", False)
-        action = Action("accept-rules", (current.player,))
-        try:
-            lines = await run_in_threadpool(table.act, action, frames.session, None)
-        except ChouetteError as err:
-            return refusal(400, str(err), False)
+        ok, lines = await run_in_threadpool(
+            table.run_words, ["accept", current.player], frames.session
+        )
+        if not ok:
+            return refusal(400, "\n".join(lines).removeprefix("Error: "), False)
         hub.poke()
         if said is not None:
             said([f"{current.player}'s phone: {line}" for line in lines])
@@ -683,16 +683,6 @@ def one(fields: Mapping[str, Sequence[str]], key: str) -> str:
     return values[-1].strip()
 
 
-def game_number(text: str) -> int | None:
-    """The game a form was for (as ``--game``), if it names one: a number from 1, in the
-    digits the page writes (``str.isdigit`` alone also passes ``²``, which ``int`` refuses)."""
-    if not text:
-        return None
-    if not (text.isascii() and text.isdigit()) or int(text) < 1:
-        raise ChouetteError(f"the game is a number from 1, not {text!r}")
-    return int(text)
-
-
 def refusal(status: int, text: str, as_json: bool) -> Response:
     if as_json:
         said = f"Error: {text}"
@@ -715,7 +705,21 @@ def night_totals(boards: Sequence[Board]) -> list[tuple[str, int, int]]:
 
 async def form(request: Request) -> dict[str, list[str]] | Response:
     """A posted form (URL-encoded, as a page's form sends it), refused if it comes from
-    another site's page or is larger than any form of ours."""
+    another site's page or is larger than any form of ours: each field's values."""
+    pairs = await form_pairs(request)
+    return pairs if isinstance(pairs, Response) else as_fields(pairs)
+
+
+def as_fields(pairs: Sequence[tuple[str, str]]) -> dict[str, list[str]]:
+    """A form's fields by name, each with its values in order."""
+    fields: dict[str, list[str]] = {}
+    for key, value in pairs:
+        fields.setdefault(key, []).append(value)
+    return fields
+
+
+async def form_pairs(request: Request) -> list[tuple[str, str]] | Response:
+    """A posted form's fields in the order the page sent them (see :func:`form`)."""
     origin = request.headers.get("origin")
     if origin and origin != "null" and urlsplit(origin).netloc != request.headers.get("host"):
         return refusal(403, "a form posted from another site is refused", False)
@@ -728,8 +732,8 @@ async def form(request: Request) -> dict[str, list[str]] | Response:
     except ClientDisconnect:  # gone (or dropped as too slow) before its form arrived
         return refusal(400, "the form did not arrive whole", False)
     try:
-        return parse_qs(
+        return parse_qsl(
             body.decode("utf-8", "replace"), keep_blank_values=True, max_num_fields=MAX_FIELDS
         )
-    except ValueError:  # parse_qs past max_num_fields
+    except ValueError:  # parse_qsl past max_num_fields
         return refusal(413, "the form has more fields than any form of ours", False)

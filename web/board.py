@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from chouette.card import Card, acceptance_lines
+from chouette.card import Card, acceptance_lines, rule_lines, topic_name
 from chouette.exposure import exposure
 from chouette.game import Game, replay
 from chouette.line import Line
@@ -27,6 +27,7 @@ from chouette.report import (
     signed,
     standings,
 )
+from chouette.rules import HouseRules
 from chouette.session import LiveGame, SessionInfo
 from chouette.stop import StopState
 from chouette.text import ENGLISH, Translator
@@ -86,6 +87,15 @@ class Board:
     credits: Mapping[str, Cents] = field(default_factory=dict)
     #: The session's agreed stop (``--rounds``, ``--until``), where it stands.
     stop: StopState | None = None
+    #: The session's house rules (the rules card a player's phone shows).
+    house_rules: HouseRules | None = None
+
+    def card(self, tr: Translator = ENGLISH) -> list[tuple[str, str]]:
+        """The rules card, a line per topic (its name and its rule), in the words of
+        ``tr``, as ``chouette rules`` says it."""
+        if self.house_rules is None:
+            return []
+        return [(topic_name(t, tr), text) for t, text in rule_lines(self.house_rules, tr)]
 
     def chart(self, tr: Translator = ENGLISH) -> str:
         """The running-balance chart, in the words of ``tr``."""
@@ -168,6 +178,7 @@ def build_board(
         at_risk={} if game is None else exposure(game, info.stakes(game.players)).cents,
         credits=dict(info.line.credits),
         stop=stop,
+        house_rules=info.rules,
     )
 
 

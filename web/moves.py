@@ -1,20 +1,20 @@
-"""What the scorekeeper may do now, and the events each button of the page makes.
+"""What the scorekeeper may do now, and the command line each form of the page posts.
 
 Pure: the rules decide. :func:`legal` tries every candidate event on the game as it stands
 with :func:`chouette.game.apply` (and every change of the line with :mod:`chouette.line`)
 and enables the ones that apply, so the page offers exactly what the CLI would accept.
-:func:`read_action` turns a posted form into an :class:`Action`, and :func:`events_for`
-into the events the CLI's command of the same name makes (``take --all`` through
-:func:`chouette.game.answer_all`, as ``chouette take --all`` does).
+Each button posts the CLI's own words (the page's templates write them), which the CLI runs
+as it runs a line at ``chouette table``; :func:`line_of` puts a form's pieces together.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import re
+import shlex
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from itertools import combinations
 
-from chouette.amend import parse_cubes
 from chouette.errors import ChouetteError
 from chouette.game import (
     ANSWERS,
@@ -35,9 +35,7 @@ from chouette.game import (
     apply_all,
     start,
 )
-from chouette.limits import NUMBERS
 from chouette.line import Line, leave, sit_in, sit_out
-from chouette.points import MULTIPLIER, Kind
 from chouette.rules import MIN_SPLIT, HouseRules
 from chouette.text import clipped
 
@@ -45,27 +43,6 @@ from chouette.text import clipped
 # (2^8 - 1 sets, each tried by the rules: well under a millisecond); past it, each member
 # alone and all of them together.
 MAX_SUBSETS = 8
-
-LINE_ACTS = ("join", "leave", "sit-out", "sit-in")
-PLAY_ACTS = (
-    "auto-double",
-    "auto-double-box",
-    "buy-out",
-    "carry-accept",
-    "carry-decline",
-    "double-box",
-    "double-member",
-    "double-team",
-    *ANSWERS,
-    "take-all",
-    "drop-all",
-    "deal",
-    "resign",
-    "resign-accept",
-    "resign-refuse",
-    "end",
-)
-ACTS = (*PLAY_ACTS, "undo", *LINE_ACTS, "accept-rules", "amend")
 
 
 @dataclass(frozen=True)
@@ -242,192 +219,38 @@ def _answers_all(game: Game, act: AnswerAct) -> bool:
     return True
 
 
-# ---------------------------------------------------------------- a posted action
+# ---------------------------------------------------------------- a posted form, as words
+
+#: A field of the page's forms naming one of the CLI's options: ``--note``, ``--stake``.
+OPTION_FIELD = re.compile(r"--[a-z][a-z-]{0,40}")
+#: A number typed, which may start with ``-`` (a deal's points to the box).
+NUMBER = re.compile(r"-?\d+([.,]\d+)?")
 
 
-@dataclass(frozen=True)
-class Action:
-    """One button of the scorekeeper's page, as posted: ``act`` (one of :data:`ACTS`), the
-    member or members it names, and its values."""
+def line_of(fields: Iterable[tuple[str, str]]) -> str:
+    """The command line a form of the keeper's page posts: the CLI's own words, as typed at
+    ``chouette table``. A form gives them in pieces, in its order (a button is one of them,
+    where it stands), so that it works without the page's script too:
 
-    act: str
-    members: tuple[str, ...] = ()
-    points: int = 0
-    winner: str = "box"
-    kind: Kind = "single"
-    resigned: bool = False
-    name: str = ""
-    stake: str = ""
-    number: int = 0  # the game a correction is for
-    note: str = ""  # why it is corrected
-    cubes: tuple[tuple[str, int], ...] = ()  # the members' cubes a correction sets
+    - ``line``: words as they are (``take bob --game 3``; a button's, a hidden field's, or
+      the command line typed whole);
+    - ``word``: one word typed or picked (a name, an amount, points), quoted as one
+      (``'ann marie'``); one starting with ``-`` is refused unless it is a number;
+    - ``--option`` (``--note``, ``--stake``): that option with the value typed, quoted as
+      one (``--note='the cash'``), left out when nothing is typed.
 
-    @property
-    def member(self) -> str:
-        if len(self.members) != 1:
-            raise ChouetteError(f"{self.act}: name one member")
-        return self.members[0]
-
-
-def read_action(fields: Mapping[str, Sequence[str]]) -> Action:
-    """The action a form posts: ``act``, ``member`` (repeated for the box's double),
-    ``points``, ``end`` (``box gammon``), ``resigned``, ``name`` and ``stake``."""
-
-    def one(key: str) -> str:
-        values = fields.get(key) or [""]
-        return values[-1].strip()
-
-    act = one("act")
-    if act not in ACTS:
-        raise ChouetteError(f"there is no action {act!r} on this page")
-    members = tuple(m.strip() for m in fields.get("member", ()) if m.strip())
-    points = 0
-    if act == "deal":
-        text = one("points")
-        try:
-            points = int(text)
-        except ValueError:
-            raise ChouetteError(
-                f"the points of a deal are a whole number (+ to the member, - to the box), "
-                f"not {text!r}"
-            ) from None
-    winner, _, kind = one("end").partition(" ")
-    kind = kind or "single"
-    cubes = _cubes(one("cube")) if act == "amend" else ()
-    if act == "amend" and not winner and cubes:
-        winner = "keep"  # the board's end as it was: only cubes are corrected
-    elif act in ("end", "amend") and (winner not in ("box", "team") or kind not in MULTIPLIER):
-        raise ChouetteError(
-            f"{act}: say who won (box or team) and how (single, gammon, backgammon)"
-        )
-    number = 0
-    if act == "amend":
-        text = one("number")
-        least, most = NUMBERS["amend N"]
-        if not text.isdigit() or not least <= int(text) <= most:
-            raise ChouetteError(f"amend: the game is a number from {least}, not {clipped(text)!r}")
-        number = int(text)
-    if act == "resign":
-        kind = one("level") or "single"
-        if kind not in MULTIPLIER:
-            raise ChouetteError("resign: say how (single, gammon, backgammon)")
-    return Action(
-        act=act,
-        members=members,
-        points=points,
-        winner=winner or "box",
-        kind=kind,  # type: ignore[arg-type]
-        resigned=one("resigned") in ("1", "on", "yes", "true"),
-        name=one("name"),
-        stake=one("stake"),
-        number=number,
-        note=one("note"),
-        cubes=cubes,
-    )
-
-
-def _cubes(text: str) -> tuple[tuple[str, int], ...]:
-    """A correction's cubes as typed on the page: ``bob=4 cat=2`` (or with commas)."""
-    try:
-        return tuple(parse_cubes(text.replace(",", " ").split()).items())
-    except ChouetteError as err:
-        raise ChouetteError(f"amend: {err}") from None
-
-
-def events_for(action: Action, game: Game | None) -> list[Event]:
-    """The events of a cube or board action, as the CLI's command of the same name makes
-    them (``game``: the game in progress, if any)."""
-    act = action.act
-    if act == "auto-double":
-        return [AutoDouble()]
-    if act == "auto-double-box":
-        return [AutoDouble(box_chose=True)]
-    if act == "buy-out":
-        return [BuyOut()]
-    if act in ("carry-accept", "carry-decline"):
-        return [Carry(act == "carry-accept")]
-    if act == "resign":
-        return [Resign(action.kind)]
-    if act in ("resign-accept", "resign-refuse"):
-        return [ResignAnswer(act == "resign-accept", action.member)]
-    if act == "double-box":
-        return [Double("box", action.members)]
-    if act == "double-member":
-        return [Double("member", (action.member,))]
-    if act == "double-team":
-        return [Double("team")]
-    if act in ("take-all", "drop-all"):
-        answer: AnswerAct = "take" if act == "take-all" else "drop"
-        if game is None:
-            raise ChouetteError(f"there is no pending double to {answer}")
-        return answer_all(game, answer)
-    if act in ANSWERS:
-        return [Answer(act, action.member)]
-    if act == "deal":
-        return [Deal(action.member, action.points)]
-    if act == "end":
-        return [End(action.winner, action.kind, action.resigned)]  # type: ignore[arg-type]
-    raise ChouetteError(f"{act} is not an event of the game")
-
-
-# ---------------------------------------------------------------- the CLI's commands, as forms
-
-#: The page's forms that are the CLI's own commands, run by the CLI (:meth:`web.table.Table.
-#: run_words`): each names its command's words from the form's fields.
-CLI_FORMS = ("new", "pay", "proxy", "split", "extra", "settle", "sheet")
-
-
-def command_for(act: str, fields: Mapping[str, Sequence[str]]) -> list[str]:
-    """The command a form of :data:`CLI_FORMS` stands for, as the CLI's words: what one would
-    type at the table's prompt. A value is one word each (never read as an option: a name
-    or amount starting with ``-`` is refused; a note is given as ``--note=TEXT``)."""
-
-    def one(key: str) -> str:
-        values = fields.get(key) or [""]
-        return values[-1].strip()
-
-    def word(key: str, what: str) -> str:
-        value = one(key)
+    Empty pieces are left out; other fields (``session``) are not words."""
+    words = []
+    for key, given in fields:
+        value = given.strip()
         if not value:
-            raise ChouetteError(f"{act}: give {what}")
-        if value.startswith("-"):
-            raise ChouetteError(f"{act}: {what} cannot start with '-' ({clipped(value)!r})")
-        return value
-
-    def flag(key: str) -> bool:
-        return one(key) in ("1", "on", "yes", "true")
-
-    if act == "pay":
-        words = ["pay", word("payer", "who pays"), word("payee", "who is paid")]
-        words.append(word("amount", "the amount"))
-        if one("note"):
-            words.append(f"--note={one('note')}")
-        return words + (["--advance"] if flag("advance") else [])
-    if act == "proxy":
-        member = word("member", "the player away")
-        if flag("withdraw"):
-            return ["proxy", member, "--withdraw"]
-        if not one("by"):
-            return ["proxy", member, "--follows", "captain"]
-        return ["proxy", member, "--by", word("by", "who decides for them")]
-    if act == "split":
-        return ["split", word("name", "the new table's session")]
-    if act == "extra":
-        words = ["extra", word("team_side", "the member"), word("box_side", "the other side")]
-        for key in ("points", "premium"):
-            if one(key):
-                words += [f"--{key}", word(key, f"the {key}")]
-        return words
-    if act == "new":
-        players = one("players").replace(",", " ").split()
-        if any(p.startswith("-") for p in players) or len(players) < 2:
-            raise ChouetteError("new: give the players in line order, box first, two or more")
-        words = ["new", word("name", "the session's name"), *players]
-        if one("stake"):
-            words += ["--stake", word("stake", "the stake")]
-        if one("rules"):
-            words += ["--rules", word("rules", "the preset")]
-        return words
-    if act in ("settle", "sheet"):
-        return [act]
-    raise ChouetteError(f"there is no action {act!r} on this page")
+            continue
+        if key == "line":
+            words.append(value)
+        elif key == "word":
+            if value.startswith("-") and not NUMBER.fullmatch(value):
+                raise ChouetteError(f"{clipped(value)!r}: a name or amount cannot start with '-'")
+            words.append(shlex.quote(value))
+        elif OPTION_FIELD.fullmatch(key):
+            words.append(f"{key}={shlex.quote(value)}")
+    return " ".join(words)

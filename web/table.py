@@ -1,39 +1,29 @@
 """The server's one door to the ledger: what the scoreboard reads, and the scorekeeper's
-actions, each one transaction through :mod:`db.commands`, as the CLI's commands are.
+actions, each a command line in the CLI's own words that the CLI runs (:mod:`web.console`),
+as at the ``chouette table`` prompt: one parser for the page, the prompt and scripts.
 
-A refused action raises the :class:`~chouette.errors.ChouetteError` the CLI would show, and
-its transaction writes nothing. Everything here is blocking; the server calls it from worker
-threads. The page's own actions go one at a time (the ledger would queue them anyway).
+A refused command says the CLI's own error, and writes nothing. Everything here is blocking;
+the server calls it from worker threads. The page's own actions go one at a time (the ledger
+would queue them anyway).
 """
 
 from __future__ import annotations
 
-import os
 import shlex
-import subprocess
-import sys
 import threading
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 
-from chouette.card import accepted_text
 from chouette.errors import ChouetteError
-from chouette.game import End
 from chouette.limits import LONGEST_LINE
-from chouette.line import LINE_UNDONE, Line, check_name, partner_news
-from chouette.money import parse_money
-from chouette.names import match
-from chouette.outcome import Outcome
-from chouette.report import booked_rows, describe_events, joined_text, undone_text, why_lines
 from chouette.session import SessionInfo
 from chouette.text import clipped
 from db import Ledger, open_ledger
-from db.amending import amend
-from db.commands import SEAT_CHANGES, accept_rules, change_seat, join, play, undo, undoable
+from db.commands import undoable
+from web import console
 from web.board import Board, build_board
-from web.moves import PLAY_ACTS, Action, events_for
 
 
 @dataclass(frozen=True)
@@ -177,55 +167,13 @@ class Table:
         return self.run_words(command_words(text), session)
 
     def run_words(self, words: list[str], session: str | None) -> tuple[bool, list[str]]:
-        """The CLI's own words run by the CLI on this ledger (see :meth:`run_line`)."""
+        """The CLI's own words run by the CLI on this ledger, in this process
+        (:func:`web.console.run`; see :meth:`run_line`)."""
         chosen = [] if "--session" in words or not session else ["--session", session]
-        env = {**os.environ, "CHOUETTE_DB": self.url, "NO_COLOR": "1", "COLUMNS": "100"}
-        env.pop("FORCE_COLOR", None)
         with self._writing:
-            done = subprocess.run(
-                [sys.executable, "-m", "chouette", *chosen, *words],
-                capture_output=True,
-                text=True,
-                env=env,
-                stdin=subprocess.DEVNULL,
-                timeout=120,
-                check=False,
-            )
-        said = [line for line in (done.stdout + done.stderr).splitlines() if line.strip()]
-        return done.returncode == 0, said
-
-    def act(self, action: Action, session: str, game: int | None) -> list[str]:
-        """Do ``action`` in ``session`` (the one the page showed; ``game``: the game it
-        showed, refused if another is current, as ``--game``), in one transaction. What it
-        did, in the CLI's words."""
-        with (
-            self._writing,
-            open_ledger(
-                self.url, write=True, now=self.clock(), clock=self.clock, create=False
-            ) as book,
-        ):
-            info = book.session(session, lock=True)
-            if self.session is not None:  # as `chouette --session NAME` does
-                book.use(info.name)
-            if action.act in PLAY_ACTS:
-                return _play(book, info, action, game)
-            if action.act == "undo":
-                said = [f"Undone: {undone_text(undo(book, info))}."]
-                now = book.session_by_id(info.id)
-                return said + ([] if now is None else _partner(info.line, now, LINE_UNDONE))
-            if action.act == "join":
-                return _join(book, info, action)
-            if action.act == "accept-rules":
-                names = accept_rules(book, info, [action.member])
-                return [f"{accepted_text(names)} of {info.name}."]
-            if action.act == "amend":
-                return _amend(book, info, action)
-            if action.act in SEAT_CHANGES:
-                name, before = action.member, info.line
-                info = change_seat(book, info, action.act, name)
-                said = [f"{name} {SEAT_CHANGES[action.act]}. Line: {info.line.describe()}"]
-                return said + _partner(before, info)
-        raise ChouetteError(f"there is no action {action.act!r} on this page")
+            code, out, err = console.run(["--db", self.url, *chosen, *words])
+        said = [line for line in (out + err).splitlines() if line.strip()]
+        return code == 0, said
 
 
 def _board(book: Ledger, name: str) -> Board:
@@ -297,52 +245,3 @@ def command_words(text: str) -> list[str]:
             f"{command} reads or writes files or holds the server: run it at a terminal"
         )
     return words
-
-
-def _play(book: Ledger, info: SessionInfo, action: Action, game: int | None) -> list[str]:
-    """A cube or board action: the events the CLI's command makes, played as it plays them."""
-    live = book.live(info)
-    events = events_for(action, live.game)
-    played = play(book, info, events, game, live=live)
-    said = [f"Note: {notice}" for notice in played.notices]
-    said += describe_events(played.number, live.game, played.game)
-    if played.outcome is not None:
-        said += _booked(played.outcome)
-        said.append(f"Next line: {played.outcome.next_line.describe()}")
-        said += why_lines(played.outcome.why)
-    return said
-
-
-def _amend(book: Ledger, info: SessionInfo, action: Action) -> list[str]:
-    """A past game's correction, as ``chouette amend`` makes it and says it."""
-    end = (
-        None if action.winner == "keep" else End(action.winner, action.kind, action.resigned)  # type: ignore[arg-type]
-    )
-    done = amend(book, info, action.number, end, action.note, dict(action.cubes))
-    head, rest = done.said()
-    return [head, *_booked(done.outcome), *rest]
-
-
-def _booked(outcome: Outcome) -> list[str]:
-    """A game's bookings, a line each: ``  ann: +2 (+4.00)``."""
-    return [f"  {p}: {points} ({money})" for p, points, money in booked_rows(outcome)[1]]
-
-
-def _join(book: Ledger, info: SessionInfo, action: Action) -> list[str]:
-    name = check_name(action.name)
-    cents = None
-    if action.stake:
-        try:
-            cents = parse_money(action.stake)
-        except ChouetteError as err:
-            raise ChouetteError(f"stake: {err}") from None
-    before = info.line
-    info = join(book, info, name, cents)  # checks the stake, as `chouette join` has it
-    name = match(name, info.line.order) or name  # as the ledger writes them (BOB: bob)
-    said = f"{joined_text(name, info.player_stakes.get(name))}. Line: {info.line.describe()}"
-    return [said, *_partner(before, info)]
-
-
-def _partner(before: Line, info: SessionInfo, cause: str | None = None) -> list[str]:
-    """A partnership the change began or ended, with its reason, as the CLI says it."""
-    return [f"{text}." for text in partner_news(before, info.line, info.rules, cause)]

@@ -9,12 +9,11 @@ import json
 
 import pytest
 
-from chouette.game import AutoDouble, Carry, Resign, ResignAnswer
 from chouette.line import new_line
 from chouette.rules import HouseRules
 from tests.ledger.test_undo import reports
-from tests.serve.test_serve_pages import board_of, render
-from web.moves import events_for, legal, read_action
+from tests.serve.test_serve_pages import NOW, board_of, render
+from web.moves import legal
 
 pytestmark = pytest.mark.backends("sqlite", "postgres")
 
@@ -199,26 +198,26 @@ def test_no_settlements_refuses_a_deal(chouette):
 
 
 def test_the_page_offers_the_carry_and_the_boxs_choice_and_the_resignations(chouette, ledger_url):
+    from web.table import Table
+
     rules = HouseRules(auto_doubles=1, auto_past_limit="carry-over")
     line = new_line(["ann", "bob", "cat"], rules)
     waiting = legal(line, rules, None, carry=2)
     assert waiting.carry == 2 and not waiting.box_doubles and not waiting.end
-    assert events_for(read_action({"act": ["carry-accept"]}), None) == [Carry(True)]
     choice = HouseRules(auto_doubles=0, auto_past_limit="box-choice")
     found = legal(line, choice, None)
     assert found.auto_double_box and not found.auto_double
-    assert events_for(read_action({"act": ["auto-double-box"]}), None) == [
-        AutoDouble(box_chose=True)
-    ]
-    action = read_action({"act": ["resign"], "level": ["gammon"]})
-    assert events_for(action, None) == [Resign("gammon")]
-    assert events_for(read_action({"act": ["resign-refuse"], "member": ["bob"]}), None) == [
-        ResignAnswer(False, "bob")
-    ]
     chouette("new", "fri", "ann", "bob", "cat", "--resignations", "per-member")
     chouette("resign", "bob")
     page = render("_controls.html", board_of(ledger_url))
-    bob = page.one("form", data_member="bob")
-    buttons = {b.attrs["value"]: "disabled" not in b.attrs for b in bob.all("button")}
-    assert buttons["resign-accept"] and buttons["resign-refuse"] and not buttons["take"]
-    assert not page.one("form", data_member="cat").all("button", value="resign-accept")
+    bob = page.one(data_member="bob")
+    buttons = {
+        b.attrs["value"]: "disabled" not in b.attrs
+        for b in bob.one("form", "buttons").all("button")
+    }
+    assert buttons["resign --accept bob --game 1"] and buttons["resign --refuse bob --game 1"]
+    assert not buttons["take bob --game 1"]
+    assert not page.one(data_member="cat").all("button", value="resign --accept cat --game 1")
+    served = Table(ledger_url, None, lambda: NOW)
+    ok, said = served.run_line("resign --accept bob --game 1", "fri")  # bob's button
+    assert ok and said[0] == "Game 1: bob accepts the box's resignation.", said

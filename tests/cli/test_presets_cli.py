@@ -373,7 +373,6 @@ def test_a_split_table_keeps_where_its_rules_came_from_and_asks_its_players_agai
 
 
 def test_the_keeper_page_records_a_players_acceptance(chouette, ledger_url):
-    from web.moves import read_action
     from web.table import Table
 
     chouette("new", "fri", "ann", "bob", "cat")
@@ -382,14 +381,46 @@ def test_the_keeper_page_records_a_players_acceptance(chouette, ledger_url):
     buttons = [f.attrs["data-form"] for f in page.all("form") if "accept-rules" in str(f)]
     assert buttons == ["accept-rules:bob", "accept-rules:cat"]
     served = Table(ledger_url, None, lambda: NOW)
-    said = served.act(read_action({"act": ["accept-rules"], "member": ["cat"]}), "fri", None)
-    assert said == ["cat accepts the rules of fri."]
+    button = page.one("form", data_form="accept-rules:cat").one("button")
+    assert served.run_line(button.attrs["value"], "fri") == (
+        True,
+        ["cat accepts the rules of fri.", "Not yet accepted: bob."],
+    )
     assert chouette.json("rules")["not_accepted"] == ["bob"]
     board = render("_board.html", board_of(ledger_url))
     assert [p.text() for p in board.all("p", cls="accepted")] == [
         "Accepted by: ann (2026-11-20 20:00 UTC), cat (2026-11-20 20:00 UTC). "
         "Not yet accepted: bob (chouette accept PLAYER...)."
     ]
+
+
+def test_a_players_phone_shows_the_rules_card_open_until_they_accept(chouette, ledger_url):
+    """Issue 21: the phone shows its player the rules card (in the page's language, as
+    ``chouette rules`` says it) with the button to accept it; once accepted, the card stays,
+    folded, and the button is gone."""
+    from chouette.card import rule_lines
+    from tests.test_report_html import Node, parse
+    from web.app import templates
+    from web.i18n import translation
+
+    chouette("new", "fri", "ann", "bob", "cat", "--rules", "esk")
+    board = board_of(ledger_url)
+
+    def phone(lang: str = "en") -> Node:
+        page = templates(lang).get_template("_mine.html")
+        return parse(page.render(board=board, player="bob", settlement=[]))
+
+    card = phone().one("details", "card")
+    assert "open" in card.attrs and phone().all("form", "accept")
+    assert board.house_rules is not None
+    assert [dd.text() for dd in card.all("dd")] == [t for _, t in rule_lines(board.house_rules)]
+    assert card.all("dt")[0].text() == "Cubes"
+    danish = phone("da").one("details", "card")
+    assert [dd.text() for dd in danish.all("dd")] == [t for _, t in board.card(translation("da"))]
+    assert danish.all("dd")[0].text() != card.all("dd")[0].text()
+    chouette("accept", "bob")
+    board = board_of(ledger_url)
+    assert "open" not in phone().one("details", "card").attrs and not phone().all("form")
 
 
 # ------------------------------------------------------------ the resignation's answers

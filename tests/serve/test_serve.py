@@ -72,14 +72,25 @@ LIVE_COMMANDS = (
 )
 
 
-def test_serve_help_names_what_the_page_has(chouette):
+def test_serve_help_names_what_the_page_has(chouette, ledger_url):
     """The help once promised 'every live action as a button' while the page had none for an
-    extra, a proxy or a split. Now each live command has a button or a form of its own, and
-    the help says so."""
-    from web.moves import ACTS, CLI_FORMS
+    extra, a proxy or a split. Now each live command has a button or a form of its own (its
+    first word the command's), and the help says so."""
+    from tests.test_serve_pages import board_of, render
 
-    on_page = {act.removesuffix(s) for act in ACTS for s in ("", "-box", "-member", "-team")}
-    assert [c for c in LIVE_COMMANDS if c not in on_page | set(CLI_FORMS)] == []
+    players = ("ann", "bob", "cat", "dan", "eve", "fay", "gus")
+    chouette("new", "friday", *players, "--extras", "--proxies")
+    chouette("sit-out", "gus")
+    between = render("_controls.html", board_of(ledger_url))
+    chouette("double", "bob")
+    playing = render("_controls.html", board_of(ledger_url))
+    words = {
+        node.attrs.get("value", "").split(" ", 1)[0]
+        for page in (between, playing)
+        for node in page.all()
+        if node.attrs.get("name") == "line"
+    }
+    assert [c for c in LIVE_COMMANDS if c not in words] == []
     text = " ".join(chouette("serve", "--help").stdout.split())
     assert "every live action" not in text
     assert "a payment, an extra, a proxy, a split, a new session and a command line" in text
@@ -186,22 +197,21 @@ def test_the_scorekeepers_page_and_actions_need_the_pin(ledger_url):
         assert status == 200 and 'id="pin-form"' in page and "Take" not in page
         outsider = Keeper(server, "9999")
         assert outsider.status == 403 and not outsider.cookie
-        status, answer = outsider.post({"act": "double-member", "member": "bob",
-                                        "session": "friday"})  # fmt: skip
+        status, answer = outsider.post({"line": "double bob --by member", "session": "friday"})
         refused = "Error: the scorekeeper's page needs the PIN that `chouette serve` printed"
         assert status == 401 and answer == {"ok": False, "message": refused, "said": [refused]}
         assert Stream(server, "/keeper/events").status == 401
         keeper = Keeper(server)
         assert keeper.status == 303 and keeper.cookie
         status, page = server.get("/keeper", {"Cookie": keeper.cookie})
-        assert status == 200 and "Doubles the box" in page
-        assert keeper.act("double-member", "friday", 1, member="bob") == [
+        assert status == 200 and "Double the box" in page
+        assert keeper.act("double bob --by member --game 1", "friday") == [
             "Game 1: bob doubles the box.",
             "  bob: cube 1, double to 2 pending: ann to answer",
         ]
         # a posted form from another site's page is refused, PIN or not
         conn = server.connection()
-        conn.request("POST", "/keeper/act", body="act=undo&session=friday", headers={
+        conn.request("POST", "/keeper/act", body="line=undo&session=friday", headers={
             "Content-Type": "application/x-www-form-urlencoded", "Cookie": keeper.cookie,
             "Origin": "http://evil.example"})  # fmt: skip
         assert conn.getresponse().status == 403
@@ -238,16 +248,20 @@ def test_the_scorekeepers_page_works_without_its_script(ledger_url):
             response = conn.getresponse()
             return response.status, parse(response.read().decode("utf-8"))
 
-        status, page = post("act=double-member&member=bob&session=friday&game=1")
+        status, page = post("session=friday&line=double+bob+--by+member&line=--game+1")
         assert status == 200
         assert [p.text() for p in page.one(id="said").all("p")] == [
             "Game 1: bob doubles the box.",
             "  bob: cube 1, double to 2 pending: ann to answer",
         ]
         assert page.one(id="last").text() == "Game 1: bob doubles the box."
-        status, page = post("act=take&member=bob&session=friday&game=one")
+        # a form's pieces: the words, a name typed (one word), an option's value typed
+        status, page = post("session=friday&line=pay&word=--db&word=ann&word=1")
         assert status == 400
-        assert page.one(id="said").text() == "Error: the game is a number from 1, not 'one'"
+        assert page.one(id="said").text() == "Error: '--db': a name or amount cannot start with '-'"
+        status, page = post("session=friday&line=pay&word=ann&word=bob&word=1,5&--note=x+y")
+        assert status == 400  # the CLI's own refusal: nothing owed
+        assert page.one(id="said").text().startswith("Error: ann owes bob nothing")
 
 
 @pytest.mark.slow
@@ -256,14 +270,9 @@ def test_a_refused_action_shows_the_clis_message(ledger_url):
     procs.ok(ledger_url, "double", "bob")
     with serving(ledger_url) as server:
         keeper = Keeper(server)
-        for form, command in [
-            ({"act": "end", "end": "box single"}, ["end", "box"]),
-            ({"act": "raccoon", "member": "bob"}, ["raccoon", "bob"]),
-            ({"act": "double-box", "member": "bob"}, ["double", "bob"]),
-            ({"act": "join", "name": "centre"}, ["join", "centre"]),
-        ]:
-            status, answer = keeper.post({**form, "session": "friday", "game": "1"})
-            cli = procs.run(ledger_url, *command)
+        for line in ("end box --game 1", "raccoon bob --game 1", "double bob", "join centre"):
+            status, answer = keeper.post({"line": line, "session": "friday"})
+            cli = procs.run(ledger_url, *line.split())
             assert cli.returncode == 1
             said = cli.stderr.rstrip("\n")
             assert status == 400 and answer == {"ok": False, "message": said, "said": [said]}
@@ -297,7 +306,7 @@ def test_the_scoreboard_shows_every_terminals_change_within_a_second(ledger_url)
         # the page
         after = len(board.events)
         start = time.monotonic()
-        keeper.act("end", "friday", 1, end="box gammon")
+        keeper.act("end box --gammon --game 1", "friday")
         shown("Game 1 is over; game 2 starts with the next event.", start, after)
         # chouette table: one process, a command per line; its change is committed when it
         # prints what the command did
@@ -346,22 +355,22 @@ def test_actions_from_the_page_and_the_terminals_at_once_lose_nothing(ledger_url
     does."""
     procs.ok(ledger_url, "new", "friday", "ann", "bob", "cat", "dan", "eve")
     steps = [
-        ("double-member", ["double", "{m}", "--by", "member"]),
-        ("take", ["take", "{m}", "--game", "1"]),
-        ("double-box", ["double", "{m}", "--game", "1"]),
-        ("take", ["take", "{m}", "--game", "1"]),
+        ["double", "{m}", "--by", "member"],
+        ["take", "{m}", "--game", "1"],
+        ["double", "{m}", "--game", "1"],
+        ["take", "{m}", "--game", "1"],
     ]
     with serving(ledger_url) as server:
         board = Stream(server)
 
         def page(member: str) -> list[str]:
             keeper = Keeper(server)
-            return [line for act, _ in steps for line in
-                    keeper.act(act, "friday", 1, member=member)]  # fmt: skip
+            return [line for words in steps for line in
+                    keeper.act(" ".join(words).format(m=member), "friday")]  # fmt: skip
 
         def terminal(member: str) -> list[str]:
             done = [procs.run(ledger_url, *[w.format(m=member) for w in words])
-                    for _, words in steps]  # fmt: skip
+                    for words in steps]  # fmt: skip
             assert [(d.returncode, d.stderr) for d in done] == [(0, "")] * len(steps)
             return [d.stdout for d in done]
 
@@ -375,7 +384,7 @@ def test_actions_from_the_page_and_the_terminals_at_once_lose_nothing(ledger_url
             m: (4, m) for m in ("bob", "cat", "dan", "eve")
         }
         board.wait_for(lambda e: e.kind == "board" and e.data.count('data-value="4"') == 4)
-        Keeper(server).act("end", "friday", 1, end="box single")
+        Keeper(server).act("end box --game 1", "friday")
         board.wait_for(board_says("Game 1 is over"))
     facts = check_ledger(ledger_url)
     assert facts.finished["friday"] == [1] and facts.events[("friday", 1)] == 17
@@ -396,7 +405,7 @@ def test_a_new_session_started_elsewhere_takes_over_the_board(ledger_url):
         board = Stream(pinned)
         board.wait_for(board_says('id="session">friday<'))
         keeper = Keeper(pinned)
-        keeper.act("end", "friday", 1, end="team single")
+        keeper.act("end team --game 1", "friday")
         board.wait_for(board_says("Game 1 is over"))
     # an action on the session --session names makes it the current one, as the CLI does
     assert json.loads(procs.ok(ledger_url, "status", "--json"))["session"] == "friday"

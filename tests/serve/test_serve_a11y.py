@@ -28,6 +28,28 @@ pytestmark = pytest.mark.slow
 
 PHONE = {"width": 390, "height": 844}
 
+#: The page scrolled from top to bottom: at each step, every element shown that stays in
+#: place (position fixed or sticky) and covers part of the board (#board), if any.
+COVERING = """() => {
+  const found = [];
+  const end = document.scrollingElement.scrollHeight;
+  for (let y = 0; y <= end; y += 150) {
+    window.scrollTo(0, y);
+    const board = document.getElementById("board").getBoundingClientRect();
+    for (const el of document.querySelectorAll("body *")) {
+      const position = getComputedStyle(el).position;
+      if (position !== "fixed" && position !== "sticky") { continue; }
+      const box = el.getBoundingClientRect();
+      if (box.width === 0 || box.height === 0) { continue; }
+      const apart = box.bottom <= board.top || box.top >= board.bottom ||
+        box.right <= board.left || box.left >= board.right;
+      if (!apart) { found.push(`${el.id || el.className} at ${y}`); }
+    }
+  }
+  window.scrollTo(0, 0);
+  return found;
+}"""
+
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
@@ -108,6 +130,14 @@ def test_every_page_passes_axe_and_the_screenshots_fit_their_screens(
     expect(keeper.locator('#standings tr[data-player="eve"]')).to_have_attribute(
         "data-cents", "1750"
     )
+    # the keeper's phone (390×844) shows the board first, and no panel that stays in place
+    # as the page scrolls (what an action said, above all) ever covers it
+    board, controls = (
+        keeper.locator("#board").bounding_box(),
+        keeper.locator("#controls").bounding_box(),
+    )
+    assert board is not None and controls is not None and board["y"] < controls["y"]
+    assert keeper.evaluate(COVERING) == []
 
     # the keeper's page switches to another session (without --room: every session)
     picker = keeper.locator("form.pick-table")

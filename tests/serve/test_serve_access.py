@@ -352,7 +352,7 @@ def test_pins_guessed_from_rotating_addresses_are_slowed_for_the_whole_server(le
         assert late.status == 429 and not late.cookie and late.retry_after in ("1", "2")
         assert "too many wrong PINs or codes on this server: try again in" in late.page
         # the device already admitted is never locked out
-        assert keeper.act("double-member", "friday", 1, member="bob")[0] == (
+        assert keeper.act("double bob --by member --game 1", "friday")[0] == (
             "Game 1: bob doubles the box."
         )
         status, page = server.get("/keeper", {"Cookie": keeper.cookie}, source="127.0.0.2")
@@ -381,7 +381,7 @@ def test_each_device_gets_its_own_token_listed_and_revocable_on_the_keeper_page(
         status, _, headers = form(server, "/keeper/devices", {"revoke": tablet_id}, phone.cookie)
         assert status == 303 and headers["location"] == "/keeper#devices"
         assert board.ended.wait(10)
-        status, answer = tablet.post({"act": "undo", "session": "friday"})
+        status, answer = tablet.post({"line": "undo", "session": "friday"})
         assert status == 401 and answer["ok"] is False
         assert Stream(server, "/keeper/events", headers={"Cookie": tablet.cookie}).status == 401
         status, page = server.get("/keeper", {"Cookie": tablet.cookie})
@@ -423,7 +423,7 @@ def test_a_restart_with_the_same_pin_keeps_the_keeper_in_and_a_new_pin_asks_at_o
         assert status == 200 and 'id="controls"' in page
         events = Stream(second, "/keeper/events", headers={"Cookie": keeper.cookie})
         events.wait_for(lambda e: e.kind == "controls")
-        assert Keeper(second, cookie=keeper.cookie).act("double-member", "friday", 1, member="bob")
+        assert Keeper(second, cookie=keeper.cookie).act("double bob --by member --game 1", "friday")
         events.close()
     with serving(ledger_url, port=port, pin="86420") as third:
         refused = Stream(third, "/keeper/events", headers={"Cookie": keeper.cookie})
@@ -462,7 +462,7 @@ def test_a_phone_speaks_for_the_player_whose_code_it_gave_and_for_nobody_else(le
         assert Stream(server, "/me/events").status == 401
         assert Stream(server, "/me/events", headers={"Cookie": keeper.cookie}).status == 401
         # bob's phone does nothing of the scorekeeper's, and cannot become ann's without her code
-        status, answer = Keeper(server, cookie=bob).post({"act": "undo", "session": "friday"})
+        status, answer = Keeper(server, cookie=bob).post({"line": "undo", "session": "friday"})
         assert status == 403 and answer["said"] == [
             "Error: this device speaks for a player, not for the scorekeeper: the "
             "scorekeeper's page needs the PIN that `chouette serve` printed"

@@ -132,7 +132,7 @@ def test_only_the_names_the_server_printed_are_answered(ledger_url):
             b"\r\n\r\nError: this server answers to 127.0.0.1, [::1], localhost (the "
             b"addresses `chouette serve` printed), not to evil.example\n"
         )
-        body = b"act=double-member&member=bob&session=friday&game=1"
+        body = b"line=double+bob+--by+member&session=friday"
         answer = request(server, (
             f"POST /keeper/act HTTP/1.1\r\nHost: evil.example:{port}\r\n"
             f"Origin: http://evil.example:{port}\r\nCookie: {keeper.cookie}\r\n"
@@ -199,7 +199,7 @@ def test_more_streams_than_the_open_file_limit_leave_the_scoreboard_answering(le
         status, page = server.get("/keeper", {"Cookie": keeper.cookie}, source="127.0.0.2")
         assert status == 200 and 'id="controls"' in page
         # the streams that are open still get the game as it changes
-        keeper.act("double-member", "friday", 1, member="bob")
+        keeper.act("double bob --by member --game 1", "friday")
         opened[0].wait_for(lambda e: e.kind == "board" and "bob doubles the box" in e.data)
         opened[limits.streams - 1].wait_for(lambda e: "bob doubles the box" in e.data)
     log = server.stopped or ""  # never a traceback (stop() checks), one line for the refusals
@@ -304,7 +304,7 @@ def test_https_with_the_clubs_own_certificate(ledger_url, tmp_path):
         assert status == 200 and "friday" in page
         keeper = Keeper(server)
         assert keeper.status == 303 and "Secure" in keeper.set_cookie
-        assert keeper.act("double-member", "friday", 1, member="bob")
+        assert keeper.act("double bob --by member --game 1", "friday")
         # plain HTTP to the HTTPS port gets no page
         answer = request(server, b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         assert b"friday" not in answer

@@ -13,7 +13,6 @@ from chouette.errors import ChouetteError
 from tests import procs
 from tests.dump import dump
 from tests.serving import Keeper, serving
-from web.moves import command_for
 from web.table import command_words
 
 # ---------------------------------------------------------------- the words, pure
@@ -56,6 +55,45 @@ def test_what_the_page_does_not_run_is_refused_naming_why(line, message):
         command_words(line)
 
 
+# ---------------------------------------------------------------- the CLI in the server
+
+
+def test_the_cli_runs_in_the_server_and_only_its_own_output_is_caught(chouette, ledger_url, capsys):
+    """web.console runs a line by the CLI's own parser in this process, its output caught
+    for the page; the standard streams are routed per thread, so what another thread prints
+    while a command runs still goes where it went."""
+    import io
+    import sys
+    import threading
+
+    from web import console
+
+    chouette("new", "friday", "ann", "bob")
+    code, out, err = console.run(["--db", ledger_url, "status"])
+    assert (code, err) == (0, "") and out.startswith("Session friday: game 1")
+    code, out, err = console.run(["--db", ledger_url, "deal", "bob", "two"])
+    assert code == 2 and err.startswith("Error: Invalid value for 'POINTS'")
+    assert isinstance(sys.stdout, console.Routed)
+    caught = io.StringIO()
+    printing, printed = threading.Event(), threading.Event()
+
+    def command() -> None:  # a command's thread, as console.run sets it up
+        console._caught.stdout = caught
+        printing.set()
+        printed.wait(5)
+        print("the command's line")
+        console._caught.stdout = None
+
+    thread = threading.Thread(target=command)
+    thread.start()
+    printing.wait(5)
+    print("the server's own line")  # meanwhile, in another thread
+    printed.set()
+    thread.join()
+    assert caught.getvalue() == "the command's line\n"
+    assert capsys.readouterr().out == "the server's own line\n"
+
+
 # ---------------------------------------------------------------- a real server
 
 
@@ -93,14 +131,16 @@ def test_an_evening_from_the_command_line_of_the_page(ledger_url):
             "Error: import reads or writes files or holds the server: run it at a terminal"
         )
         assert dump(ledger_url) == before
-        # the page's forms of commands: a payment, a new session
+        # the page's forms: the line in pieces, in the form's order (a payment, a new session)
         status, answer = keeper.post(
-            {"act": "pay", "payer": "bob", "payee": "ann", "amount": "4", "session": "friday"}
-        )
-        assert (status, answer["said"]) == (200, ["bob paid ann 4.00 (friday)."])
+            [("session", "friday"), ("line", "pay"), ("word", "bob"), ("word", "ann"),
+             ("word", "4,50"), ("--note", "the cash"), ("line", "")]
+        )  # fmt: skip
+        assert (status, answer["said"]) == (200, ["bob paid ann 4.50 (friday)."])
         status, answer = keeper.post(
-            {"act": "new", "name": "saturday", "players": "ann bob cat dan", "session": "friday"}
-        )
+            [("session", "friday"), ("line", "new"), ("word", "saturday"),
+             ("line", "ann bob cat dan"), ("--stake", ""), ("--rules", "")]
+        )  # fmt: skip
         assert status == 200 and "Line: ann | bob, cat, dan" in answer["said"], answer
         # the house rules' own commands run there too: a partner named, a buy-out
         status, answer = run(
@@ -116,44 +156,3 @@ def test_an_evening_from_the_command_line_of_the_page(ledger_url):
         status, _ = stranger.post({"line": "undo", "session": "friday"})
         assert status == 401
         assert dump(ledger_url) == before
-
-
-# ---------------------------------------------------------------- the page's forms of commands
-
-
-@pytest.mark.parametrize(
-    ("act", "fields", "words"),
-    [
-        ("pay", {"payer": "bob", "payee": "ann", "amount": "20", "note": "--db x"},
-         ["pay", "bob", "ann", "20", "--note=--db x"]),
-        ("pay", {"payer": "bob", "payee": "ann", "amount": "2,50", "advance": "1"},
-         ["pay", "bob", "ann", "2,50", "--advance"]),
-        ("proxy", {"member": "dan", "by": "ann"}, ["proxy", "dan", "--by", "ann"]),
-        ("proxy", {"member": "dan"}, ["proxy", "dan", "--follows", "captain"]),
-        ("proxy", {"member": "dan", "withdraw": "1"}, ["proxy", "dan", "--withdraw"]),
-        ("split", {"name": "friday-2"}, ["split", "friday-2"]),
-        ("extra", {"team_side": "bob", "box_side": "box", "points": "4"},
-         ["extra", "bob", "box", "--points", "4"]),
-        ("new", {"name": "saturday", "players": "ann, bob cat", "stake": "5", "rules": "boston"},
-         ["new", "saturday", "ann", "bob", "cat", "--stake", "5", "--rules", "boston"]),
-        ("settle", {}, ["settle"]),
-        ("sheet", {}, ["sheet"]),
-    ],
-)  # fmt: skip
-def test_each_form_is_the_clis_command_in_its_words(act, fields, words):
-    assert command_for(act, {k: [v] for k, v in fields.items()}) == words
-
-
-@pytest.mark.parametrize(
-    ("act", "fields", "message"),
-    [
-        ("pay", {"payer": "--db=/tmp/x", "payee": "ann", "amount": "1"},
-         "pay: who pays cannot start with '-'"),
-        ("pay", {"payer": "bob", "payee": "ann"}, "pay: give the amount"),
-        ("new", {"name": "x", "players": "ann --db"}, "new: give the players in line order"),
-        ("split", {}, "split: give the new table's session"),
-    ],
-)  # fmt: skip
-def test_a_form_that_would_be_another_command_is_refused(act, fields, message):
-    with pytest.raises(ChouetteError, match=message):
-        command_for(act, {k: [v] for k, v in fields.items()})

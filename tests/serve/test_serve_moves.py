@@ -1,11 +1,10 @@
-"""The scorekeeper's page offers exactly what the rules allow, and each button makes the
-events the CLI's command of the same name makes (``web.moves``: pure, no server)."""
+"""The scorekeeper's page offers exactly what the rules allow (``web.moves``: pure, no
+server). That each button posts the CLI's words for it is tested in test_serve_table.py."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -24,14 +23,13 @@ from chouette.game import (
     ResignAnswer,
     answer_all,
     apply,
-    apply_all,
     replay,
 )
 from chouette.line import Line, new_line
 from chouette.rules import HouseRules
 from tests.examples import examples
 from tests.strategies import candidates, games
-from web.moves import Action, Legal, events_for, legal, read_action
+from web.moves import Legal, legal
 
 STANDARD = HouseRules()
 LINE = new_line(["ann", "bob", "cat", "dan"], STANDARD)
@@ -217,73 +215,3 @@ def test_a_button_is_enabled_exactly_when_the_rules_accept_its_event(played, dat
                 assert not wanted
                 continue
             assert wanted == applies(game, events)
-
-
-@settings(max_examples=examples(60))
-@given(games())
-def test_every_enabled_button_posts_an_action_whose_events_apply(played):
-    """The form of each enabled button, read back as the server reads it."""
-    _, _, _, states = played
-    for game in states:
-        if game.over:
-            continue
-        found = legal(game.start_line, game.rules, game)
-        forms: list[dict[str, list[str]]] = []
-        forms += [{"act": ["double-box"], "member": sorted(t)} for t in found.box_doubles]
-        forms += [{"act": ["double-member"], "member": [m]} for m in found.member_doubles]
-        forms += [{"act": ["double-team"]}] if found.team_double else []
-        forms += [{"act": ["auto-double"]}] if found.auto_double else []
-        forms += [{"act": ["auto-double-box"]}] if found.auto_double_box else []
-        forms += [{"act": ["buy-out"]}] if found.buy_out else []
-        forms += [{"act": ["carry-decline"]}] if found.carry else []
-        forms += [{"act": ["carry-accept"]}] if found.carry_accept else []
-        forms += [{"act": ["resign"], "level": ["gammon"]}] if found.resign else []
-        forms += [
-            {"act": [a], "member": [m]} for m, acts in found.resign_answers.items() for a in acts
-        ]
-        forms += [{"act": [a], "member": [m]} for m, acts in found.answers.items() for a in acts]
-        forms += [{"act": ["take-all"]}] if found.take_all else []
-        forms += [{"act": ["drop-all"]}] if found.drop_all else []
-        forms += [{"act": ["deal"], "member": [m], "points": ["-1"]} for m in found.deals]
-        if found.end:
-            forms += [{"act": ["end"], "end": ["team backgammon"], "resigned": ["1"]}]
-        for form in forms:
-            apply_all(game, events_for(read_action(form), game))
-
-
-# ---------------------------------------------------------------- a posted form
-
-
-def test_a_form_reads_as_the_cli_command_of_the_same_name():
-    game = play(Double("box", ("bob", "cat")))
-    assert events_for(read_action({"act": ["take-all"]}), game) == answer_all(game, "take")
-    assert events_for(read_action({"act": ["double-box"], "member": ["bob", " cat "]}), None) == [
-        Double("box", ("bob", "cat"))
-    ]
-    assert events_for(
-        read_action({"act": ["deal"], "member": ["bob"], "points": ["-2"]}), game
-    ) == [Deal("bob", -2)]
-    ending = read_action({"act": ["end"], "end": ["team gammon"], "resigned": ["1"]})
-    assert events_for(ending, game) == [End("team", "gammon", True)]
-    assert events_for(read_action({"act": ["end"], "end": ["box"]}), game) == [End("box")]
-
-
-@pytest.mark.parametrize(
-    ("form", "message"),
-    [
-        ({"act": ["shuffle"]}, "there is no action 'shuffle' on this page"),
-        ({"act": ["deal"], "member": ["bob"], "points": ["two"]}, "not 'two'"),
-        ({"act": ["end"], "end": ["nobody single"]}, "end: say who won"),
-        ({"act": ["end"], "end": ["box triple"]}, "end: say who won"),
-    ],
-)
-def test_a_form_the_page_never_sends_is_refused_with_a_message(form, message):
-    with pytest.raises(ChouetteError, match=message):
-        read_action(form)
-
-
-def test_answering_all_with_no_game_says_what_the_cli_says():
-    with pytest.raises(ChouetteError, match="there is no pending double to take"):
-        events_for(Action("take-all"), None)
-    with pytest.raises(ChouetteError, match="take: name one member"):
-        events_for(Action("take"), apply(play(), Double("box", ("bob",))))

@@ -5,13 +5,11 @@ exactly when the rules allow its action."""
 from __future__ import annotations
 
 import json
+import shlex
 from datetime import datetime
 
-import pytest
-
-from chouette.errors import ChouetteError
 from tests.dom import Node, parse
-from web.app import game_number, message, templates
+from web.app import message, templates
 from web.board import Board
 from web.table import Table
 
@@ -64,11 +62,13 @@ def test_without_a_session_both_pages_say_how_to_start_one():
 
 
 def buttons(form: Node) -> dict[str, bool]:
-    """A form's buttons by their value: enabled or not."""
+    """A form's buttons by their value (their words, the CLI's): enabled or not."""
     return {b.attrs["value"]: "disabled" not in b.attrs for b in form.all("button")}
 
 
 def test_the_scorekeepers_buttons_are_enabled_exactly_as_the_rules_allow(chouette, ledger_url):
+    """Each button posts the CLI's own words for its action (a name quoted as one word, the
+    game it is for as ``--game``), enabled exactly when the rules allow it."""
     chouette("new", "friday", "ann", "bob", ODD, "dan")
     chouette("double", "bob", ODD)
     chouette("beaver", "bob")
@@ -76,21 +76,26 @@ def test_the_scorekeepers_buttons_are_enabled_exactly_as_the_rules_allow(chouett
     legal = board.legal
     page = render("_controls.html", board)
     for member in ("bob", ODD, "dan"):
-        card = page.one("form", "member", data_member=member)
-        hidden = {i.attrs["name"]: i.attrs["value"] for i in card.all("input", type="hidden")}
-        assert hidden == {"session": "friday", "game": "1", "member": member}
-        shown = buttons(card)
+        card = page.one("div", "member", data_member=member)
+        named = shlex.quote(member)
+        shown = buttons(card.one("form", "buttons"))
         for act in ("take", "drop", "beaver", "raccoon"):
-            assert shown[act] == legal.answer(member, act), (member, act)
-        assert shown["double-member"] == (member in legal.member_doubles)
-        assert shown["deal"] == (member in legal.deals)
-    assert buttons(page.one("form", "member", data_member="bob")) == {
-        "take": True,  # the box takes the beaver …
-        "drop": True,
-        "beaver": False,
-        "raccoon": True,  # … or raccoons it
-        "double-member": False,
-        "deal": True,
+            assert shown[f"{act} {named} --game 1"] == legal.answer(member, act), (member, act)
+        assert shown[f"double {named} --by member --game 1"] == (member in legal.member_doubles)
+        deal = card.one("form", "deal")
+        assert [(i.attrs["name"], i.attrs.get("value")) for i in deal.all("input")] == [
+            ("session", "friday"),
+            ("line", f"deal {named}"),
+            ("word", "0"),  # the points, typed
+            ("line", "--game 1"),
+        ]
+        assert ("disabled" not in deal.one("button").attrs) == (member in legal.deals)
+    assert buttons(page.one("div", "member", data_member="bob").one("form", "buttons")) == {
+        "take bob --game 1": True,  # the box takes the beaver …
+        "drop bob --game 1": True,
+        "beaver bob --game 1": False,
+        "raccoon bob --game 1": True,  # … or raccoons it
+        "double bob --by member --game 1": False,
     }
     box = page.one("form", "box-double")
     assert json.loads(box.attrs["data-legal"]) == legal.box_double_lists() == [["dan"]]
@@ -98,10 +103,10 @@ def test_the_scorekeepers_buttons_are_enabled_exactly_as_the_rules_allow(chouett
     assert boxes == {"bob": False, ODD: False, "dan": True}
     together = buttons(page.one("form", data_form="together"))
     assert together == {
-        "double-box": True,  # the box doubles dan, the one it may
-        "take-all": False,  # both sides have something to answer
-        "drop-all": False,
-        "auto-double": False,
+        "double dan --game 1": True,  # the box doubles dan, the one it may
+        "take --all --game 1": False,  # both sides have something to answer
+        "drop --all --game 1": False,
+        "auto-double --game 1": False,
     }
     ends = page.one("form", data_form="end").all("button")
     assert len(ends) == 6 and all("disabled" in b.attrs for b in ends)  # answers first
@@ -116,17 +121,21 @@ def test_between_games_the_line_can_change_and_the_game_can_start(chouette, ledg
     chouette("sit-out", "cat")
     page = render("_controls.html", board_of(ledger_url))
     players = {
-        f.one("input", type="hidden", name="member").attrs["value"]: buttons(f)
+        f.attrs["data-form"]: buttons(f)
         for f in page.one("section", "line").all("form")
         if f.attrs.get("data-form", "").startswith("line:")
     }
     assert players == {
-        "ann": {"sit-out": True, "leave": True},
-        "bob": {"sit-out": True, "leave": True},
-        "cat": {"sit-in": True, "leave": True},
+        "line:ann": {"sit-out ann": True, "leave ann": True},
+        "line:bob": {"sit-out bob": True, "leave bob": True},
+        "line:cat": {"sit-in cat": True, "leave cat": True},
     }
-    assert buttons(page.one("form", "join")) == {"join": True}
+    assert "disabled" not in page.one("form", "join").one("button").attrs
     ends = page.one("form", data_form="end").all("button")
+    assert [b.attrs["value"] for b in ends] == [
+        "box --game 1", "box --gammon --game 1", "box --backgammon --game 1",
+        "team --game 1", "team --gammon --game 1", "team --backgammon --game 1",
+    ]  # fmt: skip
     assert all("disabled" not in b.attrs for b in ends)
     assert buttons(page.one("form", data_form="undo")) == {"undo": True}  # the sit-out
 
@@ -137,14 +146,38 @@ def test_an_event_carries_every_line_of_its_fragment():
     )
 
 
-@pytest.mark.parametrize("text", ["one", "²", "١٢", "0", "00", "-1", "+1", "1.0"])
-def test_a_game_number_that_is_not_one_is_refused_with_a_message(text):
-    """A form's game is a game's number as a page writes it (1, 2, ...): anything else is
-    refused with a message, never a server error (``int`` refuses a superscript two that
-    ``str.isdigit`` accepts)."""
-    with pytest.raises(ChouetteError, match="the game is a number"):
-        game_number(text)
+def test_each_controls_name_starts_with_the_clis_word_for_it(chouette, ledger_url):
+    """Issue 21: a control's accessible name (its aria-label, else its text) starts with
+    the CLI's own command for it (``Sit out``: sit-out; ``End: Box wins a gammon``: end),
+    and the command its button posts is that command."""
+    from chouette.settlement import settle
+    from cli import command_names
+    from tests.forms import forms
 
-
-def test_a_forms_game_number():
-    assert (game_number(""), game_number("1"), game_number("54")) == (None, 1, 54)
+    commands = set(command_names())
+    players = ("ann", "bob", "cat", "dan", "eve", "fay", "gus")
+    chouette("new", "friday", *players, "--extras", "--proxies")
+    chouette("end", "box")
+    chouette("sit-out", "gus")
+    between = templates().get_template("_controls.html").render(board=board_of(ledger_url))
+    chouette("double", "bob")
+    board = board_of(ledger_url)
+    owed = settle({s.name: s.cents for s in board.standings})  # each payment marked made
+    playing = templates().get_template("_controls.html").render(board=board, settlement=owed)
+    named = set()
+    for form in forms(between) + forms(playing):
+        for button in form.buttons():
+            words = button.label.lower().replace(":", "").split()
+            command = "-".join(words[:2]) if "-".join(words[:2]) in commands else words[0]
+            if button.label == "Run the command":  # the command line: what is typed
+                continue
+            assert command in commands, button.label
+            posted = " ".join(v for k, v in form.pressed(button) if k == "line").split()
+            assert posted[0] == command, (button.label, posted)
+            if form.key.startswith("paid:"):  # a payment marked made: the settlement's amount
+                assert button.label == f"Pay: {' paid '.join(posted[1:3])} {posted[3]}"
+            named.add(command)
+    assert named >= {
+        "new", "join", "leave", "sit-out", "sit-in", "double", "take", "drop", "beaver", "raccoon",
+        "deal", "end", "extra", "proxy", "split", "pay", "undo", "settle", "sheet",
+    }, named  # fmt: skip

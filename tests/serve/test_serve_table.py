@@ -1,16 +1,18 @@
 """The server's door to the ledger (``web.table``), on SQLite and PostgreSQL: the marker it
 polls changes with everything the pages show, the board it reads says what the CLI's reports
-say, and each action is the CLI's command — the same events, the same words, the same
-refusals, one transaction."""
+say, and each button of the keeper's page posts the CLI's own words, which the CLI runs:
+the page enables exactly what the CLI accepts."""
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
 
 import pytest
 
 from chouette.errors import ChouetteError
-from web.moves import Action
+from tests.forms import Form, forms
+from web.moves import line_of
 from web.table import Table
 
 pytestmark = pytest.mark.backends("sqlite", "postgres")
@@ -155,135 +157,216 @@ def test_the_session_served_is_followed_through_a_rename_and_gives_way_when_dele
     assert served.session is None
 
 
-# ---------------------------------------------------------------- the actions
+# ---------------------------------------------------------------- the actions: the CLI's words
 
 
-def test_an_action_books_what_the_cli_command_books_and_says_the_same(chouette, ledger_url):
+def controls(url: str, session: str | None = None) -> list[Form]:
+    """The keeper page's forms, as the page shows them now."""
+    from web.app import templates
+
+    board = table(url, session).snapshot().board
+    return forms(templates().get_template("_controls.html").render(board=board, private=False))
+
+
+def pressed(found: list[Form], key: str, label: str, **typed: str | list[str]) -> str:
+    """The command line pressing the button ``label`` of the form ``key`` posts."""
+    form = next(f for f in found if f.key == key)
+    button = next(b for b in form.buttons() if b.label == label)
+    assert not button.disabled, (key, label)
+    return line_of(form.pressed(button, typed))
+
+
+#: Evenings, and the states of each whose buttons the test below presses: between games; a
+#: double to answer and a beaver; a resignation offered member by member; a partner to buy
+#: out (a single cube's automatic double carried over has a test of its own).
+STATES = [
+    ("new friday ann bob cat dan eve fay --proxies", [[], ["double bob cat"], ["beaver bob"]]),
+    ("new sat ann bob cat dan --resignations per-member --auto-doubles 1 --cubes single",
+     [[], ["resign bob cat --gammon"]]),
+    ("new sun ann bob cat dan eve fay --partner-from 6 --buy-outs", [[]]),
+]  # fmt: skip
+
+
+@pytest.mark.backends("sqlite")
+def test_every_enabled_button_is_a_line_the_cli_runs_and_every_disabled_one_it_refuses(
+    chouette, ledger_url
+):
+    """One grammar: each button of the keeper's page posts the CLI's own words, and the page
+    enables what the CLI accepts: pressed in states of evenings, an enabled button's line
+    succeeds (and undo takes it back), a disabled one's is refused. Each button once, in the
+    first state it is enabled (or disabled) in: :func:`web.moves.legal` has laws of its own.
+    Undo's button has a test of its own, above."""
+    served = table(ledger_url)
+    pressed_once: set[tuple[str, bool]] = set()
+
+    def press(words: str, session: str, enabled: bool) -> None:
+        ok, said = served.run_line(words, session)
+        assert ok == (enabled or words in NOT_OFFERED), (words, said)
+        if ok and enabled:
+            assert served.run_line("undo", session)[0], words
+
+    for start, states in STATES:
+        chouette(*start.split())
+        for steps in states:
+            for step in steps:
+                chouette(*step.split())
+            for form in controls(ledger_url):
+                if form.attrs.get("action") != "/keeper/act#desk" or form.key in ("undo", "settle"):
+                    continue
+                session = next(v for k, v in form.pressed(form.buttons()[0]) if k == "session")
+                if form.key == "double-box":  # the script enables it for each legal set
+                    legal = json.loads(form.attrs["data-legal"])
+                    for members in legal[:1] + legal[-1:]:  # (the fewest and the most)
+                        words = line_of(
+                            form.pressed(form.buttons()[0], {"check": " ".join(members)})
+                        )
+                        assert words.startswith(f"double {' '.join(members)} --game")
+                        press(words, session, True)
+                    continue
+                for button in form.buttons():
+                    words = line_of(form.pressed(button))
+                    kind = button.label.split()[0].rstrip(":")
+                    if kind not in ONE_LINE or (button.label, button.disabled) in pressed_once:
+                        continue  # a form to fill in (a test below), or pressed already
+                    pressed_once.add((button.label, button.disabled))
+                    press(words, session, not button.disabled)
+    enabled = {label for label, disabled in pressed_once if not disabled}
+    assert enabled >= {
+        "Take", "Drop", "Beaver", "Raccoon", "Double the box", "Take all", "Drop all",
+        "Auto-double: a tied opening roll", "Deal", "Resign: accept", "Resign: refuse",
+        "Buy-out: the box buys its partner out of the live cubes", "End: Box wins a single",
+        "End: Team wins a backgammon", "Accept the rules", "Sit out", "Leave",
+        "Double: the box turns the cube", "Double for the team: the captain turns the cube",
+    }, enabled  # fmt: skip
+    assert len(pressed_once) - len(enabled) > 10
+
+
+#: What the CLI accepts and the page does not offer: a tied opening roll with automatic
+#: doubles off (the CLI notes that it doubles nothing, and writes nothing).
+NOT_OFFERED = {"auto-double --game 1"}
+
+#: The buttons whose line is whole as the page shows it (their first word).
+ONE_LINE = {
+    "Take",
+    "Drop",
+    "Beaver",
+    "Raccoon",
+    "Resign",
+    "Double",
+    "Deal",
+    "Auto-double",
+    "Buy-out",
+    "Carry",
+    "End",
+    "Accept",
+    "Sit",
+    "Leave",
+}
+
+
+def test_each_form_posts_the_clis_words(chouette, ledger_url):
+    """What the forms of the page post, as the command lines the CLI reads: a name or an
+    amount one word (quoted), an option's value given with it, what is not typed left out."""
+    chouette("new", "friday", "ann", "bob", "cat", "dan", "eve", "fay", "--extras", "--proxies")
+    chouette("end", "box")
+    found = controls(ledger_url)
+    assert pressed(found, "pay", "Pay", word=["bob", "ann", "2,50"], **{"--note": "the cash"}) == (
+        "pay bob ann 2,50 --note='the cash'"
+    )
+    assert pressed(found, "join", "Join", word="ann marie", **{"--stake": "1,50"}) == (
+        "join 'ann marie' --stake=1,50"
+    )
+    assert pressed(found, "proxy", "Proxy", word="dan") == "proxy dan --follows captain"
+    assert pressed(found, "proxy", "Proxy", word="dan", line="--by eve") == "proxy dan --by eve"
+    assert pressed(found, "proxy-back", "Proxy withdrawn: they are back", word="dan") == (
+        "proxy dan --withdraw"
+    )
+    assert pressed(found, "split", "Split the table", word="friday-2") == "split friday-2"
+    assert pressed(found, "new", "New session", word="sat", line=["ann bob cat", "--jacoby"],
+                   check="--roll", **{"--stake": "2"}) == (
+        "new sat ann bob cat --roll --stake=2 --jacoby"
+    )  # fmt: skip
+    assert pressed(found, "amend", "Amend: Team wins a gammon", word="1", **{"--note": "x"}) == (
+        "amend 1 --note=x --result team gammon"
+    )
+    cubes = pressed(found, "amend", "Amend the cubes only", word="1", line="--cube bob=4",
+                    **{"--note": "they agree"})  # fmt: skip
+    assert cubes == "amend 1 --note='they agree' --cube bob=4"
+    assert pressed(found, "deal:bob", "Deal", word="-2") == "deal bob -2 --game 2"
+    box = next(f for f in found if f.key == "double-box")  # (the script enables its button)
+    assert line_of(box.pressed(box.buttons()[0], {"check": "bob dan"})) == "double dan bob --game 2"
+    chouette("double", "bob")
+    assert pressed(controls(ledger_url), "extra", "Extra", word=["bob", "box"],
+                   **{"--points": "4"}) == "extra bob box --points=4 --game 2"  # fmt: skip
+
+
+def test_a_form_piece_that_would_be_an_option_is_refused():
+    with pytest.raises(ChouetteError, match="a name or amount cannot start with '-'"):
+        line_of([("line", "pay"), ("word", "--db=/tmp/x"), ("word", "ann"), ("word", "1")])
+    assert line_of([("line", "deal bob"), ("word", "-2"), ("session", "friday")]) == "deal bob -2"
+    assert line_of([("line", "pay bob ann 1"), ("--note", "--db x"), ("--db", "")]) == (
+        "pay bob ann 1 --note='--db x'"
+    )
+    assert line_of([("line", "status"), ("--Db", "x"), ("-n", "y"), ("--stake", " ")]) == "status"
+
+
+def test_an_evening_from_the_pages_buttons_says_what_the_cli_says(chouette, ledger_url):
+    """The page's buttons, run by the CLI on the server's ledger: what they say is the CLI's
+    own (a table of the game's bookings, the next line and why), and a refusal too."""
     chouette("new", "friday", "ann", "bob", "cat", "--stake", "5.00")
     served = table(ledger_url)
-    said = served.act(Action("double-box", ("bob", "cat")), "friday", 1)
-    assert said == [
+    ok, said = served.run_line(pressed(controls(ledger_url), "together", "Double bob, cat"), None)
+    assert ok and said == [
         "Game 1: the box, ann, doubles bob, cat.",
         "  bob: cube 1, double to 2 pending: bob to answer",
         "  cat: cube 1, double to 2 pending: cat to answer",
     ]
-    assert served.act(Action("take-all"), "friday", 1) == [
-        "Game 1: bob takes.",
-        "Game 1: cat takes.",
-        "  bob: cube 2, bob owns it",
-        "  cat: cube 2, cat owns it",
-    ]
-    said = served.act(Action("end", winner="team", kind="gammon"), "friday", 1)
-    assert said[:4] == [
-        "Game 1: the team wins a gammon.",
-        "  bob: out, +4 (board)",
-        "  cat: out, +4 (board)",
-        "Game 1 is over.",
-    ]
-    assert said[-5:] == [
+    assert served.run_line(pressed(controls(ledger_url), "together", "Take all"), "friday") == (
+        True,
+        ["Game 1: bob takes.", "Game 1: cat takes.", "  bob: cube 2, bob owns it",
+         "  cat: cube 2, cat owns it"],
+    )  # fmt: skip
+    line = pressed(controls(ledger_url), "end", "End: Team wins a gammon")
+    assert line == "end team --gammon --game 1"
+    ok, said = served.run_line(line, "friday")
+    assert ok and said[-5:] == [
         "Next line: bob | cat, ann",
         "Why:",
         "  the gammon counts in full for bob and cat: their cubes were turned (Jacoby)",
         "  box goes: captain rule, bob beat the box (+4)",
         "  bob takes the box; ann goes to the bottom of the line",
     ]
-    assert chouette.json("standings")["players"] == [
-        {"name": "bob", "points": 4, "cents": 2000, "table_cents": 2000, "paid_cents": 0},
-        {"name": "cat", "points": 4, "cents": 2000, "table_cents": 2000, "paid_cents": 0},
-        {"name": "ann", "points": -8, "cents": -4000, "table_cents": -4000, "paid_cents": 0},
-    ]
-    assert served.act(Action("undo"), "friday", None) == [
-        "Undone: took back end team gammon (game 1)."
-    ]
+    assert "cat             +4   +20.00" in said
+    ok, said = served.run_line(line, "friday")  # pressed again, from a page not yet fresh
+    assert not ok and said == [f"Error: {refusal(chouette, *line.split())}"]
+    assert said[0].startswith("Error: game 1 is over")
+    ok, said = served.run_line(pressed(controls(ledger_url), "undo", "Undo the last thing done"),
+                               "friday")  # fmt: skip
+    assert ok and said == ["Undone: took back end team gammon (game 1)."]
     assert chouette("check").stdout.startswith("The ledger is consistent")
 
 
 def test_the_page_shows_the_partner_and_says_a_partnership_change_as_the_cli_does(
     chouette, ledger_url
 ):
-    from tests.test_report_html import parse
+    from tests.dom import parse
     from web.app import templates
 
     chouette("new", "friday", "ann", "bob", "cat", "dan", "eve", "--partner-from", "5")
     served = table(ledger_url)
     board = parse(templates().get_template("_board.html").render(board=served.snapshot().board))
     assert board.one(id="seats").one(data_role="partner").one("dd").text() == "cat"
-    said = served.act(Action("sit-out", ("eve",)), "friday", None)
-    assert said == [
+    ok, said = served.run_line("sit-out eve", "friday")
+    assert ok and said == [
         "eve sits out. Line: ann | bob, cat, dan  (sitting out: eve)",
         "cat is no longer the box's partner: 4 seated, a partner from 5; cat plays on the team "
         "again.",
     ]
-    assert served.act(Action("undo"), "friday", None) == [
+    assert served.run_line("undo", "friday") == (True, [
         "Undone: took back eve sits out.",
         "cat becomes the box's partner: undo put the line back as it was.",
-    ]
+    ])
     assert chouette("sit-out", "eve").stdout.splitlines() == said
-
-
-@pytest.mark.parametrize(
-    ("setup", "action", "cli"),
-    [
-        ([], Action("take", ("bob",)), "take bob"),
-        (["double bob"], Action("end"), "end box"),
-        (["double bob"], Action("double-box", ("bob",)), "double bob"),
-        (["double bob", "take bob"], Action("raccoon", ("bob",)), "raccoon bob"),
-        ([], Action("take-all"), "take --all"),
-        ([], Action("deal", ("ann",), points=1), "deal ann 1"),
-        (["end box"], Action("undo"), "undo"),  # nothing left after the first undo
-        ([], Action("leave", ("zed",)), "leave zed"),
-        (["double bob"], Action("sit-out", ("cat",)), "sit-out cat"),
-        ([], Action("join", name="box"), "join box"),
-        ([], Action("join", name="eve", stake="0"), "join eve --stake 0"),
-        ([], Action("join", name="eve", stake="5,000"), "join eve --stake 5,000"),
-        (["end box"], Action("amend", number=1, note="x"), "amend 1 --result box --note x"),
-        ([], Action("amend", number=2, note="x"), "amend 2 --result box --note x"),
-    ],
-)
-def test_a_refused_action_says_what_the_cli_says_and_writes_nothing(
-    chouette, ledger_url, setup, action, cli
-):
-    chouette("new", "friday", "ann", "bob", "cat")
-    for command in setup:
-        chouette(*command.split())
-    if action.act == "undo":
-        chouette("undo")
-    before = chouette("export").stdout
-    with pytest.raises(ChouetteError) as refused:
-        table(ledger_url).act(action, "friday", None)
-    message = str(refused.value)
-    expected = refusal(chouette, *cli.split())
-    assert message == expected.replace("--stake: ", "stake: ")
-    assert chouette("export").stdout == before
-
-
-def test_an_action_for_a_game_another_terminal_ended_is_refused(chouette, ledger_url):
-    chouette("new", "friday", "ann", "bob", "cat")
-    chouette("double", "bob")
-    served = table(ledger_url)  # the page shows game 1 …
-    chouette("take", "bob")
-    chouette("end", "team")  # … which another terminal ends
-    with pytest.raises(ChouetteError, match="game 1 is over"):
-        served.act(Action("end", winner="box"), "friday", 1)
-    assert len(chouette.json("sheet")["games"]) == 1
-
-
-def test_line_changes_and_a_newcomer_with_a_stake(chouette, ledger_url):
-    chouette("new", "friday", "ann", "bob", "cat", "--stake", "2.00")
-    served = table(ledger_url)
-    assert served.act(Action("join", name="eve", stake="1.50"), "friday", 1) == [
-        "eve joins at 1.50 a point. Line: ann | bob, cat, eve"
-    ]
-    assert served.act(Action("sit-out", ("bob",)), "friday", 1) == [
-        "bob sits out. Line: ann | cat, eve  (sitting out: bob)"
-    ]
-    assert served.act(Action("sit-in", ("bob",)), "friday", 1) == [
-        "bob sits in. Line: ann | bob, cat, eve"  # no game since: his captaincy back
-    ]
-    assert served.act(Action("leave", ("cat",)), "friday", 1) == [
-        "cat leaves. Line: ann | bob, eve"
-    ]
-    assert chouette.json("status")["line"] == ["ann", "bob", "eve"]
 
 
 def test_undo_is_offered_exactly_when_undo_takes_something_back(chouette, ledger_url):
@@ -338,37 +421,3 @@ def test_in_a_session_played_before_the_journal_undo_follows_the_old_rules(choue
     board = served.snapshot().board
     assert board is not None and board.legal.undo
     assert chouette("undo").stdout.startswith("Undone: took back end team")
-
-
-def test_a_correction_from_the_page_is_the_clis_and_says_the_same(chouette, ledger_url):
-    chouette("new", "friday", "ann", "bob", "cat", "--stake", "5.00")
-    chouette("end", "box")
-    chouette("end", "box")
-    served = table(ledger_url)
-    page = Action("amend", winner="team", kind="gammon", number=1, note="the table agrees")
-    said = served.act(page, "friday", 3)
-    page_sheet = chouette.json("sheet")
-    chouette("undo")
-    cli = chouette("amend", "1", "--result", "team", "gammon", "--note", "the table agrees")
-    assert (
-        said[0]
-        == cli.stdout.splitlines()[0]
-        == ("Game 1 amended: the board's end was box single, is team gammon (the table agrees).")
-    )
-    assert said[-6:] == cli.stdout.splitlines()[-6:]
-    assert chouette.json("sheet")["games"] == page_sheet["games"]  # (a chain a link longer)
-
-
-def test_a_cube_correction_from_the_page(chouette, ledger_url):
-    from web.moves import read_action
-
-    chouette("new", "friday", "ann", "bob", "cat")
-    chouette("double", "bob")
-    chouette("take", "bob")
-    chouette("end", "team")
-    action = read_action({"act": ["amend"], "number": ["1"], "cube": ["BOB=4"], "note": ["x"]})
-    assert (action.winner, action.cubes) == ("keep", (("BOB", 4),))
-    said = table(ledger_url).act(action, "friday", 2)
-    assert said[0] == "Game 1 amended: bob's cube was 2, is 4 (x)."
-    with pytest.raises(ChouetteError, match="amend: a cube is MEMBER=VALUE, such as bob=4"):
-        read_action({"act": ["amend"], "number": ["1"], "cube": ["bob"], "note": ["x"]})

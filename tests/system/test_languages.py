@@ -261,8 +261,8 @@ def test_a_danish_phone_shows_the_scoreboard_and_the_keepers_buttons_in_danish(
             expect(take_all).to_be_visible()
             expect(page.locator("#standings h2")).to_have_text(da("Standings"))
             expect(page.locator("#chart h2")).to_have_text(da("Running balance"))
-            card = page.locator('form.member[data-member="bob"]')
-            card.get_by_role("button", name=da("Doubles the box"), exact=True).click()
+            card = page.locator('.member[data-member="bob"]')
+            card.get_by_role("button", name=da("Double the box"), exact=True).click()
             expect(page.locator("#said")).to_contain_text("bob doubles")
         finally:
             browser.close()

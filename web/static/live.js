@@ -1,6 +1,7 @@
 // chouette serve: keep the page live. The server renders every fragment; this script only
-// swaps in what its event stream sends, posts the scorekeeper's buttons, and enables the
-// box's "double the checked members" only for a set of members the rules allow.
+// swaps in what its event stream sends, posts the scorekeeper's forms (the CLI's own words,
+// in pieces the server puts together, as without the script), and enables the box's
+// "double the checked members" only for a set of members the rules allow.
 (function () {
   "use strict";
   var body = document.body;
@@ -12,25 +13,33 @@
 
   // ---------------------------------------------------------------- the event stream
 
-  // What the scorekeeper is typing or has checked survives a fresh set of controls.
+  // What the scorekeeper is typing, has picked or has checked survives a fresh set of
+  // controls: each field known by its form, its name, and its value (a box) or its place
+  // among the fields of that name.
+  function fields(root) {
+    var found = {};
+    var seen = {};
+    root.querySelectorAll("form[data-form] input, form[data-form] select").forEach(function (input) {
+      if (input.type === "hidden") { return; }
+      var base = input.form.getAttribute("data-form") + "\u0000" + input.name;
+      seen[base] = (seen[base] || 0) + 1;
+      found[base + "\u0000" + (input.type === "checkbox" ? "=" + input.value : seen[base])] = input;
+    });
+    return found;
+  }
+
   function kept(root) {
     var values = [];
-    root.querySelectorAll("form[data-form] input").forEach(function (input) {
-      if (input.type === "hidden") { return; }
-      var form = input.form.getAttribute("data-form");
-      var key = form + "\u0000" + input.name + "\u0000" + (input.type === "checkbox" ? input.value : "");
+    var found = fields(root);
+    Object.keys(found).forEach(function (key) {
+      var input = found[key];
       values.push([key, input.type === "checkbox" ? input.checked : input.value, input === document.activeElement]);
     });
     return values;
   }
 
   function restore(root, values) {
-    var found = {};
-    root.querySelectorAll("form[data-form] input").forEach(function (input) {
-      if (input.type === "hidden") { return; }
-      var form = input.form.getAttribute("data-form");
-      found[form + "\u0000" + input.name + "\u0000" + (input.type === "checkbox" ? input.value : "")] = input;
-    });
+    var found = fields(root);
     values.forEach(function (item) {
       var input = found[item[0]];
       if (!input || input.disabled) { return; }
@@ -121,10 +130,31 @@
     });
   }
 
-  function post(form, submitter) {
+  // A form's fields as the browser would post it without this script: in the form's order,
+  // the button pressed where it stands (its words are one of the command's pieces).
+  function fieldsOf(form, submitter) {
     var data = new URLSearchParams();
-    new FormData(form).forEach(function (value, key) { data.append(key, value); });
-    if (submitter && submitter.name) { data.append(submitter.name, submitter.value); }
+    Array.prototype.forEach.call(form.elements, function (field) {
+      if (!field.name || field.disabled) { return; }
+      var type = (field.type || "").toLowerCase();
+      if (type === "submit" || type === "button" || field.tagName === "BUTTON") {
+        if (field === submitter) { data.append(field.name, field.value); }
+        return;
+      }
+      if ((type === "checkbox" || type === "radio") && !field.checked) { return; }
+      if (field.tagName === "SELECT") {
+        Array.prototype.forEach.call(field.selectedOptions, function (option) {
+          data.append(field.name, option.value);
+        });
+        return;
+      }
+      data.append(field.name, field.value);
+    });
+    return data;
+  }
+
+  function post(form, submitter) {
+    var data = fieldsOf(form, submitter);
     body.setAttribute("data-busy", "1");
     return fetch(form.action, {
       method: "POST",
@@ -140,12 +170,19 @@
     });
   }
 
+  // The button pressed, for a browser whose submit event does not say (event.submitter).
+  var pressed = null;
+  document.addEventListener("click", function (event) {
+    pressed = event.target.closest ? event.target.closest("button") : null;
+  }, true);
+
   document.addEventListener("submit", function (event) {
     var form = event.target;
     if (!form.classList || !form.classList.contains("act") || !window.fetch) { return; }
     event.preventDefault();
     if (body.hasAttribute("data-busy")) { return; }
-    post(form, event.submitter);
+    var button = event.submitter || (pressed && pressed.form === form ? pressed : null);
+    post(form, button);
   });
 
   // ---------------------------------------------------------------- the box's double
@@ -155,10 +192,10 @@
       return JSON.stringify(names);
     });
     var checked = [];
-    form.querySelectorAll("input[name=member]").forEach(function (input) {
+    form.querySelectorAll("input[type=checkbox]").forEach(function (input) {
       if (input.checked) { checked.push(input.value); }
     });
-    var button = form.querySelector("button[value=double-box]");
+    var button = form.querySelector("button.double-checked");
     var allowed = checked.length > 0 && legal.indexOf(JSON.stringify(checked)) >= 0;
     button.disabled = !allowed;
   }
