@@ -91,10 +91,14 @@ def evening_served(folder: Path, *serve: str) -> Iterator[Server]:
 @contextmanager
 def headless_chromium() -> Iterator[Any]:
     """Debian's Chromium, headless, driven by Playwright (a ``Browser``) for the block."""
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
     from tests.chromium import chromium
 
+    # a wait ends the moment its condition holds: a long bound costs nothing when the page
+    # answers, and keeps a busy machine (a command run by the server on a loaded CI box)
+    # from failing a wait that would have held a few seconds later
+    expect.set_options(timeout=30_000)
     with sync_playwright() as driver:
         browser = driver.chromium.launch(executable_path=chromium(), headless=True, args=FLAGS)
         try:

@@ -76,7 +76,7 @@ def test_serve_help_names_what_the_page_has(chouette, ledger_url):
     """The help once promised 'every live action as a button' while the page had none for an
     extra, a proxy or a split. Now each live command has a button or a form of its own (its
     first word the command's), and the help says so."""
-    from tests.test_serve_pages import board_of, render
+    from tests.serve.test_serve_pages import board_of, render
 
     players = ("ann", "bob", "cat", "dan", "eve", "fay", "gus")
     chouette("new", "friday", *players, "--extras", "--proxies")

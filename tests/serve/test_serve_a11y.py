@@ -138,6 +138,14 @@ def test_every_page_passes_axe_and_the_screenshots_fit_their_screens(
     )
     assert board is not None and controls is not None and board["y"] < controls["y"]
     assert keeper.evaluate(COVERING) == []
+    # nor do the warnings of a lost connection or an unreadable ledger, shown at once
+    shown = (
+        "(hide) => { for (const id of ['live', 'problem']) "
+        "{ document.getElementById(id).hidden = hide; } }"
+    )
+    keeper.evaluate(shown, False)
+    assert keeper.evaluate(COVERING) == []
+    keeper.evaluate(shown, True)
 
     # the keeper's page switches to another session (without --room: every session)
     picker = keeper.locator("form.pick-table")
