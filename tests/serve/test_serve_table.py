@@ -362,10 +362,13 @@ def test_the_page_shows_the_partner_and_says_a_partnership_change_as_the_cli_doe
         "cat is no longer the box's partner: 4 seated, a partner from 5; cat plays on the team "
         "again.",
     ]
-    assert served.run_line("undo", "friday") == (True, [
-        "Undone: took back eve sits out.",
-        "cat becomes the box's partner: undo put the line back as it was.",
-    ])
+    assert served.run_line("undo", "friday") == (
+        True,
+        [
+            "Undone: took back eve sits out.",
+            "cat becomes the box's partner: undo put the line back as it was.",
+        ],
+    )
     assert chouette("sit-out", "eve").stdout.splitlines() == said
 
 
