@@ -54,11 +54,33 @@ def insert_many(
         _copy(conn, table, columns, rows)
         return
     sql = f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
+    _many(conn, sql, rows)
+
+
+def upsert_many(
+    conn: Connection, table: str, columns: Sequence[str], rows: list[tuple[Any, ...]]
+) -> None:
+    """A whole batch of rows into ``table`` in one statement, each in place of the row
+    with its key (the first column) where there is one (``INSERT … ON CONFLICT``, which
+    SQLite and PostgreSQL both have)."""
+    if not rows:
+        return
+    mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
+    key, *rest = columns
+    sql = (
+        f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join([mark] * len(columns))}) "
+        f"ON CONFLICT ({key}) DO UPDATE SET " + ", ".join(f"{c} = excluded.{c}" for c in rest)
+    )
+    _many(conn, sql, rows)
+
+
+def _many(conn: Connection, sql: str, rows: list[tuple[Any, ...]]) -> None:
+    """One statement for every row of ``rows``. SQLite: the driver's own executemany, in
+    this transaction (SQLAlchemy would look at every row on its way); its errors come out
+    as SQLAlchemy's, as from any statement."""
     if conn.dialect.name != "sqlite":
         conn.exec_driver_sql(sql, rows)
         return
-    # SQLite: the driver's own executemany, in this transaction (SQLAlchemy would look at
-    # every row on its way); its errors come out as SQLAlchemy's, as from any statement.
     driver: Any = conn.connection.dbapi_connection
     assert driver is not None
     try:

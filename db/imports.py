@@ -21,9 +21,11 @@ import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import closing
 from dataclasses import dataclass, field
+from json.encoder import encode_basestring
 from pathlib import Path, PurePath
 from typing import IO, Any, NamedTuple, TypeVar, cast
 
+from chouette.chain import canonical
 from chouette.engines import KINDS, EngineGame, EngineRead, read_engine_file
 from chouette.engines.binary import (
     LABELS,
@@ -52,6 +54,7 @@ from chouette.money import Cents
 from chouette.outcome import pair_money
 from chouette.rules import HouseRules
 from chouette.stop import check_not_ended
+from db.codec import iso, line_to_json
 from db.ledger import Ledger
 from db.values import Finished, KeylessGame, SessionInfo, SourceFile
 
@@ -60,6 +63,7 @@ BATCH = 5000
 KEPT_IN_MEMORY = 8 << 20
 T = TypeVar("T")
 CHUNK = 1 << 20
+_sha256 = hashlib.sha256
 
 
 @dataclass
@@ -365,6 +369,7 @@ def import_file(
             "first": summary.first_game,
             "last": summary.last_game,
         },
+        digested=True,  # each game booked with its digest (_Writer)
     )
     book.remember_file(
         SourceFile(
@@ -396,11 +401,10 @@ def _book_games(
 
     def mapped() -> Iterator[Mapped]:
         for game in games:
-            where = f"line {game.line}" if game.line else f"game {game.position}"
-            winner = player(game.winner, where)
-            loser = player(game.loser, where)
+            winner = player(game.winner, game)
+            loser = player(game.loser, game)
             if winner == loser:
-                raise EngineFileError(f"{where}: {winner} would play against themselves")
+                raise EngineFileError(f"{_where(game)}: {winner} would play against themselves")
             if game.warnings:
                 summary.warnings += game.warnings
             played = game.played
@@ -443,12 +447,11 @@ def plural_games(count: int) -> str:
 
 def _players(
     names: Mapping[str, str], seated: set[str], info: SessionInfo
-) -> Callable[[str, str], str]:
-    """The session's player for an engine's name (each name checked once); ``where`` is
-    the game's place in the file for messages (``line 12``, or ``game 3`` in a binary file)."""
+) -> Callable[[str, EngineGame], str]:
+    """The session's player for an engine's name in ``game`` (each name checked once)."""
     known: dict[str, str] = {}
 
-    def player(name: str, where: str) -> str:
+    def player(name: str, game: EngineGame) -> str:
         found = known.get(name)
         if found is not None:
             return found
@@ -456,14 +459,20 @@ def _players(
         try:
             mapped = check_name(mapped)
         except ChouetteError as err:
-            raise EngineFileError(f"{where}: {err}") from None
+            raise EngineFileError(f"{_where(game)}: {err}") from None
         if mapped not in seated:
             hint = f" (map it with --as '{name}=PLAYER')" if mapped == name else ""
-            raise EngineFileError(f"{where}: {mapped} is not seated in {info.name}{hint}")
+            raise EngineFileError(f"{_where(game)}: {mapped} is not seated in {info.name}{hint}")
         known[name] = mapped
         return mapped
 
     return player
+
+
+def _where(game: EngineGame) -> str:
+    """The game's place in the file, for messages: ``line 12``, or ``game 3`` in a binary
+    file."""
+    return f"line {game.line}" if game.line else f"game {game.position}"
 
 
 class Mapped(NamedTuple):
@@ -502,14 +511,15 @@ class _Writer:
     def __init__(self, book: Ledger, info: SessionInfo, summary: ImportSummary) -> None:
         self.book, self.info, self.summary = book, info, summary
         self.number = book.next_number(info)
-        self.quoted: dict[str, str] = {}
+        self.quoted: dict[str, str] = {}  # the players' names, results and ends
         self.stakes: dict[tuple[str, str], int] = {}
-        self.lines: dict[tuple[str, str], Line] = {}
+        self.lines: dict[tuple[str, str], tuple[Line, str]] = {}
+        self.at = _quoted(iso(book.now))
 
     def write(self, fresh: list[Fresh]) -> None:
         if not fresh:
             return
-        info, number, now = self.info, self.number, self.book.now
+        info, number, now, at = self.info, self.number, self.book.now, self.at
         quoted, stakes, lines = self.quoted, self.stakes, self.lines
         points, cents_of = self.summary.points, self.summary.cents
         games: list[Finished] = []
@@ -518,7 +528,9 @@ class _Writer:
             stake = stakes.get(pair)
             if stake is None:
                 stake = stakes[pair] = info.pair_stake(winner, loser)
-                lines[pair] = Line((winner, loser))
+                line = Line((winner, loser))  # the line as the export writes it, canonical
+                lines[pair] = (line, canonical(json.loads(line_to_json(line))).decode())
+            line, line_text = lines[pair]
             won = game.points
             cents = pair_money(won, stake)
             w = quoted.get(winner) or quoted.setdefault(winner, _quoted(winner))
@@ -529,12 +541,31 @@ class _Writer:
                 f'"result": "{game.result}", "end": "{game.end}", "played_at": {played}, '
                 f'"index": {game.position}}}'
             )
+            # The chain's digest of the game as written: item_digest of the game as the
+            # export writes it (db.transfer._game_item of this row: its detail and line
+            # parsed, the session's name left out), its canonical JSON made here at once
+            # (keys sorted, no spaces, not ASCII-escaped), not read back when the import ends.
+            result = quoted.get(game.result) or quoted.setdefault(game.result, _quoted(game.result))
+            end = quoted.get(game.end) or quoted.setdefault(game.end, _quoted(game.end))
+            keyed = "" if game.key is None else f'"key":{_quoted(game.key)},'
+            digest = _sha256(
+                (
+                    f'{{"bookings":[{{"cents":{cents},"player":{w},"points":{won}}},'
+                    f'{{"cents":{-cents},"player":{lo},"points":{-won}}}],"detail":{{'
+                    f'"cube":{game.cube},"end":{end},"index":{game.position},"loser":{lo},'
+                    f'"played_at":{_quoted(game.played_at)},"points":{won},"result":{result},'
+                    f'"winner":{w}}},'
+                    f'"ended_at":{at},{keyed}'
+                    f'"kind":"game","line":{line_text},"number":{number},"over":true,'
+                    f'"source":[{_quoted(sha)},{index}],"started_at":{at},"type":"engine"}}'
+                ).encode()
+            ).hexdigest()
             games.append(
                 Finished(
                     info.id,
                     number,
                     "engine",
-                    lines[pair],
+                    line,
                     {winner: won, loser: -won},
                     {winner: cents, loser: -cents},
                     now,
@@ -546,6 +577,8 @@ class _Writer:
                     detail,
                     (sha, index),
                     game.key,
+                    None,
+                    digest,
                 )
             )  # fmt: skip (positional: a keyword call costs twice as much, once a game)
             points[winner] = points.get(winner, 0) + won
@@ -564,8 +597,11 @@ class _Writer:
 _NONE: dict[str, int] = {}  # an engine game has no pair results
 
 
-def _quoted(name: str) -> str:
-    return json.dumps(name, ensure_ascii=False)
+def _quoted(text: str | None) -> str:
+    """``text`` as canonical JSON writes it (:func:`chouette.chain.canonical`: not ASCII-
+    escaped), by the JSON encoder's own function for a string (``json.dumps`` would make an
+    encoder each time, several times slower: this runs a few times a game)."""
+    return "null" if text is None else encode_basestring(text)
 
 
 class _Seen:
@@ -590,7 +626,12 @@ class _Seen:
         keys = {k for m in batch for k in (m.game.key, m.also) if k is not None}
         known = self.book.known_keys(keys)
         cited = any(m.game.source is not None for m in batch) or self._known(sha)
-        items = [Fresh(m.game, m.winner, m.loser, *_source(m.game, sha)) for m in batch]
+        items = [
+            Fresh(m.game, m.winner, m.loser, sha, m.game.position)
+            if m.game.source is None  # (most games: no call to _source, once a game)
+            else Fresh(m.game, m.winner, m.loser, *_source(m.game, sha))
+            for m in batch
+        ]
         booked = self._booked({(f.sha256, f.source_index) for f in items}) if cited else set()
         keep = []
         for item, also in zip(items, (m.also for m in batch), strict=True):
