@@ -511,30 +511,23 @@ class _Writer:
     def __init__(self, book: Ledger, info: SessionInfo, summary: ImportSummary) -> None:
         self.book, self.info, self.summary = book, info, summary
         self.number = book.next_number(info)
-        self.quoted: dict[str, str] = {}  # the players' names, results and ends
-        self.stakes: dict[tuple[str, str], int] = {}
-        self.lines: dict[tuple[str, str], tuple[Line, str]] = {}
+        self.pairs: dict[tuple[str, str], _Pair] = {}
+        self.quoted: dict[str, str] = {}  # results and ends as canonical JSON writes them
         self.at = _quoted(iso(book.now))
 
     def write(self, fresh: list[Fresh]) -> None:
         if not fresh:
             return
         info, number, now, at = self.info, self.number, self.book.now, self.at
-        quoted, stakes, lines = self.quoted, self.stakes, self.lines
-        points, cents_of = self.summary.points, self.summary.cents
+        pairs, quoted = self.pairs, self.quoted
         games: list[Finished] = []
         for game, winner, loser, sha, index in fresh:
-            pair = (winner, loser)
-            stake = stakes.get(pair)
-            if stake is None:
-                stake = stakes[pair] = info.pair_stake(winner, loser)
-                line = Line((winner, loser))  # the line as the export writes it, canonical
-                lines[pair] = (line, canonical(json.loads(line_to_json(line))).decode())
-            line, line_text = lines[pair]
+            pair = pairs.get((winner, loser))
+            if pair is None:
+                pair = pairs[winner, loser] = self._pair(winner, loser)
             won = game.points
-            cents = pair_money(won, stake)
-            w = quoted.get(winner) or quoted.setdefault(winner, _quoted(winner))
-            lo = quoted.get(loser) or quoted.setdefault(loser, _quoted(loser))
+            cents = pair_money(won, pair.stake)
+            w, lo = pair.winner, pair.loser
             played = "null" if game.played_at is None else json.dumps(game.played_at)
             detail = (
                 f'{{"winner": {w}, "loser": {lo}, "points": {won}, "cube": {game.cube}, '
@@ -556,7 +549,7 @@ class _Writer:
                     f'"played_at":{_quoted(game.played_at)},"points":{won},"result":{result},'
                     f'"winner":{w}}},'
                     f'"ended_at":{at},{keyed}'
-                    f'"kind":"game","line":{line_text},"number":{number},"over":true,'
+                    f'"kind":"game","line":{pair.line_text},"number":{number},"over":true,'
                     f'"source":[{_quoted(sha)},{index}],"started_at":{at},"type":"engine"}}'
                 ).encode()
             ).hexdigest()
@@ -565,7 +558,7 @@ class _Writer:
                     info.id,
                     number,
                     "engine",
-                    line,
+                    pair.line,
                     {winner: won, loser: -won},
                     {winner: cents, loser: -cents},
                     now,
@@ -581,17 +574,51 @@ class _Writer:
                     digest,
                 )
             )  # fmt: skip (positional: a keyword call costs twice as much, once a game)
-            points[winner] = points.get(winner, 0) + won
-            points[loser] = points.get(loser, 0) - won
-            cents_of[winner] = cents_of.get(winner, 0) + cents
-            cents_of[loser] = cents_of.get(loser, 0) - cents
+            pair.points += won
+            pair.cents += cents
             number += 1
         self.book.book_games(games)
+        points, cents_of = self.summary.points, self.summary.cents
+        for (winner, loser), pair in pairs.items():  # each player's totals, once a batch
+            points[winner] += pair.points
+            points[loser] -= pair.points
+            cents_of[winner] += pair.cents
+            cents_of[loser] -= pair.cents
+            pair.points = pair.cents = 0
         if self.summary.first_game is None:
             self.summary.first_game = self.number
         self.summary.last_game = number - 1
         self.number = number
         self.summary.booked += len(fresh)
+
+    def _pair(self, winner: str, loser: str) -> _Pair:
+        """What the games ``winner`` won from ``loser`` share; each player in the summary
+        from the first game they play (its order: as the file first names them)."""
+        for player in (winner, loser):
+            self.summary.points.setdefault(player, 0)
+            self.summary.cents.setdefault(player, 0)
+        line = Line((winner, loser))
+        return _Pair(
+            line,
+            canonical(json.loads(line_to_json(line))).decode(),  # as the export writes it
+            _quoted(winner),
+            _quoted(loser),
+            self.info.pair_stake(winner, loser),
+        )
+
+
+class _Pair:
+    """What the games one player won from another share, for :class:`_Writer`: their line,
+    as stored and as canonical JSON, the two names as canonical JSON, the pair's stake, and
+    the points and money the games booked in this batch moved (to add to the summary)."""
+
+    __slots__ = ("cents", "line", "line_text", "loser", "points", "stake", "winner")
+
+    def __init__(self, line: Line, line_text: str, winner: str, loser: str, stake: Cents) -> None:
+        self.line, self.line_text, self.winner, self.loser = line, line_text, winner, loser
+        self.stake = stake
+        self.points = 0
+        self.cents = 0
 
 
 _NONE: dict[str, int] = {}  # an engine game has no pair results

@@ -438,14 +438,15 @@ def _read_rolls(game: _Game, number: int, text: str, rolls: re.Match[str], rules
     (two rolls: the first in the left-hand column): read as :func:`_read_line` reads any
     line (the same words for the game's key, the same turn for the same player), without
     taking it apart word by word."""
-    move_number = int(rolls.group(1))
+    turn, left, right = rolls.groups()
+    move_number = int(turn)
     if move_number != game.move_number + 1:
         raise problem(number, f"turn {move_number}) follows turn {game.move_number})")
     game.move_number = move_number
-    game.key.add(*text[rolls.start(2) :].split())
-    left, right = rolls.group(2), rolls.group(3)
+    column = rolls.start(2)
+    game.key.add(*text[column:].split())
     if right is None:  # one roll: its column says whose
-        _roll(game, number, 1 if rolls.start(2) >= _RIGHT_COLUMN else 0, left, False, rules)
+        _roll(game, number, 1 if column >= _RIGHT_COLUMN else 0, left, False, rules)
         return
     _roll(game, number, 0, left, False, rules)
     _roll(game, number, 1, right, False, rules)
