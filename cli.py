@@ -4145,7 +4145,11 @@ def import_command(
         chouette import match.sgf --as 'Ann Smith=ann' --match-as-money
     """
     from db.bulk import few_collections
-    from db.imports import check_file, import_file
+
+    # the database libraries load (the first time): objects that live as long as the
+    # process, so no collection walks them, then or after (a sixth of a .mat file's import)
+    with few_collections(freeze="db.imports" not in sys.modules):
+        from db.imports import check_file, import_file
 
     mapping = parse_names(names or [])
     if len(files) == 1 and is_export_file(files[0]):

@@ -11,28 +11,34 @@ from __future__ import annotations
 import gc
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
-
-from sqlalchemy import Connection, text
-from sqlalchemy.exc import DBAPIError
+from typing import TYPE_CHECKING, Any
 
 from chouette.limits import check_balance
+
+if TYPE_CHECKING:  # SQLAlchemy is loaded when a write needs it: few_collections() before
+    from sqlalchemy import Connection
 
 BOOKING_COLUMNS = ("session_id", "game_id", "payment_id", "player", "points", "cents", "at")
 
 
 @contextmanager
-def few_collections() -> Iterator[None]:
-    """While a command reads and books many games: Python's cycle collector paused (it runs
-    again after, as it would). The games' rows, tuples and dicts hold no cycles (reference
-    counting frees them, so memory stays flat), yet every few hundred of them made the
-    collector walk every object the libraries hold: a sixth of an import of 100,000 records
-    went on that."""
+def few_collections(*, freeze: bool = False) -> Iterator[None]:
+    """While a command loads the database libraries, reads and books many games: Python's
+    cycle collector paused (it runs again after, as it would). The games' rows, tuples and
+    dicts hold no cycles (reference counting frees them, so memory stays flat), yet every
+    few hundred of them made the collector walk every object the libraries hold: a sixth of
+    an import of 100,000 records went on that (and a tenth of loading the libraries).
+
+    ``freeze``: what is alive at the end is kept out of every later collection
+    (``gc.freeze``): for the libraries' modules and classes, loaded meanwhile, which live as
+    long as the process (else the first collection after walks them all, once)."""
     paused = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
+        if freeze:
+            gc.freeze()
         if paused:
             gc.enable()
 
@@ -54,17 +60,39 @@ def insert_many(
         _copy(conn, table, columns, rows)
         return
     sql = f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
+    _many(conn, sql, rows)
+
+
+def upsert_many(
+    conn: Connection, table: str, columns: Sequence[str], rows: list[tuple[Any, ...]]
+) -> None:
+    """A whole batch of rows into ``table`` in one statement, each in place of the row
+    with its key (the first column) where there is one (``INSERT … ON CONFLICT``, which
+    SQLite and PostgreSQL both have)."""
+    if not rows:
+        return
+    mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
+    key, *rest = columns
+    sql = (
+        f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join([mark] * len(columns))}) "
+        f"ON CONFLICT ({key}) DO UPDATE SET " + ", ".join(f"{c} = excluded.{c}" for c in rest)
+    )
+    _many(conn, sql, rows)
+
+
+def _many(conn: Connection, sql: str, rows: list[tuple[Any, ...]]) -> None:
+    """One statement for every row of ``rows``. SQLite: the driver's own executemany, in
+    this transaction (SQLAlchemy would look at every row on its way); its errors come out
+    as SQLAlchemy's, as from any statement."""
     if conn.dialect.name != "sqlite":
         conn.exec_driver_sql(sql, rows)
         return
-    # SQLite: the driver's own executemany, in this transaction (SQLAlchemy would look at
-    # every row on its way); its errors come out as SQLAlchemy's, as from any statement.
     driver: Any = conn.connection.dbapi_connection
     assert driver is not None
     try:
         driver.executemany(sql, rows)
     except conn.dialect.loaded_dbapi.Error as err:
-        raise DBAPIError.instance(sql, None, err, conn.dialect.loaded_dbapi.Error) from err
+        raise _refused(conn, sql, err) from err
 
 
 def _copy(
@@ -82,11 +110,20 @@ def _copy(
             for row in rows:
                 copy.write_row(row)
     except conn.dialect.loaded_dbapi.Error as err:
-        raise DBAPIError.instance(sql, None, err, conn.dialect.loaded_dbapi.Error) from err
+        raise _refused(conn, sql, err) from err
+
+
+def _refused(conn: Connection, sql: str, err: Exception) -> Exception:
+    """The driver's error as SQLAlchemy's, as from any other statement."""
+    from sqlalchemy.exc import DBAPIError
+
+    return DBAPIError.instance(sql, None, err, conn.dialect.loaded_dbapi.Error)
 
 
 def allocate_ids(conn: Connection, table: str, count: int) -> list[int]:
     """Ids for ``count`` new rows of ``table``, under the write lock this transaction holds."""
+    from sqlalchemy import text
+
     if conn.dialect.name == "postgresql":
         rows = conn.execute(
             text(

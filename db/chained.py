@@ -4,6 +4,7 @@ checked by ``check``, carried by ``export`` and checked again by ``restore`` and
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections import defaultdict
 from collections.abc import Iterable
@@ -48,29 +49,32 @@ def seal(book: Ledger) -> None:
 def session_state(book: Ledger, info: SessionInfo, games_from: int | None) -> str:
     """The digest of the session's record (:func:`chouette.chain.state_digest` of
     :func:`db.transfer.session_record`), the games before ``games_from`` (all, for None)
-    from the digests kept of them: a command digests the games it changed, not the
-    evening. ``check`` digests everything again (:func:`chain_problems`)."""
-    games = book.game_digests(info)
-    stale = {i: n for i, n, d in games if d is None or (games_from is not None and n >= games_from)}
-    numbers = sorted(stale.values())
-    fresh: dict[int, str] = {}
-    for start in range(0, len(numbers), DIGEST_CHUNK):  # an import's games, a chunk at a time
-        part = numbers[start : start + DIGEST_CHUNK]
+    from the digests kept of them: a command digests the games it changed (an import, none:
+    its games came with their digests), not the evening, and reads the kept digests as one
+    stream. ``check`` digests everything again (:func:`chain_problems`)."""
+    stale = book.undigested_games(info, games_from)
+    for start in range(0, len(stale), DIGEST_CHUNK):  # a chunk at a time: memory stays flat
+        part = dict(stale[start : start + DIGEST_CHUNK])
+        numbers = sorted(part.values())
         changed = [
             g
-            for g in book.stored_games(info, from_number=part[0], to_number=part[-1])
-            if g.id in stale
+            for g in book.stored_games(info, from_number=numbers[0], to_number=numbers[-1])
+            if g.id in part
         ]
-        digested = {
-            g.id: item_digest(item)
-            for g, item in zip(changed, game_items(book, info, changed), strict=True)
-        }
-        book.keep_game_digests(digested)
-        fresh.update(digested)
+        book.keep_game_digests(
+            {
+                g.id: item_digest(item)
+                for g, item in zip(changed, game_items(book, info, changed), strict=True)
+            }
+        )
     rest = session_record(book, info, games=False)
-    digests = [item_digest(rest[0]), *(fresh.get(i) or d or "" for i, _, d in games)]
-    digests += [item_digest(item) for item in rest[1:]]
-    return state_from(digests)
+    return state_from(
+        itertools.chain(
+            [item_digest(rest[0])],
+            (digest or "" for digest in book.kept_digests(info)),
+            (item_digest(item) for item in rest[1:]),
+        )
+    )
 
 
 def session_fingerprint(book: Ledger, info: SessionInfo) -> str | None:

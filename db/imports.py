@@ -21,9 +21,11 @@ import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import closing
 from dataclasses import dataclass, field
+from json.encoder import encode_basestring
 from pathlib import Path, PurePath
 from typing import IO, Any, NamedTuple, TypeVar, cast
 
+from chouette.chain import canonical
 from chouette.engines import KINDS, EngineGame, EngineRead, read_engine_file
 from chouette.engines.binary import (
     LABELS,
@@ -53,6 +55,7 @@ from chouette.points import pair_money
 from chouette.rules import HouseRules
 from chouette.session import SessionInfo
 from chouette.stop import check_not_ended
+from db.codec import iso, line_to_json
 from db.ledger import Ledger
 from db.values import Finished, KeylessGame, SourceFile
 
@@ -61,6 +64,7 @@ BATCH = 5000
 KEPT_IN_MEMORY = 8 << 20
 T = TypeVar("T")
 CHUNK = 1 << 20
+_sha256 = hashlib.sha256
 
 
 @dataclass
@@ -367,6 +371,7 @@ def import_file(
             "first": summary.first_game,
             "last": summary.last_game,
         },
+        digested=True,  # each game booked with its digest (_Writer)
     )
     book.remember_file(
         SourceFile(
@@ -398,11 +403,10 @@ def _book_games(
 
     def mapped() -> Iterator[Mapped]:
         for game in games:
-            where = f"line {game.line}" if game.line else f"game {game.position}"
-            winner = player(game.winner, where)
-            loser = player(game.loser, where)
+            winner = player(game.winner, game)
+            loser = player(game.loser, game)
             if winner == loser:
-                raise EngineFileError(f"{where}: {winner} would play against themselves")
+                raise EngineFileError(f"{_where(game)}: {winner} would play against themselves")
             if game.warnings:
                 summary.warnings += game.warnings
             played = game.played
@@ -445,12 +449,11 @@ def plural_games(count: int) -> str:
 
 def _players(
     names: Mapping[str, str], seated: set[str], info: SessionInfo
-) -> Callable[[str, str], str]:
-    """The session's player for an engine's name (each name checked once); ``where`` is
-    the game's place in the file for messages (``line 12``, or ``game 3`` in a binary file)."""
+) -> Callable[[str, EngineGame], str]:
+    """The session's player for an engine's name in ``game`` (each name checked once)."""
     known: dict[str, str] = {}
 
-    def player(name: str, where: str) -> str:
+    def player(name: str, game: EngineGame) -> str:
         found = known.get(name)
         if found is not None:
             return found
@@ -458,14 +461,20 @@ def _players(
         try:
             mapped = check_name(mapped)
         except ChouetteError as err:
-            raise EngineFileError(f"{where}: {err}") from None
+            raise EngineFileError(f"{_where(game)}: {err}") from None
         if mapped not in seated:
             hint = f" (map it with --as '{name}=PLAYER')" if mapped == name else ""
-            raise EngineFileError(f"{where}: {mapped} is not seated in {info.name}{hint}")
+            raise EngineFileError(f"{_where(game)}: {mapped} is not seated in {info.name}{hint}")
         known[name] = mapped
         return mapped
 
     return player
+
+
+def _where(game: EngineGame) -> str:
+    """The game's place in the file, for messages: ``line 12``, or ``game 3`` in a binary
+    file."""
+    return f"line {game.line}" if game.line else f"game {game.position}"
 
 
 class Mapped(NamedTuple):
@@ -504,39 +513,54 @@ class _Writer:
     def __init__(self, book: Ledger, info: SessionInfo, summary: ImportSummary) -> None:
         self.book, self.info, self.summary = book, info, summary
         self.number = book.next_number(info)
-        self.quoted: dict[str, str] = {}
-        self.stakes: dict[tuple[str, str], int] = {}
-        self.lines: dict[tuple[str, str], Line] = {}
+        self.pairs: dict[tuple[str, str], _Pair] = {}
+        self.quoted: dict[str, str] = {}  # results and ends as canonical JSON writes them
+        self.at = _quoted(iso(book.now))
 
     def write(self, fresh: list[Fresh]) -> None:
         if not fresh:
             return
-        info, number, now = self.info, self.number, self.book.now
-        quoted, stakes, lines = self.quoted, self.stakes, self.lines
-        points, cents_of = self.summary.points, self.summary.cents
+        info, number, now, at = self.info, self.number, self.book.now, self.at
+        pairs, quoted = self.pairs, self.quoted
         games: list[Finished] = []
         for game, winner, loser, sha, index in fresh:
-            pair = (winner, loser)
-            stake = stakes.get(pair)
-            if stake is None:
-                stake = stakes[pair] = info.pair_stake(winner, loser)
-                lines[pair] = Line((winner, loser))
+            pair = pairs.get((winner, loser))
+            if pair is None:
+                pair = pairs[winner, loser] = self._pair(winner, loser)
             won = game.points
-            cents = pair_money(won, stake)
-            w = quoted.get(winner) or quoted.setdefault(winner, _quoted(winner))
-            lo = quoted.get(loser) or quoted.setdefault(loser, _quoted(loser))
+            cents = pair_money(won, pair.stake)
+            w, lo = pair.winner, pair.loser
             played = "null" if game.played_at is None else json.dumps(game.played_at)
             detail = (
                 f'{{"winner": {w}, "loser": {lo}, "points": {won}, "cube": {game.cube}, '
                 f'"result": "{game.result}", "end": "{game.end}", "played_at": {played}, '
                 f'"index": {game.position}}}'
             )
+            # The chain's digest of the game as written: item_digest of the game as the
+            # export writes it (db.transfer._game_item of this row: its detail and line
+            # parsed, the session's name left out), its canonical JSON made here at once
+            # (keys sorted, no spaces, not ASCII-escaped), not read back when the import ends.
+            result = quoted.get(game.result) or quoted.setdefault(game.result, _quoted(game.result))
+            end = quoted.get(game.end) or quoted.setdefault(game.end, _quoted(game.end))
+            keyed = "" if game.key is None else f'"key":{_quoted(game.key)},'
+            digest = _sha256(
+                (
+                    f'{{"bookings":[{{"cents":{cents},"player":{w},"points":{won}}},'
+                    f'{{"cents":{-cents},"player":{lo},"points":{-won}}}],"detail":{{'
+                    f'"cube":{game.cube},"end":{end},"index":{game.position},"loser":{lo},'
+                    f'"played_at":{_quoted(game.played_at)},"points":{won},"result":{result},'
+                    f'"winner":{w}}},'
+                    f'"ended_at":{at},{keyed}'
+                    f'"kind":"game","line":{pair.line_text},"number":{number},"over":true,'
+                    f'"source":[{_quoted(sha)},{index}],"started_at":{at},"type":"engine"}}'
+                ).encode()
+            ).hexdigest()
             games.append(
                 Finished(
                     info.id,
                     number,
                     "engine",
-                    lines[pair],
+                    pair.line,
                     {winner: won, loser: -won},
                     {winner: cents, loser: -cents},
                     now,
@@ -548,26 +572,65 @@ class _Writer:
                     detail,
                     (sha, index),
                     game.key,
+                    None,
+                    digest,
                 )
             )  # fmt: skip (positional: a keyword call costs twice as much, once a game)
-            points[winner] = points.get(winner, 0) + won
-            points[loser] = points.get(loser, 0) - won
-            cents_of[winner] = cents_of.get(winner, 0) + cents
-            cents_of[loser] = cents_of.get(loser, 0) - cents
+            pair.points += won
+            pair.cents += cents
             number += 1
         self.book.book_games(games)
+        points, cents_of = self.summary.points, self.summary.cents
+        for (winner, loser), pair in pairs.items():  # each player's totals, once a batch
+            points[winner] += pair.points
+            points[loser] -= pair.points
+            cents_of[winner] += pair.cents
+            cents_of[loser] -= pair.cents
+            pair.points = pair.cents = 0
         if self.summary.first_game is None:
             self.summary.first_game = self.number
         self.summary.last_game = number - 1
         self.number = number
         self.summary.booked += len(fresh)
 
+    def _pair(self, winner: str, loser: str) -> _Pair:
+        """What the games ``winner`` won from ``loser`` share; each player in the summary
+        from the first game they play (its order: as the file first names them)."""
+        for player in (winner, loser):
+            self.summary.points.setdefault(player, 0)
+            self.summary.cents.setdefault(player, 0)
+        line = Line((winner, loser))
+        return _Pair(
+            line,
+            canonical(json.loads(line_to_json(line))).decode(),  # as the export writes it
+            _quoted(winner),
+            _quoted(loser),
+            self.info.pair_stake(winner, loser),
+        )
+
+
+class _Pair:
+    """What the games one player won from another share, for :class:`_Writer`: their line,
+    as stored and as canonical JSON, the two names as canonical JSON, the pair's stake, and
+    the points and money the games booked in this batch moved (to add to the summary)."""
+
+    __slots__ = ("cents", "line", "line_text", "loser", "points", "stake", "winner")
+
+    def __init__(self, line: Line, line_text: str, winner: str, loser: str, stake: Cents) -> None:
+        self.line, self.line_text, self.winner, self.loser = line, line_text, winner, loser
+        self.stake = stake
+        self.points = 0
+        self.cents = 0
+
 
 _NONE: dict[str, int] = {}  # an engine game has no pair results
 
 
-def _quoted(name: str) -> str:
-    return json.dumps(name, ensure_ascii=False)
+def _quoted(text: str | None) -> str:
+    """``text`` as canonical JSON writes it (:func:`chouette.chain.canonical`: not ASCII-
+    escaped), by the JSON encoder's own function for a string (``json.dumps`` would make an
+    encoder each time, several times slower: this runs a few times a game)."""
+    return "null" if text is None else encode_basestring(text)
 
 
 class _Seen:
@@ -592,7 +655,12 @@ class _Seen:
         keys = {k for m in batch for k in (m.game.key, m.also) if k is not None}
         known = self.book.known_keys(keys)
         cited = any(m.game.source is not None for m in batch) or self._known(sha)
-        items = [Fresh(m.game, m.winner, m.loser, *_source(m.game, sha)) for m in batch]
+        items = [
+            Fresh(m.game, m.winner, m.loser, sha, m.game.position)
+            if m.game.source is None  # (most games: no call to _source, once a game)
+            else Fresh(m.game, m.winner, m.loser, *_source(m.game, sha))
+            for m in batch
+        ]
         booked = self._booked({(f.sha256, f.source_index) for f in items}) if cited else set()
         keep = []
         for item, also in zip(items, (m.also for m in batch), strict=True):

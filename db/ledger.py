@@ -40,7 +40,14 @@ from chouette.report import Entry, GameLine, SessionSummary
 from chouette.rules import HouseRules
 from chouette.session import LiveGame, SessionInfo
 from chouette.stop import StopState
-from db.bulk import BOOKING_COLUMNS, allocate_ids, bind, insert_many, move_balances
+from db.bulk import (
+    BOOKING_COLUMNS,
+    allocate_ids,
+    bind,
+    insert_many,
+    move_balances,
+    upsert_many,
+)
 from db.codec import (
     charge_from_row,
     event_to_body,
@@ -57,7 +64,6 @@ from db.models import (
     ChainRow,
     ChargeRow,
     EventRow,
-    GameDigestRow,
     GameRow,
     OriginRow,
     PairRow,
@@ -421,8 +427,8 @@ class Ledger:
         """Book finished games, however many, in a handful of set-based writes: their rows
         (or, for a live game, its row marked over), events, pair results and bookings, the
         running balances, and (``move_line``; a restore keeps the exported line) each
-        session's line after its last game. Every game's bookings must sum to zero. Returns
-        the games' ids."""
+        session's line after its last game, and the chain's digest of a game that comes
+        with one. Every game's bookings must sum to zero. Returns the games' ids."""
         if not games:
             return []
         conn = self._conn()
@@ -444,8 +450,9 @@ class Ledger:
         bookings: list[tuple[Any, ...]] = []
         add_row, add_booking = rows.append, bookings.append  # the loop runs once a game
         game_ids: list[int] = []
+        digests: list[tuple[int, str]] = []
         lines: dict[int, Line] = {}
-        quoted: dict[Line, str] = {}
+        quoted: dict[int, str] = {}  # by the line's id: hashing a Line costs more than this
         for (
             session_id,
             number,
@@ -463,6 +470,7 @@ class Ledger:
             source,
             key,
             row_id,
+            digest,
         ) in games:  # fmt: skip (unpacked once: the loop runs once a game)
             if sum(points.values()) or sum(cents.values()):
                 raise ChouetteError(
@@ -473,9 +481,9 @@ class Ledger:
             after = None if line_after is None else line_to_json(line_after)
             ended = stamp(ended_at)
             if row_id is None:
-                before = quoted.get(line_before)
+                before = quoted.get(id(line_before))  # the games hold their lines till the end
                 if before is None:
-                    before = quoted[line_before] = line_to_json(line_before)
+                    before = quoted[id(line_before)] = line_to_json(line_before)
                 sha, index = source if source is not None else (None, None)
                 started = stamp(started_at)
                 add_row(
@@ -494,7 +502,10 @@ class Ledger:
                 add_booking((session_id, game_id, None, player, gained, cents[player], ended))
             if line_after is not None and move_line:
                 lines[session_id] = line_after
+            if digest is not None:
+                digests.append((game_id, digest))
         insert_many(conn, "game", GAME_COLUMNS, rows)
+        self._keep_digests(digests)
         for game_id, after, ended, detail in updates:
             self._db.execute(
                 update(GameRow)
@@ -822,10 +833,13 @@ class Ledger:
         detail: Mapping[str, Any],
         *,
         at: datetime | None = None,
+        digested: bool = False,
     ) -> None:
         """Note a thing done to the session (the one writer of the journal), now or ``at``
-        (a restored export's entry)."""
-        self.changed(info.id, done_text(kind, detail), games_touched(kind, detail))
+        (a restored export's entry). ``digested``: it changed no game but the new ones it
+        booked with their digests (an import), which the chain takes as they were kept."""
+        touched = None if digested else games_touched(kind, detail)
+        self.changed(info.id, done_text(kind, detail), touched)
         self._db.add(
             ActionRow(
                 session_id=info.id,
@@ -875,20 +889,27 @@ class Ledger:
         ).all()
         return [Link(r.seq, r.at, r.what, r.state, r.hash) for r in rows]
 
-    def game_digests(self, info: SessionInfo) -> list[tuple[int, int, str | None]]:
-        """The session's games by number: id, number and the digest kept of it
-        (:class:`db.models.GameDigestRow`; None where none is), in one query."""
-        return self.reads.game_digests(info)
+    def undigested_games(self, info: SessionInfo, games_from: int | None) -> list[tuple[int, int]]:
+        """The session's games, by number, whose digest is to be taken (again): those with
+        none kept (:class:`db.models.GameDigestRow`) and those numbered ``games_from`` on
+        (none, for None): ids and numbers."""
+        return self.reads.undigested_games(info, games_from)
+
+    def kept_digests(self, info: SessionInfo) -> Iterable[str | None]:
+        """The digest kept of each of the session's games, by number (None where none is),
+        streamed."""
+        return self.reads.kept_digests(info)
 
     def keep_game_digests(self, digests: Mapping[int, str]) -> None:
         """Keep these games' digests, in place of any kept before."""
-        ids = list(digests)
-        for start in range(0, len(ids), 500):
-            part = ids[start : start + 500]
-            self._db.execute(delete(GameDigestRow).where(col(GameDigestRow.game_id).in_(part)))
-            self._db.execute(
-                insert(GameDigestRow), [{"game_id": i, "digest": digests[i]} for i in part]
-            )
+        self._keep_digests(list(digests.items()))
+
+    def _keep_digests(self, rows: list[tuple[int, str]]) -> None:
+        """(game id, digest) rows kept, in place of any kept before (a game's id may be one
+        a game taken back had, its digest still kept): one driver-level upsert."""
+        if rows:
+            self._db.flush()
+            upsert_many(self._conn(), "game_digest", ("game_id", "digest"), rows)
 
     def last_link(self, info: SessionInfo) -> Link | None:
         """The newest link of the session's chain."""

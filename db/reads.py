@@ -498,15 +498,28 @@ class Reads:
                 costs[player] = costs.get(player, 0) + cents
         return costs
 
-    def game_digests(self, info: SessionInfo) -> list[tuple[int, int, str | None]]:
-        """The session's games by number: id, number and the digest its chain keeps of it
-        (None where none is kept)."""
-        rows = self._run(
-            "SELECT g.id, g.number, d.digest FROM game g LEFT JOIN game_digest d "
-            "ON d.game_id = g.id WHERE g.session_id = ? ORDER BY g.number",
-            (info.id,),
+    def undigested_games(self, info: SessionInfo, games_from: int | None) -> list[tuple[int, int]]:
+        """The session's games by number whose digest its chain keeps none of, or numbered
+        ``games_from`` or more: id and number."""
+        sql = (
+            "SELECT g.id, g.number FROM game g LEFT JOIN game_digest d ON d.game_id = g.id "
+            "WHERE g.session_id = ? AND (d.digest IS NULL"
         )
-        return [(int(i), int(n), None if d is None else str(d)) for i, n, d in rows]
+        params: tuple[Any, ...] = (info.id,)
+        if games_from is not None:
+            sql, params = sql + " OR g.number >= ?", (info.id, games_from)
+        rows = self._run(sql + ") ORDER BY g.number", params)
+        return [(int(i), int(n)) for i, n in rows]
+
+    def kept_digests(self, info: SessionInfo) -> Iterator[str | None]:
+        """The digest the chain keeps of each of the session's games, by number (None where
+        none is kept), streamed: one query, however many games."""
+        for (digest,) in self._stream(
+            "SELECT d.digest FROM game g LEFT JOIN game_digest d ON d.game_id = g.id "
+            "WHERE g.session_id = ? ORDER BY g.number",
+            (info.id,),
+        ):
+            yield None if digest is None else str(digest)
 
     def fingerprint(self, info: SessionInfo) -> str | None:
         """The session's fingerprint (:func:`chouette.chain.fingerprint`): its newest link's

@@ -65,6 +65,9 @@ class Finished(NamedTuple):
     source: tuple[str, int] | None = None  # the file (SHA-256) and index it came from
     key: str | None = None  # an engine game's identity
     row_id: int | None = None
+    #: the chain's digest of the game as written (an import's engine game: its row, made
+    #: from the same values), kept with it; None: the chain digests it as the command ends
+    digest: str | None = None
 
 
 class Paid(NamedTuple):

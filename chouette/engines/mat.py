@@ -69,7 +69,21 @@ _TURN = re.compile(r"[0-9]{1,9}\)")
 #: A move the file does not record (a timeout, or a transcriber's gap): ``32: ????``.
 _UNKNOWN = frozenset({"???", "????"})
 _MOVE = re.compile(r"(?:bar|[0-9]{1,2})(?:/(?:[0-9]{1,2}|off)\*?)+(?:\(([1-4])\))?", re.IGNORECASE)
-_OFF = re.compile(r".*/(?:0|off)\*?(?:\([1-4]\))?", re.IGNORECASE)
+#: Each move of a roll's moves (written one after another, spaces between) that bears a
+#: checker off, as often as it says (``6/off(2)``, ``3/0``).
+_BEARS_OFF = re.compile(r"/(?:0|off)\*?(?:\(([1-4])\))?(?!\S)", re.IGNORECASE)
+#: A roll and its moves, as :func:`_entries` reads them: each move a word :data:`_MOVE`
+#: matches whole (here an atomic group, its ``*`` greedy, so a move is matched one way and
+#: never tried again shorter: the line's match takes half the time).
+_ROLL = (
+    r"[1-6][1-6]:(?: ++(?>(?:[bB][aA][rR]|[0-9]{1,2})(?:/(?:[0-9]{1,2}|[oO][fF][fF])(?:\*)?)+"
+    r"(?:\([1-4]\))?)(?!\S))*"
+)
+#: Each roll as the file writes its dice (``52``, ``25``), as :class:`Played` keeps it.
+_ROLL_OF = {f"{a}{b}": roll(a, b) for a in range(1, 7) for b in range(1, 7)}
+#: Most lines of a file: a turn's number and one or two rolls with their moves, spaces
+#: between and nothing else (read in one match by :func:`_read_rolls`).
+_ROLLS = re.compile(rf" *([0-9]{{1,9}})\) +({_ROLL})(?: +({_ROLL}))? *")
 
 #: A lone entry that starts at or after this column is in the right-hand player's column.
 #: gnubg puts the left column at 5-6 and the right at 33-35; XG and Jellyfish are alike.
@@ -325,6 +339,14 @@ def _games(
     index = 1
     current = start
     for number, text in source:
+        if current.unreadable is None:  # most lines: a turn's rolls and moves, at once
+            rolls = _ROLLS.fullmatch(text)
+            if rolls is not None and (rolls.group(3) is None or rolls.start(2) < _RIGHT_COLUMN):
+                try:
+                    _read_rolls(current, number, text, rolls, rules)
+                except EngineFileError as err:
+                    current.unreadable = (number, str(err))
+                continue
         stripped = text.strip()
         if not stripped or stripped.startswith(";"):
             continue
@@ -411,6 +433,25 @@ def _read_line(game: _Game, number: int, text: str, rules: _Rules) -> None:
         _apply(game, number, player, entry, rules)
 
 
+def _read_rolls(game: _Game, number: int, text: str, rolls: re.Match[str], rules: _Rules) -> None:
+    """A line of rolls and their moves alone (most lines), matched whole by :data:`_ROLLS`
+    (two rolls: the first in the left-hand column): read as :func:`_read_line` reads any
+    line (the same words for the game's key, the same turn for the same player), without
+    taking it apart word by word."""
+    turn, left, right = rolls.groups()
+    move_number = int(turn)
+    if move_number != game.move_number + 1:
+        raise problem(number, f"turn {move_number}) follows turn {game.move_number})")
+    game.move_number = move_number
+    column = rolls.start(2)
+    game.key.add(*text[column:].split())
+    if right is None:  # one roll: its column says whose
+        _roll(game, number, 1 if column >= _RIGHT_COLUMN else 0, left, False, rules)
+        return
+    _roll(game, number, 0, left, False, rules)
+    _roll(game, number, 1, right, False, rules)
+
+
 def _entries(number: int, text: str, offset: int, turn: str) -> list[tuple[int, list[str]]]:
     """Split a line into entries (a roll and its moves, a cube action, a win or a loss)
     with their columns. ``turn`` (``"24)"``) is the line's own turn number, which Backgammon
@@ -465,6 +506,10 @@ def _apply(game: _Game, number: int, player: int, entry: list[str], rules: _Rule
     word = entry[0]
     if word == "Resigns":
         return  # the Wins line that follows says what the resignation was worth
+    if _DICE.fullmatch(word):
+        unknown = len(entry) > 1 and entry[1] in _UNKNOWN
+        _roll(game, number, player, " ".join(entry), unknown, rules)
+        return
     if game.winner is not None or (game.dropped_by is not None and word != "Wins"):
         raise problem(number, f"{name} plays on after the game has ended")
     if word == "Wins":
@@ -472,17 +517,6 @@ def _apply(game: _Game, number: int, player: int, entry: list[str], rules: _Rule
         return
     if game.offers and word not in ("Takes", "Drops", "Beavers", "Raccoons", "Doubles"):
         _resolve_beaver(game, number, rules)
-    if _DICE.fullmatch(word):
-        game.rolls.append(roll(int(word[0]), int(word[1])))
-        off = 0
-        for move in entry[1:]:
-            if _OFF.fullmatch(move):
-                times = _MOVE.fullmatch(move)
-                off += int(times.group(1)) if times and times.group(1) else 1
-        game.borne_off[player] += off
-        game.last_roll = (player, off > 0)
-        game.unknown_by = player if entry[1:2] and entry[1] in _UNKNOWN else None
-        return
     game.last_roll = None
     if word in ("Doubles", "Beavers", "Raccoons"):
         _offer(game, number, player, int(entry[2]), word, rules)
@@ -498,6 +532,23 @@ def _apply(game: _Game, number: int, player: int, entry: list[str], rules: _Rule
         game.pays = game.offers[-2][0] if len(game.offers) > 1 else game.cube
         game.dropped_by = player
         game.offers.clear()
+
+
+def _roll(game: _Game, number: int, player: int, entry: str, unknown: bool, rules: _Rules) -> None:
+    """A roll and its moves (``entry``, as the file writes them: ``52: 13/8 13/11``;
+    ``unknown``: the moves are ``????``), applied to the game as read so far."""
+    if game.winner is not None or game.dropped_by is not None:
+        raise problem(number, f"{rules.names[player]} plays on after the game has ended")
+    if game.offers:
+        _resolve_beaver(game, number, rules)
+    game.rolls.append(_ROLL_OF[entry[:2]])
+    off = 0
+    if "/0" in entry or "/o" in entry or "/O" in entry:
+        for times in _BEARS_OFF.findall(entry):
+            off += int(times) if times else 1
+        game.borne_off[player] += off
+    game.last_roll = (player, off > 0)
+    game.unknown_by = player if unknown else None
 
 
 def _offer(game: _Game, number: int, player: int, value: int, word: str, rules: _Rules) -> None:

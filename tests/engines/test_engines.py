@@ -465,6 +465,14 @@ def test_a_centred_gammon_in_the_last_game_follows_the_house_rule() -> None:
     ]
 
 
+def test_a_turn_number_written_again_before_the_right_hand_roll_reads_the_same() -> None:
+    # as Backgammon Galaxy writes some lines: the line is read word by word, not at once
+    again = (turn(2, "66: 6/0(4)", "2) 32: 13/10 13/11"), *ANN_GAMMON_CENTRED[2:])
+    first = read_text(mat(game(1, 0, 0, *ANN_GAMMON_CENTRED[:1], *again)), jacoby=False)
+    assert first == read_text(mat(game(1, 0, 0, *ANN_GAMMON_CENTRED)), jacoby=False)
+    assert booked(first) == [("Ann", 2, 1, "gammon", "bearoff")]
+
+
 def test_an_automatic_double_is_seen_in_the_next_header() -> None:
     text = mat(game(1, 0, 0, *ANN_DOUBLE_BOB_DROPS), game(2, 4, 0, *ANN_DOUBLE_BOB_DROPS))
     first, last = read_text(text, auto_doubles=2)

@@ -133,6 +133,31 @@ def test_a_session_of_an_older_ledger_is_chained_from_its_next_change(chouette, 
     assert chouette("check").stdout.startswith("The ledger is consistent")
 
 
+def test_an_imports_games_are_chained_as_check_digests_them_again(chouette, tmp_path):
+    # an import digests each game as it books it (db/imports.py), not by reading it back:
+    # names to escape, a time, a cited source; then a correction of the session, and undo
+    chouette("new", "friday", 'Zoë "Z"', "Bjørn\\", "ann", "--stake", "2.50")
+    records = [
+        {"winner": 'Zoë "Z"', "loser": "Bjørn\\", "cube": 2, "result": "gammon", "points": 4,
+         "played_at": "2026-11-20T21:30:00+01:00"},
+        {"winner": "ann", "loser": 'Zoë "Z"', "cube": 1, "result": "single", "points": 1,
+         "end": "drop", "source": {"engine": "xg", "sha256": "AB" * 32, "game_index": 7}},
+    ]  # fmt: skip
+    games = tmp_path / "games.jsonl"
+    games.write_text(
+        "".join(
+            json.dumps({"session": "s", "game": i, "end": "bearoff", **r}) + "\n"
+            for i, r in enumerate(records, 1)
+        ),
+        encoding="utf-8",
+    )
+    chouette("import", str(games))
+    assert chouette("check").stdout.startswith("The ledger is consistent: 1 session, 2 games")
+    chouette("undo")
+    chouette("import", str(games))  # the games' ids again, their digests kept before
+    assert chouette("check").stdout.startswith("The ledger is consistent: 1 session, 2 games")
+
+
 def test_verify_refuses_a_file_that_is_no_export(chouette, tmp_path):
     other = tmp_path / "notes.txt"
     other.write_text("hello\n")
