@@ -5018,9 +5018,17 @@ def serve(
             lang=code,
             private=private,
             room=room,
+            commands=run_words,
         )
     except ChouetteError as err:
         fail(str(err))
+
+
+def run_words(words: Sequence[str]) -> int:
+    """A command line in the CLI's own words, run as at the ``chouette table`` prompt: what
+    ``chouette serve`` runs for the pages (handed to it, so that the server imports nothing
+    of the command line)."""
+    return dispatch(words, Options(None, None), at_table=True)
 
 
 # ---------------------------------------------------------------- the demo

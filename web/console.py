@@ -1,5 +1,6 @@
 """The CLI run inside the server: a command line in the CLI's own words, run by the CLI's own
-parser (:func:`cli.dispatch`, as at the ``chouette table`` prompt) in this process, what it
+parser (:func:`cli.run_words`, as at the ``chouette table`` prompt; handed in, never
+imported: the server sits below the command line) in this process, what it
 prints caught for the page.
 
 The server runs many threads (the event loop, the board's reads) and only the command's thread
@@ -15,11 +16,15 @@ import logging
 import re
 import sys
 import threading
+from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
 log = logging.getLogger("chouette.serve")
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")  # a colour the CLI adds (FORCE_COLOR set)
+
+#: What runs a command line in the CLI's words and gives its exit code.
+Commands = Callable[[Sequence[str]], int]
 
 _caught = threading.local()
 
@@ -86,17 +91,17 @@ def _route() -> None:
 _once = threading.Lock()
 
 
-def run(words: list[str]) -> tuple[int, str, str]:
-    """``chouette WORDS`` run by the CLI in this thread, as the table's prompt runs a line:
-    its exit code, what it printed on standard output and on standard error (colours taken
-    out). A failure of chouette's own (a bug) is logged and said as an error."""
-    import cli  # the CLI's module, imported once (it is large)
-
+def run(commands: Commands, words: list[str]) -> tuple[int, str, str]:
+    """``chouette WORDS`` run by the CLI in this thread (``commands``: the CLI's
+    :func:`cli.run_words`, handed to the server by ``chouette serve``, so that nothing here
+    imports the command line), as the table's prompt runs a line: its exit code, what it
+    printed on standard output and on standard error (colours taken out). A failure of
+    chouette's own (a bug) is logged and said as an error."""
     with _once:
         _route()
     _caught.stdin, _caught.stdout, _caught.stderr = io.StringIO(), io.StringIO(), io.StringIO()
     try:
-        code = cli.dispatch(words, cli.Options(None, None), at_table=True)
+        code = commands(words)
     except Exception:  # a bug of chouette's: the server's log has it, the page says so
         log.exception("chouette failed running %r", words[:40])
         code = 1

@@ -27,6 +27,7 @@ from chouette.errors import ChouetteError
 from db.engine import dispose_all, where
 from web.access import TOKEN_HOURS, Access, load
 from web.app import create_app
+from web.console import Commands
 from web.hub import Hub
 from web.limits import (
     BACKLOG,
@@ -216,13 +217,16 @@ def run(
     lang: str | None = None,
     private: bool = False,
     room: bool = False,
+    commands: Commands | None = None,
 ) -> None:
     """Serve ``session`` (None: whichever is current) of the ledger at ``url``; every page
     in ``lang`` (None: as each browser asks); ``private``: money only on players' phones;
-    ``room``: the scoreboard shows every table of the night, the keeper picks one."""
+    ``room``: the scoreboard shows every table of the night, the keeper picks one;
+    ``commands``: what runs the CLI's words the pages post (the CLI's own, handed in by
+    ``chouette serve``; None: the pages change nothing)."""
     pin = new_pin() if pin is None else check_pin(pin)
     tls(certfile, keyfile)
-    table = Table(url, session, clock, room=room)
+    table = Table(url, session, clock, room=room, commands=commands)
     served = table.open()
     log_to_terminal()
     access = start_access(pin, table, clock)

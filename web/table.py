@@ -24,6 +24,7 @@ from db import Ledger, open_ledger
 from db.commands import undoable
 from web import console
 from web.board import Board, build_board
+from web.console import Commands
 
 
 @dataclass(frozen=True)
@@ -52,8 +53,10 @@ class Table:
         clock: Callable[[], datetime],
         *,
         room: bool = False,
+        commands: Commands | None = None,
     ) -> None:
         self.url = url
+        self.commands = commands  # runs the CLI's words (None: the pages change nothing)
         self.session = session  # (the keeper's page may pick another)
         self._pinned: tuple[str, int] | None = None  # the session served: its name, its id
         self.clock = clock
@@ -170,8 +173,10 @@ class Table:
         """The CLI's own words run by the CLI on this ledger, in this process
         (:func:`web.console.run`; see :meth:`run_line`)."""
         chosen = [] if "--session" in words or not session else ["--session", session]
+        if self.commands is None:
+            raise ChouetteError("this server runs no commands: start it with chouette serve")
         with self._writing:
-            code, out, err = console.run(["--db", self.url, *chosen, *words])
+            code, out, err = console.run(self.commands, ["--db", self.url, *chosen, *words])
         said = [line for line in (out + err).splitlines() if line.strip()]
         return code == 0, said
 

@@ -11,6 +11,7 @@ import pytest
 
 from chouette.line import new_line
 from chouette.rules import HouseRules
+from cli import run_words
 from tests.ledger.test_undo import reports
 from tests.serve.test_serve_pages import NOW, board_of, render
 from web.moves import legal
@@ -218,6 +219,6 @@ def test_the_page_offers_the_carry_and_the_boxs_choice_and_the_resignations(chou
     assert buttons["resign --accept bob --game 1"] and buttons["resign --refuse bob --game 1"]
     assert not buttons["take bob --game 1"]
     assert not page.one(data_member="cat").all("button", value="resign --accept cat --game 1")
-    served = Table(ledger_url, None, lambda: NOW)
+    served = Table(ledger_url, None, lambda: NOW, commands=run_words)
     ok, said = served.run_line("resign --accept bob --game 1", "fri")  # bob's button
     assert ok and said[0] == "Game 1: bob accepts the box's resignation.", said

@@ -9,6 +9,7 @@ import json
 import pytest
 from sqlalchemy import create_engine, text
 
+from cli import run_words
 from tests.dump import dump
 
 
@@ -197,7 +198,9 @@ def test_the_keepers_command_line_books_a_fee_and_a_cost_and_the_board_shows_the
     from web.table import Table
 
     chouette("new", "friday", "ann", "bob", "cat", "--stake", "5.00")
-    table = Table(ledger_url, None, lambda: NOW)  # what POST /keeper/act runs for `line`
+    table = Table(
+        ledger_url, None, lambda: NOW, commands=run_words
+    )  # what POST /keeper/act runs for `line`
     ok, said = table.run_line("fee 2 --to ann --note 'table fee'", "friday")
     assert ok and said == ["Fee in friday: bob and cat owe ann 2.00 each (table fee)."]
     ok, said = table.run_line("expense zed 9 --note pizza", "friday")

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from cli import run_words
 from tests.conftest import in_zone
 
 
@@ -268,7 +269,9 @@ def test_the_keepers_page_runs_night_owed_and_settle_of_a_night(chouette, ledger
     from web.table import Table
 
     club_night(chouette)
-    table = Table(ledger_url, None, lambda: datetime(2026, 11, 20, 20, tzinfo=UTC))
+    table = Table(
+        ledger_url, None, lambda: datetime(2026, 11, 20, 20, tzinfo=UTC), commands=run_words
+    )
     ok, said = table.run_line("night", "hh")
     assert ok and said[0] == "Night 2026-11-20: 3 tables, 3 games.", said
     ok, said = table.run_line("settle --night --message", "fri")

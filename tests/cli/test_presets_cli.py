@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from cli import run_words
 from tests.dump import dump
 from tests.serve.test_serve_pages import board_of, render
 
@@ -380,7 +381,7 @@ def test_the_keeper_page_records_a_players_acceptance(chouette, ledger_url):
     page = render("_controls.html", board_of(ledger_url))
     buttons = [f.attrs["data-form"] for f in page.all("form") if "accept-rules" in str(f)]
     assert buttons == ["accept-rules:bob", "accept-rules:cat"]
-    served = Table(ledger_url, None, lambda: NOW)
+    served = Table(ledger_url, None, lambda: NOW, commands=run_words)
     button = page.one("form", data_form="accept-rules:cat").one("button")
     assert served.run_line(button.attrs["value"], "fri") == (
         True,

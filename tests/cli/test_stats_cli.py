@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime
 
-from cli import DEMO
+from cli import DEMO, run_words
 from tests.dump import dump
 
 #: The README's evening (the demo's first two games, without eve): ann +50.00, bob -40.00,
@@ -127,7 +127,7 @@ def test_the_keepers_command_line_runs_stats(chouette, ledger_url):
     from web.table import Table
 
     evening(chouette)
-    table = Table(ledger_url, None, lambda: datetime(2026, 11, 20, tzinfo=UTC))
+    table = Table(ledger_url, None, lambda: datetime(2026, 11, 20, tzinfo=UTC), commands=run_words)
     ok, said = table.run_line("stats bob", "friday")
     assert ok and said[0] == "bob: 1 session, 2 games; won 5.00, lost 40.00, money -35.00 " \
         "(-17.50 a game)."  # fmt: skip

@@ -10,6 +10,7 @@ import json
 import pytest
 
 from chouette.errors import ChouetteError
+from cli import run_words
 from tests import procs
 from tests.dump import dump
 from tests.serving import Keeper, serving
@@ -69,9 +70,9 @@ def test_the_cli_runs_in_the_server_and_only_its_own_output_is_caught(chouette, 
     from web import console
 
     chouette("new", "friday", "ann", "bob")
-    code, out, err = console.run(["--db", ledger_url, "status"])
+    code, out, err = console.run(run_words, ["--db", ledger_url, "status"])
     assert (code, err) == (0, "") and out.startswith("Session friday: game 1")
-    code, out, err = console.run(["--db", ledger_url, "deal", "bob", "two"])
+    code, out, err = console.run(run_words, ["--db", ledger_url, "deal", "bob", "two"])
     assert code == 2 and err.startswith("Error: Invalid value for 'POINTS'")
     assert isinstance(sys.stdout, console.Routed)
     caught = io.StringIO()
@@ -156,3 +157,18 @@ def test_an_evening_from_the_command_line_of_the_page(ledger_url):
         status, _ = stranger.post({"line": "undo", "session": "friday"})
         assert status == 401
         assert dump(ledger_url) == before
+
+
+def test_a_table_handed_no_commands_changes_nothing(chouette, ledger_url):
+    """The server imports nothing of the command line: what runs the CLI's words is handed
+    to it (``chouette serve`` hands its own); without it, the pages change nothing."""
+    from datetime import datetime
+
+    from chouette.errors import ChouetteError
+    from web.table import Table
+
+    chouette("new", "friday", "ann", "bob", "cat")
+    before = chouette("export").stdout
+    with pytest.raises(ChouetteError, match="runs no commands"):
+        Table(ledger_url, None, datetime.now).run_line("double bob", "friday")
+    assert chouette("export").stdout == before

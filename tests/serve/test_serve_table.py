@@ -11,6 +11,7 @@ from datetime import datetime
 import pytest
 
 from chouette.errors import ChouetteError
+from cli import run_words
 from tests.forms import Form, forms
 from web.moves import line_of
 from web.table import Table
@@ -21,7 +22,7 @@ NOW = datetime.fromisoformat("2026-11-20T20:00:00+00:00")
 
 
 def table(url: str, session: str | None = None) -> Table:
-    return Table(url, session, lambda: NOW)
+    return Table(url, session, lambda: NOW, commands=run_words)
 
 
 def refusal(chouette, *args: str) -> str:
