@@ -4070,7 +4070,7 @@ def record(
     from chouette.record import parse_record, read_records
     from chouette.report import booked_json
     from db.commands import record as recorded
-    from db.files import read_input
+    from files.whole import read_input
 
     label = "standard input" if source == "-" else source
     try:  # read and checked whole before the ledger is opened: no lock held meanwhile
@@ -4149,7 +4149,8 @@ def import_command(
     # the database libraries load (the first time): objects that live as long as the
     # process, so no collection walks them, then or after (a sixth of a .mat file's import)
     with few_collections(freeze="db.imports" not in sys.modules):
-        from db.imports import check_file, import_file
+        from db.imports import import_file
+        from files.engine import check_file
 
     mapping = parse_names(names or [])
     if len(files) == 1 and is_export_file(files[0]):
@@ -4343,10 +4344,11 @@ def export(
 
 def refuse_ledger_file(ctx: typer.Context, target: Path) -> None:
     """An export or a report is never written over the ledger's own files."""
-    from db.files import refuse_ledger
+    from db.urls import ledger_files
+    from files.whole import refuse_ledger
 
     try:
-        refuse_ledger(target, ledger_url(options(ctx)))
+        refuse_ledger(target, ledger_files(ledger_url(options(ctx))))
     except ChouetteError as err:
         fail(str(err))
 
@@ -4377,7 +4379,7 @@ def refuse_overwrite(target: Path, ours: Callable[[Path], bool], what: str) -> N
 def write_file(target: Path, text: str | Iterable[str], *, private: bool) -> None:
     """``text`` (or its pieces, as they are made) into ``target`` whole, or an error saying
     why and that nothing changed."""
-    from db.files import reason, write_whole
+    from files.whole import reason, write_whole
 
     data = text.encode("utf-8") if isinstance(text, str) else (t.encode("utf-8") for t in text)
     try:

@@ -45,9 +45,12 @@ The map of the house. Every room holds one job; a room imports only the rooms be
 
 **Around it**, in the clone beside this package (installed, inside it as ``chouette._app``):
 
-- ``db/``: the ledger only (SQLModel tables, migrations, one transaction per command, the
-  use cases that book through it, and the files it reads and writes);
-- ``web/``: ``chouette serve``, the pages for the keeper, the players and the room;
+- ``files/``: the files a command reads or writes beside the ledger (an engine file found
+  out and checked whole, a file of records read whole, an export or a report written whole);
+- ``db/``: the ledger only (SQLModel tables, migrations, one transaction per command, and
+  ``db/commands.py``: what each command does to it);
+- ``web/``: ``chouette serve``, the pages for the keeper, the players and the room (it runs
+  the pages' command lines with the CLI's runner, handed to it, never imported);
 - ``cli.py``: the ``chouette`` command, a thin door over ``db/``'s use cases;
 - ``tests/``: the proofs, filed by subject; ``bench/``: the benchmark, in ratios.
 """

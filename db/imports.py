@@ -10,60 +10,30 @@ the session's numbers of the games it booked, so ``undo`` can take the import ba
 
 from __future__ import annotations
 
-import gzip
 import hashlib
-import io
 import json
-import pickle
-import stat
-import tempfile
-import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from contextlib import closing
 from dataclasses import dataclass, field
 from json.encoder import encode_basestring
-from pathlib import Path, PurePath
-from typing import IO, Any, NamedTuple, TypeVar, cast
+from typing import Any, NamedTuple
 
 from chouette.chain import canonical
-from chouette.engines import KINDS, EngineGame, EngineRead, read_engine_file
+from chouette.engines import EngineGame
 from chouette.engines.binary import (
-    LABELS,
-    MAGIC_BYTES,
-    MAX_BINARY,
-    Kind,
     bgblitz_names,
-    binary_kind,
-    binary_magic,
-    check_inflated,
-    read_gammonview,
 )
 from chouette.engines.model import played_key
-from chouette.engines.text import (
-    GZIP_MAGIC,
-    Encoding,
-    NotDecodable,
-    fallback,
-    sniff,
-    text_chunks,
-    text_lines,
-)
 from chouette.errors import ChouetteError, EngineFileError
 from chouette.line import Line, check_name
 from chouette.money import Cents
 from chouette.points import pair_money
-from chouette.rules import HouseRules
 from chouette.session import SessionInfo
 from chouette.stop import check_not_ended
 from db.codec import iso, line_to_json
 from db.ledger import Ledger
 from db.values import Finished, KeylessGame, SourceFile
+from files.engine import BATCH, Checked
 
-BATCH = 5000
-#: How many bytes of a checked file's games are kept in memory; past that, on disk.
-KEPT_IN_MEMORY = 8 << 20
-T = TypeVar("T")
-CHUNK = 1 << 20
 _sha256 = hashlib.sha256
 
 
@@ -83,253 +53,6 @@ class ImportSummary:
     cents: dict[str, Cents] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
-
-
-@dataclass(frozen=True)
-class Checked:
-    """An engine file read and checked whole before the ledger is locked: what it is (its
-    encoding, format and SHA-256) and its games, kept as they were read (in batches, in
-    memory or, for a big file, in a temporary file) for :func:`import_file` to book without
-    reading the file again. Close it when done (it is a context manager)."""
-
-    path: Path
-    sha256: str
-    encoding: Encoding | None  # None: a binary file (.xg, .bgf), not text
-    format: str
-    games: int
-    notes: tuple[str, ...] = ()  # what the reader says of the file (an unfinished game, …)
-    warnings: tuple[str, ...] = ()  # what a person should look at (a guessed encoding)
-    kept: IO[bytes] = field(default_factory=io.BytesIO, repr=False)
-    players: tuple[str, ...] = ()  # the players the file names
-
-    def batches(self) -> Iterator[list[EngineGame]]:
-        """The games, in order, a batch at a time."""
-        self.kept.seek(0)
-        while True:
-            try:
-                rows = pickle.load(self.kept)
-            except EOFError:
-                return
-            yield [EngineGame._make(row) for row in rows]
-
-    def close(self) -> None:
-        self.kept.close()
-
-    def __enter__(self) -> Checked:
-        return self
-
-    def __exit__(self, *_: object) -> None:
-        self.close()
-
-
-def _opened(path: Path) -> tuple[IO[bytes], int]:
-    """The file at ``path`` opened for reading, and its size: a regular file only (a device
-    such as /dev/zero, a pipe or a directory would never end or never be a file of games)."""
-    try:
-        found = path.stat()
-        if not stat.S_ISREG(found.st_mode):
-            raise _Unreadable(
-                f"{path}: not a regular file (a device, a pipe or a folder): nothing booked"
-            )
-        return path.open("rb"), found.st_size
-    except OSError as err:
-        raise _Unreadable(f"{path}: cannot read it ({err.strerror or err})") from None
-
-
-class _Unreadable(EngineFileError):
-    """A path that is not a file that can be read (its message names the path as given)."""
-
-
-class _Hashed(io.RawIOBase):
-    """The file's bytes as they are read, hashed on the way and counted for progress."""
-
-    def __init__(self, raw: IO[bytes], progress: Callable[[int], None] | None) -> None:
-        self.raw, self.progress = raw, progress
-        self.digest = hashlib.sha256()
-        self.done = 0
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer: Any) -> int:
-        data = self.raw.read(len(buffer))
-        size = len(data)
-        buffer[:size] = data
-        self.digest.update(data)
-        self.done += size
-        if self.progress is not None:
-            self.progress(self.done)
-        return size
-
-    def finish(self) -> str:
-        """The SHA-256 of the whole file (what was not read yet is read now)."""
-        while data := self.raw.read(CHUNK):
-            self.digest.update(data)
-        return self.digest.hexdigest()
-
-
-def read_pass(
-    path: Path,
-    encoding: Encoding | None,
-    rules: HouseRules,
-    progress: Callable[[int], None] | None,
-    use: Callable[[EngineRead], T],
-) -> tuple[Encoding | None, str, T, EngineRead]:
-    """One pass over the file: decompressed if it is gzip (known by its first bytes, whatever
-    its name), then read as a binary file (``.xg``, ``.bgf``: by its name without ``.gz``,
-    or, when the name says nothing, by its first bytes) or decoded as text (as ``encoding``,
-    or as its first bytes say) by the reader its name picks; ``use`` consumes the games.
-    Returns the encoding (``None`` for a binary file), the file's SHA-256 (of its bytes as
-    they are, compressed or not), what ``use`` returned and the read file."""
-    raw, size = _opened(path)
-    with raw:
-        hashed = _Hashed(raw, progress)
-        buffered = io.BufferedReader(hashed, CHUNK)
-        try:
-            compressed = buffered.peek(2)[:2] == GZIP_MAGIC
-            stream = gzip.GzipFile(fileobj=buffered, mode="rb") if compressed else buffered
-            name = path.name[:-3] if compressed and path.name.lower().endswith(".gz") else path.name
-            kind = binary_kind(name)
-            if kind is None and PurePath(name).suffix.lower() not in KINDS:
-                kind = binary_magic(stream.peek(MAGIC_BYTES)[:MAGIC_BYTES])
-            if kind is not None:
-                read = _read_binary(stream, size, kind, compressed=compressed)
-            else:
-                sgf = PurePath(name).suffix.lower() == ".sgf"
-                if encoding is None:
-                    encoding = sniff(stream.peek(4096)[:4096], sgf=sgf)
-                lines = cast(IO[bytes], stream)
-                text = text_chunks(lines, encoding) if sgf else text_lines(lines, encoding)
-                with closing(text):  # done with the text before the file closes, also on errors
-                    read = read_engine_file(
-                        name, text, jacoby=rules.jacoby, auto_doubles=rules.auto_doubles
-                    )
-                    result = use(read)
-        except EOFError:
-            raise EngineFileError(
-                "cannot read it: the gzip file is cut short (it ends before its compressed "
-                "data does): nothing booked"
-            ) from None
-        except (OSError, zlib.error) as err:  # a damaged .gz
-            raise EngineFileError(f"cannot read it: {err}") from None
-        sha = hashed.finish()
-    if kind is not None:  # its games checked once the file is closed, as a text file's are
-        return None, sha, use(read), read
-    return encoding, sha, result, read
-
-
-def _read_binary(
-    stream: io.BufferedIOBase, size: int, kind: Kind, *, compressed: bool
-) -> EngineRead:
-    """An eXtreme Gammon ``.xg`` or BGBlitz ``.bgf`` file, read whole as bytes from
-    ``stream`` (the file, or what its gzip holds), at most :data:`MAX_BINARY` of them either
-    way (``size`` is the file's), and decoded by the optional gammonview library (imported
-    here, and only here: no other command loads it)."""
-    try:
-        import gvformat  # type: ignore[import-untyped,unused-ignore]
-    except ImportError:
-        raise EngineFileError(
-            f"reading {LABELS[kind]} files needs the gammonview library, which is not "
-            "installed: in chouette's clone, with the pip that installed chouette, pip "
-            "install '.[xg]'"
-        ) from None
-    if size > MAX_BINARY:
-        raise EngineFileError(_too_big(size, kind))
-    data = stream.read(MAX_BINARY + 1)
-    if len(data) > MAX_BINARY:
-        if compressed:  # a decompression bomb, or no file of games
-            raise EngineFileError(
-                f"it is gzip, and expands to more than {MAX_BINARY >> 20} MiB, more than any "
-                f"{LABELS[kind]} file of games: refused"
-            )
-        raise EngineFileError(_too_big(len(data), kind))  # it grew while it was read
-    check_inflated(data, kind)
-    convert = gvformat.convert_xg if kind == "xg" else gvformat.convert_bgf
-    try:
-        doc = convert(data)
-    except Exception as err:  # the library's own errors: whatever a damaged file causes
-        reason = " ".join(str(err).split())[:200] or type(err).__name__
-        raise EngineFileError(
-            f"not a readable {LABELS[kind]} file (gammonview: {reason}): nothing booked"
-        ) from None
-    return read_gammonview(doc, kind)
-
-
-def _too_big(size: int, kind: Kind) -> str:
-    return (
-        f"{size:,} bytes, more than any {LABELS[kind]} file of games "
-        f"(at most {MAX_BINARY >> 20} MiB): refused"
-    )
-
-
-def check_file(
-    path: Path,
-    rules: HouseRules,
-    *,
-    match_as_money: bool = False,
-    progress: Callable[[int], None] | None = None,
-) -> Checked:
-    """Read and check the engine file at ``path`` whole, without the ledger: every game it
-    holds is readable, it is money play (or ``match_as_money``). A file that is not UTF-8
-    and does not say what it is is read again as Windows-1252 (then Latin-1), with a note."""
-    encoding: Encoding | None = None
-    warnings: list[str] = []
-    kept: IO[bytes] = tempfile.SpooledTemporaryFile(max_size=KEPT_IN_MEMORY)  # noqa: SIM115
-
-    def keep(read: EngineRead) -> int:
-        if read.session.is_match and not match_as_money:
-            raise EngineFileError(
-                f"a {read.session.match_length}-point match, not money play: refused "
-                "(give --match-as-money to book its games as money games anyway)"
-            )
-        kept.seek(0)
-        kept.truncate()
-        count = 0
-        batch: list[tuple[Any, ...]] = []
-        for game in read.games:
-            batch.append(tuple(game))
-            if len(batch) >= BATCH:
-                pickle.dump(batch, kept, protocol=pickle.HIGHEST_PROTOCOL)
-                count += len(batch)
-                batch = []
-        pickle.dump(batch, kept, protocol=pickle.HIGHEST_PROTOCOL)
-        return count + len(batch)
-
-    try:
-        while True:
-            try:
-                found, sha, games, read = read_pass(path, encoding, rules, progress, keep)
-            except NotDecodable as err:
-                encoding = fallback(err.encoding)
-                if encoding is None:
-                    raise EngineFileError(f"{path.name}: {err}") from None
-                warnings = [
-                    f"{path.name} is not {err.encoding.label} text: read as {encoding.label}"
-                ]
-                continue
-            except _Unreadable:
-                raise
-            except EngineFileError as err:
-                raise EngineFileError(f"{path.name}: {err}") from None
-            except OSError as err:  # the temporary file: a full disk
-                raise EngineFileError(
-                    f"{path.name}: no room to keep its games while it is checked "
-                    f"({err.strerror or err})"
-                ) from None
-            return Checked(
-                path,
-                sha,
-                found,
-                read.session.format,
-                games,
-                tuple(read.notes),
-                tuple(warnings),
-                kept,
-                players=read.session.players,
-            )
-    except BaseException:
-        kept.close()
-        raise
 
 
 def import_file(

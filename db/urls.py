@@ -196,3 +196,12 @@ def _named(names: list[str]) -> str:
 
 def _listed(names: list[str]) -> str:
     return ", ".join(clipped(n, 40) for n in names[:5]) + (", …" if len(names) > 5 else "")
+
+
+def ledger_files(url: str) -> list[Path]:
+    """The files of the SQLite ledger at ``url`` (its journal and write-ahead log too), which
+    an export or a report must never be written over; none for a server's ledger."""
+    file = sqlite_file(url)
+    if file is None:
+        return []
+    return [file, *(file.with_name(file.name + end) for end in ("-wal", "-shm", "-journal"))]

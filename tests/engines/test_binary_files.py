@@ -44,7 +44,7 @@ from chouette.engines.binary import (
 )
 from chouette.errors import EngineFileError
 from chouette.rules import HouseRules
-from db.imports import check_file
+from files.engine import check_file
 from tests.engines.test_corpus import CORPUS, SOURCES, TRUTH, expected
 from tests.paths import ROOT
 

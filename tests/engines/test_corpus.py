@@ -23,7 +23,7 @@ import pytest
 
 from chouette.engines import EngineGame
 from chouette.rules import HouseRules
-from db.imports import check_file
+from files.engine import check_file
 from tests.paths import CORPUS
 
 TRUTH: dict[str, Any] = json.loads((CORPUS / "truth.json").read_text(encoding="utf-8"))

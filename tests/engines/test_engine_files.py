@@ -16,7 +16,7 @@ import pytest
 
 from chouette.engines import EngineGame, read_mat
 from chouette.rules import HouseRules
-from db.imports import Checked, check_file
+from files.engine import Checked, check_file
 from tests.paths import CORPUS, DATA
 from tests.samples import SAMPLES
 

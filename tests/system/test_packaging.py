@@ -22,7 +22,7 @@ from tests.paths import ROOT
 
 pytestmark = pytest.mark.slow
 
-SOURCES = ["chouette", "db", "web", "cli.py", "pyproject.toml", "README.md"]
+SOURCES = ["chouette", "db", "files", "web", "cli.py", "pyproject.toml", "README.md"]
 
 
 @pytest.fixture(scope="module")
@@ -69,7 +69,12 @@ def installed(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def sources() -> set[str]:
     """Every module and template of the clone, as the wheel should hold it."""
-    inside = {"chouette": "chouette", "db": "chouette/_app/db", "web": "chouette/_app/web"}
+    inside = {
+        "chouette": "chouette",
+        "db": "chouette/_app/db",
+        "files": "chouette/_app/files",
+        "web": "chouette/_app/web",
+    }
     found = {"chouette/_app/cli.py"}
     for folder, there in inside.items():
         for path in (ROOT / folder).rglob("*"):
@@ -152,8 +157,9 @@ def test_the_installed_modules_are_the_ones_inside_the_package(
         f"sys.path.insert(0, {str(installed)!r})\n"
         "from chouette.__main__ import home\n"
         "sys.path.insert(0, str(home()))\n"
-        "import cli, db.ledger, web.app\n"
-        "print(cli.__file__); print(db.ledger.__file__); print(web.app.__file__)\n"
+        "import cli, db.ledger, files.engine, web.app\n"
+        "print(cli.__file__); print(db.ledger.__file__); print(files.engine.__file__)\n"
+        "print(web.app.__file__)\n"
         "print(web.app.templates().get_template('board.html').filename)\n"
     )
     done = subprocess.run(
@@ -165,6 +171,7 @@ def test_the_installed_modules_are_the_ones_inside_the_package(
     assert shown == [
         app / "cli.py",
         app / "db" / "ledger.py",
+        app / "files" / "engine.py",
         app / "web" / "app.py",
         app / "web" / "templates" / "board.html",
     ]

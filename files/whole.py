@@ -15,13 +15,12 @@ import os
 import stat
 import sys
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from contextlib import suppress
 from pathlib import Path
 from typing import BinaryIO
 
 from chouette.errors import ChouetteError
-from db.urls import sqlite_file
 
 #: The most ``chouette record`` reads at once: 64 MiB, some 200,000 game records.
 MAX_INPUT = 64 << 20
@@ -47,16 +46,10 @@ def reason(err: OSError) -> str:
     return err.strerror or str(err)
 
 
-def _ledger_files(url: str) -> list[Path]:
-    file = sqlite_file(url)
-    if file is None:
-        return []
-    return [file, *(file.with_name(file.name + end) for end in ("-wal", "-shm", "-journal"))]
-
-
-def refuse_ledger(target: Path, url: str) -> None:
-    """Refuse to write ``target`` if it is one of the ledger's own files (through a symbolic
-    or a hard link too), or if it is no file name at all."""
+def refuse_ledger(target: Path, ledger: Sequence[Path]) -> None:
+    """Refuse to write ``target`` if it is one of the ledger's own files (``ledger``: see
+    :func:`db.urls.ledger_files`; through a symbolic or a hard link too), or if it is no file
+    name at all."""
     if "\x00" in str(target):
         raise ChouetteError(f"{str(target)!r} is no file name: it holds a NUL character")
     real = Path(os.path.realpath(target))
@@ -64,7 +57,7 @@ def refuse_ledger(target: Path, url: str) -> None:
         mine = os.stat(real)
     except OSError:
         mine = None
-    for own in _ledger_files(url):
+    for own in ledger:
         same = real == Path(os.path.realpath(own))
         if not same and mine is not None:
             with suppress(OSError):
