@@ -46,7 +46,7 @@ SEED = 20261120
 PLAYERS = ["ann", "bob", "cat", "dan"]
 RECORDS = 300  # games in one `chouette record` file
 IMPORTED = 2000  # games in one engine file
-ROUNDS = {"record": 8, "end": 10, "import": 6, "new": 4}  # per backend; round 0 is not killed
+ROUNDS = {"record": 6, "end": 8, "import": 5, "new": 4}  # per backend; round 0 is not killed
 
 
 @dataclass

@@ -279,7 +279,7 @@ def run_command(chouette, command, folder: Path, step: int):
 
 
 @settings(max_examples=examples(8), deadline=None)
-@given(st.lists(st.sampled_from(COMMANDS), min_size=1, max_size=14), st.sampled_from(RULES))
+@given(st.lists(st.sampled_from(COMMANDS), min_size=1, max_size=10), st.sampled_from(RULES))
 # drawn at random, an answer to a beaver, a player sitting back in or one joining again
 # seldom succeeds (each needs the command before it): these run every time
 @example([("double", "bob"), ("beaver", "bob"), ("raccoon", "bob")], ())
