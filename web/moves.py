@@ -22,11 +22,14 @@ from chouette.game import (
     AnswerAct,
     AutoDouble,
     BuyOut,
+    CaptainResign,
     Carry,
     Deal,
     Double,
     End,
     Event,
+    ExtraAnswer,
+    ExtraDouble,
     Game,
     Resign,
     ResignAnswer,
@@ -35,7 +38,7 @@ from chouette.game import (
     apply_all,
     start,
 )
-from chouette.line import Line, leave, sit_in, sit_out
+from chouette.line import Line, choose_partner, leave, sit_in, sit_out
 from chouette.rules import MIN_SPLIT, HouseRules
 from chouette.text import clipped
 
@@ -79,6 +82,24 @@ class Legal:
     extra: bool = False
     proxy: bool = False
     split: bool = False
+    #: Each live extra's cube (house rule ``extra-redoubles``), by (team side, box side):
+    #: which of ``double-extra``, ``take-extra``, ``drop-extra`` apply now.
+    extra_cubes: Mapping[tuple[str, str], frozenset[str]] = field(default_factory=dict)
+    #: The box resigns to one member (house rule ``resignations per-member``): whether it
+    #: may, member by member.
+    resign_to: Mapping[str, bool] = field(default_factory=dict)
+    #: The captain resigns and a member takes over (house rule ``captain-resigns
+    #: takeover``): whether each member other than the captain may take over.
+    captain_resigns: Mapping[str, bool] = field(default_factory=dict)
+    #: The box names its partner between games (``partner-pick box``), each seated player
+    #: whether they may be named; ``partner_none``: the box may play alone.
+    partners: Mapping[str, bool] = field(default_factory=dict)
+    partner_none: bool = False
+
+    def extra_act(self, team_side: str, box_side: str, act: str) -> bool:
+        """Whether ``act`` (``double-extra``, ``take-extra``, ``drop-extra``) applies to
+        the extra of ``team_side`` and ``box_side`` now."""
+        return act in self.extra_cubes.get((team_side, box_side), frozenset())
 
     def box_may_double(self, member: str) -> bool:
         """Whether some legal double of the box includes ``member``."""
@@ -152,6 +173,8 @@ def legal(
         extra=rules.extras and not between,
         proxy=rules.proxies and between,
         split=between and len(line.active) >= MIN_SPLIT,
+        partners=_partners(line, rules) if between else {},
+        partner_none=between and _partner_none(line, rules),
     )
     if game is None:
         try:
@@ -189,7 +212,60 @@ def legal(
         drop_all=_answers_all(game, "drop"),
         deals=frozenset(m for m in members if _applies(game, Deal(m, 0))),
         end=_applies(game, End("box")),
+        extra_cubes=_extra_cubes(game),
+        resign_to={m: _applies(game, Resign("single", (m,))) for m in members}
+        if rules.resignations == "per-member"
+        else {},
+        captain_resigns={
+            m: _applies(game, CaptainResign("single", m)) for m in members if m != game.captain
+        }
+        if rules.captain_resigns == "takeover"
+        else {},
     )
+
+
+def _partner_choice(line: Line, rules: HouseRules, name: str | None) -> bool:
+    """Whether the box may name ``name`` its partner (None: play alone) now."""
+    try:
+        choose_partner(line, name, rules)
+    except ChouetteError:
+        return False
+    return True
+
+
+def _partners(line: Line, rules: HouseRules) -> dict[str, bool]:
+    """Between games, whom the box may name its partner (house rule ``partner-pick box``):
+    every seated player but the box, each with whether they may be named now."""
+    if rules.partner_from is None or rules.partner_pick != "box":
+        return {}
+    return {p: _partner_choice(line, rules, p) for p in line.order if p != line.box}
+
+
+def _partner_none(line: Line, rules: HouseRules) -> bool:
+    """Whether the box may play alone (``partner-pick box`` or ``partner-optional``)."""
+    return rules.partner_from is not None and _partner_choice(line, rules, None)
+
+
+def _extra_cubes(game: Game) -> dict[tuple[str, str], frozenset[str]]:
+    """Each extra's cube still standing (house rule ``extra-redoubles``) and what applies
+    to it now."""
+    if not game.rules.extra_redoubles:
+        return {}
+    found: dict[tuple[str, str], frozenset[str]] = {}
+    for extra, cube in zip(game.extras, game.extra_cubes, strict=True):
+        if cube.void or cube.result is not None:
+            continue
+        pair = (extra.team_side, extra.box_side)
+        found[pair] = frozenset(
+            act
+            for act, event in (
+                ("double-extra", ExtraDouble(*pair)),
+                ("take-extra", ExtraAnswer("take", *pair)),
+                ("drop-extra", ExtraAnswer("drop", *pair)),
+            )
+            if _applies(game, event)
+        )
+    return found
 
 
 def _box_doubles(game: Game) -> frozenset[frozenset[str]]:

@@ -13,11 +13,15 @@ from chouette.game import (
     Answer,
     AutoDouble,
     BuyOut,
+    CaptainResign,
     Carry,
     Deal,
     Double,
     End,
     Event,
+    Extra,
+    ExtraAnswer,
+    ExtraDouble,
     Game,
     Resign,
     ResignAnswer,
@@ -28,7 +32,7 @@ from chouette.game import (
 from chouette.line import Line, new_line
 from chouette.rules import HouseRules
 from tests.examples import examples
-from tests.strategies import candidates, games
+from tests.strategies import candidates, extra_candidates, games
 from web.moves import Legal, legal
 
 STANDARD = HouseRules()
@@ -144,7 +148,14 @@ def enabled(found: Legal, game: Game, event: Event) -> bool:
     if isinstance(event, Carry):
         return bool(found.carry) and (found.carry_accept or not event.accepted)
     if isinstance(event, Resign):
+        if len(event.members) == 1 and event.members[0] in found.resign_to:
+            return found.resign_to[event.members[0]]  # (the box resigns to one member)
         return found.resign
+    if isinstance(event, CaptainResign):
+        return found.captain_resigns.get(event.successor, False)
+    if isinstance(event, ExtraDouble | ExtraAnswer):
+        act = "double-extra" if isinstance(event, ExtraDouble) else f"{event.act}-extra"
+        return found.extra_act(event.team_side, event.box_side, act)
     if isinstance(event, ResignAnswer):
         return found.resign_answer(
             event.member, "resign-accept" if event.accept else "resign-refuse"
@@ -174,9 +185,18 @@ def enabled(found: Legal, game: Game, event: Event) -> bool:
 def offered(game: Game, event: Event) -> bool:
     """Whether the page has a button for ``event`` at all: it answers a carry-over only where
     it knows what the last game carried over (a game's first event, from the ledger), and
-    the box resigns from it to every member still in."""
+    the box resigns from it to every member still in, or (``resignations per-member``) to
+    one member; an extra is given with a form, not a button."""
     if isinstance(event, Carry):
         return game.carry_in is not None
+    if isinstance(event, Extra):
+        return False
+    if (
+        isinstance(event, Resign)
+        and len(event.members) == 1
+        and game.rules.resignations == "per-member"
+    ):
+        return True
     if isinstance(event, Resign) and event.members:
         waiting = {m for m in game.members if game.cubes[m].live and game.cubes[m].resign is None}
         return set(event.members) == waiting
@@ -203,7 +223,12 @@ def test_a_button_is_enabled_exactly_when_the_rules_accept_its_event(played, dat
             continue
         found = legal(game.start_line, game.rules, game)
         subset = data.draw(st.lists(st.sampled_from(game.members), unique=True, min_size=1))
-        for event in candidates(game, subset):
+        others = [
+            *extra_candidates(game, subset),
+            *(Resign("gammon", (m,)) for m in game.members),
+            *(CaptainResign("single", m) for m in game.members),
+        ]
+        for event in [*candidates(game, subset), *others]:
             if not offered(game, event):
                 continue
             assert enabled(found, game, event) == applies(game, [event]), event

@@ -156,11 +156,14 @@ def test_each_controls_name_starts_with_the_clis_word_for_it(chouette, ledger_ur
 
     commands = set(command_names())
     players = ("ann", "bob", "cat", "dan", "eve", "fay", "gus")
-    chouette("new", "friday", *players, "--extras", "--proxies")
+    chouette("new", "friday", *players, "--extras", "--proxies", "--extra-redoubles",
+             "--resignations", "per-member", "--captain-resigns", "takeover",
+             "--partner-from", "6", "--partner-pick", "box")  # fmt: skip
     chouette("end", "box")
     chouette("sit-out", "gus")
     between = templates().get_template("_controls.html").render(board=board_of(ledger_url))
     chouette("double", "bob")
+    chouette("extra", "cat", "box")
     board = board_of(ledger_url)
     owed = settle({s.name: s.cents for s in board.standings})  # each payment marked made
     playing = templates().get_template("_controls.html").render(board=board, settlement=owed)
@@ -180,4 +183,5 @@ def test_each_controls_name_starts_with_the_clis_word_for_it(chouette, ledger_ur
     assert named >= {
         "new", "join", "leave", "sit-out", "sit-in", "double", "take", "drop", "beaver", "raccoon",
         "deal", "end", "extra", "proxy", "split", "pay", "undo", "settle", "sheet",
+        "double-extra", "take-extra", "drop-extra", "resign", "captain-resigns", "partner",
     }, named  # fmt: skip

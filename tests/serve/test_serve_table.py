@@ -178,13 +178,17 @@ def pressed(found: list[Form], key: str, label: str, **typed: str | list[str]) -
 
 
 #: Evenings, and the states of each whose buttons the test below presses: between games; a
-#: double to answer and a beaver; a resignation offered member by member; a partner to buy
-#: out (a single cube's automatic double carried over has a test of its own).
+#: double to answer and an extra's cube to turn, then a beaver and the extra's redouble to
+#: answer; a resignation offered member by member and a captain who may resign for a
+#: successor; a partner to buy out; a partner the box names (a single cube's automatic
+#: double carried over has a test of its own).
 STATES = [
-    ("new friday ann bob cat dan eve fay --proxies", [[], ["double bob cat"], ["beaver bob"]]),
-    ("new sat ann bob cat dan --resignations per-member --auto-doubles 1 --cubes single",
-     [[], ["resign bob cat --gammon"]]),
+    ("new friday ann bob cat dan eve fay --proxies --extras --extra-redoubles",
+     [[], ["double bob cat", "extra dan box"], ["beaver bob", "double-extra dan ann"]]),
+    ("new sat ann bob cat dan --resignations per-member --auto-doubles 1 --cubes single "
+     "--captain-resigns takeover", [[], ["resign bob cat --gammon"]]),
     ("new sun ann bob cat dan eve fay --partner-from 6 --buy-outs", [[]]),
+    ("new mon ann bob cat dan eve fay --partner-from 6 --partner-pick box", [[]]),
 ]  # fmt: skip
 
 
@@ -238,6 +242,8 @@ def test_every_enabled_button_is_a_line_the_cli_runs_and_every_disabled_one_it_r
         "Buy-out: the box buys its partner out of the live cubes", "End: Box wins a single",
         "End: Team wins a backgammon", "Accept the rules", "Sit out", "Leave",
         "Double: the box turns the cube", "Double for the team: the captain turns the cube",
+        "Double-extra dan, ann", "Take-extra dan, ann", "Drop-extra dan, ann", "Resign to dan",
+        "Captain-resigns: cat takes over", "Partner: cat",
     }, enabled  # fmt: skip
     assert len(pressed_once) - len(enabled) > 10
 
@@ -262,6 +268,11 @@ ONE_LINE = {
     "Accept",
     "Sit",
     "Leave",
+    "Double-extra",
+    "Take-extra",
+    "Drop-extra",
+    "Captain-resigns",
+    "Partner",
 }
 
 
