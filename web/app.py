@@ -14,7 +14,8 @@ page behind the PIN, the players' phones, their event streams, and the actions.
     POST /keeper/devices   sign a device out (``revoke``: its id), the scorekeeper only
     POST /keeper/codes     a new code for a player (``player``), the scorekeeper only
     POST /keeper/table     the session the keeper's page runs (``table``): under ``--room`` one
-                           of the night's tables, else any session; the scorekeeper only
+                           of the night's tables, else any session; the scorekeeper only (the
+                           page itself posts ``--session NAME`` to /keeper/act, the same)
     GET  /me               who this phone speaks for, over the scoreboard; or the code form
     POST /me               a player's code: this phone speaks for that player
     POST /me/accept        the phone's player accepts the session's rules (for itself only)
@@ -72,7 +73,7 @@ from web.board import Board
 from web.hub import Frames, Hub
 from web.i18n import LANGUAGES, negotiate, translation
 from web.limits import STREAM_RETRY_SECONDS, Limits, Once, limits_for, quiet_loop
-from web.moves import line_of
+from web.moves import line_of, session_alone
 from web.table import Snapshot, Table
 
 log = logging.getLogger("chouette.serve")
@@ -433,9 +434,13 @@ def create_app(
         seen = hub.version
         try:
             line = line_of(pairs)
-            ok, lines = await run_in_threadpool(
-                table.run_line, line, one(fields, "session") or None
-            )
+            wanted = session_alone(line)
+            if wanted is not None:  # as the table's prompt moves: the page runs that session
+                ok, lines = await switch(wanted)
+            else:
+                ok, lines = await run_in_threadpool(
+                    table.run_line, line, one(fields, "session") or None
+                )
         except ChouetteError as err:
             lines, ok = [f"Error: {err}"], False
         hub.poke()
@@ -555,7 +560,13 @@ def create_app(
         fields = await form(request)
         if isinstance(fields, Response):
             return fields
-        wanted = (fields.get("table") or [""])[0]
+        ok, lines = await switch((fields.get("table") or [""])[0])
+        answer = {"ok": ok, "message": "\n".join(lines), "said": lines}
+        return JSONResponse(answer, status_code=200 if ok else 400)
+
+    async def switch(wanted: str) -> tuple[bool, list[str]]:
+        """The keeper's page runs the session ``wanted`` from now on, if it may (one of the
+        night's tables under ``serve --room``, else any session): done, and what was said."""
         choices = await run_in_threadpool(table.choices)
         if wanted not in choices:
             known = ", ".join(choices[:10]) or "none"
@@ -564,11 +575,10 @@ def create_app(
                 if table.room
                 else f"Error: no session {wanted[:80]!r} to switch to ({known})"
             )
-            return JSONResponse({"ok": False, "message": said, "said": [said]}, status_code=400)
+            return False, [said]
         table.session = wanted
         hub.poke()
-        said = f"The keeper's page runs {wanted}."
-        return JSONResponse({"ok": True, "message": said, "said": [said]})
+        return True, [f"The keeper's page runs {wanted}."]
 
     async def keeper_events(request: Request) -> Response:
         current = await who(request)

@@ -330,3 +330,18 @@ def line_of(fields: Iterable[tuple[str, str]]) -> str:
         elif OPTION_FIELD.fullmatch(key):
             words.append(f"{key}={shlex.quote(value)}")
     return " ".join(words)
+
+
+def session_alone(line: str) -> str | None:
+    """The session a line of ``--session NAME`` alone names: at the ``chouette table`` prompt
+    such a line moves the table there, and on the keeper's page it switches the session the
+    page runs. None for any other line."""
+    try:
+        words = shlex.split(line)
+    except ValueError:
+        return None
+    if len(words) == 2 and words[0] == "--session":
+        return words[1]
+    if len(words) == 1 and words[0].startswith("--session="):
+        return words[0].split("=", 1)[1]
+    return None

@@ -240,3 +240,14 @@ def test_a_button_is_enabled_exactly_when_the_rules_accept_its_event(played, dat
                 assert not wanted
                 continue
             assert wanted == applies(game, events)
+
+
+def test_a_line_of_session_alone_names_the_session_to_switch_to():
+    """The keeper's session picker posts ``--session NAME``, as the table's prompt moves."""
+    from web.moves import line_of, session_alone
+
+    assert session_alone(line_of([("--session", "thursday night")])) == "thursday night"
+    assert session_alone("--session friday") == "friday"
+    assert session_alone("--session friday status") is None  # a command in that session
+    assert session_alone("take bob") is None
+    assert session_alone("--session 'unclosed") is None

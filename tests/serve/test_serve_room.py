@@ -87,7 +87,8 @@ def test_without_room_the_keeper_may_switch_to_any_session_the_latest_first(
         .render(tables=["green", "blue"], served="blue", room=False, devices=[], codes=[])
     )
     picker = page.one("form", "pick-table")
-    assert picker.attrs["action"] == "/keeper/table"
+    assert picker.attrs["action"] == "/keeper/act"  # the CLI's words: --session NAME
+    assert picker.one("select").attrs["name"] == "--session"
     assert picker.one("label").text().startswith("Session")
     assert [o.text() for o in picker.all("option")] == ["green", "blue"]
     assert "selected" in picker.all("option")[1].attrs
