@@ -1,0 +1,79 @@
+"""What is wrong with a record, as values (chouette/checks.py): the checks ``chouette check``
+runs and a restored export must pass, each a list of sentences, empty when all is well."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from chouette.checks import (
+    by_player,
+    engine_problems,
+    line_problems,
+    numbers_problems,
+    source_problems,
+    stranger_problems,
+    sum_problems,
+)
+from chouette.line import Line
+from tests.rules.test_session import friday
+
+
+class Booked(NamedTuple):
+    player: str
+    points: int
+    cents: int
+
+
+class Source(NamedTuple):
+    name: str
+    games: int
+    first_game: int | None
+    last_game: int | None
+
+
+def test_a_line_that_cannot_be_is_named():
+    assert line_problems("friday", Line(("ann", "bob", "cat"))) == []
+    assert line_problems("friday", Line(("ann", "bob", "ann"))) == [
+        "friday: someone sits twice in the line"
+    ]
+
+
+def test_games_are_numbered_one_two_three_without_a_gap():
+    info = friday()
+    assert numbers_problems(info, [1, 2, 3]) == []
+    (said,) = numbers_problems(info, [1, 3])
+    assert said.startswith("friday: its games are not numbered 1 to 2 (missing: 2;")
+
+
+def test_bookings_sum_to_zero_and_are_summed_per_player():
+    rows = [Booked("ann", 2, 1000), Booked("bob", -2, -1000), Booked("ann", 1, 500)]
+    assert sum_problems("game 1", rows[:2]) == []
+    assert sum_problems("game 1", rows) == [
+        "game 1: the bookings do not sum to zero (+1 points, +5.00)"
+    ]
+    assert by_player(rows) == {"ann": (3, 1500), "bob": (-2, -1000)}
+
+
+def test_a_stranger_and_a_file_that_names_other_games_are_found():
+    assert stranger_problems("friday", ["ann", "zed"], ["ann", "bob"]) == [
+        "friday: zed is seated or booked but not a player of the session"
+    ]
+    kinds = {1: "engine", 2: "engine", 3: "chouette"}
+    assert source_problems("friday", Source("a.mat", 2, 1, 2), kinds) == []
+    assert source_problems("friday", Source("a.mat", 2, 2, 3), kinds) == [
+        "friday: a.mat booked games 2 to 3, but the session holds 1 engine games there"
+    ]
+
+
+def test_an_imported_game_pays_the_winners_points_at_the_pairs_stake():
+    info = friday(bob=200)
+    detail = {"winner": "ann", "loser": "bob", "points": 2, "cube": 1, "result": "gammon"}
+    right = {"ann": (2, 400), "bob": (-2, -400)}
+    assert engine_problems("game 4", detail, right, info) == []
+    wrong = {"ann": (2, 1000), "bob": (-2, -1000)}  # at ann's stake, not the pair's
+    assert engine_problems("game 4", detail, wrong, info) == [
+        "game 4: the bookings are not ann +2 from bob"
+    ]
+    assert engine_problems("game 4", "nonsense", right, info) == [
+        "game 4: its stored result is not a result ('\"nonsense\"')"
+    ]
