@@ -510,6 +510,17 @@ def complete_session(ctx: typer.Context, incomplete: str) -> list[str]:
     return [n for n in names if n.startswith(incomplete)]
 
 
+def complete_night(ctx: typer.Context, incomplete: str) -> list[str]:
+    """Shell completion of a club night's name (``night NAME``, ``settle --night``, ``new
+    --night``): the ledger's nights that start with what was typed, the newest first."""
+    try:
+        with reads_for(Options(ctx.find_root().params.get("db"), None)) as book:
+            nights = [name for name, _ in reversed(book.nights())]
+    except ChouetteError:
+        return []
+    return [n for n in nights if n.startswith(incomplete)]
+
+
 NUMBER = re.compile(r"^[+-]?\d+(\.\d\d)?( → [+-]?\d+)?$")
 
 
@@ -1137,6 +1148,7 @@ def new(
             "--night",
             metavar="NAME",
             help="The club night it belongs to (default: today's local date, YYYY-MM-DD).",
+            autocompletion=complete_night,
         ),
     ] = None,
     preset: Annotated[
@@ -3301,6 +3313,7 @@ def settle(
             metavar="[NAME]",
             help="Settle a whole club night, every table of it (default: the current "
             "session's night).",
+            autocompletion=complete_night,
         ),
     ] = None,
     message: Annotated[
@@ -3485,7 +3498,11 @@ def night_command(
     ctx: typer.Context,
     name: Annotated[
         str | None,
-        typer.Argument(metavar="NAME", help="The night (default: the current session's)."),
+        typer.Argument(
+            metavar="NAME",
+            help="The night (default: the current session's).",
+            autocompletion=complete_night,
+        ),
     ] = None,
     listing: Annotated[bool, typer.Option("--list", help="List the nights instead.")] = False,
     as_json: JsonFlag = False,

@@ -196,6 +196,15 @@ def test_bash_completes_a_name_with_a_space_as_one_word_and_sessions_where_they_
     assert completed(chouette, "help", "sit") == ["sit-out", "sit-in"]
 
 
+def test_bash_completes_a_club_nights_name(chouette):
+    chouette("new", "a", "ann", "bob", "--night", "club night 1")
+    chouette("new", "b", "cat", "dan", "--night", "club night 2")
+    chouette("new", "c", "eve", "fay", "--night", "2026-11-20")
+    assert completed(chouette, "night", "club") == [r"club\ night\ 2", r"club\ night\ 1"]
+    assert completed(chouette, "settle", "--night", "2026") == ["2026-11-20"]
+    assert completed(chouette, "new", "d", "--night", "club\\ night\\ 1") == [r"club\ night\ 1"]
+
+
 # ------------------------------------------------------------ asking for help
 
 
