@@ -499,26 +499,29 @@ def quoted_bash() -> None:
     add_completion_class(QuotedBash, "bash")  # in place of Typer's own
 
 
+def completed(
+    ctx: typer.Context, incomplete: str, names: "Callable[[Reads], Iterable[str]]"
+) -> list[str]:
+    """The ``names`` the ledger holds that start with what was typed (none if it cannot be
+    read: completion never fails)."""
+    try:
+        with reads_for(Options(ctx.find_root().params.get("db"), None)) as book:
+            found = list(names(book))
+    except ChouetteError:
+        return []
+    return [n for n in found if n.startswith(incomplete)]
+
+
 def complete_session(ctx: typer.Context, incomplete: str) -> list[str]:
     """Shell completion of a session's name (``--session``, ``--like``, ``sessions
     --rename``): the ledger's sessions whose names start with what was typed."""
-    try:
-        with reads_for(Options(ctx.find_root().params.get("db"), None)) as book:
-            names = book.session_names()
-    except ChouetteError:
-        return []
-    return [n for n in names if n.startswith(incomplete)]
+    return completed(ctx, incomplete, lambda book: book.session_names())
 
 
 def complete_night(ctx: typer.Context, incomplete: str) -> list[str]:
     """Shell completion of a club night's name (``night NAME``, ``settle --night``, ``new
     --night``): the ledger's nights that start with what was typed, the newest first."""
-    try:
-        with reads_for(Options(ctx.find_root().params.get("db"), None)) as book:
-            nights = [name for name, _ in reversed(book.nights())]
-    except ChouetteError:
-        return []
-    return [n for n in nights if n.startswith(incomplete)]
+    return completed(ctx, incomplete, lambda book: [n for n, _ in reversed(book.nights())])
 
 
 NUMBER = re.compile(r"^[+-]?\d+(\.\d\d)?( → [+-]?\d+)?$")

@@ -615,14 +615,7 @@ class Ledger:
         """Give each game's bookings (as many as its ids, in order) the ids ``wanted`` gives
         it: those they had before a correction that its undo takes back (freed by it). A game
         now booked to other players is left in the order it was booked again."""
-        rows = self._db.exec(
-            select(BookingRow.id, BookingRow.game_id)
-            .where(col(BookingRow.game_id).in_(list(wanted)))
-            .order_by(col(BookingRow.id))
-        ).all()
-        now: dict[int, list[int]] = {}
-        for booking_id, game_id in rows:
-            now.setdefault(int(game_id or 0), []).append(int(booking_id or 0))
+        now = self.game_booking_ids(list(wanted))
         mine = {i for ids in now.values() for i in ids}
         every = [i for ids in wanted.values() for i in ids]
         held = {
