@@ -16,12 +16,29 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import typer.testing
 from hypothesis import settings
 from typer.testing import CliRunner, Result
 
 from tests.examples import PROFILE
 
 pytest_plugins = ["tests.pg"]
+
+_make_command = typer.testing._get_command
+
+
+def _command_once(app: typer.Typer) -> object:
+    """chouette's Click command, made once for the run, as the CLI makes it once a process
+    (``cli.get_command_once``: the table prompt and ``serve`` run many commands through
+    it). Typer's CliRunner would make it anew for every command a test runs: every
+    command's parameters read from its signature, nine tenths of a test command's time."""
+    from cli import app as chouette_app
+    from cli import get_command_once
+
+    return get_command_once() if app is chouette_app else _make_command(app)
+
+
+typer.testing._get_command = _command_once
 
 # Hypothesis profiles: ``ci`` (the default, what CI runs) tries every law as many times as
 # each test asks; ``dev`` (HYPOTHESIS_PROFILE=dev, the quick loop) a fifth of that.
