@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import csv
 import hashlib
+import itertools
 import json
 import json.scanner
 import re
@@ -66,6 +67,7 @@ _REQUIRED_SET = frozenset(REQUIRED)
 _PLAYED = ("bearoff", "drop", "resign")
 _RESULTS = ("single", "gammon", "backgammon")
 _ENDS = ("bearoff", "drop", "resign", "settle", "forfeit")
+_WORDS: dict[str, Any] = {word: word for word in _RESULTS + _ENDS}  # each word, one string
 _INTEGER = re.compile(r"[0-9]{1,18}")
 #: The largest file read as one JSON array (characters); JSON Lines has no such limit.
 MAX_ARRAY = 64 << 20
@@ -84,19 +86,18 @@ def read_csv(lines: Iterable[str]) -> EngineRead:
 
 
 def _read(kind: str, records: Iterator[tuple[int, Mapping[str, Any]]]) -> EngineRead:
-    games = (_game(index, line, record) for index, (line, record) in enumerate(records, 1))
+    same: dict[str, str] = {}  # one copy of each name the records give, for all their games
+    games = (
+        _game(index, line, record, same.setdefault)
+        for index, (line, record) in enumerate(records, 1)
+    )
     first = next(games, None)
     if first is None:
         raise problem(1, "no records in the file")
     session = EngineSession(
         format="jsonl" if kind == "jsonl" else "csv", players=(), name=first.session
     )
-    return EngineRead(session, _chain(first, games))
-
-
-def _chain(first: EngineGame, rest: Iterator[EngineGame]) -> Iterator[EngineGame]:
-    yield first
-    yield from rest
+    return EngineRead(session, itertools.chain((first,), games))
 
 
 def _json_records(source: Iterator[tuple[int, str]]) -> Iterator[tuple[int, Mapping[str, Any]]]:
@@ -313,8 +314,13 @@ def _csv_record(line: int, header: list[_Column], row: list[str]) -> dict[str, A
     return record
 
 
-def _game(index: int, line: int, record: Mapping[str, Any]) -> EngineGame:
-    """One record, checked field by field (a plain, valid record in one pass)."""
+def _game(
+    index: int, line: int, record: Mapping[str, Any], same: Callable[[str, str], str]
+) -> EngineGame:
+    """One record, checked field by field (a plain, valid record in one pass). Its names
+    and words are the copies ``same`` keeps (``dict.setdefault``) and :data:`_WORDS`: a
+    hundred thousand games then hold a handful of strings, not half a million, and the
+    import keeps them (pickled once each) while it checks the file."""
     if record.keys() == _REQUIRED_SET:
         session, game, winner, loser = (
             record["session"],
@@ -353,8 +359,9 @@ def _game(index: int, line: int, record: Mapping[str, Any]) -> EngineGame:
                 digest_size=16,
             ).hexdigest()
             return EngineGame(
-                index, line, winner, loser, points, cube, result, end, None, (), game, session,
-                None, None, key,
+                index, line, same(winner, winner), same(loser, loser), points, cube,
+                _WORDS[result], _WORDS[end], None, (), game, same(session, session), None, None,
+                key,
             )  # fmt: skip
     return _checked_game(index, line, record)
 

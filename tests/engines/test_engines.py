@@ -1143,7 +1143,23 @@ def test_the_quick_path_reads_a_record_exactly_as_the_checks_do(record: dict[str
         except EngineFileError as error:
             return str(error)
 
-    assert outcome(_game) == outcome(_checked_game)
+    assert outcome(lambda *at: _game(*at, {}.setdefault)) == outcome(_checked_game)
+
+
+def test_the_games_of_many_records_share_one_copy_of_each_name_and_word() -> None:
+    """A big file's games hold a handful of strings, not five per record: what the import
+    keeps while it checks the file, and books from, stays small."""
+    pairs = [("ann", "bob"), ("bob", "ann"), ("ann", "bob")]
+    text = jsonl(
+        *({**RECORD, "game": n, "winner": w, "loser": o} for n, (w, o) in enumerate(pairs, 1))
+    )
+    first, second, third = read_jsonl(io.StringIO(text)).games
+    assert (first.winner, first.loser) == (third.winner, third.loser) == ("ann", "bob")
+    assert first.winner is second.loser is third.winner
+    assert first.loser is second.winner is third.loser
+    assert first.session is second.session is third.session
+    assert first.result is third.result and first.end is third.end
+    assert first.key != third.key  # each game is still its own
 
 
 def test_a_neutral_records_identity_is_the_same_however_it_is_checked() -> None:
