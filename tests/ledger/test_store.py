@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import sqlite3
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,7 @@ from chouette.rules import HouseRules
 from db import open_ledger
 from db.codec import line_from_json, line_to_json
 from db.commands import play
-from db.engine import connect, dispose_all
+from db.engine import PAGE_SIZE, WRITE_CACHE_KB, connect, dispose_all
 from db.migrations import LATEST
 from db.values import Finished
 from tests.dump import Dump, dump
@@ -162,6 +163,31 @@ def test_sqlite_runs_in_wal_with_foreign_keys_and_a_busy_timeout(url):
         assert conn.execute(text("PRAGMA journal_mode")).scalar() == "wal"
         assert conn.execute(text("PRAGMA foreign_keys")).scalar() == 1
         assert conn.execute(text("PRAGMA busy_timeout")).scalar() == 30000
+        assert conn.execute(text("PRAGMA cache_size")).scalar() == -WRITE_CACHE_KB
+
+
+@pytest.mark.backends("sqlite")
+def test_a_new_sqlite_ledger_has_8_kib_pages_and_an_older_one_keeps_its_own(tmp_path):
+    """A new ledger's file is made with PAGE_SIZE pages; a ledger made with SQLite's 4 KiB
+    pages keeps them, migrated and written to (a page size changes only by rewriting the
+    file, which chouette never does)."""
+    fresh = tmp_path / "fresh.sqlite"
+    connect(f"sqlite:///{fresh}")
+    old = tmp_path / "old.sqlite"
+    shutil.copy(V3, old)
+    before = page_size(old)
+    with open_ledger(f"sqlite:///{old}", write=True, now=WHEN) as book:
+        book.put_settings({"note": "written"})
+    dispose_all()
+    assert (page_size(fresh), PAGE_SIZE, before, page_size(old)) == (8192, 8192, 4096, 4096)
+
+
+def page_size(file: Path) -> int:
+    conn = sqlite3.connect(file)
+    try:
+        return int(conn.execute("PRAGMA page_size").fetchone()[0])
+    finally:
+        conn.close()
 
 
 def test_a_fresh_ledger_is_stamped_with_the_latest_schema(url):
