@@ -874,7 +874,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     # An installed package has its bytecode compiled (pip does it); an editable checkout run
     # with PYTHONDONTWRITEBYTECODE would compile chouette's own modules on every start.
     subprocess.run(
-        [PYTHON, "-m", "compileall", "-q", "cli.py", "chouette", "db", "web", "bench"],
+        [PYTHON, "-m", "compileall", "-q", "cli.py", "chouette", "files", "db", "web", "bench"],
         check=True,
         cwd=ROOT,
         env={k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"},
