@@ -278,8 +278,8 @@ def run_command(chouette, command, folder: Path, step: int):
     return chouette(*command, code=None)
 
 
-@settings(max_examples=examples(6), deadline=None)
-@given(st.lists(st.sampled_from(COMMANDS), min_size=1, max_size=10), st.sampled_from(RULES))
+@settings(max_examples=examples(30), deadline=None)
+@given(st.lists(st.sampled_from(COMMANDS), min_size=1, max_size=14), st.sampled_from(RULES))
 # drawn at random, an answer to a beaver, a player sitting back in or one joining again
 # seldom succeeds (each needs the command before it): these run every time
 @example([("double", "bob"), ("beaver", "bob"), ("raccoon", "bob")], ())
@@ -367,7 +367,7 @@ CLUB_COMMANDS = [
 
 
 @pytest.mark.backends("sqlite")
-@settings(max_examples=examples(5), deadline=None)
+@settings(max_examples=examples(10), deadline=None)
 @given(st.lists(st.sampled_from(CLUB_COMMANDS), min_size=1, max_size=10))
 # drawn at random, a split, a withdrawn proxy or a player who joins and leaves seldom
 # succeeds (the line changes only between games): these run every time

@@ -20,7 +20,7 @@ from chouette.settlement import clears, settle
 from tests.examples import examples
 from tests.strategies import NAMES, candidates, extra_candidates, games
 
-LAWS = settings(max_examples=examples(100), deadline=None)
+LAWS = settings(max_examples=examples(150), deadline=None)
 
 
 def players_of(game):
