@@ -36,12 +36,6 @@ from typing import TYPE_CHECKING, Annotated, Any, NamedTuple, NoReturn, cast, ge
 
 STARTED = time.time()  # when the command was given, before the imports below take their time
 
-# pydantic (under SQLModel, and Typer's file parameters) looks for plugins the first time it
-# builds a validator, reading every installed package's entry points: a tenth of a second of
-# every command that opens the ledger to write. chouette uses no pydantic plugin; a user who
-# wants one sets the variable themselves.
-os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
-
 import typer  # noqa: E402
 from typer.core import TyperCommand, TyperGroup  # noqa: E402
 
