@@ -50,7 +50,8 @@ from db.urls import where as where
 _engines: dict[tuple[str, bool], Engine] = {}
 #: SQLite: the page size of a new ledger's file (SQLite's default is 4 KiB), set before its
 #: first page is written (a ledger made before keeps the pages it has). A game row is about
-#: 400 bytes: twice as many to a page make an import of many games a sixth cheaper.
+#: 400 bytes: twice as many to a page, with the cache below, take a sixth off SQLite's
+#: share of an import of many games (README, performance).
 PAGE_SIZE = 8192
 #: SQLite: the page cache of a connection that writes, in KiB (SQLite's default is 2,000).
 #: A command fills it only as far as it reads and writes: an import of many games then

@@ -317,10 +317,11 @@ def _csv_record(line: int, header: list[_Column], row: list[str]) -> dict[str, A
 def _game(
     index: int, line: int, record: Mapping[str, Any], same: Callable[[str, str], str]
 ) -> EngineGame:
-    """One record, checked field by field (a plain, valid record in one pass). Its names
-    and words are the copies ``same`` keeps (``dict.setdefault``) and :data:`_WORDS`: a
-    hundred thousand games then hold a handful of strings, not half a million, and the
-    import keeps them (pickled once each) while it checks the file."""
+    """One record, checked field by field (a plain, valid record in one pass). A plain
+    record's names and words are the copies ``same`` keeps (``dict.setdefault``) and
+    :data:`_WORDS`: a hundred thousand such games hold a handful of strings, not half a
+    million, and the import keeps them while it checks the file pickled once a batch, not
+    once a game. (A record with more fields is read by :func:`_checked_game`, as given.)"""
     if record.keys() == _REQUIRED_SET:
         session, game, winner, loser = (
             record["session"],
