@@ -176,8 +176,9 @@ def test_an_export_without_a_sessions_night_restores_the_night_its_start_implies
     chouette, tmp_path, real_export
 ):
     """An export made before club nights has no ``night``: the restore gives the session the
-    night of its start's local date, as the migration did, and the chain still fits when
-    that is the night it had (here: the very original comes back)."""
+    night of its start's local date, as the migration did (the chain leaves the night out:
+    it groups sessions and books nothing). Here that is the night it had: the very original
+    comes back."""
     at = number_of(real_export, "session") - 1
     session = json.loads(real_export[at])
     del session["night"]
@@ -209,13 +210,30 @@ def test_a_mutated_export_is_refused_cleanly_or_restored_exactly(
         return
     again = where / "again.jsonl"
     chouette("--db", str(where / "copy.db"), "export", str(again))
-    kept = [t for t in changed if t.strip()][1:]
-    original = real_export[1:]
+    kept = [implied_night(t, real_export) for t in changed if t.strip()][1:]
     written = again.read_text("utf-8").splitlines()[1:]
     if not any('"kind": "chain"' in t for t in kept):  # an export without its chain (one
         written = [t for t in written if '"kind": "chain"' not in t]  # made before: chained now)
-        original = [t for t in original if '"kind": "chain"' not in t]
     # the same lines (the heading says when; lines swapped where order means nothing are
-    # written back in the export's order); or, where the change left out a key an older
-    # export did not have (a session's night), filled in as it implies: the very original
-    assert sorted(written) in (sorted(kept), sorted(original))
+    # written back in the export's order)
+    assert sorted(written) == sorted(kept)
+
+
+def implied_night(text: str, original: list[str]) -> str:
+    """A session line whose night was left out (or null), as the restore fills it in: the
+    night of the session's start, which for the real export is its own night (see the test
+    above). Any other line as it is."""
+    try:
+        item = json.loads(text)
+    except ValueError:
+        return text
+    if not isinstance(item, dict) or item.get("kind") != "session" or item.get("night"):
+        return text
+    for line in original:
+        session = json.loads(line)
+        if session.get("kind") == "session" and {**session, "night": None} == {
+            **item,
+            "night": None,
+        }:
+            return line
+    return text
