@@ -145,3 +145,22 @@ def test_the_quick_way_knows_the_schema_the_orm_writes():
 
     assert SCHEMA == LATEST
     assert set(TABLES) == set(SQLModel.metadata.tables)
+
+
+def test_the_tests_run_every_command_through_the_one_click_command(chouette, monkeypatch):
+    """The tests' CliRunner takes chouette's Click command made once (tests/conftest.py),
+    as the CLI does, rather than making it anew for every command (which cost a third of
+    the suite): should Typer stop asking ``typer.testing._get_command`` for it, this says so."""
+    import cli
+
+    made = cli.get_command_once()
+    asked: list[object] = []
+
+    def once() -> object:
+        asked.append(made)
+        return made
+
+    monkeypatch.setattr(cli, "get_command_once", once)
+    chouette("--help")
+    chouette("new", "friday", "ann", "bob", "cat")
+    assert asked == [made, made]
