@@ -31,7 +31,7 @@ from chouette.session import SessionInfo
 from chouette.stop import check_not_ended
 from db.codec import iso, line_to_json
 from db.ledger import Ledger
-from db.values import Finished, KeylessGame, SourceFile
+from db.values import KeylessGame, SourceFile, Won
 from files.engine import BATCH, Checked
 
 _sha256 = hashlib.sha256
@@ -231,13 +231,16 @@ def _source(game: EngineGame, sha: str) -> tuple[str, int]:
 
 
 class _Writer:
-    """Books batches of fresh games through the ledger's one writer of booked games."""
+    """Books batches of fresh games through the ledger's writer of an import's games
+    (:meth:`Ledger.book_won`): each game's row, its result and the chain's digest of it made
+    here, once."""
 
     def __init__(self, book: Ledger, info: SessionInfo, summary: ImportSummary) -> None:
         self.book, self.info, self.summary = book, info, summary
         self.number = book.next_number(info)
         self.pairs: dict[tuple[str, str], _Pair] = {}
-        self.quoted: dict[str, str] = {}  # results and ends as canonical JSON writes them
+        #: results, ends and files' SHA-256 as canonical JSON writes them
+        self.quoted: dict[str, str] = {}
         self.at = _quoted(iso(book.now))
 
     def write(self, fresh: list[Fresh]) -> None:
@@ -245,7 +248,8 @@ class _Writer:
             return
         info, number, now, at = self.info, self.number, self.book.now, self.at
         pairs, quoted = self.pairs, self.quoted
-        games: list[Finished] = []
+        games: list[Won] = []
+        add = games.append
         for game, winner, loser, sha, index in fresh:
             pair = pairs.get((winner, loser))
             if pair is None:
@@ -266,6 +270,7 @@ class _Writer:
             result = quoted.get(game.result) or quoted.setdefault(game.result, _quoted(game.result))
             end = quoted.get(game.end) or quoted.setdefault(game.end, _quoted(game.end))
             keyed = "" if game.key is None else f'"key":{_quoted(game.key)},'
+            source = quoted.get(sha) or quoted.setdefault(sha, _quoted(sha))
             digest = _sha256(
                 (
                     f'{{"bookings":[{{"cents":{cents},"player":{w},"points":{won}}},'
@@ -275,34 +280,28 @@ class _Writer:
                     f'"winner":{w}}},'
                     f'"ended_at":{at},{keyed}'
                     f'"kind":"game","line":{pair.line_text},"number":{number},"over":true,'
-                    f'"source":[{_quoted(sha)},{index}],"started_at":{at},"type":"engine"}}'
+                    f'"source":[{source},{index}],"started_at":{at},"type":"engine"}}'
                 ).encode()
             ).hexdigest()
-            games.append(
-                Finished(
-                    info.id,
+            add(
+                Won(
                     number,
-                    "engine",
-                    pair.line,
-                    {winner: won, loser: -won},
-                    {winner: cents, loser: -cents},
-                    now,
-                    now,
-                    None,
-                    (),
-                    None,
-                    _NONE,
+                    pair.stored,
+                    winner,
+                    loser,
+                    won,
+                    cents,
                     detail,
-                    (sha, index),
+                    sha,
+                    index,
                     game.key,
-                    None,
                     digest,
                 )
-            )  # fmt: skip (positional: a keyword call costs twice as much, once a game)
+            )  # positional: a keyword call costs twice as much, once a game
             pair.points += won
             pair.cents += cents
             number += 1
-        self.book.book_games(games)
+        self.book.book_won(info.id, now, games)
         points, cents_of = self.summary.points, self.summary.cents
         for (winner, loser), pair in pairs.items():  # each player's totals, once a batch
             points[winner] += pair.points
@@ -324,7 +323,7 @@ class _Writer:
             self.summary.cents.setdefault(player, 0)
         line = Line((winner, loser))
         return _Pair(
-            line,
+            line_to_json(line),
             canonical(json.loads(line_to_json(line))).decode(),  # as the export writes it
             _quoted(winner),
             _quoted(loser),
@@ -334,19 +333,17 @@ class _Writer:
 
 class _Pair:
     """What the games one player won from another share, for :class:`_Writer`: their line,
-    as stored and as canonical JSON, the two names as canonical JSON, the pair's stake, and
-    the points and money the games booked in this batch moved (to add to the summary)."""
+    as stored (``stored``) and as canonical JSON (``line_text``), the two names as canonical
+    JSON, the pair's stake, and the points and money the games booked in this batch moved
+    (to add to the summary)."""
 
-    __slots__ = ("cents", "line", "line_text", "loser", "points", "stake", "winner")
+    __slots__ = ("cents", "line_text", "loser", "points", "stake", "stored", "winner")
 
-    def __init__(self, line: Line, line_text: str, winner: str, loser: str, stake: Cents) -> None:
-        self.line, self.line_text, self.winner, self.loser = line, line_text, winner, loser
+    def __init__(self, stored: str, line_text: str, winner: str, loser: str, stake: Cents) -> None:
+        self.stored, self.line_text, self.winner, self.loser = stored, line_text, winner, loser
         self.stake = stake
         self.points = 0
         self.cents = 0
-
-
-_NONE: dict[str, int] = {}  # an engine game has no pair results
 
 
 def _quoted(text: str | None) -> str:

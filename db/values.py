@@ -70,6 +70,27 @@ class Finished(NamedTuple):
     digest: str | None = None
 
 
+class Won(NamedTuple):
+    """An engine game of an import to book: ``winner`` won ``points`` and ``cents`` from
+    ``loser``, so its two bookings sum to zero by their making (:meth:`Ledger.book_won
+    <db.ledger.Ledger.book_won>`). ``line`` is the pair's line as stored
+    (:func:`db.codec.line_to_json` of ``Line((winner, loser))``), ``detail`` the game's
+    result as stored, ``sha256`` and ``source_index`` the file it came from and its index
+    there, ``key`` its identity and ``digest`` the chain's digest of the game as written."""
+
+    number: int
+    line: str
+    winner: str
+    loser: str
+    points: int
+    cents: Cents
+    detail: str
+    sha256: str
+    source_index: int
+    key: str | None
+    digest: str
+
+
 class Paid(NamedTuple):
     """A payment between two players of a session (``id``: 0 until it is booked)."""
 

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from sqlalchemy import create_engine, inspect, text
+from sqlalchemy.exc import DBAPIError
 
 from chouette.errors import ChouetteError
 from chouette.game import Answer, Deal, Double, End
@@ -21,7 +22,7 @@ from db.codec import line_from_json, line_to_json
 from db.commands import play
 from db.engine import PAGE_SIZE, WRITE_CACHE_KB, connect, dispose_all
 from db.migrations import LATEST
-from db.values import Finished
+from db.values import Finished, Won
 from tests.dump import Dump, dump
 from tests.paths import DATA
 
@@ -164,6 +165,33 @@ def test_sqlite_runs_in_wal_with_foreign_keys_and_a_busy_timeout(url):
         assert conn.execute(text("PRAGMA foreign_keys")).scalar() == 1
         assert conn.execute(text("PRAGMA busy_timeout")).scalar() == 30000
         assert conn.execute(text("PRAGMA cache_size")).scalar() == -WRITE_CACHE_KB
+
+
+def test_a_streamed_read_gives_every_row_in_order_past_a_thousand(url):
+    """Reads that stream (the digests the chain keeps, ``ledger --all``) fetch rows a
+    thousand at a time: 2,500 games come back whole and in order."""
+    rules = HouseRules()
+    line = Line(("ann", "bob"))
+    with open_ledger(url, write=True, now=WHEN) as book:
+        info = book.create_session("friday", new_line(["ann", "bob"], rules), 100, rules)
+        digests = [f"{number:064x}" for number in range(1, 2501)]
+        book.book_won(
+            info.id,
+            WHEN,
+            [Won(number, line_to_json(line), "ann", "bob", 1, 100, "{}", "a" * 64, number, None,
+                 digest) for number, digest in enumerate(digests, 1)],
+        )  # fmt: skip
+        assert list(book.kept_digests(info)) == digests
+    with open_ledger(url, write=False, now=WHEN) as book:
+        assert list(book.kept_digests(book.session("friday"))) == digests
+        lines = list(book.reads.sheet(None))
+    assert [g.number for g in lines] == list(range(1, 2501))
+
+
+@pytest.mark.backends("sqlite")
+def test_a_streamed_read_the_database_refuses_comes_out_as_any_statement_s_error(url):
+    with open_ledger(url, write=True, now=WHEN) as book, pytest.raises(DBAPIError, match="nope"):
+        list(book.reads._stream("SELECT nope FROM game", ()))
 
 
 @pytest.mark.backends("sqlite")
