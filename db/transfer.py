@@ -45,7 +45,6 @@ from db.codec import (
     line_from_dict,
     line_to_dict,
 )
-from db.export_lines import read_line
 from db.ledger import Ledger
 from db.migrations import LATEST
 from db.values import Charged, Finished, Paid, SourceFile, StoredGame, StoredPlayer
@@ -246,6 +245,10 @@ def is_export(first_line: str) -> bool:
 
 def restore(book: Ledger, lines: Iterable[tuple[int, str]]) -> dict[str, int]:
     """Rebuild an exported ledger in this (empty) database; counts of what was restored."""
+    # the export's line models, loaded here: only a restore reads them (every command that
+    # writes loads this module, to seal its sessions' chains)
+    from db.export_lines import read_line
+
     if book.all_sessions():
         raise ChouetteError("an export is imported into an empty database only")
     sessions: dict[str, SessionInfo] = {}

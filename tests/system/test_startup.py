@@ -35,6 +35,12 @@ run()
 
 def loaded(*args: str, env: dict[str, str] | None = None) -> tuple[set[str], str]:
     """The top-level packages ``chouette ARGS`` imported, and what it printed."""
+    modules, out = loaded_modules(*args, env=env)
+    return {m.split(".")[0] for m in modules}, out
+
+
+def loaded_modules(*args: str, env: dict[str, str] | None = None) -> tuple[set[str], str]:
+    """Every module ``chouette ARGS`` imported, and what it printed."""
     done = subprocess.run(
         [sys.executable, "-c", PROGRAM, *args],
         capture_output=True,
@@ -43,8 +49,7 @@ def loaded(*args: str, env: dict[str, str] | None = None) -> tuple[set[str], str
         cwd=ROOT,
         timeout=120,  # a hang guard
     )
-    modules = json.loads(done.stderr.strip().splitlines()[-1])
-    return {m.split(".")[0] for m in modules}, done.stdout
+    return set(json.loads(done.stderr.strip().splitlines()[-1])), done.stdout
 
 
 def completion(words: str, ledger: Path) -> dict[str, str]:
@@ -120,6 +125,20 @@ def test_a_command_that_writes_loads_the_orm(evening):
     modules, out = loaded("--db", str(evening), "take", "cat")
     assert out.startswith("Game 2: cat takes.")
     assert modules >= {"sqlalchemy", "sqlmodel"}
+
+
+def test_a_command_that_writes_loads_the_export_lines_models_only_to_restore(evening, tmp_path):
+    """Every command that writes seals its sessions' chains with db/transfer.py, whose export
+    reader's pydantic models (db/export_lines.py) only a restore needs."""
+    modules, out = loaded_modules("--db", str(evening), "take", "cat")
+    assert out.startswith("Game 2: cat takes.")
+    assert "db.transfer" in modules
+    assert "db.export_lines" not in modules
+    export = tmp_path / "friday.jsonl"
+    loaded_modules("--db", str(evening), "export", str(export))
+    modules, out = loaded_modules("--db", str(tmp_path / "new.db"), "import", str(export))
+    assert out.startswith("Restored 2 sessions")
+    assert "db.export_lines" in modules
 
 
 def test_a_ledger_of_an_older_schema_is_read_the_orms_way(evening):
