@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from json.encoder import encode_basestring
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
+
+from sqlalchemy.exc import IntegrityError
 
 from chouette.chain import canonical
 from chouette.engines import EngineGame
@@ -80,9 +82,8 @@ def import_file(
         return summary
     if checked.format == "bgf":  # BGBlitz writes a space in a name as '_'
         names = bgblitz_names(checked.players, names, info.line.order)
-    games = (game for batch in checked.batches() for game in batch)
     try:
-        booked = _book_games(book, info, checked.sha256, games, names, summary)
+        booked = _book_games(book, info, checked.sha256, checked.batches(), names, summary)
     except EngineFileError as err:
         raise EngineFileError(f"{path.name}: {err}") from None
     book.journal(
@@ -116,41 +117,39 @@ def _book_games(
     book: Ledger,
     info: SessionInfo,
     sha: str,
-    games: Iterable[EngineGame],
+    batches: Iterable[list[EngineGame]],
     names: Mapping[str, str],
     summary: ImportSummary,
 ) -> int:
-    player = _players(names, set(info.line.order), info)
+    player = _Players(names, set(info.line.order), info)
     seen = _Seen(book, sha)
     writer = _Writer(book, info, summary)
-
-    def mapped() -> Iterator[Mapped]:
-        for game in games:
-            winner = player(game.winner, game)
-            loser = player(game.loser, game)
-            if winner == loser:
-                raise EngineFileError(f"{_where(game)}: {winner} would play against themselves")
-            if game.warnings:
-                summary.warnings += game.warnings
-            played = game.played
-            if played is None:
-                yield Mapped(game, winner, loser)
-                continue
-            # the identity of what was played, the players as the session names them; the
-            # reader's own key still finds a game an older chouette booked from this format
-            seats = (winner, loser) if played.winner == 0 else (loser, winner)
-            yield Mapped(game._replace(key=played_key(played, seats)), winner, loser, game.key)
-
-    items = mapped()
+    mapped: Iterator[list[Mapped]] = (_mapped(batch, player, summary) for batch in batches)
     if book.any_game_without_key():
-        items = _Legacy(book, summary).unbooked(items)
-    batch: list[Mapped] = []
-    for item in items:
-        batch.append(item)
-        if len(batch) >= BATCH:
-            writer.write(seen.fresh(batch, summary))
-            batch = []
-    writer.write(seen.fresh(batch, summary))
+        legacy = _Legacy(book, summary)
+        mapped = _rebatched(legacy.unbooked(item for batch in mapped for item in batch))
+    hopeful = True  # no game of the file is booked already, till one is
+    for batch in mapped:
+        if not batch:
+            continue
+        if hopeful and all(item.also is None for item in batch):
+            # Most games of a file are new: each batch is booked as though none of its games
+            # were in the ledger, and the ledger's unique index on a game's identity says
+            # otherwise if one is. Then that batch is taken back, and this and every later
+            # batch asks the ledger first. (A game read from gnubg or XG has a second
+            # identity, the one an older chouette stored, which no index holds: asked.)
+            fresh = seen.fresh(batch, ask=False)
+            try:
+                with book.savepoint():
+                    writer.write(fresh.games)
+            except IntegrityError:
+                hopeful = False
+            else:
+                seen.take(fresh, summary)
+                continue
+        fresh = seen.fresh(batch)
+        writer.write(fresh.games)
+        seen.take(fresh, summary)
     for source, count in seen.elsewhere.items():
         found = book.source_file(source)
         where = (
@@ -170,28 +169,65 @@ def plural_games(count: int) -> str:
     return f"{count} game" if count == 1 else f"{count} games"
 
 
-def _players(
-    names: Mapping[str, str], seated: set[str], info: SessionInfo
-) -> Callable[[str, EngineGame], str]:
-    """The session's player for an engine's name in ``game`` (each name checked once)."""
-    known: dict[str, str] = {}
+class _Players:
+    """The session's player for an engine's name (each name checked once, then kept in
+    ``known``)."""
 
-    def player(name: str, game: EngineGame) -> str:
-        found = known.get(name)
+    def __init__(self, names: Mapping[str, str], seated: set[str], info: SessionInfo) -> None:
+        self.names, self.seated, self.info = names, seated, info
+        self.known: dict[str, str] = {}
+
+    def __call__(self, name: str, game: EngineGame) -> str:
+        found = self.known.get(name)
         if found is not None:
             return found
-        mapped = names.get(name, name)
+        mapped = self.names.get(name, name)
         try:
             mapped = check_name(mapped)
         except ChouetteError as err:
             raise EngineFileError(f"{_where(game)}: {err}") from None
-        if mapped not in seated:
+        if mapped not in self.seated:
             hint = f" (map it with --as '{name}=PLAYER')" if mapped == name else ""
-            raise EngineFileError(f"{_where(game)}: {mapped} is not seated in {info.name}{hint}")
-        known[name] = mapped
+            raise EngineFileError(
+                f"{_where(game)}: {mapped} is not seated in {self.info.name}{hint}"
+            )
+        self.known[name] = mapped
         return mapped
 
-    return player
+
+def _mapped(batch: list[EngineGame], player: _Players, summary: ImportSummary) -> list[Mapped]:
+    """A batch's games, each with its winner and loser as the session's players and its key
+    the identity of what was played (where the file says what was)."""
+    known = player.known  # (a name met before: no call, once a game)
+    mapped: list[Mapped] = []
+    add = mapped.append
+    for game in batch:
+        winner = known.get(game.winner) or player(game.winner, game)
+        loser = known.get(game.loser) or player(game.loser, game)
+        if winner == loser:
+            raise EngineFileError(f"{_where(game)}: {winner} would play against themselves")
+        if game.warnings:
+            summary.warnings += game.warnings
+        played = game.played
+        if played is None:
+            add(Mapped(game, winner, loser))
+            continue
+        # the identity of what was played, the players as the session names them; the
+        # reader's own key still finds a game an older chouette booked from this format
+        seats = (winner, loser) if played.winner == 0 else (loser, winner)
+        add(Mapped(game._replace(key=played_key(played, seats)), winner, loser, game.key))
+    return mapped
+
+
+def _rebatched(items: Iterable[Mapped]) -> Iterator[list[Mapped]]:
+    """``items`` in batches of :data:`~files.engine.BATCH`."""
+    batch: list[Mapped] = []
+    for item in items:
+        batch.append(item)
+        if len(batch) >= BATCH:
+            yield batch
+            batch = []
+    yield batch
 
 
 def _where(game: EngineGame) -> str:
@@ -222,6 +258,17 @@ class Fresh(NamedTuple):
     source_index: int
 
 
+class _Batch(NamedTuple):
+    """What :meth:`_Seen.fresh` found in a batch: the games to book, how many it skips as
+    booked already, the sources of other files it cites (each booked once per file) and the
+    games it skips as booked from another file, by that file's SHA-256."""
+
+    games: list[Fresh]
+    skipped: int
+    cited: set[tuple[str, int]]
+    elsewhere: dict[str, int]
+
+
 def _source(game: EngineGame, sha: str) -> tuple[str, int]:
     """Where a game came from: the source a neutral record names, else this file and index."""
     source = game.source
@@ -248,6 +295,7 @@ class _Writer:
             return
         info, number, now, at = self.info, self.number, self.book.now, self.at
         pairs, quoted = self.pairs, self.quoted
+        paired = len(pairs)  # the pairs of earlier batches
         games: list[Won] = []
         add = games.append
         for game, winner, loser, sha, index in fresh:
@@ -301,13 +349,22 @@ class _Writer:
             pair.points += won
             pair.cents += cents
             number += 1
-        self.book.book_won(info.id, now, games)
+        try:
+            self.book.book_won(info.id, now, games)
+        except BaseException:  # refused: nothing of the batch counts (an import may go on)
+            for key in list(pairs)[paired:]:  # nor its new pairs
+                del pairs[key]
+            for pair in pairs.values():
+                pair.points = pair.cents = 0
+            raise
         points, cents_of = self.summary.points, self.summary.cents
         for (winner, loser), pair in pairs.items():  # each player's totals, once a batch
-            points[winner] += pair.points
-            points[loser] -= pair.points
-            cents_of[winner] += pair.cents
-            cents_of[loser] -= pair.cents
+            # each player in the summary from the first game booked they play (in the
+            # order the file first names them: the pairs' order)
+            points[winner] = points.get(winner, 0) + pair.points
+            points[loser] = points.get(loser, 0) - pair.points
+            cents_of[winner] = cents_of.get(winner, 0) + pair.cents
+            cents_of[loser] = cents_of.get(loser, 0) - pair.cents
             pair.points = pair.cents = 0
         if self.summary.first_game is None:
             self.summary.first_game = self.number
@@ -316,11 +373,7 @@ class _Writer:
         self.summary.booked += len(fresh)
 
     def _pair(self, winner: str, loser: str) -> _Pair:
-        """What the games ``winner`` won from ``loser`` share; each player in the summary
-        from the first game they play (its order: as the file first names them)."""
-        for player in (winner, loser):
-            self.summary.points.setdefault(player, 0)
-            self.summary.cents.setdefault(player, 0)
+        """What the games ``winner`` won from ``loser`` share."""
         line = Line((winner, loser))
         return _Pair(
             line_to_json(line),
@@ -367,42 +420,56 @@ class _Seen:
         #: The games skipped as booked already from another file, by that file's SHA-256.
         self.elsewhere: dict[str, int] = {}
 
-    def fresh(self, batch: list[Mapped], summary: ImportSummary) -> list[Fresh]:
-        """The games of ``batch`` to book, each with its source (the others are counted as
-        already in the ledger). Earlier batches of this file are in the ledger already, so
-        one query per batch finds a game the file holds twice."""
+    def fresh(self, batch: list[Mapped], *, ask: bool = True) -> _Batch:
+        """The games of ``batch`` to book, each with its source, and what is skipped as
+        booked already (:meth:`take` notes it once they are booked). Earlier batches of this
+        file are in the ledger already, so one query per batch finds a game the file holds
+        twice. ``ask=False``: not asking the ledger which of the games' identities it holds
+        (the caller books the batch so that the ledger's index refuses it if one is)."""
         sha = self.file_sha
-        keys = {k for m in batch for k in (m.game.key, m.also) if k is not None}
-        known = self.book.known_keys(keys)
+        if ask:
+            keys = {m.game.key for m in batch}
+            keys.update([m.also for m in batch if m.also is not None])
+            keys.discard(None)
+            known = self.book.known_keys(cast("set[str]", keys))
+        else:
+            known = {}
         cited = any(m.game.source is not None for m in batch) or self._known(sha)
-        items = [
-            Fresh(m.game, m.winner, m.loser, sha, m.game.position)
-            if m.game.source is None  # (most games: no call to _source, once a game)
-            else Fresh(m.game, m.winner, m.loser, *_source(m.game, sha))
-            for m in batch
-        ]
-        booked = self._booked({(f.sha256, f.source_index) for f in items}) if cited else set()
-        keep = []
-        for item, also in zip(items, (m.also for m in batch), strict=True):
-            key = item.game.key
+        sources = [_source(m.game, sha) for m in batch] if cited else []
+        booked = self._booked(set(sources)) if cited else set()
+        keep: list[Fresh] = []
+        add = keep.append
+        cited_now: set[tuple[str, int]] = set()
+        elsewhere: dict[str, int] = {}
+        for i, (game, winner, loser, also) in enumerate(batch):
+            key = game.key
             if key is not None:
                 found = key if key in known else also if also in known else None
                 if found is not None:
                     first = known[found]
                     if first is not None and first != sha:  # the same game from another file
-                        self.elsewhere[first] = self.elsewhere.get(first, 0) + 1
+                        elsewhere[first] = elsewhere.get(first, 0) + 1
                     continue
                 known[key] = sha
-            source = (item.sha256, item.source_index)
+            if not cited:  # (most games: this file and its index, once a game)
+                add(Fresh(game, winner, loser, sha, game.position))
+                continue
+            source = sources[i]
             if source in booked:
                 continue
-            if item.sha256 != sha:  # a source a neutral record cites: once per file
-                if source in self.cited:
+            if source[0] != sha:  # a source a neutral record cites: once per file
+                if source in self.cited or source in cited_now:
                     continue
-                self.cited.add(source)
-            keep.append(item)
-        summary.skipped += len(items) - len(keep)
-        return keep
+                cited_now.add(source)
+            add(Fresh(game, winner, loser, *source))
+        return _Batch(keep, len(batch) - len(keep), cited_now, elsewhere)
+
+    def take(self, fresh: _Batch, summary: ImportSummary) -> None:
+        """A batch's fresh games are booked: what it skipped, and the sources it cited."""
+        self.cited |= fresh.cited
+        for source, count in fresh.elsewhere.items():
+            self.elsewhere[source] = self.elsewhere.get(source, 0) + count
+        summary.skipped += fresh.skipped
 
     def _known(self, source: str) -> bool:
         """Whether the ledger holds any game of ``source`` (asked once per source)."""

@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import importlib
 import json
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
@@ -569,6 +570,13 @@ class Ledger:
         for winner, loser, points, cents in pairs.values():
             moves += [(session_id, winner, points, cents), (session_id, loser, -points, -cents)]
         self._write_bookings(bookings, BOOKING_COLUMNS, moves)
+
+    @contextmanager
+    def savepoint(self) -> Iterator[None]:
+        """What is written inside, taken back whole if it raises; the rest of this
+        transaction stands (a SAVEPOINT)."""
+        with self._db.begin_nested():
+            yield
 
     def book_payments(self, payments: Sequence[Paid]) -> list[int]:
         """Payments between players, each booked so the debt it pays disappears. Returns
