@@ -63,6 +63,7 @@ if TYPE_CHECKING:
     from chouette.session import SessionInfo
     from chouette.settlement import Settlement
     from db import Ledger
+    from db.names import Run
     from db.reads import Reads
     from db.values import Played
 
@@ -455,9 +456,22 @@ def current(book: "Ledger | Reads", ctx: typer.Context, *, lock: bool = False) -
 def seated(opts: Options) -> list[str]:
     """The line of the session the options name; none when there is no such ledger or session
     (for completion, which never complains)."""
+    from db.names import line_order
+
+    return names_in(opts, lambda run: line_order(run, session_named(opts)))
+
+
+def names_in(opts: Options, names: "Callable[[Run], Iterable[str]]") -> list[str]:
+    """The ``names`` the ledger the options name holds (:mod:`db.names`; none if it cannot
+    be read: completion never fails), on an SQLite ledger with nothing but ``sqlite3``
+    loaded: a Tab answers at once."""
+    from db.locks import lock_timeout_ms
+    from db.reading import open_names
+
     try:
-        with reads_for(opts) as book:
-            return list(book.session(session_named(opts)).line.order)
+        lock_timeout_ms()
+        with open_names(ledger_url(opts), now=clock()) as run:
+            return list(names(run))
     except ChouetteError:
         return []
 
@@ -500,28 +514,27 @@ def quoted_bash() -> None:
 
 
 def completed(
-    ctx: typer.Context, incomplete: str, names: "Callable[[Reads], Iterable[str]]"
+    ctx: typer.Context, incomplete: str, names: "Callable[[Run], Iterable[str]]"
 ) -> list[str]:
-    """The ``names`` the ledger holds that start with what was typed (none if it cannot be
-    read: completion never fails)."""
-    try:
-        with reads_for(Options(ctx.find_root().params.get("db"), None)) as book:
-            found = list(names(book))
-    except ChouetteError:
-        return []
+    """The ``names`` the ledger holds that start with what was typed."""
+    found = names_in(Options(ctx.find_root().params.get("db"), None), names)
     return [n for n in found if n.startswith(incomplete)]
 
 
 def complete_session(ctx: typer.Context, incomplete: str) -> list[str]:
     """Shell completion of a session's name (``--session``, ``--like``, ``sessions
     --rename``): the ledger's sessions whose names start with what was typed."""
-    return completed(ctx, incomplete, lambda book: book.session_names())
+    from db.names import session_names
+
+    return completed(ctx, incomplete, session_names)
 
 
 def complete_night(ctx: typer.Context, incomplete: str) -> list[str]:
     """Shell completion of a club night's name (``night NAME``, ``settle --night``, ``new
     --night``): the ledger's nights that start with what was typed, the newest first."""
-    return completed(ctx, incomplete, lambda book: [n for n, _ in reversed(book.nights())])
+    from db.names import nights
+
+    return completed(ctx, incomplete, lambda run: [n for n, _ in reversed(nights(run))])
 
 
 NUMBER = re.compile(r"^[+-]?\d+(\.\d\d)?( → [+-]?\d+)?$")

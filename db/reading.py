@@ -24,13 +24,16 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from chouette.errors import ChouetteError
 from db.locks import lock_timeout_ms
-from db.reads import Reads
 from db.urls import sqlite_file
+
+if TYPE_CHECKING:  # the reports' reads load with the house rules: a Tab needs neither
+    from db.names import Run
+    from db.reads import Reads
 
 SCHEMA = 14
 TABLES = (
@@ -66,6 +69,26 @@ def open_reads(url: str, *, now: datetime) -> Iterator[Reads]:
     """The reports' reads of the ledger at ``url``, in one read transaction (``now``: the
     time of the command, for the ORM's way). Database trouble comes out as a
     :class:`~chouette.errors.ChouetteError`, as from :func:`db.open_ledger`."""
+    from db.reads import Reads
+
+    with _quick(url, now=now) as found:
+        yield found if isinstance(found, Reads) else Reads(found, dialect="sqlite")
+
+
+@contextmanager
+def open_names(url: str, *, now: datetime) -> Iterator[Run]:
+    """The statements of one read transaction of the ledger at ``url``, for the names a Tab
+    of shell completion offers (:mod:`db.names`): on an SQLite ledger, nothing but
+    :mod:`sqlite3` loaded. Database trouble comes out as in :func:`open_reads`."""
+    with _quick(url, now=now) as found:
+        yield found if callable(found) else found.statements
+
+
+@contextmanager
+def _quick(url: str, *, now: datetime) -> Iterator[Reads | Run]:
+    """The driver's ``execute`` on a read transaction of the SQLite ledger at ``url``, its
+    errors said as the ORM's way says them; or, where the ORM's way must look, the reads of
+    a ledger opened that way."""
     conn = _connect(url)
     if conn is None:
         from db import open_ledger
@@ -74,7 +97,7 @@ def open_reads(url: str, *, now: datetime) -> Iterator[Reads]:
             yield book.reads
         return
     try:
-        yield Reads(conn.execute, dialect="sqlite")
+        yield conn.execute
     except (sqlite3.Error, OverflowError, UnicodeEncodeError) as err:
         raise _refusal(err, url) from None
     finally:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from chouette.amend import Correction
@@ -40,22 +40,13 @@ from db.codec import (
     line_from_json,
     rules_from_json,
 )
+from db.names import Run, moment
+from db.names import current_name as current_name_of
+from db.names import nights as nights_of
+from db.names import session_names as session_names_of
 from db.values import GameView
 
-#: ``run(sql, params)``: the rows of one statement (``?`` marks a parameter).
-Run = Callable[[str, Sequence[Any]], Iterable[Sequence[Any]]]
-
-CURRENT = "current_session"
 SESSION_COLUMNS = "id, name, stake_cents, rules, line, created_at, night"
-
-
-def moment(value: Any) -> datetime:
-    """A stored time as aware UTC: SQLite hands the driver its text, PostgreSQL a datetime."""
-    if isinstance(value, str):
-        value = datetime.fromisoformat(value)
-    if not isinstance(value, datetime):
-        raise TypeError(f"a stored time is not a time: {value!r}")
-    return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
 
 
 def runner(
@@ -87,6 +78,11 @@ class Reads:
         self._stream = stream or run
         self.dialect = dialect
 
+    @property
+    def statements(self) -> Run:
+        """What runs these reads' statements (:mod:`db.names` takes it)."""
+        return self._run
+
     def _first(self, sql: str, params: Sequence[Any] = ()) -> Sequence[Any] | None:
         for row in self._run(sql, params):
             return row
@@ -99,8 +95,7 @@ class Reads:
 
     def current_name(self) -> str | None:
         """The session used last."""
-        row = self._first('SELECT value FROM setting WHERE "key" = ?', (CURRENT,))
-        return None if row is None else str(row[0])
+        return current_name_of(self._run)
 
     def session(self, name: str | None, *, lock: bool = False) -> SessionInfo:
         """The named session, or the one used last. ``lock``: hold it for this transaction."""
@@ -130,7 +125,7 @@ class Reads:
 
     def session_names(self) -> list[str]:
         """Every session's name, in the order they were started."""
-        return [str(r[0]) for r in self._all("SELECT name FROM session ORDER BY id")]
+        return session_names_of(self._run)
 
     def all_sessions(self) -> list[SessionInfo]:
         """Every session, in the order they were started."""
@@ -211,8 +206,7 @@ class Reads:
 
     def nights(self) -> list[tuple[str, datetime]]:
         """Every night, with when its first session began, in that order."""
-        rows = self._all("SELECT night, min(created_at) FROM session GROUP BY night")
-        return sorted(((str(n), moment(m)) for n, m in rows), key=lambda r: (r[1], r[0]))
+        return nights_of(self._run)
 
     def night_balances(self, local: Callable[[datetime], datetime]) -> list[Night]:
         """Every night in the order they began (on the local ``day`` of its first session),

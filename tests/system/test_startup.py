@@ -88,6 +88,15 @@ def test_completing_a_players_name_loads_no_database_library_but_sqlite3(evening
     assert not modules & (ORM | PYDANTIC)
 
 
+def test_a_tab_loads_neither_the_reports_reads_nor_the_games_model(evening):
+    """A Tab reads names with plain SQL (db/names.py): the reports' reads (db/reads.py) and
+    what they build sessions and games with are some seventy dataclasses, a third of a Tab."""
+    for words, answer in (("chouette take ", ["ann", "cat", "bob"]), ("chouette night ", None)):
+        modules, out = loaded_modules(env=completion(words, evening))
+        assert answer is None or out.split() == answer
+        assert not modules & {"db.reads", "chouette.game", "chouette.report", "chouette.card"}
+
+
 def test_completing_a_sessions_name_loads_no_database_library_but_sqlite3(evening):
     modules, out = loaded(env=completion("chouette --session ", evening))
     assert out.split() == ["friday", "saturday"]

@@ -1,0 +1,57 @@
+"""The names a Tab of shell completion offers: the sessions, the current session, a session's
+players in the order of its line, the club nights. Plain SQL through a ``run`` callable (the
+driver's own ``execute``, or :class:`db.reads.Reads`' runner), and nothing else loaded: a
+Tab answers at once, while :mod:`db.reads` builds whole sessions with their house rules
+(seventy dataclasses to load, a third of a Tab). :class:`~db.reads.Reads` answers the same
+questions with these functions.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+#: ``run(sql, params)``: the rows of one statement (``?`` marks a parameter).
+Run = Callable[[str, Sequence[Any]], Iterable[Sequence[Any]]]
+
+CURRENT = "current_session"
+
+
+def moment(value: Any) -> datetime:
+    """A stored time as aware UTC: SQLite hands the driver its text, PostgreSQL a datetime."""
+    if isinstance(value, str):
+        value = datetime.fromisoformat(value)
+    if not isinstance(value, datetime):
+        raise TypeError(f"a stored time is not a time: {value!r}")
+    return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+def current_name(run: Run) -> str | None:
+    """The session used last."""
+    for (name,) in run('SELECT value FROM setting WHERE "key" = ?', (CURRENT,)):
+        return str(name)
+    return None
+
+
+def session_names(run: Run) -> list[str]:
+    """Every session's name, in the order they were started."""
+    return [str(r[0]) for r in run("SELECT name FROM session ORDER BY id", ())]
+
+
+def nights(run: Run) -> list[tuple[str, datetime]]:
+    """Every night, with when its first session began, in that order."""
+    rows = run("SELECT night, min(created_at) FROM session GROUP BY night", ())
+    return sorted(((str(n), moment(m)) for n, m in rows), key=lambda r: (r[1], r[0]))
+
+
+def line_order(run: Run, name: str | None) -> list[str]:
+    """The players of the named session's line (or the current session's), in its order as
+    stored (:func:`db.codec.line_to_json`); none where there is no such session."""
+    name = current_name(run) if name is None else name
+    if name is None or "\x00" in name:
+        return []
+    for (line,) in run("SELECT line FROM session WHERE name = ?", (name,)):
+        return [str(player) for player in json.loads(line)["order"]]
+    return []
