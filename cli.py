@@ -171,7 +171,28 @@ def text_first(params: Sequence[Any]) -> None:
 
 class Commands(TyperGroup):
     """The app's commands; a command that meets data it cannot read says whether the ledger
-    is damaged (and so not a bug of chouette's)."""
+    is damaged (and so not a bug of chouette's).
+
+    Made by :func:`get_command_once`, each command is made from its function when it is
+    first asked for (``pending``), not all fifty-odd as the program starts: a command, or a
+    Tab, makes the one it runs (making them all was a quarter of a Tab's time)."""
+
+    pending: dict[str, Any] = {}  # noqa: RUF012 (each group made lazily has its own)
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        return [*self.pending, *(n for n in self.commands if n not in self.pending)]
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        info = self.pending.get(cmd_name)
+        if info is not None and cmd_name not in self.commands:
+            from typer.main import get_command_from_info
+
+            self.commands[cmd_name] = get_command_from_info(
+                info,
+                pretty_exceptions_short=app.pretty_exceptions_short,
+                rich_markup_mode=app.rich_markup_mode,
+            )
+        return super().get_command(ctx, cmd_name)
 
     def get_params(self, ctx: Any) -> list[Any]:
         params = super().get_params(ctx)
@@ -4543,12 +4564,24 @@ def command_names() -> list[str]:
 
 
 def get_command_once() -> Any:
-    """The app's Click command, made once for this process."""
-    from typer.main import get_command
+    """The app's Click command, made once for this process: the group and its options now,
+    each command when it is first asked for (:class:`Commands`)."""
+    from typer.main import get_command, get_command_name
 
     global _command
     if _command is None:
-        _command = get_command(app)
+        infos = app.registered_commands
+        app.registered_commands = []  # Typer would make every command here
+        try:
+            group = cast(Commands, get_command(app))
+        finally:
+            app.registered_commands = infos
+        group.pending = {
+            info.name or get_command_name(info.callback.__name__): info
+            for info in infos
+            if info.callback is not None
+        }
+        _command = group
     return _command
 
 
@@ -5152,7 +5185,7 @@ def help_command(
 def run() -> None:
     """The console entry point: no traceback ever reaches a user."""
     try:
-        app()
+        get_command_once()()
     except Exception as err:  # a bug: say so plainly, without a traceback
         say(
             f"Error: unexpected internal error ({type(err).__name__}: {err}). "

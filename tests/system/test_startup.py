@@ -192,3 +192,32 @@ def test_the_tests_run_every_command_through_the_one_click_command(chouette, mon
     chouette("--help")
     chouette("new", "friday", "ann", "bob", "cat")
     assert asked == [made, made]
+
+
+def test_a_command_is_made_when_it_is_first_asked_for(monkeypatch):
+    """The CLI's group makes each command from its function when a command line, a Tab or
+    ``--help`` first asks for it (making all fifty-odd was a quarter of a Tab), and makes it
+    as Typer would have made it at the start."""
+    import typer.main
+
+    import cli
+
+    monkeypatch.setattr(cli, "_command", None)
+    group = cli.get_command_once()
+    assert group is cli.get_command_once()
+    assert group.commands == {}
+    eager = typer.main.get_command(cli.app)
+    assert group.list_commands(None) == eager.list_commands(None)  # in the app's order
+    take = group.get_command(None, "take")
+    assert list(group.commands) == ["take"]
+    assert group.get_command(None, "take") is take
+    assert group.get_command(None, "nope") is None
+    for name in eager.list_commands(None):
+        made, expected = group.get_command(None, name), eager.get_command(None, name)
+        assert type(made) is type(expected)
+        assert (made.name, made.help, made.hidden) == (
+            expected.name,
+            expected.help,
+            expected.hidden,
+        )
+        assert [p.name for p in made.params] == [p.name for p in expected.params]
