@@ -34,7 +34,8 @@ from chouette.stop import check_not_ended
 from db.codec import iso, line_to_json
 from db.ledger import Ledger
 from db.values import KeylessGame, SourceFile, Won
-from files.engine import BATCH, Checked
+from files import engine
+from files.engine import Checked
 
 _sha256 = hashlib.sha256
 
@@ -136,17 +137,21 @@ def _book_games(
             # Most games of a file are new: each batch is booked as though none of its games
             # were in the ledger, and the ledger's unique index on a game's identity says
             # otherwise if one is. Then that batch is taken back, and this and every later
-            # batch asks the ledger first. (A game read from gnubg or XG has a second
-            # identity, the one an older chouette stored, which no index holds: asked.)
+            # batch asks the ledger first. A batch that skips a game unasked (a source cited
+            # twice, say) asks too: the ledger may hold that game from another file, which
+            # the import's notes name. (A game read from gnubg or XG has a second identity,
+            # the one an older chouette stored, which is not written now, so no index can
+            # refuse it: asked.)
             fresh = seen.fresh(batch, ask=False)
-            try:
-                with book.savepoint():
-                    writer.write(fresh.games)
-            except IntegrityError:
-                hopeful = False
-            else:
-                seen.take(fresh, summary)
-                continue
+            if not fresh.skipped:
+                try:
+                    with book.savepoint():
+                        writer.write(fresh.games)
+                except IntegrityError:
+                    hopeful = False
+                else:
+                    seen.take(fresh, summary)
+                    continue
         fresh = seen.fresh(batch)
         writer.write(fresh.games)
         seen.take(fresh, summary)
@@ -221,10 +226,11 @@ def _mapped(batch: list[EngineGame], player: _Players, summary: ImportSummary) -
 
 def _rebatched(items: Iterable[Mapped]) -> Iterator[list[Mapped]]:
     """``items`` in batches of :data:`~files.engine.BATCH`."""
+    size = engine.BATCH  # (as the file's games were kept: a test makes it small)
     batch: list[Mapped] = []
     for item in items:
         batch.append(item)
-        if len(batch) >= BATCH:
+        if len(batch) >= size:
             yield batch
             batch = []
     yield batch

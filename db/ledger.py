@@ -554,7 +554,7 @@ class Ledger:
         bookings: list[tuple[Any, ...]] = []
         digests: list[tuple[int, str]] = []
         add_row, add_booking, add_digest = rows.append, bookings.append, digests.append
-        pairs: dict[str, list[Any]] = {}  # by the pair's line: who, and what they moved
+        pairs: dict[tuple[str, str], list[int]] = {}  # what each winner won from each loser
         for game_id, won in zip(ids, games, strict=True):
             number, line, winner, loser, points, cents, detail, sha, index, key, digest = won
             if not (-LIMIT <= points <= LIMIT and -LIMIT <= cents <= LIMIT):
@@ -566,15 +566,15 @@ class Ledger:
             add_booking((session_id, game_id, winner, points, cents, stamp))
             add_booking((session_id, game_id, loser, -points, -cents, stamp))
             add_digest((game_id, digest))
-            moved = pairs.get(line)
+            moved = pairs.get((winner, loser))
             if moved is None:
-                moved = pairs[line] = [winner, loser, 0, 0]
-            moved[2] += points
-            moved[3] += cents
+                moved = pairs[winner, loser] = [0, 0]
+            moved[0] += points
+            moved[1] += cents
         insert_many(conn, "game", WON_COLUMNS, rows)
         self._keep_digests(digests)
         moves: list[tuple[int, str, int, int]] = []
-        for winner, loser, points, cents in pairs.values():
+        for (winner, loser), (points, cents) in pairs.items():
             moves += [(session_id, winner, points, cents), (session_id, loser, -points, -cents)]
         self._write_bookings(bookings, WON_BOOKING_COLUMNS, moves)
 

@@ -82,6 +82,21 @@ def test_games_booked_already_from_another_file_are_skipped_and_the_rest_booked(
     chouette("check")
 
 
+def test_a_game_another_file_booked_is_named_though_its_cited_source_skips_it_first(
+    chouette, tmp_path
+):
+    """A record citing its source is skipped once that source is booked; the import still
+    says it was booked from another file."""
+    chouette("new", "club", *PLAYERS)
+    cited = {**record("may", 1), "source": {"sha256": "ab" * 32, "game_index": 1}}
+    chouette("import", str(write(tmp_path / "first.jsonl", [cited])))
+    done = chouette("import", str(write(tmp_path / "again.jsonl", [cited, record("may", 2)])))
+    assert done.stdout.startswith("again.jsonl: 1 game booked into club, 1 already in the")
+    assert "1 game of this file was booked already from another file" in done.stderr
+    assert len(chouette.json("sheet")["games"]) == 2
+    chouette("check")
+
+
 def test_a_game_a_file_holds_twice_a_batch_apart_is_booked_once(chouette, tmp_path, monkeypatch):
     monkeypatch.setattr(files.engine, "BATCH", 3)
     chouette("new", "club", *PLAYERS)
