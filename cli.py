@@ -25,6 +25,7 @@ import os
 import re
 import shlex
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import ExitStack, contextmanager, suppress
@@ -193,6 +194,18 @@ class Commands(TyperGroup):
                 rich_markup_mode=app.rich_markup_mode,
             )
         return super().get_command(ctx, cmd_name)
+
+    def resolve_command(self, ctx: Any, args: list[str]) -> Any:
+        from typer._click.exceptions import UsageError
+
+        try:
+            return super().resolve_command(ctx, args)
+        except UsageError:
+            if all(name in self.commands for name in self.pending):
+                raise
+        for name in self.pending:  # a mistyped command: Typer suggests from those made
+            self.get_command(ctx, name)
+        return super().resolve_command(ctx, args)
 
     def get_params(self, ctx: Any) -> list[Any]:
         params = super().get_params(ctx)
@@ -4569,7 +4582,9 @@ def get_command_once() -> Any:
     from typer.main import get_command, get_command_name
 
     global _command
-    if _command is None:
+    with _making:
+        if _command is not None:
+            return _command
         infos = app.registered_commands
         app.registered_commands = []  # Typer would make every command here
         try:
@@ -4619,6 +4634,7 @@ def dispatch(words: Sequence[str], opts: Options, *, at_table: bool = False) -> 
 
 
 _command: Any = None
+_making = threading.Lock()  # (serve's threads may ask at once)
 
 #: Commands the table's prompt refuses, and why.
 NOT_AT_TABLE = {

@@ -221,3 +221,11 @@ def test_a_command_is_made_when_it_is_first_asked_for(monkeypatch):
             expected.hidden,
         )
         assert [p.name for p in made.params] == [p.name for p in expected.params]
+
+
+def test_a_mistyped_command_is_answered_with_the_commands_it_may_mean(chouette):
+    """Typer suggests from the commands made so far: the group makes them all first."""
+    for words in (["tkae"], ["--db", "x.db", "stauts"]):
+        result = chouette(*words, code=2)
+        assert "Did you mean" in result.stderr, result.stderr
+    assert "Did you mean 'take', 'table'?" in chouette("tkae", code=2).stderr
