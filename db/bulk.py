@@ -98,8 +98,7 @@ def _many(conn: Connection, sql: str, rows: list[tuple[Any, ...]]) -> None:
 def driver_rows(conn: Connection, sql: str, params: Sequence[Any]) -> Iterator[Sequence[Any]]:
     """SQLite: the rows of a query read from the driver's own cursor, a thousand at a time
     as SQLite steps through them (SQLAlchemy would fetch them one by one and make a row
-    object of each: a third of reading the digests of 100,000 games); its errors come out
-    as SQLAlchemy's, as from any statement."""
+    object of each); its errors come out as SQLAlchemy's, as from any statement."""
     driver: Any = conn.connection.dbapi_connection
     assert driver is not None
     try:
