@@ -54,8 +54,8 @@ _engines: dict[tuple[str, bool], Engine] = {}
 #: share of an import of many games (README, performance).
 PAGE_SIZE = 8192
 #: SQLite: the page cache of a connection that writes, in KiB (SQLite's default is 2,000).
-#: A command fills it only as far as it reads and writes: an import of many games then
-#: writes each page of the indexes it grows once, not each time the cache spills.
+#: A command fills it only as far as it reads and writes: an import of many games spills
+#: the pages of the indexes it grows to the log fewer times over.
 WRITE_CACHE_KB = 8000
 
 

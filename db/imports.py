@@ -301,7 +301,6 @@ class _Writer:
             return
         info, number, now, at = self.info, self.number, self.book.now, self.at
         pairs, quoted = self.pairs, self.quoted
-        paired = len(pairs)  # the pairs of earlier batches
         games: list[Won] = []
         add = games.append
         for game, winner, loser, sha, index in fresh:
@@ -352,26 +351,16 @@ class _Writer:
                     digest,
                 )
             )  # positional: a keyword call costs twice as much, once a game
-            pair.points += won
-            pair.cents += cents
             number += 1
-        try:
-            self.book.book_won(info.id, now, games)
-        except BaseException:  # refused: nothing of the batch counts (an import may go on)
-            for key in list(pairs)[paired:]:  # nor its new pairs
-                del pairs[key]
-            for pair in pairs.values():
-                pair.points = pair.cents = 0
-            raise
+        moved = self.book.book_won(info.id, now, games)  # (refused: nothing of it counts)
         points, cents_of = self.summary.points, self.summary.cents
-        for (winner, loser), pair in pairs.items():  # each player's totals, once a batch
+        for (winner, loser), (won, cents) in moved.items():
             # each player in the summary from the first game booked they play (in the
-            # order the file first names them: the pairs' order)
-            points[winner] = points.get(winner, 0) + pair.points
-            points[loser] = points.get(loser, 0) - pair.points
-            cents_of[winner] = cents_of.get(winner, 0) + pair.cents
-            cents_of[loser] = cents_of.get(loser, 0) - pair.cents
-            pair.points = pair.cents = 0
+            # order the file first names them: the batch's pairs' order)
+            points[winner] = points.get(winner, 0) + won
+            points[loser] = points.get(loser, 0) - won
+            cents_of[winner] = cents_of.get(winner, 0) + cents
+            cents_of[loser] = cents_of.get(loser, 0) - cents
         if self.summary.first_game is None:
             self.summary.first_game = self.number
         self.summary.last_game = number - 1
@@ -380,29 +369,25 @@ class _Writer:
 
     def _pair(self, winner: str, loser: str) -> _Pair:
         """What the games ``winner`` won from ``loser`` share."""
-        line = Line((winner, loser))
+        stored = line_to_json(Line((winner, loser)))
         return _Pair(
-            line_to_json(line),
-            canonical(json.loads(line_to_json(line))).decode(),  # as the export writes it
+            stored,
+            canonical(json.loads(stored)).decode(),  # as the export writes it
             _quoted(winner),
             _quoted(loser),
             self.info.pair_stake(winner, loser),
         )
 
 
-class _Pair:
+class _Pair(NamedTuple):
     """What the games one player won from another share, for :class:`_Writer`: their line,
-    as stored (``stored``) and as canonical JSON (``line_text``), the two names as canonical
-    JSON, the pair's stake, and the points and money the games booked in this batch moved
-    (to add to the summary)."""
+    as stored and as canonical JSON, the two names as canonical JSON, and the pair's stake."""
 
-    __slots__ = ("cents", "line_text", "loser", "points", "stake", "stored", "winner")
-
-    def __init__(self, stored: str, line_text: str, winner: str, loser: str, stake: Cents) -> None:
-        self.stored, self.line_text, self.winner, self.loser = stored, line_text, winner, loser
-        self.stake = stake
-        self.points = 0
-        self.cents = 0
+    stored: str
+    line_text: str
+    winner: str
+    loser: str
+    stake: Cents
 
 
 def _quoted(text: str | None) -> str:

@@ -536,16 +536,20 @@ class Ledger:
             )
         return game_ids
 
-    def book_won(self, session_id: int, at: datetime, games: Sequence[Won]) -> None:
+    def book_won(
+        self, session_id: int, at: datetime, games: Sequence[Won]
+    ) -> dict[tuple[str, str], tuple[int, int]]:
         """Book an import's engine games of one session, all ended ``at``: each game's row,
         the chain's digest it comes with, and its two bookings, the winner's and the
         loser's, which sum to zero as they are made here; and the running balances they move.
+        Returns the points and money each winner won from each loser, in the order the
+        pairs first played.
 
         This is :meth:`book_games` for such games, written by the same set-based writes,
         without a :class:`Finished` (a mapping of points and one of money) made and taken
         apart again for each: that was a fifteenth of an import of 100,000 records."""
         if not games:
-            return
+            return {}
         conn = self._conn()
         ids = allocate_ids(conn, "game", len(games))
         over = bind(conn, GameRow, "over", True)
@@ -577,6 +581,7 @@ class Ledger:
         for (winner, loser), (points, cents) in pairs.items():
             moves += [(session_id, winner, points, cents), (session_id, loser, -points, -cents)]
         self._write_bookings(bookings, WON_BOOKING_COLUMNS, moves)
+        return {pair: (points, cents) for pair, (points, cents) in pairs.items()}
 
     @contextmanager
     def savepoint(self) -> Iterator[None]:

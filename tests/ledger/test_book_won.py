@@ -44,9 +44,12 @@ GAMES = st.lists(
 )
 
 
-def booked_both_ways(url: str, games: Sequence[tuple[str, str, int]]) -> tuple[int, int]:
+def booked_both_ways(
+    url: str, games: Sequence[tuple[str, str, int]]
+) -> tuple[int, int, dict[tuple[str, str], tuple[int, int]]]:
     """Two new sessions of the same players at the same stakes: ``games`` booked into one
-    by ``book_won`` and into the other by ``book_games``. Their ids."""
+    by ``book_won`` and into the other by ``book_games``. Their ids, and what ``book_won``
+    says each winner won from each loser."""
     n = next(NAMES)
     with open_ledger(url, write=True, now=WHEN) as book:
         sessions = []
@@ -54,12 +57,14 @@ def booked_both_ways(url: str, games: Sequence[tuple[str, str, int]]) -> tuple[i
             line = new_line(list(PLAYERS), RULES)
             sessions.append(book.create_session(f"{way}-{n}", line, 100, RULES, STAKES))
         won, finished = sessions
-        book.book_won(won.id, WHEN, [item(won.id, g, *game) for g, game in enumerate(games, 1)])
+        moved = book.book_won(
+            won.id, WHEN, [item(won.id, g, *game) for g, game in enumerate(games, 1)]
+        )
         book.book_games(
             [as_finished(finished.id, item(finished.id, g, *game)) for g, game in
              enumerate(games, 1)]
         )  # fmt: skip
-    return won.id, finished.id
+    return won.id, finished.id, moved
 
 
 def item(session_id: int, number: int, winner: str, loser: str, points: int) -> Won:
@@ -140,7 +145,7 @@ def session_rows(url: str, session_id: int) -> dict[str, list[tuple[Any, ...]]]:
 )
 @given(games=GAMES)
 def test_book_won_books_what_book_games_books_for_the_same_games(ledger_url, games):
-    won, finished = booked_both_ways(ledger_url, games)
+    won, finished, _ = booked_both_ways(ledger_url, games)
     rows = session_rows(ledger_url, won)
     assert rows == session_rows(ledger_url, finished)
     assert len(rows["game"]) == len(rows["digest"]) == len(games)
@@ -151,7 +156,12 @@ def test_book_won_books_what_book_games_books_for_the_same_games(ledger_url, gam
 
 def test_book_won_books_what_book_games_books_on_either_database(ledger_url):
     games = [("ann", "bob", 2), ("bob", "ann", 4), ("dan", "cat", 3), ("ann", "bob", 0)]
-    won, finished = booked_both_ways(ledger_url, games)
+    won, finished, moved = booked_both_ways(ledger_url, games)
+    assert list(moved.items()) == [
+        (("ann", "bob"), (2, 200)),
+        (("bob", "ann"), (4, 400)),
+        (("dan", "cat"), (3, 15)),
+    ]
     rows = session_rows(ledger_url, won)
     assert rows == session_rows(ledger_url, finished)
     assert rows["balance"] == [
