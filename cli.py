@@ -2239,9 +2239,7 @@ def where(ctx: typer.Context, as_json: JsonFlag = False) -> None:
         except ChouetteError as err:
             why = str(err) if named is None else f"from --session, but {err}"
     settings = {
-        name: ("set" if name == "CHOUETTE_PIN" else os.environ[name])
-        for name in ENVIRONMENT
-        if os.environ.get(name)
+        name: shown_setting(name, os.environ[name]) for name in ENVIRONMENT if os.environ.get(name)
     }
     if as_json:
         emit_json(
@@ -2276,6 +2274,16 @@ ENVIRONMENT = (
     "NO_COLOR",
     "FORCE_COLOR",
 )
+
+
+def shown_setting(name: str, value: str) -> str:
+    """An environment variable's value as ``where`` shows it: a PIN as ``set``, a ledger's
+    URL without its password (as the messages name the ledger)."""
+    from db.urls import shown_url
+
+    if name == "CHOUETTE_PIN":
+        return "set"
+    return shown_url(value) if name == "CHOUETTE_DB" else value
 
 
 # ---------------------------------------------------------------- playing a game

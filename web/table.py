@@ -214,6 +214,9 @@ NOT_ON_THE_PAGE = frozenset(
     {"import", "export", "restore", "report", "serve", "table", "migrate", "demo", "record",
      "verify"}
 )  # fmt: skip
+#: Commands that tell of the server's computer (its files, its environment: a ledger's URL
+#: and its password), which a device on the club's wifi has no need to know.
+THE_SERVERS_OWN = frozenset({"where"})
 #: Options that name another ledger or write files.
 OPTIONS_REFUSED = ("--db", "--install-completion", "--show-completion")
 
@@ -248,5 +251,9 @@ def command_words(text: str) -> list[str]:
     if command in NOT_ON_THE_PAGE:
         raise ChouetteError(
             f"{command} reads or writes files or holds the server: run it at a terminal"
+        )
+    if command in THE_SERVERS_OWN:
+        raise ChouetteError(
+            f"{command} tells of the server's computer and its settings: run it at a terminal"
         )
     return words

@@ -3,6 +3,7 @@ in the configuration folder still found), and ``chouette where`` saying so."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -66,3 +67,18 @@ def test_where_hides_a_pin_and_a_password(chouette, monkeypatch):
     assert found["ledger_from"] == "--db"
     assert "s3cret" not in chouette("--db", url, "where").output
     assert "123456" not in chouette("--db", url, "where").output
+
+
+def test_where_hides_the_password_of_the_ledger_chouette_db_names(chouette, monkeypatch):
+    """Issue 34: the Settings line showed CHOUETTE_DB as it is, password and all, which
+    the banner and every error mask (a libpq ``password=`` parameter too)."""
+    for url in (
+        "postgresql+psycopg://club:s3cret@127.0.0.1:1/club",
+        "postgresql+psycopg://club@127.0.0.1:1/club?password=s3cret&connect_timeout=1",
+    ):
+        monkeypatch.setenv("CHOUETTE_DB", url)
+        text = chouette("where").output
+        found = chouette.json("where")
+        assert "s3cret" not in text and "s3cret" not in json.dumps(found)
+        assert "***" in found["environment"]["CHOUETTE_DB"]
+        assert "Settings: CHOUETTE_DB=postgresql+psycopg://club" in text

@@ -43,6 +43,8 @@ def test_a_command_line_is_split_as_the_table_splits_it(line, words):
         ("table", "table reads or writes files"),
         ("migrate", "migrate reads or writes files"),
         ("record games.jsonl", "record reads or writes files"),
+        ("where", "where tells of the server's computer and its settings"),
+        ("--session friday where --json", "where tells of the server's computer"),
         ("--db other.db status", "--db is not for the page"),
         ("status --db=other.db", "--db is not for the page"),
         ("sheet --install-completion", "--install-completion is not for the page"),
