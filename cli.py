@@ -5044,7 +5044,8 @@ def serve(
         ),
     ] = None,
     keyfile: Annotated[
-        Path | None, typer.Option(metavar="FILE", help="The certificate's private key (PEM).")
+        Path | None,
+        typer.Option(metavar="FILE", help="The certificate's private key (PEM, unencrypted)."),
     ] = None,
     lang: LangOption = None,
     private: Annotated[

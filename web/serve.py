@@ -181,9 +181,22 @@ def start_access(pin: str, table: Table, now: Callable[[], datetime]) -> Access:
     return access
 
 
+class _Encrypted(Exception):
+    """The key asks for a pass phrase."""
+
+
+def _no_pass_phrase() -> str:
+    """What OpenSSL asks for the pass phrase of an encrypted key (it would prompt on the
+    terminal, and again when uvicorn loads the key): refused at once."""
+    raise _Encrypted
+
+
 def tls(certfile: Path | None, keyfile: Path | None) -> ssl.SSLContext | None:
     """The certificate and key of ``--certfile``/``--keyfile``, checked before listening
-    (uvicorn loads them again)."""
+    (uvicorn loads them again). An encrypted key is refused, saying so: the server reads
+    its key twice (here and in uvicorn), often starts with nobody at its terminal, and would
+    keep a pass phrase in its memory all night anyway, so the key's protection is its file's
+    permissions."""
     if certfile is None:
         if keyfile is not None:
             raise ChouetteError("--keyfile needs --certfile (the certificate it is the key of)")
@@ -193,7 +206,16 @@ def tls(certfile: Path | None, keyfile: Path | None) -> ssl.SSLContext | None:
             raise ChouetteError(f"--certfile/--keyfile: no such file: {path}")
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     try:
-        context.load_cert_chain(str(certfile), None if keyfile is None else str(keyfile))
+        context.load_cert_chain(
+            str(certfile), None if keyfile is None else str(keyfile), password=_no_pass_phrase
+        )
+    except _Encrypted:
+        key = keyfile or certfile
+        raise ChouetteError(
+            f"--keyfile: the key in {key} is encrypted (it asks for a pass phrase): chouette "
+            "serve needs an unencrypted key. Write one with `openssl pkey -in "
+            f"{key} -out club-key.pem` and keep that file readable by you alone"
+        ) from None
     except (ssl.SSLError, OSError) as err:
         what = f"{certfile}" + ("" if keyfile is None else f" and {keyfile}")
         raise ChouetteError(

@@ -20,6 +20,7 @@ import pytest
 
 from tests import procs
 from tests.serving import Keeper, Server, Stream, serving
+from tests.terminal import Terminal
 from web.app import host_name
 from web.limits import (
     MOST_STREAMS,
@@ -328,3 +329,40 @@ def test_a_certificate_that_cannot_be_used_is_refused_before_listening(
     chouette("new", "friday", "ann", "bob")
     result = chouette("serve", "--port", "0", *options, code=1)
     assert result.stderr.startswith(said)
+
+
+@pytest.mark.slow
+def test_an_encrypted_key_is_refused_at_once_saying_so_with_no_pass_phrase_asked(
+    ledger_url, tmp_path
+):
+    """Issue 34: an encrypted key got OpenSSL's pass-phrase prompt on the terminal twice (the
+    check, then uvicorn) and then a wrong reason. At a real terminal (a pseudo-terminal, which
+    OpenSSL's prompt reads), chouette now asks nothing and says plainly what it needs."""
+    import subprocess
+
+    trustme = pytest.importorskip("trustme")
+    certificate = trustme.CA().issue_cert("127.0.0.1")
+    cert, plain, key = tmp_path / "club.pem", tmp_path / "plain.pem", tmp_path / "club-key.pem"
+    certificate.cert_chain_pems[0].write_to_path(str(cert))
+    certificate.private_key_pem.write_to_path(str(plain))
+    subprocess.run(
+        ["openssl", "pkey", "-in", plain, "-out", key, "-aes256", "-passout", "pass:s3cret"],
+        check=True,
+    )
+    assert "ENCRYPTED" in key.read_text()
+    procs.ok(ledger_url, "new", "friday", "ann", "bob")
+    for options in (["--certfile", cert, "--keyfile", key], ["--certfile", key]):
+        if options[-1] == key and len(options) == 2:  # the key and its certificate in one file
+            key.write_text(key.read_text() + cert.read_text())
+        at = Terminal("serve", "--port", "0", *map(str, options), env={"CHOUETTE_DB": ledger_url})
+        try:
+            assert at.exit_code() == 1
+            screen = at.screen.decode().replace("\r\n", "\n")
+        finally:
+            at.close()
+        assert "pass phrase:" not in screen.lower() and "Scoreboard" not in screen
+        assert screen == (
+            f"Error: --keyfile: the key in {key} is encrypted (it asks for a pass phrase): "
+            "chouette serve needs an unencrypted key. Write one with `openssl pkey -in "
+            f"{key} -out club-key.pem` and keep that file readable by you alone\n"
+        )
