@@ -16,8 +16,9 @@ tests/system/test_startup.py, which checks what each kind loads):
 - Import ``db``, ``chouette.page`` and the like inside the command that uses them, never at
   the top of this file. Parameters are declared as usual: :class:`TextFirst` keeps Typer
   from loading pydantic for names, numbers and choices.
-- A report whose rows grow with the ledger writes them as they come: ``emit_rows`` (a
-  table, CSV or Markdown) and ``emit_json_stream``, inside the ``reading`` block.
+- A report whose rows grow with the ledger hands them over as they are read, inside the
+  ``reading`` block: ``emit_rows`` (CSV written row by row; a table or Markdown laid out
+  by tabulate, which holds them) and ``emit_json_stream``.
 """
 
 import json
@@ -624,8 +625,7 @@ def emit(rows: "Rows", fmt: Format = Format.table, tint: Tint = money_tint) -> N
     emit_rows(*rows, fmt, tint)
 
 
-ANSI = re.compile(r"\x1b\[[0-9;]*m")  # the colours a tint adds
-ECHO_LINES = 1000  # lines written at once
+ECHO_LINES = 1000  # JSON items written at once
 
 
 def emit_rows(
@@ -634,10 +634,12 @@ def emit_rows(
     fmt: Format = Format.table,
     tint: Tint = money_tint,
 ) -> None:
-    """Rows as they come, as a table (tabulate's ``simple`` format, coloured on a terminal),
-    Markdown (its ``github`` format) or CSV. A table's columns are as wide as their widest
-    cell, so its rows are made once and kept (:class:`Spool`) until the widths are known;
-    CSV is written row by row."""
+    """Rows as a table (tabulate's ``simple`` format, coloured on a terminal), Markdown (its
+    ``github`` format) or CSV. CSV is written row by row as the rows come; a table or
+    Markdown is laid out by tabulate, which needs every row at once (a table of a whole
+    ledger is read with a pager, and held in memory while it is laid out). The cells are
+    text already: tabulate reads no numbers in them (``disable_numparse``), and a column
+    whose every filled cell is a number (:data:`NUMBER`) is aligned right."""
     if fmt is Format.csv:
         import csv
 
@@ -645,99 +647,31 @@ def emit_rows(
         writer.writerow([shown(h) for h in headers])
         writer.writerows([shown(cell) for cell in row] for row in body)
         return
+    from tabulate import tabulate
+
     markdown = fmt is Format.markdown
     coloured = fmt is Format.table and colour()
-    heads = [shown(h).replace("|", "\\|") if markdown else shown(h) for h in headers]
-    widths = [len(h) + 2 for h in heads]
-    columns = range(len(heads))
-    numeric = set(columns)  # columns whose cells all look like numbers so far
-    empty = set(columns)  # columns with no cell filled so far
-    with Spool() as kept:
-        for row in body:
-            for i in [i for i in numeric if row[i]]:
-                if not NUMBER.match(row[i]):
-                    numeric.discard(i)
-            if empty:
-                empty -= {i for i in empty if row[i]}
-            cells = row if "".join(row).isprintable() else [shown(text) for text in row]
-            if markdown:  # a | in a name would end its cell: written \| as GFM says
-                cells = [cell.replace("|", "\\|") for cell in cells]
-            if coloured:
-                cells = tint(heads, [list(cells)])[0]
-                cells = [cell.strip() for cell in cells]
-                sizes = [len(ANSI.sub("", cell)) for cell in cells]
-            else:
-                cells = [cell.strip() for cell in cells]
-                sizes = list(map(len, cells))
-            widths = list(map(max, widths, sizes))
-            kept.add(cells)
-        right = [i in numeric and i not in empty for i in columns]
-        if coloured:  # the colours take no room: pad by what shows
-
-            def line(cells: Sequence[str]) -> str:
-                out = []
-                for cell, width, flush_right in zip(cells, widths, right, strict=True):
-                    space = " " * (width - len(ANSI.sub("", cell)))
-                    out.append(space + cell if flush_right else cell + space)
-                return "  ".join(out).rstrip()
-
-        else:
-            fields = [f"{{:{'>' if r else '<'}{w}}}" for r, w in zip(right, widths, strict=True)]
-            pattern = ("| " + " | ".join(fields) + " |") if markdown else "  ".join(fields)
-
-            def line(cells: Sequence[str]) -> str:
-                return pattern.format(*cells).rstrip()
-
-        lines = [line(heads)]
-        if markdown:
-            lines.append("|" + "|".join("-" * (w + 2) for w in widths) + "|")
-        else:
-            lines.append("  ".join("-" * w for w in widths))
-        for row in kept:
-            lines.append(line(row))
-            if len(lines) >= ECHO_LINES:
-                typer.echo("\n".join(lines), color=coloured or None)
-                lines = []
-        if lines:
-            typer.echo("\n".join(lines), color=coloured or None)
-
-
-class Spool:
-    """Rows kept for a second look: in memory up to :data:`SPOOL_ROWS`, then in a temporary
-    file, so a report of a whole ledger holds a page of rows at a time, not the ledger.
-    (A cell shown on a terminal holds no NUL and no line break: :func:`shown` escapes them.)"""
-
-    SPOOL_ROWS = 5000
-
-    def __init__(self) -> None:
-        self.rows: list[Sequence[str]] = []
-        self.file: Any = None
-
-    def __enter__(self) -> "Spool":
-        return self
-
-    def __exit__(self, *_: object) -> None:
-        if self.file is not None:
-            self.file.close()
-
-    def add(self, cells: Sequence[str]) -> None:
-        if self.file is not None:
-            self.file.write("\x00".join(cells) + "\n")
-            return
-        self.rows.append(cells)
-        if len(self.rows) >= self.SPOOL_ROWS:
-            import tempfile
-
-            self.file = tempfile.TemporaryFile("w+", encoding="utf-8", newline="\n")  # noqa: SIM115 (closed by __exit__)
-            self.file.writelines("\x00".join(row) + "\n" for row in self.rows)
-            self.rows = []
-
-    def __iter__(self) -> "Iterator[Sequence[str]]":
-        yield from self.rows
-        if self.file is not None:
-            self.file.seek(0)
-            for line in self.file:
-                yield line[:-1].split("\x00")
+    heads = [shown(h) for h in headers]
+    rows = [
+        list(row) if "".join(row).isprintable() else [shown(cell) for cell in row] for row in body
+    ]
+    align = [
+        "right" if any(cells) and all(NUMBER.match(c) for c in cells if c) else "left"
+        for cells in zip(*rows, strict=True)
+    ]
+    if markdown:  # a | in a name would end its cell: written \| as GFM says
+        heads = [h.replace("|", "\\|") for h in heads]
+        rows = [[cell.replace("|", "\\|") for cell in row] for row in rows]
+    if coloured:
+        rows = tint(heads, rows)
+    table = tabulate(
+        rows,
+        heads,
+        tablefmt="github" if markdown else "simple",
+        disable_numparse=True,
+        colalign=align or None,
+    )
+    typer.echo(table, color=coloured or None)
 
 
 def indented(value: Any, depth: int) -> str:
@@ -837,7 +771,12 @@ def pick_format(as_json: bool, fmt: Format | None) -> Format:
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
 FormatOption = Annotated[
     Format | None,
-    typer.Option("--format", metavar="table|csv|markdown|json", help="The output's format."),
+    typer.Option(
+        "--format",
+        metavar="table|csv|markdown|json",
+        help="The output's format. csv and json are written as the rows are read; a table "
+        "or markdown is laid out whole first, its rows held in memory (for a pager).",
+    ),
 ]
 AllFlag = Annotated[bool, typer.Option("--all", help="Every session in the database.")]
 GameOption = Annotated[

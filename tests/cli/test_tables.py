@@ -1,8 +1,10 @@
-"""The tables and JSON the reports print, written as the rows come.
+"""The tables and JSON the reports print.
 
-cli.py writes tabulate's ``simple`` table and ``github`` Markdown itself, row by row (so a
-report of the whole ledger streams); tabulate, fed the same cells, is the oracle. JSON is
-written a few items at a time and must be the text ``json.dumps`` writes whole."""
+cli.py hands a table's cells to tabulate (its ``simple`` table, its ``github`` Markdown);
+this oracle says, on its own, what tabulate must then be given: every cell shown safely,
+a ``|`` escaped in Markdown, the money tinted on a terminal, and a column right-aligned
+when every filled cell of it is a number. JSON is written a few items at a time and must
+be the text ``json.dumps`` writes whole."""
 
 from __future__ import annotations
 
@@ -70,17 +72,12 @@ def tables(draw):
     st.sampled_from([cli.Format.table, cli.Format.markdown]),
     st.booleans(),
     st.sampled_from([cli.money_tint, cli.payer_tint]),
-    st.integers(1, 4),
 )
-def test_a_table_written_row_by_row_is_the_table_tabulate_writes(
-    table, fmt, coloured, tint, spool_rows
-):
+def test_a_table_is_the_table_tabulate_writes_of_its_cells(table, fmt, coloured, tint):
     headers, body = table
     if tint is cli.payer_tint and len(headers) < 2:
         tint = cli.money_tint
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(cli.Spool, "SPOOL_ROWS", spool_rows)  # the temporary file, early
-        patch.setattr(cli, "ECHO_LINES", 3)
         patch.setattr(cli, "colour", lambda: coloured)
         written = capture(lambda: cli.emit_rows(headers, iter(body), fmt, tint))
     assert written == tabulated(headers, body, fmt, tint, coloured and fmt is cli.Format.table)

@@ -91,6 +91,26 @@ def test_the_wheel_installs_one_package_named_chouette_and_nothing_else(wheel: P
     assert {name for name in names if not name.startswith("chouette-")} == sources()
 
 
+def requirements(wheel: Path) -> dict[str, str]:
+    """The wheel's runtime requirements (no extra), by name: ``{"typer": ">=0.29,<0.30"}``."""
+    with zipfile.ZipFile(wheel) as zipped:
+        (metadata,) = [n for n in zipped.namelist() if n.endswith(".dist-info/METADATA")]
+        text = zipped.read(metadata).decode()
+    found = {}
+    for line in text.splitlines():
+        if line.startswith("Requires-Dist: ") and "extra ==" not in line:
+            spec = line.removeprefix("Requires-Dist: ").split(";")[0].replace(" ", "")
+            name = spec.rstrip("<>=!~.,0123456789").lower()
+            found[name] = spec[len(name) :]
+    return found
+
+
+def test_the_wheel_stands_on_the_named_stack(wheel: Path) -> None:
+    """typer (the commands), sqlmodel (the schema and its writes) and tabulate (every
+    terminal table) are what the installed command needs; none is an extra."""
+    assert set(requirements(wheel)) >= {"typer", "sqlmodel", "tabulate"}
+
+
 def test_the_console_script_starts_the_package(wheel: Path) -> None:
     with zipfile.ZipFile(wheel) as zipped:
         (entry,) = [n for n in zipped.namelist() if n.endswith("entry_points.txt")]

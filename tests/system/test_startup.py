@@ -76,7 +76,25 @@ def evening(chouette, ledger_file):
 def test_help_loads_no_database_library_nor_the_server():
     modules, out = loaded("--help")
     assert "Keep score at a backgammon chouette" in out
-    assert not modules & (DATABASE | SERVER)
+    assert not modules & (DATABASE | SERVER | {"tabulate"})
+
+
+def test_tabulate_is_loaded_only_to_print_a_table(evening):
+    """tabulate lays out every terminal table, and only a command that prints one loads it:
+    not ``status --json``, a Tab, CSV or JSON."""
+    for args, env in (
+        (["--db", str(evening), "status", "--json"], None),
+        (["--db", str(evening), "ledger", "--format", "csv"], None),
+        (["--db", str(evening), "sheet", "--json"], None),
+        ([], completion("chouette take ", evening)),
+    ):
+        modules, out = loaded(*args, env=env)
+        assert out, args
+        assert "tabulate" not in modules, args
+    for args in (["standings"], ["ledger", "--format", "markdown"], ["status"]):
+        modules, out = loaded("--db", str(evening), *args)
+        assert "-----" in out, args
+        assert "tabulate" in modules, args
 
 
 def test_completing_a_players_name_loads_no_database_library_but_sqlite3(evening):
