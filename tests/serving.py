@@ -32,7 +32,11 @@ class Server:
     the context its HTTPS connections trust (None: plain HTTP)."""
 
     def __init__(
-        self, proc: subprocess.Popen[str], pin: str, tls: ssl.SSLContext | None = None
+        self,
+        proc: subprocess.Popen[str],
+        pin: str,
+        tls: ssl.SSLContext | None = None,
+        held: bool = False,
     ) -> None:
         self.proc = proc
         self.pin = pin
@@ -42,6 +46,10 @@ class Server:
         self.connections: list[http.client.HTTPConnection] = []
         self.stopped: str | None = None
         self._found = threading.Event()
+        # held: after its banner, what the server prints is not read until released
+        self.released = threading.Event()
+        if not held:
+            self.released.set()
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
 
@@ -52,6 +60,8 @@ class Server:
             if line.startswith("Scoreboard") and not self.url:
                 self.url = line.split(": ", 1)[1].strip()
                 self._found.set()
+            if line.startswith("Ctrl-C stops the server."):
+                self.released.wait()
         self._found.set()
 
     def wait_until_up(self, timeout: float = 60.0) -> None:
@@ -113,6 +123,7 @@ class Server:
             return self.stopped
         for conn in self.connections:
             hang_up(conn)
+        self.released.set()
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGINT)
         try:
@@ -156,12 +167,15 @@ def serving(
     files: int | None = None,
     env: dict[str, str] | None = None,
     tls: ssl.SSLContext | None = None,
+    held: bool = False,
 ) -> Iterator[Server]:
     """``chouette serve`` on the ledger at ``url`` for the ``with`` block: ``args`` before
     ``serve``, ``serve`` after it; ``pin`` None gives none on the command line (the
     environment's ``CHOUETTE_PIN``, say); ``files``: the server's limit of open files (set
     with ``resource.setrlimit`` in its own process); ``tls``: served over HTTPS, trusted
-    with this context."""
+    with this context; ``held``: once it has printed its banner, nothing more it prints
+    on standard output is read until ``server.released`` is set (nor standard error until it
+    stops), as a paused terminal does."""
     command = [script(), *args, "serve", "--host", "127.0.0.1", "--port", str(port), *serve]
     if pin is not None:
         command += ["--pin", pin]
@@ -175,7 +189,7 @@ def serving(
         text=True,
         env={**environment(url), "PYTHONUNBUFFERED": "1", **(env or {})},
     )
-    server = Server(proc, pin or (env or {}).get("CHOUETTE_PIN", ""), tls)
+    server = Server(proc, pin or (env or {}).get("CHOUETTE_PIN", ""), tls, held)
     try:
         server.wait_until_up()
         yield server

@@ -8,7 +8,9 @@ light: ``pip install '.[serve]'`` in the clone).
   transaction through :mod:`db.commands`);
 - :mod:`web.hub`: polls the ledger's change marker and wakes every page's event stream;
 - :mod:`web.app`: the Starlette application and its routes; ``templates/`` and ``static/``;
-- :mod:`web.serve`: listening, the address, the QR code and the PIN printed, uvicorn.
+- :mod:`web.serve`: listening, the address, the QR code and the PIN printed, uvicorn;
+- :mod:`web.terminal`: what the server prints, from a thread of its own (a paused terminal
+  never holds the server up).
 
 Dependencies point one way: ``cli.py -> web/ -> db/ -> chouette/``.
 """

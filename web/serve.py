@@ -12,7 +12,6 @@ import logging
 import secrets
 import socket
 import ssl
-import sys
 from collections.abc import Callable, Sequence
 from contextlib import suppress
 from datetime import datetime
@@ -40,6 +39,7 @@ from web.limits import (
     protocol,
 )
 from web.table import Table
+from web.terminal import Terminal, ToTerminal
 
 log = logging.getLogger("chouette.serve")
 
@@ -158,14 +158,23 @@ class Said(logging.Formatter):
         return f"{record.levelname.title()}: {text}"
 
 
-def log_to_terminal() -> None:
-    """The server's notes (wrong PINs, refused streams, slow clients) to standard error."""
-    if not any(isinstance(h.formatter, Said) for h in log.handlers):
-        handler = logging.StreamHandler(sys.stderr)
+#: The loggers whose lines the server's terminal shows: the server's own notes (wrong PINs,
+#: refused streams, slow clients), uvicorn's and asyncio's.
+LOGGERS = {"chouette.serve": logging.INFO, "uvicorn": logging.WARNING, "asyncio": logging.WARNING}
+
+
+def log_to_terminal(terminal: Terminal) -> None:
+    """Every log line of the server to standard error through ``terminal`` (never waiting
+    for it: :mod:`web.terminal`)."""
+    for name, level in LOGGERS.items():
+        logger = logging.getLogger(name)
+        for old in [h for h in logger.handlers if isinstance(h, ToTerminal)]:
+            logger.removeHandler(old)
+        handler = ToTerminal(terminal)
         handler.setFormatter(Said("%(message)s"))
-        log.addHandler(handler)
-        log.setLevel(logging.INFO)
-        log.propagate = False
+        logger.addHandler(handler)
+        logger.setLevel(level)
+        logger.propagate = False
 
 
 def start_access(pin: str, table: Table, now: Callable[[], datetime]) -> Access:
@@ -250,7 +259,46 @@ def run(
     tls(certfile, keyfile)
     table = Table(url, session, clock, room=room, commands=commands)
     served = table.open()
-    log_to_terminal()
+    terminal = Terminal(say)
+    try:
+        serve(
+            table,
+            served,
+            terminal,
+            session=session,
+            url=url,
+            host=host,
+            port=port,
+            pin=pin,
+            clock=clock,
+            certfile=certfile,
+            keyfile=keyfile,
+            lang=lang,
+            private=private,
+        )
+    finally:
+        terminal.close()
+
+
+def serve(
+    table: Table,
+    served: str | None,
+    terminal: Terminal,
+    *,
+    session: str | None,
+    url: str,
+    host: str,
+    port: int,
+    pin: str,
+    clock: Callable[[], datetime],
+    certfile: Path | None,
+    keyfile: Path | None,
+    lang: str | None,
+    private: bool,
+) -> None:
+    """:func:`run`'s server, everything it prints going through ``terminal``."""
+    say = terminal.say
+    log_to_terminal(terminal)
     access = start_access(pin, table, clock)
     limits = limits_for(open_files_limit())
     once = Once(log.warning)
@@ -299,6 +347,7 @@ def run(
     config = uvicorn.Config(
         app,
         http=protocol(limits, once),
+        log_config=None,  # uvicorn's log goes to the terminal as the server's own does
         log_level="warning",
         access_log=False,
         lifespan="on",

@@ -166,6 +166,71 @@ def test_the_server_prints_its_address_a_qr_code_and_the_pin(ledger_url):
         assert status == 200 and "friday" in page and "ann" in page
 
 
+def test_lines_for_a_stuck_terminal_are_queued_then_left_out_and_said_once():
+    """web.terminal on its own: a terminal that takes nothing holds up only the writer's
+    thread; past the queue's room lines are left out (a newer PIN replaces an older one and is
+    never left out), and once the terminal moves the count is said once."""
+    from web.terminal import Terminal
+
+    moving = threading.Event()
+    out: list[str] = []
+    err: list[str] = []
+
+    def stuck(text: str) -> None:
+        moving.wait(30)
+        out.append(text)
+
+    terminal = Terminal(stuck, err.append, most=5)
+    terminal.say("line 0")
+    procs.wait_for(lambda: terminal.writing, "the writer waits for the terminal")
+    for number in range(1, 20):
+        terminal.say(f"line {number}")
+        if number == 10:  # the queue is full: the PIN takes the oldest line's place
+            terminal.say("PIN 111111", latest="pin")
+    terminal.say("PIN 222222", latest="pin")
+    assert len(terminal.waiting) == 5 and not out  # and say() never waited
+    moving.set()
+    assert terminal.flush(10)
+    assert out == ["line 0", "line 2", "line 3", "line 4", "line 5", "PIN 222222"]
+    assert err == [
+        "Warning: the terminal did not take the server's lines for a while (paused, or a pipe "
+        "nobody read): 15 lines left out"
+    ]
+    terminal.say("line 21")
+    terminal.close()
+    assert out[-1] == "line 21" and len(err) == 1
+
+
+@pytest.mark.slow
+def test_a_terminal_that_takes_nothing_never_stops_the_server(ledger_url):
+    """Issue 34: the ``page: …`` lines were written from the event loop, so a paused
+    terminal (Ctrl-S, a Windows console with text selected) or a full pipe stopped every
+    request. Here the server's output is a real pipe nobody reads, after its banner: the
+    page's actions print far more than the pipe holds, and every request is still answered;
+    once the pipe is read again, the server says once how many lines it left out."""
+    import fcntl
+
+    procs.ok(ledger_url, "new", "friday", "ann", "bob")
+    with serving(ledger_url, held=True) as server:
+        assert server.proc.stdout is not None
+        room = fcntl.fcntl(server.proc.stdout.fileno(), 1032)  # F_GETPIPE_SZ (Linux)
+        keeper = Keeper(server)
+        printed = 0
+        while printed < 3 * room + 200 * 1000:  # the pipe, and more than the queue holds
+            said = keeper.act("help", "friday")  # each line of it printed as `page: …`
+            printed += sum(len(f"page: {line}\n".encode()) for line in said)
+            status, page = server.get("/")  # (a timeout here: the server is stuck)
+            assert status == 200 and "friday" in page
+        assert keeper.act("double bob --by member --game 1", "friday")
+        assert len(server.lines) < 40  # nothing read past the banner meanwhile
+        server.released.set()  # the terminal moves again: what is said from now on shows
+        undone = keeper.act("undo", "friday")
+        procs.wait_for(lambda: f"page: {undone[0]}" in server.lines, "the terminal moves")
+    log = server.stopped or ""
+    assert log.count("Warning: the terminal did not take the server's lines for a while") == 1
+    assert "lines left out" in log and server.lines[-1] == "Stopped."
+
+
 @pytest.mark.slow
 def test_a_random_pin_is_printed_when_none_is_given(ledger_url):
     procs.ok(ledger_url, "new", "friday", "ann", "bob")
