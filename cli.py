@@ -30,6 +30,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import ExitStack, contextmanager, suppress
+from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import Enum, StrEnum
@@ -64,6 +65,7 @@ if TYPE_CHECKING:
     from chouette.rules import HouseRules
     from chouette.session import SessionInfo
     from chouette.settlement import Settlement
+    from chouette.words import Hearer, Sayable, Words
     from db import Ledger
     from db.names import Run
     from db.reads import Reads
@@ -213,6 +215,9 @@ class Commands(TyperGroup):
         text_first(params)  # with Typer's completion options and --help, added later
         return params
 
+    def get_help_option(self, ctx: Any) -> Any:
+        return help_said(super().get_help_option(ctx))
+
     def make_context(self, *args: Any, **kwargs: Any) -> Any:
         with usage_clipped():
             return super().make_context(*args, **kwargs)
@@ -254,6 +259,21 @@ def usage_clipped() -> Iterator[None]:
         raise
 
 
+def said_help(ctx: Any, param: Any, value: Any) -> None:
+    """``--help``: the command's help, said to whoever hears the command (a terminal or a
+    page), then done."""
+    if value and not ctx.resilient_parsing:
+        say(ctx.get_help())
+        ctx.exit()
+
+
+def help_said(option: Any) -> Any:
+    """The help option of a command or the group, saying its help as :func:`said_help`."""
+    if option is not None:
+        option.callback = said_help
+    return option
+
+
 class Command(TyperCommand):
     """A command whose help names its arguments in words (``NAME``, ``MEMBER...``), as
     docs/INTERFACE.md does, never by their Python types; options name theirs by metavar.
@@ -263,6 +283,9 @@ class Command(TyperCommand):
         params = super().get_params(ctx)
         text_first(params)  # with --help, added as it is asked for
         return params
+
+    def get_help_option(self, ctx: Any) -> Any:
+        return help_said(super().get_help_option(ctx))
 
     def collect_usage_pieces(self, ctx: "Context") -> list[str]:
         pieces = [self.options_metavar] if self.options_metavar else []
@@ -385,27 +408,105 @@ def issued(opts: Options) -> datetime:
     return datetime.fromtimestamp(STARTED, UTC)
 
 
-def say(message: str = "", *, err: bool = False, nl: bool = True) -> None:
-    """Print text for a person: every character that could drive the terminal (an escape
-    sequence, a bidirectional override) in a name, a note or a file name is shown escaped."""
-    typer.echo(shown_lines(message), err=err, nl=nl)
+class Terminal:
+    """The terminal as a :class:`~chouette.words.Hearer`: what a command says, in the words of
+    the terminal's language (:func:`terminal_words`), on standard output and error."""
+
+    def __init__(self, words: "Words | None" = None) -> None:
+        self._words = words
+
+    @property
+    def words(self) -> "Words":
+        return self._words if self._words is not None else terminal_words()
+
+    def say(self, what: "Sayable", *, err: bool = False) -> None:
+        typer.echo(shown_lines(self.words(what)), err=err)
+
+    def table(self, headers: "Sequence[Sayable]", rows: "Iterable[Sequence[Any]]") -> None:
+        emit_rows([self.words(h) for h in headers], [[self.words(c) for c in r] for r in rows])
+
+    def write(self, text: str) -> None:
+        typer.echo(text, nl=False, color=True)  # (colours are added only where they show)
+
+    @property
+    def colour(self) -> bool:
+        """Whether tables are coloured: on a terminal, unless NO_COLOR is set (no-color.org);
+        FORCE_COLOR forces it, even into a pipe."""
+        if os.environ.get("NO_COLOR"):
+            return False
+        return bool(os.environ.get("FORCE_COLOR")) or sys.stdout.isatty()
 
 
-def note(message: str) -> None:
+_heard: "ContextVar[Hearer | None]" = ContextVar("chouette_hearer", default=None)
+_terminal = Terminal()
+
+
+def hearer() -> "Hearer":
+    """Who hears this command: the page that posted it (:func:`run_words`), or the terminal."""
+    found = _heard.get()
+    return _terminal if found is None else found
+
+
+_chosen_language: "ContextVar[str | None]" = ContextVar("chouette_language", default=None)
+
+
+def terminal_words() -> "Words":
+    """The terminal's language: ``--lang``, else ``CHOUETTE_LANG``, else the environment's
+    (``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``, ``LANG``, as gettext reads them), else
+    English."""
+    code = _chosen_language.get() or os.environ.get("CHOUETTE_LANG")
+    if code:
+        from chouette.words import check_language
+        from files.words import words
+
+        try:
+            return words(check_language(code))
+        except ChouetteError:
+            return words("en")  # (--lang is checked where it is given)
+    from chouette.words import from_environment
+    from files.words import words
+
+    return words(from_environment(os.environ))
+
+
+def say(message: "Sayable" = "", *, err: bool = False, nl: bool = True) -> None:
+    """Say something to a person, in their words: every character that could drive the
+    terminal (an escape sequence, a bidirectional override) in a name, a note or a file name
+    is shown escaped."""
+    heard = hearer()
+    if nl:
+        heard.say(message, err=err)
+    else:
+        heard.write(shown_lines(heard.words(message)))
+
+
+def note(message: "Sayable") -> None:
     """A note for the person at the terminal, on standard error: data stays on stdout."""
-    say(f"Note: {message}", err=True)
+    from chouette.words import said
+
+    say(said("Note: {message}", message=message), err=True)
 
 
-def warn(message: str) -> None:
+def warn(message: "Sayable") -> None:
     """A warning, on standard error."""
-    say(f"Warning: {clipped_words(message)}", err=True)
+    from chouette.words import said
+
+    say(said("Warning: {message}", message=clipped_said(message)), err=True)
 
 
-def fail(message: str, code: int = 1) -> NoReturn:
+def fail(message: "Sayable", code: int = 1) -> NoReturn:
     """``Error: …`` on standard error (every word of what was typed that it echoes clipped,
     :func:`chouette.text.clipped_words`), and exit ``code``."""
-    say(f"Error: {clipped_words(message)}", err=True)
+    from chouette.words import said
+
+    say(said("Error: {message}", message=clipped_said(message)), err=True)
     raise typer.Exit(code)
+
+
+def clipped_said(message: "Sayable") -> "Sayable":
+    """What a message echoes of what was typed, clipped (:func:`chouette.text.clipped_words`):
+    its text, or each text it holds."""
+    return clipped_words(message) if isinstance(message, str) else message
 
 
 def options(ctx: typer.Context) -> Options:
@@ -590,11 +691,8 @@ SIGNED_MONEY = re.compile(r"^([+-])\d[\d,]*\.\d\d$")
 
 
 def colour() -> bool:
-    """Whether tables are coloured: on a terminal, unless NO_COLOR is set (no-color.org);
-    FORCE_COLOR forces it, even into a pipe."""
-    if os.environ.get("NO_COLOR"):
-        return False
-    return bool(os.environ.get("FORCE_COLOR")) or sys.stdout.isatty()
+    """Whether tables are coloured: only for a terminal that colours them."""
+    return bool(getattr(hearer(), "colour", False))
 
 
 def paint(cell: str, sign: str) -> str:
@@ -625,6 +723,28 @@ def emit(rows: "Rows", fmt: Format = Format.table, tint: Tint = money_tint) -> N
     emit_rows(*rows, fmt, tint)
 
 
+class Written:
+    """A file-like door to whoever hears the command (:func:`hearer`), for writers that want
+    a file (:mod:`csv`): what they write is handed on some 64 KB at a time."""
+
+    def __init__(self) -> None:
+        self.heard = hearer()
+        self.kept: list[str] = []
+        self.size = 0
+
+    def write(self, text: str) -> int:
+        self.kept.append(text)
+        self.size += len(text)
+        if self.size >= 1 << 16:
+            self.flush()
+        return len(text)
+
+    def flush(self) -> None:
+        if self.kept:
+            self.heard.write("".join(self.kept))
+            self.kept, self.size = [], 0
+
+
 ECHO_LINES = 1000  # JSON items written at once
 
 
@@ -643,9 +763,11 @@ def emit_rows(
     if fmt is Format.csv:
         import csv
 
-        writer = csv.writer(sys.stdout, lineterminator="\n")
+        written = Written()
+        writer = csv.writer(written, lineterminator="\n")
         writer.writerow([shown(h) for h in headers])
         writer.writerows([shown(cell) for cell in row] for row in body)
+        written.flush()
         return
     from tabulate import tabulate
 
@@ -671,7 +793,7 @@ def emit_rows(
         disable_numparse=True,
         colalign=align or None,
     )
-    typer.echo(table, color=coloured or None)
+    hearer().write(table + "\n")
 
 
 def indented(value: Any, depth: int) -> str:
@@ -745,7 +867,7 @@ class FileRuns:
 
 
 def emit_json(data: Any) -> None:
-    typer.echo(json_safe(json.dumps(data, indent=2, ensure_ascii=False)))
+    hearer().write(json_safe(json.dumps(data, indent=2, ensure_ascii=False)) + "\n")
 
 
 def emit_json_stream(head: dict[str, Any], key: str, items: "Iterable[Any]") -> None:
@@ -758,10 +880,10 @@ def emit_json_stream(head: dict[str, Any], key: str, items: "Iterable[Any]") -> 
         chunk.append(("\n    " if count == 0 else ",\n    ") + json_safe(indented(item, 2)))
         count += 1
         if len(chunk) >= ECHO_LINES:
-            typer.echo("".join(chunk), nl=False)
+            hearer().write("".join(chunk))
             chunk = []
-    chunk.append("]\n}" if count == 0 else "\n  ]\n}")
-    typer.echo("".join(chunk))
+    chunk.append("]\n}\n" if count == 0 else "\n  ]\n}\n")
+    hearer().write("".join(chunk))
 
 
 def pick_format(as_json: bool, fmt: Format | None) -> Format:
@@ -3727,7 +3849,7 @@ def language_option(value: str | None) -> str | None:
     """``--lang``'s language by its code, or a usage error naming the ones there are."""
     if value is None:
         return None
-    from web.i18n import check_language
+    from chouette.words import check_language
 
     try:
         return check_language(value)
@@ -3782,7 +3904,8 @@ def report(
     from chouette.report import standings as rank
     from chouette.settlement import settlement
     from chouette.stats import club_stats
-    from web.i18n import from_environment, translation
+    from chouette.words import from_environment
+    from files.words import translation
 
     try:
         currency = None if currency is None else check_currency(currency)
@@ -4350,7 +4473,7 @@ def export(
         lines = [json_safe(json.dumps(row, ensure_ascii=False)) for row in rows(book)]
     text = "\n".join(lines) + "\n"
     if target == "-":
-        typer.echo(text, nl=False)
+        hearer().write(text)
         return
     write_file(Path(target), text, private=True)
     say(f"Exported {len(lines) - 1} lines to {target}.")
@@ -5056,11 +5179,16 @@ def serve(
         fail(str(err))
 
 
-def run_words(words: Sequence[str]) -> int:
-    """A command line in the CLI's own words, run as at the ``chouette table`` prompt: what
-    ``chouette serve`` runs for the pages (handed to it, so that the server imports nothing
-    of the command line)."""
-    return dispatch(words, Options(None, None), at_table=True)
+def run_words(words: Sequence[str], heard: "Hearer") -> int:
+    """A command line in the CLI's own words, run as at the ``chouette table`` prompt, for
+    ``heard`` (a page of ``chouette serve``: what the command says is handed to it as values,
+    for it to render in its reader's words; this is handed to the server, so that the server
+    imports nothing of the command line)."""
+    token = _heard.set(heard)
+    try:
+        return dispatch(words, Options(None, None), at_table=True)
+    finally:
+        _heard.reset(token)
 
 
 # ---------------------------------------------------------------- the demo

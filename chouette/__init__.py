@@ -38,8 +38,9 @@ The map of the house. Every room holds one job; a room imports only the rooms be
   (the club's memory);
 - trust: :mod:`~chouette.chain` (the tamper-evident record), :mod:`~chouette.checks` (what is
   wrong with a record, as values);
-- words: :mod:`~chouette.report` (reports as data), :mod:`~chouette.page` (the HTML page),
-  :mod:`~chouette.text` (text shown safely, translated), :mod:`~chouette.errors` (the errors);
+- words: :mod:`~chouette.words` (what is said, as values, and a reader's language),
+  :mod:`~chouette.report` (reports as data), :mod:`~chouette.page` (the HTML page),
+  :mod:`~chouette.text` (text shown safely), :mod:`~chouette.errors` (the errors);
 - other programs' files: :mod:`~chouette.engines` (GNU Backgammon, eXtreme Gammon, BGBlitz,
   SGF and neutral records, read into two-party results).
 

@@ -22,7 +22,7 @@ from chouette.money import Cents, format_money
 from chouette.presets import Override, Preset, published
 from chouette.report import Local, as_given
 from chouette.rules import EDITION, HouseRules
-from chouette.text import ENGLISH, Translator, marked
+from chouette.words import ENGLISH, Translator, marked
 
 Kind = Literal["published", "club"]
 
@@ -272,7 +272,7 @@ def rule_lines(rules: HouseRules, tr: Translator = ENGLISH) -> list[tuple[str, s
     scoring edition only when it is an older one), in ``tr``'s language; each topic by its
     English name (:func:`topic_name` says it in another language)."""
     r, _ = rules, tr.gettext
-    said: dict[str, str] = {}
+    rules_said: dict[str, str] = {}
     if r.cubes == "multi":
         cubes = _("Each member has their own cube against the box")
     else:
@@ -280,13 +280,13 @@ def rule_lines(rules: HouseRules, tr: Translator = ENGLISH) -> list[tuple[str, s
             "One cube for the team: the captain doubles for all, and each member takes or "
             "drops the box's doubles alone"
         )
-    said["Cubes"] = cubes + (
+    rules_said["Cubes"] = cubes + (
         _("; no cube goes above {most}.").format(most=r.max_cube) if r.max_cube else "."
     )
     if r.cubes == "single":
-        said["Box doubles"] = _("The box doubles the team's one cube.")
+        rules_said["Box doubles"] = _("The box doubles the team's one cube.")
     else:
-        said["Box doubles"] = {
+        rules_said["Box doubles"] = {
             "any": _("The box may double any members it chooses."),
             "same-level": _("The box doubles every cube at the same level together."),
             "with-captain": _(
@@ -310,9 +310,9 @@ def rule_lines(rules: HouseRules, tr: Translator = ENGLISH) -> list[tuple[str, s
         answers += " " + _(
             "A member who alone takes a box double given to several must beaver or drop."
         )
-    said["Box answers"] = answers
+    rules_said["Box answers"] = answers
     if not r.beavers:
-        said["Beavers"] = _("No beavers, no raccoons.")
+        rules_said["Beavers"] = _("No beavers, no raccoons.")
     else:
         text = {
             ("both", True): _("Beavers allowed by either side; raccoons allowed"),
@@ -328,9 +328,9 @@ def rule_lines(rules: HouseRules, tr: Translator = ENGLISH) -> list[tuple[str, s
                 "; a pair plays at most {count} beavers and raccoons in a game",
                 r.beaver_limit,
             ).format(count=r.beaver_limit)
-        said["Beavers"] = text + "."
+        rules_said["Beavers"] = text + "."
     if r.auto_doubles == 0:
-        said["Automatic doubles"] = {
+        rules_said["Automatic doubles"] = {
             "ignored": _("None."),
             "box-choice": _("Only if the box chooses, on a tied opening roll."),
             "carry-over": _(
@@ -339,7 +339,7 @@ def rule_lines(rules: HouseRules, tr: Translator = ENGLISH) -> list[tuple[str, s
             ),
         }[r.auto_past_limit]
     else:
-        said["Automatic doubles"] = {
+        rules_said["Automatic doubles"] = {
             "ignored": tr.ngettext(
                 "A tied opening roll doubles every cube, which stays centred, once a game at "
                 "most; a tie past that changes nothing.",
@@ -365,18 +365,18 @@ def rule_lines(rules: HouseRules, tr: Translator = ENGLISH) -> list[tuple[str, s
             ),
         }[r.auto_past_limit].format(count=r.auto_doubles)
     if not r.jacoby:
-        said["Gammons"] = _("Gammons and backgammons always count (no Jacoby rule).")
+        rules_said["Gammons"] = _("Gammons and backgammons always count (no Jacoby rule).")
     elif r.jacoby_scope == "per-cube":
-        said["Gammons"] = _(
+        rules_said["Gammons"] = _(
             "Jacoby: a gammon or backgammon counts single against a member whose cube was "
             "never turned (automatic doubles do not turn it)."
         )
     else:
-        said["Gammons"] = _(
+        rules_said["Gammons"] = _(
             "Jacoby: gammons and backgammons count single until any cube of the game is "
             "turned and accepted."
         )
-    said["Rotation"] = (
+    rules_said["Rotation"] = (
         {
             "captain": _(
                 "The box stays if it beat the captain; otherwise the captain takes the box."
@@ -399,7 +399,7 @@ def rule_lines(rules: HouseRules, tr: Translator = ENGLISH) -> list[tuple[str, s
         + " "
         + _("The loser goes to the bottom of the line.")
     )
-    said["Captain out"] = {
+    rules_said["Captain out"] = {
         "keep-seat": _(
             "A captain who is out hands the board to an acting captain, but the captain's own "
             "result decides the rotation."
@@ -409,14 +409,14 @@ def rule_lines(rules: HouseRules, tr: Translator = ENGLISH) -> list[tuple[str, s
             "as the captain's."
         ),
     }[r.acting_captain]
-    said["Newcomers"] = {
+    rules_said["Newcomers"] = {
         "after-loser": _("A newcomer sits at the bottom, behind the player just sent down."),
         "before-loser": _("A newcomer sits at the bottom, ahead of the player just sent down."),
     }[r.newcomer]
     if r.partner_from is None:
-        said["Partner"] = _("No box partner.")
+        rules_said["Partner"] = _("No box partner.")
     else:
-        said["Partner"] = {
+        rules_said["Partner"] = {
             "next": _(
                 "From {seated} seated, the box plays with a partner (the member after the "
                 "captain), who takes {share} per cent of the box's result, the odd point to "
@@ -433,27 +433,27 @@ def rule_lines(rules: HouseRules, tr: Translator = ENGLISH) -> list[tuple[str, s
             ),
         }[r.partner_pick].format(seated=r.partner_from, share=r.partner_share)
         if r.partner_optional:
-            said["Partner"] += " " + _(
+            rules_said["Partner"] += " " + _(
                 "The box may decline the partner and play alone for its run."
             )
         if r.partner_run:
-            said["Partner"] += " " + _(
+            rules_said["Partner"] += " " + _(
                 "A partnership lasts the box's whole run, even when players leave."
             )
         if r.buy_outs:
-            said["Partner"] += " " + _(
+            rules_said["Partner"] += " " + _(
                 "The box may buy its partner out of the live cubes, paying the partner's share "
                 "of their value, and play them alone (the Chicago buy-out)."
             )
     if not r.extras:
-        said["Extras"] = _("No extras.")
+        rules_said["Extras"] = _("No extras.")
     else:
         text = _("Extras (side bets on the board) allowed")
         if r.mandatory_extras:
             text += _("; a lone taker takes every extra offered or drops the box's double")
         if r.extra_redoubles:
             text += _("; an extra's cube may be redoubled")
-        said["Extras"] = text + "."
+        rules_said["Extras"] = text + "."
     deals = _("Deals allowed") if r.deals else _("No deals (settlements)")
     resign = {
         "board": _("the box resigns the whole board or nothing"),
@@ -464,8 +464,8 @@ def rule_lines(rules: HouseRules, tr: Translator = ENGLISH) -> list[tuple[str, s
         "bottom of the line, and a member of their choice takes over the captain's place"
     )  # (the default, that the captain's resignation is the board's, goes without saying)
     captain = f"; {takeover}" if r.captain_resigns == "takeover" else ""
-    said["Settling"] = f"{deals}; {resign}{captain}."
-    said["Talk"] = (
+    rules_said["Settling"] = f"{deals}; {resign}{captain}."
+    rules_said["Talk"] = (
         {
             "free": _("Anyone may talk over the team's plays."),
             "no-cube-no-talk": _(
@@ -479,12 +479,12 @@ def rule_lines(rules: HouseRules, tr: Translator = ENGLISH) -> list[tuple[str, s
         + " "
         + _("(The table keeps this rule: chouette does not check it.)")
     )
-    said["Away"] = (
+    rules_said["Away"] = (
         _("A player away names a proxy, or their cube follows the captain's.")
         if r.proxies
         else _("A player away sits out (no proxies).")
     )
-    said["Size"] = (
+    rules_said["Size"] = (
         _("No limit on the table's size.")
         if r.split_at is None
         else _("More than {most} in the line: chouette says it is time to split the table.").format(
@@ -492,7 +492,7 @@ def rule_lines(rules: HouseRules, tr: Translator = ENGLISH) -> list[tuple[str, s
         )
     )
     if r.roll_off != "one-die":
-        said["Roll-off"] = {
+        rules_said["Roll-off"] = {
             "two-dice": _(
                 "The starting order is rolled with two dice each, a double counting twice "
                 "(3-3 is 12); ties roll again."
@@ -502,31 +502,31 @@ def rule_lines(rules: HouseRules, tr: Translator = ENGLISH) -> list[tuple[str, s
             ),
         }[r.roll_off]
     if r.table_stakes is not None:
-        said["Table stakes"] = _(
+        rules_said["Table stakes"] = _(
             "Each player starts with a bank of {points} points and loses no more than it "
             "holds (all in: the winners share what there is); an empty bank sits out until "
             "it is set anew; who cannot cover the starting cube against every opponent is "
             "kept out of the box and the captaincy."
         ).format(points=r.table_stakes)
     if r.rounds is not None:
-        said["Stop"] = _("Game {number} is the last round; the session ends after it.").format(
-            number=r.rounds
-        )
+        rules_said["Stop"] = _(
+            "Game {number} is the last round; the session ends after it."
+        ).format(number=r.rounds)
     elif r.until is not None:
-        said["Stop"] = _(
+        rules_said["Stop"] = _(
             "The first game started at or after {time} is the last round; the session ends "
             "after it."
         ).format(time=datetime.fromisoformat(r.until).strftime("%H:%M"))
     if r.credit_rule == "refuse":
-        said["Credit"] = _(
+        rules_said["Credit"] = _(
             "A double or an answer that would let the game take a player past their credit "
             "(chouette credit) is refused."
         )
     if r.edition < EDITION:
-        said["Scoring"] = _(
+        rules_said["Scoring"] = _(
             "Edition {edition}: scored as chouette scored when the session was started."
         ).format(edition=r.edition)
-    return [(topic, said[topic]) for topic, _options in TOPICS if topic in said]
+    return [(topic, rules_said[topic]) for topic, _options in TOPICS if topic in rules_said]
 
 
 def topic_name(topic: str, tr: Translator = ENGLISH) -> str:
@@ -735,10 +735,10 @@ def preset_lines(preset: Preset) -> list[str]:
         "",
         "The source states:",
     ]
-    said: dict[str, list[str]] = {}
+    by_words: dict[str, list[str]] = {}
     for c in preset.stated:
-        said.setdefault(c.words, []).append(f"{c.name} {value_text(c.value)}")
-    lines += [f"  {', '.join(options)}: \u201c{words}\u201d" for words, options in said.items()]
+        by_words.setdefault(c.words, []).append(f"{c.name} {value_text(c.value)}")
+    lines += [f"  {', '.join(options)}: \u201c{words}\u201d" for words, options in by_words.items()]
     if preset.ours:
         lines.append("Chouette's choices where the source is silent:")
         lines += [f"  {c.name} {value_text(c.value)}: {c.words}" for c in preset.ours]

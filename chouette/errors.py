@@ -1,12 +1,28 @@
 """The one root error of the rules, and its few kinds.
 
 Every message names the people involved and the reason, in table words:
-``"cat cannot double: the box owns cat's cube"``.
+``"cat cannot double: the box owns cat's cube"``. It is said as a value
+(:class:`chouette.words.Said`), rendered in the reader's language by the door that shows it;
+``str(error)`` is the English.
 """
+
+from __future__ import annotations
+
+from typing import Any
 
 
 class ChouetteError(Exception):
-    """A rule or data error: the command is refused and nothing changes."""
+    """A rule or data error: the command is refused and nothing changes. Its message is a
+    :class:`chouette.words.Said` (or plain text: a name, a file's own words)."""
+
+    def __init__(self, message: object = "", /) -> None:
+        super().__init__(message)
+
+    @property
+    def said(self) -> Any:
+        """What the error says (a :data:`chouette.words.Sayable`), rendered in the reader's
+        words where it is shown."""
+        return self.args[0] if self.args else ""
 
 
 class RuleError(ChouetteError):

@@ -32,7 +32,8 @@ from chouette.report import GameLine, Standing, extra_result_text, signed
 from chouette.rules import HouseRules
 from chouette.settlement import Payment, clears
 from chouette.stats import ROLES, PlayerStats, who_beats_whom
-from chouette.text import ENGLISH, Translator, clipped, marked, marked_in
+from chouette.text import clipped
+from chouette.words import ENGLISH, Translator, marked, marked_in
 
 # One colour per player, in the order they joined (Tableau 10: tells apart well on screen and
 # in print); past ten players the colours repeat with a dash pattern.

@@ -301,9 +301,9 @@ def status_text(status: Status) -> tuple[list[str], Rows | None]:
     ]
     if line.partner is not None:
         heading.append(f"Box's partner: {line.partner}")
-    said = status.stop.said(status.number) if status.stop is not None else None
-    if said is not None:
-        heading.append(f"{said[0].upper()}{said[1:]}.")
+    stop_said = status.stop.said(status.number) if status.stop is not None else None
+    if stop_said is not None:
+        heading.append(f"{stop_said[0].upper()}{stop_said[1:]}.")
     if status.line.credits:
         heading.append(
             "Credit: "

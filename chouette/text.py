@@ -6,10 +6,9 @@ value (``\\u001b``)."""
 
 from __future__ import annotations
 
-import gettext
 import re
 import unicodedata
-from typing import Any, Protocol
+from typing import Any
 
 from chouette.errors import ChouetteError
 
@@ -123,31 +122,3 @@ def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 def no_constant(name: str) -> Any:
     """A JSON decoder's ``parse_constant``: NaN and Infinity are no numbers a ledger keeps."""
     raise ValueError(f"{name} is not a number a record can hold")
-
-
-class Translator(Protocol):
-    """The words of a language (a :class:`gettext.GNUTranslations` read from a catalogue by
-    the caller; the rules never read one themselves): every text a page shows goes through
-    it, by the English words as the key."""
-
-    def gettext(self, message: str, /) -> str: ...
-
-    def ngettext(self, singular: str, plural: str, n: int, /) -> str: ...
-
-    def pgettext(self, context: str, message: str, /) -> str: ...
-
-
-#: English, the words as written: the language of every text unless another is given.
-ENGLISH: Translator = gettext.NullTranslations()
-
-
-def marked(message: str) -> str:
-    """``message`` as it is: marks English words a catalogue translates where they are used
-    (by :meth:`Translator.gettext`), not where they are written."""
-    return message
-
-
-def marked_in(context: str, message: str) -> str:
-    """``message`` as it is: :func:`marked`, for words a catalogue translates in ``context``
-    (by :meth:`Translator.pgettext`)."""
-    return message

@@ -3,7 +3,9 @@
 - :mod:`files.engine`: an engine file (GNU Backgammon, eXtreme Gammon, BGBlitz, SGF, neutral
   records) found out, read and checked whole before the ledger is opened;
 - :mod:`files.whole`: a file of records read whole and bounded, and an export or a report
-  written whole or not at all, never over the ledger's own files.
+  written whole or not at all, never over the ledger's own files;
+- :mod:`files.words`: the catalogues of the languages chouette speaks (``chouette/locale``),
+  read for both doors.
 
 Below the ledger (:mod:`db`), above the rules (:mod:`chouette`): it imports nothing of
 ``db/``, ``web/`` or ``cli.py`` (``tests/system/test_rooms.py``).

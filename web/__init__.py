@@ -6,6 +6,9 @@ light: ``pip install '.[serve]'`` in the clone).
 - :mod:`web.board`: what the scoreboard shows, as plain values — pure;
 - :mod:`web.table`: the server's one door to the ledger (reads, and each action one
   transaction through :mod:`db.commands`);
+- :mod:`web.heard`: what a command run for a page says, kept as values and rendered in the
+  page's words (and the server's terminal's);
+- :mod:`web.i18n`: the language a browser asks for;
 - :mod:`web.hub`: polls the ledger's change marker and wakes every page's event stream;
 - :mod:`web.app`: the Starlette application and its routes; ``templates/`` and ``static/``;
 - :mod:`web.serve`: listening, the address, the QR code and the PIN printed, uvicorn;

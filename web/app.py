@@ -10,7 +10,8 @@ page behind the PIN, the players' phones, their event streams, and the actions.
     POST /keeper/act       one action, the scorekeeper only: ``line``, a command in the CLI's own
                            words, as typed at ``chouette table`` (a form gives it in pieces:
                            :func:`web.moves.line_of`), run by the CLI's own parser in this
-                           process (:mod:`web.console`); JSON for the script
+                           process, what it says kept as values (:mod:`web.heard`) and
+                           rendered in the page's words; JSON for the script
     POST /keeper/devices   sign a device out (``revoke``: its id), the scorekeeper only
     POST /keeper/codes     a new code for a player (``player``), the scorekeeper only
     POST /keeper/table     the session the keeper's page runs (``table``): under ``--room`` one
@@ -68,10 +69,12 @@ from chouette.errors import ChouetteError
 from chouette.money import format_money
 from chouette.report import balance, signed
 from chouette.settlement import Payment, settle
+from chouette.words import said
 from web.access import TOKEN_HOURS, Access, Refusal, Who, Writes, shown_code
 from web.board import Board
+from web.heard import Heard
 from web.hub import Frames, Hub
-from web.i18n import LANGUAGES, negotiate, translation
+from web.i18n import LANGUAGES, negotiate, translation, words
 from web.limits import STREAM_RETRY_SECONDS, Limits, Once, limits_for, quiet_loop
 from web.moves import line_of, session_alone
 from web.table import Snapshot, Table
@@ -230,7 +233,7 @@ def create_app(
     limits: Limits | None = None,
     secure: bool = False,
     interval: float | None = None,
-    said: Callable[[Sequence[str]], None] | None = None,
+    tell: Callable[[Heard], None] | None = None,
     once: Once | None = None,
     lang: str | None = None,
     private: bool = False,
@@ -238,8 +241,9 @@ def create_app(
     """The application serving ``table``; ``access`` says who may do what; ``hosts`` the
     names a request may give in ``Host``; ``base_url`` the address the players' QR codes
     carry; ``limits`` of event streams (:func:`web.limits.limits_for`); ``secure``: served
-    over TLS (the cookie says so); ``said`` hears what each action of the page did (the
-    terminal shows it); ``once`` says repeated trouble once a minute in the server's log;
+    over TLS (the cookie says so); ``tell`` hears what each action of the page did (the
+    terminal shows it, in its own words); ``once`` says repeated trouble once a minute in
+    the server's log;
     ``lang``: the one language of every page (None: each browser's own, among
     :data:`web.i18n.LANGUAGES`, English when it asks for none of them)."""
     langs = (lang,) if lang is not None else tuple(LANGUAGES)
@@ -432,20 +436,23 @@ def create_app(
             return pairs
         fields = as_fields(pairs)
         seen = hub.version
+        heard = Heard(words(language(request)))
         try:
             line = line_of(pairs)
             wanted = session_alone(line)
             if wanted is not None:  # as the table's prompt moves: the page runs that session
-                ok, lines = await switch(wanted)
+                ok = await switch(wanted, heard)
             else:
-                ok, lines = await run_in_threadpool(
-                    table.run_line, line, one(fields, "session") or None
+                ok, _ = await run_in_threadpool(
+                    table.run_line, line, one(fields, "session") or None, heard
                 )
         except ChouetteError as err:
-            lines, ok = [f"Error: {err}"], False
+            heard.add(said("Error: {message}", message=err.said))
+            ok = False
         hub.poke()
-        if said is not None:
-            said(lines)
+        if tell is not None:
+            tell(heard)
+        lines = heard.lines(heard.words)
         if wants_json:
             answer = {"ok": ok, "message": "\n".join(lines), "said": lines}
             return JSONResponse(answer, status_code=200 if ok else 400)
@@ -531,14 +538,18 @@ def create_app(
         frames = shown()
         if frames is None or frames.session is None:
             return refusal(409, "there is no session to accept the rules of", False)
+        heard = Heard(words(language(request)))
         ok, lines = await run_in_threadpool(
-            table.run_words, ["accept", current.player], frames.session
+            table.run_words, ["accept", "--", current.player], frames.session, heard
         )
         if not ok:
             return refusal(400, "\n".join(lines).removeprefix("Error: "), False)
         hub.poke()
-        if said is not None:
-            said([f"{current.player}'s phone: {line}" for line in lines])
+        if tell is not None:
+            phone = Heard(heard.words)
+            phone.say(said("{player}'s phone:", player=current.player))
+            phone.items += heard.items
+            tell(phone)
         return RedirectResponse("/me", status_code=303)
 
     async def whoami(request: Request) -> Response:
@@ -560,25 +571,31 @@ def create_app(
         fields = await form(request)
         if isinstance(fields, Response):
             return fields
-        ok, lines = await switch((fields.get("table") or [""])[0])
+        heard = Heard(words(language(request)))
+        ok = await switch((fields.get("table") or [""])[0], heard)
+        lines = heard.lines(heard.words)
         answer = {"ok": ok, "message": "\n".join(lines), "said": lines}
         return JSONResponse(answer, status_code=200 if ok else 400)
 
-    async def switch(wanted: str) -> tuple[bool, list[str]]:
+    async def switch(wanted: str, heard: Heard) -> bool:
         """The keeper's page runs the session ``wanted`` from now on, if it may (one of the
-        night's tables under ``serve --room``, else any session): done, and what was said."""
+        night's tables under ``serve --room``, else any session): whether it does (what was
+        said is in ``heard``)."""
         choices = await run_in_threadpool(table.choices)
         if wanted not in choices:
-            known = ", ".join(choices[:10]) or "none"
-            said = (
-                f"Error: no table {wanted[:80]!r} tonight ({known})"
+            known = ", ".join(choices[:10]) or said("none")
+            name = repr(wanted[:80])
+            why = (
+                said("no table {name} tonight ({known})", name=name, known=known)
                 if table.room
-                else f"Error: no session {wanted[:80]!r} to switch to ({known})"
+                else said("no session {name} to switch to ({known})", name=name, known=known)
             )
-            return False, [said]
+            heard.add(said("Error: {message}", message=why))
+            return False
         table.session = wanted
         hub.poke()
-        return True, [f"The keeper's page runs {wanted}."]
+        heard.say(said("The keeper's page runs {session}.", session=wanted))
+        return True
 
     async def keeper_events(request: Request) -> Response:
         current = await who(request)
@@ -695,8 +712,8 @@ def one(fields: Mapping[str, Sequence[str]], key: str) -> str:
 
 def refusal(status: int, text: str, as_json: bool) -> Response:
     if as_json:
-        said = f"Error: {text}"
-        return JSONResponse({"ok": False, "message": said, "said": [said]}, status_code=status)
+        error = f"Error: {text}"
+        return JSONResponse({"ok": False, "message": error, "said": [error]}, status_code=status)
     return Response(f"Error: {text}\n", status_code=status, media_type="text/plain")
 
 

@@ -30,7 +30,7 @@ from chouette.report import (
 from chouette.rules import HouseRules
 from chouette.session import LiveGame, SessionInfo
 from chouette.stop import StopState
-from chouette.text import ENGLISH, Translator
+from chouette.words import ENGLISH, Translator
 from web.moves import Legal, legal
 
 RECENT_GAMES = 6

@@ -9,6 +9,7 @@ import errno
 import io
 import ipaddress
 import logging
+import os
 import secrets
 import socket
 import ssl
@@ -26,8 +27,9 @@ from chouette.errors import ChouetteError
 from db.engine import dispose_all, where
 from web.access import TOKEN_HOURS, Access, load
 from web.app import create_app
-from web.console import Commands
+from web.heard import Commands, Heard
 from web.hub import Hub
+from web.i18n import from_environment, words
 from web.limits import (
     BACKLOG,
     KEEP_ALIVE_SECONDS,
@@ -306,8 +308,10 @@ def serve(
     port = sock.getsockname()[1]
     urls, shared = addresses(host, port, "https" if certfile else "http")
 
-    def said(lines: Sequence[str]) -> None:
-        for text in lines:
+    own = words(from_environment(os.environ))  # the terminal's language
+
+    def tell(heard: Heard) -> None:
+        for text in heard.lines(own):
             say(f"page: {text}")
 
     app = create_app(
@@ -317,7 +321,7 @@ def serve(
         base_url=urls[0],
         limits=limits,
         secure=certfile is not None,
-        said=said,
+        tell=tell,
         once=once,
         lang=lang,
         private=private,

@@ -1,6 +1,7 @@
 """The server's one door to the ledger: what the scoreboard reads, and the scorekeeper's
-actions, each a command line in the CLI's own words that the CLI runs (:mod:`web.console`),
-as at the ``chouette table`` prompt: one parser for the page, the prompt and scripts.
+actions, each a command line in the CLI's own words that the CLI runs as at the ``chouette
+table`` prompt (one parser for the page, the prompt and scripts), saying what it did to a
+:class:`web.heard.Heard` as values that the page renders in its own words.
 
 A refused command says the CLI's own error, and writes nothing. Everything here is blocking;
 the server calls it from worker threads. The page's own actions go one at a time (the ledger
@@ -9,6 +10,7 @@ would queue them anyway).
 
 from __future__ import annotations
 
+import logging
 import shlex
 import threading
 from collections.abc import Callable, Iterator, Mapping
@@ -20,11 +22,13 @@ from chouette.errors import ChouetteError
 from chouette.limits import LONGEST_LINE
 from chouette.session import SessionInfo
 from chouette.text import clipped
+from chouette.words import ENGLISH_WORDS, said
 from db import Ledger, open_ledger
 from db.commands import undoable
-from web import console
 from web.board import Board, build_board
-from web.console import Commands
+from web.heard import Commands, Heard
+
+log = logging.getLogger("chouette.serve")
 
 
 @dataclass(frozen=True)
@@ -162,23 +166,39 @@ class Table:
             )
         return Snapshot(changes, board, room)
 
-    def run_line(self, text: str, session: str | None) -> tuple[bool, list[str]]:
+    def run_line(
+        self, text: str, session: str | None, heard: Heard | None = None
+    ) -> tuple[bool, list[str]]:
         """A command line as the CLI's own words (``pay mette søren 20 --note cash``), run
         by the CLI itself on this ledger, in ``session`` unless the line names one: whether
-        it succeeded, and what it said (standard output, then standard error). One command
-        at a time, as the page's buttons; a line the page does not run is refused first."""
-        return self.run_words(command_words(text), session)
+        it succeeded, and what it said, in the words of ``heard`` (which keeps it as values;
+        English when none is given). One command at a time, as the page's buttons; a line
+        the page does not run is refused first."""
+        return self.run_words(command_words(text), session, heard)
 
-    def run_words(self, words: list[str], session: str | None) -> tuple[bool, list[str]]:
-        """The CLI's own words run by the CLI on this ledger, in this process
-        (:func:`web.console.run`; see :meth:`run_line`)."""
+    def run_words(
+        self, words: list[str], session: str | None, heard: Heard | None = None
+    ) -> tuple[bool, list[str]]:
+        """The CLI's own words run by the CLI on this ledger, in this process, saying what
+        it did to ``heard`` (see :meth:`run_line`). A failure of chouette's own (a bug) is
+        logged and said as an error."""
+        heard = Heard(ENGLISH_WORDS) if heard is None else heard
         chosen = [] if "--session" in words or not session else ["--session", session]
         if self.commands is None:
             raise ChouetteError("this server runs no commands: start it with chouette serve")
         with self._writing:
-            code, out, err = console.run(self.commands, ["--db", self.url, *chosen, *words])
-        said = [line for line in (out + err).splitlines() if line.strip()]
-        return code == 0, said
+            try:
+                code = self.commands(["--db", self.url, *chosen, *words], heard)
+            except Exception:  # a bug of chouette's: the server's log has it, the page says so
+                log.exception("chouette failed running %r", words[:40])
+                heard.add(
+                    said(
+                        "Error: {message}",
+                        message=said("chouette failed (the terminal of chouette serve says why)"),
+                    )
+                )
+                code = 1
+        return code == 0, heard.lines(heard.words)
 
 
 def _board(book: Ledger, name: str) -> Board:

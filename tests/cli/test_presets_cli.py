@@ -400,9 +400,9 @@ def test_a_players_phone_shows_the_rules_card_open_until_they_accept(chouette, l
     ``chouette rules`` says it) with the button to accept it; once accepted, the card stays,
     folded, and the button is gone."""
     from chouette.card import rule_lines
+    from files.words import translation
     from tests.dom import Node, parse
     from web.app import templates
-    from web.i18n import translation
 
     chouette("new", "fri", "ann", "bob", "cat", "--rules", "esk")
     board = board_of(ledger_url)

@@ -5,15 +5,20 @@ files, name another ledger or hold the server are refused there, with nothing wr
 
 from __future__ import annotations
 
+import ast
 import json
+import sys
 
 import pytest
 
 from chouette.errors import ChouetteError
+from chouette.words import ENGLISH_WORDS
 from cli import run_words
 from tests import procs
 from tests.dump import dump
+from tests.paths import ROOT
 from tests.serving import Keeper, serving
+from web.heard import Heard
 from web.table import command_words
 
 # ---------------------------------------------------------------- the words, pure
@@ -61,40 +66,46 @@ def test_what_the_page_does_not_run_is_refused_naming_why(line, message):
 # ---------------------------------------------------------------- the CLI in the server
 
 
-def test_the_cli_runs_in_the_server_and_only_its_own_output_is_caught(chouette, ledger_url, capsys):
-    """web.console runs a line by the CLI's own parser in this process, its output caught
-    for the page; the standard streams are routed per thread, so what another thread prints
-    while a command runs still goes where it went."""
-    import io
-    import sys
-    import threading
-
-    from web import console
-
+def test_the_cli_runs_in_the_server_saying_values_to_the_page_not_to_a_stream(
+    chouette, ledger_url, capsys
+):
+    """A line run for the page says what it does to the page's :class:`web.heard.Heard`, as
+    values the page renders in its own words; nothing reaches the server's standard streams,
+    a usage error and a command's help included."""
     chouette("new", "friday", "ann", "bob")
-    code, out, err = console.run(run_words, ["--db", ledger_url, "status"])
-    assert (code, err) == (0, "") and out.startswith("Session friday: game 1")
-    code, out, err = console.run(run_words, ["--db", ledger_url, "deal", "bob", "two"])
-    assert code == 2 and err.startswith("Error: Invalid value for 'POINTS'")
-    assert isinstance(sys.stdout, console.Routed)
-    caught = io.StringIO()
-    printing, printed = threading.Event(), threading.Event()
+    capsys.readouterr()
+    streams = (sys.stdin, sys.stdout, sys.stderr)
+    heard = Heard(ENGLISH_WORDS)
+    assert run_words(["--db", ledger_url, "status"], heard) == 0
+    assert heard.lines(ENGLISH_WORDS)[0].startswith("Session friday: game 1")
+    heard = Heard(ENGLISH_WORDS)
+    assert run_words(["--db", ledger_url, "deal", "bob", "two"], heard) == 2
+    assert heard.lines(ENGLISH_WORDS)[0].startswith("Error: Invalid value for 'POINTS'")
+    heard = Heard(ENGLISH_WORDS)
+    assert run_words(["--db", ledger_url, "take", "--help"], heard) == 0
+    assert heard.lines(ENGLISH_WORDS)[0].startswith("Usage: chouette take")
+    assert (sys.stdin, sys.stdout, sys.stderr) == streams
+    assert capsys.readouterr() == ("", "")
 
-    def command() -> None:  # a command's thread, as console.run sets it up
-        console._caught.stdout = caught
-        printing.set()
-        printed.wait(5)
-        print("the command's line")
-        console._caught.stdout = None
 
-    thread = threading.Thread(target=command)
-    thread.start()
-    printing.wait(5)
-    print("the server's own line")  # meanwhile, in another thread
-    printed.set()
-    thread.join()
-    assert caught.getvalue() == "the command's line\n"
-    assert capsys.readouterr().out == "the server's own line\n"
+def test_no_module_of_the_server_replaces_the_standard_streams():
+    """The server never catches what the command line prints: no module of ``web/`` puts
+    anything in place of ``sys.stdin``, ``sys.stdout`` or ``sys.stderr`` (its own log
+    writes to the terminal, as any program's)."""
+    replacing = []
+    for path in sorted((ROOT / "web").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            targets = node.targets if isinstance(node, ast.Assign) else []
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "setattr":
+                targets = node.args[:1]
+            if any(isinstance(t, ast.Name) and t.id == "sys" for t in targets) or any(
+                isinstance(t, ast.Attribute)
+                and t.attr in ("stdin", "stdout", "stderr")
+                and getattr(t.value, "id", None) == "sys"
+                for t in targets
+            ):
+                replacing.append(f"{path.name}:{node.lineno}")
+    assert replacing == []
 
 
 # ---------------------------------------------------------------- a real server

@@ -19,7 +19,7 @@ from tests.paths import ROOT
 from tests.serving import serving
 from web.i18n import LANGUAGES, check_language, from_environment, negotiate, translation
 
-LOCALE = ROOT / "web" / "locale"
+LOCALE = ROOT / "chouette" / "locale"
 TRANSLATED = [code for code in LANGUAGES if code != "en"]
 PLACEHOLDER = re.compile(r"\{[a-z_]*\}|%\([a-z_]+\)s|</?[a-z]+[^>]*>")
 
@@ -59,6 +59,12 @@ def test_the_template_holds_every_word_the_code_and_the_pages_say(tmp_path):
             "marked_in:1c,2",
             "-k",
             "pgettext:1c,2",
+            "-k",
+            "said",
+            "-k",
+            "said_n:1,2",
+            "-k",
+            "said_in:1c,2",
             "--no-location",
             "--sort-output",
             "-o",

@@ -157,7 +157,7 @@ def test_the_installed_command_plays_an_evening_from_its_own_folder(
     ]
     assert settled.stdout.splitlines()[-1].startswith("Fingerprint of friday: ")
     # the wheel carries the compiled catalogues: a Danish report from the installed command
-    from web.i18n import translation
+    from files.words import translation
 
     report = run_installed(installed, tmp_path, "report", "--html", "fredag.html", "--lang", "da")
     assert report.returncode == 0, report.stderr
