@@ -422,8 +422,17 @@ class Terminal:
     def say(self, what: "Sayable", *, err: bool = False) -> None:
         typer.echo(shown_lines(self.words(what)), err=err)
 
-    def table(self, headers: "Sequence[Sayable]", rows: "Iterable[Sequence[Any]]") -> None:
-        emit_rows([self.words(h) for h in headers], [[self.words(c) for c in r] for r in rows])
+    def table(
+        self,
+        headers: "Sequence[Sayable]",
+        rows: "Iterable[Sequence[Any]]",
+        *,
+        tint: "Tint | None" = None,
+    ) -> None:
+        coloured = colour()
+        english = [str(h) for h in headers]
+        text = laid_out(english, rows, self.words, tint=(tint or money_tint) if coloured else None)
+        self.write(text + "\n")
 
     def write(self, text: str) -> None:
         typer.echo(text, nl=False, color=True)  # (colours are added only where they show)
@@ -673,9 +682,6 @@ def complete_night(ctx: typer.Context, incomplete: str) -> list[str]:
     return completed(ctx, incomplete, lambda run: [n for n, _ in reversed(nights(run))])
 
 
-NUMBER = re.compile(r"^[+-]?\d+(\.\d\d)?( → [+-]?\d+)?$")
-
-
 class Format(StrEnum):
     table = "table"
     csv = "csv"
@@ -683,7 +689,9 @@ class Format(StrEnum):
     json = "json"
 
 
-Tint = Callable[[Sequence[str], list[list[str]]], list[list[str]]]
+#: Colours for a row of a table: its headings (English), the row as given (text, money,
+#: sentences) and as shown, to the row as shown in colour.
+Tint = Callable[[Sequence[str], Sequence[Any], list[str]], list[str]]
 
 MONEY_COLUMNS = ("money", "at the table", "balance")  # money won or lost, by its sign
 GREEN, RED, DEFAULT = "\x1b[32m", "\x1b[31m", "\x1b[39m"
@@ -699,23 +707,30 @@ def paint(cell: str, sign: str) -> str:
     return f"{GREEN if sign == '+' else RED}{cell}{DEFAULT}"
 
 
-def money_tint(headers: Sequence[str], body: list[list[str]]) -> list[list[str]]:
+def money_sign(cell: Any, text: str) -> str | None:
+    """``+`` for money won, ``-`` for money lost, as a cell shows it (None: neither)."""
+    from chouette.words import Money
+
+    if isinstance(cell, Money):
+        won = cell.sign and cell.cents > 0
+        return "+" if won else "-" if cell.cents < 0 else None
+    found = SIGNED_MONEY.match(text)
+    return found.group(1) if found else None
+
+
+def money_tint(headers: Sequence[str], row: Sequence[Any], shown: list[str]) -> list[str]:
     """Money won in green, lost in red: the money columns, and the sheet's money row."""
-    columns = {i for i, h in enumerate(headers) if h in MONEY_COLUMNS}
+    money_row = bool(row) and row[0] == "money"
     painted = []
-    for row in body:
-        money_row = bool(row) and row[0] == "money"
-        cells = []
-        for i, cell in enumerate(row):
-            signed = SIGNED_MONEY.match(cell) if money_row or i in columns else None
-            cells.append(paint(cell, signed.group(1)) if signed else cell)
-        painted.append(cells)
+    for i, (cell, text) in enumerate(zip(row, shown, strict=True)):
+        sign = money_sign(cell, text) if money_row or headers[i] in MONEY_COLUMNS else None
+        painted.append(paint(text, sign) if sign else text)
     return painted
 
 
-def payer_tint(headers: Sequence[str], body: list[list[str]]) -> list[list[str]]:
+def payer_tint(headers: Sequence[str], row: Sequence[Any], shown: list[str]) -> list[str]:
     """Who pays (lost) in red, who is paid (won) in green."""
-    return [[paint(row[0], "-"), paint(row[1], "+"), *row[2:]] for row in body]
+    return [paint(shown[0], "-"), paint(shown[1], "+"), *shown[2:]]
 
 
 def emit(rows: "Rows", fmt: Format = Format.table, tint: Tint = money_tint) -> None:
@@ -750,50 +765,74 @@ ECHO_LINES = 1000  # JSON items written at once
 
 def emit_rows(
     headers: Sequence[str],
-    body: "Iterable[Sequence[str]]",
+    body: "Iterable[Sequence[Any]]",
     fmt: Format = Format.table,
     tint: Tint = money_tint,
 ) -> None:
-    """Rows as a table (tabulate's ``simple`` format, coloured on a terminal), Markdown (its
-    ``github`` format) or CSV. CSV is written row by row as the rows come; a table or
-    Markdown is laid out by tabulate, which needs every row at once (a table of a whole
-    ledger is read with a pager, and held in memory while it is laid out). The cells are
-    text already: tabulate reads no numbers in them (``disable_numparse``), and a column
-    whose every filled cell is a number (:data:`NUMBER`) is aligned right."""
+    """Rows as a table for whoever hears the command (:meth:`Terminal.table`: tabulate's
+    ``simple`` format, coloured on a terminal; a page lays out its own), Markdown (tabulate's
+    ``github`` format) or CSV. A cell is text, :class:`~chouette.words.Money` or a sentence,
+    written in the reader's words (CSV, for programs, in English, its headings as given).
+    CSV is written row by row as the rows come; a table or Markdown is laid out by tabulate,
+    which needs every row at once (a table of a whole ledger is read with a pager, and held
+    in memory while it is laid out)."""
     if fmt is Format.csv:
         import csv
+
+        from chouette.words import ENGLISH_WORDS
 
         written = Written()
         writer = csv.writer(written, lineterminator="\n")
         writer.writerow([shown(h) for h in headers])
-        writer.writerows([shown(cell) for cell in row] for row in body)
+        writer.writerows(
+            [shown(cell if type(cell) is str else ENGLISH_WORDS(cell)) for cell in row]
+            for row in body
+        )
         written.flush()
         return
+    heard = hearer()
+    if fmt is Format.table:
+        heard.table(headers, body, tint=tint)
+        return
+    heard.write(laid_out(headers, body, heard.words, markdown=True) + "\n")
+
+
+def laid_out(
+    headers: Sequence[str],
+    body: "Iterable[Sequence[Any]]",
+    words: "Words",
+    *,
+    markdown: bool = False,
+    tint: Tint | None = None,
+) -> str:
+    """Rows laid out by tabulate in ``words``: its ``simple`` format (``tint`` colours each
+    row) or its ``github`` format (``markdown``). Tabulate reads no numbers in the cells
+    (``disable_numparse``): a column whose every filled cell is a number is aligned right
+    (:func:`chouette.words.alignment`)."""
     from tabulate import tabulate
 
-    markdown = fmt is Format.markdown
-    coloured = fmt is Format.table and colour()
-    heads = [shown(h) for h in headers]
-    rows = [
-        list(row) if "".join(row).isprintable() else [shown(cell) for cell in row] for row in body
-    ]
-    align = [
-        "right" if any(cells) and all(NUMBER.match(c) for c in cells if c) else "left"
-        for cells in zip(*rows, strict=True)
-    ]
-    if markdown:  # a | in a name would end its cell: written \| as GFM says
+    from chouette.words import alignment
+
+    heads = [shown(words(h)) for h in headers]
+    rows, plain = [], []
+    for row in body:
+        texts = [cell if type(cell) is str else words(cell) for cell in row]
+        if not "".join(texts).isprintable():
+            texts = [shown(text) for text in texts]
+        if markdown:  # a | in a name would end its cell: written \\| as GFM says
+            texts = [text.replace("|", "\\|") for text in texts]
+        plain.append(texts)
+        rows.append(tint(headers, row, texts) if tint is not None else texts)
+    if markdown:
         heads = [h.replace("|", "\\|") for h in heads]
-        rows = [[cell.replace("|", "\\|") for cell in row] for row in rows]
-    if coloured:
-        rows = tint(heads, rows)
-    table = tabulate(
+    align = alignment(plain, words)
+    return tabulate(
         rows,
         heads,
         tablefmt="github" if markdown else "simple",
         disable_numparse=True,
         colalign=align or None,
     )
-    hearer().write(table + "\n")
 
 
 def indented(value: Any, depth: int) -> str:

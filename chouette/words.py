@@ -21,6 +21,7 @@ thousands), or text (a name, a note: as it is).
 from __future__ import annotations
 
 import gettext
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeAlias
@@ -249,6 +250,28 @@ class Words:
 #: English: the words as written, money as chouette has always written it.
 ENGLISH_WORDS = Words("en")
 
+#: A cell of a table that is a number as English writes one (``-12.50``, ``3 → +2``).
+NUMBER = re.compile(r"^[+-]?\d+(\.\d\d)?( → [+-]?\d+)?$")
+
+
+def number_cell(words: Words) -> re.Pattern[str]:
+    """A cell that is a number, as ``words`` writes one (Danish ``+1.250,00``)."""
+    style = words.style
+    if style.decimal == "." and not style.money_grouped:
+        return NUMBER
+    group = f"(?:{re.escape(style.group)}\\d{{3}})*" if style.money_grouped else ""
+    return re.compile(rf"^[+-]?\d+{group}(?:{re.escape(style.decimal)}\d\d)?( → [+-]?\d+)?$")
+
+
+def alignment(rows: Sequence[Sequence[str]], words: Words) -> list[str]:
+    """How each column of a table of these cells (as shown) is aligned: right where every
+    filled cell is a number (:func:`number_cell`), else left; none for a table of no rows."""
+    number = number_cell(words)
+    return [
+        "right" if any(cells) and all(number.match(c) for c in cells if c) else "left"
+        for cells in zip(*rows, strict=True)
+    ]
+
 
 class Hearer(Protocol):
     """Who hears what a command says, and renders it in their own words: the terminal that
@@ -265,9 +288,11 @@ class Hearer(Protocol):
         an error."""
         ...
 
-    def table(self, headers: Sequence[Sayable], rows: Iterable[Sequence[Any]]) -> None:
+    def table(
+        self, headers: Sequence[Sayable], rows: Iterable[Sequence[Any]], *, tint: Any = None
+    ) -> None:
         """A table for a person: its headings, and rows of cells (text, :class:`Money`,
-        :class:`Said`)."""
+        :class:`Said`); ``tint``: how a terminal colours its rows."""
         ...
 
     def write(self, text: str) -> None:

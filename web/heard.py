@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from chouette.text import shown_lines
-from chouette.words import Hearer, Sayable, Words
+from chouette.text import shown, shown_lines
+from chouette.words import Hearer, Sayable, Words, alignment
 
 #: What runs a command line in the CLI's words for a hearer, and gives its exit code.
 Commands = Callable[[Sequence[str], Hearer], int]
@@ -33,7 +33,9 @@ class Heard:
     def say(self, what: Sayable, *, err: bool = False) -> None:
         self.items.append(("err" if err else "out", what))
 
-    def table(self, headers: Sequence[Sayable], rows: Iterable[Sequence[Any]]) -> None:
+    def table(
+        self, headers: Sequence[Sayable], rows: Iterable[Sequence[Any]], *, tint: Any = None
+    ) -> None:
         self.items.append(("table", (tuple(headers), [tuple(row) for row in rows])))
 
     def write(self, text: str) -> None:
@@ -63,10 +65,12 @@ def table_lines(
     writes it)."""
     from tabulate import tabulate  # noqa: TID251 (the page renders its own tables)
 
+    cells = [[shown(words(cell)) for cell in row] for row in rows]
     text = tabulate(
-        [[shown_lines(words(cell)) for cell in row] for row in rows],
+        cells,
         headers=[words(h) for h in headers],
         tablefmt="simple",
         disable_numparse=True,
+        colalign=alignment(cells, words) or None,
     )
     return text.splitlines()

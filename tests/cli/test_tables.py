@@ -9,6 +9,7 @@ be the text ``json.dumps`` writes whole."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from hypothesis import given, settings
@@ -19,13 +20,16 @@ import cli
 from chouette.text import json_safe, shown
 from tests.examples import examples
 
+#: A number as English writes one in a table (the oracle's own, not the CLI's).
+NUMBER = re.compile(r"^[+-]?\d+(\.\d\d)?( → [+-]?\d+)?$")
+
 
 def tabulated(headers, body, fmt, tint, coloured) -> str:
     """What emit printed when it handed the rows to tabulate."""
     style = "github" if fmt is cli.Format.markdown else "simple"
     align = (
         [
-            "right" if any(cells) and all(cli.NUMBER.match(c) for c in cells if c) else "left"
+            "right" if any(cells) and all(NUMBER.match(c) for c in cells if c) else "left"
             for cells in zip(*body, strict=True)
         ]
         if body
@@ -37,7 +41,7 @@ def tabulated(headers, body, fmt, tint, coloured) -> str:
         headers = [h.replace("|", "\\|") for h in headers]
         body = [[cell.replace("|", "\\|") for cell in row] for row in body]
     if coloured:
-        body = tint(headers, body)
+        body = [tint(headers, row, row) for row in body]
     return tabulate(body, headers, tablefmt=style, disable_numparse=True, colalign=align) + "\n"
 
 
