@@ -3,7 +3,9 @@
 
 Used by the ledger's one writer of booked games (:meth:`db.ledger.Ledger.book_games`), for
 one game or a hundred thousand. Ids for new games are taken under the write lock the
-transaction already holds, so game rows and their bookings go in as two statements.
+transaction already holds, so game rows and their bookings go in as two statements. Each
+batch's statement is made from the table and columns the models name (:func:`columns_of`),
+never from names written here.
 """
 
 from __future__ import annotations
@@ -11,14 +13,38 @@ from __future__ import annotations
 import gc
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from chouette.limits import check_balance
 
 if TYPE_CHECKING:  # SQLAlchemy is loaded when a write needs it: few_collections() before
     from sqlalchemy import Connection
 
-BOOKING_COLUMNS = ("session_id", "game_id", "payment_id", "player", "points", "cents", "at")
+
+class Columns(NamedTuple):
+    """A table and some of its columns, in the order a batch's rows give their values: the
+    names its statement is made with, taken from the models (:func:`columns_of`)."""
+
+    table: str
+    names: tuple[str, ...]
+
+    def without(self, *names: str) -> Columns:
+        """The same, these columns left out (each must be one of them)."""
+        for name in names:
+            if name not in self.names:
+                raise KeyError(f"{self.table}: no column {name!r} to leave out")
+        return Columns(self.table, tuple(n for n in self.names if n not in names))
+
+
+def columns_of(*attributes: Any) -> Columns:
+    """The table and names of these columns of one model (``GameRow.id, GameRow.number``),
+    as the model declares them: a batch's statement names nothing the schema does not (a
+    column renamed in a model is a type error here, and an AttributeError at import)."""
+    found = [attribute.expression for attribute in attributes]  # each a Column of its table
+    tables = {column.table.name for column in found}
+    if len(tables) != 1:
+        raise ValueError(f"the columns of one table, not of {', '.join(sorted(tables))}")
+    return Columns(tables.pop(), tuple(str(column.name) for column in found))
 
 
 @contextmanager
@@ -50,31 +76,29 @@ def bind(conn: Connection, model: Any, column: str, value: Any) -> Any:
     return process(value) if process is not None else value
 
 
-def insert_many(
-    conn: Connection, table: str, columns: Sequence[str], rows: list[tuple[Any, ...]]
-) -> None:
-    """A whole batch of rows into ``table`` in one statement."""
+def insert_many(conn: Connection, columns: Columns, rows: list[tuple[Any, ...]]) -> None:
+    """A whole batch of rows into the table, giving these columns, in one statement."""
     if not rows:
         return
+    table, names = columns
     if conn.dialect.name == "postgresql":
-        _copy(conn, table, columns, rows)
+        _copy(conn, table, names, rows)
         return
-    sql = f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
+    sql = f"INSERT INTO {table} ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})"
     _many(conn, sql, rows)
 
 
-def upsert_many(
-    conn: Connection, table: str, columns: Sequence[str], rows: list[tuple[Any, ...]]
-) -> None:
-    """A whole batch of rows into ``table`` in one statement, each in place of the row
+def upsert_many(conn: Connection, columns: Columns, rows: list[tuple[Any, ...]]) -> None:
+    """A whole batch of rows into the table in one statement, each in place of the row
     with its key (the first column) where there is one (``INSERT … ON CONFLICT``, which
     SQLite and PostgreSQL both have)."""
     if not rows:
         return
+    table, names = columns
     mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
-    key, *rest = columns
+    key, *rest = names
     sql = (
-        f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join([mark] * len(columns))}) "
+        f"INSERT INTO {table} ({', '.join(names)}) VALUES ({', '.join([mark] * len(names))}) "
         f"ON CONFLICT ({key}) DO UPDATE SET " + ", ".join(f"{c} = excluded.{c}" for c in rest)
     )
     _many(conn, sql, rows)
@@ -134,20 +158,22 @@ def _refused(conn: Connection, sql: str, err: Exception) -> Exception:
     return DBAPIError.instance(sql, None, err, conn.dialect.loaded_dbapi.Error)
 
 
-def allocate_ids(conn: Connection, table: str, count: int) -> list[int]:
-    """Ids for ``count`` new rows of ``table``, under the write lock this transaction holds."""
+def allocate_ids(conn: Connection, ids: Columns, count: int) -> list[int]:
+    """Ids for ``count`` new rows of the table (``ids``: its id column), under the write
+    lock this transaction holds."""
     from sqlalchemy import text
 
+    (table, (column,)) = ids
     if conn.dialect.name == "postgresql":
         rows = conn.execute(
             text(
-                f"SELECT nextval(pg_get_serial_sequence('{table}', 'id')) "
+                f"SELECT nextval(pg_get_serial_sequence('{table}', '{column}')) "
                 "FROM generate_series(1, :n)"
             ),
             {"n": count},
         )
         return [int(r[0]) for r in rows]
-    top = conn.execute(text(f"SELECT COALESCE(MAX(id), 0) FROM {table}")).scalar_one()
+    top = conn.execute(text(f"SELECT COALESCE(MAX({column}), 0) FROM {table}")).scalar_one()
     return list(range(int(top) + 1, int(top) + 1 + count))
 
 

@@ -44,9 +44,10 @@ from chouette.rules import HouseRules
 from chouette.session import LiveGame, SessionInfo
 from chouette.stop import StopState
 from db.bulk import (
-    BOOKING_COLUMNS,
+    Columns,
     allocate_ids,
     bind,
+    columns_of,
     driver_rows,
     insert_many,
     move_balances,
@@ -68,6 +69,7 @@ from db.models import (
     ChainRow,
     ChargeRow,
     EventRow,
+    GameDigestRow,
     GameRow,
     OriginRow,
     PairRow,
@@ -95,28 +97,48 @@ from db.values import (
 
 CURRENT = "current_session"
 UPSERT = ("postgresql", "sqlite")  # dialects with INSERT … ON CONFLICT, imported when used
-GAME_COLUMNS = (
-    "id",
-    "session_id",
-    "number",
-    "kind",
-    "over",
-    "line_before",
-    "line_after",
-    "detail",
-    "source_sha256",
-    "source_index",
-    "game_key",
-    "started_at",
-    "ended_at",
+#: The columns the set-based writes (:mod:`db.bulk`) give, in their rows' order, named by
+#: the models: a game, a booking (of a game or a payment; of a charge), a game's events
+#: and pairs, the chain's kept digests, and the ids new games take.
+GAME_COLUMNS = columns_of(
+    GameRow.id,
+    GameRow.session_id,
+    GameRow.number,
+    GameRow.kind,
+    GameRow.over,
+    GameRow.line_before,
+    GameRow.line_after,
+    GameRow.detail,
+    GameRow.source_sha256,
+    GameRow.source_index,
+    GameRow.game_key,
+    GameRow.started_at,
+    GameRow.ended_at,
 )
+BOOKINGS = (
+    BookingRow.session_id,
+    BookingRow.game_id,
+    BookingRow.payment_id,
+    BookingRow.player,
+    BookingRow.points,
+    BookingRow.cents,
+    BookingRow.at,
+)
+BOOKING_COLUMNS = columns_of(*BOOKINGS)
+CHARGE_BOOKING_COLUMNS = columns_of(*BOOKINGS, BookingRow.charge_id)
+EVENT_COLUMNS = columns_of(EventRow.game_id, EventRow.seq, EventRow.body, EventRow.at)
+PAIR_COLUMNS = columns_of(
+    PairRow.game_id, PairRow.member, PairRow.box, PairRow.points, PairRow.cents
+)
+DIGEST_COLUMNS = columns_of(GameDigestRow.game_id, GameDigestRow.digest)
+GAME_IDS = columns_of(GameRow.id)
 
 #: What :meth:`Ledger.book_won` writes of a game and of a booking: the columns it leaves
 #: NULL (a game's line after, a booking's payment) are left out, not bound as None (the
 #: sqlite3 driver looks up an adapter for each None it binds: a tenth of SQLite's share
 #: of an import of 100,000 records).
-WON_COLUMNS = tuple(c for c in GAME_COLUMNS if c != "line_after")
-WON_BOOKING_COLUMNS = tuple(c for c in BOOKING_COLUMNS if c != "payment_id")
+WON_COLUMNS = GAME_COLUMNS.without("line_after")
+WON_BOOKING_COLUMNS = BOOKING_COLUMNS.without("payment_id")
 
 
 class Ledger:
@@ -446,7 +468,7 @@ class Ledger:
             return []
         conn = self._conn()
         fresh = [g for g in games if g.row_id is None]
-        ids = iter(allocate_ids(conn, "game", len(fresh)))
+        ids = iter(allocate_ids(conn, GAME_IDS, len(fresh)))
         over = bind(conn, GameRow, "over", True)
         stamps: dict[datetime, Any] = {}
 
@@ -517,7 +539,7 @@ class Ledger:
                 lines[session_id] = line_after
             if digest is not None:
                 digests.append((game_id, digest))
-        insert_many(conn, "game", GAME_COLUMNS, rows)
+        insert_many(conn, GAME_COLUMNS, rows)
         self._keep_digests(digests)
         for game_id, after, ended, detail in updates:
             self._db.execute(
@@ -525,8 +547,8 @@ class Ledger:
                 .where(col(GameRow.id) == game_id)
                 .values(over=True, line_after=after, ended_at=ended, detail=detail)
             )
-        insert_many(conn, "event", ("game_id", "seq", "body", "at"), events)
-        insert_many(conn, "pair", ("game_id", "member", "box", "points", "cents"), pairs)
+        insert_many(conn, EVENT_COLUMNS, events)
+        insert_many(conn, PAIR_COLUMNS, pairs)
         self._book(bookings)
         for session_id, line in lines.items():
             self._db.execute(
@@ -551,7 +573,7 @@ class Ledger:
         if not games:
             return {}
         conn = self._conn()
-        ids = allocate_ids(conn, "game", len(games))
+        ids = allocate_ids(conn, GAME_IDS, len(games))
         over = bind(conn, GameRow, "over", True)
         stamp = bind(conn, BookingRow, "at", at)
         rows: list[tuple[Any, ...]] = []
@@ -575,7 +597,7 @@ class Ledger:
                 moved = pairs[winner, loser] = [0, 0]
             moved[0] += points
             moved[1] += cents
-        insert_many(conn, "game", WON_COLUMNS, rows)
+        insert_many(conn, WON_COLUMNS, rows)
         self._keep_digests(digests)
         moves: list[tuple[int, str, int, int]] = []
         for (winner, loser), (points, cents) in pairs.items():
@@ -634,7 +656,7 @@ class Ledger:
                 (charged.session_id, None, None, player, 0, cents, at, charge_id)
                 for player, cents in charge.moves().items()
             ],
-            (*BOOKING_COLUMNS, "charge_id"),
+            CHARGE_BOOKING_COLUMNS,
         )
         return charge_id
 
@@ -644,9 +666,7 @@ class Ledger:
             self._db.execute(insert(model).values(**values).returning(model.id)).scalar_one()
         )
 
-    def _book(
-        self, rows: Sequence[tuple[Any, ...]], columns: Sequence[str] = BOOKING_COLUMNS
-    ) -> None:
+    def _book(self, rows: Sequence[tuple[Any, ...]], columns: Columns = BOOKING_COLUMNS) -> None:
         """Bookings (:class:`Booking`'s fields and the time, in ``columns``' order), and the
         running balances they move: the one way bookings are written (:meth:`book_won`
         sums its games' as it makes them)."""
@@ -666,13 +686,13 @@ class Ledger:
     def _write_bookings(
         self,
         rows: Sequence[tuple[Any, ...]],
-        columns: Sequence[str],
+        columns: Columns,
         moves: Iterable[tuple[int, str, int, int]],
     ) -> None:
         """The bookings ``rows``, and the running balances by ``moves`` (session, player,
         points, money: what the rows add up to)."""
         conn = self._conn()
-        insert_many(conn, "booking", columns, list(rows))
+        insert_many(conn, columns, list(rows))
         move_balances(conn, moves)
 
     def game_booking_ids(self, game_ids: Sequence[int]) -> dict[int, list[int]]:
@@ -981,7 +1001,7 @@ class Ledger:
         a game taken back had, its digest still kept): one driver-level upsert."""
         if rows:
             self._db.flush()
-            upsert_many(self._conn(), "game_digest", ("game_id", "digest"), rows)
+            upsert_many(self._conn(), DIGEST_COLUMNS, rows)
 
     def last_link(self, info: SessionInfo) -> Link | None:
         """The newest link of the session's chain."""

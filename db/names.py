@@ -3,7 +3,8 @@ players in the order of its line, the club nights. Plain SQL through a ``run`` c
 driver's own ``execute``, or :class:`db.reads.Reads`' runner), and nothing else loaded: a
 Tab answers at once, while :mod:`db.reads` builds whole sessions with their house rules
 (seventy dataclasses to load, a third of a Tab). :class:`~db.reads.Reads` answers the same
-questions with these functions.
+questions with these functions. Their SQL names the models' tables and columns, each
+checked against them by tests/ledger/test_raw_sql.py.
 """
 
 from __future__ import annotations

@@ -6,6 +6,10 @@ the quick read path of :mod:`db.reading`, on a bare :mod:`sqlite3` connection, s
 report on an SQLite ledger loads no ORM. The SQL is the portable kind both databases read
 (``?`` marks its parameters; :func:`runner` turns them into the driver's own).
 
+The SQL names only the tables and columns of the models (:mod:`db.models`, the one
+schema): tests/ledger/test_raw_sql.py looks up every name it uses in their metadata, so a
+column renamed in a model cannot leave a statement here behind.
+
 The reads that grow with the ledger (:meth:`Reads.sheet`, :meth:`Reads.entries`) are
 generators over one query, its rows streamed (on PostgreSQL through a server-side cursor):
 a report writes each row as it comes, and its memory does not grow with the ledger.
