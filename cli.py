@@ -43,7 +43,7 @@ import typer  # noqa: E402
 from typer.core import TyperCommand, TyperGroup  # noqa: E402
 
 from chouette import rules as house  # noqa: E402
-from chouette.errors import ChouetteError, MoneyError  # noqa: E402
+from chouette.errors import ChouetteError  # noqa: E402
 from chouette.limits import LONGEST_LINE, NUMBERS  # noqa: E402
 from chouette.line import normal_name  # noqa: E402
 from chouette.money import parse_money  # noqa: E402
@@ -1021,16 +1021,15 @@ def one_of(choices: object) -> str:
 
 
 def money_option(text: str | None, what: str) -> int | None:
-    """An amount given on the command line: exit 2 if it is not an amount of money, 1 if it
-    is one the ledger refuses (past the limit)."""
+    """An amount given on the command line: exit 2 if it is not an amount of money or is
+    past the ledger's limit (a value outside its bounds, as a number outside its own is:
+    docs/INTERFACE.md, Numbers)."""
     if text is None:
         return None
     try:
         return parse_money(text)
-    except MoneyError as err:
+    except ChouetteError as err:  # MoneyError, LimitError
         fail(f"{what}: {err}", 2)
-    except ChouetteError as err:
-        fail(f"{what}: {err}")
 
 
 def stake_option(text: str | None, option: str, what: str) -> int | None:

@@ -142,7 +142,7 @@ def test_an_amount_past_the_limit_is_refused_for_every_money_parameter(
     chouette("new", "friday", "ann", "bob", "cat")
     value = "10000000000000.01" if "=" not in param.metavar else "cat=10000000000000.01"
     before = dump(ledger_url)
-    result = chouette(*given(command, param, value), code=1)
+    result = chouette(*given(command, param, value), code=2)  # outside its bounds: a usage error
     assert "is past the ledger's limit of 10,000,000,000,000.00" in result.stderr
     assert dump(ledger_url) == before
 

@@ -34,6 +34,8 @@ MALFORMED = [
     ("status", "--format", "csv"),
     ("stats", "--since", "2026-13-01"),
     ("new", "x", "ann", "bob", "--stake", "abc"),
+    ("new", "x", "ann", "bob", "--stake", "10000000000000.01"),  # past the ledger's limit
+    ("pay", "ann", "bob", "20000000000000", "--advance"),
     ("new", "x", "ann", "bob", "--rules", "nosuch"),
     ("new", "x", "ann"),  # one player, without --waiting
     ("rules", "--preset", "nosuch"),  # a preset's name, as new --rules

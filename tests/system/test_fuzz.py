@@ -261,7 +261,7 @@ def test_numbers_too_large_for_the_ledger_are_refused_with_a_message(chouette, l
         "Error: record, event 1: deal: 100000000000000000000 points is past the ledger's "
         "limit of 1,000,000,000,000,000 points\n"
     )
-    result = chouette("new", "big", "ann", "bob", "--stake", "90000000000000000000.00", code=1)
+    result = chouette("new", "big", "ann", "bob", "--stake", "90000000000000000000.00", code=2)
     assert result.stderr == (
         "Error: --stake: '90000000000000000000.00' is past the ledger's limit of "
         "10,000,000,000,000.00\n"
