@@ -72,7 +72,7 @@ def refusal(err: Exception, url: str) -> ChouetteError:
     The one translation, for the ORM's way and the quick read path alike."""
     from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 
-    from db.engine import first_line, masked, unusable
+    from db.engine import first_line, full_disk, masked, unusable
 
     if isinstance(err, OverflowError):  # SQLite: a Python int beyond 64 bits
         return ChouetteError(f"a number too large for the ledger ({err}); nothing was written")
@@ -83,6 +83,9 @@ def refusal(err: Exception, url: str) -> ChouetteError:
         )
     if not isinstance(err, DBAPIError):
         raise err
+    full = full_disk(url, err)
+    if full is not None:
+        return ChouetteError(full)
     if isinstance(err, IntegrityError):
         # SQLite's writers never overlap (BEGIN IMMEDIATE): a clash there is the command's
         # own row against one the ledger holds; PostgreSQL's may meet another's at once.

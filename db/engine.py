@@ -38,6 +38,7 @@ from sqlalchemy.exc import ArgumentError, DBAPIError
 from sqlmodel import Session
 
 from chouette.errors import ChouetteError
+from chouette.words import Said, said
 from db.locks import BUSY_TIMEOUT_MS as BUSY_TIMEOUT_MS
 from db.locks import Watch, lock_timeout_ms, waiting
 from db.urls import UrlOptions, url_options
@@ -96,7 +97,7 @@ def connect(url: str, *, write: bool = True, create: bool | None = None) -> Engi
             ensure_schema(engine, write=False, create=False, where=where(url))
     except DBAPIError as err:
         engine.dispose()
-        raise ChouetteError(unusable(url, err)) from None
+        raise ChouetteError(full_disk(url, err) or unusable(url, err)) from None
     except UnicodeDecodeError:  # SQLite: the schema's own text, damaged
         engine.dispose()
         raise ChouetteError(
@@ -142,6 +143,44 @@ def unusable(url: str, err: DBAPIError) -> str:
             f"read-only: it can be read, not written ({reason})"
         )
     return f"the ledger at {file} cannot be used: {reason}"
+
+
+#: SQLite: on an I/O error, a disk with less free space than this is taken to be full (the
+#: shared-memory file or the write-ahead log could not grow: SQLite says only "disk I/O
+#: error").
+FULL_BELOW = 1 << 20
+
+
+def full_disk(url: str, err: DBAPIError) -> Said | None:
+    """What a command says when the ledger's disk is full (None: that is not what went
+    wrong): plainly, and that nothing was written. SQLite says ``database or disk is full``
+    when the file cannot grow, and only ``disk I/O error`` when its shared-memory file or
+    its log cannot; PostgreSQL says ``disk_full`` (SQLSTATE 53100)."""
+    reason = masked(first_line(err), url)
+    if getattr(err.orig, "sqlstate", None) == "53100":
+        return said(
+            "the disk of the database server at {url} is full: nothing was written; make "
+            "room there and try again ({reason})",
+            url=shown_url(url),
+            reason=reason,
+        )
+    file = sqlite_file(url)
+    name = str(getattr(err.orig, "sqlite_errorname", ""))
+    if file is None or not (name == "SQLITE_FULL" or name.startswith("SQLITE_IOERR")):
+        return None
+    if name != "SQLITE_FULL":
+        try:
+            room = os.statvfs(file.parent)
+        except OSError:
+            return None
+        if room.f_bavail * room.f_frsize >= FULL_BELOW:
+            return None
+    return said(
+        "the disk holding the ledger at {file} is full: nothing was written; make room on "
+        "it and try again ({reason})",
+        file=str(file),
+        reason=reason,
+    )
 
 
 def first_line(err: DBAPIError) -> str:

@@ -11,7 +11,8 @@ import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -106,3 +107,19 @@ def backends(url: str, waiting: bool = False) -> int:
             return int(conn.execute(text(query)).scalar_one())
     finally:
         engine.dispose()
+
+
+@contextmanager
+def mounted(target: Path, *args: str) -> Iterator[None]:
+    """``mount ARGS TARGET`` for the length of a test, taken away after. Mounting needs root
+    (CI and the development machine run the tests as root, where a mount that fails fails
+    the test); for another user the test is skipped, and pytest's summary says so."""
+    done = subprocess.run(["mount", *args, str(target)], capture_output=True, text=True)
+    if done.returncode != 0:
+        if os.geteuid() == 0:
+            pytest.fail(f"root cannot mount {target}: {done.stderr.strip()}")
+        pytest.skip(f"this user cannot mount a filesystem: {done.stderr.strip()}")
+    try:
+        yield
+    finally:
+        subprocess.run(["umount", "-l", str(target)], check=False, capture_output=True)

@@ -14,6 +14,7 @@ the transaction, where a crash would do harm). The totals are printed (``pytest 
 from __future__ import annotations
 
 import json
+import os
 import random
 import signal
 import subprocess
@@ -304,3 +305,37 @@ def test_the_first_command_killed_while_it_creates_the_ledger_leaves_no_half_sch
         assert [row[1] for row in dump(url)["session"]][-1] == "saturday"
         kills.append(kill)
     tally(kills, f"first command [{backend}]")
+
+
+# ---------------------------------------------------------------- a full disk
+
+
+@pytest.mark.backends("sqlite")
+def test_a_command_on_a_full_disk_writes_nothing_and_says_so_plainly(tmp_path):
+    """A real full disk (a 1 MiB tmpfs, filled): a command that writes, and a report, say
+    the disk is full and that nothing was written, exit 1, and leave the ledger as it was;
+    with room made, the next command works. SQLite says only "disk I/O error" when its
+    shared-memory file cannot grow, "database or disk is full" when the ledger cannot."""
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    with procs.mounted(disk, "-t", "tmpfs", "-o", "size=1m", "tmpfs"):
+        url = f"sqlite:///{disk / 'club.db'}"
+        procs.ok(url, "new", "friday", *PLAYERS)
+        procs.ok(url, "double", "bob")
+        before = dump(url)
+        for room in (48 << 10, 0):  # the log cannot grow; the shared memory cannot either
+            Path(disk / "club.db-shm").unlink(missing_ok=True)
+            filler = disk / f"filler-{room}"
+            found = os.statvfs(disk)
+            filler.write_bytes(b"x" * max(found.f_bavail * found.f_frsize - room, 0))
+            paid = ["pay", "bob", "ann", "1.00", "--advance", "--note", "x" * 3000]
+            for args in (["take", "bob"], paid):
+                done = procs.run(url, *args)
+                assert done.returncode == 1, (args, done.stderr)
+                assert done.stderr.startswith(
+                    f"Error: the disk holding the ledger at {disk / 'club.db'} is full: "
+                    "nothing was written; make room on it and try again ("
+                ), done.stderr
+            filler.unlink()
+            assert dump(url) == before  # (read with room made: the test's reads need some)
+        assert procs.ok(url, "take", "bob").endswith("  bob: cube 2, bob owns it\n")

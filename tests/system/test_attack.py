@@ -118,27 +118,11 @@ def games(count: int) -> str:
 
 
 @contextmanager
-def mounted(target: Path, *args: str) -> Iterator[None]:
-    """``mount ARGS TARGET`` for the length of a test, taken away after. Mounting needs root
-    (CI and the development machine run the tests as root, where a mount that fails fails
-    the test); for another user the test is skipped, and pytest's summary says so."""
-    done = subprocess.run(["mount", *args, str(target)], capture_output=True, text=True)
-    if done.returncode != 0:
-        if os.geteuid() == 0:
-            pytest.fail(f"root cannot mount {target}: {done.stderr.strip()}")
-        pytest.skip(f"this user cannot mount a filesystem: {done.stderr.strip()}")
-    try:
-        yield
-    finally:
-        subprocess.run(["umount", "-l", str(target)], check=False, capture_output=True)
-
-
-@contextmanager
 def read_only(path: Path) -> Iterator[None]:
     """``path`` (a folder or a file) read-only for real: a read-only bind mount of it as root
     (root writes through any permission bits), its permission bits otherwise."""
     if os.geteuid() == 0:
-        with mounted(path, "--bind", "-o", "ro", str(path)):
+        with procs.mounted(path, "--bind", "-o", "ro", str(path)):
             yield
         return
     mode = path.stat().st_mode
@@ -221,7 +205,7 @@ def test_an_output_onto_a_full_disk_leaves_the_old_file_untouched(
     big_ledger(chouette)
     disk = tmp_path / "disk"
     disk.mkdir()
-    with mounted(disk, "-t", "tmpfs", "-o", "size=1m", "tmpfs"):
+    with procs.mounted(disk, "-t", "tmpfs", "-o", "size=1m", "tmpfs"):
         target = disk / "backup.out"
         target.write_text("last week's backup\n")
         (disk / "filler").write_bytes(b"x" * (960 << 10))
@@ -309,7 +293,7 @@ PAST_LIMIT = [
 @pytest.mark.parametrize(("args", "said"), PAST_LIMIT)
 def test_an_amount_past_the_limit_is_refused_with_the_limit(chouette, ledger_url, args, said):
     chouette("new", "friday", "ann", "bob")
-    message = refused(chouette, ledger_url, *args)
+    message = refused(chouette, ledger_url, *args, code=2)  # typed past its bounds: usage
     assert message == f"Error: {said} is past the ledger's limit of {LIMIT_MONEY}\n"
 
 
