@@ -42,6 +42,7 @@ STARTED = time.time()  # when the command was given, before the imports below ta
 import typer  # noqa: E402
 from typer.core import TyperCommand, TyperGroup  # noqa: E402
 
+import typer_internals as inside  # noqa: E402  (what Typer has no public API for)
 from chouette import rules as house  # noqa: E402
 from chouette.errors import ChouetteError  # noqa: E402
 from chouette.limits import LONGEST_LINE, NUMBERS  # noqa: E402
@@ -52,8 +53,6 @@ from chouette.text import clipped, clipped_words, json_safe, shown, shown_lines 
 
 if TYPE_CHECKING:
     from datetime import date
-
-    from typer._click import Context, HelpFormatter, Parameter  # Typer's own Click
 
     from chouette.card import ClubPreset, Origin
     from chouette.costs import Charge
@@ -70,6 +69,7 @@ if TYPE_CHECKING:
     from db.names import Run
     from db.reads import Reads
     from db.values import Played
+    from typer_internals import Context, HelpFormatter, Parameter
 
 
 class TextFirst:
@@ -136,16 +136,15 @@ class TextFirst:
             return list(value)
         if self.number and isinstance(value, str) and WHOLE.fullmatch(value):
             return self.bounded(value, param, ctx)
-        if self.choices and isinstance(value, str):
-            from typer._param_types import coerce_cli_choice
-
-            try:
-                return coerce_cli_choice(
-                    value, choices=tuple(kind), case_sensitive=self.info.case_sensitive, ctx=ctx
-                )
-            except ValueError:
-                pass  # Typer's way says why
+        if self.choices and isinstance(value, str) and self.exact(ctx):
+            for choice in kind:  # a choice as typed (else Typer's way finds it, or says why)
+                if str(choice.value) == value:
+                    return choice
         return self.build().coerce(value, param=param, ctx=ctx)
+
+    def exact(self, ctx: Any) -> bool:
+        """Whether a choice is matched as typed: case counts, and no token is normalised."""
+        return bool(self.info.case_sensitive) and getattr(ctx, "token_normalize_func", None) is None
 
 
 WHOLE = re.compile(r"-?[0-9]+")
@@ -162,15 +161,12 @@ def text_first(params: Sequence[Any]) -> None:
     """Give each parameter a :class:`TextFirst` coercion (not where this Typer has none to
     put off, nor where the parameter has its own parser)."""
     for param in params:
-        build = getattr(param, "get_runtime_param", None)
-        descriptor = getattr(param, "type_descriptor", None)
-        info = getattr(descriptor, "parameter_info", None)
-        if isinstance(build, TextFirst) or build is None or info is None:
+        found = inside.coercion(param)
+        if found is None or isinstance(found[0], TextFirst):
             continue
+        build, annotation, info = found
         if getattr(info, "parser", None) is None:
-            param.get_runtime_param = TextFirst(
-                build, getattr(descriptor, "annotation", None), info
-            )
+            inside.put_off(param, TextFirst(build, annotation, info))
 
 
 class Commands(TyperGroup):
@@ -189,21 +185,13 @@ class Commands(TyperGroup):
     def get_command(self, ctx: Any, cmd_name: str) -> Any:
         info = self.pending.get(cmd_name)
         if info is not None and cmd_name not in self.commands:
-            from typer.main import get_command_from_info
-
-            self.commands[cmd_name] = get_command_from_info(
-                info,
-                pretty_exceptions_short=app.pretty_exceptions_short,
-                rich_markup_mode=app.rich_markup_mode,
-            )
+            self.commands[cmd_name] = inside.made(app, info)
         return super().get_command(ctx, cmd_name)
 
     def resolve_command(self, ctx: Any, args: list[str]) -> Any:
-        from typer._click.exceptions import UsageError
-
         try:
             return super().resolve_command(ctx, args)
-        except UsageError:
+        except typer.TyperException:  # a usage error: no such command
             if all(name in self.commands for name in self.pending):
                 raise
         for name in self.pending:  # a mistyped command: Typer suggests from those made
@@ -648,14 +636,7 @@ def quoted_bash() -> None:
     space is ``Big\\ Al`` (Typer's bash script inserts what it is given as it is; zsh and
     fish quote what they insert themselves). The completions themselves stay the names, so
     what was typed (``Big\\ A``, which bash hands over as ``Big A``) still matches them."""
-    from typer._click.shell_completion import add_completion_class
-    from typer._completion_classes import BashComplete
-
-    class QuotedBash(BashComplete):
-        def format_completion(self, item: Any) -> str:
-            return shell_quoted(str(item.value))
-
-    add_completion_class(QuotedBash, "bash")  # in place of Typer's own
+    inside.quote_bash(shell_quoted)  # in place of Typer's own
 
 
 def completed(
@@ -4677,33 +4658,18 @@ def report_import(summary: Any) -> None:
 
 def command_names() -> list[str]:
     """Every command of the app, for completion at the table's prompt."""
-    names = [
-        info.name or (info.callback.__name__ if info.callback else "")
-        for info in app.registered_commands
-    ]
-    return [*names, "help", "quit"]
+    return [*inside.commands_of(app), "help", "quit"]
 
 
 def get_command_once() -> Any:
     """The app's Click command, made once for this process: the group and its options now,
     each command when it is first asked for (:class:`Commands`)."""
-    from typer.main import get_command, get_command_name
-
     global _command
     with _making:
         if _command is not None:
             return _command
-        infos = app.registered_commands
-        app.registered_commands = []  # Typer would make every command here
-        try:
-            group = cast(Commands, get_command(app))
-        finally:
-            app.registered_commands = infos
-        group.pending = {
-            info.name or get_command_name(info.callback.__name__): info
-            for info in infos
-            if info.callback is not None
-        }
+        group = cast(Commands, inside.group_alone(app))
+        group.pending = inside.commands_of(app)
         _command = group
     return _command
 
@@ -4836,10 +4802,9 @@ def table_help(words: Sequence[str], opts: Options) -> None:
         return
     say("The table's commands (help COMMAND explains one; Tab completes):")
     rows = [
-        (name, first_sentence(info.callback.__doc__ or "") if info.callback else "")
-        for info in app.registered_commands
-        if (name := info.name or (info.callback.__name__ if info.callback else ""))
-        not in (*NOT_AT_TABLE, "help")
+        (name, first_sentence(inside.callback_of(info).__doc__ or ""))
+        for name, info in inside.commands_of(app).items()
+        if name not in (*NOT_AT_TABLE, "help")
     ]
     rows.append(("quit", "Leave the table (or Ctrl-D)."))
     width = max(len(name) for name, _ in rows)
@@ -5003,15 +4968,12 @@ def table_choices(opts: Options, done: Sequence[str], incomplete: str) -> list[s
     takes there (a player, a session after --session or --like, a command after help, an
     option's choices); the files here where nothing else fits, as bash has it. The table's
     session, unless the line names another."""
-    from typer._completion_classes import BashComplete
-
     chosen = [*(["--db", opts.db] if opts.db else [])]
     chosen += ["--session", opts.session] if opts.session else []
-    shell = BashComplete(get_command_once(), {}, "chouette", "_CHOUETTE_COMPLETE")
     found = [
-        str(item.value)
-        for item in shell.get_completions([*chosen, *done], incomplete)
-        if item.value not in SHELL_ONLY and item.type == "plain"
+        value
+        for value, kind in inside.completions(get_command_once(), [*chosen, *done], incomplete)
+        if value not in SHELL_ONLY and kind == "plain"
     ]
     awaited = bool(done) and done[-1] in valued_options()  # --session's NAME, say
     if not command_words(done)[0] and not awaited and not incomplete.startswith("-"):

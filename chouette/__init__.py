@@ -52,7 +52,8 @@ The map of the house. Every room holds one job; a room imports only the rooms be
   ``db/commands.py``: what each command does to it);
 - ``web/``: ``chouette serve``, the pages for the keeper, the players and the room (it runs
   the pages' command lines with the CLI's runner, handed to it, never imported);
-- ``cli.py``: the ``chouette`` command, a thin door over ``db/``'s use cases;
+- ``cli.py``: the ``chouette`` command, a thin door over ``db/``'s use cases, with
+  ``typer_internals.py`` beside it (all it takes from Typer that has no public API);
 - ``tests/``: the proofs, filed by subject; ``bench/``: the benchmark, in ratios.
 """
 

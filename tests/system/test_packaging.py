@@ -75,7 +75,7 @@ def sources() -> set[str]:
         "files": "chouette/_app/files",
         "web": "chouette/_app/web",
     }
-    found = {"chouette/_app/cli.py"}
+    found = {"chouette/_app/cli.py", "chouette/_app/typer_internals.py"}
     for folder, there in inside.items():
         for path in (ROOT / folder).rglob("*"):
             if path.is_file() and "__pycache__" not in path.parts:
@@ -108,7 +108,9 @@ def requirements(wheel: Path) -> dict[str, str]:
 def test_the_wheel_stands_on_the_named_stack(wheel: Path) -> None:
     """typer (the commands), sqlmodel (the schema and its writes) and tabulate (every
     terminal table) are what the installed command needs; none is an extra."""
-    assert set(requirements(wheel)) >= {"typer", "sqlmodel", "tabulate"}
+    found = requirements(wheel)
+    assert set(found) >= {"typer", "sqlmodel", "tabulate"}
+    assert "<" in found["typer"], "typer is pinned below its next minor release"
 
 
 def test_the_console_script_starts_the_package(wheel: Path) -> None:

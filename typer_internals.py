@@ -1,0 +1,135 @@
+"""What chouette takes from Typer's insides, where Typer offers no public way to do it.
+
+``cli.py`` uses Typer through its public API: ``typer.Typer``, ``typer.Option`` and
+``typer.Argument``, ``typer.Context``, the groups and commands of ``typer.core`` (``cls=``)
+and ``typer.main.get_command``. Four needs have no public API in Typer 0.29, each for the
+reason said where it is met below; every touch of Typer's private modules (``typer._click``,
+its own copy of Click, ``typer._completion_classes``) and of its objects' undocumented
+attributes is in this file and nowhere else. pyproject.toml pins Typer below its next minor
+release; ``tests/cli/test_typer_internals.py`` fails, naming what changed, when a Typer
+changes anything this file uses: raise the pin only once it passes.
+
+1. Commands made one at a time (:func:`commands_of`, :func:`group_alone`, :func:`made`).
+   ``typer.main.get_command`` makes every command of an app at once; chouette makes only
+   the one a command line or a Tab asks for (making all fifty-odd was a quarter of a Tab,
+   and costs a one-shot command some 20 ms).
+2. Coercion put off (:func:`coercion`, :func:`put_off`). Typer 0.29 coerces every value
+   through pydantic, whose import is most of a Tab and a third of ``status --json``;
+   ``cli.TextFirst`` coerces plain names, numbers and choices itself and hands the rest to
+   Typer's own coercion, built only then.
+3. Bash's completions quoted (:func:`quote_bash`): Typer's bash script inserts a
+   completion as it is given, so ``Big Al`` must be given as ``Big\\ Al``; only a
+   completion class of one's own can say so, and Typer keeps Click's registry of them
+   private.
+4. The table prompt's completions (:func:`completions`): ``chouette table`` completes as
+   the shell does, from Click's completion of the same command, which only Typer's private
+   completion classes reach.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import typer
+
+if TYPE_CHECKING:  # the types of Typer's own Click, which Typer exports no name for (its
+    # typer.Context is a subclass of this Context: a method Click calls takes Click's)
+    from typer._click import Context as Context
+    from typer._click import HelpFormatter as HelpFormatter
+    from typer._click import Parameter as Parameter
+
+
+# ---------------------------------------------------------------- 1. commands one at a time
+
+
+def commands_of(app: typer.Typer) -> dict[str, Any]:
+    """The app's commands by name, each as registered (a ``typer.models.CommandInfo``),
+    none made; in the app's order."""
+    from typer.main import get_command_name
+
+    return {
+        info.name or get_command_name(info.callback.__name__): info
+        for info in app.registered_commands
+        if info.callback is not None
+    }
+
+
+def callback_of(info: Any) -> Callable[..., Any]:
+    """A registered command's function."""
+    function: Callable[..., Any] = info.callback
+    return function
+
+
+def group_alone(app: typer.Typer) -> Any:
+    """The app's Click group with its own options, as ``typer.main.get_command`` makes it,
+    but none of its commands made."""
+    from typer.main import get_command
+
+    infos = app.registered_commands
+    app.registered_commands = []  # Typer would make every command here
+    try:
+        return get_command(app)
+    finally:
+        app.registered_commands = infos
+
+
+def made(app: typer.Typer, info: Any) -> Any:
+    """One command of the app, made from its registration as ``typer.main.get_command``
+    would make it."""
+    from typer.main import get_command_from_info
+
+    return get_command_from_info(
+        info,
+        pretty_exceptions_short=app.pretty_exceptions_short,
+        rich_markup_mode=app.rich_markup_mode,
+    )
+
+
+# ---------------------------------------------------------------- 2. coercion put off
+
+
+def coercion(param: Any) -> tuple[Callable[[], Any], Any, Any] | None:
+    """A parameter's coercion as Typer makes it when first asked (a callable that builds
+    it), its annotation and its ``typer.models.ParameterInfo``; None where Typer has none
+    to put off."""
+    build = getattr(param, "get_runtime_param", None)
+    descriptor = getattr(param, "type_descriptor", None)
+    info = getattr(descriptor, "parameter_info", None)
+    if build is None or info is None:
+        return None
+    return build, getattr(descriptor, "annotation", None), info
+
+
+def put_off(param: Any, build: Callable[[], Any]) -> None:
+    """The parameter's coercion built by ``build`` instead, when Typer asks for it."""
+    param.get_runtime_param = build
+
+
+# ---------------------------------------------------------------- 3. bash's quoting
+
+
+def quote_bash(quoted: Callable[[str], str]) -> None:
+    """Bash's completions written as ``quoted`` says, in place of Typer's own (in this
+    process, from now on)."""
+    from typer._click.shell_completion import add_completion_class
+    from typer._completion_classes import BashComplete
+
+    class QuotedBash(BashComplete):
+        def format_completion(self, item: Any) -> str:
+            return quoted(str(item.value))
+
+    add_completion_class(QuotedBash, "bash")
+
+
+# ---------------------------------------------------------------- 4. the table's completions
+
+
+def completions(command: Any, args: list[str], incomplete: str) -> list[tuple[str, str]]:
+    """What Click's completion offers for the word ``incomplete`` after ``args`` of the
+    command line (the program's name left out): each value and its kind (``plain``,
+    ``file``, ``dir``)."""
+    from typer._completion_classes import BashComplete
+
+    shell = BashComplete(command, {}, "chouette", "_CHOUETTE_COMPLETE")
+    return [(str(item.value), str(item.type)) for item in shell.get_completions(args, incomplete)]
