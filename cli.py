@@ -1084,7 +1084,7 @@ def new(
         typer.Option(
             metavar="N",
             **bounds("--beaver-limit"),
-            help="Beavers and raccoons a pair may play in a game (none: --no-beavers).",
+            help="Beavers and raccoons a pair may play on one double (none: --no-beavers).",
         ),
     ] = None,
     auto_doubles: Annotated[

@@ -324,8 +324,8 @@ def rule_lines(rules: HouseRules, tr: Translator = ENGLISH) -> list[tuple[str, s
         }[r.beavers_by, r.raccoons]
         if r.beaver_limit is not None:
             text += tr.ngettext(
-                "; a pair plays at most {count} beaver or raccoon in a game",
-                "; a pair plays at most {count} beavers and raccoons in a game",
+                "; a pair plays at most {count} beaver or raccoon on one double",
+                "; a pair plays at most {count} beavers and raccoons on one double",
                 r.beaver_limit,
             ).format(count=r.beaver_limit)
         rules_said["Beavers"] = text + "."

@@ -305,8 +305,9 @@ class Resignation:
 @dataclass(frozen=True)
 class Cube:
     """One box–member pair: stake in force, owner, a pending offer, and the result once over;
-    ``turns``: the beavers and raccoons played on it this game; ``resign``: the box's
-    resignation waiting for the member's answer."""
+    ``turns``: the beavers and raccoons played on its pending double (0 again once the
+    double is taken, as gnubg's ``cBeavers``); ``resign``: the box's resignation waiting for
+    the member's answer."""
 
     value: int = 1
     owner: Owner = "centre"
@@ -1165,8 +1166,8 @@ def _answer_one(game: Game, name: str, act: AnswerAct, offer: Offer) -> Game:
     who = game.box if answerer == "box" else name
     doubled = other(offer.doubler)
     rules = game.rules
-    if act == "take":
-        new = replace(cube, value=cube.value * 2, owner=doubled, offer=None)
+    if act == "take":  # the double is over: the next one may be beavered afresh
+        new = replace(cube, value=cube.value * 2, owner=doubled, offer=None, turns=0)
     elif act == "drop":
         paid = -cube.value if answerer == "member" else cube.value
         how = f"{who} dropped" if offer.stage == "double" else f"{who} refused the {offer.stage}"
@@ -1213,11 +1214,13 @@ def _answer_one(game: Game, name: str, act: AnswerAct, offer: Offer) -> Game:
 
 
 def _check_turns(cube: Cube, name: str, who: str, act: str, limit: int | None) -> None:
-    """House rule ``beaver-limit``: the beavers and raccoons a pair may play in a game."""
+    """House rule ``beaver-limit``: the beavers and raccoons a pair may play on one double
+    (gnubg's ``set beavers N``: its ``cBeavers`` counts them on the pending double and is
+    reset by the take or the drop that answers it)."""
     if limit is not None and cube.turns >= limit:
         played = "a beaver" if cube.turns == 1 else f"{cube.turns} beavers and raccoons"
         raise RuleError(
-            f"{who} cannot {act}: {name}'s cube has had {played} this game, the limit "
+            f"{who} cannot {act}: {name}'s cube has had {played} on this double, the limit "
             f"(beaver-limit {limit})"
         )
 

@@ -222,3 +222,17 @@ def test_the_page_offers_the_carry_and_the_boxs_choice_and_the_resignations(chou
     served = Table(ledger_url, None, lambda: NOW, commands=run_words)
     ok, said = served.run_line("resign --accept bob --game 1", "fri")  # bob's button
     assert ok and said[0] == "Game 1: bob accepts the box's resignation.", said
+
+
+def test_beaver_limit_allows_a_beaver_on_each_fresh_double(chouette):
+    """Issue 34: a beaver on a later double is not refused for the game's earlier beaver."""
+    chouette("new", "fri", "ann", "bob", "--beaver-limit", "1")
+    for command in (("double", "bob"), ("beaver", "bob"), ("take", "bob"),
+                    ("double", "bob", "--by", "member")):  # fmt: skip
+        chouette(*command)
+    assert "beaver to 16 pending" in chouette("beaver", "bob").stdout
+    done = chouette("raccoon", "bob", code=1)
+    assert done.stderr == (
+        "Error: bob cannot raccoon: bob's cube has had a beaver on this double, the limit "
+        "(beaver-limit 1)\n"
+    )

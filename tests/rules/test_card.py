@@ -69,7 +69,7 @@ def test_the_default_rules_in_plain_words():
          "beaver or drop."),
         (HouseRules(beavers_by="team", raccoons=False, beaver_limit=1), "Beavers",
          "Beavers allowed by the team only; raccoons not allowed; a pair plays at most 1 "
-         "beaver or raccoon in a game."),
+         "beaver or raccoon on one double."),
         (HouseRules(auto_doubles=2, auto_past_limit="carry-over"), "Automatic doubles",
          "A tied opening roll doubles every cube, which stays centred, 2 times a game at most; "
          "a tie past that carries over to the next game, for the box to accept or decline."),

@@ -10,6 +10,8 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from chouette.errors import AutoDoubleIgnored, ChouetteError, RuleError
 from chouette.game import AutoDouble, apply, carried_over, start
@@ -276,25 +278,60 @@ def test_a_carry_answer_is_refused_where_doubles_do_not_carry():
 # ------------------------------------------------------------ beavers
 
 
-def test_beaver_limit_counts_a_pairs_beavers_and_raccoons_over_the_game():
-    """gnubg's `set beavers N` caps the beavers and raccoons of a money game."""
+def test_beaver_limit_counts_the_beavers_and_raccoons_of_one_double():
+    """gnubg's `set beavers N` caps the beavers and raccoons on one double: its `cBeavers`
+    counts the turns while a double is pending and is reset by the take (or the drop)."""
     one = HouseRules(beaver_limit=1)
     refused(
         play("B | C, M1", "double M1", "beaver M1", rules=one),
         "raccoon M1",
-        "B cannot raccoon: M1's cube has had a beaver this game, the limit (beaver-limit 1)",
+        "B cannot raccoon: M1's cube has had a beaver on this double, the limit (beaver-limit 1)",
     )
     two = HouseRules(beaver_limit=2)
-    game = play("B | C, M1", "double M1", "beaver M1", "take M1", "double M1 --by member",
-                "beaver M1", rules=two)  # fmt: skip
+    game = play("B | C, M1", "double M1", "beaver M1", "raccoon M1", rules=two)
+    assert game.cubes["M1"].turns == 2
+    assert play("B | C, M1", "double C", "beaver C", rules=one).cubes["C"].turns == 1
+
+
+def test_a_fresh_double_may_be_beavered_again_under_the_limit():
+    """The limit is not spent over the game: after the take, the next double starts at 0."""
+    one = HouseRules(beaver_limit=1)
+    game = play("B | C, M1", "double M1", "beaver M1", "take M1", rules=one)
+    assert game.cubes["M1"].turns == 0 and game.cubes["M1"].value == 4
+    game = play_on(game, "double M1 --by member", "beaver M1")  # a later, fresh double
+    assert game.cubes["M1"].turns == 1
     refused(
         game,
         "raccoon M1",
-        "M1 cannot raccoon: M1's cube has had 2 beavers and raccoons this game, the limit "
-        "(beaver-limit 2)",
+        "M1 cannot raccoon: M1's cube has had a beaver on this double, the limit (beaver-limit 1)",
     )
     assert play_on(game, "take M1").cubes["M1"].value == 16
-    assert play("B | C, M1", "double C", "beaver C", rules=one).cubes["C"].turns == 1
+
+
+@given(
+    limit=st.integers(1, 2),
+    turns=st.lists(st.integers(0, 2), min_size=1, max_size=6),
+)
+def test_law_every_double_may_be_beavered_up_to_the_limit_whatever_came_before(limit, turns):
+    """For any run of doubles, each taken after 0, 1 or 2 turns (a beaver, then a raccoon):
+    each double's turns are refused exactly when they pass the limit, never for the turns of
+    the doubles before it; the cube ends at 2 × 2^turns for each double taken."""
+    game = play("B | C, M1", rules=HouseRules(beaver_limit=limit))
+    value = 1
+    for number, count in enumerate(turns):
+        by = "" if number % 2 == 0 else " --by member"  # the taker owns the cube: sides alternate
+        game = play_on(game, f"double M1{by}")
+        for act in ("beaver", "raccoon")[:count]:
+            if game.cubes["M1"].turns >= limit:
+                with pytest.raises(RuleError, match=r"on this double, the limit"):
+                    apply(game, ev(f"{act} M1"))
+                break
+            game = play_on(game, f"{act} M1")
+        assert game.cubes["M1"].turns == min(count, limit)
+        game = play_on(game, "take M1")
+        value *= 2 ** (1 + min(count, limit))
+        assert game.cubes["M1"].value == value and game.cubes["M1"].turns == 0
+    outcome(play_on(game, "end team"))
 
 
 def test_beavers_by_one_side_only():

@@ -183,7 +183,7 @@ def test_an_acting_captain_out_in_turn_hands_the_board_on():
          "B cannot beaver: only the team's members may beaver in this session (house rule "
          "beavers-by team)"),
         (HouseRules(beaver_limit=1), ["double C", "beaver C"], "raccoon C",
-         "B cannot raccoon: C's cube has had a beaver this game, the limit (beaver-limit 1)"),
+         "B cannot raccoon: C's cube has had a beaver on this double, the limit (beaver-limit 1)"),
         (HouseRules(max_cube=2), ["double C", "take C"], "double C --by member",
          "C cannot double: the cube would pass the maximum of 2 (house rule max-cube 2)"),
         (HouseRules(box_doubles="same-level"), [], "double C",
