@@ -1026,6 +1026,29 @@ def stake_option(text: str | None, option: str, what: str) -> int | None:
         fail(str(err))
 
 
+#: The words that turn a house rule's optional number off (the card says ``off`` or ``none``).
+OFF_WORDS = ("off", "none")
+
+
+def off_or_number(number: str) -> Callable[[str], int | None]:
+    """The parser of a house rule's optional number (``--max-cube N``): a whole number
+    within its bounds (:data:`chouette.limits.NUMBERS`), or ``off``/``none``, the rule off
+    (beside a preset that sets it); anything else is a usage error naming the bounds."""
+    least, most = NUMBERS[number]
+
+    def parse(text: str) -> int | None:
+        if text.strip().casefold() in OFF_WORDS:
+            return None
+        if WHOLE.fullmatch(text) and len(text) <= 40 and least <= int(text) <= most:
+            return int(text)
+        why = "is outside chouette's limits" if WHOLE.fullmatch(text) else "is not a number"
+        raise typer.BadParameter(
+            f"{clipped(text)} {why}: give a whole number from {least:,} to {most:,}, or off"
+        )
+
+    return parse
+
+
 @app.command(cls=Command)
 def new(
     ctx: typer.Context,
@@ -1082,9 +1105,11 @@ def new(
     beaver_limit: Annotated[
         int | None,
         typer.Option(
-            metavar="N",
+            metavar="N|off",
             **bounds("--beaver-limit"),
-            help="Beavers and raccoons a pair may play on one double (none: --no-beavers).",
+            parser=off_or_number("--beaver-limit"),
+            help="Beavers and raccoons a pair may play on one double (no beavers at all: "
+            "--no-beavers).",
         ),
     ] = None,
     auto_doubles: Annotated[
@@ -1102,7 +1127,12 @@ def new(
     ] = DEFAULT_RULES.auto_past_limit,
     max_cube: Annotated[
         int | None,
-        typer.Option(metavar="N", **bounds("--max-cube"), help="Highest cube value allowed."),
+        typer.Option(
+            metavar="N|off",
+            **bounds("--max-cube"),
+            parser=off_or_number("--max-cube"),
+            help="Highest cube value allowed.",
+        ),
     ] = None,
     retention: Annotated[
         house.Retention,
@@ -1139,16 +1169,17 @@ def new(
     mandatory_beaver: Annotated[
         bool,
         typer.Option(
-            "--mandatory-beaver",
+            "--mandatory-beaver/--no-mandatory-beaver",
             help="The one member to take a box double given to several must beaver or drop.",
         ),
     ] = False,
     partner_from: Annotated[
         int | None,
         typer.Option(
-            metavar="N",
+            metavar="N|off",
             **bounds("--partner-from"),
-            help="Seated players from which the box takes a partner.",
+            parser=off_or_number("--partner-from"),
+            help="Seated players from which the box takes a partner (off: never).",
         ),
     ] = None,
     partner_pick: Annotated[
@@ -1162,21 +1193,21 @@ def new(
     partner_optional: Annotated[
         bool,
         typer.Option(
-            "--partner-optional",
+            "--partner-optional/--no-partner-optional",
             help="The box may play alone for its run (chouette partner --none; L.A., Colorado).",
         ),
     ] = False,
     partner_run: Annotated[
         bool,
         typer.Option(
-            "--partner-run",
+            "--partner-run/--no-partner-run",
             help="A partnership lasts the box's run when players leave (Woolsey).",
         ),
     ] = False,
     buy_outs: Annotated[
         bool,
         typer.Option(
-            "--buy-outs",
+            "--buy-outs/--no-buy-outs",
             help="The box may buy its partner out of the live cubes (chouette buy-out; Chicago).",
         ),
     ] = False,
@@ -1192,14 +1223,14 @@ def new(
     mandatory_extras: Annotated[
         bool,
         typer.Option(
-            "--mandatory-extras",
+            "--mandatory-extras/--no-mandatory-extras",
             help="A lone taker takes every extra offered, or drops the box's double after all.",
         ),
     ] = False,
     extra_redoubles: Annotated[
         bool,
         typer.Option(
-            "--extra-redoubles",
+            "--extra-redoubles/--no-extra-redoubles",
             help="An extra's cube may be redoubled (chouette double-extra).",
         ),
     ] = False,
@@ -1232,21 +1263,25 @@ def new(
     split_at: Annotated[
         int | None,
         typer.Option(
-            metavar="N",
+            metavar="N|off",
             **bounds("--split-at"),
+            parser=off_or_number("--split-at"),
             help="Say when more than N play in the line (chouette split).",
         ),
     ] = None,
     rounds: Annotated[
         int | None,
         typer.Option(
-            metavar="N", **bounds("--rounds"), help="The session ends after game N (a fair stop)."
+            metavar="N|off",
+            **bounds("--rounds"),
+            parser=off_or_number("--rounds"),
+            help="The session ends after game N (a fair stop).",
         ),
     ] = None,
     until: Annotated[
         str | None,
         typer.Option(
-            metavar="HH:MM",
+            metavar="HH:MM|off",
             help="The first game started at or after HH:MM (local time) is the last round.",
         ),
     ] = None,
@@ -1261,8 +1296,9 @@ def new(
     table_stakes: Annotated[
         int | None,
         typer.Option(
-            metavar="POINTS",
+            metavar="POINTS|off",
             **bounds("--table-stakes"),
+            parser=off_or_number("--table-stakes"),
             help="Each player's bank: nobody loses more (all in), an empty bank sits out, and "
             "who cannot cover the starting cube is kept out of box and captain (Florida; "
             "chouette bank).",
@@ -1380,8 +1416,6 @@ def new(
         "until": until_option(until),
     }
     given = {option: value for option, value in chosen.items() if not given_by_default(ctx, option)}
-    if "raccoons" not in given and given.get("beavers") is False:
-        given["raccoons"] = False  # raccoons need beavers: off with them, unless given
     if source is not None and given_by_default(ctx, "stake"):
         cents = source[0].stake
     if source is not None and preset is None:
@@ -1450,8 +1484,8 @@ def new(
 
 def until_option(text: str | None) -> str | None:
     """``--until HH:MM`` as the moment it names: the next HH:MM, local time (exit 2 if it is
-    no time of day)."""
-    if text is None:
+    no time of day); ``--until off``: no stop at a time."""
+    if text is None or text.strip().casefold() in OFF_WORDS:
         return None
     from chouette.stop import next_at, parse_clock
 

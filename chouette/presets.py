@@ -26,7 +26,7 @@ from typing import Any
 
 from chouette.errors import ChouetteError
 from chouette.line import check_session_name
-from chouette.rules import HouseRules
+from chouette.rules import FOLLOW_OFF, HouseRules
 
 
 @dataclass(frozen=True)
@@ -606,12 +606,18 @@ class Override:
 def override(base: HouseRules, given: Mapping[str, Any]) -> tuple[HouseRules, tuple[Override, ...]]:
     """``base`` with the options ``given`` (HouseRules field names) put over it, and what
     changed (an option given at the preset's own value changes nothing and is not listed).
+    A rule given off takes the rules that need it off with it, unless they are given too
+    (:data:`~chouette.rules.FOLLOW_OFF`: ``--no-extras`` beside L.A.'s mandatory extras).
     Refused as the house rules refuse a combination that cannot be played."""
     known = {f.name for f in fields(HouseRules)}
     values = {f.name: getattr(base, f.name) for f in fields(HouseRules)}
     for option in given:
         if option not in known:
             raise ChouetteError(f"unknown house rule {option.replace('_', '-')!r}")
+    given = dict(given)
+    for rule, followers in FOLLOW_OFF.items():
+        if rule in given and given[rule] in (False, None):
+            given |= {f: off for f, off in followers.items() if f not in given}
     values.update(given)
     rules = HouseRules(**values)
     changed = tuple(

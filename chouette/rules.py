@@ -88,6 +88,18 @@ QUIET_DEFAULTS: dict[str, object] = {
     "until": None,
 }
 
+#: The rules that need another one on (``raccoons`` need ``beavers``), and the value each
+#: takes when that one is switched off: given off beside a preset or a session that had
+#: them (``--rules la --no-extras``), they follow it off unless given themselves
+#: (:func:`chouette.presets.override`), as the checks of :class:`HouseRules` would refuse
+#: them on.
+FOLLOW_OFF: dict[str, dict[str, object]] = {
+    "beavers": {"raccoons": False, "beavers_by": "both", "beaver_limit": None},
+    "jacoby": {"jacoby_scope": "per-cube"},
+    "extras": {"mandatory_extras": False, "extra_redoubles": False},
+    "partner_from": {"partner_optional": False, "partner_run": False, "buy_outs": False},
+}
+
 
 @dataclass(frozen=True)
 class HouseRules:

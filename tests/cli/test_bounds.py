@@ -98,9 +98,10 @@ def cases() -> list[tuple[str, list[str], str]]:
         hint = f"'{label}'"
         for text in (str(param.min - 1), str(param.max + 1), "9" * 5000):
             shown = text if len(text) <= 100 else f"{'9' * 75}…(5,000 characters)…{'9' * 25}"
+            off = ", or off" if "|off" in (param.metavar or "") else ""  # a rule's, off too
             said = (
                 f"Error: Invalid value for {hint}: {shown} is outside chouette's limits: give "
-                f"a whole number from {param.min:,} to {param.max:,}"
+                f"a whole number from {param.min:,} to {param.max:,}{off}"
             )
             found.append((f"{command} {label} {text[:20]}", given(command, param, text), said))
     return found
@@ -120,7 +121,7 @@ def test_the_issues_max_cube_is_refused(chouette):
     result = chouette("new", "friday", "ann", "bob", "--max-cube", "9223372036854775808", code=2)
     assert result.stderr.splitlines()[-1] == (
         "Error: Invalid value for '--max-cube': 9223372036854775808 is outside chouette's "
-        "limits: give a whole number from 1 to 281,474,976,710,656"
+        "limits: give a whole number from 1 to 281,474,976,710,656, or off"
     )
     assert "friday" not in chouette("sessions", code=None).stdout
 

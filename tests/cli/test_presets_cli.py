@@ -5,12 +5,17 @@ the word ``accept`` to the rules (``resign --accept``/``--refuse``)."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from chouette.errors import ChouetteError
+from chouette.presets import PUBLISHED, override, published
+from chouette.rules import HouseRules
 from cli import run_words
 from tests.dump import dump
 from tests.serve.test_serve_pages import board_of, render
@@ -502,3 +507,139 @@ def test_the_club_rules_are_printed_on_the_reports(chouette, tmp_path):
     for option, value in (("extras", "on"), ("consultation", "no-cube-no-talk"),
                           ("proxies", "on"), ("split-at", "7")):  # fmt: skip
         assert f"{option}={value}" in html  # the row of its topic says it, as new takes it
+
+
+# ------------------------------------------------------------ every rule both ways, any preset
+
+#: A value that turns each optional number on (off is ``off``), and the second value of each
+#: number that is never off: a house rule added without one here fails the test below.
+ON_VALUES: dict[str, list[object]] = {
+    "max_cube": [64],
+    "partner_from": [5],
+    "split_at": [8],
+    "beaver_limit": [1],
+    "table_stakes": [20],
+    "rounds": [5],
+    "until": ["23:00"],
+    "auto_doubles": [0, 2],
+    "partner_share": [50, 30],
+}
+
+#: What a form needs beside it to be played at all (raccoons need beavers, …).
+NEEDS: dict[tuple[str, object], dict[str, object]] = {
+    ("raccoons", True): {"beavers": True},
+    ("beavers_by", "team"): {"beavers": True},
+    ("beavers_by", "box"): {"beavers": True},
+    ("beaver_limit", 1): {"beavers": True},
+    ("jacoby_scope", "any-cube-turned"): {"jacoby": True},
+    ("mandatory_extras", True): {"extras": True, "mandatory_beaver": False, "table_stakes": None},
+    ("extra_redoubles", True): {"extras": True, "table_stakes": None},
+    ("extras", True): {"table_stakes": None},
+    ("mandatory_beaver", True): {"mandatory_extras": False},
+    ("partner_optional", True): {"partner_from": 5, "partner_pick": "next", "table_stakes": None},
+    ("partner_run", True): {"partner_from": 5, "table_stakes": None},
+    ("buy_outs", True): {"partner_from": 5, "table_stakes": None},
+    ("partner_from", 5): {"table_stakes": None},
+    ("partner_pick", "box"): {"partner_optional": False},
+    ("table_stakes", 20): {"partner_from": None, "extras": False},
+    ("rounds", 5): {"until": None},
+    ("until", "23:00"): {"rounds": None},
+}
+
+
+def new_command() -> Any:
+    import typer.main
+
+    from cli import app
+
+    return typer.main.get_command(app).commands["new"]  # type: ignore[attr-defined]
+
+
+def rule_forms() -> list[dict[str, object]]:
+    """Every form of every house rule ``new`` takes: on and off (``--x``/``--no-x``, a number
+    or ``off``), every choice of a choice, as the options given (HouseRules field names)."""
+    import typing
+
+    hints = typing.get_type_hints(HouseRules)
+    params = {p.name: p for p in new_command().params}
+    forms = []
+    for field in dataclasses.fields(HouseRules):
+        if field.name == "edition":  # the scoring's edition: chouette's, not the table's
+            assert field.name not in params
+            continue
+        assert field.name in params, f"house rule {field.name} has no option at new"
+        kind = hints[field.name]
+        if kind is bool:
+            assert params[field.name].secondary_opts, f"--{field.name} has no --no- form"
+            values: list[object] = [True, False]
+        elif typing.get_origin(kind) is typing.Literal:
+            values = list(typing.get_args(kind))
+        else:
+            assert field.name in ON_VALUES, f"house rule {field.name}: give it values here"
+            values = list(ON_VALUES[field.name])
+            if type(None) in typing.get_args(kind):
+                values.append(None)
+        forms += [{field.name: value} for value in values]
+    return forms
+
+
+def form_args(given: dict[str, object]) -> list[str]:
+    """The options as typed."""
+    params = {p.name: p for p in new_command().params}
+    args: list[str] = []
+    for name, value in given.items():
+        param = params[name]
+        if value is True or value is False:
+            args.append(param.opts[0] if value else param.secondary_opts[0])
+        else:
+            args += [param.opts[0], "off" if value is None else str(value)]
+    return args
+
+
+def groups_beside(preset: str | None) -> list[dict[str, object]]:
+    """Every form (with what it needs) beside ``preset``, each proved playable there, put
+    together in as few sessions as the rules allow."""
+    base = HouseRules() if preset is None else published(preset).rules
+    groups: list[dict[str, object]] = []
+    for form in rule_forms():
+        ((name, value),) = form.items()
+        wanted = {**NEEDS.get((name, value), {}), **form}
+        check = {k: v for k, v in wanted.items() if k != "until"}  # until: a moment, at new
+        override(base, check)  # the form is played beside the preset (or refused here)
+        for group in groups:
+            if any(k in group and group[k] != v for k, v in wanted.items()):
+                continue
+            try:
+                override(base, {k: v for k, v in (group | wanted).items() if k != "until"})
+            except ChouetteError:
+                continue
+            group |= wanted
+            break
+        else:
+            groups.append(dict(wanted))
+    return groups
+
+
+@pytest.mark.parametrize("preset", [None, *(p.name for p in PUBLISHED)])
+def test_every_house_rule_is_switched_both_ways_beside_every_preset(chouette, preset):
+    """Issue 34: a preset that turns a rule on never leaves it stuck on (``--rules la
+    --no-extras``): each form of each rule is given beside each preset and is played."""
+    beside = [] if preset is None else ["--rules", preset]
+    for number, group in enumerate(groups_beside(preset)):
+        made = chouette.json("new", f"s{number}", "ann", "bob", "cat", *beside, *form_args(group))
+        rules = HouseRules.from_dict(made["rules"])
+        for name, value in group.items():
+            if name == "until" and value is not None:
+                assert rules.until is not None
+            else:
+                assert getattr(rules, name) == value, (preset, name, value)
+
+
+def test_a_rule_given_off_beside_a_preset_takes_the_rules_that_need_it_off_too(chouette):
+    """``--rules la --no-extras`` was refused with advice no option could follow."""
+    said = chouette("new", "fri", "ann", "bob", "--rules", "la", "--no-extras").stdout
+    assert "changed: extras off (the preset: on), mandatory-extras off (the preset: on)." in said
+    card = chouette.json("rules")
+    assert (card["rules"]["extras"], card["rules"]["mandatory-extras"]) == (False, False)
+    chouette("new", "sat", "ann", "bob", "--rules", "la", "--no-extras", "--mandatory-extras",
+             code=1)  # fmt: skip

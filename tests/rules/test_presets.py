@@ -18,7 +18,7 @@ from chouette.card import (
 )
 from chouette.errors import ChouetteError
 from chouette.presets import PUBLISHED, Override, check_preset_name, override, published
-from chouette.rules import EDITION, HouseRules
+from chouette.rules import EDITION, FOLLOW_OFF, HouseRules
 
 NOW = datetime(2026, 11, 20, 20, 0, tzinfo=UTC)
 
@@ -260,3 +260,22 @@ def test_the_origin_of_a_sessions_rules_round_trips_through_the_ledgers_text():
     assert plain.overrides == (Override("retention", "captain", "beat-all"),)
     with pytest.raises(ChouetteError, match="a session's rules origin is not readable"):
         Origin.from_dict({"preset": "la"})
+
+
+@pytest.mark.parametrize(("rule", "off"), [(r, False) for r in FOLLOW_OFF if r != "partner_from"]
+                         + [("partner_from", None)])  # fmt: skip
+def test_a_rule_given_off_takes_the_rules_that_need_it_off_unless_they_are_given(rule, off):
+    """``--rules la --no-extras``: mandatory extras go with the extras (issue 34)."""
+    on = {"beavers": True, "jacoby": True, "extras": True, "partner_from": 5}
+    followers = {"beavers": {"beaver_limit": 2, "beavers_by": "team"},
+                 "jacoby": {"jacoby_scope": "any-cube-turned"},
+                 "extras": {"mandatory_extras": True, "extra_redoubles": True},
+                 "partner_from": {"partner_optional": True, "partner_run": True,
+                                  "buy_outs": True}}[rule]  # fmt: skip
+    base = HouseRules(**{rule: on[rule], **followers})
+    rules, changed = override(base, {rule: off})
+    assert getattr(rules, rule) == off
+    assert all(getattr(rules, f) == FOLLOW_OFF[rule][f] for f in followers)
+    assert {rule, *followers} <= {c.option for c in changed} <= {rule, *FOLLOW_OFF[rule]}
+    with pytest.raises(ChouetteError, match=r"needs|is a rule of box partners"):
+        override(base, {rule: off, **followers})  # given on: the rules refuse them
