@@ -1480,6 +1480,10 @@ def new(
     }
     said += partner_said(None, info)
     tell_line(info, said, as_json, more=more)
+    from chouette.line import uncovered
+
+    if (why := uncovered(info.line)) is not None:  # table stakes too small for the line
+        warn(why)
 
 
 def until_option(text: str | None) -> str | None:

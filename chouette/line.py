@@ -233,6 +233,35 @@ def covers(line: Line, name: str, members: int) -> bool:
     return bank is None or bank >= members
 
 
+def uncovered(line: Line) -> str | None:
+    """Under ``table-stakes`` (Florida): why no game can start with the line as seated, or
+    None. The box (after :func:`seat` moved the first who can ahead) must cover the starting
+    cube against every member, and the captain against the box; when nobody seated can,
+    the box would be seated anyway and a member who won would be paid 0."""
+    if not line.banks or line.box is None or not line.team:
+        return None
+    need = len(line.team)
+    for holder, points, seat_name in ((line.box, need, "box"), (line.team[0], 1, "captain")):
+        if covers(line, holder, points):
+            continue
+        banks = ", ".join(f"{p} {line.bank(p)}" for p in line.active if line.bank(p) is not None)
+        against = f"against {need} members" if seat_name == "box" else "against the box"
+        return (
+            f"under table stakes nobody seated can cover the {seat_name}'s starting cube "
+            f"{against} ({points} points; banks: {banks}): give one of them a bank of "
+            f"{points} or more (chouette bank NAME {points}) or sit a player out before the "
+            "game starts"
+        )
+    return None
+
+
+def check_covered(line: Line) -> None:
+    """Refuse to start a game :func:`uncovered` says nobody can box."""
+    why = uncovered(line)
+    if why is not None:
+        raise LineError(why)
+
+
 def _covered(line: Line) -> Line:
     """Under ``table-stakes`` (Florida): the box can cover the starting cube against every
     member, and the captain against the box; a player who cannot is kept out of those

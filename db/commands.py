@@ -21,7 +21,14 @@ from chouette.costs import Charge, check_charge
 from chouette.errors import ChouetteError, LimitError
 from chouette.exposure import past_credit
 from chouette.game import Event, Game, apply_all, check_game, start
-from chouette.line import Line, check_between_games, check_session_name, normal_name, set_credit
+from chouette.line import (
+    Line,
+    check_between_games,
+    check_covered,
+    check_session_name,
+    normal_name,
+    set_credit,
+)
 from chouette.line import join as join_line
 from chouette.line import leave as leave_line
 from chouette.line import sit_in as sit_in_line
@@ -82,6 +89,7 @@ def play(
     stop = book.stop(info, live.number, in_progress=live.game is not None)
     if live.game is None:
         check_not_ended(stop, live.number)
+        check_covered(info.line)  # table stakes: nobody seated as box who cannot pay
     before = live.game or start(info.line, info.rules, live.carry)
     done = apply_all(before, events)
     game, applied = done.game, done.events

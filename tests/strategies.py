@@ -88,7 +88,8 @@ def house_rules(draw: st.DrawFn) -> HouseRules:
 
 @st.composite
 def lines(draw: st.DrawFn, rules: HouseRules, min_players: int = 3) -> Line:
-    players = draw(st.permutations(NAMES))[: draw(st.integers(min_players, 8))]
+    most = 8 if rules.table_stakes is None else min(8, rules.table_stakes + 1)  # a box covers
+    players = draw(st.permutations(NAMES))[: draw(st.integers(min_players, max(most, min_players)))]
     line = new_line(players, rules)
     if rules.partner_pick == "box" and rules.partner_from is not None:
         crew = line.crew if len(line.active) >= rules.partner_from else ()

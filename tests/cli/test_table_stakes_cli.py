@@ -113,3 +113,32 @@ def test_a_correction_is_undone_after_another_table_took_its_freed_ids(chouette)
     chouette("--session", "t", "undo")
     assert chouette("--session", "t", "sheet", "--json").stdout != before
     assert chouette("check").stdout.startswith("The ledger is consistent")
+
+
+def test_a_game_nobody_can_box_is_refused_before_it_starts(chouette):
+    """Issue 34: with nobody able to cover the box's starting cube, the box was seated anyway
+    and a member who won was paid 0; the first event of such a game is refused."""
+    chouette("new", "fri", "ann", "bob", "cat", "--table-stakes", "2")
+    chouette("join", "dan")  # three members now, every bank 2
+    before = reports(chouette)
+    done = chouette("double", "bob", code=1)
+    assert done.stderr == (
+        "Error: under table stakes nobody seated can cover the box's starting cube against 3 "
+        "members (3 points; banks: ann 2, bob 2, cat 2, dan 2): give one of them a bank of 3 "
+        "or more (chouette bank NAME 3) or sit a player out before the game starts\n"
+    )
+    assert chouette("end", "team", code=1).stderr == done.stderr
+    assert reports(chouette) == before
+    chouette("bank", "cat", "3")  # cat can cover: cat moves up to the box
+    assert "Game 1: the box, cat, doubles bob." in chouette("double", "bob").stdout
+
+
+def test_new_warns_of_banks_too_small_for_its_line(chouette):
+    done = chouette("new", "fri", "ann", "bob", "cat", "dan", "--table-stakes", "2")
+    assert done.stderr == (
+        "Warning: under table stakes nobody seated can cover the box's starting cube against "
+        "3 members (3 points; banks: ann 2, bob 2, cat 2, dan 2): give one of them a bank of 3 "
+        "or more (chouette bank NAME 3) or sit a player out before the game starts\n"
+    )
+    chouette("sit-out", "dan")
+    chouette("double", "bob")  # two members: ann covers them

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from chouette.errors import ChouetteError
-from chouette.line import join, leave, new_line, set_bank, sit_in
+from chouette.line import check_covered, join, leave, new_line, set_bank, sit_in, sit_out
 from chouette.outcome import cap_pairs
 from chouette.rules import HouseRules
 from tests.examples import examples
@@ -113,3 +113,36 @@ def test_a_player_whose_bank_is_empty_sits_in_only_with_a_new_bank():
     assert broke.bank("B") == 0 and "B" in broke.sitting_out
     with pytest.raises(ChouetteError, match="B's bank is empty: give B a new bank first"):
         sit_in(broke, "B", FLORIDA)
+
+
+def test_a_game_nobody_seated_can_box_is_refused_naming_the_banks():
+    line = new_line(["B", "C", "M1"], FLORIDA)
+    line = join(set_bank(set_bank(set_bank(line, "B", 2, FLORIDA), "C", 2, FLORIDA), "M1", 2,
+                         FLORIDA), "M2", FLORIDA)  # fmt: skip
+    line = set_bank(line, "M2", 2, FLORIDA)
+    with pytest.raises(ChouetteError) as refused:
+        check_covered(line)
+    assert str(refused.value) == (
+        "under table stakes nobody seated can cover the box's starting cube against 3 members "
+        "(3 points; banks: M2 2, B 2, C 2, M1 2): give one of them a bank of 3 or more "
+        "(chouette bank NAME 3) or sit a player out before the game starts"
+    )
+    check_covered(sit_out(line, "M2", FLORIDA))  # two members: B covers them
+
+
+@given(st.dictionaries(st.sampled_from(["B", "C", "M1", "M2", "M3"]), st.integers(1, 6),
+                       min_size=2))  # fmt: skip
+def test_law_a_game_starts_only_with_a_box_that_covers_every_member(banks):
+    """Whatever the banks: the line's box covers the starting cube against every member and
+    a game may start, or nobody seated could, and the game is refused."""
+    line = new_line(list(banks), HouseRules(table_stakes=6))
+    for name, points in banks.items():
+        if points != 6:
+            line = set_bank(line, name, points, HouseRules(table_stakes=6))
+    members = len(banks) - 1
+    try:
+        check_covered(line)
+    except ChouetteError:
+        assert all(points < members for points in banks.values())
+    else:
+        assert line.bank(line.box) >= members
