@@ -1166,6 +1166,14 @@ def new(
             help="What the box must take of several members' doubles (or drop them all).",
         ),
     ] = DEFAULT_RULES.box_takes,
+    box_takes_scope: Annotated[
+        house.Scope,
+        typer.Option(
+            metavar=one_of(house.Scope),
+            help="Whose doubles --box-takes binds the box to: any two or more members' "
+            "together, or all: every member still in, at once (L.A.).",
+        ),
+    ] = DEFAULT_RULES.box_takes_scope,
     mandatory_beaver: Annotated[
         bool,
         typer.Option(
@@ -1173,6 +1181,14 @@ def new(
             help="The one member to take a box double given to several must beaver or drop.",
         ),
     ] = False,
+    lone_taker_scope: Annotated[
+        house.Scope,
+        typer.Option(
+            metavar=one_of(house.Scope),
+            help="Which box doubles have a lone taker (--mandatory-beaver, --mandatory-extras): "
+            "one given to two or more members, or all: to every member still in (ACT).",
+        ),
+    ] = DEFAULT_RULES.lone_taker_scope,
     partner_from: Annotated[
         int | None,
         typer.Option(
@@ -1401,6 +1417,8 @@ def new(
         "beaver_limit": beaver_limit,
         "auto_past_limit": auto_past_limit,
         "box_takes": box_takes,
+        "box_takes_scope": box_takes_scope,
+        "lone_taker_scope": lone_taker_scope,
         "mandatory_extras": mandatory_extras,
         "extra_redoubles": extra_redoubles,
         "resignations": resignations,

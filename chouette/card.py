@@ -236,7 +236,10 @@ def value_text(value: Any) -> str:
 TOPICS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (marked("Cubes"), ("cubes", "max_cube")),
     (marked("Box doubles"), ("box_doubles",)),
-    (marked("Box answers"), ("box_takes", "mandatory_beaver")),
+    (
+        marked("Box answers"),
+        ("box_takes", "box_takes_scope", "mandatory_beaver", "lone_taker_scope"),
+    ),
     (marked("Beavers"), ("beavers", "raccoons", "beavers_by", "beaver_limit")),
     (marked("Automatic doubles"), ("auto_doubles", "auto_past_limit")),
     (marked("Gammons"), ("jacoby", "jacoby_scope")),
@@ -254,7 +257,7 @@ TOPICS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "buy_outs",
         ),
     ),
-    (marked("Extras"), ("extras", "mandatory_extras", "extra_redoubles")),
+    (marked("Extras"), ("extras", "mandatory_extras", "extra_redoubles", "lone_taker_scope")),
     (marked("Settling"), ("deals", "resignations", "captain_resigns")),
     (marked("Talk"), ("consultation",)),
     (marked("Away"), ("proxies",)),
@@ -295,20 +298,40 @@ def rule_lines(rules: HouseRules, tr: Translator = ENGLISH) -> list[tuple[str, s
             ),
         }[r.box_doubles]
     answers = {
-        "any": _("The box takes or drops each member's double as it likes."),
-        "half": _(
+        ("any", "several"): _("The box takes or drops each member's double as it likes."),
+        ("any", "all"): _("The box takes or drops each member's double as it likes."),
+        ("half", "several"): _(
             "When several members double together, the box takes at least half of them or "
             "drops them all (of two: both or neither)."
         ),
-        "break-even": _(
+        ("half", "all"): _(
+            "When every member still in doubles the box at once, the box takes at least half "
+            "of them or drops them all (of two: both or neither); doubles from fewer it "
+            "answers as it likes."
+        ),
+        ("break-even", "several"): _(
             "When several members double together, the box takes enough of them to break "
             "even on a single game, always the captain's, or drops them all (of two: both or "
             "neither)."
         ),
-    }[r.box_takes]
+        ("break-even", "all"): _(
+            "When every member still in doubles the box at once, the box takes enough of them "
+            "to break even on a single game, always the captain's, or drops them all (of two: "
+            "both or neither); doubles from fewer it answers as it likes."
+        ),
+    }[r.box_takes, r.box_takes_scope]
     if r.mandatory_beaver:
-        answers += " " + _(
-            "A member who alone takes a box double given to several must beaver or drop."
+        answers += (
+            " "
+            + {
+                "several": _(
+                    "A member who alone takes a box double given to several must beaver or drop."
+                ),
+                "all": _(
+                    "A member who alone takes a box double given to the whole team (every member "
+                    "still in) must beaver or drop."
+                ),
+            }[r.lone_taker_scope]
         )
     rules_said["Box answers"] = answers
     if not r.beavers:
@@ -450,7 +473,13 @@ def rule_lines(rules: HouseRules, tr: Translator = ENGLISH) -> list[tuple[str, s
     else:
         text = _("Extras (side bets on the board) allowed")
         if r.mandatory_extras:
-            text += _("; a lone taker takes every extra offered or drops the box's double")
+            text += {
+                "several": _("; a lone taker takes every extra offered or drops the box's double"),
+                "all": _(
+                    "; a lone taker of a box double given to the whole team takes every extra "
+                    "offered or drops the box's double"
+                ),
+            }[r.lone_taker_scope]
         if r.extra_redoubles:
             text += _("; an extra's cube may be redoubled")
         rules_said["Extras"] = text + "."

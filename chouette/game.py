@@ -353,6 +353,9 @@ class Round:
     answers: Mapping[str, str]
     values: Mapping[str, int]
     captain: str | None
+    #: Whether the round binds the box (``box-takes-scope all``: only every member still in
+    #: doubling it at once does; ``several``: any two or more).
+    binding: bool = True
 
 
 @dataclass(frozen=True)
@@ -384,7 +387,9 @@ class Game:
     were made (who plays the board when the captain is out, how a gammon counts);
     ``last_ended``: the members whose pairs the last event to end any pair ended (the board's
     end ends every pair still live at once); ``bought_out``: the cubes the box bought its
-    partner out of (:class:`BuyOut`), each member's cube value then."""
+    partner out of (:class:`BuyOut`), each member's cube value then; ``whole_team``: the
+    box's doubles (by the event that gave them) given to every member still in, which alone
+    have a lone taker under ``lone-taker-scope all``."""
 
     rules: HouseRules
     start_line: Line
@@ -407,6 +412,7 @@ class Game:
     why: tuple[str, ...] = ()
     last_ended: tuple[str, ...] = ()
     bought_out: Mapping[str, int] = field(default_factory=dict)
+    whole_team: frozenset[int] = frozenset()
 
     @property
     def over(self) -> bool:
@@ -849,7 +855,8 @@ def _box_double(game: Game, event: Double, origin: int) -> Game:
     offer = Offer("double", "box", origin)
     cubes = {**game.cubes, **{m: replace(game.cubes[m], offer=offer) for m in targets}}
     rounds = {**game.box_rounds, origin: {m: "pending" for m in targets}}
-    return replace(game, cubes=cubes, box_rounds=rounds)
+    whole = game.whole_team | {origin} if set(targets) == set(live) else game.whole_team
+    return replace(game, cubes=cubes, box_rounds=rounds, whole_team=whole)
 
 
 def _check_with_captain(game: Game, targets: tuple[str, ...]) -> None:
@@ -948,7 +955,11 @@ def _answer(game: Game, event: Answer) -> Game:
 
 def _box_round_answered(game: Game, origin: int, answered: str) -> Game:
     """After an answer (or a deal) on the box's double: the mandatory beaver's check, and
-    the lone taker's choice under mandatory extras once every answer is in."""
+    the lone taker's choice under mandatory extras once every answer is in. Under
+    ``lone-taker-scope all`` only a double given to every member still in has a lone taker
+    (ACT: "if the box cubes all of the team")."""
+    if game.rules.lone_taker_scope == "all" and origin not in game.whole_team:
+        return game
     if game.rules.mandatory_beaver:
         _check_lone_taker(game, origin, answered)
     if game.rules.mandatory_extras:
@@ -962,7 +973,9 @@ def _take_round_answered(before: Game, after: Game, name: str, answer: str) -> G
     """House rule ``box-takes``: the box's answer to a member's double (a deal counts as not
     taking it), noted in the round it belongs to, and refused if it leaves the round's
     obligation impossible. A round opens at the box's first answer and holds every member's
-    double then waiting on the box; a double given after that is a round of its own."""
+    double then waiting on the box; a double given after that is a round of its own. Under
+    ``box-takes-scope all`` a round binds the box only if every member still in doubled in
+    it (L.A.: "if the box is doubled by everyone at the same time")."""
     if after.rules.box_takes == "any":
         return after
     rounds = dict(after.take_rounds)
@@ -978,10 +991,12 @@ def _take_round_answered(before: Game, after: Game, name: str, answer: str) -> G
             and not any(r.answers.get(m) == "pending" for r in rounds.values())
         ]
         leader = _leader(before)
+        everyone = set(waiting) == set(_live(before))
         rounds[origin] = Round(
             answers=dict.fromkeys(waiting, "pending"),
             values={m: before.cubes[m].value for m in waiting},
             captain=leader if leader in waiting else None,
+            binding=after.rules.box_takes_scope == "several" or everyone,
         )
     found = rounds[origin]
     found = replace(found, answers={**found.answers, name: answer})
@@ -996,7 +1011,7 @@ def _check_box_takes(game: Game, found: Round, name: str, answer: str) -> None:
     least half (``half``), or enough to break even on a single game and the captain's
     (``break-even``); with two members, both or neither."""
     answers = found.answers
-    if len(answers) < 2:
+    if len(answers) < 2 or not found.binding:
         return
     taken = [m for m, a in answers.items() if a in ("take", "beaver")]
     if not taken:

@@ -174,6 +174,7 @@ PUBLISHED: tuple[Preset, ...] = (
                 "If the box cubes all of the team and only one member decides to take, then "
                 "they MUST beaver the cube.",
                 mandatory_beaver=True,
+                lone_taker_scope="all",
             ),
             _said("There is a limit of six in any chouette.", split_at=6),
             _said(
@@ -306,6 +307,7 @@ PUBLISHED: tuple[Preset, ...] = (
                 "While in the Box, the Box must take half or more of cubes offered to continue "
                 "playing",
                 box_takes="half",
+                box_takes_scope="several",
             ),
             _said(
                 "Team members may not discuss gameplay unless their cube has been turned",
@@ -384,7 +386,16 @@ PUBLISHED: tuple[Preset, ...] = (
                 consultation="no-cube-no-talk",
             ),
         ),
-        ours=_DEFAULTS_UNREAD,
+        ours=(
+            *_DEFAULTS_UNREAD,
+            Choice(
+                "box_takes_scope",
+                "several",
+                "the part read does not say whether the box is held to half of any several "
+                "members' doubles or only of everyone's at once: chouette's default, any two or "
+                "more together (a table that plays the other says --box-takes-scope all)",
+            ),
+        ),
         notes=(
             "Above 5 a table may take a partner instead of splitting: --partner-from 6.",
             "No one discusses cube decisions.",
@@ -442,6 +453,7 @@ PUBLISHED: tuple[Preset, ...] = (
                 "to at least break even and he must take the captain(in a 3-handed chouette, "
                 "the box must take both or pass both);",
                 box_takes="break-even",
+                box_takes_scope="all",
             ),
             _said(
                 "the passing crew members may offer extras. The lone taker then must make a "

@@ -23,6 +23,7 @@ JacobyScope = Literal["per-cube", "any-cube-turned"]
 BeaversBy = Literal["both", "team", "box"]
 AutoPastLimit = Literal["ignored", "box-choice", "carry-over"]
 BoxTakes = Literal["any", "half", "break-even"]
+Scope = Literal["several", "all"]
 Resignations = Literal["board", "per-member"]
 CaptainResigns = Literal["board", "takeover"]
 RollOff = Literal["one-die", "two-dice", "four-dice"]
@@ -68,6 +69,8 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "beavers_by": get_args(BeaversBy),
     "auto_past_limit": get_args(AutoPastLimit),
     "box_takes": get_args(BoxTakes),
+    "box_takes_scope": get_args(Scope),
+    "lone_taker_scope": get_args(Scope),
     "resignations": get_args(Resignations),
     "captain_resigns": get_args(CaptainResigns),
     "roll_off": get_args(RollOff),
@@ -86,6 +89,8 @@ QUIET_DEFAULTS: dict[str, object] = {
     "credit_rule": "warn",
     "rounds": None,
     "until": None,
+    "box_takes_scope": "several",
+    "lone_taker_scope": "several",
 }
 
 #: The rules that need another one on (``raccoons`` need ``beavers``), and the value each
@@ -131,6 +136,8 @@ class HouseRules:
     beaver_limit: int | None = None
     auto_past_limit: AutoPastLimit = "ignored"
     box_takes: BoxTakes = "any"
+    box_takes_scope: Scope = "several"
+    lone_taker_scope: Scope = "several"
     mandatory_extras: bool = False
     extra_redoubles: bool = False
     resignations: Resignations = "board"
@@ -305,7 +312,9 @@ class HouseRules:
             ("newcomer", self.newcomer),
             ("box-doubles", self.box_doubles),
             ("box-takes", self.box_takes),
+            ("box-takes-scope", self.box_takes_scope),
             ("mandatory-beaver", _on(self.mandatory_beaver)),
+            ("lone-taker-scope", self.lone_taker_scope),
             ("partner-from", "off" if self.partner_from is None else str(self.partner_from)),
             ("partner-pick", self.partner_pick),
             ("partner-share", f"{self.partner_share}%"),

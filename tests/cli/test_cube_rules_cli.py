@@ -236,3 +236,24 @@ def test_beaver_limit_allows_a_beaver_on_each_fresh_double(chouette):
         "Error: bob cannot raccoon: bob's cube has had a beaver on this double, the limit "
         "(beaver-limit 1)\n"
     )
+
+
+def test_the_act_and_la_presets_play_their_sources_scope_and_the_card_says_it(chouette):
+    """Issue 34: ACT's mandatory beaver binds only "if the box cubes all of the team"; L.A.'s
+    box is held to break even only "if the box is doubled by everyone at the same time"."""
+    chouette("new", "act", "B", "C", "M1", "M2", "--rules", "act")
+    card = dict((w["topic"], w["text"]) for w in chouette.json("rules")["card"])
+    assert card["Box answers"].endswith(
+        "A member who alone takes a box double given to the whole team (every member still "
+        "in) must beaver or drop."
+    )
+    for command in (("double", "C", "M1"), ("drop", "M1")):
+        chouette(*command)
+    assert "C: cube 2, C owns it" in chouette("take", "C").stdout  # two of three: no lone taker
+    chouette("new", "la", "B", "C", "M1", "M2", "--rules", "la")
+    card = dict((w["topic"], w["text"]) for w in chouette.json("rules")["card"])
+    assert card["Box answers"].startswith("When every member still in doubles the box at once")
+    for member in ("C", "M1"):
+        chouette("double", member, "--by", "member")
+    chouette("take", "M1")
+    assert "C: out, +1 (B dropped)" in chouette("drop", "C").stdout  # two of three: free

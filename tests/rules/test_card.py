@@ -67,6 +67,15 @@ def test_the_default_rules_in_plain_words():
          "members double together, the box takes at least half of them or drops them all (of "
          "two: both or neither). A member who alone takes a box double given to several must "
          "beaver or drop."),
+        (HouseRules(box_takes="break-even", box_takes_scope="all", mandatory_beaver=True,
+                    lone_taker_scope="all"), "Box answers", "When every member still in "
+         "doubles the box at once, the box takes enough of them to break even on a single "
+         "game, always the captain's, or drops them all (of two: both or neither); doubles "
+         "from fewer it answers as it likes. A member who alone takes a box double given to "
+         "the whole team (every member still in) must beaver or drop."),
+        (HouseRules(extras=True, mandatory_extras=True, lone_taker_scope="all"), "Extras",
+         "Extras (side bets on the board) allowed; a lone taker of a box double given to the "
+         "whole team takes every extra offered or drops the box's double."),
         (HouseRules(beavers_by="team", raccoons=False, beaver_limit=1), "Beavers",
          "Beavers allowed by the team only; raccoons not allowed; a pair plays at most 1 "
          "beaver or raccoon on one double."),

@@ -55,6 +55,44 @@ def test_the_same_answers_get_the_same_verdict_in_any_order(order):
     assert play_on(game, *beaver).cubes["C"].offer is not None
 
 
+ACT = HouseRules(mandatory_beaver=True, lone_taker_scope="all")
+
+
+def test_act_binds_the_lone_taker_only_when_the_box_cubes_all_of_the_team():
+    """ACT: "If the box cubes all of the team and only one member decides to take, then they
+    MUST beaver the cube." A double to two of three members has no lone taker there."""
+    some = play("B | C, M1, M2", "double C M1", "drop M1", rules=ACT)
+    assert play_on(some, "take C").cubes["C"].owner == "member"  # a plain take: allowed
+    everyone = play("B | C, M1, M2", "double C M1 M2", "take C", "drop M1", rules=ACT)
+    refused(everyone, "drop M2", LONE_TAKER)
+    # the default scope, several: any double to two or more has a lone taker
+    refused(
+        play("B | C, M1, M2", "double C M1", "drop M1", rules=MANDATORY_BEAVER),
+        "take C",
+        "C is the only one to take the box's double: under the house rule mandatory-beaver "
+        "C must beaver or drop",
+    )
+
+
+def test_the_whole_team_is_every_member_still_in():
+    game = play("B | C, M1, M2", "double M2", "drop M2", "double C M1", "take C", rules=ACT)
+    refused(
+        game,
+        "drop M1",
+        "M1's answer would leave C the only one to take the box's double: under the house "
+        "rule mandatory-beaver C must beaver or drop (undo C's take first)",
+    )
+
+
+def test_mandatory_extras_follow_the_lone_taker_scope():
+    rules = HouseRules(extras=True, mandatory_extras=True, lone_taker_scope="all")
+    some = play("B | C, M1, M2", "double C M1", "take C", "drop M1", rules=rules)
+    assert some.lone_taker is None  # a double to two of three: no lone taker's choice
+    everyone = play("B | C, M1, M2", "double C M1 M2", "take C", "drop M1", "drop M2",
+                    rules=rules)  # fmt: skip
+    assert everyone.lone_taker is not None and everyone.lone_taker.member == "C"
+
+
 def test_an_older_session_keeps_the_deal_it_booked():
     old = HouseRules(mandatory_beaver=True, edition=2)
     game = play("B | C, M1, M2", "double C M1 M2", "take C", "drop M1", "deal M2 0", rules=old)
@@ -147,6 +185,40 @@ def test_break_even_takes_enough_for_a_single_game_and_always_the_captains():
         "the doubles from C, M1, M2 and M3 to break even on a single game, or drops them all "
         "(it took C's and did not take M1's, M2's and M3's: a single would win it 2 at most, "
         "against the 3 it pays)",
+    )
+
+
+def test_break_even_binds_the_box_only_when_everyone_doubles_under_scope_all():
+    """L.A.: "If the box is doubled by everyone at the same time, he must take enough cubes
+    to at least break even and he must take the captain": three of four doubling is no such
+    time, so the box drops the captain's double and takes the others as it likes."""
+    la = HouseRules(box_takes="break-even", box_takes_scope="all")
+    three = play(FOUR, *ALL_DOUBLE[:3], "take M1", "take M2", rules=la)
+    assert play_on(three, "drop C").cubes["C"].result == 1  # not everyone: no obligation
+    refused(  # the same answers from the whole team at once are refused, as L.A. says
+        play(FOUR, *ALL_DOUBLE, "take M1", "take M2", rules=la),
+        "drop C",
+        "the box cannot drop C's double: under box-takes break-even the box takes the "
+        "captain's double, C's, whenever it takes any (it took M1's and M2's and did not "
+        "take C's)",
+    )
+    # scope several (the default) binds any two or more together, as before
+    refused(play(FOUR, *ALL_DOUBLE[:3], "take M1", "take M2", rules=BREAK_EVEN), "drop C",
+            "the box cannot drop C's double: under box-takes break-even the box takes the "
+            "captain's double, C's, whenever it takes any (it took M1's and M2's and did not "
+            "take C's)")  # fmt: skip
+
+
+def test_everyone_means_every_member_still_in():
+    """A member who is out (dropped earlier) is not needed for "everyone"."""
+    la = HouseRules(box_takes="break-even", box_takes_scope="all")
+    game = play(FOUR, "double M3", "drop M3", *ALL_DOUBLE[:3], "take M1", "take M2", rules=la)
+    refused(
+        game,
+        "drop C",
+        "the box cannot drop C's double: under box-takes break-even the box takes the "
+        "captain's double, C's, whenever it takes any (it took M1's and M2's and did not "
+        "take C's)",
     )
 
 
