@@ -19,6 +19,7 @@ from chouette.errors import LineError
 from chouette.names import case_twin
 from chouette.rules import MIN_SPLIT, HouseRules
 from chouette.text import clipped
+from chouette.words import Said, joined, said, said_n
 
 RESERVED_NAMES = frozenset({"box", "team", "centre", "center", "member", "all"})
 MAX_NAME_LENGTH = 80
@@ -233,24 +234,33 @@ def covers(line: Line, name: str, members: int) -> bool:
     return bank is None or bank >= members
 
 
-def uncovered(line: Line) -> str | None:
+def uncovered(line: Line) -> Said | None:
     """Under ``table-stakes`` (Florida): why no game can start with the line as seated, or
     None. The box (after :func:`seat` moved the first who can ahead) must cover the starting
     cube against every member, and the captain against the box; when nobody seated can,
     the box would be seated anyway and a member who won would be paid 0."""
     if not line.banks or line.box is None or not line.team:
         return None
+    banks = joined(f"{p} {line.bank(p)}" for p in line.active if line.bank(p) is not None)
     need = len(line.team)
-    for holder, points, seat_name in ((line.box, need, "box"), (line.team[0], 1, "captain")):
-        if covers(line, holder, points):
-            continue
-        banks = ", ".join(f"{p} {line.bank(p)}" for p in line.active if line.bank(p) is not None)
-        against = f"against {need} members" if seat_name == "box" else "against the box"
-        return (
-            f"under table stakes nobody seated can cover the {seat_name}'s starting cube "
-            f"{against} ({points} points; banks: {banks}): give one of them a bank of "
-            f"{points} or more (chouette bank NAME {points}) or sit a player out before the "
-            "game starts"
+    if not covers(line, line.box, need):
+        return said_n(
+            "under table stakes nobody seated can cover the box's starting cube against {n} "
+            "member ({n} point; banks: {banks}): give one of them a bank of {n} or more "
+            "(chouette bank NAME {points}) or sit a player out before the game starts",
+            "under table stakes nobody seated can cover the box's starting cube against {n} "
+            "members ({n} points; banks: {banks}): give one of them a bank of {n} or more "
+            "(chouette bank NAME {points}) or sit a player out before the game starts",
+            need,
+            banks=banks,
+            points=str(need),
+        )
+    if not covers(line, line.team[0], 1):
+        return said(
+            "under table stakes nobody seated can cover the captain's starting cube against "
+            "the box (1 point; banks: {banks}): give one of them a bank of 1 or more "
+            "(chouette bank NAME 1) or sit a player out before the game starts",
+            banks=banks,
         )
     return None
 
