@@ -1375,7 +1375,7 @@ def new(
     """
     import random
 
-    from chouette.line import check_night_name, check_session_name, new_line
+    from chouette.line import check_new_session_name, check_night_name, new_line
     from chouette.line import roll_off as roll_the_dice
 
     source = None if like is None else session_like(ctx, like)
@@ -1456,7 +1456,7 @@ def new(
             rolled += [f"  {said}" for said in result.said()]
             order = list(result.order)
         line = new_line(order, rules)
-        name = check_session_name(name)
+        name = check_new_session_name(name)
         night = None if night is None else check_night_name(night)
     except ChouetteError as err:
         fail(str(err))
@@ -1924,11 +1924,11 @@ def join(
         chouette join eve
         chouette join fred --stake 2.00
     """
-    from chouette.line import check_name
+    from chouette.line import check_new_name
     from chouette.report import joined_text
 
     try:
-        name = check_name(name)
+        name = check_new_name(name)
     except ChouetteError as err:
         fail(str(err))
     cents = stake_option(stake, "--stake", f"{name}'s stake")

@@ -59,6 +59,29 @@ def check_session_name(name: str) -> str:
     return _check_text(name, "a session's name")
 
 
+def _not_an_option(text: str, what: str) -> str:
+    if text.startswith("-"):
+        raise LineError(
+            f"{text!r} cannot be {what}: it starts with '-', which a command line reads as "
+            "an option"
+        )
+    return text
+
+
+def check_new_name(name: str) -> str:
+    """A name given to a new player (``new``, ``join``, a roll-off): as :func:`check_name`,
+    and not starting with ``-``: every command line (the CLI's, the table's prompt, each
+    button of ``chouette serve``'s page) would read ``--all`` as an option. A name a ledger
+    or an export holds already is read as it is (a command line gives it after ``--``)."""
+    return _not_an_option(check_name(name), "a player's name")
+
+
+def check_new_session_name(name: str) -> str:
+    """A name given to a session (``new``, ``split``, ``sessions --rename``): as
+    :func:`check_session_name`, and not starting with ``-`` (see :func:`check_new_name`)."""
+    return _not_an_option(check_session_name(name), "a session's name")
+
+
 def check_night_name(name: str) -> str:
     """A night's name (``new --night NAME``): one line of text, like a session's name."""
     return _check_text(name, "a night's name")
@@ -154,7 +177,7 @@ def away_text(player: str, proxy: str | None) -> str:
 
 def new_line(players: Sequence[str], rules: HouseRules) -> Line:
     """The line for a new session, in the order given (box first)."""
-    names = [check_name(p) for p in players]
+    names = [check_new_name(p) for p in players]
     seen: list[str] = []
     for name in names:
         if name in seen:
@@ -455,7 +478,7 @@ def _require_seated(line: Line, name: str) -> None:
 
 def join(line: Line, name: str, rules: HouseRules) -> Line:
     """A newcomer takes a seat at the bottom (or in front of the last loser: ``newcomer``)."""
-    name = check_name(name)
+    name = check_new_name(name)
     if name in line.order:
         raise LineError(f"{name} is already in the line")
     twin = case_twin(name, line.order)
@@ -820,7 +843,7 @@ def roll_off(players: Iterable[str], dice: Dice, how: str = "one-die") -> RollOf
             ranked += rank([p for p, d in rolls if d == value])
         return ranked
 
-    names = [check_name(p) for p in players]
+    names = [check_new_name(p) for p in players]
     if len(set(names)) != len(names):
         dup = next(n for n in names if names.count(n) > 1)
         raise LineError(f"{dup} is named twice")

@@ -25,7 +25,7 @@ from chouette.line import (
     Line,
     check_between_games,
     check_covered,
-    check_session_name,
+    check_new_session_name,
     normal_name,
     set_credit,
 )
@@ -357,7 +357,7 @@ def split(book: Ledger, info: SessionInfo, name: str) -> tuple[SessionInfo, Sess
     own = {p: info.player_stakes[p] for p in go.order if p in info.player_stakes}
     origin = book.origin(info)  # the same rules, from the same preset
     new = book.create_session(
-        check_session_name(name),
+        check_new_session_name(name),
         go,
         info.stake,
         info.rules,
@@ -497,7 +497,7 @@ def rename_session(book: Ledger, old: str, new: str) -> SessionInfo:
     """The session ``old`` is called ``new`` from now on (a journal entry: undo renames it
     back)."""
     info = book.session(normal_name(old), lock=True)
-    name = check_session_name(new)
+    name = check_new_session_name(new)
     if name == info.name:
         raise ChouetteError(f"{info.name} is called {name} already")
     renamed = book.rename_session(info, name)

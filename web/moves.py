@@ -299,8 +299,6 @@ def _answers_all(game: Game, act: AnswerAct) -> bool:
 
 #: A field of the page's forms naming one of the CLI's options: ``--note``, ``--stake``.
 OPTION_FIELD = re.compile(r"--[a-z][a-z-]{0,40}")
-#: A number typed, which may start with ``-`` (a deal's points to the box).
-NUMBER = re.compile(r"-?\d+([.,]\d+)?")
 
 
 def line_of(fields: Iterable[tuple[str, str]]) -> str:
@@ -308,28 +306,56 @@ def line_of(fields: Iterable[tuple[str, str]]) -> str:
     ``chouette table``. A form gives them in pieces, in its order (a button is one of them,
     where it stands), so that it works without the page's script too:
 
-    - ``line``: words as they are (``take bob --game 3``; a button's, a hidden field's, or
-      the command line typed whole);
-    - ``word``: one word typed or picked (a name, an amount, points), quoted as one
-      (``'ann marie'``); one starting with ``-`` is refused unless it is a number;
+    - ``line``: words as they are (``take --game 3 -- bob``; a button's, a hidden field's,
+      or the command line typed whole); the words after a ``--`` in it are names, and so
+      are all its words when none of them starts with ``-`` and the command came before
+      (``ann bob cat``: the players an older page's form gave so);
+    - ``word``: one word typed or picked (a name, an amount, points): a name;
+    - ``words``: words typed in one field, each a name (a new session's players);
     - ``--option`` (``--note``, ``--stake``): that option with the value typed, quoted as
       one (``--note='the cash'``), left out when nothing is typed.
 
-    Empty pieces are left out; other fields (``session``) are not words."""
-    words = []
+    The names (and amounts) come last, after ``--``, each quoted as one word
+    (``'ann marie'``), so that none is ever read as an option: a player called ``--all``
+    is ``drop --game 3 -- --all``, not ``drop --all``. Empty pieces are left out; other fields
+    (``session``) are not words."""
+    head: list[str] = []
+    names: list[str] = []
     for key, given in fields:
         value = given.strip()
         if not value:
             continue
         if key == "line":
-            words.append(value)
+            words = _split(value)
+            if words is not None and "--" in words:
+                at = words.index("--")
+                head += [shlex.join(words[:at])] if at else []
+                names += words[at + 1 :]
+            elif words and head and not any(w.startswith("-") for w in words):
+                names += words  # names alone, after the command (a form of an older page)
+            else:
+                head.append(value)
         elif key == "word":
-            if value.startswith("-") and not NUMBER.fullmatch(value):
-                raise ChouetteError(f"{clipped(value)!r}: a name or amount cannot start with '-'")
-            words.append(shlex.quote(value))
+            names.append(value)
+        elif key == "words":
+            typed = _split(value)
+            if typed is None:
+                raise ChouetteError(f"an unclosed quotation mark in {clipped(value)!r}")
+            names += typed
         elif OPTION_FIELD.fullmatch(key):
-            words.append(f"{key}={shlex.quote(value)}")
-    return " ".join(words)
+            head.append(f"{key}={shlex.quote(value)}")
+    if not names:
+        return " ".join(head)
+    return " ".join([*head, "--", *map(shlex.quote, names)])
+
+
+def _split(text: str) -> list[str] | None:
+    """``text`` split into words as a shell splits them (None: it cannot be, a quotation
+    mark left open)."""
+    try:
+        return shlex.split(text)
+    except ValueError:
+        return None
 
 
 def session_alone(line: str) -> str | None:

@@ -181,9 +181,12 @@ class Table:
     ) -> tuple[bool, list[str]]:
         """The CLI's own words run by the CLI on this ledger, in this process, saying what
         it did to ``heard`` (see :meth:`run_line`). A failure of chouette's own (a bug) is
-        logged and said as an error."""
+        logged and said as an error. ``session`` is given first, so a ``--session`` of the
+        words' own comes after it and wins (and a word that merely reads ``--session``, the
+        value of ``--note --session``, changes nothing); with ``=``, so a session called
+        ``-x`` is a name."""
         heard = Heard(ENGLISH_WORDS) if heard is None else heard
-        chosen = [] if "--session" in words or not session else ["--session", session]
+        chosen = [f"--session={session}"] if session else []
         if self.commands is None:
             raise ChouetteError("this server runs no commands: start it with chouette serve")
         with self._writing:
@@ -254,15 +257,19 @@ def command_words(text: str) -> list[str]:
         raise ChouetteError(f"{err} in {clipped(text)!r}") from None
     if not words:
         raise ChouetteError("type a command, as at chouette table (help lists them)")
-    for word in words:
+    options = words[: words.index("--")] if "--" in words else words  # (then names)
+    for word in options:
         if word.split("=", 1)[0] in OPTIONS_REFUSED:
             raise ChouetteError(
                 f"{word.split('=', 1)[0]} is not for the page: it works on the server's ledger"
             )
     command, skip = None, False
-    for word in words:
+    for at, word in enumerate(words):
         if skip:
             skip = False
+        elif word == "--":
+            command = words[at + 1] if at + 1 < len(words) else None
+            break
         elif word == "--session":
             skip = True
         elif not word.startswith("-"):

@@ -216,11 +216,11 @@ def test_the_page_offers_the_carry_and_the_boxs_choice_and_the_resignations(chou
         b.attrs["value"]: "disabled" not in b.attrs
         for b in bob.one("form", "buttons").all("button")
     }
-    assert buttons["resign --accept bob --game 1"] and buttons["resign --refuse bob --game 1"]
-    assert not buttons["take bob --game 1"]
-    assert not page.one(data_member="cat").all("button", value="resign --accept cat --game 1")
+    assert buttons["resign --accept --game 1 -- bob"] and buttons["resign --refuse --game 1 -- bob"]
+    assert not buttons["take --game 1 -- bob"]
+    assert not page.one(data_member="cat").all("button", value="resign --accept --game 1 -- cat")
     served = Table(ledger_url, None, lambda: NOW, commands=run_words)
-    ok, said = served.run_line("resign --accept bob --game 1", "fri")  # bob's button
+    ok, said = served.run_line("resign --accept --game 1 -- bob", "fri")  # bob's button
     assert ok and said[0] == "Game 1: bob accepts the box's resignation.", said
 
 

@@ -146,3 +146,47 @@ def test_the_club_commands_take_a_players_name_in_any_case(chouette):
     assert chouette("extra", "bob", "zed", code=1).stderr == (
         "Error: zed is not playing this game\n"
     )
+
+
+DASHED = ["--all", "-h", "--help", "--json", "--session", "--db=/tmp/x", "-", "--", "-2"]
+
+
+@pytest.mark.parametrize("name", DASHED)
+def test_a_name_that_starts_with_a_dash_is_refused_wherever_a_name_is_given(
+    chouette, ledger_url, name
+):
+    """Issue 34: a player called ``--all`` turned the page's Drop button into ``drop --all``.
+    Every command line reads a word that starts with ``-`` as an option, so a new player or
+    session may not be called so (given after ``--``, it reaches the command as a name, and is
+    refused, naming why), and nothing is written."""
+    said = "cannot be a player's name: it starts with '-', which a command line reads as an option"
+    session = "cannot be a session's name: it starts with '-'"
+    assert said in chouette("new", "friday", "ann", "--", name, code=1).stderr
+    assert said in chouette("new", "friday", "--roll", "--", "ann", name, code=1).stderr
+    assert session in chouette("new", "--", name, "ann", "bob", code=1).stderr
+    assert dump(ledger_url) == {}
+    chouette("new", "friday", "ann", "bob", "cat", "dan", "eve", "fay")
+    before = dump(ledger_url)
+    assert f"Error: {name!r} {said}\n" == chouette("join", "--", name, code=1).stderr
+    assert session in chouette("split", "--", name, code=1).stderr
+    assert session in chouette("sessions", "--rename", "friday", name, code=1).stderr
+    assert dump(ledger_url) == before
+
+
+def test_a_ledger_that_holds_a_dashed_name_already_is_played_after_two_dashes(
+    chouette, monkeypatch
+):
+    """A ledger of an earlier chouette may hold such a name: the commands take it after
+    ``--``, as any command line does, and never as an option."""
+    from chouette import line
+
+    with monkeypatch.context() as earlier:  # the checks of an earlier chouette
+        earlier.setattr(line, "check_new_name", line.check_name)
+        chouette("new", "friday", "ann", "--", "--all", "-h", "cat")
+    chouette("double", "--", "--all", "-h", "cat")
+    assert chouette("drop", "--", "--all").stdout.startswith("Game 1: --all drops.")
+    assert chouette("take", "--game", "1", "--", "-h").stdout.startswith("Game 1: -h takes.")
+    cubes = chouette.json("status")["game"]["cubes"]
+    assert (cubes["--all"]["out"], cubes["-h"]["out"], cubes["cat"]["out"]) == (True, False, False)
+    assert chouette("accept", "--", "-h").stdout.startswith("-h accepts")
+    assert [a["player"] for a in chouette.json("rules")["accepted"]] == ["-h"]

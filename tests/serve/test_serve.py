@@ -320,10 +320,14 @@ def test_the_scorekeepers_page_works_without_its_script(ledger_url):
             "  bob: cube 1, double to 2 pending: ann to answer",
         ]
         assert page.one(id="last").text() == "Game 1: bob doubles the box."
-        # a form's pieces: the words, a name typed (one word), an option's value typed
+        # a form's pieces: the words, a name typed (one word, a name even if it reads as an
+        # option), an option's value typed
         status, page = post("session=friday&line=pay&word=--db&word=ann&word=1")
         assert status == 400
-        assert page.one(id="said").text() == "Error: '--db': a name or amount cannot start with '-'"
+        assert page.one(id="said").text() == (
+            "Error: --db has not played in friday (book a payment in the session they played "
+            "in, with --session)"
+        )
         status, page = post("session=friday&line=pay&word=ann&word=bob&word=1,5&--note=x+y")
         assert status == 400  # the CLI's own refusal: nothing owed
         assert page.one(id="said").text().startswith("Error: ann owes bob nothing")

@@ -536,3 +536,38 @@ def test_the_room_shows_every_table_and_the_keeper_picks_one(browser, ledger_url
         expect(keeper.button("Take", keeper.card("fay"))).to_be_disabled()
         expect(keeper.form("double-box").get_by_label("fay")).to_be_enabled()  # a redouble
         expect(tables.nth(1).locator('li.cube[data-member="fay"]')).to_have_count(1)
+
+
+def test_a_player_named_like_an_option_is_a_name_on_every_page(
+    browser, chouette, ledger_url, monkeypatch
+):
+    """Issue 34: for a member called ``--all``, Drop on their cube posted ``drop --all`` and
+    dropped every pending cube; their phone's "I accept the rules" accepted for everyone; a
+    member called ``-h`` got the help and an "ok" with nothing booked. In Chromium, on a
+    ledger of an earlier chouette that holds such names, each button acts for its own player
+    alone."""
+    from chouette import line
+
+    with monkeypatch.context() as earlier:  # (new refuses such names now)
+        earlier.setattr(line, "check_new_name", line.check_name)
+        chouette("new", "friday", "ann", "--", "--all", "-h", "cat")
+    chouette("double", "--", "--all", "-h", "cat")  # the box doubles all three
+    with serving(ledger_url) as server:
+        keeper = open_pages(browser, server)
+        assert keeper.click(keeper.button("Drop", keeper.card("--all")))[0] == (
+            "Game 1: --all drops."
+        )
+        assert keeper.click(keeper.button("Take", keeper.card("-h")))[0] == "Game 1: -h takes."
+        cubes = json.loads(procs.ok(ledger_url, "status", "--json"))["game"]["cubes"]
+        assert {m: (c["out"], c["pending"]) for m, c in cubes.items()} == {
+            "--all": (True, None), "-h": (False, None), "cat": (False, "cat")}  # fmt: skip
+        code = keeper.page.locator('#codes li[data-player="--all"] code').inner_text()
+        phone = browser.new_context(viewport=PHONE, is_mobile=True).new_page()
+        phone.goto(f"{server.url}me?code={code.replace('-', '')}")
+        phone.get_by_role("button", name="Open").click()
+        expect(phone.locator("#me")).to_have_text("You are --all.")
+        phone.get_by_role("button", name="I accept the rules").click()
+        expect(phone.get_by_role("button", name="I accept the rules")).to_have_count(0)
+        card = json.loads(procs.ok(ledger_url, "rules", "--json"))
+        assert [a["player"] for a in card["accepted"]] == ["--all"]
+        assert card["not_accepted"] == ["ann", "-h", "cat"]

@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 import json
 import sys
+from datetime import datetime
 
 import pytest
 
@@ -21,6 +22,8 @@ from tests.serving import Keeper, serving
 from web.heard import Heard
 from web.table import command_words
 
+NOW = datetime.fromisoformat("2026-11-20T20:00:00+00:00")
+
 # ---------------------------------------------------------------- the words, pure
 
 
@@ -32,6 +35,7 @@ from web.table import command_words
         ("--session friday double bob cat", ["--session", "friday", "double", "bob", "cat"]),
         ("new saturday ann bob cat --stake 5", ["new", "saturday", "ann", "bob", "cat",
                                                 "--stake", "5"]),
+        ("drop --game 2 -- --db=x --all", ["drop", "--game", "2", "--", "--db=x", "--all"]),
     ],
 )  # fmt: skip
 def test_a_command_line_is_split_as_the_table_splits_it(line, words):
@@ -50,6 +54,8 @@ def test_a_command_line_is_split_as_the_table_splits_it(line, words):
         ("record games.jsonl", "record reads or writes files"),
         ("where", "where tells of the server's computer and its settings"),
         ("--session friday where --json", "where tells of the server's computer"),
+        ("-- where", "where tells of the server's computer"),
+        ("--session=x -- import f", "import reads or writes files"),
         ("--db other.db status", "--db is not for the page"),
         ("status --db=other.db", "--db is not for the page"),
         ("sheet --install-completion", "--install-completion is not for the page"),
@@ -106,6 +112,26 @@ def test_no_module_of_the_server_replaces_the_standard_streams():
             ):
                 replacing.append(f"{path.name}:{node.lineno}")
     assert replacing == []
+
+
+def test_the_pages_session_holds_whatever_words_the_line_holds(chouette, ledger_url):
+    """Issue 34: ``--note --session`` in a typed line (the note's text) dropped the page's
+    session, and the line ran in the current one. The page's session is given first, so only
+    a ``--session`` the CLI reads as one, before the command, takes its place."""
+    from web.table import Table
+
+    chouette("new", "friday", "ann", "bob")
+    chouette("end", "box")
+    chouette("new", "saturday", "cat", "dan")  # the current session now
+    served = Table(ledger_url, None, lambda: NOW, commands=run_words)
+    ok, said = served.run_line("pay bob ann 1 --note --session", "friday")
+    assert ok and said == ["bob paid ann 1.00 (friday)."], said
+    paid = chouette.json("--session", "friday", "standings")["players"]
+    assert {p["name"]: p["paid_cents"] for p in paid} == {"ann": -100, "bob": 100}
+    ok, said = served.run_line("--session saturday pay dan cat 1 --advance", "friday")
+    assert ok and "dan paid cat 1.00 (saturday)." in said, said  # the line's own, named
+    ok, said = served.run_line("status", "-x")  # a session whose name reads as an option
+    assert not ok and said == ["Error: there is no session called -x (sessions: friday, saturday)"]
 
 
 # ---------------------------------------------------------------- a real server

@@ -67,8 +67,9 @@ def buttons(form: Node) -> dict[str, bool]:
 
 
 def test_the_scorekeepers_buttons_are_enabled_exactly_as_the_rules_allow(chouette, ledger_url):
-    """Each button posts the CLI's own words for its action (a name quoted as one word, the
-    game it is for as ``--game``), enabled exactly when the rules allow it."""
+    """Each button posts the CLI's own words for its action (the game it is for as
+    ``--game``, a name quoted as one word after ``--``), enabled exactly when the rules
+    allow it."""
     chouette("new", "friday", "ann", "bob", ODD, "dan")
     chouette("double", "bob", ODD)
     chouette("beaver", "bob")
@@ -80,22 +81,22 @@ def test_the_scorekeepers_buttons_are_enabled_exactly_as_the_rules_allow(chouett
         named = shlex.quote(member)
         shown = buttons(card.one("form", "buttons"))
         for act in ("take", "drop", "beaver", "raccoon"):
-            assert shown[f"{act} {named} --game 1"] == legal.answer(member, act), (member, act)
-        assert shown[f"double {named} --by member --game 1"] == (member in legal.member_doubles)
+            assert shown[f"{act} --game 1 -- {named}"] == legal.answer(member, act), (member, act)
+        assert shown[f"double --by member --game 1 -- {named}"] == (member in legal.member_doubles)
         deal = card.one("form", "deal")
         assert [(i.attrs["name"], i.attrs.get("value")) for i in deal.all("input")] == [
             ("session", "friday"),
-            ("line", f"deal {named}"),
+            ("line", f"deal -- {named}"),
             ("word", "0"),  # the points, typed
             ("line", "--game 1"),
         ]
         assert ("disabled" not in deal.one("button").attrs) == (member in legal.deals)
     assert buttons(page.one("div", "member", data_member="bob").one("form", "buttons")) == {
-        "take bob --game 1": True,  # the box takes the beaver …
-        "drop bob --game 1": True,
-        "beaver bob --game 1": False,
-        "raccoon bob --game 1": True,  # … or raccoons it
-        "double bob --by member --game 1": False,
+        "take --game 1 -- bob": True,  # the box takes the beaver …
+        "drop --game 1 -- bob": True,
+        "beaver --game 1 -- bob": False,
+        "raccoon --game 1 -- bob": True,  # … or raccoons it
+        "double --by member --game 1 -- bob": False,
     }
     box = page.one("form", "box-double")
     assert json.loads(box.attrs["data-legal"]) == legal.box_double_lists() == [["dan"]]
@@ -103,7 +104,7 @@ def test_the_scorekeepers_buttons_are_enabled_exactly_as_the_rules_allow(chouett
     assert boxes == {"bob": False, ODD: False, "dan": True}
     together = buttons(page.one("form", data_form="together"))
     assert together == {
-        "double dan --game 1": True,  # the box doubles dan, the one it may
+        "double --game 1 -- dan": True,  # the box doubles dan, the one it may
         "take --all --game 1": False,  # both sides have something to answer
         "drop --all --game 1": False,
         "auto-double --game 1": False,
@@ -126,9 +127,9 @@ def test_between_games_the_line_can_change_and_the_game_can_start(chouette, ledg
         if f.attrs.get("data-form", "").startswith("line:")
     }
     assert players == {
-        "line:ann": {"sit-out ann": True, "leave ann": True},
-        "line:bob": {"sit-out bob": True, "leave bob": True},
-        "line:cat": {"sit-in cat": True, "leave cat": True},
+        "line:ann": {"sit-out -- ann": True, "leave -- ann": True},
+        "line:bob": {"sit-out -- bob": True, "leave -- bob": True},
+        "line:cat": {"sit-in -- cat": True, "leave -- cat": True},
     }
     assert "disabled" not in page.one("form", "join").one("button").attrs
     ends = page.one("form", data_form="end").all("button")
@@ -178,7 +179,8 @@ def test_each_controls_name_starts_with_the_clis_word_for_it(chouette, ledger_ur
             posted = " ".join(v for k, v in form.pressed(button) if k == "line").split()
             assert posted[0] == command, (button.label, posted)
             if form.key.startswith("paid:"):  # a payment marked made: the settlement's amount
-                assert button.label == f"Pay: {' paid '.join(posted[1:3])} {posted[3]}"
+                assert posted[1] == "--"
+                assert button.label == f"Pay: {' paid '.join(posted[2:4])} {posted[4]}"
             named.add(command)
     assert named >= {
         "new", "join", "leave", "sit-out", "sit-in", "double", "take", "drop", "beaver", "raccoon",

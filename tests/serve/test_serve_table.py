@@ -6,7 +6,9 @@ the page enables exactly what the CLI accepts."""
 from __future__ import annotations
 
 import json
+import re
 from datetime import datetime
+from typing import Any
 
 import pytest
 
@@ -225,7 +227,8 @@ def test_every_enabled_button_is_a_line_the_cli_runs_and_every_disabled_one_it_r
                         words = line_of(
                             form.pressed(form.buttons()[0], {"check": " ".join(members)})
                         )
-                        assert words.startswith(f"double {' '.join(members)} --game")
+                        assert words.startswith("double --game ")
+                        assert words.endswith(f" -- {' '.join(members)}")
                         press(words, session, True)
                     continue
                 for button in form.buttons():
@@ -278,44 +281,65 @@ ONE_LINE = {
 
 def test_each_form_posts_the_clis_words(chouette, ledger_url):
     """What the forms of the page post, as the command lines the CLI reads: a name or an
-    amount one word (quoted), an option's value given with it, what is not typed left out."""
+    amount one word (quoted) after ``--``, an option's value given with it, what is not
+    typed left out."""
     chouette("new", "friday", "ann", "bob", "cat", "dan", "eve", "fay", "--extras", "--proxies")
     chouette("end", "box")
     found = controls(ledger_url)
     assert pressed(found, "pay", "Pay", word=["bob", "ann", "2,50"], **{"--note": "the cash"}) == (
-        "pay bob ann 2,50 --note='the cash'"
+        "pay --note='the cash' -- bob ann 2,50"
     )
     assert pressed(found, "join", "Join", word="ann marie", **{"--stake": "1,50"}) == (
-        "join 'ann marie' --stake=1,50"
+        "join --stake=1,50 -- 'ann marie'"
     )
-    assert pressed(found, "proxy", "Proxy", word="dan") == "proxy dan --follows captain"
-    assert pressed(found, "proxy", "Proxy", word="dan", line="--by eve") == "proxy dan --by eve"
+    assert pressed(found, "proxy", "Proxy", word="dan") == "proxy --follows captain -- dan"
+    assert pressed(found, "proxy", "Proxy", word="dan", line="--by=eve") == "proxy --by=eve -- dan"
     assert pressed(found, "proxy-back", "Proxy withdrawn: they are back", word="dan") == (
-        "proxy dan --withdraw"
+        "proxy --withdraw -- dan"
     )
-    assert pressed(found, "split", "Split the table", word="friday-2") == "split friday-2"
-    assert pressed(found, "new", "New session", word="sat", line=["ann bob cat", "--jacoby"],
-                   check="--roll", **{"--stake": "2"}) == (
-        "new sat ann bob cat --roll --stake=2 --jacoby"
+    assert pressed(found, "split", "Split the table", word="friday-2") == "split -- friday-2"
+    assert pressed(found, "new", "New session", word="sat", words="ann 'bob b' cat",
+                   line="--jacoby", check="--roll", **{"--stake": "2"}) == (
+        "new --roll --stake=2 --jacoby -- sat ann 'bob b' cat"
     )  # fmt: skip
     assert pressed(found, "amend", "Amend: Team wins a gammon", word="1", **{"--note": "x"}) == (
-        "amend 1 --note=x --result team gammon"
+        "amend --note=x --result team -- 1 gammon"
     )
+    ok, said = table(ledger_url).run_line("amend --note=x --result team -- 1 gammon", "friday")
+    assert ok and said[0].startswith("Game 1 amended: the board's end was box single, is team "
+                                     "gammon"), said  # fmt: skip
+    assert table(ledger_url).run_line("undo", "friday")[0]
     cubes = pressed(found, "amend", "Amend the cubes only", word="1", line="--cube bob=4",
                     **{"--note": "they agree"})  # fmt: skip
-    assert cubes == "amend 1 --note='they agree' --cube bob=4"
-    assert pressed(found, "deal:bob", "Deal", word="-2") == "deal bob -2 --game 2"
+    assert cubes == "amend --note='they agree' --cube bob=4 -- 1"
+    assert pressed(found, "deal:bob", "Deal", word="-2") == "deal --game 2 -- bob -2"
     box = next(f for f in found if f.key == "double-box")  # (the script enables its button)
-    assert line_of(box.pressed(box.buttons()[0], {"check": "bob dan"})) == "double dan bob --game 2"
+    assert line_of(box.pressed(box.buttons()[0], {"check": "bob dan"})) == (
+        "double --game 2 -- dan bob"
+    )
     chouette("double", "bob")
     assert pressed(controls(ledger_url), "extra", "Extra", word=["bob", "box"],
-                   **{"--points": "4"}) == "extra bob box --points=4 --game 2"  # fmt: skip
+                   **{"--points": "4"}) == "extra --points=4 --game 2 -- bob box"  # fmt: skip
 
 
-def test_a_form_piece_that_would_be_an_option_is_refused():
-    with pytest.raises(ChouetteError, match="a name or amount cannot start with '-'"):
-        line_of([("line", "pay"), ("word", "--db=/tmp/x"), ("word", "ann"), ("word", "1")])
-    assert line_of([("line", "deal bob"), ("word", "-2"), ("session", "friday")]) == "deal bob -2"
+def test_a_form_piece_that_looks_like_an_option_is_a_name_after_two_dashes():
+    assert line_of([("line", "pay"), ("word", "--db=/tmp/x"), ("word", "ann"), ("word", "1")]) == (
+        "pay -- --db=/tmp/x ann 1"
+    )
+    assert line_of([("line", "deal -- bob"), ("word", "-2"), ("session", "friday")]) == (
+        "deal -- bob -2"
+    )
+    assert line_of([("line", "new"), ("word", "sat"), ("words", "ann -h")]) == "new -- sat ann -h"
+    with pytest.raises(ChouetteError, match='an unclosed quotation mark in "ann \'bob"'):
+        line_of([("line", "new"), ("word", "sat"), ("words", "ann 'bob")])
+    # a typed line is as typed: its own `--` too, the names after it kept last
+    assert line_of([("line", "drop --all --game 2")]) == "drop --all --game 2"
+    assert line_of([("line", "take -- --all"), ("line", "--game 2")]) == "take --game 2 -- --all"
+    assert line_of([("line", "pay ann 'bob")]) == "pay ann 'bob"  # (the CLI says what is wrong)
+    # names alone after the command, as an older page's form gave them, stay names in order
+    assert line_of([("line", "new"), ("word", "sat"), ("line", "ann bob"), ("line", "--roll")]) == (
+        "new --roll -- sat ann bob"
+    )
     assert line_of([("line", "pay bob ann 1"), ("--note", "--db x"), ("--db", "")]) == (
         "pay bob ann 1 --note='--db x'"
     )
@@ -436,3 +460,140 @@ def test_in_a_session_played_before_the_journal_undo_follows_the_old_rules(choue
     board = served.snapshot().board
     assert board is not None and board.legal.undo
     assert chouette("undo").stdout.startswith("Undone: took back end team")
+
+
+# ---------------------------------------------------------------- names that start with a dash
+
+#: Names that read as options of the commands the page runs (``drop --all``, ``take -h``,
+#: ``--session``, ``--db``), and each one's twin: a ledger of an earlier chouette may hold
+#: them (``new`` and ``join`` refuse them now). They sort as their twins do (the settlement
+#: breaks ties by name).
+DASHED = {"ann": "--all", "bob": "--db=/tmp/other.db", "cat": "--game", "dan": "--help",
+          "eve": "--session", "fay": "-h", "friday": "--json", "sat": "-x", "sun": "--",
+          "mon": "-"}  # fmt: skip
+
+#: Evenings (house rules, players, session) and the states whose every form and button the
+#: law presses: each step a command, its options, the names after ``--``.
+EVENINGS = [
+    (["--proxies", "--extras", "--extra-redoubles"], "friday", "ann bob cat dan eve fay",
+     [[], [("double", "bob cat"), ("extra", "dan box")],
+      [("beaver", "bob"), ("double-extra", "dan ann")]]),
+    (["--resignations", "per-member", "--auto-doubles", "1", "--cubes", "single",
+      "--captain-resigns", "takeover"], "sat", "ann bob cat dan",
+     [[], [("resign --gammon", "bob cat")]]),
+    (["--partner-from", "6", "--buy-outs"], "sun", "ann bob cat dan eve fay", [[]]),
+    (["--partner-from", "6", "--partner-pick", "box"], "mon", "ann bob cat dan eve fay",
+     [[("end box", "")], [("sit-out", "eve"), ("pay --advance", "bob ann 1")]]),
+]  # fmt: skip
+
+
+def as_plain(value: object, names: dict[str, str]) -> object:
+    """What a report says, each name of the dashed ledger as its twin's (a fingerprint, made
+    from the names, left out)."""
+    if isinstance(value, dict):
+        return {
+            as_plain(k, names): as_plain(v, names) for k, v in value.items() if k != "fingerprint"
+        }
+    if isinstance(value, list):
+        return [as_plain(v, names) for v in value]
+    if isinstance(value, str) and names:
+        words = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+        found = re.compile(rf"(?<![^\s(])({words})(?=$|[\s,.:;)']|'s)")
+        return found.sub(lambda m: names[m.group(1)], value)
+    return value
+
+
+def reports(chouette, url: str, session: str, names: dict[str, str]) -> dict[str, object]:
+    """Everything a button can change in ``session``, as the reports say it (names made
+    plain), and which session is current."""
+    found = {
+        report: chouette.json("--db", url, f"--session={session}", report)
+        for report in ("status", "standings", "rules", "sheet", "log", "settle")
+    }
+    found["current"] = chouette.json("--db", url, "where")["session"]
+    plain: dict[str, Any] = as_plain(found, names)  # type: ignore[assignment]
+    for report, rows in (("standings", "players"), ("settle", "payments")):  # (ties: by name)
+        plain[report][rows].sort(key=lambda row: json.dumps(row, sort_keys=True))
+    return plain
+
+
+@pytest.mark.slow
+@pytest.mark.backends("sqlite")
+def test_a_name_that_starts_with_a_dash_is_a_name_through_every_button(
+    chouette, ledger_url, tmp_path, monkeypatch
+):
+    """The law of issue 34: every word the page builds from a name reaches the command as a
+    name. Two ledgers play the same evenings, one with plain names, the other with names
+    that are options of the commands (``--all``, ``-h``, ``--session``, ``--db=…``); every
+    form of the keeper's page and every button on it, enabled or not, is pressed on both,
+    and each press does the same on both: refused on both, or the same change, names apart
+    (then taken back with undo on both)."""
+    from chouette import line
+
+    twin = f"sqlite:///{tmp_path / 'dashed.db'}"
+    back = {dashed: plain for plain, dashed in DASHED.items()}
+    plain_table, dashed_table = table(ledger_url), table(twin)
+    pressed_count = 0
+
+    def both(command: str, names: str, session: str) -> None:
+        for url, named in ((ledger_url, {}), (twin, DASHED)):
+            given = [named.get(n, n) for n in names.split()]
+            chouette("--db", url, f"--session={named.get(session, session)}",
+                     *command.split(), "--", *given)  # fmt: skip
+
+    def same(*why: object) -> None:
+        """Both ledgers say the same, names apart."""
+        dashed = reports(chouette, twin, DASHED.get(session, session), back)
+        assert dashed == reports(chouette, ledger_url, session, {}), why
+
+    def typed(form: Form, named: dict[str, str]) -> dict[str, str | list[str]]:
+        """What a person types in a form to fill in: a new player's or table's name, an
+        amount, a note; the boxes of the box's double that the rules allow."""
+        values: dict[str, str | list[str]] = {"--note": "x", "--points": "2", "--premium": "1"}
+        if form.key == "pay":
+            values["word"] = [named.get("bob", "bob"), named.get("ann", "ann"), "1"]
+        elif form.key in ("join", "split"):
+            values["word"] = "gus"
+        elif form.key == "double-box":
+            values["check"] = " ".join(json.loads(form.attrs["data-legal"])[-1])
+        elif form.key == "new":
+            values["word"], values["words"] = f"new{pressed_count}", "gus hal"
+        return values
+
+    for rules, session, players, states in EVENINGS:
+        with monkeypatch.context() as earlier:  # the checks of an earlier chouette
+            earlier.setattr(line, "check_new_name", line.check_name)
+            earlier.setattr(line, "check_new_session_name", line.check_session_name)
+            both(f"new {' '.join(rules)}", f"{session} {players}", session)
+        for steps in states:
+            for command, names in steps:
+                both(command, names, session)
+            same(steps)
+            plain_forms, dashed_forms = controls(ledger_url), controls(twin)
+            assert len(plain_forms) == len(dashed_forms)
+            for plain_form, dashed_form in zip(plain_forms, dashed_forms, strict=True):
+                if plain_form.key in ("undo", "line"):
+                    continue  # (undo takes back the state's steps; a typed line is as typed)
+                assert as_plain(dashed_form.key.replace(":", " : "), back) == (
+                    plain_form.key.replace(":", " : ")
+                )
+                for plain_button, dashed_button in zip(
+                    plain_form.buttons(), dashed_form.buttons(), strict=True
+                ):
+                    said = []
+                    for served, form, button, named in (
+                        (plain_table, plain_form, plain_button, {}),
+                        (dashed_table, dashed_form, dashed_button, DASHED),
+                    ):
+                        pairs = form.pressed(button, typed(form, named))
+                        where = next(v for k, v in pairs if k == "session")
+                        said.append(served.run_line(line_of(pairs), where))
+                    pressed_count += 1
+                    (plain_ok, plain_said), (dashed_ok, dashed_said) = said
+                    assert dashed_ok == plain_ok, (plain_button.label, plain_said, dashed_said)
+                    same(plain_button.label, plain_said, dashed_said)
+                    if plain_ok and plain_form.key not in ("settle", "new"):
+                        plain_table.run_line("undo", session)
+                        dashed_table.run_line("undo", DASHED.get(session, session))
+                        same("undo", plain_button.label)
+    assert pressed_count > 150
