@@ -21,6 +21,8 @@ tests/system/test_startup.py, which checks what each kind loads):
   by tabulate, which holds them) and ``emit_json_stream``.
 """
 
+import copy
+import inspect
 import json
 import os
 import re
@@ -50,6 +52,7 @@ from chouette.line import normal_name  # noqa: E402
 from chouette.money import parse_money  # noqa: E402
 from chouette.names import match, resolve  # noqa: E402
 from chouette.text import clipped, clipped_words, json_safe, shown, shown_lines  # noqa: E402
+from chouette.words import Number, marked, said  # noqa: E402
 
 if TYPE_CHECKING:
     from datetime import date
@@ -169,7 +172,92 @@ def text_first(params: Sequence[Any]) -> None:
             inside.put_off(param, TextFirst(build, annotation, info))
 
 
-class Commands(TyperGroup):
+class Worded:
+    """Help in the reader's words (the terminal's language, or a page's): the usage line, a
+    command's text, its arguments and options and the list of commands are said from the
+    catalogue, keyed by the English as written (a command's docstring, an option's
+    ``help``; docs/TRANSLATING.md says how they are extracted)."""
+
+    help: str | None
+    options_metavar: str | None
+
+    def format_usage(self, ctx: "Context", formatter: "HelpFormatter") -> None:
+        pieces = self.collect_usage_pieces(ctx)  # type: ignore[attr-defined]
+        formatter.write_usage(ctx.command_path, " ".join(pieces), prefix=help_words("Usage: "))
+
+    def format_help_text(self, ctx: "Context", formatter: "HelpFormatter") -> None:
+        text = help_text(self.help)
+        if text:
+            formatter.write_paragraph()
+            with formatter.indentation():
+                formatter.write_text(text)
+
+    def get_short_help_str(self, limit: int = 45) -> str:
+        worded = copy.copy(self)
+        worded.help = help_text(self.help)
+        return str(TyperCommand.get_short_help_str(worded, limit))  # type: ignore[arg-type]
+
+    def format_options(self, ctx: "Context", formatter: "HelpFormatter") -> None:
+        arguments, options = [], []
+        for param in self.get_params(ctx):  # type: ignore[attr-defined]
+            record = param.get_help_record(ctx)
+            if record is None:
+                continue
+            words = option_help(param.help, record[1])
+            if param.param_type_name == "argument":
+                arguments.append((argument_words(param), words))
+            else:
+                options.append((record[0], words))
+        for title, rows in ((marked("Arguments"), arguments), (marked("Options"), options)):
+            if rows:
+                with formatter.section(help_words(title)):
+                    formatter.write_dl(rows)
+        commands = getattr(self, "format_commands", None)
+        if commands is not None:
+            commands(ctx, formatter)
+
+
+def help_words(text: str) -> str:
+    """``text`` (English words of help) in the reader's words."""
+    return hearer().words.gettext(text)
+
+
+def help_text(text: str | None) -> str:
+    """A command's help (its docstring as Typer keeps it) in the reader's words."""
+    if not text:
+        return ""
+    return help_words(inspect.cleandoc(text).partition("\f")[0])
+
+
+#: The words Typer and Click add to help themselves, for the catalogue.
+HELP_WORDS = (
+    marked("Show this message and exit."),
+    marked("Install completion for the current shell."),
+    marked("Show completion for the current shell, to copy it or customize the installation."),
+    marked("env var"),
+    marked("default"),
+    marked("required"),
+    marked("Commands"),
+    marked("Usage: "),
+)
+HELP_EXTRA = re.compile(r"\[(env var|default|required)(?=[:\]])")
+
+
+def option_help(english: str | None, shown: str) -> str:
+    """An option's help as Click shows it (its ``help``, the bounds of a number, ``[env var:
+    …]`` and the like), in the reader's words."""
+    if english and shown.startswith(english):
+        shown = help_words(english) + shown[len(english) :]
+    shown = HELP_EXTRA.sub(lambda m: "[" + help_words(m[1]), shown)
+    return RANGE.sub(
+        lambda m: hearer().words(
+            said("{least} to {most}", least=Number(int(m[1])), most=Number(int(m[2])))
+        ),
+        shown,
+    )
+
+
+class Commands(Worded, TyperGroup):
     """The app's commands; a command that meets data it cannot read says whether the ledger
     is damaged (and so not a bug of chouette's).
 
@@ -205,6 +293,15 @@ class Commands(TyperGroup):
 
     def get_help_option(self, ctx: Any) -> Any:
         return help_said(super().get_help_option(ctx))
+
+    def format_commands(self, ctx: Any, formatter: Any) -> None:
+        """The commands, each with the first words of its help, in the reader's words."""
+        found = [(name, self.get_command(ctx, name)) for name in self.list_commands(ctx)]
+        shown = [(name, command) for name, command in found if command and not command.hidden]
+        if shown:
+            limit = formatter.width - 6 - max(len(name) for name, _ in shown)
+            with formatter.section(help_words("Commands")):
+                formatter.write_dl([(n, c.get_short_help_str(limit)) for n, c in shown])
 
     def make_context(self, *args: Any, **kwargs: Any) -> Any:
         with usage_clipped():
@@ -262,10 +359,11 @@ def help_said(option: Any) -> Any:
     return option
 
 
-class Command(TyperCommand):
+class Command(Worded, TyperCommand):
     """A command whose help names its arguments in words (``NAME``, ``MEMBER...``), as
-    docs/INTERFACE.md does, never by their Python types; options name theirs by metavar.
-    Its text parameters take their values without pydantic (:class:`TextFirst`)."""
+    docs/INTERFACE.md does, never by their Python types; options name theirs by metavar;
+    all of it in the reader's words (:class:`Worded`). Its text parameters take their
+    values without pydantic (:class:`TextFirst`)."""
 
     def get_params(self, ctx: Any) -> list[Any]:
         params = super().get_params(ctx)
@@ -283,22 +381,6 @@ class Command(TyperCommand):
                 word = word if param.required else f"[{word}]"
                 pieces.append(f"{word}..." if param.nargs != 1 else word)
         return pieces
-
-    def format_options(self, ctx: "Context", formatter: "HelpFormatter") -> None:
-        arguments, options = [], []
-        for param in self.get_params(ctx):
-            record = param.get_help_record(ctx)
-            if record is None:
-                continue
-            words = RANGE.sub(lambda m: f"{int(m[1]):,} to {int(m[2]):,}", record[1])
-            if param.param_type_name == "argument":
-                arguments.append((argument_words(param), words))
-            else:
-                options.append((record[0], words))
-        for title, rows in (("Arguments", arguments), ("Options", options)):
-            if rows:
-                with formatter.section(title):
-                    formatter.write_dl(rows)
 
 
 RANGE = re.compile(r"(-?\d+)<=x<=(-?\d+)")  # a number's bounds as Typer writes them

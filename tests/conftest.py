@@ -96,7 +96,8 @@ def ledger_url(
     monkeypatch.setenv("CHOUETTE_NOW", NOW)
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))  # the table's history, say
     monkeypatch.delenv("FORCE_COLOR", raising=False)  # exact outputs are plain text
-    monkeypatch.setenv("LANGUAGE", "en")  # a report in English, whatever the machine speaks
+    monkeypatch.setenv("LANGUAGE", "en")  # English, whatever the machine speaks
+    monkeypatch.delenv("CHOUETTE_LANG", raising=False)
     if backend == "postgres":
         url = request.getfixturevalue("postgres_server").fresh_ledger()
         monkeypatch.setenv("CHOUETTE_DB", url)

@@ -224,3 +224,19 @@ def test_help_for_one_command_is_that_commands_help(chouette, args):
 def test_help_for_a_command_that_does_not_exist_is_a_usage_error(chouette):
     result = chouette("help", "tkae", code=2)
     assert result.stderr == "Error: there is no command 'tkae': `chouette help` lists them\n"
+
+
+@pytest.mark.parametrize(
+    ("lang", "usage", "options"), [("da", "Brug:", "Tilvalg:"), ("cs", "Použití:", "Volby:")]
+)
+def test_help_is_framed_in_the_readers_language(chouette, monkeypatch, lang, usage, options):
+    """The usage line, the sections and Click's own words are in the terminal's language
+    (``CHOUETTE_LANG``, else the environment's), and so are the bounds of a number."""
+    monkeypatch.setenv("CHOUETTE_LANG", lang)
+    text = chouette("take", "--help").stdout
+    assert text.startswith(f"{usage} chouette take [OPTIONS] [MEMBER]")
+    assert f"\n{options}\n" in text and "\nOptions:\n" not in text
+    assert "Usage:" not in text and "Show this message and exit." not in text
+    monkeypatch.setenv("LANGUAGE", lang)
+    monkeypatch.delenv("CHOUETTE_LANG")
+    assert chouette("--help").stdout.startswith(f"{usage} chouette [OPTIONS] COMMAND")
