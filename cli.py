@@ -1013,6 +1013,29 @@ GameOption = Annotated[
         "(guards two terminals against each other).",
     ),
 ]
+PositionOption = Annotated[
+    str | None,
+    typer.Option(
+        "--position",
+        metavar="ID",
+        help="The board at this cube decision, from the doubler's side: a GNU Backgammon "
+        "Position ID (4HPwATDgc/ABMA) or an XGID, kept for chouette review.",
+    ),
+]
+
+
+def position_of(text: str | None) -> str | None:
+    """A typed --position as its Position ID, checked (a usage error names what is wrong);
+    None when not given."""
+    if text is None:
+        return None
+    from chouette.errors import PositionError
+    from chouette.position import parse_position
+
+    try:
+        return parse_position(text).id
+    except PositionError as err:
+        fail(err.said, 2)
 
 
 def show_version(value: bool) -> None:
@@ -2648,6 +2671,7 @@ def double(
     by: Annotated[
         By, typer.Option("--by", metavar="box|member|team", help="Who doubles.")
     ] = By.box,
+    position: PositionOption = None,
     game: GameOption = None,
     as_json: JsonFlag = False,
 ) -> None:
@@ -2655,7 +2679,8 @@ def double(
 
     Without --by, the box doubles the members named. With --by member, that one member
     doubles the box on their own cube. With --by team (single-cube play), the captain turns
-    the team's one cube.
+    the team's one cube. --position keeps the board for chouette review (the answers to the
+    double share it).
 
     Examples:
 
@@ -2663,8 +2688,11 @@ def double(
         chouette double bob cat
         chouette double dan --by member
         chouette double --by team
+        chouette double bob --position 4HPwATDgc/ABMA
     """
     from chouette.game import Double
+
+    board = position_of(position)
 
     def unnamed(info: "SessionInfo") -> str | None:
         """The box doubles the members it names, but in single-cube play (a usage error)."""
@@ -2674,7 +2702,7 @@ def double(
 
     play(
         ctx,
-        lambda _game, who: [Double(by.value, tuple(who(m) for m in members or ()))],
+        lambda _game, who: [Double(by.value, tuple(who(m) for m in members or ()), board)],
         game,
         as_json,
         usage=unnamed,
@@ -2682,21 +2710,31 @@ def double(
 
 
 def answer(
-    ctx: typer.Context, act: str, member: str | None, every: bool, game: int | None, as_json: bool
+    ctx: typer.Context,
+    act: str,
+    member: str | None,
+    every: bool,
+    game: int | None,
+    as_json: bool,
+    position: str | None = None,
 ) -> None:
+    from dataclasses import replace
+
     from chouette.game import Answer, answer_all
 
     if every and member is not None:
         fail("name a member or use --all, not both", 2)
     if not every and member is None:
         fail(f"name the member whose cube you {act}, or use --all", 2)
+    board = position_of(position)
 
     def make(live: "Game | None", who: Who) -> "Sequence[Event]":
         if every:
             if live is None:
                 raise ChouetteError(f"there is no pending double to {act}")
-            return answer_all(live, act)  # type: ignore[arg-type]
-        return [Answer(act, who(member or ""))]  # type: ignore[arg-type]
+            found = answer_all(live, act)  # type: ignore[arg-type]
+            return [replace(e, position=board) if isinstance(e, Answer) else e for e in found]
+        return [Answer(act, who(member or ""), board)]  # type: ignore[arg-type]
 
     play(ctx, make, game, as_json)
 
@@ -2719,6 +2757,7 @@ def take(
     ctx: typer.Context,
     member: MemberArg = None,
     all: EveryFlag = False,
+    position: PositionOption = None,
     game: GameOption = None,
     as_json: JsonFlag = False,
 ) -> None:
@@ -2733,7 +2772,7 @@ def take(
         chouette take bob
         chouette take --all
     """
-    answer(ctx, "take", member, all, game, as_json)
+    answer(ctx, "take", member, all, game, as_json, position)
 
 
 @app.command(cls=Command)
@@ -2741,6 +2780,7 @@ def drop(
     ctx: typer.Context,
     member: MemberArg = None,
     all: EveryFlag = False,
+    position: PositionOption = None,
     game: GameOption = None,
     as_json: JsonFlag = False,
 ) -> None:
@@ -2754,7 +2794,7 @@ def drop(
         chouette drop cat
         chouette drop --all
     """
-    answer(ctx, "drop", member, all, game, as_json)
+    answer(ctx, "drop", member, all, game, as_json, position)
 
 
 @app.command(cls=Command)
@@ -2763,6 +2803,7 @@ def beaver(
     member: Annotated[
         str, typer.Argument(metavar="MEMBER", help="The pair.", autocompletion=complete_player)
     ],
+    position: PositionOption = None,
     game: GameOption = None,
     as_json: JsonFlag = False,
 ) -> None:
@@ -2775,7 +2816,7 @@ def beaver(
     \b
         chouette beaver bob
     """
-    answer(ctx, "beaver", member, False, game, as_json)
+    answer(ctx, "beaver", member, False, game, as_json, position)
 
 
 @app.command(cls=Command)
@@ -2784,6 +2825,7 @@ def raccoon(
     member: Annotated[
         str, typer.Argument(metavar="MEMBER", help="The pair.", autocompletion=complete_player)
     ],
+    position: PositionOption = None,
     game: GameOption = None,
     as_json: JsonFlag = False,
 ) -> None:
@@ -2794,7 +2836,7 @@ def raccoon(
     \b
         chouette raccoon bob
     """
-    answer(ctx, "raccoon", member, False, game, as_json)
+    answer(ctx, "raccoon", member, False, game, as_json, position)
 
 
 @app.command(cls=Command, context_settings={"ignore_unknown_options": True})
@@ -3990,6 +4032,77 @@ def game_command(
     )
     say("\n".join(heading))
     emit(rows)
+
+
+@app.command(cls=Command)
+def position(
+    ctx: typer.Context,
+    number: Annotated[
+        int,
+        typer.Argument(metavar="N", **bounds("position N"), help="The game's number."),
+    ],
+    step: Annotated[
+        int,
+        typer.Argument(
+            metavar="STEP",
+            **bounds("position STEP"),
+            help="The cube decision's step, as chouette game N lists the events.",
+        ),
+    ],
+    board: Annotated[
+        str,
+        typer.Argument(
+            metavar="ID",
+            help="The board, from the doubler's side: a GNU Backgammon Position ID or an XGID.",
+        ),
+    ],
+    as_json: JsonFlag = False,
+) -> None:
+    """Give the board of a cube decision already booked, for chouette review.
+
+    The position belongs to the double and all its answers (they are made at one board): the
+    step named gets it, and any of them given another board gets this one. Nothing else
+    changes. A journal entry of its own: undo takes it back.
+
+    Examples:
+
+    \b
+        chouette game 3
+        chouette position 3 2 4HPwATDgc/ABMA
+        chouette position 3 2 XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10
+    """
+    from chouette.words import said_n
+    from db.positions import place
+
+    found = position_of(board)
+    assert found is not None
+    with ledger(ctx, write=True) as book:
+        info = current(book, ctx, lock=True)
+        try:
+            placed = place(book, info, number, step, found)
+        except ChouetteError as err:
+            fail(err.said)
+    if as_json:
+        emit_json(
+            {
+                "session": info.name,
+                "game": placed.number,
+                "step": placed.step,
+                "position": placed.position,
+                "steps": list(placed.steps),
+            }
+        )
+        return
+    say(
+        said_n(
+            "Game {number}: the position {position} is the board of step {steps}.",
+            "Game {number}: the position {position} is the board of steps {steps}.",
+            len(placed.steps),
+            number=str(placed.number),
+            position=placed.position,
+            steps=", ".join(str(s) for s in placed.steps),
+        )
+    )
 
 
 LangOption = Annotated[

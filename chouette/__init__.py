@@ -31,7 +31,8 @@ The map of the house. Every room holds one job; a room imports only the rooms be
 - a game: :mod:`~chouette.game` (cubes and events), :mod:`~chouette.points` (what a board is
   worth), :mod:`~chouette.outcome` (a finished game's points, money and next line),
   :mod:`~chouette.exposure` (what each player has at risk), :mod:`~chouette.amend`
-  (corrections with a trail), :mod:`~chouette.record` (the chouette game record);
+  (corrections with a trail), :mod:`~chouette.record` (the chouette game record),
+  :mod:`~chouette.position` (the board at a cube decision: a Position ID or an XGID);
 - money: :mod:`~chouette.money` (cents), :mod:`~chouette.limits` (the largest numbers),
   :mod:`~chouette.settlement` (who pays whom), :mod:`~chouette.costs` (fees and shared
   costs), :mod:`~chouette.nights` (club nights and debts that last), :mod:`~chouette.stats`

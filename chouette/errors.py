@@ -55,3 +55,8 @@ class EngineFileError(ChouetteError):
 
 class LimitError(ChouetteError):
     """A number past what the ledger keeps (:data:`chouette.limits.LIMIT`)."""
+
+
+class PositionError(ChouetteError):
+    """A position typed for a cube decision (a Position ID, an XGID) that is none, or no
+    board a game can have."""

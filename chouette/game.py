@@ -31,7 +31,7 @@ resignation offered to some members (:class:`Resign`, ``resignations per-member`
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal, cast
 
@@ -40,6 +40,7 @@ from chouette.limits import LIMIT, MONEY_SHOWN, SHOWN, check_points
 from chouette.line import Line, send_down
 from chouette.points import MULTIPLIER, Kind, Winner, pair_points, scored_kind, signed_points
 from chouette.rules import HouseRules
+from chouette.words import said
 
 Party = Literal["box", "member"]
 Owner = Literal["centre", "box", "member"]
@@ -94,25 +95,35 @@ class Carry:
 @dataclass(frozen=True)
 class Double:
     """``by="box"``: the box doubles ``members``; ``"member"``: that one member doubles the box;
-    ``"team"`` (single cube): the captain turns the team's cube."""
+    ``"team"`` (single cube): the captain turns the team's cube. ``position``: the board then,
+    as a GNU Backgammon Position ID from the doubler's side (:mod:`chouette.position`), if the
+    table gave it."""
 
     by: Literal["box", "member", "team"]
     members: tuple[str, ...] = ()
+    position: str | None = None
 
     def describe(self) -> str:
         who = f" {', '.join(self.members)}" if self.members else ""
-        return f"double{who} --by {self.by}"
+        return f"double{who} --by {self.by}{_at(self.position)}"
 
 
 @dataclass(frozen=True)
 class Answer:
-    """An answer on ``member``'s cube: take, drop, beaver or raccoon."""
+    """An answer on ``member``'s cube: take, drop, beaver or raccoon; ``position``: the board
+    then, from the doubler's side, if the table gave it (the double's: the board does not move
+    while a cube is answered)."""
 
     act: AnswerAct
     member: str
+    position: str | None = None
 
     def describe(self) -> str:
-        return f"{self.act} {self.member}"
+        return f"{self.act} {self.member}{_at(self.position)}"
+
+
+def _at(position: str | None) -> str:
+    return "" if position is None else f" --position {position}"
 
 
 @dataclass(frozen=True)
@@ -389,7 +400,9 @@ class Game:
     end ends every pair still live at once); ``bought_out``: the cubes the box bought its
     partner out of (:class:`BuyOut`), each member's cube value then; ``whole_team``: the
     box's doubles (by the event that gave them) given to every member still in, which alone
-    have a lone taker under ``lone-taker-scope all``."""
+    have a lone taker under ``lone-taker-scope all``; ``positions``: the board of each cube
+    exchange the table gave one for (a Position ID), by the event that began it (the
+    double), whichever of the exchange's events gave it."""
 
     rules: HouseRules
     start_line: Line
@@ -413,6 +426,7 @@ class Game:
     last_ended: tuple[str, ...] = ()
     bought_out: Mapping[str, int] = field(default_factory=dict)
     whole_team: frozenset[int] = frozenset()
+    positions: Mapping[int, str] = field(default_factory=dict)
 
     @property
     def over(self) -> bool:
@@ -560,8 +574,12 @@ def apply(game: Game, event: Event) -> Game:
         event, new = _carry(game, event)
     elif isinstance(event, Double):
         new = _double(game, event)
+        if event.position is not None:
+            new = _place(new, len(game.events), event.position)
     elif isinstance(event, Answer):
         new = _answer(game, event)
+        if event.position is not None:
+            new = _place(new, exchange_of(game, new, event.member), event.position)
     elif isinstance(event, Deal):
         new = _deal(game, event)
     elif isinstance(event, Extra):
@@ -588,6 +606,52 @@ def apply(game: Game, event: Event) -> Game:
         new = replace(new, last_ended=ended)
     after = _pass_captaincy(replace(new, events=(*game.events, event)))
     return _acting_captain_why(game, after)
+
+
+def exchange_of(before: Game, after: Game, member: str) -> int | None:
+    """The cube exchange an answer on ``member``'s cube belongs to (the event that began it,
+    the double), from the game before and after it; None for an answer to no offer (a lone
+    taker's drop after all)."""
+    offer = before.cubes[member].offer or after.cubes[member].offer
+    if offer is not None:
+        return offer.origin
+    lone = before.lone_taker
+    return lone.origin if lone is not None and lone.member == member else None
+
+
+def exchanges(line: Line, rules: HouseRules, events: Sequence[Event]) -> dict[int, int]:
+    """The cube exchange each double and answer of ``events`` belongs to (by index, 0-based):
+    the index of the double that began it. An answer to no offer has none."""
+    game = start(line, rules)
+    found: dict[int, int] = {}
+    for index, event in enumerate(events):
+        after = apply(game, event)
+        if isinstance(event, Double):
+            found[index] = index
+        elif isinstance(event, Answer):
+            origin = exchange_of(game, after, event.member)
+            if origin is not None:
+                found[index] = origin
+        game = after
+    return found
+
+
+def _place(game: Game, origin: int | None, position: str) -> Game:
+    """The board given for a cube exchange: refused if the exchange has another already (the
+    board does not move while a cube is turned and answered)."""
+    if origin is None:
+        raise RuleError(said("there is no double here for the position to belong to"))
+    known = game.positions.get(origin)
+    if known is not None and known != position:
+        raise RuleError(
+            said(
+                "the position {position} is not the board of this double, given as {known}: "
+                "a double and its answers are made at one board",
+                position=position,
+                known=known,
+            )
+        )
+    return replace(game, positions={**game.positions, origin: position})
 
 
 def _acting_captain_why(before: Game, after: Game) -> Game:

@@ -50,6 +50,8 @@ NUMBERS: dict[str, tuple[int, int]] = {
     "--game": (1, GAMES),
     "game N": (1, GAMES),
     "amend N": (1, GAMES),
+    "position N": (1, GAMES),
+    "position STEP": (1, GAMES),
     "amend --cube": (1, MAX_CUBE),
     "deal POINTS": (-LIMIT, LIMIT),
     "extra --points": (1, LIMIT),

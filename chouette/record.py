@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, cast
 
-from chouette.errors import LineError, RecordError, RuleError
+from chouette.errors import LineError, PositionError, RecordError, RuleError
 from chouette.game import (
     ANSWERS,
     Answer,
@@ -42,8 +42,10 @@ from chouette.game import (
 from chouette.limits import check_points
 from chouette.line import Line, check_name, check_session_name
 from chouette.points import MULTIPLIER, Kind
+from chouette.position import parse_position
 from chouette.rules import HouseRules
 from chouette.text import RepeatedKey, no_constant, unique_keys
+from chouette.words import said
 
 RECORD_KEYS = frozenset(
     {"session", "line", "box", "captain", "crew", "partner", "away", "events", "result", "why"}
@@ -128,17 +130,18 @@ def parse_event(obj: Any, where: str, *, allow_end: bool = False) -> Event:
             raise RecordError(f"{where}: carry needs 'accepted' (true or false)")
         return Carry(_flag(obj, "accepted", where), doubles)
     if act == "double":
-        _keys(obj, {"act", "by", "members"}, where)
+        _keys(obj, {"act", "by", "members", "position"}, where)
         by = obj.get("by", "box")
         if by not in ("box", "member", "team"):
             raise RecordError(f"{where}: 'by' must be box, member or team, not {by!r}")
         members = _names(obj.get("members", []), f"{where}: members")
-        return Double(by=by, members=members)
+        return Double(by=by, members=members, position=_position(obj, where))
     if act in ANSWERS:
-        _keys(obj, {"act", "member"}, where)
+        _keys(obj, {"act", "member", "position"}, where)
         if "member" not in obj:
             raise RecordError(f"{where}: {act} needs a 'member'")
-        return Answer(act=act, member=_text(obj["member"], f"{where}: member"))
+        member = _text(obj["member"], f"{where}: member")
+        return Answer(act=act, member=member, position=_position(obj, where))
     if act == "captain-resigns":
         _keys(obj, {"act", "kind", "successor"}, where)
         kind = obj.get("kind", "single")
@@ -212,6 +215,26 @@ EXTRA_ACTS = ("double-extra", "take-extra", "drop-extra")
 #: A member's answer to the box's resignation, by its act; ``accept`` and ``refuse`` are the
 #: names a game stored before the rules card took the word ``accept`` (read, never written).
 RESIGN_ANSWERS = {"resign-accept": True, "resign-refuse": False, "accept": True, "refuse": False}
+
+
+def _position(obj: Mapping[str, Any], where: str) -> str | None:
+    """A cube event's board, ``position`` (a Position ID or an XGID, from the doubler's side),
+    as its Position ID; None when not given."""
+    text = obj.get("position")
+    if text is None:
+        return None
+    if not isinstance(text, str):
+        raise RecordError(
+            said(
+                "{where}: the position must be text, not {kind}",
+                where=where,
+                kind=json_type(text),
+            )
+        )
+    try:
+        return parse_position(text).id
+    except PositionError as err:
+        raise RecordError(said("{where}: {reason}", where=where, reason=err.said)) from None
 
 
 def _flag(obj: Mapping[str, Any], key: str, where: str) -> bool:
@@ -421,9 +444,14 @@ def event_to_json(event: Event) -> dict[str, Any]:
         out: dict[str, Any] = {"act": "double", "by": event.by}
         if event.members:
             out["members"] = list(event.members)
+        if event.position is not None:
+            out["position"] = event.position
         return out
     if isinstance(event, Answer):
-        return {"act": event.act, "member": event.member}
+        answer: dict[str, Any] = {"act": event.act, "member": event.member}
+        if event.position is not None:
+            answer["position"] = event.position
+        return answer
     if isinstance(event, CubeFix):
         return {"act": "cube", "member": event.member, "value": event.value}
     if isinstance(event, CaptainResign):

@@ -101,7 +101,8 @@ class Undone:
     ``number`` to ``last``; an import's ``file``), a ``payment``, a ``charge`` (a fee or a
     shared cost), a change of the ``line`` or
     a ``split`` of the table, a ``rename`` of the session or players' ``accept``ance of the
-    rules, or the correction (``amend``) of a game (``said``: what the command said it did)."""
+    rules, the correction (``amend``) of a game, or a board given to a cube decision booked
+    (``position``) (``said``: what the command said it did)."""
 
     what: Literal[
         "events",
@@ -114,6 +115,7 @@ class Undone:
         "rename",
         "accept",
         "amend",
+        "position",
     ]
     number: int = 0
     last: int | None = None
@@ -971,7 +973,7 @@ def done_text(done: Undone) -> str:
         return f"the import of {done.file} ({games_text(done.number, done.last)})"
     if done.what == "record":
         return f"the record of {games_text(done.number, done.last)}"
-    if done.what in ("payment", "charge", "line", "split", "rename", "accept", "amend"):
+    if done.what in ("payment", "charge", "line", "split", "rename", "accept", "amend", "position"):
         return done.said
     return f"{', '.join(e.describe() for e in done.events)} (game {done.number})"
 

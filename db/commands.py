@@ -48,6 +48,7 @@ from db.amending import undo_amend
 from db.codec import extras_to_detail, iso, line_from_dict, line_from_json, line_to_dict
 from db.journal import check_entry, entry_name, entry_problem
 from db.ledger import Ledger
+from db.positions import undo_position
 from db.values import Action, Charged, Finished, Paid, Played, StoredPlayer
 
 # ---------------------------------------------------------------- the game in progress
@@ -563,6 +564,8 @@ def undo(book: Ledger, info: SessionInfo) -> Undone:
         return done
     elif done.what == "amend":
         undo_amend(book, info, action)
+    elif done.what == "position":
+        undo_position(book, action)
     elif "player" in detail:  # a join: the player as they were (not one, or at their stake)
         before = detail["before"]
         book.restore_player(
@@ -607,6 +610,8 @@ def what(action: Action) -> Undone:
         return Undone("accept", said=detail["said"])
     if action.kind == "amend":
         return Undone("amend", detail["game"], said=detail["said"])
+    if action.kind == "position":
+        return Undone("position", detail["game"], said=detail["said"])
     return Undone("line", said=detail["said"])
 
 

@@ -92,6 +92,12 @@ class Amend(_Said):
     games: list[dict[str, Any]]
 
 
+class Position(_Said):
+    game: StrictInt
+    game_id: StrictInt
+    changed: list[dict[str, Any]]
+
+
 KINDS: dict[str, type[_Entry]] = {
     "events": Events,
     "record": Record,
@@ -103,6 +109,7 @@ KINDS: dict[str, type[_Entry]] = {
     "rename": Rename,
     "accept": Accept,
     "amend": Amend,
+    "position": Position,
 }
 
 
@@ -138,6 +145,8 @@ def entry_problem(book: Ledger, info: SessionInfo, action: Action) -> str | None
             return f"it names events of game {entry.game} from {entry.first}, which are not there"
     if isinstance(entry, Amend):
         return _amend_problem(book, info, entry)
+    if isinstance(entry, Position):
+        return _position_problem(book, info, entry)
     if isinstance(entry, Split):
         here = {"line", "session", "id"} <= detail.keys()
         there = {"from", "from_id"} <= detail.keys()
@@ -180,6 +189,24 @@ def _amend_problem(book: Ledger, info: SessionInfo, entry: Amend) -> str | None:
         return f"it holds what is not a game's end, a line or a game: {err}"
     if not isinstance(was, End):
         return "the end it says the game had is not an end"
+    return None
+
+
+def _position_problem(book: Ledger, info: SessionInfo, entry: Position) -> str | None:
+    """What is wrong with a board's entry: the game, or an event it rewrote, not there."""
+    games = {g.id: g for g in book.stored_games(info)}
+    target = games.get(entry.game_id)
+    if target is None or target.number != entry.game:
+        return f"it names game {entry.game} (id {entry.game_id}), which is not in the session"
+    count = len(book.event_bodies(entry.game_id))
+    try:
+        for change in entry.changed:
+            seq = change["seq"]
+            if not isinstance(seq, int) or isinstance(seq, bool) or not 0 <= seq < count:
+                return f"it names event {seq!r} of game {entry.game}, which is not there"
+            parse_event(change["was"], "an event before its board", allow_end=False)
+    except (ChouetteError, KeyError, TypeError) as err:
+        return f"it holds what is not an event of the game: {err}"
     return None
 
 

@@ -811,6 +811,16 @@ class Ledger:
         )
         self.add_events(game_id, first, events)
 
+    def rewrite_events(self, game_id: int, events: Mapping[int, Event]) -> None:
+        """Some of a game's events written anew in place, by number (each keeps its time): a
+        board given to a cube decision booked (``chouette position``), or taken back."""
+        for seq, event in events.items():
+            self._db.execute(
+                update(EventRow)
+                .where(col(EventRow.game_id) == game_id, col(EventRow.seq) == seq)
+                .values(body=event_to_body(event))
+            )
+
     def set_line_before(self, game_id: int, line: Line) -> None:
         """The line a chouette game begins with, as a correction before it leaves it."""
         self._db.execute(
@@ -1346,7 +1356,7 @@ class Ledger:
 
 def games_touched(kind: str, detail: Mapping[str, Any]) -> int | None:
     """The first game number a journal entry's command may have changed (None: no game)."""
-    if kind in ("events", "amend"):
+    if kind in ("events", "amend", "position"):
         number = detail.get("game")
     elif kind in ("record", "import"):
         number = detail.get("first")

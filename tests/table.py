@@ -46,9 +46,15 @@ def ev(text: str) -> Event:
     premium), ``"end box gammon"``,
     ``"auto"`` (``"auto --box-chooses"``), ``"carry accept 1"``, ``"resign gammon C M1"``,
     ``"resign-accept C"``, ``"resign-refuse C"``, ``"double-extra C M1"``,
-    ``"take-extra C M1"``, ``"buy-out"``."""
+    ``"take-extra C M1"``, ``"buy-out"``; a cube event may end ``--position ID`` (a
+    Position ID, as the command keeps it)."""
     words = text.split()
     act, args = words[0], words[1:]
+    position = None
+    if "--position" in args:
+        i = args.index("--position")
+        position = args[i + 1]
+        args = args[:i] + args[i + 2 :]
     if act == "auto":
         return AutoDouble(box_chose="--box-chooses" in args)
     if act == "carry":
@@ -69,9 +75,9 @@ def ev(text: str) -> Event:
             i = args.index("--by")
             by = args[i + 1]
             args = args[:i] + args[i + 2 :]
-        return Double(by=by, members=tuple(args))  # type: ignore[arg-type]
+        return Double(by=by, members=tuple(args), position=position)  # type: ignore[arg-type]
     if act in ("take", "drop", "beaver", "raccoon"):
-        return Answer(act, args[0])  # type: ignore[arg-type]
+        return Answer(act, args[0], position)  # type: ignore[arg-type]
     if act == "deal":
         won_by = args[args.index("--won-by") + 1] if "--won-by" in args else None
         return Deal(args[0], int(args[1]), won_by)

@@ -53,6 +53,7 @@ INVOCATIONS: dict[str, list[str]] = {
     "owed": ["owed"],
     "partner": ["partner", "cat"],
     "pay": ["pay", "ann", "bob", "1.00", "--advance"],
+    "position": ["position", "1", "1", "4HPwATDgc/ABMA"],
     "proxy": ["proxy", "cat", "--by", "ann"],
     "raccoon": ["raccoon", "bob"],
     "record": ["record", "games.jsonl"],

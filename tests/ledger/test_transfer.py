@@ -478,6 +478,28 @@ def test_extras_proxies_and_a_split_survive_an_export_and_an_import(
     assert chouette("check").stdout.startswith("The ledger is consistent: 2 sessions")
 
 
+def test_the_boards_of_cube_decisions_survive_an_export_and_an_import(
+    chouette, tmp_path, monkeypatch
+):
+    chouette("new", "fri", "ann", "bob", "cat")
+    chouette("double", "bob", "cat", "--position", "4HPwATDgc/ABMA")
+    chouette("take", "bob")
+    chouette("drop", "cat")
+    chouette("end", "box")
+    chouette("position", "1", "3", "4HPwATDgc/ABMA")
+    chouette("double", "bob", "--by", "member", "--position", "YAAAGAAAAAAAAA")  # in progress
+    before = [chouette("game", n).stdout for n in ("1", "2")]
+    fingerprint = chouette("sheet").stdout.splitlines()[-1]
+    export = tmp_path / "club.jsonl"
+    chouette("export", str(export))
+    monkeypatch.setenv("CHOUETTE_DB", str(tmp_path / "copy.db"))
+    chouette("import", str(export))
+    assert [chouette("game", n).stdout for n in ("1", "2")] == before
+    assert "  3. drop cat --position 4HPwATDgc/ABMA\n" in before[0]
+    assert chouette("sheet").stdout.splitlines()[-1] == fingerprint
+    assert chouette("check").stdout.startswith("The ledger is consistent")
+
+
 def test_check_finds_a_games_extras_that_its_events_do_not_give(chouette, ledger_url):
     from sqlalchemy import create_engine, text
 

@@ -409,3 +409,19 @@ def test_any_club_command_followed_by_undo_changes_nothing(commands):
             chouette("check")
         finally:
             dispose_all()
+
+
+@pytest.mark.backends("sqlite", "postgres")
+def test_undo_takes_back_a_board_given_afterwards(chouette):
+    chouette("new", "friday", "ann", "bob", "cat")
+    chouette("double", "bob", "--position", "4HPwATDgc/ABMA")
+    chouette("take", "bob")
+    chouette("end", "box")
+    before = reports(chouette)
+    chouette("position", "1", "2", "YAAAGAAAAAAAAA")  # the double's board, given again
+    assert reports(chouette) != before
+    assert chouette("undo").stdout == (
+        "Undone: took back the position YAAAGAAAAAAAAA of game 1's step 2.\n"
+    )
+    assert reports(chouette) == before
+    assert chouette("check").stdout.startswith("The ledger is consistent")
