@@ -1038,6 +1038,18 @@ def position_of(text: str | None) -> str | None:
         fail(err.said, 2)
 
 
+def choose_language(value: str | None) -> None:
+    """``--lang``: the language of what chouette says here, from now on."""
+    if value is None:
+        return
+    from chouette.words import check_language
+
+    try:
+        _chosen_language.set(check_language(value))
+    except ChouetteError as err:
+        raise typer.BadParameter(hearer().words(err.said)) from None
+
+
 def show_version(value: bool) -> None:
     """``--version``: the installed chouette's version, without opening any ledger."""
     if not value:
@@ -1083,6 +1095,18 @@ def main(
             help="Print chouette's version and exit.",
         ),
     ] = False,
+    lang: Annotated[
+        str | None,
+        typer.Option(
+            "--lang",
+            metavar="en|da|cs",
+            is_eager=True,
+            expose_value=False,
+            callback=choose_language,
+            help="The language chouette speaks here (default: CHOUETTE_LANG, else your "
+            "environment's: LANGUAGE, LC_ALL, LC_MESSAGES, LANG). JSON and CSV stay the same.",
+        ),
+    ] = None,
 ) -> None:
     """Keep score at a backgammon chouette: the line, every cube, beavers, settlement."""
     if ctx.invoked_subcommand is None and not ctx.resilient_parsing:
