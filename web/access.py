@@ -1,11 +1,15 @@
 """Who may do what on the pages of ``chouette serve``.
 
-- **Secrets typed on a page** (the scorekeeper's PIN, a player's code) are guessed slowly:
-  :class:`Gate` lets a device (a client address) get :data:`DEVICE_TRIES` wrong a minute,
-  and the whole server :data:`SERVER_FREE` wrong an hour; past that every try waits, 1 s,
-  then 2, 4, … at most :data:`WAIT_MOST` s, whichever address it comes from. That bounds the
-  wrong tries of everyone together at :data:`MAX_WRONG_AN_HOUR` an hour, which
-  ``tests/serve/test_serve_access.py`` checks against an attacker trying as fast as allowed.
+- **Secrets typed on a page** (the scorekeeper's PIN, a player's code): :class:`Gate` lets
+  a device (a client address) get :data:`DEVICE_TRIES` wrong of each a minute, then that
+  address waits a minute. Nothing one address does ever holds up another's try (a wait
+  for the whole server let an attacker keep everyone out, the right PIN and codes too).
+  Guessing is bounded by the secrets instead: a PIN gets :data:`PIN_TRIES` wrong tries from
+  everyone together, then :class:`Access` retires it and prints a strong one on the
+  server's terminal (:data:`CODE_LENGTH` letters of :data:`CODE_LETTERS`, as a player's
+  code; a strong PIN is never retired); a player's code has as many letters to guess, with
+  no budget shared with the PIN's. ``tests/serve/test_serve_access.py`` holds the right PIN
+  and the right codes admitted against an attacker trying as fast as it likes.
 - **A token per device**: the right secret gives the device a token of its own in a cookie,
   valid for :data:`TOKEN_HOURS` hours, listed on the scorekeeper's page (which device, when
   admitted, last seen) and revocable there one by one. It is signed with a key made from the
@@ -34,18 +38,15 @@ from collections import defaultdict, deque
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass, replace
 from datetime import UTC, datetime, timedelta
-from typing import Protocol
+from typing import Literal, Protocol
 
 log = logging.getLogger("chouette.serve")
 
 TOKEN_HOURS = 12  # an evening, with room: a device admitted at 6 pm is in until 6 am
-DEVICE_TRIES = 5  # wrong secrets from one address …
+DEVICE_TRIES = 5  # wrong PINs (or codes) from one address …
 DEVICE_WINDOW = 60.0  # … within this many seconds, then that address waits
-SERVER_FREE = 10  # wrong secrets within SERVER_WINDOW from everyone, before each try waits
-SERVER_WINDOW = 3600.0
-WAIT_FIRST = 1.0  # then doubled at each wrong try …
-WAIT_MOST = 60.0  # … up to this
-MAX_WRONG_AN_HOUR = 74  # what the above allows at most, from all addresses together
+PIN_TRIES = 10  # wrong PINs from everyone, then the PIN is retired for a strong one
+CODES_TOLD = (100, 1_000, 10_000, 100_000, 1_000_000)  # wrong codes the log tells of
 SEEN_EVERY = timedelta(minutes=10)  # a device's "last seen" is written to the ledger this often
 
 SECRET = "serve.secret"
@@ -167,71 +168,42 @@ WRONG_PIN = "that is not the PIN `chouette serve` printed"
 WRONG_CODE = "that is no player's code for this session: the scorekeeper's page shows each one"
 
 
+#: What a try is of: the scorekeeper's PIN or a player's code (each its own count).
+Kind = Literal["PIN", "code"]
+
+
 class Gate:
-    """How fast secrets may be guessed: per address and for the whole server (see the
-    module's note). ``clock``: seconds, monotonic; ``note``: the server's log."""
+    """How fast one address may guess (see the module's note): :data:`DEVICE_TRIES` wrong
+    tries of each kind a minute. ``clock``: seconds, monotonic."""
 
-    def __init__(
-        self,
-        clock: Callable[[], float] = time.monotonic,
-        note: Callable[[str], None] = log.warning,
-    ) -> None:
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.clock = clock
-        self.note = note
-        self.by_address: dict[str, deque[float]] = defaultdict(deque)
-        self.everyone: deque[float] = deque()
-        self.shut_until = 0.0
-        self.waits_told = 0.0  # the longest wait the log has told of (0: none since it eased)
-        self.told_at = -SERVER_WINDOW
+        self.by_address: dict[tuple[str, Kind], deque[float]] = defaultdict(deque)
 
-    def closed(self, address: str) -> Refusal | None:
-        """Why a try from ``address`` is not even checked now, or None: it may be."""
+    def closed(self, address: str, kind: Kind) -> Refusal | None:
+        """Why a try of ``kind`` from ``address`` is not even checked now, or None: it may
+        be. Only that address's own wrong tries ever close it."""
         now = self.clock()
         self._forget(now)
-        if now < self.shut_until:
-            wait = max(1, math.ceil(self.shut_until - now))
-            return Refusal(
-                f"too many wrong PINs or codes on this server: try again in {wait} s", wait
-            )
-        tries = self.by_address.get(address)
+        tries = self.by_address.get((address, kind))
         if tries is not None and len(tries) >= DEVICE_TRIES:
             wait = max(1, math.ceil(tries[0] + DEVICE_WINDOW - now))
             return Refusal(
-                "too many wrong PINs or codes from this device: wait a minute and try again", wait
+                f"too many wrong {kind}s from this device: wait a minute and try again", wait
             )
         return None
 
-    def wrong(self, address: str) -> None:
-        """A wrong secret from ``address``: counted, and the server waits if there were
-        many."""
-        now = self.clock()
-        self.by_address[address].append(now)
-        self.everyone.append(now)
-        over = len(self.everyone) - SERVER_FREE
-        if over < 0:
-            return
-        wait = min(WAIT_MOST, WAIT_FIRST * 2.0**over)
-        self.shut_until = now + wait
-        if wait > self.waits_told or now - self.told_at >= 600:
-            self.waits_told, self.told_at = wait, now
-            addresses = len(self.by_address)
-            self.note(
-                f"{len(self.everyone)} wrong PINs or codes within the hour ({addresses} "
-                f"address{'es' if addresses != 1 else ''} in the last minute): each further "
-                f"try waits {wait:.0f} s; devices already admitted are not affected"
-            )
+    def wrong(self, address: str, kind: Kind) -> None:
+        """A wrong try of ``kind`` from ``address``: counted for that address alone."""
+        self.by_address[(address, kind)].append(self.clock())
 
     def _forget(self, now: float) -> None:
-        while self.everyone and self.everyone[0] <= now - SERVER_WINDOW:
-            self.everyone.popleft()
-        if not self.everyone:
-            self.waits_told = 0.0
-        for address in list(self.by_address):
-            tries = self.by_address[address]
+        for key in list(self.by_address):
+            tries = self.by_address[key]
             while tries and tries[0] <= now - DEVICE_WINDOW:
                 tries.popleft()
             if not tries:
-                del self.by_address[address]
+                del self.by_address[key]
 
 
 def describe(agent: str) -> str:
@@ -275,9 +247,12 @@ def describe(agent: str) -> str:
 
 
 class Access:
-    """The devices of this server: ``pin`` the scorekeeper's PIN; ``secret`` the ledger's
-    (see :func:`secret_of`); ``devices`` those the ledger lists; ``codes`` each player's code
-    generation (a new code: one more); ``now`` the wall clock (aware, UTC)."""
+    """The devices of this server: ``pin`` the scorekeeper's PIN (the one it started with:
+    the tokens' key is made from it, whatever PIN replaces it later); ``secret`` the
+    ledger's (see :func:`secret_of`); ``devices`` those the ledger lists; ``codes`` each
+    player's code generation (a new code: one more); ``now`` the wall clock (aware, UTC);
+    ``retired`` hears the strong PIN that replaces a PIN tried :data:`PIN_TRIES` times
+    wrong (the server prints it on its terminal); ``note``: the server's log."""
 
     def __init__(
         self,
@@ -288,8 +263,15 @@ class Access:
         codes: Mapping[str, Mapping[str, int]] | None = None,
         now: Callable[[], datetime],
         gate: Gate | None = None,
+        retired: Callable[[str], None] | None = None,
+        note: Callable[[str], None] = log.warning,
     ) -> None:
         self.pin = pin
+        self.strong = False  # the PIN is one of strong_pin()'s: never retired
+        self.wrong_pins = 0  # wrong tries of this PIN, from everyone
+        self.wrong_codes = 0  # wrong players' codes since the server started
+        self.retired = retired or (lambda pin: note(f"the scorekeeper's PIN is now {pin}"))
+        self.note = note
         self.now = now
         self.gate = gate or Gate()
         self._key = hmac.new(secret, b"chouette serve\0" + pin.encode(), hashlib.sha256).digest()
@@ -353,12 +335,18 @@ class Access:
         self, address: str, pin: str, agent: str, token: str
     ) -> tuple[str, Writes] | Refusal:
         """The PIN typed on the page from ``address`` (``agent``: its User-Agent; ``token``:
-        the one it holds): its token and what to write, or why not."""
-        shut = self.gate.closed(address)
+        the one it holds): its token and what to write, or why not. The :data:`PIN_TRIES`-th
+        wrong PIN from everyone retires a PIN that is not strong (see the module's note)."""
+        shut = self.gate.closed(address, "PIN")
         if shut is not None:
             return shut
-        if not hmac.compare_digest(pin.strip().encode(), self.pin.encode()):
-            self.gate.wrong(address)
+        given = typed_code(pin) if self.strong else pin.strip()
+        if not hmac.compare_digest(given.encode("utf-8", "replace"), self.pin.encode()):
+            self.gate.wrong(address, "PIN")
+            self.wrong_pins += 1
+            if not self.strong and self.wrong_pins >= PIN_TRIES:
+                self.pin, self.strong, self.wrong_pins = strong_pin(), True, 0
+                self.retired(shown_code(self.pin))
             return Refusal(WRONG_PIN)
         return self._admit(token, address, agent, keeper=True)
 
@@ -368,16 +356,23 @@ class Access:
     ) -> tuple[str, Writes] | Refusal:  # fmt: skip
         """A player's code typed (or scanned) on a phone, for the session the pages show and
         its ``players``: a token speaking for that player, and what to write; or why not."""
-        shut = self.gate.closed(address)
+        shut = self.gate.closed(address, "code")
         if shut is not None:
             return shut
-        given = "".join(ch for ch in code.upper() if ch.isalnum()).encode("ascii", "replace")
+        given = typed_code(code).encode("ascii", "replace")
         found = None
         for name in players if session is not None else ():
             if hmac.compare_digest(given, self.code(session or "", name).encode()):
                 found = name
         if found is None:
-            self.gate.wrong(address)
+            self.gate.wrong(address, "code")
+            self.wrong_codes += 1
+            if self.wrong_codes in CODES_TOLD:
+                self.note(
+                    f"{self.wrong_codes:,} wrong players' codes since the server started "
+                    f"({CODE_LENGTH} letters each: guessing one takes longer than the "
+                    "evening); devices already admitted are not affected"
+                )
             return Refusal(WRONG_CODE)
         return self._admit(token, address, agent, player=found, session=session)
 
@@ -458,6 +453,17 @@ def shown_code(code: str) -> str:
     return f"{code[:4]}-{code[4:]}"
 
 
+def typed_code(text: str) -> str:
+    """A code (or a strong PIN) as typed: case, dashes and spaces ignored."""
+    return "".join(ch for ch in text.upper() if ch.isalnum())
+
+
+def strong_pin() -> str:
+    """A PIN that no guessing finds: :data:`CODE_LENGTH` letters of :data:`CODE_LETTERS`,
+    as a player's code (about 8.5 * 10**11 of them)."""
+    return "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
+
+
 def secret_of(store: Store) -> tuple[bytes, Writes]:
     """The ledger's secret for the server's key, and what to write if it has none yet."""
     text = store.settings(SECRET).get(SECRET, "")
@@ -472,7 +478,11 @@ def secret_of(store: Store) -> tuple[bytes, Writes]:
 
 
 def load(
-    pin: str, store: Store, now: Callable[[], datetime], gate: Gate | None = None
+    pin: str,
+    store: Store,
+    now: Callable[[], datetime],
+    gate: Gate | None = None,
+    retired: Callable[[str], None] | None = None,
 ) -> tuple[Access, Writes]:
     """The server's access as the ledger keeps it (``store``), and what to write to it: a
     new secret if it has none, expired devices removed."""
@@ -493,4 +503,5 @@ def load(
         }
     except (ValueError, AttributeError, TypeError):
         writes[CODES] = None
-    return Access(pin, secret, devices=devices, codes=codes, now=now, gate=gate), writes
+    found = Access(pin, secret, devices=devices, codes=codes, now=now, gate=gate, retired=retired)
+    return found, writes

@@ -341,6 +341,7 @@ def create_app(
                 controls_html=frames.controls[code] if frames else "",
                 problem=hub.problem,
                 version=hub.version,
+                pin_letters=access.strong,  # (a PIN retired for letters: see web.access)
                 **values,
             )
         )

@@ -25,7 +25,7 @@ import uvicorn
 
 from chouette.errors import ChouetteError
 from db.engine import dispose_all, where
-from web.access import TOKEN_HOURS, Access, load
+from web.access import PIN_TRIES, TOKEN_HOURS, Access, load
 from web.app import create_app
 from web.heard import Commands, Heard
 from web.hub import Hub
@@ -179,10 +179,17 @@ def log_to_terminal(terminal: Terminal) -> None:
         logger.propagate = False
 
 
-def start_access(pin: str, table: Table, now: Callable[[], datetime]) -> Access:
+def start_access(
+    pin: str,
+    table: Table,
+    now: Callable[[], datetime],
+    retired: Callable[[str], None] | None = None,
+) -> Access:
     """Who may do what, as the ledger keeps it (devices signed in survive a restart with the
-    same PIN); a ledger that cannot be written keeps them until the server stops."""
-    access, writes = load(pin, table, now)
+    same PIN); a ledger that cannot be written keeps them until the server stops.
+    ``retired`` hears the strong PIN that replaces one tried too often (see
+    :mod:`web.access`)."""
+    access, writes = load(pin, table, now, retired=retired)
     try:
         table.put_settings(writes)
     except ChouetteError as err:
@@ -301,7 +308,17 @@ def serve(
     """:func:`run`'s server, everything it prints going through ``terminal``."""
     say = terminal.say
     log_to_terminal(terminal)
-    access = start_access(pin, table, clock)
+
+    def retired(new: str) -> None:
+        """A PIN tried too often is retired: the new one on the terminal (the newest only,
+        never left out, whatever the terminal has not taken yet)."""
+        say(
+            f"Scorekeeper: {urls[0]}keeper  PIN {new}  ({PIN_TRIES} wrong PINs were tried: "
+            "the PIN printed before no longer opens the page; devices signed in stay in)",
+            latest="pin",
+        )
+
+    access = start_access(pin, table, clock, retired)
     limits = limits_for(open_files_limit())
     once = Once(log.warning)
     sock = listen(host, port)
