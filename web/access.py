@@ -16,6 +16,12 @@
   PIN and a secret the ledger keeps (the ``setting`` table), so a restart with the same PIN
   keeps every device in and another PIN ends them all. A device that holds a valid token
   never types a secret again, so nobody's wrong PINs can lock it out.
+- **A few devices a secret**: a player's code keeps at most :data:`MOST_DEVICES` devices
+  signed in for that player, the PIN :data:`MOST_KEEPER_DEVICES` (one more signs the
+  oldest out), and admits at most :data:`ADMITTED_A_MINUTE` new devices a minute; a device
+  may sign out every other one (the scorekeeper's: all; a phone: its player's), so a
+  code or PIN that leaked admits a handful of strangers at most, for as long as it takes
+  to notice.
 - **Who a request speaks for**: :meth:`Access.who` is the one answer every route asks —
   whether the device is the scorekeeper's (the PIN) and which player it speaks for (that
   player's code, for the session the pages show). A player's code never makes a device the
@@ -47,6 +53,9 @@ DEVICE_TRIES = 5  # wrong PINs (or codes) from one address …
 DEVICE_WINDOW = 60.0  # … within this many seconds, then that address waits
 PIN_TRIES = 10  # wrong PINs from everyone, then the PIN is retired for a strong one
 CODES_TOLD = (100, 1_000, 10_000, 100_000, 1_000_000)  # wrong codes the log tells of
+MOST_DEVICES = 3  # a player's devices signed in at once (a phone, a tablet, a laptop) …
+MOST_KEEPER_DEVICES = 5  # … and the scorekeeper's; one more signs the oldest out
+ADMITTED_A_MINUTE = 5  # new devices one secret (the PIN, a player's code) admits a minute
 SEEN_EVERY = timedelta(minutes=10)  # a device's "last seen" is written to the ledger this often
 
 SECRET = "serve.secret"
@@ -280,6 +289,7 @@ class Access:
         self.devices = {d.id: d for d in devices if d.key == self.key_id and d.expires > at}
         self.codes = {s: dict(players) for s, players in (codes or {}).items()}
         self._written: dict[str, datetime] = {d.id: d.seen for d in self.devices.values()}
+        self._admissions: dict[str, deque[float]] = defaultdict(deque)  # by secret
 
     # ------------------------------------------------------------ tokens
 
@@ -385,12 +395,18 @@ class Access:
         keeper: bool = False,
         player: str | None = None,
         session: str | None = None,
-    ) -> tuple[str, Writes]:
+    ) -> tuple[str, Writes] | Refusal:
         """A device admitted: the one ``token`` names (a PIN adds the scorekeeper to a
-        player's phone; a code sets the player), or a new one."""
+        player's phone; a code sets the player), or a new one, unless the secret admitted
+        :data:`ADMITTED_A_MINUTE` new ones in the last minute; past the most devices the
+        secret keeps, the oldest are signed out."""
         at = self.now()
         held = self.device(token)
+        secret = "PIN" if keeper else f"code\0{session}\0{player}"
         if held is None:
+            busy = self._admitting(secret)
+            if busy is not None:
+                return busy
             device = Device(
                 id=secrets.token_urlsafe(16),
                 key=self.key_id,
@@ -409,13 +425,76 @@ class Access:
                 device = replace(device, player=player, session=session)
         self.devices[device.id] = device
         self._written[device.id] = at
-        return self.token(device.id), {DEVICE + device.id: device.text()}
+        writes: Writes = {DEVICE + device.id: device.text()}
+        for old in self._too_many(device):
+            writes.update(self.revoke(old))
+        return self.token(device.id), writes
+
+    def _admitting(self, secret: str) -> Refusal | None:
+        """Why ``secret`` admits no new device now (it admitted the most a minute), or
+        None: it may, and the admission is counted."""
+        now = self.gate.clock()
+        times = self._admissions[secret]
+        while times and times[0] <= now - DEVICE_WINDOW:
+            times.popleft()
+        for other in [k for k, t in self._admissions.items() if not t and k != secret]:
+            del self._admissions[other]
+        if len(times) >= ADMITTED_A_MINUTE:
+            wait = max(1, math.ceil(times[0] + DEVICE_WINDOW - now))
+            what = "PIN" if secret == "PIN" else "code"
+            return Refusal(
+                f"this {what} signed in {len(times)} devices within the minute, the most it "
+                "may: wait a minute and try again",
+                wait,
+            )
+        times.append(now)
+        return None
+
+    def _too_many(self, device: Device) -> list[str]:
+        """The devices to sign out now that ``device`` is in: the oldest beyond the most
+        that its PIN (and its player's code) keeps."""
+        groups = []
+        if device.keeper:
+            groups.append(([d for d in self.devices.values() if d.keeper], MOST_KEEPER_DEVICES))
+        if device.player is not None:
+            mine = [
+                d
+                for d in self.devices.values()
+                if (d.session, d.player) == (device.session, device.player)
+            ]
+            groups.append((mine, MOST_DEVICES))
+        gone: list[str] = []
+        for members, most in groups:
+            older = sorted((d for d in members if d.id != device.id), key=lambda d: d.admitted)
+            gone += [d.id for d in older[: max(0, len(older) + 1 - most)] if d.id not in gone]
+        return gone
 
     def revoke(self, device: str) -> Writes:
         """Sign a device out (its token is refused from now on)."""
         self.devices.pop(device, None)
         self._written.pop(device, None)
         return {DEVICE + device: None}
+
+    def others(self, device: str, *, player: bool = False) -> list[str]:
+        """The devices other than ``device``: all of them for the scorekeeper's, those of
+        its player for a player's phone (or with ``player``)."""
+        found = self.devices.get(device)
+        if found is None:
+            return []
+        everyone = found.keeper and not player
+        return [
+            d.id
+            for d in self.devices.values()
+            if d.id != device
+            and (everyone or (d.session, d.player) == (found.session, found.player))
+        ]
+
+    def revoke_others(self, device: str, *, player: bool = False) -> Writes:
+        """Sign out every device :meth:`others` names ("all but this one")."""
+        writes: Writes = {}
+        for other in self.others(device, player=player):
+            writes.update(self.revoke(other))
+        return writes
 
     def listed(self) -> list[Device]:
         """The devices admitted and not expired, the newest first."""

@@ -12,7 +12,8 @@ page behind the PIN, the players' phones, their event streams, and the actions.
                            :func:`web.moves.line_of`), run by the CLI's own parser in this
                            process, what it says kept as values (:mod:`web.heard`) and
                            rendered in the page's words; JSON for the script
-    POST /keeper/devices   sign a device out (``revoke``: its id), the scorekeeper only
+    POST /keeper/devices   sign a device out (``revoke``: its id; ``others``: every device but
+                           this one), the scorekeeper only
     POST /keeper/codes     a new code for a player (``player``), the scorekeeper only
     POST /keeper/table     the session the keeper's page runs (``table``): under ``--room`` one
                            of the night's tables, else any session; the scorekeeper only (the
@@ -20,6 +21,7 @@ page behind the PIN, the players' phones, their event streams, and the actions.
     GET  /me               who this phone speaks for, over the scoreboard; or the code form
     POST /me               a player's code: this phone speaks for that player
     POST /me/accept        the phone's player accepts the session's rules (for itself only)
+    POST /me/devices       the phone signs out its player's other devices
     GET  /me/events        ``board`` and ``mine`` (the player's own part), for the player's
                            phone only (it ends when signed out)
     GET  /whoami           JSON: ``{"keeper": bool, "player": name or null}``
@@ -475,12 +477,28 @@ def create_app(
         fields = await form(request)
         if isinstance(fields, Response):
             return fields
+        if one(fields, "others"):  # every device but this one
+            await persist(access.revoke_others(current.device or ""))
+            hub.wake()
+            return RedirectResponse("/keeper#devices", status_code=303)
         device = one(fields, "revoke")
         if device not in access.devices:
             return refusal(404, "there is no such device signed in (signed out already?)", False)
         await persist(access.revoke(device))
         hub.wake()  # its event streams end now
         return RedirectResponse("/keeper#devices", status_code=303)
+
+    async def my_devices(request: Request) -> Response:
+        """A player's phone signs out the player's other devices (a code that leaked)."""
+        current = await who(request)
+        if current.player is None or current.device is None:
+            return refusal(401, NO_CODE, False)
+        fields = await form(request)
+        if isinstance(fields, Response):
+            return fields
+        await persist(access.revoke_others(current.device, player=True))
+        hub.wake()
+        return RedirectResponse("/me", status_code=303)
 
     async def new_code(request: Request) -> Response:
         current = await keeper_only(request, False)
@@ -503,7 +521,12 @@ def create_app(
             frames = hub.frames
             mine = frames.mine.get(language(request), {}).get(current.player, "") if frames else ""
             return page(
-                request, "me.html", player=current.player, keeper=current.keeper, mine_html=mine
+                request,
+                "me.html",
+                player=current.player,
+                keeper=current.keeper,
+                mine_html=mine,
+                others=len(access.others(current.device or "", player=True)),
             )
         return page(request, "code.html", code=request.query_params.get("code", "")[:40])
 
@@ -687,6 +710,7 @@ def create_app(
             Route("/me", me, methods=["GET"]),
             Route("/me", enter_code, methods=["POST"]),
             Route("/me/accept", accept_mine, methods=["POST"]),
+            Route("/me/devices", my_devices, methods=["POST"]),
             Route("/me/events", me_events),
             Route("/whoami", whoami),
             Mount("/static", StaticFiles(packages=[("web", "static")]), name="static"),
