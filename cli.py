@@ -5061,7 +5061,6 @@ def table_help(words: Sequence[str], opts: Options) -> None:
     """``help`` at the table: its commands in a list; ``help COMMAND``: that command's help,
     as it is typed here (without the ``chouette`` before it)."""
     import shutil
-    import textwrap
 
     group = get_command_once()
     root = typer.Context(group, info_name="chouette", obj=opts)
@@ -5082,13 +5081,11 @@ def table_help(words: Sequence[str], opts: Options) -> None:
         if name not in (*NOT_AT_TABLE, "help")
     ]
     rows.append(("quit", "Leave the table (or Ctrl-D)."))
-    width = max(len(name) for name, _ in rows)
     columns = max(shutil.get_terminal_size().columns, 60)
-    for name, text in rows:
-        lines = textwrap.wrap(text, columns - width - 4) or [""]
-        say(f"  {name.ljust(width)}  {lines[0]}")
-        for more in lines[1:]:
-            say(f"  {' ' * width}  {more}")
+    listing = typer.Context(group, terminal_width=columns).make_formatter()
+    with listing.indentation():  # Click's list of commands, as in --help, the screen wide
+        listing.write_dl(rows, col_max=columns)
+    say(listing.getvalue().rstrip("\n"))
 
 
 def first_sentence(doc: str) -> str:
