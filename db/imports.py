@@ -579,10 +579,19 @@ def _booked_by(source: SourceFile | None, old: KeylessGame) -> bool:
 
 def _matches(slot: tuple[Any, ...] | frozenset[Any] | None, kept: tuple[Any, ...]) -> bool:
     """Whether a game read now is the old file's game at its index: the same result, or
-    (a game a neutral record cited) the same two players."""
+    (a game a neutral record cited) the same two players. A resignation an older chouette
+    booked as a single at its cube, under Jacoby, where it is now booked at its full value
+    (gnubg scores a resignation in full), is the same game as it was booked then."""
     if isinstance(slot, frozenset):
         return slot == frozenset(kept[:2])
-    return slot == kept
+    if slot is None or slot == kept:
+        return slot == kept
+    winner, loser, _points, cube, result, end, played_at = kept
+    return (
+        end == "resign"
+        and result in ("gammon", "backgammon")
+        and slot == (winner, loser, cube, cube, "single", "resign", played_at)
+    )
 
 
 #: What an old import kept of a game, in a game row's detail (besides its index).

@@ -8,10 +8,14 @@ A turn is a roll with its moves (``52: 13/8 13/11``), a cube action (``Doubles =
 ``Takes`` follows a beaver) or the end, ``Wins N points``, written in the winner's column.
 
 What a game was worth is worked out from the cube actions and how the game ended, then
-checked against the next game's score header, which is always right: gnubg writes the
-``Wins`` line without Jacoby and without automatic doubles. The header wins where it
-exists; a difference it does not explain becomes a warning on the game. The last game has
-no header after it and is booked as its moves say.
+checked against the next game's score header, which is always right: for a game played
+out gnubg writes the ``Wins`` line as the board's level times the cube the file shows
+(export.c, ``ExportGameJF``: ``n * nFileCube``), without Jacoby and without automatic
+doubles, so the file's Jacoby rule (its tag, else the session's) is applied to it. A
+resignation is worth its full value, Jacoby or not (gnubg's play.c, ``MOVE_RESIGN``:
+``nPoints = nCube * nResigned``), and its line says that value: it is booked as the line
+says. The header wins where it exists; a difference it does not explain becomes a warning
+on the game. The last game has no header after it and is booked as its moves say.
 
 Warnings (on the game, which is booked as the header says):
 
@@ -778,7 +782,9 @@ def _reading(game: _Game, rules: _Rules) -> _Reading:
     if game.end == "drop":
         return _Reading(game.pays, "single")
     level = kind_of(game.wins or 0, game.cube)  # the Wins line: the board's level, no Jacoby
-    if level is None or rules.site_settles:
+    if level is None or rules.site_settles or game.end == "resign":
+        # a resignation scores its full value, Jacoby or not (gnubg's play.c, MOVE_RESIGN:
+        # nPoints = nCube * nResigned), and the line says that value: booked as it says
         return _Reading(game.cube, level)
     centred = not game.taken
     scored = scored_kind(level, centred=centred, jacoby=rules.jacoby)

@@ -465,6 +465,33 @@ def test_a_centred_gammon_in_the_last_game_follows_the_house_rule() -> None:
     ]
 
 
+#: Ann moves once, then Bob gives up a backgammon at the centred cube.
+BOB_RESIGNS_A_BACKGAMMON = (OPENING, turn(2, "52: 13/8 13/11"), wins(0, 3))
+
+
+@pytest.mark.parametrize("jacoby", [True, False])
+@pytest.mark.parametrize("last", [True, False])
+def test_a_resignation_is_booked_at_its_full_value_whatever_the_jacoby_rule(
+    jacoby: bool, last: bool
+) -> None:
+    """Issue 34: gnubg scores a resignation in full, Jacoby or not (play.c, MOVE_RESIGN:
+    nPoints = nCube * nResigned) and its .mat line says that value: 'Wins 3 points' at a
+    centred cube is 3 points, with no warning, in the last game as before a score header."""
+    games = [game(1, 0, 0, *BOB_RESIGNS_A_BACKGAMMON)]
+    if not last:
+        games.append(game(2, 3, 0, *ANN_DOUBLE_BOB_DROPS))
+    first = read_text(mat(*games), jacoby=jacoby)[0]
+    assert booked([first]) == [("Ann", 3, 1, "backgammon", "resign")]
+    assert first.warnings == ()
+
+
+def test_a_game_played_out_still_takes_jacoby_from_the_file_or_the_house_rule() -> None:
+    """gnubg's .mat export writes a game played out as the board's level × the cube the file
+    shows (export.c, ExportGameJF: n * nFileCube), without Jacoby: that is still applied."""
+    played = read_text(mat(game(1, 0, 0, *ANN_GAMMON_CENTRED)), jacoby=True)
+    assert booked(played) == [("Ann", 1, 1, "single", "bearoff")]
+
+
 def test_a_turn_number_written_again_before_the_right_hand_roll_reads_the_same() -> None:
     # as Backgammon Galaxy writes some lines: the line is read word by word, not at once
     again = (turn(2, "66: 6/0(4)", "2) 32: 13/10 13/11"), *ANN_GAMMON_CENTRED[2:])
