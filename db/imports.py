@@ -24,7 +24,7 @@ from chouette.engines import EngineGame
 from chouette.engines.binary import (
     bgblitz_names,
 )
-from chouette.engines.model import played_key
+from chouette.engines.model import older_keys, played_key
 from chouette.errors import ChouetteError, EngineFileError
 from chouette.line import Line, check_name
 from chouette.money import Cents
@@ -133,7 +133,7 @@ def _book_games(
     for batch in mapped:
         if not batch:
             continue
-        if hopeful and all(item.also is None for item in batch):
+        if hopeful and not any(item.also for item in batch):
             # Most games of a file are new: each batch is booked as though none of its games
             # were in the ledger, and the ledger's unique index on a game's identity says
             # otherwise if one is. Then that batch is taken back, and this and every later
@@ -218,9 +218,11 @@ def _mapped(batch: list[EngineGame], player: _Players, summary: ImportSummary) -
             add(Mapped(game, winner, loser))
             continue
         # the identity of what was played, the players as the session names them; the
-        # reader's own key still finds a game an older chouette booked from this format
+        # reader's own key, and the identity an older chouette gave what was played, still
+        # find a game it booked from this format
         seats = (winner, loser) if played.winner == 0 else (loser, winner)
-        add(Mapped(game._replace(key=played_key(played, seats)), winner, loser, game.key))
+        also = (game.key, *older_keys(played, seats))
+        add(Mapped(game._replace(key=played_key(played, seats)), winner, loser, also))
     return mapped
 
 
@@ -244,13 +246,13 @@ def _where(game: EngineGame) -> str:
 
 class Mapped(NamedTuple):
     """An engine game with its winner and loser as the session's players, its key the
-    identity of what was played where the file says it (``also``: the reader's own key,
-    which an older chouette stored)."""
+    identity of what was played where the file says it (``also``: the identities an older
+    chouette stored: the reader's own key, and what was played as it counted the rolls)."""
 
     game: EngineGame
     winner: str
     loser: str
-    also: str | None = None
+    also: tuple[str | None, ...] = ()
 
 
 class Fresh(NamedTuple):
@@ -420,7 +422,7 @@ class _Seen:
         sha = self.file_sha
         if ask:
             keys = {m.game.key for m in batch}
-            keys.update([m.also for m in batch if m.also is not None])
+            keys.update([key for m in batch for key in m.also])
             keys.discard(None)
             known = self.book.known_keys(cast("set[str]", keys))
         else:
@@ -435,7 +437,7 @@ class _Seen:
         for i, (game, winner, loser, also) in enumerate(batch):
             key = game.key
             if key is not None:
-                found = key if key in known else also if also in known else None
+                found = key if key in known else next((k for k in also if k in known), None)
                 if found is not None:
                     first = known[found]
                     if first is not None and first != sha:  # the same game from another file

@@ -169,36 +169,7 @@ def play_money_session(
         f"set automatic doubles {auto_doubles}",
         f"set seed {seed}",
     ]
-    with tempfile.TemporaryDirectory(prefix="gnubg-driver-") as work:
-        job = Path(work) / "job.json"
-        job.write_text(
-            json.dumps(
-                {
-                    "commands": commands,
-                    "games": games,
-                    "mat": str(mat),
-                    "sgf": str(sgf),
-                    "out": str(out),
-                },
-                ensure_ascii=False,
-            ),
-            encoding="utf-8",
-        )
-        script = Path(work) / "play.py"
-        script.write_text(f"JOB = {str(job)!r}\n{_SCRIPT}", encoding="utf-8")
-        prefs = Path(work) / "prefs"
-        prefs.mkdir()
-        run = subprocess.run(
-            [program, "-t", "-q", "-r", "-s", str(prefs), "-p", str(script)],
-            capture_output=True,
-            text=True,
-            stdin=subprocess.DEVNULL,
-            timeout=timeout,
-            env={"HOME": str(prefs), "PATH": "/usr/bin:/bin:/usr/games", "LANG": "C.UTF-8"},
-        )
-    if run.returncode != 0 or not out.exists():
-        tail = (run.stdout + run.stderr)[-2000:]
-        raise RuntimeError(f"gnubg failed (exit {run.returncode}):\n{tail}")
+    _run(program, _SCRIPT, {"commands": commands, "games": games}, mat, sgf, out, timeout)
     truth = json.loads(out.read_text(encoding="utf-8"))
     return GnubgSession(
         players=(truth["players"][0], truth["players"][1]),
@@ -212,3 +183,117 @@ def play_money_session(
 def game_of(game: dict[str, Any]) -> GnubgGame:
     """One game of the script's JSON."""
     return GnubgGame(**{key: game[key] for key in GnubgGame.__dataclass_fields__})
+
+
+def _run(
+    program: str,
+    script_text: str,
+    job_data: dict[str, Any],
+    mat: Path,
+    sgf: Path,
+    out: Path,
+    timeout: float,
+) -> None:
+    """Run ``script_text`` in gnubg with its job (``job_data`` and where to write the
+    ``.mat``, the ``.sgf`` and gnubg's own account, ``out``)."""
+    with tempfile.TemporaryDirectory(prefix="gnubg-driver-") as work:
+        job = Path(work) / "job.json"
+        job.write_text(
+            json.dumps(
+                {**job_data, "mat": str(mat), "sgf": str(sgf), "out": str(out)},
+                ensure_ascii=False,
+            ),
+            encoding="utf-8",
+        )
+        script = Path(work) / "play.py"
+        script.write_text(f"JOB = {str(job)!r}\n{script_text}", encoding="utf-8")
+        prefs = Path(work) / "prefs"
+        prefs.mkdir()
+        run = subprocess.run(
+            [program, "-t", "-q", "-r", "-s", str(prefs), "-p", str(script)],
+            capture_output=True,
+            text=True,
+            stdin=subprocess.DEVNULL,
+            timeout=timeout,
+            env={"HOME": str(prefs), "PATH": "/usr/bin:/bin:/usr/games", "LANG": "C.UTF-8"},
+        )
+    if run.returncode != 0 or not out.exists():
+        tail = (run.stdout + run.stderr)[-2000:]
+        raise RuntimeError(f"gnubg failed (exit {run.returncode}):\n{tail}")
+
+
+_RESIGN_SCRIPT = r"""
+import json
+import gnubg
+
+job = json.load(open(JOB, encoding="utf-8"))
+for text in job["commands"]:
+    gnubg.command(text)
+for number, level in enumerate(job["resign"]):
+    gnubg.command("new session" if number == 0 else "new game")
+    gnubg.command("roll")
+    gnubg.command("resign " + level)
+match = gnubg.match(analysis=0, boards=0, statistics=0)
+names = [match["match-info"][side]["name"] for side in ("X", "O")]
+games = [
+    {"winner": names[0 if g["info"]["winner"] == "X" else 1], "points": g["info"]["points-won"],
+     "resigned": bool(g["info"].get("resigned"))}
+    for g in match["games"]
+]
+gnubg.command("export match mat \"%s\"" % job["mat"])
+gnubg.command("save match \"%s\"" % job["sgf"])
+with open(job["out"], "w", encoding="utf-8") as f:
+    json.dump({"players": names, "games": games}, f, ensure_ascii=False)
+"""
+
+
+@dataclass(frozen=True)
+class Resigned:
+    """A session of resignations: the exports and gnubg's own points for each game."""
+
+    players: tuple[str, str]
+    games: tuple[tuple[str, int, bool], ...]  # (winner, points, resigned)
+    mat: Path
+    sgf: Path
+
+
+def resign_session(
+    directory: Path,
+    levels: tuple[str, ...],
+    *,
+    jacoby: bool = True,
+    seed: int = 1234,
+    names: tuple[str, str] = ("Ann", "Bob"),
+    timeout: float = 300,
+) -> Resigned:
+    """A money session in which ``names[0]`` (a person) rolls at their first turn of each
+    game and resigns at ``levels[i]`` (``single``, ``gammon``, ``backgammon``) and gnubg,
+    playing ``names[1]``, accepts: the cube is centred. Exported as ``resign.mat`` and
+    ``resign.sgf`` into ``directory``, with gnubg's own points for each game."""
+    program = find_gnubg()
+    if program is None:
+        raise FileNotFoundError("gnubg is not installed (apt-get install -y gnubg)")
+    directory.mkdir(parents=True, exist_ok=True)
+    mat, sgf, out = directory / "resign.mat", directory / "resign.sgf", directory / "truth.json"
+    commands = [
+        "set display on",
+        "set automatic game off",
+        "set automatic roll off",
+        "set confirm new off",
+        "set rng mersenne",
+        f"set seed {seed}",
+        "set player 0 human",
+        "set player 1 gnubg",
+        f"set player 0 name {names[0]}",
+        f"set player 1 name {names[1]}",
+        f"set jacoby {'on' if jacoby else 'off'}",
+    ]
+    _run(program, _RESIGN_SCRIPT, {"commands": commands, "resign": list(levels)}, mat, sgf,
+         out, timeout)  # fmt: skip
+    truth = json.loads(out.read_text(encoding="utf-8"))
+    return Resigned(
+        players=(truth["players"][0], truth["players"][1]),
+        games=tuple((g["winner"], g["points"], g["resigned"]) for g in truth["games"]),
+        mat=mat,
+        sgf=sgf,
+    )

@@ -92,6 +92,8 @@ _DOUBLE, _TAKE, _DROP = 21, 22, 23
 _GAME_OVER = frozenset({24, 26})
 _RESIGN = frozenset({27, 28})
 _FORFEIT = 29
+#: A position set by hand (a move entered as a board): counted as a roll when it has dice.
+_BY_HAND = 31
 _ENDS = _GAME_OVER | _RESIGN | {_FORFEIT}
 _CUBE_ACTIONS = frozenset({_DOUBLE, _TAKE, _DROP})
 _DIE = frozenset(range(1, 7))
@@ -339,18 +341,46 @@ def _settle(
         warnings=tuple(warnings),
         number=number,
         key=_key(number, score, plies, winner, min(points, need) if need > 0 else points, file),
-        played=Played(number, score, _rolls(plies), winner),
+        played=_played(number, score, plies, winner),
     )
 
 
-def _rolls(plies: list[Any]) -> tuple[int, ...]:
-    """The game's rolls in order (:class:`Played`): each ply that is a roll, its dice."""
-    found = []
+def _played(number: int, score: tuple[int, int], plies: list[Any], winner: int) -> Played:
+    """The game's rolls in order (:class:`Played`): each ply that is a roll, its dice, and
+    each move entered by hand (a position set, ``31``) that has its dice, as the ``.mat`` of
+    the same game writes that roll. ``older``: without those (as an older chouette read
+    this file), and without the rolls nobody moved after at the end (the dice of a player
+    who then resigned, as an older chouette read gnubg's SGF of the game)."""
+    found: list[int] = []
+    by_hand: list[int] = []  # where in ``found`` a move entered by hand is
+    tail = 0  # the rolls at the end that moved no checker
     for ply in plies:
         action, first, second = ply.get("action_id"), ply.get("d1"), ply.get("d2")
-        if isinstance(action, int) and 0 <= action <= 20 and first in _DIE and second in _DIE:
-            found.append(roll(first, second))
-    return tuple(found)
+        if action in _CUBE_ACTIONS:
+            tail = 0
+            continue
+        if not isinstance(action, int) or first not in _DIE or second not in _DIE:
+            continue
+        if not (0 <= action <= 20 or action == _BY_HAND):
+            continue
+        if action == _BY_HAND:
+            by_hand.append(len(found))
+        found.append(roll(first, second))
+        moved = _checkers(ply.get("ogid_before")) != _checkers(ply.get("ogid_after"))
+        tail = 0 if moved else tail + 1
+    end = range(len(found) - tail, len(found))  # the rolls nobody moved after, at the end
+    older = [
+        tuple(r for i, r in enumerate(found) if i not in dropped)
+        for dropped in (set(by_hand), set(end), set(by_hand) | set(end))
+        if dropped
+    ]
+    rolls = tuple(found)
+    return Played(number, score, rolls, winner, tuple(older))
+
+
+def _checkers(ogid: object) -> tuple[str, ...]:
+    """The checkers of an OGID position (its first two fields), or nothing to compare."""
+    return tuple(ogid.split(":")[:2]) if isinstance(ogid, str) else ()
 
 
 def _key(

@@ -49,6 +49,7 @@ from chouette.engines.model import (
     numbered,
     problem,
     roll,
+    unplayed_tail,
 )
 from chouette.errors import EngineFileError
 from chouette.points import fit_points, is_cube_value, kind_of, pair_points, scored_kind
@@ -125,6 +126,7 @@ class _Game:
     wins_line: int = 0
     end: Ending = "resign"
     rolls: list[int] = field(default_factory=list)  # in order (:class:`Played`)
+    unmoved: int = 0  # the rolls at the end that moved no checker (``61:`` before a resign)
     #: The first line of the game that could not be read (its number and why), after which
     #: its lines are skipped: the next score header alone says what the game was worth.
     unreadable: tuple[int, str] | None = None
@@ -522,6 +524,7 @@ def _apply(game: _Game, number: int, player: int, entry: list[str], rules: _Rule
     if game.offers and word not in ("Takes", "Drops", "Beavers", "Raccoons", "Doubles"):
         _resolve_beaver(game, number, rules)
     game.last_roll = None
+    game.unmoved = 0
     if word in ("Doubles", "Beavers", "Raccoons"):
         _offer(game, number, player, int(entry[2]), word, rules)
     elif not game.offers:
@@ -546,6 +549,7 @@ def _roll(game: _Game, number: int, player: int, entry: str, unknown: bool, rule
     if game.offers:
         _resolve_beaver(game, number, rules)
     game.rolls.append(_ROLL_OF[entry[:2]])
+    game.unmoved = game.unmoved + 1 if unknown or len(entry) <= 3 or "Cannot" in entry else 0
     off = 0
     if "/0" in entry or "/o" in entry or "/O" in entry:
         for times in _BEARS_OFF.findall(entry):
@@ -709,7 +713,13 @@ def _booked(
         warnings=tuple(warnings),
         number=game.number,
         key=game.key.hex(),
-        played=Played(game.number, game.score, tuple(game.rolls), winner),
+        played=Played(
+            game.number,
+            game.score,
+            rolls := tuple(game.rolls),
+            winner,
+            unplayed_tail(rolls, game.unmoved),
+        ),
     )
 
 

@@ -29,12 +29,21 @@ class Played(NamedTuple):
     in its session, the score before it (the file's first player's, then the second's), each
     roll in order (two digits, the higher die first: ``52`` for a 2 and a 5) and the winner
     (0: the file's first player, 1: the second). With the players' names as the session
-    knows them, it is the game's identity across formats (:func:`played_key`)."""
+    knows them, it is the game's identity across formats (:func:`played_key`).
+
+    Every roll of the dice counts, whatever followed it: a move, no move (the player could
+    not move), a move entered by hand, or nothing at all (the player rolled and then
+    resigned: gnubg's SGF writes those dice as ``DI[]``, a ``.mat`` as ``61:`` alone, XG as
+    ``33: ???``). ``older``: the rolls as an older chouette counted them for this game, from
+    this file or from another of the same game, where they differ (it left out the SGF's
+    ``DI[]`` and XG's moves entered by hand), so that a game it booked is still found
+    (:func:`older_keys`)."""
 
     number: int
     score: tuple[int, int]
     rolls: tuple[int, ...]
     winner: int
+    older: tuple[tuple[int, ...], ...] = ()
 
 
 def played_key(played: Played, names: tuple[str, str]) -> str:
@@ -49,6 +58,22 @@ def played_key(played: Played, names: tuple[str, str]) -> str:
         "played", played.number, *(x for pair in pairs for x in pair), names[played.winner],
         *played.rolls,
     )  # fmt: skip
+
+
+def older_keys(played: Played, names: tuple[str, str]) -> tuple[str, ...]:
+    """The identities an older chouette may have given the game (:attr:`Played.older`)."""
+    return tuple(
+        played_key(played._replace(rolls=rolls, older=()), names)
+        for rolls in dict.fromkeys(played.older)
+        if rolls != played.rolls
+    )
+
+
+def unplayed_tail(rolls: tuple[int, ...], tail: int) -> tuple[tuple[int, ...], ...]:
+    """:attr:`Played.older` of a game that ended with ``tail`` rolls nobody moved after (the
+    dice of a player who then resigned): those rolls left out, as an older chouette's SGF
+    reader left out gnubg's ``DI[]``."""
+    return (rolls[:-tail],) if tail else ()
 
 
 def roll(first: int, second: int) -> int:

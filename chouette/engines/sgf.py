@@ -40,7 +40,10 @@ from chouette.points import fit_points, kind_of, pair_points
 
 #: The properties read; every other value is skipped unread.
 _KEEP = frozenset(
-    {"FF", "GM", "CA", "AP", "MI", "PW", "PB", "RE", "RU", "CV", "DT", "EV", "PC", "RO", "W", "B"}
+    {
+        *("FF", "GM", "CA", "AP", "MI", "PW", "PB", "RE", "RU", "CV", "DT", "EV", "PC", "RO"),
+        *("W", "B", "PL", "DI"),
+    }
 )
 _ROOT_TAGS = ("AP", "CA", "DT", "EV", "FF", "PC", "RO", "RU")
 _MAX_VALUE = 4096
@@ -86,6 +89,9 @@ class _Tree:
     root: dict[str, tuple[int, list[str]]] = field(default_factory=dict)
     moves: GameKey = field(default_factory=lambda: GameKey("sgf moves"))
     rolls: list[int] = field(default_factory=list)  # in order (:class:`Played`)
+    moved: list[int] = field(default_factory=list)  # the rolls of moves alone (older chouette)
+    player: str = ""  # the node's PL[] (whose dice a DI[] are)
+    set_dice: tuple[str, int] | None = None  # the last node's DI[]: by whom, which dice
     offers: list[tuple[int, str]] = field(default_factory=list)  # (value if taken, by W/B)
     cube: int = 1
     pays: int | None = None
@@ -186,7 +192,13 @@ def _settle(tree: _Tree, index: int, following: _Tree | None, date: str | None) 
         number=info["game"] + 1 if "game" in info else None,
         key=_key(tree, names, info, values[0]),
         played=(
-            Played(info["game"] + 1, (info["ws"], info["bs"]), tuple(tree.rolls), winner)
+            Played(
+                info["game"] + 1,
+                (info["ws"], info["bs"]),
+                tuple(tree.rolls),
+                winner,
+                (tuple(tree.moved),) if tree.moved != tree.rolls else (),
+            )
             if {"game", "ws", "bs"} <= info.keys()
             else None
         ),
@@ -305,13 +317,28 @@ def _root_property(tree: _Tree, line: int, ident: str, values: list[str]) -> Non
 
 
 def _action(tree: _Tree, line: int, ident: str, values: list[str]) -> None:
-    """A move node: ``W[double]``, ``B[take]``, ``W[drop]``, or a roll and move."""
+    """A move node: ``W[double]``, ``B[take]``, ``W[drop]``, or a roll and move; or the dice
+    alone, ``PL[B]DI[33]`` (gnubg: rolled, and then no move: the player resigned)."""
+    if ident == "PL":
+        tree.player = values[0].strip()
+        return
+    if ident == "DI":
+        dice = _ROLL.fullmatch(values[0].strip())
+        if dice:
+            rolled = roll(int(dice.group(1)), int(dice.group(2)))
+            tree.rolls.append(rolled)
+            tree.set_dice = (tree.player, rolled)
+        return
     if ident not in ("W", "B"):
         return
     tree.moves.add(ident, values[0].strip())
     dice = _ROLL.match(values[0].strip())
     if dice:
-        tree.rolls.append(roll(int(dice.group(1)), int(dice.group(2))))
+        rolled = roll(int(dice.group(1)), int(dice.group(2)))
+        if tree.set_dice != (ident, rolled):  # (the dice set, then played: one roll)
+            tree.rolls.append(rolled)
+        tree.moved.append(rolled)
+    tree.set_dice = None
     if tree.ended_by_drop:
         raise problem(line, "a move after the game was dropped")
     player = tree.root.get("PW" if ident == "W" else "PB")

@@ -7,7 +7,13 @@ from pathlib import Path
 import pytest
 
 from chouette.engines import EngineGame, read_engine_file
-from tests.gnubg_driver import GnubgSession, find_gnubg, play_money_session
+from tests.gnubg_driver import (
+    GnubgSession,
+    Resigned,
+    find_gnubg,
+    play_money_session,
+    resign_session,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -76,3 +82,40 @@ def test_the_ledger_books_the_session_as_gnubg_scored_it(
         {g.winner: g.points, g.loser: -g.points} for g in session.games[:-1]
     ]
     chouette(*other, "check")
+
+
+@pytest.fixture(scope="module")
+def resigned(tmp_path_factory: pytest.TempPathFactory) -> Resigned:
+    """gnubg's own files of resignations at a centred cube under Jacoby (issue 34)."""
+    assert find_gnubg() is not None, "GNU Backgammon is not installed: apt-get install gnubg"
+    levels = ("backgammon", "gammon", "single", "backgammon")
+    return resign_session(tmp_path_factory.mktemp("resign"), levels, seed=34)
+
+
+def test_a_resignation_is_booked_at_the_points_gnubg_scored_whatever_jacoby(
+    resigned: Resigned,
+) -> None:
+    """gnubg scores a resignation in full under Jacoby (play.c, MOVE_RESIGN), the .mat's last
+    game included, where no score header follows to say so."""
+    assert [points for _, points, _ in resigned.games] == [3, 2, 1, 3]
+    assert all(resigned for _, _, resigned in resigned.games)
+    for path in (resigned.mat, resigned.sgf):
+        with path.open(encoding="utf-8") as f:
+            games = list(read_engine_file(path.name, f, jacoby=True).games)
+        assert [(g.winner, g.points, g.end) for g in games] == [
+            (winner, points, "resign") for winner, points, _ in resigned.games
+        ]
+        assert [w for g in games for w in g.warnings] == []
+
+
+def test_gnubgs_mat_and_sgf_of_resignations_are_the_same_games(
+    resigned: Resigned, chouette
+) -> None:
+    """The dice a player rolled before resigning are in both files (the .mat writes ``61:``
+    alone, the SGF ``DI[61]``): the same games, booked once (issue 34)."""
+    chouette("new", "money", *resigned.players)
+    first = chouette.json("import", str(resigned.sgf))[0]
+    again = chouette.json("import", str(resigned.mat))[0]
+    assert first["booked"] == 4 and (again["booked"], again["already_in_ledger"]) == (0, 4)
+    standings = {p["name"]: p["points"] for p in chouette.json("standings")["players"]}
+    assert standings == {"Ann": -9, "Bob": 9}

@@ -1,8 +1,9 @@
 """One game, booked once, whatever file it came from: a game's identity is what was played
-(its players as the session names them, its number and the score before it, its rolls in
-order and its winner), not the file's text, so the same session exported as gnubg ``.mat``
-and ``.sgf``, XG ``.xg``, BGBlitz ``.bgf`` and a server's ``.mat``, or re-exported with a
-player renamed and mapped back with ``--as``, books its games once.
+(its players as the session names them, its number and the score before it, every roll of
+the dice in order, whatever followed it, and its winner), not the file's text, so the same
+session exported as gnubg ``.mat`` and ``.sgf``, XG ``.mat`` and ``.xg``, BGBlitz ``.bgf``
+and a server's ``.mat``, or re-exported with a player renamed and mapped back with
+``--as``, books its games once: every pair of files of one match in the corpus is tested.
 
 The files are real: tests/corpus/SOURCES.md says where each corpus file came from and under
 which licence (the server session: gammonview's samples, MIT); tests/engine-samples/ holds
@@ -12,6 +13,7 @@ gnubg's own sessions with their manifest (docs/ENGINES.md).
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -131,3 +133,95 @@ def test_gnubgs_text_export_is_refused_with_the_command_that_makes_a_readable_fi
         "load the match and write a file chouette reads: export match mat FILE.mat (or export "
         "match sgf FILE.sgf), then import that\n"
     )
+
+
+# ---------------------------------------------------------------- every pair of one match's files
+
+
+def twin_groups() -> dict[str, list[Path]]:
+    """Every set of files in the corpus that holds one session or match, in two formats or
+    more: the server's sessions (.mat, .xg, .bgf), the gbf matches (XG's .mat and .txt,
+    gnubg's .sgf, XG's .xg), gnubg's own samples and data (.mat and .sgf)."""
+    groups: dict[str, list[Path]] = {}
+    for folder in ("server-export-anonymised", "xg-binary", "bgblitz-binary"):
+        for path in sorted((CORPUS / folder / "gammonview").iterdir()):
+            if path.suffix in (".mat", ".xg", ".bgf"):
+                groups.setdefault(path.stem, []).append(path)
+    for stem in ("test", "charlot1-charlot2_7p_2025-11-08-2305"):
+        for folder in ("xg/gbf", "gnubg/gbf", "xg-binary/gbf"):
+            groups.setdefault(stem, []).extend(sorted((CORPUS / folder).glob(f"{stem}.*")))
+    for mat in sorted((SAMPLES / "mat").glob("*.mat")):
+        sgf = SAMPLES / "sgf" / f"{mat.stem}.sgf"
+        if sgf.exists():
+            groups[mat.stem] = [mat, sgf]
+    for mat in sorted(paths.ENGINE_DATA.glob("*.mat")):
+        groups[mat.stem] = [mat, *paths.ENGINE_DATA.glob(f"{mat.stem}.sgf*")]
+    return {name: files for name, files in groups.items() if len(files) > 1}
+
+
+def identities(path: Path) -> list[str]:
+    """Each game's identity, as the import keys it (the players as the file names them)."""
+    from chouette.rules import HouseRules
+    from files.engine import read_pass
+
+    _, _, games, _ = read_pass(path, None, HouseRules(), None, lambda read: list(read.games))
+    keys = []
+    for game in games:
+        assert game.played is not None, (path.name, game.number)
+        winner, loser = game.winner.replace("_", " "), game.loser.replace("_", " ")
+        seats = (winner, loser) if game.played.winner == 0 else (loser, winner)
+        keys.append(played_key(game.played, seats))
+    return keys
+
+
+GROUPS = twin_groups()
+
+
+@pytest.mark.parametrize("name", sorted(GROUPS))
+def test_every_pair_of_files_of_one_match_holds_the_same_games(name):
+    """Issue 34: XG's .mat and gnubg's .sgf of the 7-game test match had three games apart
+    (the dice a player rolled before resigning: gnubg's SGF writes them as DI[], the .mat
+    as '33: ???'), a server's .mat and .xg one each (a move entered by hand, which XG keeps
+    as a position set)."""
+    files = GROUPS[name]
+    found = {path.name: identities(path) for path in files}
+    first = files[0].name
+    for other, keys in found.items():
+        assert keys == found[first], (name, first, other)
+
+
+def test_the_corpus_holds_the_pairs_the_issue_names():
+    assert len(GROUPS) >= 20
+    assert {p.suffix for p in GROUPS["test"]} == {".mat", ".txt", ".sgf", ".xg"}
+
+
+def test_xgs_mat_then_gnubgs_sgf_and_xg_of_the_test_match_book_it_once(chouette):
+    chouette("new", "money", "Kévin Unger", "Maxence Job")
+    mat = chouette.json("import", str(CORPUS / "xg/gbf/test.mat"), "--match-as-money")[0]
+    assert mat["booked"] == 7
+    for twin in ("gnubg/gbf/test.sgf", "xg-binary/gbf/test.xg"):
+        again = chouette.json("import", str(CORPUS / twin), "--match-as-money")[0]
+        assert (again["booked"], again["already_in_ledger"]) == (0, 7), twin
+    chouette("check")
+
+
+def test_a_game_an_older_chouette_booked_under_its_own_identity_is_still_found(
+    chouette, monkeypatch, tmp_path
+):
+    """An older chouette keyed the SGF's games without the dice of a player who then
+    resigned: the same match saved again, and its .mat and .xg, are still the same games."""
+    import db.imports
+
+    def older(played: Played, names: tuple[str, str]) -> str:
+        return played_key(played._replace(rolls=(played.older or (played.rolls,))[0]), names)
+
+    chouette("new", "money", "Kévin Unger", "Maxence Job")
+    with monkeypatch.context() as patch:
+        patch.setattr(db.imports, "played_key", older)
+        first = chouette.json("import", str(CORPUS / "gnubg/gbf/test.sgf"), "--match-as-money")
+    assert first[0]["booked"] == 7
+    saved = tmp_path / "test saved again.sgf"  # other bytes: known by its games alone
+    saved.write_bytes((CORPUS / "gnubg/gbf/test.sgf").read_bytes().replace(b"\n", b"\r\n"))
+    for path in (saved, CORPUS / "xg/gbf/test.mat", CORPUS / "xg-binary/gbf/test.xg"):
+        again = chouette.json("import", str(path), "--match-as-money")[0]
+        assert (again["booked"], again["already_in_ledger"]) == (0, 7), path.name
