@@ -30,6 +30,7 @@ from chouette.line import (
     join,
     leave,
     name_proxy,
+    normal_name,
     set_bank,
     set_credit,
     sit_in,
@@ -41,6 +42,7 @@ from chouette.outcome import Outcome, settle_game
 from chouette.record import event_to_json, parse_event
 from chouette.rules import HouseRules
 from chouette.text import clipped
+from chouette.words import said
 
 #: How a change of the line is made again (the journal's ``act``): the verb and its names.
 SEAT_ACTS = (
@@ -191,9 +193,11 @@ def amended_events(
 
 def parse_cubes(items: Iterable[str]) -> dict[str, int]:
     """Corrected cubes as typed (``bob=4``, each item one member), by member as typed.
-    Raises :class:`RuleError` naming the first that is not one."""
+    Raises :class:`RuleError` naming the first that is not one, or a member given twice
+    (``bob=4`` and ``BOB=8`` are bob twice: the last would not silently win)."""
     least, most = NUMBERS["amend --cube"]
     found: dict[str, int] = {}
+    typed: dict[str, str] = {}  # each member's name folded, and the item that gave it
     for item in items:
         name, sign, value = item.partition("=")
         if not sign or not name.strip() or not value.strip().isdigit():
@@ -204,6 +208,18 @@ def parse_cubes(items: Iterable[str]) -> dict[str, int]:
                 f"{clipped(name.strip())}'s cube is 1, 2, 4, 8 … up to {most:,}, not "
                 f"{clipped(value)}"
             )
+        folded = normal_name(name).casefold()
+        if folded in typed:
+            raise RuleError(
+                said(
+                    "{member}'s cube is given twice (--cube {first} and --cube {second}): "
+                    "give each member's cube once",
+                    member=clipped(name.strip()),
+                    first=clipped(typed[folded]),
+                    second=clipped(item),
+                )
+            )
+        typed[folded] = item
         found[name.strip()] = number
     return found
 

@@ -361,8 +361,12 @@ def test_a_cube_correction_that_does_not_fit_is_refused(chouette, ledger_url, cu
         (("--cube", "bob"), "--cube: a cube is MEMBER=VALUE, such as bob=4, not 'bob'"),
         (("--cube", "bob=3"), "--cube: bob's cube is 1, 2, 4, 8 … up to"),
         (("gammon", "--cube", "bob=4"), "a level or --resigned goes with --result box|team"),
+        (("--cube", "bob=4", "--cube", "bob=8"), "--cube: bob's cube is given twice (--cube "
+         "bob=4 and --cube bob=8): give each member's cube once"),
+        (("--cube", "bob=4", "--cube", "BOB=8"), "--cube: BOB's cube is given twice (--cube "
+         "bob=4 and --cube BOB=8): give each member's cube once"),
     ],
-)
+)  # fmt: skip
 def test_a_cube_correction_typed_wrong_is_a_usage_error(chouette, args, message):
     chouette("new", "friday", "ann", "bob", "cat")
     chouette("end", "box")

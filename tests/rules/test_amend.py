@@ -13,6 +13,7 @@ from chouette.amend import (
     GameStep,
     SeatStep,
     amended_events,
+    parse_cubes,
     play_again,
 )
 from chouette.errors import RuleError
@@ -145,3 +146,11 @@ def test_a_corrected_cube_is_settled_by_the_board_at_its_value():
     assert game.cubes["bob"].value == 8 and game.pairs["bob"] == 8
     centred = replay(line, RULES, (CubeFix("cat", 1), End("team", "gammon")))
     assert centred.pairs["cat"] == 1  # a cube of 1 is centred: Jacoby counts the gammon single
+
+
+@pytest.mark.parametrize("second", ["bob=8", "BOB=8", " Bob =4"])
+def test_a_member_whose_cube_is_given_twice_is_refused_by_name(second):
+    """Issue 34: ``amend --cube bob=4 --cube bob=8`` kept the last, silently."""
+    with pytest.raises(RuleError, match=r"'s cube is given twice \(--cube bob=4 and --cube "):
+        parse_cubes(["bob=4", second])
+    assert parse_cubes(["bob=4", "cat=8"]) == {"bob": 4, "cat": 8}
