@@ -142,11 +142,7 @@ def play_money_session(
 ) -> GnubgSession:
     """Have gnubg play ``games`` money games against itself; export ``session.mat`` and
     ``session.sgf`` into ``directory`` and return gnubg's own results."""
-    program = find_gnubg()
-    if program is None:
-        raise FileNotFoundError("gnubg is not installed (apt-get install -y gnubg)")
-    directory.mkdir(parents=True, exist_ok=True)
-    mat, sgf, out = directory / "session.mat", directory / "session.sgf", directory / "truth.json"
+    program, mat, sgf, out = _prepared(directory, "session")
     commands = [
         "set display on",
         "set automatic game off",
@@ -183,6 +179,15 @@ def play_money_session(
 def game_of(game: dict[str, Any]) -> GnubgGame:
     """One game of the script's JSON."""
     return GnubgGame(**{key: game[key] for key in GnubgGame.__dataclass_fields__})
+
+
+def _prepared(directory: Path, stem: str) -> tuple[str, Path, Path, Path]:
+    """The gnubg program, and where a session's ``.mat``, ``.sgf`` and truth go."""
+    program = find_gnubg()
+    if program is None:
+        raise FileNotFoundError("gnubg is not installed (apt-get install -y gnubg)")
+    directory.mkdir(parents=True, exist_ok=True)
+    return program, directory / f"{stem}.mat", directory / f"{stem}.sgf", directory / "truth.json"
 
 
 def _run(
@@ -270,11 +275,7 @@ def resign_session(
     game and resigns at ``levels[i]`` (``single``, ``gammon``, ``backgammon``) and gnubg,
     playing ``names[1]``, accepts: the cube is centred. Exported as ``resign.mat`` and
     ``resign.sgf`` into ``directory``, with gnubg's own points for each game."""
-    program = find_gnubg()
-    if program is None:
-        raise FileNotFoundError("gnubg is not installed (apt-get install -y gnubg)")
-    directory.mkdir(parents=True, exist_ok=True)
-    mat, sgf, out = directory / "resign.mat", directory / "resign.sgf", directory / "truth.json"
+    program, mat, sgf, out = _prepared(directory, "resign")
     commands = [
         "set display on",
         "set automatic game off",
