@@ -27,6 +27,12 @@
   player's code, for the session the pages show). A player's code never makes a device the
   scorekeeper's, and a device speaks for one player at most, the one whose code it gave.
 
+- **Several servers on one ledger** (two laptops on one PostgreSQL ledger) share their
+  devices: each server reads them again whenever the ledger's :data:`STAMP` changes
+  (:meth:`Access.reload`), and a sign-out is kept as a tombstone (:data:`REVOKED`) until
+  the device would have expired, so a server that has not heard of it yet and writes the
+  device back (its "last seen") never brings it back in.
+
 Nothing here blocks: the methods that change what the ledger keeps return the settings to
 write (:class:`Writes`), and the caller writes them (``web.app`` does, in a worker thread).
 """
@@ -58,8 +64,11 @@ MOST_KEEPER_DEVICES = 5  # … and the scorekeeper's; one more signs the oldest 
 ADMITTED_A_MINUTE = 5  # new devices one secret (the PIN, a player's code) admits a minute
 SEEN_EVERY = timedelta(minutes=10)  # a device's "last seen" is written to the ledger this often
 
+SERVE = "serve."  # every setting of the server's
 SECRET = "serve.secret"
 DEVICE = "serve.device."
+REVOKED = "serve.revoked."  # a device signed out: kept until it would have expired
+STAMP = "serve.stamp"  # changed with every write of the devices or codes
 CODES = "serve.codes"
 CODE_LENGTH = 8
 CODE_LETTERS = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0/O, 1/I/L to misread
@@ -269,6 +278,7 @@ class Access:
         secret: bytes,
         *,
         devices: Iterable[Device] = (),
+        revoked: Iterable[str] = (),
         codes: Mapping[str, Mapping[str, int]] | None = None,
         now: Callable[[], datetime],
         gate: Gate | None = None,
@@ -286,7 +296,12 @@ class Access:
         self._key = hmac.new(secret, b"chouette serve\0" + pin.encode(), hashlib.sha256).digest()
         self.key_id = hashlib.sha256(self._key).hexdigest()[:16]
         at = now()
-        self.devices = {d.id: d for d in devices if d.key == self.key_id and d.expires > at}
+        self.revoked = set(revoked)  # devices signed out (by this server or another)
+        self.devices = {
+            d.id: d
+            for d in devices
+            if d.key == self.key_id and d.expires > at and d.id not in self.revoked
+        }
         self.codes = {s: dict(players) for s, players in (codes or {}).items()}
         self._written: dict[str, datetime] = {d.id: d.seen for d in self.devices.values()}
         self._admissions: dict[str, deque[float]] = defaultdict(deque)  # by secret
@@ -308,7 +323,7 @@ class Access:
         ):
             return None
         found = self.devices.get(ident)
-        if found is None or found.expires <= self.now():
+        if found is None or found.expires <= self.now() or ident in self.revoked:
             return None
         return found
 
@@ -470,10 +485,45 @@ class Access:
         return gone
 
     def revoke(self, device: str) -> Writes:
-        """Sign a device out (its token is refused from now on)."""
-        self.devices.pop(device, None)
+        """Sign a device out (its token is refused from now on, by every server on the
+        ledger): its record gone, a tombstone kept until it would have expired."""
+        at = self.now()
+        found = self.devices.pop(device, None)
         self._written.pop(device, None)
-        return {DEVICE + device: None}
+        self.revoked.add(device)
+        until = found.expires if found is not None else at + timedelta(hours=TOKEN_HOURS)
+        tomb = json.dumps({"at": at.isoformat(), "expires": until.isoformat()})
+        return {DEVICE + device: None, REVOKED + device: tomb}
+
+    def reload(self, settings: Mapping[str, str]) -> None:
+        """The devices and codes as the ledger keeps them now (``settings``: every one
+        under :data:`SERVE`), another server's sign-ins, sign-outs and new codes among them:
+        a device signed out anywhere is out here; one signed in elsewhere is in; a device
+        known here keeps what this server knows of it too (its last seen, the PIN given)."""
+        devices, revoked, _ = read_devices(settings, self.now())
+        self.revoked |= revoked
+        for ident in revoked:
+            self.devices.pop(ident, None)
+            self._written.pop(ident, None)
+        for device in devices:
+            if device.key != self.key_id:
+                continue
+            mine = self.devices.get(device.id)
+            if mine is None:
+                self.devices[device.id] = device
+                self._written[device.id] = device.seen
+            else:
+                self.devices[device.id] = replace(
+                    mine, keeper=mine.keeper or device.keeper, seen=max(mine.seen, device.seen)
+                )
+        try:
+            codes = read_codes(settings.get(CODES, "{}"))
+        except ValueError:  # damaged: the codes this server knows stand
+            codes = {}
+        for session, players in codes.items():
+            known = self.codes.setdefault(session, {})
+            for player, generation in players.items():
+                known[player] = max(known.get(player, 0), generation)
 
     def others(self, device: str, *, player: bool = False) -> list[str]:
         """The devices other than ``device``: all of them for the scorekeeper's, those of
@@ -556,6 +606,50 @@ def secret_of(store: Store) -> tuple[bytes, Writes]:
     return made, {SECRET: made.hex()}
 
 
+def read_devices(
+    settings: Mapping[str, str], at: datetime
+) -> tuple[list[Device], set[str], Writes]:
+    """The devices ``settings`` list, signed in and not expired at ``at``; the ids signed
+    out (their tombstones); and what to clear: a device expired (of any PIN), signed out or
+    damaged, a tombstone past its device's expiry or damaged."""
+    writes: Writes = {}
+    revoked = set()
+    for key, text in settings.items():
+        if key.startswith(REVOKED):
+            try:
+                until = _moment(json.loads(text)["expires"])
+            except (ValueError, KeyError, TypeError):
+                until = at
+            if until <= at:
+                writes[key] = None
+            revoked.add(key.removeprefix(REVOKED))
+    devices = []
+    for key, text in settings.items():
+        if not key.startswith(DEVICE):
+            continue
+        device = Device.read(text)
+        if (
+            device is None
+            or device.expires <= at
+            or key != DEVICE + device.id
+            or device.id in revoked
+        ):
+            writes[key] = None
+        else:
+            devices.append(device)
+    return devices, revoked, writes
+
+
+def read_codes(text: str) -> dict[str, dict[str, int]]:
+    """Each player's code generation by session, as the ledger keeps them (a
+    :class:`ValueError` if it is damaged)."""
+    try:
+        read = json.loads(text)
+        return {str(s): {str(p): int(n) for p, n in players.items()} for s, players in read.items()}
+    except (AttributeError, TypeError):
+        raise ValueError("damaged") from None
+
+
 def load(
     pin: str,
     store: Store,
@@ -564,23 +658,24 @@ def load(
     retired: Callable[[str], None] | None = None,
 ) -> tuple[Access, Writes]:
     """The server's access as the ledger keeps it (``store``), and what to write to it: a
-    new secret if it has none, expired devices removed."""
+    new secret if it has none, expired and signed-out devices removed."""
     secret, writes = secret_of(store)
-    at = now()
-    devices = []
-    for key, text in store.settings(DEVICE).items():
-        device = Device.read(text)
-        if device is None or device.expires <= at or key != DEVICE + device.id:
-            writes[key] = None  # expired (of any PIN) or damaged: gone
-        else:
-            devices.append(device)
+    settings = store.settings(SERVE)
+    devices, revoked, cleared = read_devices(settings, now())
+    writes.update(cleared)
     codes: dict[str, dict[str, int]] = {}
     try:
-        read = json.loads(store.settings(CODES).get(CODES, "{}"))
-        codes = {
-            str(s): {str(p): int(n) for p, n in players.items()} for s, players in read.items()
-        }
-    except (ValueError, AttributeError, TypeError):
+        codes = read_codes(settings.get(CODES, "{}"))
+    except ValueError:
         writes[CODES] = None
-    found = Access(pin, secret, devices=devices, codes=codes, now=now, gate=gate, retired=retired)
+    found = Access(
+        pin,
+        secret,
+        devices=devices,
+        revoked=revoked,
+        codes=codes,
+        now=now,
+        gate=gate,
+        retired=retired,
+    )
     return found, writes

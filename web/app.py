@@ -41,10 +41,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
 import shlex
 from collections import Counter
 from collections.abc import AsyncIterator, Callable, Collection, Mapping, Sequence
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 from datetime import datetime
 from functools import cache
 from typing import Any
@@ -72,7 +73,7 @@ from chouette.money import format_money
 from chouette.report import balance, signed
 from chouette.settlement import Payment, settle
 from chouette.words import said
-from web.access import TOKEN_HOURS, Access, Refusal, Who, Writes, shown_code
+from web.access import SERVE, STAMP, TOKEN_HOURS, Access, Refusal, Who, Writes, shown_code
 from web.board import Board
 from web.heard import Heard
 from web.hub import Frames, Hub
@@ -84,6 +85,7 @@ from web.table import Snapshot, Table
 log = logging.getLogger("chouette.serve")
 
 COOKIE = "chouette-device"
+DEVICES_SECONDS = 1.0  # how often the ledger's stamp of the devices is read
 MAX_FORM = 64 * 1024  # bytes: a form of the page is a few hundred
 MAX_FIELDS = 500  # a form of the page has a handful
 SECURITY_HEADERS = [
@@ -317,8 +319,8 @@ def create_app(
         stops)."""
         if not writes:
             return
-        try:
-            await run_in_threadpool(table.put_settings, writes)
+        try:  # (the stamp tells every server on the ledger to read the devices again)
+            await run_in_threadpool(table.put_settings, {**writes, STAMP: secrets.token_hex(8)})
         except ChouetteError as err:
             once("persist", f"the devices signed in cannot be kept in the ledger now: {err}")
 
@@ -686,14 +688,36 @@ def create_app(
 
         return Stream(sent(), lambda: streams.give(client))
 
+    async def watch_devices() -> None:
+        """Read the devices again whenever the ledger's stamp changes: another server on the
+        same ledger signed one in or out, or made a new code (:meth:`Access.reload`); the
+        streams of a device signed out end."""
+        seen: str | None = None
+        while True:
+            try:
+                stamp = (await run_in_threadpool(table.settings, STAMP)).get(STAMP, "")
+                if stamp != seen:
+                    access.reload(await run_in_threadpool(table.settings, SERVE))
+                    seen = stamp
+                    hub.wake()
+            except ChouetteError:  # the ledger cannot be read now: the hub says so
+                pass
+            except Exception:  # a bug: log it, keep watching
+                log.exception("reading the devices again failed")
+            await asyncio.sleep(DEVICES_SECONDS)
+
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         quiet_loop(asyncio.get_running_loop(), once, limits.files)
         task = asyncio.create_task(hub.run())
+        watching = asyncio.create_task(watch_devices())
         try:
             yield
         finally:
             hub.close()
+            watching.cancel()
+            with suppress(asyncio.CancelledError):
+                await watching
             await task
 
     app = Starlette(

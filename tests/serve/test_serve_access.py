@@ -36,7 +36,10 @@ from web.access import (
     MOST_DEVICES,
     MOST_KEEPER_DEVICES,
     PIN_TRIES,
+    REVOKED,
     SECRET,
+    SEEN_EVERY,
+    SERVE,
     TOKEN_HOURS,
     WRONG_CODE,
     WRONG_PIN,
@@ -718,3 +721,69 @@ def test_a_leaked_code_admits_a_few_devices_and_all_but_this_one_signs_the_rest_
         assert len(re.findall(r'<li class="device"', page)) == 1 and "(this one)" in page
         assert helper.post({"line": "status", "session": "friday"})[0] == 401
         assert 'id="code-form"' in server.get("/me", {"Cookie": newest})[1]
+
+
+def test_two_servers_on_one_ledger_share_sign_ins_and_sign_outs():
+    """Issue 34: a device signed out on one server went on acting on a second server on the
+    same ledger, which then wrote it back. Each server reads the devices again when the
+    ledger's stamp changes, and a sign-out is a tombstone: the other server's write of the
+    device's last seen never brings it back."""
+    store, clocks = Memory(), Clocks()
+    first, _ = started(store, clocks)
+    second, _ = started(store, clocks)  # the same PIN, the same ledger
+    phone = admitted(first.enter_code("10.0.0.5", first.code("friday", "bob"), "", "",
+                                      "friday", ["bob"]), store)  # fmt: skip
+    assert second.who(phone, "friday") == Who()  # not read yet
+    second.reload(store.settings(SERVE))
+    assert second.who(phone, "friday").player == "bob"
+    ident = phone.split(".")[0]
+    store.put_settings(first.revoke(ident))
+    assert first.who(phone, "friday") == Who() and REVOKED + ident in store.settings(REVOKED)
+    clocks.wait(SEEN_EVERY.total_seconds())
+    writes = second.seen(ident)  # the second server has not read it yet: it writes it back
+    assert writes and DEVICE + ident in writes
+    store.put_settings(writes)
+    second.reload(store.settings(SERVE))
+    assert second.who(phone, "friday") == Who() and not second.seen(ident)
+    assert first.who(phone, "friday") == Who()
+    first.reload(store.settings(SERVE))
+    assert first.who(phone, "friday") == Who()
+    again, _ = started(store, clocks)  # a restart: still out, and its record cleared
+    assert again.who(phone, "friday") == Who() and DEVICE + ident not in store.values
+    # a new code made on one server is the code on the other
+    store.put_settings(first.new_code("friday", "ann"))
+    second.reload(store.settings(SERVE))
+    assert second.code("friday", "ann") == first.code("friday", "ann")
+    # the tombstone goes once the device would have expired
+    clocks.wait(TOKEN_HOURS * 3600)
+    started(store, clocks)
+    assert store.settings(REVOKED) == {}
+
+
+@pytest.mark.slow
+@pytest.mark.backends("sqlite", "postgres")
+def test_a_sign_out_on_one_server_reaches_a_second_server_on_the_same_ledger(ledger_url):
+    """Two laptops serving one ledger (the same PIN): a phone that gave its code on the
+    first is bob's on the second within a few seconds; signed out on the first, it is
+    refused on the second as soon as the second reads the ledger again (its event stream
+    ends), and neither server, nor a restart, brings it back."""
+    procs.ok(ledger_url, "new", "friday", "ann", "bob", "cat")
+    with serving(ledger_url) as first, serving(ledger_url) as second:
+        keeper = Keeper(first)
+        bob = phone_of(first, keeper, "bob")
+
+        def bobs_on(server: Server) -> bool:
+            return "You are <strong>bob</strong>" in server.get("/me", {"Cookie": bob})[1]
+
+        procs.wait_for(lambda: bobs_on(second), "the second server knows bob's phone", 15)
+        stream = Stream(second, "/me/events", headers={"Cookie": bob})
+        stream.wait_for(lambda e: e.kind == "mine")
+        ident = bob.split("=", 1)[1].split(".")[0]
+        assert form(first, "/keeper/devices", {"revoke": ident}, keeper.cookie)[0] == 303
+        assert not bobs_on(first)
+        procs.wait_for(lambda: not bobs_on(second), "the second server signs bob's phone out", 15)
+        assert stream.ended.wait(15)
+        assert json.loads(second.get("/whoami", {"Cookie": bob})[1])["player"] is None
+    with serving(ledger_url) as again:
+        assert not bobs_on(again)
+        assert Keeper(again, cookie=keeper.cookie).act("status", "friday")
