@@ -622,7 +622,7 @@ def ledger(ctx: typer.Context, *, write: bool, create: bool = False) -> "Iterato
         with ledger_for(options(ctx), write=write, create=create) as book:
             yield book
     except ChouetteError as err:
-        fail(str(err))
+        fail(err.said)
 
 
 @contextmanager
@@ -645,7 +645,7 @@ def reading(ctx: typer.Context) -> "Iterator[Reads]":
         with reads_for(options(ctx)) as book:
             yield book
     except ChouetteError as err:
-        fail(str(err))
+        fail(err.said)
 
 
 def session_option(ctx: typer.Context) -> str | None:
@@ -1152,7 +1152,7 @@ def stake_option(text: str | None, option: str, what: str) -> int | None:
     try:
         return check_stake(cents, what)
     except ChouetteError as err:
-        fail(str(err))
+        fail(err.said)
 
 
 #: The words that turn a house rule's optional number off (the card says ``off`` or ``none``).
@@ -1588,7 +1588,7 @@ def new(
         name = check_new_session_name(name)
         night = None if night is None else check_night_name(night)
     except ChouetteError as err:
-        fail(str(err))
+        fail(err.said)
     try:  # --player-stake BOB=2.00 is bob's stake
         own = {resolve(p, line.order, "is not in the line"): c for p, c in own.items()}
     except ChouetteError as err:
@@ -1643,7 +1643,7 @@ def until_option(text: str | None) -> str | None:
     try:
         hour, minute = parse_clock(text)
     except ChouetteError as err:
-        fail(str(err), 2)
+        fail(err.said, 2)
     return next_at(clock().astimezone(), hour, minute).isoformat()
 
 
@@ -1870,7 +1870,7 @@ def change_presets(
             try:
                 kept = forget_preset(book, forget)
             except ChouetteError as err:  # an unknown preset's name: a usage error, as --rules
-                fail(str(err), 2)
+                fail(err.said, 2)
     if as_json:
         emit_json({**club_preset_json(kept), "forgotten": forget is not None})
     elif forget is not None:
@@ -2059,7 +2059,7 @@ def join(
     try:
         name = check_new_name(name)
     except ChouetteError as err:
-        fail(str(err))
+        fail(err.said)
     cents = stake_option(stake, "--stake", f"{name}'s stake")
     limit = credit_option(credit, name)
     from db.commands import join as joined
@@ -2582,7 +2582,7 @@ def play(
         try:
             events = make(live.game, who)
         except ChouetteError as err:
-            fail(str(err))
+            fail(err.said)
         before = live.game
         played = played_now(book, info, events, expect, issued(options(ctx)), live=live)
     options(ctx).booked = played.outcome is not None
@@ -2913,7 +2913,7 @@ def deal(
     try:
         check_points(points, f"deal {member}")
     except ChouetteError as err:
-        fail(str(err))
+        fail(err.said)
     declared = None if won_by is None else won_by.value
     play(ctx, lambda _game, who: [Deal(who(member), points, declared)], game, as_json)
 
@@ -3996,7 +3996,7 @@ def stats(
         try:
             name = resolve(normal_name(player), [s.name for s in found], unknown)
         except ChouetteError as err:
-            fail(str(err))
+            fail(err.said)
         found = [s for s in found if s.name == name]
     if as_json:
         emit_json(stats_json(found, player=name, since=day))
@@ -4508,7 +4508,7 @@ def record(
         records = read_records(read_input(source, "records"), "record" if source == "-" else source)
         parsed = [(parse_record(data, where), where) for where, data in records]
     except ChouetteError as err:
-        fail(str(err))
+        fail(err.said)
     if not parsed:
         fail(f"{label} holds no records to book")
     with ledger(ctx, write=True) as book:
@@ -4602,7 +4602,7 @@ def import_command(
                 try:
                     read = check_file(path, rules, match_as_money=match_as_money, progress=update)
                 except ChouetteError as err:
-                    fail(str(err))
+                    fail(err.said)
             checked.append(kept.enter_context(read))
         with ledger(ctx, write=True) as book:
             info = current(book, ctx, lock=True)
@@ -4610,7 +4610,7 @@ def import_command(
                 try:
                     summaries.append(import_file(book, info, item, names=mapping))
                 except ChouetteError as err:
-                    fail(str(err))
+                    fail(err.said)
     if as_json:
         emit_json([import_json(summary) for summary in summaries])
         return
@@ -4781,7 +4781,7 @@ def refuse_ledger_file(ctx: typer.Context, target: Path) -> None:
     try:
         refuse_ledger(target, ledger_files(ledger_url(options(ctx))))
     except ChouetteError as err:
-        fail(str(err))
+        fail(err.said)
 
 
 def is_report_file(path: Path) -> bool:
@@ -5448,7 +5448,7 @@ def serve(
             commands=run_words,
         )
     except ChouetteError as err:
-        fail(str(err))
+        fail(err.said)
 
 
 def run_words(words: Sequence[str], heard: "Hearer") -> int:

@@ -31,16 +31,16 @@ resignation offered to some members (:class:`Resign`, ``resignations per-member`
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal, cast
 
 from chouette.errors import AutoDoubleIgnored, LimitError, RuleError
-from chouette.limits import LIMIT, MONEY_SHOWN, SHOWN, check_points
+from chouette.limits import LIMIT, MONEY_SHOWN, check_points
 from chouette.line import Line, send_down
 from chouette.points import MULTIPLIER, Kind, Winner, pair_points, scored_kind, signed_points
 from chouette.rules import HouseRules
-from chouette.words import said
+from chouette.words import Number, Said, Sayable, joined, said, said_n
 
 Party = Literal["box", "member"]
 Owner = Literal["centre", "box", "member"]
@@ -486,15 +486,36 @@ def start(line: Line, rules: HouseRules, carry: int | None = None) -> Game:
     (None: not known here, as when a stored game is replayed: its own answer says)."""
     box, team = line.box, line.team
     if box is None or not team:
-        seated = ", ".join(line.active) or "nobody"
-        raise RuleError(f"a game needs a box and a captain: seated now is {seated}")
-    for role, holder in (("box", box), ("captain", team[0])):
-        if holder in line.followers:
-            raise RuleError(
-                f"{holder} is away, their cube following the captain's, but {holder} is the "
-                f"{role} of this game: name a proxy (chouette proxy {holder} --by NAME), "
-                f"withdraw it, or sit {holder} out"
+        if not line.active:
+            raise RuleError(said("a game needs a box and a captain: seated now is nobody"))
+        raise RuleError(
+            said(
+                "a game needs a box and a captain: seated now is {players}",
+                players=", ".join(line.active),
             )
+        )
+    for holder, refusal in (
+        (
+            box,
+            said(
+                "{player} is away, their cube following the captain's, but {player} is the box "
+                "of this game: name a proxy (chouette proxy {player} --by NAME), withdraw it, "
+                "or sit {player} out",
+                player=box,
+            ),
+        ),
+        (
+            team[0],
+            said(
+                "{player} is away, their cube following the captain's, but {player} is the "
+                "captain of this game: name a proxy (chouette proxy {player} --by NAME), "
+                "withdraw it, or sit {player} out",
+                player=team[0],
+            ),
+        ),
+    ):
+        if holder in line.followers:
+            raise RuleError(refusal)
     return Game(
         rules=rules,
         start_line=line,
@@ -518,21 +539,23 @@ def replay(line: Line, rules: HouseRules, events: Iterable[Event]) -> Game:
 
 class EventRefused(RuleError):
     """One of several events (``index``, 1-based) the rules refuse; the message is the
-    rules' own, so one command's refusal reads as it always did."""
+    rules' own (its value, rendered in the reader's words), so one command's refusal reads
+    as it always did."""
 
     def __init__(self, index: int, event: Event, reason: RuleError) -> None:
-        super().__init__(str(reason))
+        super().__init__(reason.said)
         self.index, self.event = index, event
 
 
 @dataclass(frozen=True)
 class Applied:
     """What :func:`apply_all` made: the game, the events it applied, and the automatic
-    doubles it passed over past the limit (their 1-based index and why), as at the table."""
+    doubles it passed over past the limit (their 1-based index and why, a sentence to say),
+    as at the table."""
 
     game: Game
     events: tuple[Event, ...]
-    ignored: tuple[tuple[int, str], ...]
+    ignored: tuple[tuple[int, Sayable], ...]
 
 
 def apply_all(game: Game, events: Iterable[Event]) -> Applied:
@@ -540,12 +563,12 @@ def apply_all(game: Game, events: Iterable[Event]) -> Applied:
     double past the limit changes nothing and is noted; any other refusal refuses them all
     (:class:`EventRefused`, naming the event)."""
     applied: list[Event] = []
-    ignored: list[tuple[int, str]] = []
+    ignored: list[tuple[int, Sayable]] = []
     for index, event in enumerate(events, start=1):
         try:
             game = apply(game, event)
         except AutoDoubleIgnored as err:
-            ignored.append((index, str(err)))
+            ignored.append((index, err.said))
             continue
         except RuleError as err:
             raise EventRefused(index, event, err) from None
@@ -561,12 +584,16 @@ def apply(game: Game, event: Event) -> Game:
     applied: an extra names the box's player, an automatic double says what it did, a
     resignation names every member it was offered to."""
     if game.over:
-        raise RuleError("this game is over: the next event starts a new game")
+        raise RuleError(said("this game is over: the next event starts a new game"))
     if game.carry_in and not game.events and not isinstance(event, Carry):
         raise RuleError(
-            f"{_count(game.carry_in, 'automatic double')} carried over from the last game: "
-            "the box accepts or declines "
-            f"{'it' if game.carry_in == 1 else 'them'} first (chouette carry accept|decline)"
+            said_n(
+                "{n} automatic double carried over from the last game: the box accepts or "
+                "declines it first (chouette carry accept|decline)",
+                "{n} automatic doubles carried over from the last game: the box accepts or "
+                "declines them first (chouette carry accept|decline)",
+                game.carry_in,
+            )
         )
     if isinstance(event, AutoDouble):
         event, new = _auto_double(game, event)
@@ -680,13 +707,19 @@ def _leader(game: Game) -> str | None:
     return next((m for m in game.members if game.cubes[m].live and m not in away), None)
 
 
-def _refuse_follower(game: Game, name: str, done: str) -> None:
+def _refuse_follower(game: Game, name: str, done: Callable[[str], Said]) -> None:
     """A member whose cube follows the captain's is away: nobody acts for them but the
-    captain, by acting on their own cube (``done``: how, with ``{captain}`` in it)."""
+    captain, by acting on their own cube (``done``: how, said of the captain)."""
     if name in game.start_line.followers:
         leader = _leader(game)
-        how = done.format(captain=leader) if leader else "nobody at the table plays for the team"
-        raise RuleError(f"{name} is away and {name}'s cube follows the captain's: {how}")
+        how = done(leader) if leader else said("nobody at the table plays for the team")
+        raise RuleError(
+            said(
+                "{player} is away and {player}'s cube follows the captain's: {how}",
+                player=name,
+                how=how,
+            )
+        )
 
 
 def _answers_with_leader(game: Game, name: str) -> bool:
@@ -715,15 +748,19 @@ def _member(game: Game, name: str) -> Cube:
     """The live cube of ``name``, who must be a member of this game."""
     if name not in game.cubes:
         if name == game.box:
-            raise RuleError(f"{name} is the box: name a member of the team")
+            raise RuleError(said("{player} is the box: name a member of the team", player=name))
         if name == game.partner:
-            raise RuleError(f"{name} is the box's partner, not a member of the team")
+            raise RuleError(
+                said("{player} is the box's partner, not a member of the team", player=name)
+            )
         if name in game.line.sitting_out:
-            raise RuleError(f"{name} is sitting out this game")
-        raise RuleError(f"{name} is not playing this game")
+            raise RuleError(said("{player} is sitting out this game", player=name))
+        raise RuleError(said("{player} is not playing this game", player=name))
     cube = game.cubes[name]
     if not cube.live:
-        raise RuleError(f"{name} is already out of this game ({cube.ended_by})")
+        raise RuleError(
+            said("{player} is already out of this game ({how})", player=name, how=cube.ended_by)
+        )
     return cube
 
 
@@ -731,11 +768,16 @@ def _live(game: Game) -> list[str]:
     return [m for m in game.members if game.cubes[m].live]
 
 
-def _check_max(game: Game, to: int, who: str) -> None:
+def _check_max(game: Game, to: int, doing: Said) -> None:
+    """House rule ``max-cube``: ``doing`` (``C cannot double``) is refused past it."""
     limit = game.rules.max_cube
     if limit is not None and to > limit:
         raise RuleError(
-            f"{who}: the cube would pass the maximum of {limit} (house rule max-cube {limit})"
+            said(
+                "{doing}: the cube would pass the maximum of {limit} (house rule max-cube {limit})",
+                doing=doing,
+                limit=limit,
+            )
         )
 
 
@@ -743,7 +785,9 @@ def _auto_double(game: Game, event: AutoDouble) -> tuple[AutoDouble, Game]:
     """A tied opening roll, as the house rules take it: within the limit every cube doubles;
     past it the tie is ignored, doubles the cubes if the box chooses, or carries over."""
     if not all(isinstance(e, AutoDouble | Extra | Carry) for e in game.events):
-        raise RuleError("automatic doubles happen on the opening roll, before any cube action")
+        raise RuleError(
+            said("automatic doubles happen on the opening roll, before any cube action")
+        )
     rules = game.rules
     limit = rules.auto_doubles
     past = rules.auto_past_limit
@@ -752,16 +796,24 @@ def _auto_double(game: Game, event: AutoDouble) -> tuple[AutoDouble, Game]:
             return AutoDouble(carried=True), replace(game, carried_out=game.carried_out + 1)
         if past == "box-choice" and not event.box_chose:
             raise AutoDoubleIgnored(
-                "the tied roll doubles nothing unless the box chooses it (chouette "
-                f"auto-double --box-chooses), as {_past_limit(limit)}"
+                said(
+                    "the tied roll doubles nothing unless the box chooses it (chouette "
+                    "auto-double --box-chooses), as {why}",
+                    why=_past_limit(limit),
+                )
             )
         if past == "ignored":
-            raise AutoDoubleIgnored(f"the tied roll doubles nothing, as {_past_limit(limit)}")
+            raise AutoDoubleIgnored(
+                said("the tied roll doubles nothing, as {why}", why=_past_limit(limit))
+            )
     value = game.cubes[game.members[0]].value * 2
     limit_cube = rules.max_cube
     if limit_cube is not None and value > limit_cube:
         raise AutoDoubleIgnored(
-            f"the tied roll doubles nothing, as the cubes are at the maximum of {limit_cube}"
+            said(
+                "the tied roll doubles nothing, as the cubes are at the maximum of {limit}",
+                limit=limit_cube,
+            )
         )
     cubes = {m: replace(c, value=c.value * 2) for m, c in game.cubes.items()}
     chose = game.auto_doubles >= limit  # (within the limit the box has nothing to choose)
@@ -770,52 +822,77 @@ def _auto_double(game: Game, event: AutoDouble) -> tuple[AutoDouble, Game]:
     )
 
 
-def _past_limit(limit: int) -> str:
+def _past_limit(limit: int) -> Said:
     """Why a tie past the limit doubles nothing by itself."""
     if limit == 0:
-        return "automatic doubles are off in this session"
-    verb = "has" if limit == 1 else "have"
-    return f"the session's {_count(limit, 'automatic double')} {verb} been played"
+        return said("automatic doubles are off in this session")
+    return said_n(
+        "the session's {n} automatic double has been played",
+        "the session's {n} automatic doubles have been played",
+        limit,
+    )
 
 
 def _carry(game: Game, event: Carry) -> tuple[Carry, Game]:
     """The box accepts or declines the automatic doubles carried over from the last game."""
     if game.rules.auto_past_limit != "carry-over":
         raise RuleError(
-            "automatic doubles do not carry over in this session (house rule auto-past-limit "
-            f"{game.rules.auto_past_limit})"
+            said(
+                "automatic doubles do not carry over in this session (house rule "
+                "auto-past-limit {rule})",
+                rule=game.rules.auto_past_limit,
+            )
         )
     if game.events:
         raise RuleError(
-            "the box answers the automatic doubles carried over before anything else in a game"
+            said(
+                "the box answers the automatic doubles carried over before anything else in a game"
+            )
         )
     carried = game.carry_in
     doubles = carried if event.doubles is None else event.doubles
     if carried == 0:
-        raise RuleError("no automatic double was carried over from the last game")
+        raise RuleError(said("no automatic double was carried over from the last game"))
     if doubles is None:
-        raise RuleError("say how many automatic doubles were carried over")
+        raise RuleError(said("say how many automatic doubles were carried over"))
     if isinstance(doubles, bool) or doubles < 1:
-        raise RuleError(f"a carry-over is 1 automatic double or more, not {doubles!r}")
+        raise RuleError(
+            said("a carry-over is 1 automatic double or more, not {value}", value=repr(doubles))
+        )
     if carried is not None and carried != doubles:
         raise RuleError(
-            f"{_count(carried, 'automatic double')} carried over from the last game, not {doubles}"
+            said_n(
+                "{n} automatic double carried over from the last game, not {doubles}",
+                "{n} automatic doubles carried over from the last game, not {doubles}",
+                carried,
+                doubles=doubles,
+            )
         )
     event = Carry(event.accepted, doubles)
     if not event.accepted:
         return event, game
     if doubles > MOST_CARRIED:
         raise RuleError(
-            f"the box cannot accept {doubles} automatic doubles: no cube goes past "
-            f"2^{MOST_CARRIED} (decline them)"
+            said(
+                "the box cannot accept {doubles} automatic doubles: no cube goes past "
+                "2^{most} (decline them)",
+                doubles=doubles,
+                most=MOST_CARRIED,
+            )
         )
     factor = 1 << doubles
     limit_cube = game.rules.max_cube
     value = game.cubes[game.members[0]].value * factor
     if limit_cube is not None and value > limit_cube:
         raise RuleError(
-            f"the box cannot accept {_count(doubles, 'automatic double')}: the cube "
-            f"would pass the maximum of {limit_cube} (decline {'it' if doubles == 1 else 'them'})"
+            said_n(
+                "the box cannot accept {n} automatic double: the cube would pass the maximum "
+                "of {limit} (decline it)",
+                "the box cannot accept {n} automatic doubles: the cube would pass the maximum "
+                "of {limit} (decline them)",
+                doubles,
+                limit=limit_cube,
+            )
         )
     cubes = {m: replace(c, value=c.value * factor) for m, c in game.cubes.items()}
     return event, replace(game, cubes=cubes, auto_doubles=game.auto_doubles + doubles)
@@ -832,30 +909,48 @@ def _double(game: Game, event: Double) -> Game:
     if event.by == "team":
         if not single:
             raise RuleError(
-                "--by team is for single-cube play: each member doubles their own cube "
-                "(--by member)"
+                said(
+                    "--by team is for single-cube play: each member doubles their own cube "
+                    "(--by member)"
+                )
             )
         return _team_double(game, event, origin)
     if event.by == "member":
         if single:
-            raise RuleError("in single-cube play the captain doubles for the team: use --by team")
+            raise RuleError(
+                said("in single-cube play the captain doubles for the team: use --by team")
+            )
         if len(event.members) != 1:
-            raise RuleError("a member doubles only their own cube: name exactly one member")
+            raise RuleError(said("a member doubles only their own cube: name exactly one member"))
         (name,) = event.members
         cube = _member(game, name)
-        _refuse_follower(game, name, "it doubles when {captain} doubles")
+        _refuse_follower(
+            game, name, lambda captain: said("it doubles when {captain} doubles", captain=captain)
+        )
         if cube.offer is not None:
-            raise RuleError(f"{name} cannot double: a double is already pending on {name}'s cube")
-        _refuse_resigning(cube, name, f"{name} cannot double")
+            raise RuleError(
+                said(
+                    "{player} cannot double: a double is already pending on {player}'s cube",
+                    player=name,
+                )
+            )
+        cannot = said("{player} cannot double", player=name)
+        _refuse_resigning(cube, name, cannot)
         if cube.owner == "box":
-            raise RuleError(f"{name} cannot double: the box owns {name}'s cube")
-        _check_max(game, cube.value * 2, f"{name} cannot double")
+            raise RuleError(
+                said("{player} cannot double: the box owns {player}'s cube", player=name)
+            )
+        _check_max(game, cube.value * 2, cannot)
         offer = Offer("double", "member", origin)
         doubled = [name]
         if name == _leader(game):  # the captain's double doubles the cubes that follow it
             doubled += [f for f in game.followers if game.cubes[f].available_to("member")]
         for follower in doubled[1:]:
-            _check_max(game, game.cubes[follower].value * 2, f"{follower}'s cube cannot double")
+            _check_max(
+                game,
+                game.cubes[follower].value * 2,
+                said("{player}'s cube cannot double", player=follower),
+            )
         cubes = {m: replace(game.cubes[m], offer=offer) for m in doubled}
         return replace(game, cubes={**game.cubes, **cubes})
     return _box_double(game, event, origin)
@@ -867,13 +962,16 @@ def _box_double(game: Game, event: Double, origin: int) -> Game:
     if single:
         if event.members and set(event.members) != set(live):
             raise RuleError(
-                "in single-cube play the box doubles the one cube: name no members "
-                f"(live now: {', '.join(live)})"
+                said(
+                    "in single-cube play the box doubles the one cube: name no members "
+                    "(live now: {players})",
+                    players=", ".join(live),
+                )
             )
         targets = tuple(live)
     else:
         if not event.members:
-            raise RuleError("name the members the box doubles")
+            raise RuleError(said("name the members the box doubles"))
         targets = event.members
         if _leader(game) in targets:  # the captain's cube: those that follow it double too
             targets += tuple(
@@ -882,24 +980,46 @@ def _box_double(game: Game, event: Double, origin: int) -> Game:
     leader = _leader(game)
     for name in targets:
         if name in game.start_line.followers and leader not in targets:
-            who = f"with {leader}" if leader else "with the captain, and nobody is in"
+            if leader:
+                raise RuleError(
+                    said(
+                        "the box cannot double {player} alone: {player} is away and {player}'s "
+                        "cube follows the captain's (the box doubles it with {captain})",
+                        player=name,
+                        captain=leader,
+                    )
+                )
             raise RuleError(
-                f"the box cannot double {name} alone: {name} is away and {name}'s cube "
-                f"follows the captain's (the box doubles it {who})"
+                said(
+                    "the box cannot double {player} alone: {player} is away and {player}'s "
+                    "cube follows the captain's (the box doubles it with the captain, and "
+                    "nobody is in)",
+                    player=name,
+                )
             )
     for name in targets:
         if targets.count(name) > 1:
-            raise RuleError(f"{name} is named twice")
+            raise RuleError(said("{player} is named twice", player=name))
         cube = _member(game, name)
         if cube.offer is not None:
             raise RuleError(
-                f"the box cannot double {name}: a double is already pending on {name}'s cube"
+                said(
+                    "the box cannot double {player}: a double is already pending on {player}'s "
+                    "cube",
+                    player=name,
+                )
             )
-        _refuse_resigning(cube, name, f"the box cannot double {name}")
+        cannot = said("the box cannot double {player}", player=name)
+        _refuse_resigning(cube, name, cannot)
+        if cube.owner == "member" and single:
+            raise RuleError(
+                said("the box cannot double {player}: the team owns the cube", player=name)
+            )
         if cube.owner == "member":
-            owner = "the team owns the cube" if single else f"{name} owns the cube"
-            raise RuleError(f"the box cannot double {name}: {owner}")
-        _check_max(game, cube.value * 2, f"the box cannot double {name}")
+            raise RuleError(
+                said("the box cannot double {player}: {player} owns the cube", player=name)
+            )
+        _check_max(game, cube.value * 2, cannot)
     if game.rules.box_doubles == "same-level":
         levels = {game.cubes[m].value for m in targets}
         missed = [
@@ -911,8 +1031,11 @@ def _box_double(game: Game, event: Double, origin: int) -> Game:
         ]
         if missed:
             raise RuleError(
-                f"the box must double {', '.join(missed)} too: under box-doubles same-level "
-                "every cube at the same level doubles together"
+                said(
+                    "the box must double {players} too: under box-doubles same-level every "
+                    "cube at the same level doubles together",
+                    players=", ".join(missed),
+                )
             )
     if game.rules.box_doubles == "with-captain" and not single:
         _check_with_captain(game, targets)
@@ -934,39 +1057,53 @@ def _check_with_captain(game: Game, targets: tuple[str, ...]) -> None:
     same = [m for m in targets if game.cubes[m].value == level]
     if same:
         raise RuleError(
-            f"the box must double the captain, {captain}, too: under box-doubles with-captain "
-            f"the captain's cube is doubled whenever the box doubles a cube at its level "
-            f"({', '.join(same)} at {level})"
+            said(
+                "the box must double the captain, {captain}, too: under box-doubles "
+                "with-captain the captain's cube is doubled whenever the box doubles a cube at "
+                "its level ({players} at {level})",
+                captain=captain,
+                players=", ".join(same),
+                level=level,
+            )
         )
 
 
-def _refuse_resigning(cube: Cube, name: str, doing: str) -> None:
+def _refuse_resigning(cube: Cube, name: str, doing: Said) -> None:
     """No cube action on a pair the box's resignation waits on."""
     if cube.resign is not None:
         raise RuleError(
-            f"{doing}: the box's resignation waits for {name}'s answer "
-            "(resign --accept or --refuse)"
+            said(
+                "{doing}: the box's resignation waits for {player}'s answer "
+                "(resign --accept or --refuse)",
+                doing=doing,
+                player=name,
+            )
         )
 
 
 def _team_double(game: Game, event: Double, origin: int) -> Game:
     live = _live(game)
     if event.members and set(event.members) != set(live):
-        raise RuleError("the team's double turns the one cube: name no members")
+        raise RuleError(said("the team's double turns the one cube: name no members"))
     captain = game.acting_captain
     if _leader(game) is None:
         raise RuleError(
-            f"nobody at the table doubles for the team: {', '.join(live)} "
-            f"{'is' if len(live) == 1 else 'are'} away"
+            said_n(
+                "nobody at the table doubles for the team: {players} is away",
+                "nobody at the table doubles for the team: {players} are away",
+                len(live),
+                players=", ".join(live),
+            )
         )
     cube = game.cubes[live[0]]
     if any(game.cubes[m].offer is not None for m in live):
-        raise RuleError(f"{captain} cannot double: a double is already pending")
+        raise RuleError(said("{player} cannot double: a double is already pending", player=captain))
+    cannot = said("{player} cannot double", player=captain)
     for m in live:
-        _refuse_resigning(game.cubes[m], m, f"{captain} cannot double")
+        _refuse_resigning(game.cubes[m], m, cannot)
     if any(game.cubes[m].owner == "box" for m in live):
-        raise RuleError(f"{captain} cannot double: the box owns the cube")
-    _check_max(game, cube.value * 2, f"{captain} cannot double")
+        raise RuleError(said("{player} cannot double: the box owns the cube", player=captain))
+    _check_max(game, cube.value * 2, cannot)
     offer = Offer("double", "member", origin)
     cubes = {**game.cubes, **{m: replace(game.cubes[m], offer=offer) for m in live}}
     return replace(game, cubes=cubes)
@@ -983,17 +1120,34 @@ def _answer(game: Game, event: Answer) -> Game:
     if offer is None and event.act == "drop" and _lone_taker_drops(game, name):
         return _drop_after_all(game, name)
     if offer is None:
-        raise RuleError(f"there is no double on {name}'s cube to {event.act}")
+        raise RuleError(_no_double(name, event.act))
     if offer.answerer == "member" and _answers_with_leader(game, name):
-        _refuse_follower(game, name, f"{{captain}}'s answer is {name}'s too")
+        _refuse_follower(
+            game,
+            name,
+            lambda captain: said(
+                "{captain}'s answer is {player}'s too", captain=captain, player=name
+            ),
+        )
     box_double = offer.stage == "double" and offer.doubler == "box"
     individual = box_double and event.act != "beaver"
     if single and not individual:
         captain = game.acting_captain
-        if name != captain:
-            decider = "the box answers" if offer.answerer == "box" else "the captain decides"
+        if name != captain and offer.answerer == "box":
             raise RuleError(
-                f"in single-cube play {decider} for the whole team: name the captain, {captain}"
+                said(
+                    "in single-cube play the box answers for the whole team: name the "
+                    "captain, {captain}",
+                    captain=captain,
+                )
+            )
+        if name != captain:
+            raise RuleError(
+                said(
+                    "in single-cube play the captain decides for the whole team: name the "
+                    "captain, {captain}",
+                    captain=captain,
+                )
             )
         if box_double and game.rules.settled_edges:
             _check_answers_in(game, offer, name)
@@ -1015,6 +1169,17 @@ def _answer(game: Game, event: Answer) -> Game:
     ):
         return _take_round_answered(game, new, name, event.act)
     return new
+
+
+def _no_double(name: str, act: str) -> Said:
+    """There is no double on ``name``'s cube to answer with ``act``."""
+    if act == "take":
+        return said("there is no double on {player}'s cube to take", player=name)
+    if act == "drop":
+        return said("there is no double on {player}'s cube to drop", player=name)
+    if act == "beaver":
+        return said("there is no double on {player}'s cube to beaver", player=name)
+    return said("there is no double on {player}'s cube to raccoon", player=name)
 
 
 def _box_round_answered(game: Game, origin: int, answered: str) -> Game:
@@ -1084,49 +1249,91 @@ def _check_box_takes(game: Game, found: Round, name: str, answer: str) -> None:
     paid = [m for m, a in answers.items() if a in ("drop", "deal")]
     rule = game.rules.box_takes
     names = _and(list(answers))
-    doing = (
-        f"{name} and the box cannot deal"
-        if answer == "deal"
-        else f"the box cannot {answer} {name}'s double"
-    )
-    so_far = f"it took {_and(taken, possessive=True)}"
+    doing = _box_cannot(name, answer)
     if paid:
-        so_far += f" and did not take {_and(paid, possessive=True)}"
+        so_far = said(
+            "it took {taken} and did not take {paid}",
+            taken=_and(taken, possessive=True),
+            paid=_and(paid, possessive=True),
+        )
+    else:
+        so_far = said("it took {taken}", taken=_and(taken, possessive=True))
     if len(game.members) == 2:
         if paid:
             raise RuleError(
-                f"{doing}: with two members the box takes both doubles ({names}) or drops "
-                f"both (house rule box-takes {rule}; {so_far})"
+                said(
+                    "{doing}: with two members the box takes both doubles ({players}) or drops "
+                    "both (house rule box-takes {rule}; {so_far})",
+                    doing=doing,
+                    players=names,
+                    rule=rule,
+                    so_far=so_far,
+                )
             )
         return
     if rule == "half":
         need = (len(answers) + 1) // 2
         if len(taken) + len(waiting) < need:
             raise RuleError(
-                f"{doing}: under box-takes half the box takes at least {need} of the "
-                f"{len(answers)} doubles from {names}, or drops them all ({so_far})"
+                said(
+                    "{doing}: under box-takes half the box takes at least {need} of the "
+                    "{count} doubles from {players}, or drops them all ({so_far})",
+                    doing=doing,
+                    need=need,
+                    count=len(answers),
+                    players=names,
+                    so_far=so_far,
+                )
             )
         return
     captain = found.captain
     if captain is not None and answers[captain] in ("drop", "deal"):
         raise RuleError(
-            f"{doing}: under box-takes break-even the box takes the captain's double, "
-            f"{captain}'s, whenever it takes any ({so_far})"
+            said(
+                "{doing}: under box-takes break-even the box takes the captain's double, "
+                "{captain}'s, whenever it takes any ({so_far})",
+                doing=doing,
+                captain=captain,
+                so_far=so_far,
+            )
         )
     wins = 2 * sum(found.values[m] for m in (*taken, *waiting))
     pays = sum(game.cubes[m].result or 0 for m in paid)
     if wins < pays:
         raise RuleError(
-            f"{doing}: under box-takes break-even the box takes enough of the doubles from "
-            f"{names} to break even on a single game, or drops them all ({so_far}: a single "
-            f"would win it {wins} at most, against the {pays} it pays)"
+            said(
+                "{doing}: under box-takes break-even the box takes enough of the doubles from "
+                "{players} to break even on a single game, or drops them all ({so_far}: a "
+                "single would win it {wins} at most, against the {pays} it pays)",
+                doing=doing,
+                players=names,
+                so_far=so_far,
+                wins=wins,
+                pays=pays,
+            )
         )
 
 
-def _and(names: list[str], *, possessive: bool = False) -> str:
-    """``C``, ``C and M1``, ``C, M1 and M2`` (``possessive``: ``C's and M1's``)."""
-    words = [f"{n}'s" for n in names] if possessive else list(names)
-    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+def _box_cannot(name: str, answer: str) -> Said:
+    """The box's answer (or deal) to ``name``'s double that the house rule refuses."""
+    if answer == "deal":
+        return said("{player} and the box cannot deal", player=name)
+    if answer == "take":
+        return said("the box cannot take {player}'s double", player=name)
+    if answer == "beaver":
+        return said("the box cannot beaver {player}'s double", player=name)
+    return said("the box cannot drop {player}'s double", player=name)
+
+
+def _and(names: list[str], *, possessive: bool = False) -> Sayable:
+    """``C``, ``C and M1``, ``C, M1 and M2`` (``possessive``: ``C's and M1's``), in the
+    reader's words."""
+    words: list[Sayable] = (
+        [said("{player}'s", player=n) for n in names] if possessive else list(names)
+    )
+    if len(words) == 1:
+        return words[0]
+    return said("{names} and {last}", names=joined(words[:-1]), last=words[-1])
 
 
 def _lone(answers: Mapping[str, str]) -> str | None:
@@ -1197,9 +1404,15 @@ def _check_answers_in(game: Game, offer: Offer, captain: str) -> None:
     ]
     if waiting:
         raise RuleError(
-            f"{captain} cannot beaver for the team yet: {', '.join(waiting)} still "
-            f"{'has' if len(waiting) == 1 else 'have'} to take or drop the box's double "
-            "(the beaver covers only the members who take)"
+            said_n(
+                "{captain} cannot beaver for the team yet: {players} still has to take or drop "
+                "the box's double (the beaver covers only the members who take)",
+                "{captain} cannot beaver for the team yet: {players} still have to take or "
+                "drop the box's double (the beaver covers only the members who take)",
+                len(waiting),
+                captain=captain,
+                players=", ".join(waiting),
+            )
         )
 
 
@@ -1253,20 +1466,42 @@ def _answer_one(game: Game, name: str, act: AnswerAct, offer: Offer) -> Game:
         new = replace(cube, offer=None, result=paid, ended_by=how)
     elif act == "beaver":
         if offer.stage != "double":
-            raise RuleError(f"{who} cannot beaver: only a double can be beavered")
+            raise RuleError(
+                said("{player} cannot beaver: only a double can be beavered", player=who)
+            )
         if not rules.beavers:
             raise RuleError(
-                f"{who} cannot beaver: beavers are off in this session (house rule --no-beavers)"
+                said(
+                    "{player} cannot beaver: beavers are off in this session (house rule "
+                    "--no-beavers)",
+                    player=who,
+                )
             )
         side = "box" if answerer == "box" else "team"
-        if rules.beavers_by not in ("both", side):
-            only = "the box" if rules.beavers_by == "box" else "the team's members"
+        if rules.beavers_by not in ("both", side) and rules.beavers_by == "box":
             raise RuleError(
-                f"{who} cannot beaver: only {only} may beaver in this session (house rule "
-                f"beavers-by {rules.beavers_by})"
+                said(
+                    "{player} cannot beaver: only the box may beaver in this session (house "
+                    "rule beavers-by {rule})",
+                    player=who,
+                    rule=rules.beavers_by,
+                )
+            )
+        if rules.beavers_by not in ("both", side):
+            raise RuleError(
+                said(
+                    "{player} cannot beaver: only the team's members may beaver in this "
+                    "session (house rule beavers-by {rule})",
+                    player=who,
+                    rule=rules.beavers_by,
+                )
             )
         _check_turns(cube, name, who, act, rules.beaver_limit)
-        _check_max(game, cube.value * 4, f"{who} cannot beaver {name}'s cube")
+        _check_max(
+            game,
+            cube.value * 4,
+            said("{player} cannot beaver {member}'s cube", player=who, member=name),
+        )
         new = replace(
             cube,
             value=cube.value * 2,
@@ -1276,13 +1511,23 @@ def _answer_one(game: Game, name: str, act: AnswerAct, offer: Offer) -> Game:
         )
     else:
         if offer.stage != "beaver":
-            raise RuleError(f"{who} cannot raccoon: only a beaver can be raccooned")
+            raise RuleError(
+                said("{player} cannot raccoon: only a beaver can be raccooned", player=who)
+            )
         if not rules.raccoons:
             raise RuleError(
-                f"{who} cannot raccoon: raccoons are off in this session (house rule --no-raccoons)"
+                said(
+                    "{player} cannot raccoon: raccoons are off in this session (house rule "
+                    "--no-raccoons)",
+                    player=who,
+                )
             )
         _check_turns(cube, name, who, act, rules.beaver_limit)
-        _check_max(game, cube.value * 4, f"{who} cannot raccoon {name}'s cube")
+        _check_max(
+            game,
+            cube.value * 4,
+            said("{player} cannot raccoon {member}'s cube", player=who, member=name),
+        )
         new = replace(
             cube, value=cube.value * 2, offer=replace(offer, stage="raccoon"), turns=cube.turns + 1
         )
@@ -1296,12 +1541,47 @@ def _check_turns(cube: Cube, name: str, who: str, act: str, limit: int | None) -
     """House rule ``beaver-limit``: the beavers and raccoons a pair may play on one double
     (gnubg's ``set beavers N``: its ``cBeavers`` counts them on the pending double and is
     reset by the take or the drop that answers it)."""
-    if limit is not None and cube.turns >= limit:
-        played = "a beaver" if cube.turns == 1 else f"{cube.turns} beavers and raccoons"
-        raise RuleError(
-            f"{who} cannot {act}: {name}'s cube has had {played} on this double, the limit "
-            f"(beaver-limit {limit})"
+    if limit is None or cube.turns < limit:
+        return
+    if act == "beaver" and cube.turns == 1:
+        refusal = said(
+            "{player} cannot beaver: {member}'s cube has had a beaver on this double, the limit "
+            "(beaver-limit {limit})",
+            player=who,
+            member=name,
+            limit=limit,
         )
+    elif act == "beaver":
+        refusal = said_n(
+            "{player} cannot beaver: {member}'s cube has had {n} beavers and raccoons on "
+            "this double, the limit (beaver-limit {limit})",
+            "{player} cannot beaver: {member}'s cube has had {n} beavers and raccoons on "
+            "this double, the limit (beaver-limit {limit})",
+            cube.turns,
+            player=who,
+            member=name,
+            limit=limit,
+        )
+    elif cube.turns == 1:
+        refusal = said(
+            "{player} cannot raccoon: {member}'s cube has had a beaver on this double, the limit "
+            "(beaver-limit {limit})",
+            player=who,
+            member=name,
+            limit=limit,
+        )
+    else:
+        refusal = said_n(
+            "{player} cannot raccoon: {member}'s cube has had {n} beavers and raccoons on "
+            "this double, the limit (beaver-limit {limit})",
+            "{player} cannot raccoon: {member}'s cube has had {n} beavers and raccoons on "
+            "this double, the limit (beaver-limit {limit})",
+            cube.turns,
+            player=who,
+            member=name,
+            limit=limit,
+        )
+    raise RuleError(refusal)
 
 
 def _check_lone_taker(game: Game, origin: int, answered: str) -> None:
@@ -1316,37 +1596,53 @@ def _check_lone_taker(game: Game, origin: int, answered: str) -> None:
         lone = takers[0]
         if lone == answered:
             raise RuleError(
-                f"{lone} is the only one to take the box's double: under the house rule "
-                f"mandatory-beaver {lone} must beaver or drop"
+                said(
+                    "{player} is the only one to take the box's double: under the house rule "
+                    "mandatory-beaver {player} must beaver or drop",
+                    player=lone,
+                )
             )
         raise RuleError(
-            f"{answered}'s answer would leave {lone} the only one to take the box's double: "
-            f"under the house rule mandatory-beaver {lone} must beaver or drop (undo {lone}'s "
-            "take first)"
+            said(
+                "{answered}'s answer would leave {player} the only one to take the box's "
+                "double: under the house rule mandatory-beaver {player} must beaver or drop "
+                "(undo {player}'s take first)",
+                answered=answered,
+                player=lone,
+            )
         )
 
 
 def _deal(game: Game, event: Deal) -> Game:
     if not game.rules.deals:
         raise RuleError(
-            "deals are off in this session (house rule --no-deals: no settlements): play the "
-            "game out"
+            said(
+                "deals are off in this session (house rule --no-deals: no settlements): play "
+                "the game out"
+            )
         )
     cube = _member(game, event.member)
-    _refuse_resigning(cube, event.member, f"{event.member} cannot deal")
+    _refuse_resigning(cube, event.member, said("{player} cannot deal", player=event.member))
     if event.won_by is not None:
         _check_won_by(game, event)
     if event.member in game.start_line.followers:
         raise RuleError(
-            f"{event.member} is away: nobody at the table deals for {event.member} "
-            f"({event.member}'s cube follows the captain's)"
+            said(
+                "{player} is away: nobody at the table deals for {player} ({player}'s cube "
+                "follows the captain's)",
+                player=event.member,
+            )
         )
     if cube.offer is not None and cube.offer.answerer == "member":
         waiting = [f for f in game.followers if _same_offer(game.cubes[f], cube.offer)]
         if waiting and event.member == _leader(game):
             raise RuleError(
-                f"{event.member} cannot deal yet: {event.member}'s answer to the double is "
-                f"{', '.join(waiting)}'s too, so {event.member} answers it first"
+                said(
+                    "{player} cannot deal yet: {player}'s answer to the double is {players}'s "
+                    "too, so {player} answers it first",
+                    player=event.member,
+                    players=", ".join(waiting),
+                )
             )
     how = f"dealt at {event.points:+d}"
     new = replace(cube, offer=None, result=event.points, ended_by=how)
@@ -1376,20 +1672,31 @@ def _check_won_by(game: Game, event: Deal) -> None:
     """A winner is declared for a deal at 0 with the captain only: there the captain rule
     asks who won, and another deal's points say it."""
     if event.won_by not in WON_BY:
-        raise RuleError(f"--won-by is box or captain, not {event.won_by!r}")
+        raise RuleError(said("--won-by is box or captain, not {value}", value=repr(event.won_by)))
     if event.points != 0:
+        points = f"{event.points:+d}"
         raise RuleError(
-            f"--won-by declares the winner of a deal at 0: a deal at {event.points:+d} has one"
+            said(
+                "--won-by declares the winner of a deal at 0: a deal at {points} has one",
+                points=points,
+            )
         )
     if event.member != game.captain:
         raise RuleError(
-            f"--won-by declares the winner of a deal at 0 with the captain ({game.captain}), "
-            f"whose pair decides who keeps the box: {event.member} is not the captain"
+            said(
+                "--won-by declares the winner of a deal at 0 with the captain ({captain}), "
+                "whose pair decides who keeps the box: {player} is not the captain",
+                captain=game.captain,
+                player=event.member,
+            )
         )
     if game.rules.retention != "captain":
         raise RuleError(
-            f"--won-by is for the captain rule (house rule --retention captain): under "
-            f"{game.rules.retention} the points decide"
+            said(
+                "--won-by is for the captain rule (house rule --retention captain): under "
+                "{rule} the points decide",
+                rule=game.rules.retention,
+            )
         )
 
 
@@ -1404,28 +1711,44 @@ def declared_winner(game: Game) -> str | None:
 def _extra(game: Game, event: Extra) -> Extra:
     """An extra checked against the game, its box side named (``box`` is the box)."""
     if not game.rules.extras:
-        raise RuleError("extras are off in this session (house rule --extras)")
+        raise RuleError(said("extras are off in this session (house rule --extras)"))
     if isinstance(event.points, bool) or event.points < 1:
-        raise RuleError(f"an extra is worth 1 point or more, not {event.points}")
+        raise RuleError(
+            said("an extra is worth 1 point or more, not {points}", points=event.points)
+        )
     if isinstance(event.premium, bool) or event.premium < 0:
-        raise RuleError(f"an extra's premium is 0 or more, not {event.premium}")
+        raise RuleError(
+            said("an extra's premium is 0 or more, not {premium}", premium=event.premium)
+        )
     check_points(event.points, "an extra")
     check_points(event.premium, "an extra's premium")
     box_side = game.box if event.box_side.casefold() == "box" else event.box_side
     team, other_side = event.team_side, box_side
     if team not in game.members:
         if team == game.box:
-            raise RuleError(f"{team} is the box: the team side of an extra is a member")
+            raise RuleError(
+                said("{player} is the box: the team side of an extra is a member", player=team)
+            )
         if team == game.partner:
-            raise RuleError(f"{team} is the box's partner, on the box's side: name a member")
-        raise RuleError(f"{team} is not playing this game")
+            raise RuleError(
+                said(
+                    "{player} is the box's partner, on the box's side: name a member",
+                    player=team,
+                )
+            )
+        raise RuleError(said("{player} is not playing this game", player=team))
     if other_side == team:
-        raise RuleError(f"{team} cannot give themselves an extra")
+        raise RuleError(said("{player} cannot give themselves an extra", player=team))
     if other_side not in game.players:
-        raise RuleError(f"{other_side} is not playing this game")
+        raise RuleError(said("{player} is not playing this game", player=other_side))
     for name in (team, other_side):
         if name in dict(game.start_line.away):
-            raise RuleError(f"{name} is away: an extra is a bet between players at the table")
+            raise RuleError(
+                said(
+                    "{player} is away: an extra is a bet between players at the table",
+                    player=name,
+                )
+            )
     return replace(event, box_side=box_side)
 
 
@@ -1437,13 +1760,19 @@ def _extra_cube(
     its worth before the double, and the extra is settled: its premium stands)."""
     if not game.rules.extra_redoubles:
         raise RuleError(
-            "an extra's cube is not redoubled in this session (house rule --extra-redoubles)"
+            said("an extra's cube is not redoubled in this session (house rule --extra-redoubles)")
         )
     box_side = game.box if event.box_side.casefold() == "box" else event.box_side
     team = event.team_side
     found = [k for k, e in enumerate(game.extras) if e.team_side == team and e.box_side == box_side]
     if not found:
-        raise RuleError(f"{box_side} has given {team} no extra in this game")
+        raise RuleError(
+            said(
+                "{box_side} has given {team_side} no extra in this game",
+                box_side=box_side,
+                team_side=team,
+            )
+        )
     standing = [
         k for k in found if not game.extra_cubes[k].void and game.extra_cubes[k].result is None
     ]
@@ -1451,23 +1780,53 @@ def _extra_cube(
     if isinstance(event, ExtraAnswer) and offered:
         standing = offered  # the answer is to the last redouble between them
     if not standing:
-        cube = game.extra_cubes[found[-1]]
-        how = "void" if cube.void else "settled by a drop"
-        raise RuleError(f"the extra of {team} and {box_side} is {how}")
+        if game.extra_cubes[found[-1]].void:
+            raise RuleError(
+                said(
+                    "the extra of {team_side} and {box_side} is void",
+                    team_side=team,
+                    box_side=box_side,
+                )
+            )
+        raise RuleError(
+            said(
+                "the extra of {team_side} and {box_side} is settled by a drop",
+                team_side=team,
+                box_side=box_side,
+            )
+        )
     k = standing[-1]  # the last one given between them that still stands
     cube = game.extra_cubes[k]
     holder, taker = (team, box_side) if cube.holder == "team" else (box_side, team)
     if isinstance(event, ExtraDouble):
         if cube.offered:
             raise RuleError(
-                f"the extra of {team} and {box_side} is already doubled: {taker} to answer"
+                said(
+                    "the extra of {team_side} and {box_side} is already doubled: {player} to "
+                    "answer",
+                    team_side=team,
+                    box_side=box_side,
+                    player=taker,
+                )
             )
-        _check_max(game, cube.value * 2, f"{holder} cannot double the extra")
+        _check_max(game, cube.value * 2, said("{player} cannot double the extra", player=holder))
         new = replace(cube, offered=True)
     else:
+        if not cube.offered and event.act == "take":
+            raise RuleError(
+                said(
+                    "there is no double on the extra of {team_side} and {box_side} to take",
+                    team_side=team,
+                    box_side=box_side,
+                )
+            )
         if not cube.offered:
             raise RuleError(
-                f"there is no double on the extra of {team} and {box_side} to {event.act}"
+                said(
+                    "there is no double on the extra of {team_side} and {box_side} to drop",
+                    team_side=team,
+                    box_side=box_side,
+                )
             )
         if event.act == "take":
             other_side: Literal["team", "box"] = "box" if cube.holder == "team" else "team"
@@ -1476,7 +1835,9 @@ def _extra_cube(
             paid = cube.value if cube.holder == "team" else -cube.value
             new = replace(cube, offered=False, result=paid)
         else:
-            raise RuleError(f"an extra's double is taken or dropped, not {event.act!r}")
+            raise RuleError(
+                said("an extra's double is taken or dropped, not {act}", act=repr(event.act))
+            )
     cubes = list(game.extra_cubes)
     cubes[k] = new
     return replace(event, box_side=box_side), replace(game, extra_cubes=tuple(cubes))
@@ -1487,27 +1848,39 @@ def _resign(game: Game, event: Resign) -> tuple[Resign, Game]:
     members named: every member still in)."""
     if game.rules.resignations != "per-member":
         raise RuleError(
-            "the box resigns the whole board in this session: end team --resigned (house "
-            "rule --resignations per-member lets it resign to some members)"
+            said(
+                "the box resigns the whole board in this session: end team --resigned (house "
+                "rule --resignations per-member lets it resign to some members)"
+            )
         )
     if event.kind not in MULTIPLIER:
-        raise RuleError(f"a resignation is of a single, gammon or backgammon, not {event.kind!r}")
+        raise RuleError(
+            said(
+                "a resignation is of a single, gammon or backgammon, not {kind}",
+                kind=repr(event.kind),
+            )
+        )
     members = event.members or tuple(m for m in _live(game) if game.cubes[m].resign is None)
     if not members:
-        raise RuleError("there is nobody still in to resign to")
+        raise RuleError(said("there is nobody still in to resign to"))
     origin = len(game.events)
     cubes = dict(game.cubes)
     for name in members:
         if members.count(name) > 1:
-            raise RuleError(f"{name} is named twice")
+            raise RuleError(said("{player} is named twice", player=name))
         cube = _member(game, name)
         if cube.offer is not None:
             raise RuleError(
-                f"the box cannot resign to {name}: a double is pending on {name}'s cube "
-                "(answer it first)"
+                said(
+                    "the box cannot resign to {player}: a double is pending on {player}'s cube "
+                    "(answer it first)",
+                    player=name,
+                )
             )
         if cube.resign is not None:
-            raise RuleError(f"the box's resignation already waits for {name}'s answer")
+            raise RuleError(
+                said("the box's resignation already waits for {player}'s answer", player=name)
+            )
         cubes[name] = replace(cube, resign=Resignation(event.kind, origin))
     rounds = {**game.resign_rounds, origin: dict.fromkeys(members, "pending")}
     return Resign(event.kind, members), replace(game, cubes=cubes, resign_rounds=rounds)
@@ -1519,10 +1892,11 @@ def _resign_answer(game: Game, event: ResignAnswer) -> Game:
     accepted by them all ends the board, as ``end team --resigned`` would."""
     name = event.member
     cube = _member(game, name)
-    verb = "accept" if event.accept else "refuse"
     offered = cube.resign
+    if offered is None and event.accept:
+        raise RuleError(said("there is no resignation offered to {player} to accept", player=name))
     if offered is None:
-        raise RuleError(f"there is no resignation offered to {name} to {verb}")
+        raise RuleError(said("there is no resignation offered to {player} to refuse", player=name))
     if event.accept:
         level = scored_kind(offered.kind, centred=centred(game, cube), jacoby=game.rules.jacoby)
         how = f"{name} accepted the box's resignation of a {offered.kind}"
@@ -1548,21 +1922,35 @@ def _captain_resign(game: Game, event: CaptainResign) -> Game:
     member takes over the captain's place (see :class:`CaptainResign`)."""
     if game.rules.captain_resigns != "takeover":
         raise RuleError(
-            "a captain who resigns resigns the board for the team (end box --resigned); the "
-            "house rule --captain-resigns takeover lets another member take over the place"
+            said(
+                "a captain who resigns resigns the board for the team (end box --resigned); "
+                "the house rule --captain-resigns takeover lets another member take over the "
+                "place"
+            )
         )
     if event.kind not in MULTIPLIER:
-        raise RuleError(f"a resignation is a single, gammon or backgammon, not {event.kind!r}")
+        raise RuleError(
+            said(
+                "a resignation is a single, gammon or backgammon, not {kind}",
+                kind=repr(event.kind),
+            )
+        )
     captain = game.captain
     cube = _member(game, captain)
     if cube.offer is not None or cube.resign is not None:
-        raise RuleError(f"{captain}, the captain, has a decision pending: answer it first")
+        raise RuleError(
+            said("{captain}, the captain, has a decision pending: answer it first", captain=captain)
+        )
     successor = event.successor
     if successor == captain:
-        raise RuleError(f"{captain} is the captain: name the member who takes over")
+        raise RuleError(
+            said("{captain} is the captain: name the member who takes over", captain=captain)
+        )
     _member(game, successor)
     if successor in game.start_line.followers:
-        raise RuleError(f"{successor} is away: a member at the table takes over the board")
+        raise RuleError(
+            said("{player} is away: a member at the table takes over the board", player=successor)
+        )
     worth = pair_points(
         cube.value, event.kind, centred=centred(game, cube), jacoby=game.rules.jacoby
     )
@@ -1586,19 +1974,29 @@ def _buy_out(game: Game) -> Game:
     :class:`BuyOut`)."""
     if not game.rules.buy_outs:
         raise RuleError(
-            "there are no buy-outs in this session (house rule --buy-outs, the Chicago "
-            "buy-out of a box partner)"
+            said(
+                "there are no buy-outs in this session (house rule --buy-outs, the Chicago "
+                "buy-out of a box partner)"
+            )
         )
     partner = game.partner
     if partner is None:
-        raise RuleError(f"{game.box} plays without a partner: there is nobody to buy out")
+        raise RuleError(
+            said("{box} plays without a partner: there is nobody to buy out", box=game.box)
+        )
     if game.bought_out:
-        raise RuleError(f"{partner} was bought out already in this game")
+        raise RuleError(said("{partner} was bought out already in this game", partner=partner))
     pending = sorted(game.pending)
     if pending:
         raise RuleError(
-            f"a buy-out comes before the box's double, not with a decision pending (on "
-            f"{_and(pending, possessive=True)} cube{'s' if len(pending) > 1 else ''})"
+            said_n(
+                "a buy-out comes before the box's double, not with a decision pending (on "
+                "{owners} cube)",
+                "a buy-out comes before the box's double, not with a decision pending (on "
+                "{owners} cubes)",
+                len(pending),
+                owners=_and(pending, possessive=True),
+            )
         )
     live = {m: c.value for m, c in game.cubes.items() if c.live}
     share = game.rules.partner_share
@@ -1615,14 +2013,25 @@ def _cube_fix(game: Game, event: CubeFix) -> Game:
     cube = _member(game, event.member)
     value = event.value
     if value < 1 or value & (value - 1):
-        raise RuleError(f"a cube is 1, 2, 4, 8, …, not {value}")
+        raise RuleError(said("a cube is 1, 2, 4, 8, …, not {value}", value=value))
     if not cube.live or cube.offer is not None or cube.resign is not None:
-        settled = cube.ended_by or "a decision pending"
+        if cube.ended_by:
+            raise RuleError(
+                said(
+                    "{player}'s cube was settled before the board's end ({how}): only a cube "
+                    "the board's end settles is corrected this way",
+                    player=event.member,
+                    how=cube.ended_by,
+                )
+            )
         raise RuleError(
-            f"{event.member}'s cube was settled before the board's end ({settled}): only a "
-            "cube the board's end settles is corrected this way"
+            said(
+                "{player}'s cube was settled before the board's end (a decision pending): only "
+                "a cube the board's end settles is corrected this way",
+                player=event.member,
+            )
         )
-    _check_max(game, value, f"{event.member}'s cube")
+    _check_max(game, value, said("{player}'s cube", player=event.member))
     owner: Owner = "centre" if value == 1 else "member" if cube.owner == "centre" else cube.owner
     cubes = {**game.cubes, event.member: replace(cube, value=value, owner=owner)}
     why = f"{event.member}'s cube is {value}, as the table agreed it was (a correction)"
@@ -1639,26 +2048,39 @@ def centred(game: Game, cube: Cube) -> bool:
 
 def _end(game: Game, event: End) -> Game:
     if event.winner not in ("box", "team"):
-        raise RuleError(f"the winner is the box or the team, not {event.winner!r}")
+        raise RuleError(
+            said("the winner is the box or the team, not {winner}", winner=repr(event.winner))
+        )
     if event.kind not in MULTIPLIER:
-        raise RuleError(f"a game ends as a single, gammon or backgammon, not {event.kind!r}")
+        raise RuleError(
+            said("a game ends as a single, gammon or backgammon, not {kind}", kind=repr(event.kind))
+        )
     pending = sorted(game.pending)
     if pending:
         raise RuleError(
-            f"the game cannot end with a decision pending on {', '.join(pending)}'s cube: "
-            "answer it first"
+            said(
+                "the game cannot end with a decision pending on {players}'s cube: answer it first",
+                players=", ".join(pending),
+            )
         )
     resigning = sorted(game.resigning)
     if resigning:
         raise RuleError(
-            f"the game cannot end while the box's resignation waits for an answer from "
-            f"{_and(resigning)}: accept or refuse it first (resign --accept or --refuse)"
+            said(
+                "the game cannot end while the box's resignation waits for an answer from "
+                "{players}: accept or refuse it first (resign --accept or --refuse)",
+                players=_and(resigning),
+            )
         )
     doubled = [e for e, c in zip(game.extras, game.extra_cubes, strict=True) if c.offered]
     if doubled:
         raise RuleError(
-            f"the game cannot end with a double pending on the extra of {doubled[0].team_side} "
-            f"and {doubled[0].box_side}: take or drop it first"
+            said(
+                "the game cannot end with a double pending on the extra of {team_side} and "
+                "{box_side}: take or drop it first",
+                team_side=doubled[0].team_side,
+                box_side=doubled[0].box_side,
+            )
         )
     sign = 1 if event.winner == "team" else -1
     cubes = dict(game.cubes)
@@ -1743,14 +2165,21 @@ def answer_all(game: Game, act: AnswerAct) -> list[Event]:
     where a single cube answers at once). It answers for one side: when the box and members
     both have offers to answer, each is answered by name."""
     if act not in ("take", "drop"):
-        raise RuleError("--all answers with take or drop")
+        raise RuleError(said("--all answers with take or drop"))
     box_answers = [m for m, o in game.pending.items() if o.answerer == "box"]
     member_answers = [m for m, o in game.pending.items() if o.answerer == "member"]
     if box_answers and member_answers:
         raise RuleError(
-            f"{act} --all answers for one side, but both have answers pending: the box on "
-            f"{', '.join(box_answers)}'s {'cube' if len(box_answers) == 1 else 'cubes'}, and "
-            f"{', '.join(member_answers)} on their own; {act} them by name"
+            said_n(
+                "{act} --all answers for one side, but both have answers pending: the box on "
+                "{players}'s cube, and {members} on their own; {act} them by name",
+                "{act} --all answers for one side, but both have answers pending: the box on "
+                "{players}'s cubes, and {members} on their own; {act} them by name",
+                len(box_answers),
+                act=act,
+                players=", ".join(box_answers),
+                members=", ".join(member_answers),
+            )
         )
     events: list[Event] = []
     covered: set[str] = set()
@@ -1765,8 +2194,10 @@ def answer_all(game: Game, act: AnswerAct) -> list[Event]:
         else:
             covered.add(name)
             events.append(Answer(act, name))
+    if not events and act == "take":
+        raise RuleError(said("there is no pending double to take"))
     if not events:
-        raise RuleError(f"there is no pending double to {act}")
+        raise RuleError(said("there is no pending double to drop"))
     return events
 
 
@@ -1785,8 +2216,14 @@ def check_game(game: Game, stakes: Mapping[str, int]) -> None:
             most = cube.value * (2 if cube.offer is not None else 1) * 3
         if most > LIMIT or most * rate > LIMIT:
             raise LimitError(
-                f"the pair of {game.box} and {member} could book past the ledger's limit "
-                f"({SHOWN} points, {MONEY_SHOWN} in money)"
+                said(
+                    "the pair of {box} and {member} could book past the ledger's limit "
+                    "({points} points, {money} in money)",
+                    box=game.box,
+                    member=member,
+                    points=Number(LIMIT),
+                    money=MONEY_SHOWN,
+                )
             )
         side += most
     for extra, held in zip(game.extras, game.extra_cubes, strict=True):  # a side bet at its
@@ -1794,12 +2231,23 @@ def check_game(game: Game, stakes: Mapping[str, int]) -> None:
         most = extra.premium + (abs(held.result) if held.result is not None else worth * 3)
         if most > LIMIT or most * rate > LIMIT:
             raise LimitError(
-                f"the extra of {extra.team_side} and {extra.box_side} could book past the "
-                f"ledger's limit ({SHOWN} points, {MONEY_SHOWN} in money)"
+                said(
+                    "the extra of {team_side} and {box_side} could book past the ledger's "
+                    "limit ({points} points, {money} in money)",
+                    team_side=extra.team_side,
+                    box_side=extra.box_side,
+                    points=Number(LIMIT),
+                    money=MONEY_SHOWN,
+                )
             )
         side += most
     if side > LIMIT or side * rate > LIMIT:
         raise LimitError(
-            f"the box, {game.box}, could be booked past the ledger's limit "
-            f"({SHOWN} points, {MONEY_SHOWN} in money) in this game"
+            said(
+                "the box, {box}, could be booked past the ledger's limit ({points} points, "
+                "{money} in money) in this game",
+                box=game.box,
+                points=Number(LIMIT),
+                money=MONEY_SHOWN,
+            )
         )

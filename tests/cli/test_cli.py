@@ -362,6 +362,22 @@ def test_refusals_name_the_people_exit_1_and_write_nothing(chouette, ledger_url,
     assert dump(ledger_url) == before
 
 
+@pytest.mark.parametrize(
+    ("language", "message"),
+    [
+        ("da", "Fejl: bob kan ikke raccoone: kun en beaver kan raccoones\n"),
+        ("cs", "Chyba: bob nemůže dát mývala: mývala lze dát jen na bobra\n"),
+    ],
+)
+def test_a_refusal_reads_in_the_terminals_language(chouette, monkeypatch, language, message):
+    """The game's refusal is said in the words of the terminal's language (``LANGUAGE``, as
+    gettext reads it), exit 1 as in English."""
+    chouette("new", "friday", "ann", "bob", "cat")
+    chouette("double", "bob")
+    monkeypatch.setenv("LANGUAGE", language)
+    assert chouette("raccoon", "bob", code=1).stderr == message
+
+
 def test_an_ignored_automatic_double_says_so_and_writes_nothing(chouette, ledger_url):
     chouette("new", "friday", "ann", "bob", "cat", "--auto-doubles", "1")
     chouette("auto-double")

@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 
 from chouette.errors import AutoDoubleIgnored, RuleError
-from chouette.game import Answer, answer_all
+from chouette.game import Answer, EventRefused, answer_all, apply_all
 from chouette.rules import HouseRules
-from tests.table import outcome, play, play_on
+from files.words import words
+from tests.table import ev, outcome, play, play_on
 
 FOUR = "B | C, M1, M2"
 SINGLE = HouseRules(cubes="single")
@@ -336,3 +337,94 @@ def test_take_all_answers_one_side_at_a_time():
     assert answer_all(game, "take") == [Answer("take", "C"), Answer("take", "M1")]
     game = play("B | C, M1", "double C M1", "beaver C", "beaver M1")
     assert answer_all(game, "drop") == [Answer("drop", "C"), Answer("drop", "M1")]
+
+
+# ---------------------------------------------------------------- in the reader's words
+
+IN_WORDS = [
+    # (rules, events before, refused event, the refusal in Danish, in Czech)
+    (
+        HouseRules(),
+        ["double C --by member", "take C"],
+        "double C --by member",
+        "C kan ikke doble: boksen ejer Cs terning",
+        "C nemůže zdvojit: kostku hráče C vlastní bankéř",
+    ),
+    (
+        HouseRules(max_cube=2),
+        ["double C"],
+        "beaver C",
+        "C kan ikke beavere Cs terning: terningen ville gå over maksimum på 2 (husregel "
+        "max-cube 2)",
+        "C nemůže bobrovat kostku hráče C: kostka by přesáhla maximum 2 (domácí pravidlo "
+        "max-cube 2)",
+    ),
+    (
+        HouseRules(resignations="per-member"),
+        ["resign single C M1"],
+        "end box",
+        "spillet kan ikke slutte, mens boksens opgivelse venter på svar fra C og M1: tag imod "
+        "den eller afvis den først (resign --accept eller --refuse)",
+        "hra nemůže skončit, dokud vzdání bankéře čeká na odpověď od C a M1: nejdřív ho "
+        "přijměte, nebo odmítněte (resign --accept nebo --refuse)",
+    ),
+    (
+        HouseRules(),
+        [],
+        "take M1",
+        "der er ingen dobling på M1s terning at tage",
+        "na kostce hráče M1 není žádné zdvojení, které by šlo přijmout",
+    ),
+]
+
+
+@pytest.mark.parametrize(("rules", "before", "event", "danish", "czech"), IN_WORDS)
+def test_a_refusal_is_said_in_the_readers_words(rules, before, event, danish, czech):
+    """A refusal is a value: English as it always read (``str``), and in Danish and Czech
+    where a reader of those languages meets it, the seeds' words for the game's terms."""
+    game = play(FOUR, *before, rules=rules)
+    with pytest.raises(RuleError) as refused:
+        play_on(game, event)
+    assert words("da")(refused.value.said) == danish
+    assert words("cs")(refused.value.said) == czech
+
+
+def test_a_count_in_a_refusal_takes_each_languages_plural():
+    """Czech has three forms: 1 zdvojení, 2 zdvojení (a few), 5 zdvojení (many)."""
+    rules = HouseRules(auto_doubles=1, auto_past_limit="carry-over")
+    for carried, danish, czech in (
+        (1, "1 automatisk dobling blev", "bylo přeneseno 1 automatické zdvojení: bankéř ho"),
+        (2, "2 automatiske doblinger blev", "byla přenesena 2 automatická zdvojení: bankéř je"),
+        (5, "5 automatiske doblinger blev", "bylo přeneseno 5 automatických zdvojení: bankéř je"),
+    ):
+        with pytest.raises(RuleError) as refused:
+            play("B | C, M1", "double M1", rules=rules, carry=carried)
+        assert danish in words("da")(refused.value.said)
+        assert czech in words("cs")(refused.value.said)
+        assert str(refused.value).startswith(f"{carried} automatic double")
+
+
+def test_one_of_several_events_refused_carries_the_reasons_value():
+    """``EventRefused`` (a record's or a command's several events) says the rules' own
+    refusal, in the reader's words, not its English."""
+    game = play(FOUR)
+    with pytest.raises(EventRefused) as refused:
+        apply_all(game, [ev("double C"), ev("take M1")])
+    assert refused.value.index == 2
+    assert str(refused.value) == "there is no double on M1's cube to take"
+    assert words("da")(refused.value.said) == "der er ingen dobling på M1s terning at tage"
+
+
+def test_an_ignored_automatic_double_says_why_in_the_readers_words():
+    applied = apply_all(play(FOUR), [ev("auto")])
+    ((index, why),) = applied.ignored
+    assert index == 1
+    assert str(why) == (
+        "the tied roll doubles nothing, as automatic doubles are off in this session"
+    )
+    assert words("da")(why) == (
+        "det uafgjorte slag dobler intet, da automatiske doblinger er slået fra i denne session"
+    )
+    assert words("cs")(why) == (
+        "shodný hod nic nezdvojuje, protože automatická zdvojení jsou v této session vypnutá"
+    )
