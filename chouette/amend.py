@@ -42,7 +42,7 @@ from chouette.outcome import Outcome, settle_game
 from chouette.record import event_to_json, parse_event
 from chouette.rules import HouseRules
 from chouette.text import clipped
-from chouette.words import said
+from chouette.words import Number, Said, Sayable, joined, said
 
 #: How a change of the line is made again (the journal's ``act``): the verb and its names.
 SEAT_ACTS = (
@@ -54,7 +54,7 @@ class AmendRefused(RuleError):
     """A correction the games after it cannot follow: ``number`` is the first game (or the
     game after the first change of the line) that breaks."""
 
-    def __init__(self, number: int, message: str) -> None:
+    def __init__(self, number: int, message: Sayable) -> None:
         super().__init__(message)
         self.number = number
 
@@ -131,21 +131,30 @@ class Correction:
             cubes.append((member, was_value, value))
         return cls(at.astimezone(UTC), was, now, data["note"], tuple(cubes))
 
-    def said(self) -> str:
+    def said(self) -> Sayable:
         """What was corrected: ``the board's end was box single, is team gammon; bob's cube
-        was 2, is 4``."""
-        parts = []
+        was 2, is 4`` (in the reader's words; ``str()`` of it is the English)."""
+        parts: list[Said] = []
         if self.was != self.now:
-            parts.append(f"the board's end was {result_text(self.was)}, is {result_text(self.now)}")
-        parts += [f"{m}'s cube was {a}, is {b}" for m, a, b in self.cubes]
-        return "; ".join(parts)
+            parts.append(
+                said(
+                    "the board's end was {was}, is {now}",
+                    was=result_text(self.was),
+                    now=result_text(self.now),
+                )
+            )
+        parts += [
+            said("{player}'s cube was {was}, is {now}", player=m, was=a, now=b)
+            for m, a, b in self.cubes
+        ]
+        return joined(parts, "; ")
 
-    def text(self, local: Callable[[datetime], datetime] | None = None) -> str:
+    def text(self, local: Callable[[datetime], datetime] | None = None) -> Said:
         """The correction as the sheet's notes and ``why`` say it; when, in the reader's
         local time (``local`` turns a moment into it; default UTC), the zone named."""
         here = (local or (lambda moment: moment.astimezone(UTC)))(self.at)
         when = f"{here:%Y-%m-%d %H:%M}" + (f" {here.tzname()}" if here.tzname() else "")
-        return f"amended {when}: {self.said()} ({self.note})"
+        return said("amended {when}: {what} ({note})", when=when, what=self.said(), note=self.note)
 
 
 @dataclass(frozen=True)
@@ -169,8 +178,11 @@ def amended_events(
     ends = [i for i, e in enumerate(events) if isinstance(e, End)]
     if not ends:
         raise RuleError(
-            f"game {number} did not end on the board (every cube was dropped, dealt or "
-            "resigned): it has no result to amend"
+            said(
+                "game {number} did not end on the board (every cube was dropped, dealt or "
+                "resigned): it has no result to amend",
+                number=number,
+            )
         )
     at = ends[-1]
     was = events[at]
@@ -184,9 +196,15 @@ def amended_events(
     if now == was and fixed == kept:
         if not cubes:
             raise RuleError(
-                f"game {number} already ended so ({result_text(was)}): nothing to amend"
+                said(
+                    "game {number} already ended so ({end}): nothing to amend",
+                    number=number,
+                    end=result_text(was),
+                )
             )
-        raise RuleError(f"game {number}'s cubes are so already: nothing to amend")
+        raise RuleError(
+            said("game {number}'s cubes are so already: nothing to amend", number=number)
+        )
     fixes = tuple(CubeFix(member, value) for member, value in fixed.items())
     return (*events[:first], *fixes, now, *events[at + 1 :])
 
@@ -201,12 +219,21 @@ def parse_cubes(items: Iterable[str]) -> dict[str, int]:
     for item in items:
         name, sign, value = item.partition("=")
         if not sign or not name.strip() or not value.strip().isdigit():
-            raise RuleError(f"a cube is MEMBER=VALUE, such as bob=4, not {clipped(item)!r}")
+            raise RuleError(
+                said(
+                    "a cube is MEMBER=VALUE, such as bob=4, not {typed}",
+                    typed=repr(clipped(item)),
+                )
+            )
         number = int(value)
         if not least <= number <= most or number & (number - 1):
             raise RuleError(
-                f"{clipped(name.strip())}'s cube is 1, 2, 4, 8 … up to {most:,}, not "
-                f"{clipped(value)}"
+                said(
+                    "{player}'s cube is 1, 2, 4, 8 … up to {most}, not {value}",
+                    player=clipped(name.strip()),
+                    most=Number(most),
+                    value=clipped(value),
+                )
             )
         folded = normal_name(name).casefold()
         if folded in typed:
@@ -224,9 +251,22 @@ def parse_cubes(items: Iterable[str]) -> dict[str, int]:
     return found
 
 
-def result_text(end: End) -> str:
-    """A board's end in a few words: ``team gammon``, ``box single, resigned``."""
-    return f"{end.winner} {end.kind}" + (", resigned" if end.resigned else "")
+#: A board's end in a few words, by who won and at what level.
+ENDS: Mapping[tuple[str, str], Said] = {
+    ("box", "single"): said("box single"),
+    ("box", "gammon"): said("box gammon"),
+    ("box", "backgammon"): said("box backgammon"),
+    ("team", "single"): said("team single"),
+    ("team", "gammon"): said("team gammon"),
+    ("team", "backgammon"): said("team backgammon"),
+}
+
+
+def result_text(end: End) -> Said:
+    """A board's end in a few words: ``team gammon``, ``box single, resigned`` (in the
+    reader's words)."""
+    words = ENDS[(end.winner, end.kind)]
+    return said("{end}, resigned", end=words) if end.resigned else words
 
 
 def play_again(
@@ -253,9 +293,20 @@ def play_again(
             check(game)
             outcome = settle_game(game, stakes(game.players)) if game.over else None
         except RuleError as err:
-            moved = "" if start == step.line_before else f" (now {start.describe()})"
-            said = f"game {step.number} no longer fits the line it begins with{moved}: {err}"
-            raise AmendRefused(step.number, said) from None
+            if start == step.line_before:
+                refusal = said(
+                    "game {number} no longer fits the line it begins with: {reason}",
+                    number=step.number,
+                    reason=err.said,
+                )
+            else:
+                refusal = said(
+                    "game {number} no longer fits the line it begins with (now {line}): {reason}",
+                    number=step.number,
+                    line=start.describe(),
+                    reason=err.said,
+                )
+            raise AmendRefused(step.number, refusal) from None
         played.append(Replayed(step.number, start, game, outcome))
         sat_out = {}
         line = outcome.next_line if outcome is not None else start
@@ -274,25 +325,38 @@ def _seat_again(step: SeatStep, line: Line, rules: HouseRules, sat_out: dict[str
     if act is not None and act[0] == "split":
         raise AmendRefused(
             step.next_game,
-            f"{step.said} (before game {step.next_game}) was made on a line the correction "
-            "changes: a correction cannot move players between tables",
+            said(
+                "{change} (before game {number}) was made on a line the correction changes: a "
+                "correction cannot move players between tables",
+                change=step.said,
+                number=step.next_game,
+            ),
         )
     if act is None or act[0] not in SEAT_ACTS:
         raise AmendRefused(
             step.next_game,
-            f"'{step.said}' (before game {step.next_game}) was made on a line the correction "
-            "changes, and this chouette cannot make it again (an older chouette did not note "
-            "how)",
+            said(
+                "'{change}' (before game {number}) was made on a line the correction changes, "
+                "and this chouette cannot make it again (an older chouette did not note how)",
+                change=step.said,
+                number=step.next_game,
+            ),
         )
     verb, *names = act
     name, rest = (names[0] if names else ""), names[1:]
     if verb == "bank" and line.bank(name) != step.before.bank(name):
         raise AmendRefused(
             step.next_game,
-            f"'{step.said}' (before game {step.next_game}) was set on {name}'s bank of "
-            f"{step.before.bank(name)}, which the correction makes {line.bank(name)}: a "
-            "correction does not decide a re-entry again (undo back to it, correct, and set "
-            "the bank again)",
+            said(
+                "'{change}' (before game {number}) was set on {player}'s bank of {was}, which "
+                "the correction makes {now}: a correction does not decide a re-entry again "
+                "(undo back to it, correct, and set the bank again)",
+                change=step.said,
+                number=step.next_game,
+                player=name,
+                was=step.before.bank(name),
+                now=line.bank(name),
+            ),
         )
     try:
         if verb == "join" and rest[:1] == ["credit"]:
@@ -317,6 +381,11 @@ def _seat_again(step: SeatStep, line: Line, rules: HouseRules, sat_out: dict[str
     except RuleError as err:
         raise AmendRefused(
             step.next_game,
-            f"'{step.said}' (before game {step.next_game}) no longer fits the line "
-            f"{line.describe()}: {err}",
+            said(
+                "'{change}' (before game {number}) no longer fits the line {line}: {reason}",
+                change=step.said,
+                number=step.next_game,
+                line=line.describe(),
+                reason=err.said,
+            ),
         ) from None

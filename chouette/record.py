@@ -44,8 +44,8 @@ from chouette.line import Line, check_name, check_session_name
 from chouette.points import MULTIPLIER, Kind
 from chouette.position import parse_position
 from chouette.rules import HouseRules
-from chouette.text import RepeatedKey, no_constant, unique_keys
-from chouette.words import said
+from chouette.text import NoConstant, RepeatedKey, no_constant, unique_keys
+from chouette.words import Said, Sayable, joined, said
 
 RECORD_KEYS = frozenset(
     {"session", "line", "box", "captain", "crew", "partner", "away", "events", "result", "why"}
@@ -68,51 +68,65 @@ class Record:
     away: dict[str, str | None] | None = None  # who is away, and their proxy (null: follows)
 
 
-def _text(value: Any, what: str) -> str:
+def at(where: Sayable, what: Sayable) -> Sayable:
+    """``where: what``: a place in a record and what is there (a key, a reason), each in the
+    reader's words (a key as it is written)."""
+    return joined((where, what), ": ")
+
+
+def _text(value: Any, what: Sayable) -> str:
     if not isinstance(value, str):
-        raise RecordError(f"{what} must be text, not {json_type(value)}")
+        raise RecordError(said("{what} must be text, not {kind}", what=what, kind=json_type(value)))
     try:
         return check_name(value)
     except LineError as err:
-        raise RecordError(f"{what}: {err}") from None
+        raise RecordError(at(what, err.said)) from None
 
 
-def _names(value: Any, what: str) -> tuple[str, ...]:
+def _names(value: Any, what: Sayable) -> tuple[str, ...]:
     if not isinstance(value, list):
-        raise RecordError(f"{what} must be a list of names, not {json_type(value)}")
-    return tuple(_text(v, f"{what}[{i}]") for i, v in enumerate(value))
+        raise RecordError(
+            said("{what} must be a list of names, not {kind}", what=what, kind=json_type(value))
+        )
+    return tuple(_text(v, joined((what, f"[{i}]"), "")) for i, v in enumerate(value))
 
 
-def json_type(value: Any) -> str:
-    """The JSON name of a value's type, for messages."""
+def json_type(value: Any) -> Sayable:
+    """The JSON name of a value's type, for messages (``null`` and ``true/false`` as JSON
+    writes them)."""
     if value is None:
         return "null"
     if isinstance(value, bool):
         return "true/false"
     if isinstance(value, int | float):
-        return "a number"
+        return said("a number")
     if isinstance(value, str):
-        return "text"
+        return said("text")
     if isinstance(value, list):
-        return "a list"
+        return said("a list")
     if isinstance(value, dict):
-        return "an object"
+        return said("an object")
     return type(value).__name__
 
 
-def _keys(obj: Mapping[str, Any], allowed: set[str] | frozenset[str], what: str) -> None:
+def _keys(obj: Mapping[str, Any], allowed: set[str] | frozenset[str], what: Sayable) -> None:
     unknown = sorted(set(obj) - set(allowed))
     if unknown:
-        raise RecordError(f"{what}: unknown key {', '.join(map(repr, unknown))}")
+        raise RecordError(
+            said("{what}: unknown key {keys}", what=what, keys=", ".join(map(repr, unknown)))
+        )
 
 
-def parse_event(obj: Any, where: str, *, allow_end: bool = False) -> Event:
+def parse_event(obj: Any, where: Sayable, *, allow_end: bool = False) -> Event:
     """One event object (``{"act": "take", "member": "cat"}``) -> an :data:`Event`.
 
     A record gives the board's end as its ``result``; stored games keep it as an event
-    (``{"act": "end", ...}``), read with ``allow_end``."""
+    (``{"act": "end", ...}``), read with ``allow_end``. ``where``: where it is, for a refusal
+    (a place in a record, in the reader's words)."""
     if not isinstance(obj, dict):
-        raise RecordError(f"{where} must be an object, not {json_type(obj)}")
+        raise RecordError(
+            said("{what} must be an object, not {kind}", what=where, kind=json_type(obj))
+        )
     act = obj.get("act")
     if act == "end" and allow_end:
         return parse_result({k: v for k, v in obj.items() if k != "act"}, where)
@@ -124,32 +138,43 @@ def parse_event(obj: Any, where: str, *, allow_end: bool = False) -> Event:
         _keys(obj, {"act", "doubles", "accepted"}, where)
         doubles = obj.get("doubles")
         if not isinstance(doubles, int) or isinstance(doubles, bool) or doubles < 1:
-            raise RecordError(f"{where}: carry 'doubles' must be a whole number, 1 or more")
-        check_points(doubles, f"{where}: carry")
+            raise RecordError(
+                said("{where}: carry 'doubles' must be a whole number, 1 or more", where=where)
+            )
+        check_points(doubles, str(at(where, "carry")))
         if "accepted" not in obj:
-            raise RecordError(f"{where}: carry needs 'accepted' (true or false)")
+            raise RecordError(said("{where}: carry needs 'accepted' (true or false)", where=where))
         return Carry(_flag(obj, "accepted", where), doubles)
     if act == "double":
         _keys(obj, {"act", "by", "members", "position"}, where)
         by = obj.get("by", "box")
         if by not in ("box", "member", "team"):
-            raise RecordError(f"{where}: 'by' must be box, member or team, not {by!r}")
-        members = _names(obj.get("members", []), f"{where}: members")
+            raise RecordError(
+                said(
+                    "{where}: 'by' must be box, member or team, not {value}",
+                    where=where,
+                    value=repr(by),
+                )
+            )
+        members = _names(obj.get("members", []), at(where, "members"))
         return Double(by=by, members=members, position=_position(obj, where))
     if act in ANSWERS:
         _keys(obj, {"act", "member", "position"}, where)
         if "member" not in obj:
-            raise RecordError(f"{where}: {act} needs a 'member'")
-        member = _text(obj["member"], f"{where}: member")
+            raise RecordError(said("{where}: {act} needs a 'member'", where=where, act=act))
+        member = _text(obj["member"], at(where, "member"))
         return Answer(act=act, member=member, position=_position(obj, where))
     if act == "captain-resigns":
         _keys(obj, {"act", "kind", "successor"}, where)
         kind = obj.get("kind", "single")
         if kind not in MULTIPLIER:
             raise RecordError(
-                f"{where}: captain-resigns 'kind' must be single, gammon or backgammon"
+                said(
+                    "{where}: captain-resigns 'kind' must be single, gammon or backgammon",
+                    where=where,
+                )
             )
-        return CaptainResign(kind, _text(obj.get("successor"), f"{where}: successor"))
+        return CaptainResign(kind, _text(obj.get("successor"), at(where, "successor")))
     if act == "buy-out":
         _keys(obj, {"act"}, where)
         return BuyOut()
@@ -157,20 +182,22 @@ def parse_event(obj: Any, where: str, *, allow_end: bool = False) -> Event:
         _keys(obj, {"act", "member", "value"}, where)
         value = obj.get("value")
         if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-            raise RecordError(f"{where}: cube 'value' must be a whole number, 1 or more")
-        check_points(value, f"{where}: cube")
-        return CubeFix(_text(obj.get("member"), f"{where}: member"), value)
+            raise RecordError(
+                said("{where}: cube 'value' must be a whole number, 1 or more", where=where)
+            )
+        check_points(value, str(at(where, "cube")))
+        return CubeFix(_text(obj.get("member"), at(where, "member")), value)
     if act == "deal":
         _keys(obj, {"act", "member", "points", "won_by"}, where)
         points = obj.get("points")
         if not isinstance(points, int) or isinstance(points, bool):
-            raise RecordError(f"{where}: deal 'points' must be a whole number")
-        check_points(points, f"{where}: deal")
+            raise RecordError(said("{where}: deal 'points' must be a whole number", where=where))
+        check_points(points, str(at(where, "deal")))
         won_by = obj.get("won_by")
         if won_by is not None and won_by not in ("box", "captain"):
-            raise RecordError(f"{where}: deal 'won_by' must be box or captain")
+            raise RecordError(said("{where}: deal 'won_by' must be box or captain", where=where))
         return Deal(
-            member=_text(obj.get("member"), f"{where}: member"), points=points, won_by=won_by
+            member=_text(obj.get("member"), at(where, "member")), points=points, won_by=won_by
         )
     if act == "extra":
         return _extra(obj, where)
@@ -184,14 +211,14 @@ def parse_event(obj: Any, where: str, *, allow_end: bool = False) -> Event:
         _keys(obj, {"act", "kind", "members"}, where)
         kind = obj.get("kind", "single")
         if not isinstance(kind, str) or kind not in MULTIPLIER:
-            raise RecordError(f"{where}: 'kind' must be single, gammon or backgammon, not {kind!r}")
-        members = _names(obj.get("members", []), f"{where}: members")
+            raise RecordError(_bad_kind(where, kind))
+        members = _names(obj.get("members", []), at(where, "members"))
         return Resign(cast(Kind, kind), members)
     if isinstance(act, str) and act in RESIGN_ANSWERS:
         _keys(obj, {"act", "member"}, where)
         if "member" not in obj:
-            raise RecordError(f"{where}: {act} needs a 'member'")
-        return ResignAnswer(RESIGN_ANSWERS[act], _text(obj["member"], f"{where}: member"))
+            raise RecordError(said("{where}: {act} needs a 'member'", where=where, act=act))
+        return ResignAnswer(RESIGN_ANSWERS[act], _text(obj["member"], at(where, "member")))
     known = ", ".join(
         [
             "auto-double",
@@ -208,7 +235,22 @@ def parse_event(obj: Any, where: str, *, allow_end: bool = False) -> Event:
             "buy-out",
         ]
     )
-    raise RecordError(f"{where}: 'act' must be one of {known}, not {act!r}")
+    raise RecordError(
+        said(
+            "{where}: 'act' must be one of {known}, not {act}",
+            where=where,
+            known=known,
+            act=repr(act),
+        )
+    )
+
+
+def _bad_kind(where: Sayable, kind: Any) -> Said:
+    return said(
+        "{where}: 'kind' must be single, gammon or backgammon, not {kind}",
+        where=where,
+        kind=repr(kind),
+    )
 
 
 EXTRA_ACTS = ("double-extra", "take-extra", "drop-extra")
@@ -217,7 +259,7 @@ EXTRA_ACTS = ("double-extra", "take-extra", "drop-extra")
 RESIGN_ANSWERS = {"resign-accept": True, "resign-refuse": False, "accept": True, "refuse": False}
 
 
-def _position(obj: Mapping[str, Any], where: str) -> str | None:
+def _position(obj: Mapping[str, Any], where: Sayable) -> str | None:
     """A cube event's board, ``position`` (a Position ID or an XGID, from the doubler's side),
     as its Position ID; None when not given."""
     text = obj.get("position")
@@ -237,155 +279,241 @@ def _position(obj: Mapping[str, Any], where: str) -> str | None:
         raise RecordError(said("{where}: {reason}", where=where, reason=err.said)) from None
 
 
-def _flag(obj: Mapping[str, Any], key: str, where: str) -> bool:
+def _flag(obj: Mapping[str, Any], key: str, where: Sayable) -> bool:
     value = obj.get(key, False)
     if not isinstance(value, bool):
-        raise RecordError(f"{where}: '{key}' must be true or false, not {json_type(value)}")
+        raise RecordError(
+            said(
+                "{where}: '{key}' must be true or false, not {kind}",
+                where=where,
+                key=key,
+                kind=json_type(value),
+            )
+        )
     return value
 
 
-def _sides(obj: Mapping[str, Any], where: str, act: str) -> tuple[str, str]:
+def _sides(obj: Mapping[str, Any], where: Sayable, act: str) -> tuple[str, str]:
     """An extra's two sides (``box_side`` may be ``"box"``)."""
     for key in ("team_side", "box_side"):
         if key not in obj:
-            raise RecordError(f"{where}: {act} needs a '{key}'")
+            raise RecordError(said("{where}: {act} needs a '{key}'", where=where, act=act, key=key))
     box_side = obj["box_side"]
     if not (isinstance(box_side, str) and box_side.strip().casefold() == "box"):
-        box_side = _text(box_side, f"{where}: box_side")
-    return _text(obj["team_side"], f"{where}: team_side"), box_side.strip()
+        box_side = _text(box_side, at(where, "box_side"))
+    return _text(obj["team_side"], at(where, "team_side")), box_side.strip()
 
 
-def _extra(obj: dict[str, Any], where: str) -> Extra:
+def _extra(obj: dict[str, Any], where: Sayable) -> Extra:
     """``{"act": "extra", "team_side": "bob", "box_side": "cat", "points": 2, "premium": 1}``:
     ``box_side`` may be ``"box"``; ``points`` defaults to 2, ``premium`` to half the points."""
     _keys(obj, {"act", "team_side", "box_side", "points", "premium"}, where)
     for key in ("team_side", "box_side"):
         if key not in obj:
-            raise RecordError(f"{where}: extra needs a '{key}'")
+            raise RecordError(
+                said("{where}: {act} needs a '{key}'", where=where, act="extra", key=key)
+            )
     values: dict[str, int] = {}
     for key, default in (("points", 2), ("premium", None)):
         value = obj.get(key, default)
         if key == "premium" and value is None:  # half the points, as the clubs price an extra
             value = values["points"] // 2
         if not isinstance(value, int) or isinstance(value, bool):
-            raise RecordError(f"{where}: extra '{key}' must be a whole number")
-        values[key] = check_points(value, f"{where}: extra {key}")
+            raise RecordError(
+                said("{where}: extra '{key}' must be a whole number", where=where, key=key)
+            )
+        values[key] = check_points(value, str(at(where, f"extra {key}")))
     box_side = obj["box_side"]
     if not (isinstance(box_side, str) and box_side.strip().casefold() == "box"):
-        box_side = _text(box_side, f"{where}: box_side")
+        box_side = _text(box_side, at(where, "box_side"))
     return Extra(
-        _text(obj["team_side"], f"{where}: team_side"),
+        _text(obj["team_side"], at(where, "team_side")),
         box_side.strip(),
         values["points"],
         values["premium"],
     )
 
 
-def _away(value: Any, where: str) -> dict[str, str | None]:
+def _away(value: Any, where: Sayable) -> dict[str, str | None]:
     """A record's ``away``: who is away, with their proxy's name or null (cube follows)."""
     if not isinstance(value, dict):
-        raise RecordError(f"{where}: 'away' must be an object, not {json_type(value)}")
+        raise RecordError(
+            said(
+                "{where}: 'away' must be an object, not {kind}", where=where, kind=json_type(value)
+            )
+        )
     return {
-        _text(player, f"{where}: away"): None
+        _text(player, at(where, "away")): None
         if proxy is None
-        else _text(proxy, f"{where}: away[{player!r}]")
+        else _text(proxy, at(where, f"away[{player!r}]"))
         for player, proxy in value.items()
     }
 
 
-def parse_result(obj: Any, where: str = "result") -> End:
+def parse_result(obj: Any, where: Sayable = "result") -> End:
+    """A record's ``result`` (``where``: where it is, for a refusal)."""
     if not isinstance(obj, dict):
-        raise RecordError(f"{where} must be an object, not {json_type(obj)}")
+        raise RecordError(
+            said("{what} must be an object, not {kind}", what=where, kind=json_type(obj))
+        )
     _keys(obj, {"winner", "kind", "resigned"}, where)
     winner = obj.get("winner")
     if winner not in ("box", "team"):
-        raise RecordError(f"{where}: 'winner' must be box or team, not {winner!r}")
+        raise RecordError(
+            said(
+                "{where}: 'winner' must be box or team, not {winner}",
+                where=where,
+                winner=repr(winner),
+            )
+        )
     kind = obj.get("kind", "single")
     if not isinstance(kind, str) or kind not in MULTIPLIER:
-        raise RecordError(f"{where}: 'kind' must be single, gammon or backgammon, not {kind!r}")
+        raise RecordError(_bad_kind(where, kind))
     resigned = obj.get("resigned", False)
     if not isinstance(resigned, bool):
-        raise RecordError(f"{where}: 'resigned' must be true or false")
+        raise RecordError(said("{where}: 'resigned' must be true or false", where=where))
     return End(winner=winner, kind=cast(Kind, kind), resigned=resigned)
 
 
-def parse_record(obj: Any, where: str = "record") -> Record:
+#: Where a record is, when nothing says more (its refusals begin with it).
+RECORD = said("record")
+
+
+def parse_record(obj: Any, where: Sayable = RECORD) -> Record:
     """Validate one record object (the shapes of INTERFACE.md)."""
     if not isinstance(obj, dict):
-        raise RecordError(f"{where} must be a JSON object, not {json_type(obj)}")
+        raise RecordError(
+            said("{what} must be a JSON object, not {kind}", what=where, kind=json_type(obj))
+        )
     _keys(obj, RECORD_KEYS, where)
     session = obj.get("session")
     if session is not None:
         if not isinstance(session, str):
-            raise RecordError(f"{where}: 'session' must be text")
+            raise RecordError(said("{where}: 'session' must be text", where=where))
         try:
             session = check_session_name(session)
         except LineError as err:
-            raise RecordError(f"{where}: session: {err}") from None
+            raise RecordError(at(at(where, "session"), err.said)) from None
     if "line" in obj and any(k in obj for k in ("box", "captain", "crew")):
-        raise RecordError(f"{where}: give either 'line' or 'box'/'captain'/'crew', not both")
+        raise RecordError(
+            said("{where}: give either 'line' or 'box'/'captain'/'crew', not both", where=where)
+        )
     why = obj.get("why", [])  # as `game N --json` writes it: read, and decided again
     if not isinstance(why, list) or not all(isinstance(w, str) for w in why):
-        raise RecordError(f"{where}: 'why' must be a list of sentences")
+        raise RecordError(said("{where}: 'why' must be a list of sentences", where=where))
     events_obj = obj.get("events", [])
     if not isinstance(events_obj, list):
-        raise RecordError(f"{where}: 'events' must be a list")
-    events = tuple(parse_event(e, f"{where}, event {i}") for i, e in enumerate(events_obj, start=1))
+        raise RecordError(said("{where}: 'events' must be a list", where=where))
+    events = tuple(parse_event(e, event_at(where, i)) for i, e in enumerate(events_obj, start=1))
     result = obj.get("result")
     partner = obj.get("partner")
     return Record(
         session=session,
-        line=_names(obj["line"], f"{where}: line") if "line" in obj else None,
-        box=_text(obj["box"], f"{where}: box") if "box" in obj else None,
-        captain=_text(obj["captain"], f"{where}: captain") if "captain" in obj else None,
-        crew=_names(obj["crew"], f"{where}: crew") if "crew" in obj else None,
+        line=_names(obj["line"], at(where, "line")) if "line" in obj else None,
+        box=_text(obj["box"], at(where, "box")) if "box" in obj else None,
+        captain=_text(obj["captain"], at(where, "captain")) if "captain" in obj else None,
+        crew=_names(obj["crew"], at(where, "crew")) if "crew" in obj else None,
         events=events,
-        result=None if result is None else parse_result(result, f"{where}: result"),
-        partner=None if partner is None else _text(partner, f"{where}: partner"),
+        result=None if result is None else parse_result(result, at(where, "result")),
+        partner=None if partner is None else _text(partner, at(where, "partner")),
         has_partner="partner" in obj,
         away=_away(obj["away"], where) if "away" in obj else None,
     )
 
 
-def check_seats(record: Record, line: Line, where: str = "record") -> None:
+def event_at(where: Sayable, number: int) -> Said:
+    """The ``number``-th event of the record at ``where``."""
+    return said("{where}, event {number}", where=where, number=number)
+
+
+def check_seats(record: Record, line: Line, where: Sayable = RECORD) -> None:
     """A record's seats must be the session's seats at that point."""
     if record.line is not None and record.line not in (line.order, line.active):
         raise RecordError(
-            f"{where}: its line {', '.join(record.line)} is not the session's line "
-            f"({', '.join(line.order)})"
+            said(
+                "{where}: its line {claimed} is not the session's line ({line})",
+                where=where,
+                claimed=", ".join(record.line),
+                line=", ".join(line.order),
+            )
         )
-    for key, claimed, actual in (
-        ("box", record.box, line.box),
-        ("captain", record.captain, line.captain),
-    ):
-        if claimed is not None and claimed != actual:
-            raise RecordError(f"{where}: the {key} is {actual}, not {claimed}")
+    if record.box is not None and record.box != line.box:
+        raise RecordError(
+            said(
+                "{where}: the box is {actual}, not {claimed}",
+                where=where,
+                actual=line.box,
+                claimed=record.box,
+            )
+        )
+    if record.captain is not None and record.captain != line.captain:
+        raise RecordError(
+            said(
+                "{where}: the captain is {actual}, not {claimed}",
+                where=where,
+                actual=line.captain,
+                claimed=record.captain,
+            )
+        )
     if record.has_partner and record.partner != line.partner:
-        actual = (
-            f"the box's partner is {line.partner}"
-            if line.partner
-            else "the box plays without a partner"
-        )
-        claimed = "nobody" if record.partner is None else record.partner
-        raise RecordError(f"{where}: its 'partner' is {claimed}, but {actual}")
+        raise RecordError(_partner_refused(where, record.partner, line.partner))
     if record.away is not None and record.away != dict(line.away):
         raise RecordError(
-            f"{where}: its 'away' is {_away_words(record.away)}; in the session it is "
-            f"{_away_words(dict(line.away))}"
+            said(
+                "{where}: its 'away' is {claimed}; in the session it is {actual}",
+                where=where,
+                claimed=_away_words(record.away),
+                actual=_away_words(dict(line.away)),
+            )
         )
     if record.crew is not None and record.crew != line.crew:
         raise RecordError(
-            f"{where}: the crew is {', '.join(line.crew) or 'nobody'}, "
-            f"not {', '.join(record.crew) or 'nobody'}"
+            said(
+                "{where}: the crew is {actual}, not {claimed}",
+                where=where,
+                actual=_names_or_nobody(line.crew),
+                claimed=_names_or_nobody(record.crew),
+            )
         )
 
 
-def _away_words(away: Mapping[str, str | None]) -> str:
+def _partner_refused(where: Sayable, claimed: str | None, actual: str | None) -> Said:
+    """A record's ``partner`` that is not the session's box's partner."""
+    if claimed is None:
+        return said(
+            "{where}: its 'partner' is nobody, but the box's partner is {actual}",
+            where=where,
+            actual=actual,
+        )
+    if actual is None:
+        return said(
+            "{where}: its 'partner' is {claimed}, but the box plays without a partner",
+            where=where,
+            claimed=claimed,
+        )
+    return said(
+        "{where}: its 'partner' is {claimed}, but the box's partner is {actual}",
+        where=where,
+        claimed=claimed,
+        actual=actual,
+    )
+
+
+def _names_or_nobody(names: tuple[str, ...]) -> Sayable:
+    return ", ".join(names) if names else said("nobody")
+
+
+def _away_words(away: Mapping[str, str | None]) -> Sayable:
     if not away:
-        return "nobody"
-    return "; ".join(
-        f"{p} (cube follows the captain's)" if by is None else f"{p} ({by} decides)"
-        for p, by in away.items()
+        return said("nobody")
+    return joined(
+        (
+            said("{player} (cube follows the captain's)", player=p)
+            if by is None
+            else said("{player} ({proxy} decides)", player=p, proxy=by)
+            for p, by in away.items()
+        ),
+        "; ",
     )
 
 
@@ -393,9 +521,9 @@ def play_record(
     record: Record,
     line: Line,
     rules: HouseRules,
-    where: str = "record",
+    where: Sayable = RECORD,
     carry: int | None = None,
-) -> tuple[Game, list[str]]:
+) -> tuple[Game, list[Sayable]]:
     """Play a record's events on the session's line (``carry``: the automatic doubles the
     session's last game carried over, if known). Returns the finished game and notices
     (automatic doubles past the limit are ignored, as at the table)."""
@@ -403,25 +531,44 @@ def play_record(
     try:
         game = start(line, rules, carry)
     except RuleError as err:
-        raise RecordError(f"{where}: {err}") from None
+        raise RecordError(at(where, err.said)) from None
     try:
         applied = apply_all(game, record.events)
     except EventRefused as err:
-        raise RecordError(f"{where}, event {err.index} ({err.event.describe()}): {err}") from None
+        raise RecordError(
+            said(
+                "{where}, event {number} ({event}): {reason}",
+                where=where,
+                number=err.index,
+                event=err.event.describe(),
+                reason=err.said,
+            )
+        ) from None
     game = applied.game
-    notices = [f"{where}, event {i} (auto-double) ignored: {why}" for i, why in applied.ignored]
+    notices: list[Sayable] = [
+        said("{where}, event {number} (auto-double) ignored: {why}", where=where, number=i, why=why)
+        for i, why in applied.ignored
+    ]
     if record.result is not None:
         if game.over:
             raise RecordError(
-                f"{where}: every pair was already over before the board ended; leave 'result' out"
+                said(
+                    "{where}: every pair was already over before the board ended; leave "
+                    "'result' out",
+                    where=where,
+                )
             )
         try:
             game = apply(game, record.result)
         except RuleError as err:
-            raise RecordError(f"{where}, result: {err}") from None
+            raise RecordError(
+                said("{where}, result: {reason}", where=where, reason=err.said)
+            ) from None
     elif not game.over:
         live = ", ".join(m for m, c in game.cubes.items() if c.live)
-        raise RecordError(f"{where}: no 'result', but {live} still playing")
+        raise RecordError(
+            said("{where}: no 'result', but {players} still playing", where=where, players=live)
+        )
     return game, notices
 
 
@@ -499,36 +646,53 @@ def to_record(game: Game, session: str | None = None) -> dict[str, Any]:
 _DECODER = json.JSONDecoder(object_pairs_hook=unique_keys, parse_constant=no_constant)
 
 
-def _decode(text: str, where: str) -> Any:
+def _decode(text: str, where: Sayable) -> Any:
     """One JSON value; a key given twice in any object is refused (which value would count?)."""
     try:
         return _DECODER.decode(text)
     except json.JSONDecodeError as err:
-        raise RecordError(f"{where}: not JSON ({err.msg}, line {err.lineno})") from None
+        raise RecordError(
+            said(
+                "{where}: not JSON ({reason}, line {line})",
+                where=where,
+                reason=err.msg,
+                line=err.lineno,
+            )
+        ) from None
     except RepeatedKey as err:
-        raise RecordError(f"{where}: {err}") from None
+        raise RecordError(at(where, err.said)) from None
     except RecursionError:
-        raise RecordError(f"{where}: not JSON this program reads (nested too deeply)") from None
+        raise RecordError(
+            said("{where}: not JSON this program reads (nested too deeply)", where=where)
+        ) from None
     except ValueError as err:  # a number too long to read, NaN, Infinity
-        raise RecordError(f"{where}: not JSON this program reads ({err})") from None
+        reason = err.said if isinstance(err, NoConstant) else str(err)
+        raise RecordError(
+            said("{where}: not JSON this program reads ({reason})", where=where, reason=reason)
+        ) from None
 
 
-def read_records(text: str, label: str) -> list[tuple[str, Any]]:
+def read_records(text: str, label: Sayable) -> list[tuple[Sayable, Any]]:
     """The records in a text: one JSON value, a JSON array of them, or JSON Lines; each with
-    where it was (``label``, ``label line 3``, ``label record 2``) for messages."""
+    where it was (``label``, ``label line 3``, ``label record 2``, in the reader's words)
+    for messages."""
     stripped = text.strip()
     if not stripped:
         return []
     first, _, rest = stripped.partition("\n")
     if rest.strip() and _complete(first):
-        return [
-            (f"{label} line {number}", _decode(line, f"{label} line {number}"))
-            for number, line in enumerate(text.split("\n"), start=1)
-            if line.strip()
-        ]
+        found: list[tuple[Sayable, Any]] = []
+        for number, line in enumerate(text.split("\n"), start=1):
+            if line.strip():
+                where = said("{file} line {number}", file=label, number=number)
+                found.append((where, _decode(line, where)))
+        return found
     data = _decode(stripped, label)
     if isinstance(data, list):
-        return [(f"{label} record {i}", item) for i, item in enumerate(data, start=1)]
+        return [
+            (said("{file} record {number}", file=label, number=i), item)
+            for i, item in enumerate(data, start=1)
+        ]
     return [(label, data)]
 
 

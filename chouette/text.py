@@ -11,6 +11,7 @@ import unicodedata
 from typing import Any
 
 from chouette.errors import ChouetteError
+from chouette.words import Said, said
 
 #: Characters that are not plain visible text: controls (C0, DEL, C1), format characters
 #: (bidirectional overrides, invisible marks), lone surrogates, line and paragraph
@@ -93,18 +94,32 @@ def check_note(note: str) -> str:
     keeps: no NUL character, no lone surrogate (bytes that were not UTF-8)."""
     if "\x00" in note or any("\ud800" <= c <= "\udfff" for c in note):
         raise ChouetteError(
-            f"the note {clipped(note, 40)!r} holds a NUL character or bytes that are not UTF-8 "
-            "text: write it again"
+            said(
+                "the note {note} holds a NUL character or bytes that are not UTF-8 text: write "
+                "it again",
+                note=repr(clipped(note, 40)),
+            )
         )
     return note
 
 
 class RepeatedKey(ValueError):
-    """A key given twice in one JSON object: which of its values would count?"""
+    """A key given twice in one JSON object: which of its values would count? (``said``:
+    the reason, in the reader's words; ``str()`` of it is the English.)"""
 
     def __init__(self, key: str) -> None:
-        super().__init__(f"{key!r} is given twice in one object")
+        self.said: Said = said("{key} is given twice in one object", key=repr(key))
+        super().__init__(str(self.said))
         self.key = key
+
+
+class NoConstant(ValueError):
+    """NaN or Infinity in JSON: no number a ledger keeps (``said``: the reason, in the
+    reader's words)."""
+
+    def __init__(self, name: str) -> None:
+        self.said: Said = said("{name} is not a number a record can hold", name=name)
+        super().__init__(str(self.said))
 
 
 def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -121,4 +136,4 @@ def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 def no_constant(name: str) -> Any:
     """A JSON decoder's ``parse_constant``: NaN and Infinity are no numbers a ledger keeps."""
-    raise ValueError(f"{name} is not a number a record can hold")
+    raise NoConstant(name)

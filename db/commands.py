@@ -44,6 +44,7 @@ from chouette.rules import EDITION, HouseRules
 from chouette.session import LiveGame, SessionInfo
 from chouette.stop import check_not_ended, stop_state
 from chouette.text import check_note
+from chouette.words import Sayable
 from db.amending import undo_amend
 from db.codec import extras_to_detail, iso, line_from_dict, line_from_json, line_to_dict
 from db.journal import check_entry, entry_name, entry_problem
@@ -178,7 +179,7 @@ def finished(
 
 
 def record(
-    book: Ledger, records: Sequence[tuple[Record, str]], default: str | None
+    book: Ledger, records: Sequence[tuple[Record, Sayable]], default: str | None
 ) -> list[Played]:
     """Book chouette game records in order, each on the line the one before it left
     (``default``: the session ``--session`` names, already resolved).

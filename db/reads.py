@@ -623,7 +623,7 @@ def reasons(game: Game | None, info: SessionInfo, detail: str | None = None) -> 
         return ()
     if not game.over:
         return game.why
-    trail = tuple(c.text(datetime.astimezone) for c in amended_from_detail(detail))
+    trail = tuple(str(c.text(datetime.astimezone)) for c in amended_from_detail(detail))
     return settle_game(game, info.stakes(game.players)).why + trail
 
 

@@ -18,6 +18,7 @@ from chouette.money import Cents
 from chouette.outcome import Outcome
 from chouette.report import Entry
 from chouette.session import SessionInfo
+from chouette.words import Sayable
 
 
 @dataclass(frozen=True)
@@ -28,7 +29,7 @@ class Played:
     number: int
     game: Game
     outcome: Outcome | None
-    notices: tuple[str, ...] = ()
+    notices: tuple[Sayable, ...] = ()  # what a person reads, in their words
 
 
 class Booking(NamedTuple):

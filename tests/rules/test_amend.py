@@ -21,6 +21,7 @@ from chouette.game import Answer, CubeFix, Double, End, replay
 from chouette.line import new_line, sit_out
 from chouette.outcome import settle_game
 from chouette.rules import HouseRules
+from files.words import words
 
 RULES = HouseRules()
 PLAYERS = ("ann", "bob", "cat", "dan")
@@ -120,7 +121,7 @@ def test_a_correction_reads_back_as_written():
     done = Correction(datetime(2026, 11, 26, 20, 5, tzinfo=UTC), End("box"),
                       End("team", "gammon", resigned=True), "ann and bob agree")  # fmt: skip
     assert Correction.from_json(done.to_json()) == done
-    assert done.text() == (
+    assert str(done.text()) == (  # a sentence to say: str() is the English
         "amended 2026-11-26 20:05 UTC: the board's end was box single, is team gammon, "
         "resigned (ann and bob agree)"
     )
@@ -154,3 +155,25 @@ def test_a_member_whose_cube_is_given_twice_is_refused_by_name(second):
     with pytest.raises(RuleError, match=r"'s cube is given twice \(--cube bob=4 and --cube "):
         parse_cubes(["bob=4", second])
     assert parse_cubes(["bob=4", "cat=8"]) == {"bob": 4, "cat": 8}
+
+
+def test_a_correction_and_its_refusal_are_said_in_the_readers_words():
+    done = Correction(datetime(2026, 11, 26, 20, 5, tzinfo=UTC), End("box"),
+                      End("team", "gammon", resigned=True), "ann and bob agree",
+                      (("bob", 2, 4),))  # fmt: skip
+    assert words("da")(done.text()) == (
+        "rettet 2026-11-26 20:05 UTC: brættets afslutning var almindelig sejr til boksen, er "
+        "gammon til holdet, opgivet; bobs terning var 2, er 4 (ann and bob agree)"
+    )
+    assert words("cs")(done.said()) == (
+        "konec hry na desce byl běžná výhra bankéře, je gammon skupiny, vzdáno; kostka hráče "
+        "bob byla 2, je 4"
+    )
+    with pytest.raises(RuleError) as refused:
+        amended_events((End("box"),), End("box"), {}, 3)
+    assert words("da")(refused.value.said) == (
+        "spil 3 endte allerede sådan (almindelig sejr til boksen): intet at rette"
+    )
+    assert words("cs")(refused.value.said) == (
+        "hra 3 už tak skončila (běžná výhra bankéře): není co opravit"
+    )

@@ -10,6 +10,7 @@ import pytest
 from chouette.errors import RecordError
 from chouette.record import check_seats, parse_record, play_record, read_records
 from chouette.rules import HouseRules
+from files.words import words
 from tests.table import play, seats
 
 # ------------------------------------------------------------ read strictly
@@ -32,13 +33,17 @@ def test_a_key_given_twice_anywhere_is_refused(text):
 def test_records_are_one_value_an_array_or_json_lines():
     one = '{"result": {"winner": "box"}}'
     assert read_records(one, "r") == [("r", {"result": {"winner": "box"}})]
-    assert [w for w, _ in read_records(f"[{one}, {one}]", "r")] == ["r record 1", "r record 2"]
-    assert [w for w, _ in read_records(f"{one}\n\n{one}\n", "r")] == ["r line 1", "r line 3"]
+    # where each record is, said in the reader's words: ``str()`` is the English
+    assert [str(w) for w, _ in read_records(f"[{one}, {one}]", "r")] == [
+        "r record 1",
+        "r record 2",
+    ]
+    assert [str(w) for w, _ in read_records(f"{one}\n\n{one}\n", "r")] == ["r line 1", "r line 3"]
     pretty = json.dumps({"result": {"winner": "box"}}, indent=2)
     assert read_records(pretty, "r") == [("r", {"result": {"winner": "box"}})]
     # JSON allows a raw line or paragraph separator inside a string: it ends no JSON line
     odd = '{"session": "fri\u2028day", "note": "a\x85b"}'
-    assert read_records(f"{odd}\n{one}\n", "r") == [
+    assert [(str(w), data) for w, data in read_records(f"{odd}\n{one}\n", "r")] == [
         ("r line 1", {"session": "fri\u2028day", "note": "a\x85b"}),
         ("r line 2", {"result": {"winner": "box"}}),
     ]
@@ -79,3 +84,39 @@ def test_a_record_of_a_game_with_a_partner_names_the_partner():
     assert record["partner"] == "P"
     again, _ = play_record(parse_record(record), game.start_line, HouseRules())
     assert again == game
+
+
+# ------------------------------------------------------------ in the reader's words
+
+
+def test_a_records_refusal_is_said_in_the_readers_words():
+    """Where the record is (its file, line and event), the event as typed and the rules' own
+    refusal, each rendered in the reader's words; ``str()`` is the English."""
+    text = '{"line": ["B", "C", "M1"], "events": [{"act": "take", "member": "C"}]}\n{}\n'
+    (where, data), _ = read_records(text, "games.jsonl")
+    with pytest.raises(RecordError) as refused:
+        play_record(parse_record(data, where), seats("B | C, M1"), HouseRules(), where)
+    assert str(refused.value) == (
+        "games.jsonl line 1, event 1 (take C): there is no double on C's cube to take"
+    )
+    assert words("da")(refused.value.said) == (
+        "games.jsonl linje 1, hændelse 1 (take C): der er ingen dobling på Cs terning at tage"
+    )
+    assert words("cs")(refused.value.said) == (
+        "games.jsonl řádek 1, událost 1 (take C): na kostce hráče C není žádné zdvojení, "
+        "které by šlo přijmout"
+    )
+
+
+def test_a_records_seats_refused_in_danish_and_czech():
+    with pytest.raises(RecordError) as refused:
+        check_seats(parse_record({"partner": "C"}), seats("B | C, M1"))
+    assert words("da")(refused.value.said) == (
+        "posten: dens 'partner' er C, men boksen spiller uden partner"
+    )
+    assert words("cs")(refused.value.said) == (
+        "záznam: jeho 'partner' je C, ale bankéř hraje bez partnera"
+    )
+    with pytest.raises(RecordError) as twice:
+        read_records('{"a": 1, "a": 2}', "r")
+    assert words("cs")(twice.value.said) == "r: 'a' je v jednom objektu uveden dvakrát"
