@@ -1120,7 +1120,7 @@ def _answer(game: Game, event: Answer) -> Game:
     if offer is None and event.act == "drop" and _lone_taker_drops(game, name):
         return _drop_after_all(game, name)
     if offer is None:
-        raise RuleError(_no_double(name, event.act))
+        raise RuleError(_of_player("no double", event.act, name))
     if offer.answerer == "member" and _answers_with_leader(game, name):
         _refuse_follower(
             game,
@@ -1171,15 +1171,24 @@ def _answer(game: Game, event: Answer) -> Game:
     return new
 
 
-def _no_double(name: str, act: str) -> Said:
-    """There is no double on ``name``'s cube to answer with ``act``."""
-    if act == "take":
-        return said("there is no double on {player}'s cube to take", player=name)
-    if act == "drop":
-        return said("there is no double on {player}'s cube to drop", player=name)
-    if act == "beaver":
-        return said("there is no double on {player}'s cube to beaver", player=name)
-    return said("there is no double on {player}'s cube to raccoon", player=name)
+#: Refusals said of a player (``{player}``) and an act: an answer where no double waits on
+#: the player's cube (``no double``), and the box's answer to the player's double (or their
+#: deal) that a house rule refuses (``box cannot``).
+OF_PLAYER: Mapping[tuple[str, str], Said] = {
+    ("no double", "take"): said("there is no double on {player}'s cube to take"),
+    ("no double", "drop"): said("there is no double on {player}'s cube to drop"),
+    ("no double", "beaver"): said("there is no double on {player}'s cube to beaver"),
+    ("no double", "raccoon"): said("there is no double on {player}'s cube to raccoon"),
+    ("box cannot", "deal"): said("{player} and the box cannot deal"),
+    ("box cannot", "take"): said("the box cannot take {player}'s double"),
+    ("box cannot", "beaver"): said("the box cannot beaver {player}'s double"),
+    ("box cannot", "drop"): said("the box cannot drop {player}'s double"),
+}
+
+
+def _of_player(what: str, act: str, name: str) -> Said:
+    """:data:`OF_PLAYER`'s sentence, said of ``name``."""
+    return replace(OF_PLAYER[(what, act)], values=(("player", name),))
 
 
 def _box_round_answered(game: Game, origin: int, answered: str) -> Game:
@@ -1249,7 +1258,7 @@ def _check_box_takes(game: Game, found: Round, name: str, answer: str) -> None:
     paid = [m for m, a in answers.items() if a in ("drop", "deal")]
     rule = game.rules.box_takes
     names = _and(list(answers))
-    doing = _box_cannot(name, answer)
+    doing = _of_player("box cannot", answer, name)
     if paid:
         so_far = said(
             "it took {taken} and did not take {paid}",
@@ -1312,17 +1321,6 @@ def _check_box_takes(game: Game, found: Round, name: str, answer: str) -> None:
                 pays=pays,
             )
         )
-
-
-def _box_cannot(name: str, answer: str) -> Said:
-    """The box's answer (or deal) to ``name``'s double that the house rule refuses."""
-    if answer == "deal":
-        return said("{player} and the box cannot deal", player=name)
-    if answer == "take":
-        return said("the box cannot take {player}'s double", player=name)
-    if answer == "beaver":
-        return said("the box cannot beaver {player}'s double", player=name)
-    return said("the box cannot drop {player}'s double", player=name)
 
 
 def _and(names: list[str], *, possessive: bool = False) -> Sayable:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, cast
 
 from chouette.errors import LineError, PositionError, RecordError, RuleError
@@ -437,24 +437,13 @@ def check_seats(record: Record, line: Line, where: Sayable = RECORD) -> None:
                 line=", ".join(line.order),
             )
         )
-    if record.box is not None and record.box != line.box:
-        raise RecordError(
-            said(
-                "{where}: the box is {actual}, not {claimed}",
-                where=where,
-                actual=line.box,
-                claimed=record.box,
-            )
-        )
-    if record.captain is not None and record.captain != line.captain:
-        raise RecordError(
-            said(
-                "{where}: the captain is {actual}, not {claimed}",
-                where=where,
-                actual=line.captain,
-                claimed=record.captain,
-            )
-        )
+    for claimed, actual, refusal in (
+        (record.box, line.box, said("{where}: the box is {actual}, not {claimed}")),
+        (record.captain, line.captain, said("{where}: the captain is {actual}, not {claimed}")),
+    ):
+        if claimed is not None and claimed != actual:
+            values = {"where": where, "actual": actual, "claimed": claimed}
+            raise RecordError(replace(refusal, values=tuple(values.items())))
     if record.has_partner and record.partner != line.partner:
         raise RecordError(_partner_refused(where, record.partner, line.partner))
     if record.away is not None and record.away != dict(line.away):
