@@ -15,6 +15,7 @@ import pytest
 from chouette.errors import ChouetteError
 from chouette.words import ENGLISH_WORDS
 from cli import run_words
+from files.words import words
 from tests import procs
 from tests.dump import dump
 from tests.paths import ROOT
@@ -92,6 +93,20 @@ def test_the_cli_runs_in_the_server_saying_values_to_the_page_not_to_a_stream(
     assert heard.lines(ENGLISH_WORDS)[0].startswith("Usage: chouette take")
     assert (sys.stdin, sys.stdout, sys.stderr) == streams
     assert capsys.readouterr() == ("", "")
+
+
+def test_a_games_refusal_run_for_a_page_is_heard_in_each_readers_words(chouette, ledger_url):
+    """The refusal a page's line meets is a value: the Danish page, the Czech phone and the
+    English terminal each read it in their own words, from the one command run."""
+    chouette("new", "friday", "ann", "bob", "cat")
+    chouette("double", "bob")
+    heard = Heard(words("da"))
+    assert run_words(["--db", ledger_url, "raccoon", "bob"], heard) == 1
+    assert heard.lines(words("da")) == ["Fejl: bob kan ikke raccoone: kun en beaver kan raccoones"]
+    assert heard.lines(words("cs")) == ["Chyba: bob nemůže dát mývala: mývala lze dát jen na bobra"]
+    assert heard.lines(ENGLISH_WORDS) == [
+        "Error: bob cannot raccoon: only a beaver can be raccooned"
+    ]
 
 
 def test_no_module_of_the_server_replaces_the_standard_streams():
