@@ -4500,12 +4500,15 @@ def record(
     """
     from chouette.record import RECORD, parse_record, read_records
     from chouette.report import booked_json
+    from chouette.words import said
     from db.commands import record as recorded
     from files.whole import read_input
 
     label = "standard input" if source == "-" else source
     try:  # read and checked whole before the ledger is opened: no lock held meanwhile
-        records = read_records(read_input(source, "records"), RECORD if source == "-" else source)
+        records = read_records(
+            read_input(source, said("records")), RECORD if source == "-" else source
+        )
         parsed = [(parse_record(data, where), where) for where, data in records]
     except ChouetteError as err:
         fail(err.said)

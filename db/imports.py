@@ -31,6 +31,7 @@ from chouette.money import Cents
 from chouette.points import pair_money
 from chouette.session import SessionInfo
 from chouette.stop import check_not_ended
+from chouette.words import joined
 from db.codec import iso, line_to_json
 from db.ledger import Ledger
 from db.values import KeylessGame, SourceFile, Won
@@ -86,7 +87,7 @@ def import_file(
     try:
         booked = _book_games(book, info, checked.sha256, checked.batches(), names, summary)
     except EngineFileError as err:
-        raise EngineFileError(f"{path.name}: {err}") from None
+        raise EngineFileError(joined((path.name, err.said), ": ")) from None
     book.journal(
         info,
         "import",
@@ -190,7 +191,7 @@ class _Players:
         try:
             mapped = check_name(mapped)
         except ChouetteError as err:
-            raise EngineFileError(f"{_where(game)}: {err}") from None
+            raise EngineFileError(joined((_where(game), err.said), ": ")) from None
         if mapped not in self.seated:
             hint = f" (map it with --as '{name}=PLAYER')" if mapped == name else ""
             raise EngineFileError(

@@ -45,6 +45,7 @@ from chouette.engines.text import (
 )
 from chouette.errors import EngineFileError
 from chouette.rules import HouseRules
+from chouette.words import Number, Said, joined, said
 
 BATCH = 5000
 #: How many bytes of a checked file's games are kept in memory; past that, on disk.
@@ -97,11 +98,21 @@ def _opened(path: Path) -> tuple[IO[bytes], int]:
         found = path.stat()
         if not stat.S_ISREG(found.st_mode):
             raise _Unreadable(
-                f"{path}: not a regular file (a device, a pipe or a folder): nothing booked"
+                said(
+                    "{file}: not a regular file (a device, a pipe or a folder): nothing booked",
+                    file=str(path),
+                )
             )
         return path.open("rb"), found.st_size
     except OSError as err:
-        raise _Unreadable(f"{path}: cannot read it ({err.strerror or err})") from None
+        raise _Unreadable(
+            said("{file}: cannot read it ({reason})", file=str(path), reason=_system(err))
+        ) from None
+
+
+def _system(err: OSError) -> str:
+    """The system's own words for what went wrong."""
+    return str(err.strerror or err)
 
 
 class _Unreadable(EngineFileError):
@@ -175,11 +186,13 @@ def read_pass(
                     result = use(read)
         except EOFError:
             raise EngineFileError(
-                "cannot read it: the gzip file is cut short (it ends before its compressed "
-                "data does): nothing booked"
+                said(
+                    "cannot read it: the gzip file is cut short (it ends before its compressed "
+                    "data does): nothing booked"
+                )
             ) from None
         except (OSError, zlib.error) as err:  # a damaged .gz
-            raise EngineFileError(f"cannot read it: {err}") from None
+            raise EngineFileError(said("cannot read it: {reason}", reason=str(err))) from None
         sha = hashed.finish()
     if kind is not None:  # its games checked once the file is closed, as a text file's are
         return None, sha, use(read), read
@@ -197,9 +210,12 @@ def _read_binary(
         import gvformat  # type: ignore[import-untyped,unused-ignore]
     except ImportError:
         raise EngineFileError(
-            f"reading {LABELS[kind]} files needs the gammonview library, which is not "
-            "installed: in chouette's clone, with the pip that installed chouette, pip "
-            "install '.[xg]'"
+            said(
+                "reading {kind} files needs the gammonview library, which is not installed: "
+                "in chouette's clone, with the pip that installed chouette, pip install "
+                "'.[xg]'",
+                kind=LABELS[kind],
+            )
         ) from None
     if size > MAX_BINARY:
         raise EngineFileError(_too_big(size, kind))
@@ -207,8 +223,12 @@ def _read_binary(
     if len(data) > MAX_BINARY:
         if compressed:  # a decompression bomb, or no file of games
             raise EngineFileError(
-                f"it is gzip, and expands to more than {MAX_BINARY >> 20} MiB, more than any "
-                f"{LABELS[kind]} file of games: refused"
+                said(
+                    "it is gzip, and expands to more than {most} MiB, more than any {kind} file "
+                    "of games: refused",
+                    most=MAX_BINARY >> 20,
+                    kind=LABELS[kind],
+                )
             )
         raise EngineFileError(_too_big(len(data), kind))  # it grew while it was read
     check_inflated(data, kind)
@@ -218,15 +238,21 @@ def _read_binary(
     except Exception as err:  # the library's own errors: whatever a damaged file causes
         reason = " ".join(str(err).split())[:200] or type(err).__name__
         raise EngineFileError(
-            f"not a readable {LABELS[kind]} file (gammonview: {reason}): nothing booked"
+            said(
+                "not a readable {kind} file (gammonview: {reason}): nothing booked",
+                kind=LABELS[kind],
+                reason=reason,
+            )
         ) from None
     return read_gammonview(doc, kind)
 
 
-def _too_big(size: int, kind: Kind) -> str:
-    return (
-        f"{size:,} bytes, more than any {LABELS[kind]} file of games "
-        f"(at most {MAX_BINARY >> 20} MiB): refused"
+def _too_big(size: int, kind: Kind) -> Said:
+    return said(
+        "{size} bytes, more than any {kind} file of games (at most {most} MiB): refused",
+        size=Number(size),
+        kind=LABELS[kind],
+        most=MAX_BINARY >> 20,
     )
 
 
@@ -247,8 +273,11 @@ def check_file(
     def keep(read: EngineRead) -> int:
         if read.session.is_match and not match_as_money:
             raise EngineFileError(
-                f"a {read.session.match_length}-point match, not money play: refused "
-                "(give --match-as-money to book its games as money games anyway)"
+                said(
+                    "a {length}-point match, not money play: refused (give --match-as-money "
+                    "to book its games as money games anyway)",
+                    length=read.session.match_length,
+                )
             )
         kept.seek(0)
         kept.truncate()
@@ -270,7 +299,7 @@ def check_file(
             except NotDecodable as err:
                 encoding = fallback(err.encoding)
                 if encoding is None:
-                    raise EngineFileError(f"{path.name}: {err}") from None
+                    raise EngineFileError(joined((path.name, err.said), ": ")) from None
                 warnings = [
                     f"{path.name} is not {err.encoding.label} text: read as {encoding.label}"
                 ]
@@ -278,11 +307,14 @@ def check_file(
             except _Unreadable:
                 raise
             except EngineFileError as err:
-                raise EngineFileError(f"{path.name}: {err}") from None
+                raise EngineFileError(joined((path.name, err.said), ": ")) from None
             except OSError as err:  # the temporary file: a full disk
                 raise EngineFileError(
-                    f"{path.name}: no room to keep its games while it is checked "
-                    f"({err.strerror or err})"
+                    said(
+                        "{file}: no room to keep its games while it is checked ({reason})",
+                        file=path.name,
+                        reason=_system(err),
+                    )
                 ) from None
             return Checked(
                 path,

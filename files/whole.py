@@ -21,26 +21,27 @@ from pathlib import Path
 from typing import BinaryIO
 
 from chouette.errors import ChouetteError
+from chouette.words import Sayable, said
 
 #: The most ``chouette record`` reads at once: 64 MiB, some 200,000 game records.
 MAX_INPUT = 64 << 20
 
 _REASONS = {
-    errno.ENOSPC: "the disk is full",
-    errno.EDQUOT: "the disk quota is used up",
-    errno.EFBIG: "the file would pass the largest size allowed here",
-    errno.EROFS: "the disk is read-only",
-    errno.EACCES: "permission denied",
-    errno.EPERM: "permission denied",
-    errno.ENOENT: "no such folder",
-    errno.EISDIR: "it is a folder",
-    errno.ENOTDIR: "a part of the path is not a folder",
-    errno.ENAMETOOLONG: "the name is too long",
+    errno.ENOSPC: said("the disk is full"),
+    errno.EDQUOT: said("the disk quota is used up"),
+    errno.EFBIG: said("the file would pass the largest size allowed here"),
+    errno.EROFS: said("the disk is read-only"),
+    errno.EACCES: said("permission denied"),
+    errno.EPERM: said("permission denied"),
+    errno.ENOENT: said("no such folder"),
+    errno.EISDIR: said("it is a folder"),
+    errno.ENOTDIR: said("a part of the path is not a folder"),
+    errno.ENAMETOOLONG: said("the name is too long"),
 }
 
 
-def reason(err: OSError) -> str:
-    """What went wrong with a file, in plain words."""
+def reason(err: OSError) -> Sayable:
+    """What went wrong with a file, in plain words (the reader's; else the system's)."""
     if err.errno in _REASONS:
         return _REASONS[err.errno]
     return err.strerror or str(err)
@@ -51,7 +52,7 @@ def refuse_ledger(target: Path, ledger: Sequence[Path]) -> None:
     :func:`db.urls.ledger_files`; through a symbolic or a hard link too), or if it is no file
     name at all."""
     if "\x00" in str(target):
-        raise ChouetteError(f"{str(target)!r} is no file name: it holds a NUL character")
+        raise ChouetteError(_no_file_name(str(target)))
     real = Path(os.path.realpath(target))
     try:
         mine = os.stat(real)
@@ -65,8 +66,12 @@ def refuse_ledger(target: Path, ledger: Sequence[Path]) -> None:
                 same = (mine.st_dev, mine.st_ino) == (theirs.st_dev, theirs.st_ino)
         if same:
             raise ChouetteError(
-                f"{target} is the ledger's own file ({own}): writing there would destroy "
-                "the ledger; give another file"
+                said(
+                    "{file} is the ledger's own file ({own}): writing there would destroy the "
+                    "ledger; give another file",
+                    file=str(target),
+                    own=str(own),
+                )
             )
 
 
@@ -122,34 +127,47 @@ def _write(out: BinaryIO, data: bytes | Iterable[bytes]) -> None:
         out.writelines(data)
 
 
-def read_input(source: str, what: str, limit: int = MAX_INPUT) -> str:
+def _no_file_name(text: str) -> Sayable:
+    return said("{name} is no file name: it holds a NUL character", name=repr(text))
+
+
+def read_input(source: str, what: Sayable, limit: int = MAX_INPUT) -> str:
     """The text of a regular file, or of standard input for ``-``: at most ``limit`` bytes
-    of UTF-8. ``what`` names the command's files in messages (``"records"``)."""
-    label = "standard input" if source == "-" else source
+    of UTF-8. ``what`` names the command's files in messages (``said("records")``)."""
+    label: Sayable = said("standard input") if source == "-" else source
     if source == "-":
         data = sys.stdin.buffer.read(limit + 1)
     else:
         if "\x00" in source:
-            raise ChouetteError(f"{source!r} is no file name: it holds a NUL character")
+            raise ChouetteError(_no_file_name(source))
         try:
             handle = os.open(source, os.O_RDONLY | os.O_NONBLOCK)  # a pipe must not block us
         except OSError as err:
-            raise ChouetteError(f"cannot read {source}: {reason(err)}") from None
+            raise ChouetteError(_cannot_read(source, err)) from None
         if not stat.S_ISREG(os.fstat(handle).st_mode):
             os.close(handle)
             raise ChouetteError(
-                f"{source} is not a regular file (a device, a pipe or a folder): give a "
-                f"file of {what}, or - for standard input"
+                said(
+                    "{file} is not a regular file (a device, a pipe or a folder): give a file "
+                    "of {what}, or - for standard input",
+                    file=source,
+                    what=what,
+                )
             )
         with open(handle, "rb") as file:
             try:
                 data = file.read(limit + 1)
             except OSError as err:
-                raise ChouetteError(f"cannot read {source}: {reason(err)}") from None
+                raise ChouetteError(_cannot_read(source, err)) from None
     if len(data) > limit:
         raise ChouetteError(
-            f"{label} holds more than {limit >> 20} MiB, the most read at once: "
-            f"split the {what} into smaller files"
+            said(
+                "{file} holds more than {most} MiB, the most read at once: split the {what} "
+                "into smaller files",
+                file=label,
+                most=limit >> 20,
+                what=what,
+            )
         )
     if data.startswith(codecs.BOM_UTF8):  # a mark some editors put first
         data = data[len(codecs.BOM_UTF8) :]
@@ -157,6 +175,16 @@ def read_input(source: str, what: str, limit: int = MAX_INPUT) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError as err:
         line = data.count(b"\n", 0, err.start) + 1
+        byte = f"0x{data[err.start]:02x}"
         raise ChouetteError(
-            f"{label} is not UTF-8 text (byte 0x{data[err.start]:02x} on line {line})"
+            said(
+                "{file} is not UTF-8 text (byte {byte} on line {line})",
+                file=label,
+                byte=byte,
+                line=line,
+            )
         ) from None
+
+
+def _cannot_read(source: str, err: OSError) -> Sayable:
+    return said("cannot read {file}: {reason}", file=source, reason=reason(err))

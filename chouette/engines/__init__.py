@@ -35,6 +35,7 @@ from chouette.engines.neutral import read_csv, read_jsonl
 from chouette.engines.sgf import read_sgf
 from chouette.errors import EngineFileError
 from chouette.points import MULTIPLIER
+from chouette.words import said
 
 #: The kinds of engine file :func:`read_engine_file` reads, by extension.
 KINDS = {
@@ -68,9 +69,16 @@ def read_engine_file(
         return read_csv(lines)
     kind = binary_kind(name)
     if kind is not None:  # the importer reads these as bytes, never as text
-        raise EngineFileError(f"{name}: an {LABELS[kind]} file is binary, not text")
-    known = ", ".join(KINDS)
-    raise EngineFileError(f"{name}: not an engine file this program reads (it reads {known})")
+        raise EngineFileError(
+            said("{file}: an {kind} file is binary, not text", file=name, kind=LABELS[kind])
+        )
+    raise EngineFileError(
+        said(
+            "{file}: not an engine file this program reads (it reads {known})",
+            file=name,
+            known=", ".join(KINDS),
+        )
+    )
 
 
 __all__ = [

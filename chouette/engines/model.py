@@ -9,6 +9,7 @@ from typing import Literal, NamedTuple
 
 from chouette.errors import EngineFileError
 from chouette.points import Kind
+from chouette.words import Sayable, said
 
 Scored = Kind  # the level a game was scored at
 Ending = Literal["bearoff", "drop", "resign", "settle", "forfeit"]
@@ -179,9 +180,10 @@ def game_key(kind: str, *parts: object) -> str:
     ).hexdigest()
 
 
-def problem(line: int, reason: str) -> EngineFileError:
-    """The error for a file that cannot be read: ``"line 12: reason"``."""
-    return EngineFileError(f"line {line}: {reason}")
+def problem(line: int, reason: Sayable) -> EngineFileError:
+    """The error for a file that cannot be read: ``"line 12: reason"`` (the line number and
+    the reason values, said in the reader's words; a file's own words as they are)."""
+    return EngineFileError(said("line {line}: {reason}", line=line, reason=reason))
 
 
 def numbered(lines: Iterable[str]) -> Iterator[tuple[int, str]]:
@@ -198,10 +200,10 @@ def numbered(lines: Iterable[str]) -> Iterator[tuple[int, str]]:
         except StopIteration:
             return
         except UnicodeError:
-            raise problem(number + 1, "not UTF-8 text") from None
+            raise problem(number + 1, said("not UTF-8 text")) from None
         number += 1
         if not isinstance(text, str):
-            raise problem(number, "not text (the file must be opened as UTF-8 text)")
+            raise problem(number, said("not text (the file must be opened as UTF-8 text)"))
         if number == 1:
             text = text.removeprefix("\ufeff")
         yield number, text.rstrip("\r\n")

@@ -50,7 +50,8 @@ from chouette.engines.model import (
     problem,
 )
 from chouette.points import MULTIPLIER, is_cube_value, pair_points
-from chouette.text import RepeatedKey, no_constant, unique_keys
+from chouette.text import NoConstant, RepeatedKey, no_constant, unique_keys
+from chouette.words import Number, Sayable, said, said_n
 
 REQUIRED = ("session", "game", "winner", "loser", "cube", "result", "end", "points")
 OPTIONAL = ("played_at", "rules", "source")
@@ -93,7 +94,7 @@ def _read(kind: str, records: Iterator[tuple[int, Mapping[str, Any]]]) -> Engine
     )
     first = next(games, None)
     if first is None:
-        raise problem(1, "no records in the file")
+        raise problem(1, said("no records in the file"))
     session = EngineSession(
         format="jsonl" if kind == "jsonl" else "csv", players=(), name=first.session
     )
@@ -127,8 +128,11 @@ def _json_array(
         if size > MAX_ARRAY:
             raise problem(
                 number,
-                f"a JSON array longer than {MAX_ARRAY:,} characters: write the records as "
-                "JSON Lines (one record per line) instead",
+                said(
+                    "a JSON array longer than {most} characters: write the records as JSON "
+                    "Lines (one record per line) instead",
+                    most=Number(MAX_ARRAY),
+                ),
             )
         parts.append(rest)
     whole = "\n".join(parts)
@@ -151,14 +155,16 @@ def _json_array(
         try:
             value, pos = decoder.raw_decode(whole, pos)
         except (ValueError, RecursionError) as error:
-            raise problem(start, f"not JSON: {_json_reason(error)}") from None
+            raise problem(start, _not_json(error)) from None
         yield start, _as_object(start, value)
         pos = _skip_space(whole, pos)
         if pos < len(whole) and whole[pos] == "]":
             _array_end(line_at(pos), whole, pos)
             return
         if pos >= len(whole) or whole[pos] != ",":
-            raise problem(line_at(pos), "expected ',' or ']' after a record of the JSON array")
+            raise problem(
+                line_at(pos), said("expected ',' or ']' after a record of the JSON array")
+            )
         pos = _skip_space(whole, pos + 1)
 
 
@@ -166,7 +172,9 @@ def _array_end(line: int, whole: str, pos: int) -> None:
     """The array closes at ``pos`` (on ``line``): only space may follow."""
     rest = _skip_space(whole, pos + 1)
     if rest < len(whole):
-        raise problem(line + whole.count("\n", pos, rest), "text after the end of the JSON array")
+        raise problem(
+            line + whole.count("\n", pos, rest), said("text after the end of the JSON array")
+        )
 
 
 def _skip_space(text: str, pos: int) -> int:
@@ -181,20 +189,25 @@ def _parse_json(number: int, text: str) -> Any:
     try:
         value, end = _SCAN(text, 0)
     except StopIteration:
-        raise problem(number, "not JSON: Expecting value") from None
+        raise problem(number, said("not JSON: {reason}", reason="Expecting value")) from None
     except (ValueError, RecursionError) as error:
-        raise problem(number, f"not JSON: {_json_reason(error)}") from None
+        raise problem(number, _not_json(error)) from None
     if end != len(text):
-        raise problem(number, "not JSON: Extra data")
+        raise problem(number, said("not JSON: {reason}", reason="Extra data"))
     return value
 
 
-def _json_reason(error: Exception) -> str:
+def _not_json(error: Exception) -> Sayable:
+    """Why a record is not JSON: the decoder's own words (``Expecting value``), or ours."""
     if isinstance(error, json.JSONDecodeError):
-        return error.msg
-    if isinstance(error, RepeatedKey):
-        return f"field {error.key!r} given twice"
-    return str(error) or type(error).__name__
+        reason: Sayable = error.msg
+    elif isinstance(error, RepeatedKey):
+        reason = said("field {key} given twice", key=repr(error.key))
+    elif isinstance(error, NoConstant):
+        reason = error.said
+    else:
+        reason = str(error) or type(error).__name__
+    return said("not JSON: {reason}", reason=reason)
 
 
 _DECODER = json.JSONDecoder(parse_constant=no_constant, object_pairs_hook=unique_keys)
@@ -205,7 +218,9 @@ _SCAN: Callable[[str, int], tuple[Any, int]] = json.scanner.make_scanner(cast(An
 
 def _as_object(number: int, value: Any) -> Mapping[str, Any]:
     if not isinstance(value, dict):
-        raise problem(number, f"a record must be a JSON object, not {_json_type(value)}")
+        raise problem(
+            number, said("a record must be a JSON object, not {kind}", kind=_json_type(value))
+        )
     return value
 
 
@@ -221,7 +236,9 @@ def _csv_records(source: Iterator[tuple[int, str]]) -> Iterator[tuple[int, Mappi
         except StopIteration:
             break
         except csv.Error as error:
-            raise problem(lines.number, f"cannot read the CSV: {error}") from None
+            raise problem(
+                lines.number, said("cannot read the CSV: {reason}", reason=str(error))
+            ) from None
         if not "".join(row).strip():
             continue
         if header is None:
@@ -229,11 +246,16 @@ def _csv_records(source: Iterator[tuple[int, str]]) -> Iterator[tuple[int, Mappi
             continue
         if len(row) != len(header):
             raise problem(
-                start, f"{len(row)} values, but the header row names {len(header)} columns"
+                start,
+                said(
+                    "{count} values, but the header row names {columns} columns",
+                    count=len(row),
+                    columns=len(header),
+                ),
             )
         yield start, _csv_record(start, header, row)
     if header is None:
-        raise problem(1, "no header row (expected: " + ",".join(REQUIRED) + ")")
+        raise problem(1, said("no header row (expected: {columns})", columns=",".join(REQUIRED)))
 
 
 class _CsvLines:
@@ -267,16 +289,20 @@ def _csv_header(line: int, row: list[str]) -> list[_Column]:
         if column not in CSV_COLUMNS:
             raise problem(
                 line,
-                f"unknown column {column!r} (the columns are: {', '.join(CSV_COLUMNS)})",
+                said(
+                    "unknown column {column} (the columns are: {columns})",
+                    column=repr(column),
+                    columns=", ".join(CSV_COLUMNS),
+                ),
             )
     seen: set[str] = set()
     for column in header:
         if column in seen:
-            raise problem(line, f"column {column!r} named twice")
+            raise problem(line, said("column {column} named twice", column=repr(column)))
         seen.add(column)
     missing = [column for column in REQUIRED if column not in seen]
     if missing:
-        raise problem(line, f"the header row lacks {', '.join(missing)}")
+        raise problem(line, said("the header row lacks {columns}", columns=", ".join(missing)))
     return [
         _Column(
             name=column,
@@ -301,7 +327,14 @@ def _csv_record(line: int, header: list[_Column], row: list[str]) -> dict[str, A
             if not digits and not column.required:
                 continue
             if not _INTEGER.fullmatch(digits):
-                raise problem(line, f"{column.name} must be a whole number, not {text!r}")
+                raise problem(
+                    line,
+                    said(
+                        "{key} must be a whole number, not {value}",
+                        key=column.name,
+                        value=repr(text),
+                    ),
+                )
             value = int(digits)
         elif not column.required and not text.strip():
             continue
@@ -373,32 +406,53 @@ def _checked_game(index: int, line: int, record: Mapping[str, Any]) -> EngineGam
         if key not in _FIELDS:
             raise problem(
                 line,
-                f"unknown field {key!r} (the fields are: {', '.join(REQUIRED + OPTIONAL)})",
+                said(
+                    "unknown field {key} (the fields are: {fields})",
+                    key=repr(key),
+                    fields=", ".join(REQUIRED + OPTIONAL),
+                ),
             )
     missing = [key for key in REQUIRED if key not in record]
     if missing:
-        raise problem(line, f"missing field{'s' if len(missing) > 1 else ''} {', '.join(missing)}")
+        raise problem(
+            line,
+            said_n(
+                "missing field {fields}",
+                "missing fields {fields}",
+                len(missing),
+                fields=", ".join(missing),
+            ),
+        )
     session = _name(line, record, "session")
     game = _integer(line, record, "game", 1)
     winner = _name(line, record, "winner")
     loser = _name(line, record, "loser")
     if winner == loser:
-        raise problem(line, f"winner and loser are both {winner!r}")
+        raise problem(line, said("winner and loser are both {name}", name=repr(winner)))
     cube = _integer(line, record, "cube", 1)
     if not is_cube_value(cube):
-        raise problem(line, f"cube must be 1, 2, 4, 8, …, not {cube}")
+        raise problem(line, said("cube must be 1, 2, 4, 8, …, not {cube}", cube=cube))
     result = _choice(line, record, "result", _RESULTS)
     end = _choice(line, record, "end", _ENDS)
     points = _integer(line, record, "points", 0)
     if end not in ("settle", "forfeit"):
         if end == "drop" and result != "single":
-            raise problem(line, f"result must be single for a drop, not {result!r}")
+            raise problem(
+                line, said("result must be single for a drop, not {result}", result=repr(result))
+            )
         expected = pair_points(cube, result)
         if points != expected:
             raise problem(
                 line,
-                f"points must be {expected} (cube {cube} × {MULTIPLIER[result]} for a {result}), "
-                f"not {points}",
+                said(
+                    "points must be {expected} (cube {cube} × {factor} for a {result}), not "
+                    "{points}",
+                    expected=expected,
+                    cube=cube,
+                    factor=MULTIPLIER[result],
+                    result=result,
+                    points=points,
+                ),
             )
     played_at = _played_at(line, record.get("played_at"))
     return EngineGame(
@@ -424,25 +478,39 @@ def _checked_game(index: int, line: int, record: Mapping[str, Any]) -> EngineGam
 def _name(line: int, record: Mapping[str, Any], key: str) -> str:
     value = record[key]
     if not isinstance(value, str):
-        raise problem(line, f"{key} must be text, not {_json_type(value)}")
+        raise problem(line, said("{key} must be text, not {kind}", key=key, kind=_json_type(value)))
     if not value.strip():
-        raise problem(line, f"{key} must not be empty")
+        raise problem(line, said("{key} must not be empty", key=key))
     return value
 
 
 def _integer(line: int, record: Mapping[str, Any], key: str, least: int) -> int:
     value = record[key]
     if isinstance(value, bool) or not isinstance(value, int):
-        raise problem(line, f"{key} must be a whole number, not {_json_type(value)}")
+        raise problem(
+            line,
+            said("{key} must be a whole number, not {value}", key=key, value=_json_type(value)),
+        )
     if value < least:
-        raise problem(line, f"{key} must be {least} or more, not {value}")
+        raise problem(
+            line,
+            said("{key} must be {least} or more, not {value}", key=key, least=least, value=value),
+        )
     return value
 
 
 def _choice(line: int, record: Mapping[str, Any], key: str, choices: tuple[str, ...]) -> Any:
     value = record[key]
     if value not in choices or not isinstance(value, str):
-        raise problem(line, f"{key} must be one of {', '.join(choices)}, not {value!r}")
+        raise problem(
+            line,
+            said(
+                "{key} must be one of {choices}, not {value}",
+                key=key,
+                choices=", ".join(choices),
+                value=repr(value),
+            ),
+        )
     return value
 
 
@@ -450,11 +518,11 @@ def _played_at(line: int, value: Any) -> str | None:
     if value is None:
         return None
     if not isinstance(value, str):
-        raise problem(line, f"played_at must be an ISO 8601 date or time, not {_json_type(value)}")
+        raise problem(line, _not_a_time(_json_type(value)))
     try:
         datetime.fromisoformat(value.strip())
     except ValueError:
-        raise problem(line, f"played_at must be an ISO 8601 date or time, not {value!r}") from None
+        raise problem(line, _not_a_time(repr(value))) from None
     return value.strip()
 
 
@@ -463,33 +531,49 @@ def _rules(line: int, value: Any) -> str | None:
         return value
     if isinstance(value, dict | list):
         return json.dumps(value, sort_keys=True, ensure_ascii=False)
-    raise problem(line, f"rules must be text or a JSON object, not {_json_type(value)}")
+    raise problem(
+        line, said("rules must be text or a JSON object, not {kind}", kind=_json_type(value))
+    )
+
+
+def _not_a_time(value: Sayable) -> Sayable:
+    return said("played_at must be an ISO 8601 date or time, not {value}", value=value)
 
 
 def _source(line: int, value: Any) -> EngineSource | None:
     if value is None:
         return None
     if not isinstance(value, dict):
-        raise problem(line, f"source must be a JSON object, not {_json_type(value)}")
+        raise problem(
+            line, said("source must be a JSON object, not {kind}", kind=_json_type(value))
+        )
     for key in value:
         if key not in SOURCE_FIELDS:
             raise problem(
-                line, f"unknown field source.{key} (the fields are: {', '.join(SOURCE_FIELDS)})"
+                line,
+                said(
+                    "unknown field source.{key} (the fields are: {fields})",
+                    key=key,
+                    fields=", ".join(SOURCE_FIELDS),
+                ),
             )
     texts: dict[str, str | None] = {}
     for key in ("engine", "file", "sha256"):
         text = value.get(key)
         if text is not None and (not isinstance(text, str) or not text.strip()):
-            raise problem(line, f"source.{key} must be non-empty text")
+            raise problem(line, said("source.{key} must be non-empty text", key=key))
         texts[key] = text
     sha = texts["sha256"]
     if sha is not None and not _SHA256.fullmatch(sha):
-        raise problem(line, "source.sha256 must be 64 hexadecimal digits")
+        raise problem(line, said("source.sha256 must be 64 hexadecimal digits"))
     game_index = value.get("game_index")
     if game_index is not None and (
         isinstance(game_index, bool) or not isinstance(game_index, int) or game_index < 0
     ):
-        raise problem(line, f"source.game_index must be a whole number, not {game_index!r}")
+        raise problem(
+            line,
+            said("source.game_index must be a whole number, not {value}", value=repr(game_index)),
+        )
     return EngineSource(
         engine=texts["engine"],
         file=texts["file"],
@@ -498,13 +582,14 @@ def _source(line: int, value: Any) -> EngineSource | None:
     )
 
 
-def _json_type(value: Any) -> str:
+def _json_type(value: Any) -> Sayable:
+    """What a value is, for a message (``null`` and ``true/false`` as JSON writes them)."""
     if value is None:
         return "null"
     if isinstance(value, bool):
         return "true/false"
     if isinstance(value, int | float):
-        return f"the number {value!r}"
+        return said("the number {value}", value=repr(value))
     if isinstance(value, str):
-        return f"the text {value!r}"
-    return "a list" if isinstance(value, list) else "an object"
+        return said("the text {value}", value=repr(value))
+    return said("a list") if isinstance(value, list) else said("an object")

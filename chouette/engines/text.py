@@ -21,6 +21,7 @@ from typing import IO, NamedTuple
 
 from chouette.engines.model import problem
 from chouette.errors import EngineFileError
+from chouette.words import Number, said
 
 #: The longest line any reader accepts, in characters. Real engine files have lines of a
 #: few hundred characters at most; a JSON array written on one line may be longer.
@@ -62,7 +63,9 @@ class NotDecodable(EngineFileError):
     """The bytes at ``line`` are not text in the encoding tried."""
 
     def __init__(self, line: int, encoding: Encoding) -> None:
-        super().__init__(f"line {line}: not {encoding.label} text")
+        super().__init__(
+            said("line {line}: not {encoding} text", line=line, encoding=encoding.label)
+        )
         self.line = line
         self.encoding = encoding
 
@@ -133,11 +136,14 @@ def text_lines(stream: IO[bytes], encoding: Encoding) -> Generator[str, None, No
             elif len(line) > MAX_LINE:
                 raise problem(
                     number,
-                    f"a line longer than {MAX_LINE:,} characters: not an engine file "
-                    "this program reads",
+                    said(
+                        "a line longer than {most} characters: not an engine file this "
+                        "program reads",
+                        most=Number(MAX_LINE),
+                    ),
                 )
             if "\x00" in line:
-                raise problem(number, "a NUL character: not a text file")
+                raise problem(number, said("a NUL character: not a text file"))
             yield line
     finally:
         text.detach()
@@ -158,7 +164,8 @@ def text_chunks(stream: IO[bytes], encoding: Encoding) -> Generator[str, None, N
             if not chunk:
                 return
             if "\x00" in chunk:
-                raise problem(line + chunk.count("\n", 0, chunk.index("\x00")), "a NUL character")
+                at = line + chunk.count("\n", 0, chunk.index("\x00"))
+                raise problem(at, said("a NUL character"))
             line += chunk.count("\n")
             yield chunk
     finally:
