@@ -27,6 +27,7 @@ from typing import Any
 from chouette.errors import ChouetteError
 from chouette.line import check_session_name
 from chouette.rules import FOLLOW_OFF, HouseRules
+from chouette.words import marked, said
 
 
 @dataclass(frozen=True)
@@ -96,11 +97,11 @@ _AMSTERGAMMON = Source(
 
 #: Chouette's defaults for what the part of a source that could be read does not say.
 _DEFAULTS_UNREAD = (
-    Choice("jacoby", True, "not in the part read: chouette's default"),
+    Choice("jacoby", True, marked("not in the part read: chouette's default")),
     Choice(
         "retention",
         "captain",
-        "not in the part read: chouette's default, the box stays if it beat the captain",
+        marked("not in the part read: chouette's default, the box stays if it beat the captain"),
     ),
 )
 
@@ -123,18 +124,26 @@ def _amstergammon(name: str, title: str, raccoons: bool, words: str) -> Preset:
             Choice(
                 "beavers",
                 True,
-                "beavers are not stated in the visible text; a rule set that names raccoons "
-                "is taken to play beavers",
+                marked(
+                    "beavers are not stated in the visible text; a rule set that names raccoons "
+                    "is taken to play beavers"
+                ),
             ),
-            Choice("jacoby", True, "not stated in the visible text: chouette's default"),
+            Choice("jacoby", True, marked("not stated in the visible text: chouette's default")),
         ),
         notes=(
-            '"Same value, same action" also has the box take or drop the cubes of one value '
-            "alike: chouette holds the box to it only when it doubles.",
-            "After a deal with the captain the winner must be declared: chouette deal C 0 "
-            "--won-by box|captain (without it, a deal at 0 gives the captain the box).",
-            "When the box takes a partner is not stated: a table that takes one says "
-            "--partner-from N.",
+            marked(
+                '"Same value, same action" also has the box take or drop the cubes of one value '
+                "alike: chouette holds the box to it only when it doubles."
+            ),
+            marked(
+                "After a deal with the captain the winner must be declared: chouette deal C 0 "
+                "--won-by box|captain (without it, a deal at 0 gives the captain the box)."
+            ),
+            marked(
+                "When the box takes a partner is not stated: a table that takes one says "
+                "--partner-from N."
+            ),
         ),
     )
 
@@ -192,15 +201,19 @@ PUBLISHED: tuple[Preset, ...] = (
             Choice(
                 "retention",
                 "captain",
-                "the rules' rotation was not read: chouette's default, the box stays if it "
-                "beat the captain",
+                marked(
+                    "the rules' rotation was not read: chouette's default, the box stays if it "
+                    "beat the captain"
+                ),
             ),
         ),
         notes=(
-            "Where possible the box must take the captain's cube if they offer it (unless it "
-            "took other members' cubes before the captain offered): not checked by chouette.",
-            "New persons joining the chouette are at the discretion of the box.",
-            "Persons who have been dropped, or other spectators, may not offer advice.",
+            marked(
+                "Where possible the box must take the captain's cube if they offer it (unless it "
+                "took other members' cubes before the captain offered): not checked by chouette."
+            ),
+            marked("New persons joining the chouette are at the discretion of the box."),
+            marked("Persons who have been dropped, or other spectators, may not offer advice."),
         ),
     ),
     _amstergammon(
@@ -229,20 +242,26 @@ PUBLISHED: tuple[Preset, ...] = (
             Choice(
                 "raccoons",
                 True,
-                '"No Raccoons except by mutual consent.": chouette cannot ask for consent, so '
-                "it books a raccoon the table agreed to",
+                marked(
+                    '"No Raccoons except by mutual consent.": chouette cannot ask for consent, so '
+                    "it books a raccoon the table agreed to"
+                ),
             ),
             Choice(
                 "retention",
                 "captain",
-                "the rules after the fifth were not read: chouette's default, the box stays "
-                "if it beat the captain",
+                marked(
+                    "the rules after the fifth were not read: chouette's default, the box stays "
+                    "if it beat the captain"
+                ),
             ),
         ),
         notes=(
-            "The stakes of the chouette should be noted on the score sheet; unknown or "
-            "transient players may be asked to 'Buy Points' to join the game.",
-            '"Legal Plays": every player and spectator points out an illegal play.',
+            marked(
+                "The stakes of the chouette should be noted on the score sheet; unknown or "
+                "transient players may be asked to 'Buy Points' to join the game."
+            ),
+            marked('"Legal Plays": every player and spectator points out an illegal play.'),
         ),
     ),
     Preset(
@@ -286,9 +305,11 @@ PUBLISHED: tuple[Preset, ...] = (
             ),
         ),
         notes=(
-            "Consulting option 2, full consultation (usually played at St Neots, or when "
-            "introducing beginners): --consultation free.",
-            "The box may desire the team to make cube decisions in order: not tracked.",
+            marked(
+                "Consulting option 2, full consultation (usually played at St Neots, or when "
+                "introducing beginners): --consultation free."
+            ),
+            marked("The box may desire the team to make cube decisions in order: not tracked."),
         ),
     ),
     Preset(
@@ -320,14 +341,20 @@ PUBLISHED: tuple[Preset, ...] = (
             ),
         ),
         notes=(
-            "Of two members' doubles, chouette's box-takes half takes both or neither (ESK's "
-            "words); the club's page says only half or more.",
-            "If the captain decides to take alone, they must beaver: chouette's "
-            "--mandatory-beaver holds every lone taker to it, not only the captain, so the "
-            "preset leaves it off.",
-            "The team answers a cube from the end of the line to the captain: not tracked.",
-            "A box that takes a partner (the table's choice: --partner-from N) may discuss "
-            "cube action with them, not checker play.",
+            marked(
+                "Of two members' doubles, chouette's box-takes half takes both or neither (ESK's "
+                "words); the club's page says only half or more."
+            ),
+            marked(
+                "If the captain decides to take alone, they must beaver: chouette's "
+                "--mandatory-beaver holds every lone taker to it, not only the captain, so the "
+                "preset leaves it off."
+            ),
+            marked("The team answers a cube from the end of the line to the captain: not tracked."),
+            marked(
+                "A box that takes a partner (the table's choice: --partner-from N) may discuss "
+                "cube action with them, not checker play."
+            ),
         ),
     ),
     Preset(
@@ -358,8 +385,8 @@ PUBLISHED: tuple[Preset, ...] = (
             _said("The starting order is rolled with 2 dice (doubles count)", roll_off="two-dice"),
         ),
         notes=(
-            "Typically 1 point equals $5: the stake is the table's (--stake).",
-            "Players may not consult on cube decisions.",
+            marked("Typically 1 point equals $5: the stake is the table's (--stake)."),
+            marked("Players may not consult on cube decisions."),
         ),
     ),
     Preset(
@@ -391,14 +418,17 @@ PUBLISHED: tuple[Preset, ...] = (
             Choice(
                 "box_takes_scope",
                 "several",
-                "the part read does not say whether the box is held to half of any several "
-                "members' doubles or only of everyone's at once: chouette's default, any two or "
-                "more together (a table that plays the other says --box-takes-scope all)",
+                marked(
+                    "the part read does not say whether the box is held to half of any "
+                    "several members' doubles or only of everyone's at once: chouette's "
+                    "default, any two or more together (a table that plays the other says "
+                    "--box-takes-scope all)"
+                ),
             ),
         ),
         notes=(
-            "Above 5 a table may take a partner instead of splitting: --partner-from 6.",
-            "No one discusses cube decisions.",
+            marked("Above 5 a table may take a partner instead of splitting: --partner-from 6."),
+            marked("No one discusses cube decisions."),
         ),
     ),
     Preset(
@@ -421,10 +451,12 @@ PUBLISHED: tuple[Preset, ...] = (
         ),
         ours=_DEFAULTS_UNREAD,
         notes=(
-            "Re-entries are allowed through the 4th session: chouette bank NAME 50.",
-            "The starting cube rises each session (1, 2, 4 … 64): chouette starts every cube "
-            "at 1, so a later session's cube is turned by hand (or played at a higher stake).",
-            "Tables are drawn at random; a one-minute move clock can be imposed.",
+            marked("Re-entries are allowed through the 4th session: chouette bank NAME 50."),
+            marked(
+                "The starting cube rises each session (1, 2, 4 … 64): chouette starts every cube "
+                "at 1, so a later session's cube is turned by hand (or played at a higher stake)."
+            ),
+            marked("Tables are drawn at random; a one-minute move clock can be imposed."),
         ),
     ),
     Preset(
@@ -479,13 +511,18 @@ PUBLISHED: tuple[Preset, ...] = (
             Choice(
                 "jacoby",
                 True,
-                "not in the rules as posted; the research notes take L.A. to play it (implicitly)",
+                marked(
+                    "not in the rules as posted; the research notes take L.A. to play it "
+                    "(implicitly)"
+                ),
             ),
         ),
         notes=(
-            "Partners are optional with 6 players: a table of 6 that takes one says "
-            "--partner-from 6.",
-            "All players must use a cup and roll through a baffle box.",
+            marked(
+                "Partners are optional with 6 players: a table of 6 that takes one says "
+                "--partner-from 6."
+            ),
+            marked("All players must use a cup and roll through a baffle box."),
         ),
     ),
     Preset(
@@ -527,12 +564,14 @@ PUBLISHED: tuple[Preset, ...] = (
             Choice(
                 "jacoby",
                 False,
-                "the Jacoby rule came decades later; the 1931 rules count gammons as they fall",
+                marked(
+                    "the Jacoby rule came decades later; the 1931 rules count gammons as they fall"
+                ),
             ),
-            Choice("beavers", False, "the 1931 rules name no beavers"),
-            Choice("raccoons", False, "the 1931 rules name no raccoons"),
+            Choice("beavers", False, marked("the 1931 rules name no beavers")),
+            Choice("raccoons", False, marked("the 1931 rules name no raccoons")),
         ),
-        notes=("Each member throws a die for the starting order: chouette new --roll.",),
+        notes=(marked("Each member throws a die for the starting order: chouette new --roll."),),
     ),
     Preset(
         name="woolsey",
@@ -593,8 +632,13 @@ def check_preset_name(name: str) -> str:
     taken = published(text)
     if taken is not None:
         raise ChouetteError(
-            f"{text} is the name of the published preset {taken.name} ({taken.title}): "
-            "a club's own preset takes another name"
+            said(
+                "{name} is the name of the published preset {preset} ({title}): a club's own "
+                "preset takes another name",
+                name=text,
+                preset=taken.name,
+                title=taken.title,
+            )
         )
     return text
 
@@ -625,7 +669,9 @@ def override(base: HouseRules, given: Mapping[str, Any]) -> tuple[HouseRules, tu
     values = {f.name: getattr(base, f.name) for f in fields(HouseRules)}
     for option in given:
         if option not in known:
-            raise ChouetteError(f"unknown house rule {option.replace('_', '-')!r}")
+            raise ChouetteError(
+                said("unknown house rule {rule}", rule=repr(option.replace("_", "-")))
+            )
     given = dict(given)
     for rule, followers in FOLLOW_OFF.items():
         if rule in given and given[rule] in (False, None):

@@ -9,6 +9,7 @@ from typing import Any, Literal, get_args
 
 from chouette.errors import ChouetteError
 from chouette.limits import NUMBERS, within
+from chouette.words import said
 
 CubeMode = Literal["multi", "single"]
 Retention = Literal[
@@ -173,43 +174,64 @@ class HouseRules:
             if getattr(self, name) not in choices:
                 option = name.replace("_", "-")
                 raise ChouetteError(
-                    f"{option} must be one of {', '.join(choices)}, not {getattr(self, name)!r}"
+                    said(
+                        "{option} must be one of {choices}, not {value}",
+                        option=option,
+                        choices=", ".join(choices),
+                        value=repr(getattr(self, name)),
+                    )
                 )
         if self.raccoons and not self.beavers:
-            raise ChouetteError("raccoons need beavers: turn beavers on or raccoons off")
+            raise ChouetteError(said("raccoons need beavers: turn beavers on or raccoons off"))
         if self.jacoby_scope != "per-cube" and not self.jacoby:
             raise ChouetteError(
-                f"jacoby-scope {self.jacoby_scope} needs Jacoby: turn jacoby on or leave the "
-                "scope per-cube"
+                said(
+                    "jacoby-scope {scope} needs Jacoby: turn jacoby on or leave the scope per-cube",
+                    scope=self.jacoby_scope,
+                )
             )
         if not self.beavers and (self.beavers_by != "both" or self.beaver_limit is not None):
             option = "beavers-by" if self.beavers_by != "both" else "beaver-limit"
-            raise ChouetteError(f"{option} needs beavers: turn beavers on or leave {option} out")
+            raise ChouetteError(
+                said(
+                    "{option} needs beavers: turn beavers on or leave {option} out",
+                    option=option,
+                )
+            )
         if self.beaver_limit is not None and self.beaver_limit < 1:
             raise ChouetteError(
-                f"beaver-limit must be 1 or more (no beavers at all: --no-beavers), "
-                f"not {self.beaver_limit}"
+                said(
+                    "beaver-limit must be 1 or more (no beavers at all: --no-beavers), not {value}",
+                    value=self.beaver_limit,
+                )
             )
         for option, on in (
             ("mandatory-extras", self.mandatory_extras),
             ("extra-redoubles", self.extra_redoubles),
         ):
             if on and not self.extras:
-                raise ChouetteError(f"{option} needs extras: turn extras on or {option} off")
+                raise ChouetteError(
+                    said("{option} needs extras: turn extras on or {option} off", option=option)
+                )
         if self.mandatory_extras and self.mandatory_beaver:
             raise ChouetteError(
-                "mandatory-beaver and mandatory-extras are two answers to the lone taker: "
-                "choose one"
+                said(
+                    "mandatory-beaver and mandatory-extras are two answers to the lone taker: "
+                    "choose one"
+                )
             )
         if self.auto_doubles < 0:
-            raise ChouetteError("auto-doubles must be 0 or more")
+            raise ChouetteError(said("auto-doubles must be 0 or more"))
         if self.max_cube is not None and (self.max_cube < 1 or self.max_cube & (self.max_cube - 1)):
             raise ChouetteError(
-                f"max-cube must be a power of two (1, 2, 4, …), not {self.max_cube}"
+                said(
+                    "max-cube must be a power of two (1, 2, 4, …), not {value}",
+                    value=self.max_cube,
+                )
             )
         if self.partner_from is not None and self.partner_from < 3:
             raise ChouetteError(
-                "partner-from needs at least 3 seated players (box, partner, captain)"
+                said("partner-from needs at least 3 seated players (box, partner, captain)")
             )
         for option, on in (
             ("partner-optional", self.partner_optional),
@@ -218,23 +240,31 @@ class HouseRules:
         ):
             if on and self.partner_from is None:
                 raise ChouetteError(
-                    f"{option} is a rule of box partners: give --partner-from N, or leave "
-                    f"{option} out"
+                    said(
+                        "{option} is a rule of box partners: give --partner-from N, or leave "
+                        "{option} out",
+                        option=option,
+                    )
                 )
         if self.partner_optional and self.partner_pick == "box":
             raise ChouetteError(
-                "under partner-pick box the box names a partner or plays alone: "
-                "partner-optional goes without saying"
+                said(
+                    "under partner-pick box the box names a partner or plays alone: "
+                    "partner-optional goes without saying"
+                )
             )
         if self.table_stakes is not None and (self.partner_from is not None or self.extras):
             other = "partner-from" if self.partner_from is not None else "extras"
             raise ChouetteError(
-                f"table-stakes caps each player's losses pair by pair: it does not go with "
-                f"{other} (a box partner's or an extra's share of a capped loss is not "
-                "defined by the Florida rules it comes from)"
+                said(
+                    "table-stakes caps each player's losses pair by pair: it does not go with "
+                    "{option} (a box partner's or an extra's share of a capped loss is not "
+                    "defined by the Florida rules it comes from)",
+                    option=other,
+                )
             )
         if self.rounds is not None and self.until is not None:
-            raise ChouetteError("a session stops after --rounds N or --until HH:MM, not both")
+            raise ChouetteError(said("a session stops after --rounds N or --until HH:MM, not both"))
         if self.until is not None:
             try:
                 moment = datetime.fromisoformat(self.until)
@@ -242,17 +272,34 @@ class HouseRules:
                 moment = None
             if moment is None or moment.tzinfo is None:
                 raise ChouetteError(
-                    f"until must be a moment with its offset (ISO 8601), not {self.until!r}"
+                    said(
+                        "until must be a moment with its offset (ISO 8601), not {value}",
+                        value=repr(self.until),
+                    )
                 )
         if not 0 <= self.partner_share <= 100:
-            raise ChouetteError(f"partner-share is a percentage (0-100), not {self.partner_share}")
+            raise ChouetteError(
+                said("partner-share is a percentage (0-100), not {value}", value=self.partner_share)
+            )
         if self.split_at is not None and self.split_at < MIN_SPLIT - 1:
             raise ChouetteError(
-                f"split-at must be {MIN_SPLIT - 1} or more (a split needs {MIN_SPLIT} players: "
-                f"two tables of {MIN_SPLIT // 2}), not {self.split_at}"
+                said(
+                    "split-at must be {least} or more (a split needs {players} players: two "
+                    "tables of {half}), not {value}",
+                    least=MIN_SPLIT - 1,
+                    players=MIN_SPLIT,
+                    half=MIN_SPLIT // 2,
+                    value=self.split_at,
+                )
             )
         if self.edition not in range(1, EDITION + 1):
-            raise ChouetteError(f"edition must be 1 to {EDITION}, not {self.edition!r}")
+            raise ChouetteError(
+                said(
+                    "edition must be 1 to {most}, not {value}",
+                    most=EDITION,
+                    value=repr(self.edition),
+                )
+            )
         self._check_bounds()
 
     def _check_bounds(self, *, wild_only: bool = False) -> None:
@@ -280,18 +327,26 @@ class HouseRules:
         for key, value in data.items():
             name = key.replace("-", "_")
             if name not in known:
-                raise ChouetteError(f"unknown house rule {key!r}")
+                raise ChouetteError(said("unknown house rule {rule}", rule=repr(key)))
             kind = known[name]
             if kind == "bool" and not isinstance(value, bool):
-                raise ChouetteError(f"{key} must be true or false, not {value!r}")
+                raise ChouetteError(
+                    said("{key} must be true or false, not {value}", key=key, value=repr(value))
+                )
             if kind in ("int", "int | None") and (
                 isinstance(value, bool) or not isinstance(value, int | None)
             ):
-                raise ChouetteError(f"{key} must be a whole number, not {value!r}")
+                raise ChouetteError(
+                    said("{key} must be a whole number, not {value}", key=key, value=repr(value))
+                )
             if kind == "str | None" and not isinstance(value, str | None):
-                raise ChouetteError(f"{key} must be text, not {value!r}")
+                raise ChouetteError(
+                    said("{key} must be text, not {kind}", key=key, kind=repr(value))
+                )
             if kind == "int" and value is None:
-                raise ChouetteError(f"{key} must be a whole number, not null")
+                raise ChouetteError(
+                    said("{key} must be a whole number, not {value}", key=key, value="null")
+                )
             values[name] = value
         return cls(**values)
 

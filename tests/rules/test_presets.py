@@ -19,6 +19,7 @@ from chouette.card import (
 from chouette.errors import ChouetteError
 from chouette.presets import PUBLISHED, Override, check_preset_name, override, published
 from chouette.rules import EDITION, FOLLOW_OFF, HouseRules
+from files.words import words
 
 NOW = datetime(2026, 11, 20, 20, 0, tzinfo=UTC)
 
@@ -282,3 +283,34 @@ def test_a_rule_given_off_takes_the_rules_that_need_it_off_unless_they_are_given
     assert {rule, *followers} <= {c.option for c in changed} <= {rule, *FOLLOW_OFF[rule]}
     with pytest.raises(ChouetteError, match=r"needs|is a rule of box partners"):
         override(base, {rule: off, **followers})  # given on: the rules refuse them
+
+
+def test_a_presets_own_words_are_translated_and_its_sources_quoted_as_published():
+    """Chouette's choices and notes are its own words, in each catalogue; what a source
+    states is quoted as published, in no catalogue."""
+    la = published("la")
+    assert la is not None
+    danish, czech = words("da"), words("cs")
+    (jacoby,) = la.ours
+    assert danish.gettext(jacoby.words) == (
+        "ikke i reglerne, som de blev lagt ud; researchnoterne antager, at L.A. spiller med "
+        "den (underforstået)"
+    )
+    assert czech.gettext(la.notes[-1]) == "Všichni hráči musí házet z kelímku přes házecí věž."
+    for preset in PUBLISHED:
+        for choice in preset.stated:
+            assert danish.gettext(choice.words) == choice.words
+            assert czech.gettext(choice.words) == choice.words
+        for text in (*(c.words for c in preset.ours), *preset.notes):
+            assert danish.gettext(text) != text and czech.gettext(text) != text
+
+
+def test_a_presets_refusal_is_said_in_the_readers_words():
+    with pytest.raises(ChouetteError) as refused:
+        check_preset_name("L.A.")
+    assert words("da")(refused.value.said).startswith(
+        "L.A. er navnet på det offentliggjorte regelsæt la (L.A. chouette rules"
+    )
+    assert words("cs")(refused.value.said).startswith(
+        "L.A. je název zveřejněné sady pravidel la (L.A. chouette rules"
+    )

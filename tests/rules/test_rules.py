@@ -7,6 +7,7 @@ import pytest
 
 from chouette.errors import ChouetteError
 from chouette.rules import HouseRules
+from files.words import words
 from tests.table import outcome, play
 
 # ------------------------------------------------------------ the house rules
@@ -73,3 +74,25 @@ def test_a_session_stored_without_an_edition_keeps_the_older_scoring():
         == "acting-captain inherit, edition 1 (older scoring)"
     )
     assert rules.summary() == "acting-captain inherit"
+
+
+@pytest.mark.parametrize(
+    ("rules", "danish", "czech"),
+    [
+        (
+            {"beavers": False, "raccoons": True},
+            "raccoons kræver beavers: slå beavers til eller raccoons fra",
+            "mývalové potřebují bobry: zapněte bobry, nebo vypněte mývaly",
+        ),
+        (
+            {"max_cube": 3},
+            "max-cube skal være en potens af to (1, 2, 4, …), ikke 3",
+            "max-cube musí být mocnina dvou (1, 2, 4, …), ne 3",
+        ),
+    ],
+)
+def test_a_house_rules_refusal_is_said_in_the_readers_words(rules, danish, czech):
+    with pytest.raises(ChouetteError) as refused:
+        HouseRules(**rules)
+    assert words("da")(refused.value.said) == danish
+    assert words("cs")(refused.value.said) == czech
