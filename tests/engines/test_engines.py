@@ -29,6 +29,7 @@ from chouette.engines import (
     read_sgf,
 )
 from chouette.errors import EngineFileError
+from files.words import words
 from tests.examples import examples
 
 HEADER = "session,game,winner,loser,cube,result,end,points\n"
@@ -975,6 +976,25 @@ def test_a_malformed_csv_record_is_refused_by_line_and_column(text: str, message
     with pytest.raises(EngineFileError) as refused:
         list(read_csv(io.StringIO(text)).games)
     assert str(refused.value) == message
+
+
+def test_a_files_refusal_is_said_in_the_readers_words() -> None:
+    """The line number and the file's own words (a column, a value as written) are values
+    in a sentence of the reader's language."""
+    text = HEADER + "club,1,ann,bob,2,gammon,bearoff,5\n"
+    with pytest.raises(EngineFileError) as refused:
+        list(read_csv(io.StringIO(text)).games)
+    assert words("da")(refused.value.said) == (
+        "linje 2: points skal være 4 (cube 2 × 2 for et gammon), ikke 5"
+    )
+    assert words("cs")(refused.value.said) == (
+        "řádek 2: points musí být 4 (cube 2 × 2 za gammon), ne 5"
+    )
+    with pytest.raises(EngineFileError) as missing:
+        list(read_jsonl(io.StringIO(jsonl({"session": "club"}))).games)
+    assert words("cs")(missing.value.said) == (
+        "řádek 1: chybí pole game, winner, loser, cube, result, end, points"
+    )
 
 
 # ------------------------------------------------------------------------- the dispatcher
