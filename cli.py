@@ -584,8 +584,27 @@ def fail(message: "Sayable", code: int = 1) -> NoReturn:
 
 def clipped_said(message: "Sayable") -> "Sayable":
     """What a message echoes of what was typed, clipped (:func:`chouette.text.clipped_words`):
-    its text, or each text it holds."""
-    return clipped_words(message) if isinstance(message, str) else message
+    its text, or each text it holds (a value of a sentence, a sentence's own values, the
+    parts of sentences joined), so that a 10 kB path or name is never printed back whole."""
+    from dataclasses import replace
+
+    from chouette.words import Joined, Said
+
+    if isinstance(message, str):
+        return clipped_words(message)
+    if isinstance(message, Said):
+        values = tuple((name, _clipped_value(value)) for name, value in message.values)
+        return replace(message, values=values)
+    if isinstance(message, Joined):
+        return replace(message, parts=tuple(_clipped_value(part) for part in message.parts))
+    return message
+
+
+def _clipped_value(value: Any) -> Any:
+    """A value of a sentence as :func:`clipped_said` clips it (money and numbers as they are)."""
+    from chouette.words import Joined, Said
+
+    return clipped_said(value) if isinstance(value, str | Said | Joined) else value
 
 
 def options(ctx: typer.Context) -> Options:
