@@ -310,7 +310,11 @@ class Commands(Worded, TyperGroup):
     def main(self, *args: Any, **kwargs: Any) -> Any:
         if os.environ.get("_CHOUETTE_COMPLETE", "").endswith("bash"):  # a Tab in bash
             quoted_bash()
-        return super().main(*args, **kwargs)
+        chosen = _chosen_language.set(_chosen_language.get())  # --lang: for this run only
+        try:
+            return super().main(*args, **kwargs)
+        finally:
+            _chosen_language.reset(chosen)
 
     def invoke(self, ctx: Any) -> Any:
         try:

@@ -39,3 +39,10 @@ def test_json_is_the_same_in_every_language(chouette, lang):
     chouette("double", "bob")
     english = chouette("status", "--json").stdout
     assert chouette("--lang", lang, "status", "--json").stdout == english
+
+
+def test_lang_is_for_the_command_it_is_given_to(chouette):
+    """A command run after ``--lang cs`` speaks the environment's language again (the
+    test's: English): --lang is no setting that stays."""
+    assert usage_word(chouette, "--lang", "cs") == "Použití:"
+    assert usage_word(chouette) == "Usage:"
