@@ -22,7 +22,16 @@ from tests.paths import ROOT
 
 pytestmark = pytest.mark.slow
 
-SOURCES = ["chouette", "db", "files", "web", "cli.py", "pyproject.toml", "README.md"]
+SOURCES = [
+    "chouette",
+    "db",
+    "files",
+    "web",
+    "cli.py",
+    "typer_internals.py",
+    "pyproject.toml",
+    "README.md",
+]
 
 
 @pytest.fixture(scope="module")
