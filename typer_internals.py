@@ -24,6 +24,10 @@ changes anything this file uses: raise the pin only once it passes.
 4. The table prompt's completions (:func:`completions`): ``chouette table`` completes as
    the shell does, from Click's completion of the same command, which only Typer's private
    completion classes reach.
+
+And one for the tests alone (:func:`run_tests_through`): ``typer.testing.CliRunner`` makes
+an app's Click command anew for every command a test runs; the tests hand it chouette's,
+made once, as the program makes it once a process (nine tenths of a test command's time).
 """
 
 from __future__ import annotations
@@ -133,3 +137,19 @@ def completions(command: Any, args: list[str], incomplete: str) -> list[tuple[st
 
     shell = BashComplete(command, {}, "chouette", "_CHOUETTE_COMPLETE")
     return [(str(item.value), str(item.type)) for item in shell.get_completions(args, incomplete)]
+
+
+# ---------------------------------------------------------------- the tests' runner
+
+
+def run_tests_through(
+    command_for: Callable[[typer.Typer], Any],
+) -> Callable[[typer.Typer], Any]:
+    """``typer.testing.CliRunner`` runs the Click command ``command_for(app)`` gives, not one
+    made anew from the app (for the tests: tests/conftest.py); returns what made it before."""
+    import typer.testing
+
+    testing: Any = typer.testing
+    before: Callable[[typer.Typer], Any] = testing._get_command
+    testing._get_command = command_for  # CliRunner.invoke looks it up by this name
+    return before

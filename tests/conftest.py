@@ -16,15 +16,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import typer.testing
+import typer
 from hypothesis import settings
 from typer.testing import CliRunner, Result
 
+import typer_internals
 from tests.examples import PROFILE
 
 pytest_plugins = ["tests.pg"]
-
-_make_command = typer.testing._get_command
 
 
 def _command_once(app: typer.Typer) -> object:
@@ -38,7 +37,7 @@ def _command_once(app: typer.Typer) -> object:
     return get_command_once() if app is chouette_app else _make_command(app)
 
 
-typer.testing._get_command = _command_once
+_make_command = typer_internals.run_tests_through(_command_once)
 
 # Hypothesis profiles: ``ci`` (the default, what CI runs) tries every law as many times as
 # each test asks; ``dev`` (HYPOTHESIS_PROFILE=dev, the quick loop) a fifth of that.

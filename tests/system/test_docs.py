@@ -6,20 +6,20 @@ import re
 
 from cli import app
 from tests.paths import ROOT
+from typer_internals import callback_of, commands_of
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 
 
 def command_names() -> set[str]:
-    return {c.name or c.callback.__name__ for c in app.registered_commands}
+    return set(commands_of(app))
 
 
 def test_every_command_has_help(chouette):
-    for name in command_names():
+    for name, info in commands_of(app).items():
         result = chouette(name, "--help")
         assert "Usage: chouette " + name in result.stdout
-        info = next(c for c in app.registered_commands if (c.name or c.callback.__name__) == name)
-        assert (info.callback.__doc__ or "").strip(), name
+        assert (callback_of(info).__doc__ or "").strip(), name
 
 
 def test_every_command_in_the_readme_exists():
