@@ -76,6 +76,7 @@ from chouette.engines.model import (
 from chouette.engines.text import GZIP_MAGIC
 from chouette.errors import EngineFileError
 from chouette.points import fit_points, kind_of
+from chouette.words import Said, said, said_n
 
 Kind = Literal["xg", "bgf"]
 #: The binary engine files, by extension, and what they are called in messages.
@@ -155,9 +156,14 @@ def check_inflated(data: bytes, kind: Kind, limit: int = MAX_INFLATED) -> None:
                 while piece and not stream.eof:
                     size += len(stream.decompress(piece, _READ))
                     if size > limit:
+                        most = f"{limit / (1 << 20):g}"
                         raise EngineFileError(
-                            f"its compressed part expands to more than {limit / (1 << 20):g} MiB, "
-                            f"which no {LABELS[kind]} file of games does: refused"
+                            said(
+                                "its compressed part expands to more than {most} MiB, which no "
+                                "{kind} file of games does: refused",
+                                most=most,
+                                kind=LABELS[kind],
+                            )
                         )
                     piece = memoryview(stream.unconsumed_tail)
                 at += len(chunk) - len(stream.unused_data)  # past the end: the next member
@@ -206,16 +212,19 @@ def read_gammonview(doc: Mapping[str, Any], kind: Kind) -> EngineRead:
     for the rest.
     """
     if not isinstance(doc, Mapping):
-        raise EngineFileError("the library gave no match (not a dict)")
-    names = (_name(doc, "player_white"), _name(doc, "player_black"))
+        raise EngineFileError(said("the library gave no match (not a dict)"))
+    names = (
+        _name(doc, "player_white", said("the file names no player white")),
+        _name(doc, "player_black", said("the file names no player black")),
+    )
     if names[0] == names[1]:
-        raise EngineFileError(f"both players are called {names[0]!r}")
-    match_length = _integer(doc, "match_length", "the match length")
+        raise EngineFileError(said("both players are called {name}", name=repr(names[0])))
+    match_length = _integer(doc, "match_length", said("the match length"))
     if match_length < 0:
-        raise EngineFileError(f"the match length {match_length} is negative")
+        raise EngineFileError(said("the match length {value} is negative", value=match_length))
     games = doc.get("games")
     if not isinstance(games, list) or not games:
-        raise EngineFileError("the file has no games")
+        raise EngineFileError(said("the file has no games"))
     limit = doc.get("cube_limit")
     session = EngineSession(
         format=kind,
@@ -237,21 +246,24 @@ def _games(games: list[Any], file: _File, notes: list[str]) -> Iterator[EngineGa
     last = len(games)
     for number, game in enumerate(games, start=1):
         if not isinstance(game, Mapping):
-            raise EngineFileError(f"game {number}: the library gave no game")
+            raise EngineFileError(said("game {number}: the library gave no game", number=number))
         plies = game.get("plies")
         if (
             not isinstance(plies, list)
             or not plies
             or not all(isinstance(ply, Mapping) for ply in plies)
         ):
-            raise EngineFileError(f"game {number}: the library gave no moves")
+            raise EngineFileError(said("game {number}: the library gave no moves", number=number))
         final = _action(plies[-1], number)
         if final == _DROP and file.kind == "xg":
             raise EngineFileError(
-                f"game {number}: a double the library read as dropped, after which it lost "
-                "the game (gammonview reads XG's beaver as a drop and then cannot follow the "
-                "game): refused rather than booked wrong; export the session from XG as a "
-                ".mat file and import that"
+                said(
+                    "game {number}: a double the library read as dropped, after which it lost "
+                    "the game (gammonview reads XG's beaver as a drop and then cannot follow "
+                    "the game): refused rather than booked wrong; export the session from XG "
+                    "as a .mat file and import that",
+                    number=number,
+                )
             )
         ended = final in _ENDS and game.get("winner") in (0, 1)
         points = game.get("points_won")
@@ -262,7 +274,13 @@ def _games(games: list[Any], file: _File, notes: list[str]) -> Iterator[EngineGa
                     "has (the games booked now are not booked twice)"
                 )
                 return
-            raise EngineFileError(f"game {number} has no result, and game {number + 1} follows")
+            raise EngineFileError(
+                said(
+                    "game {number} has no result, and game {next} follows",
+                    number=number,
+                    next=number + 1,
+                )
+            )
         yield _settle(number, game["winner"], points, plies, file, number == last)
 
 
@@ -278,7 +296,11 @@ def _settle(
     at_end = _fields(final.get("ogid_before"), number)
     cube_field = _CUBE.fullmatch(at_end[2])
     if cube_field is None or int(cube_field.group(2)) > _MAX_DOUBLINGS:
-        raise EngineFileError(f"{label}: cannot read the cube {at_end[2]!r}")
+        raise EngineFileError(
+            said(
+                "game {number}: cannot read the cube {value}", number=number, value=repr(at_end[2])
+            )
+        )
     cube = 1 << int(cube_field.group(2))
     dropped = cube_field.group(3) == "P"
     end: Ending
@@ -314,7 +336,13 @@ def _settle(
         fit = fit_points(points, cube, "single")
         if fit is None:
             raise EngineFileError(
-                f"{label}: the file says {_points(points)}, which no cube × 1, 2 or 3 makes"
+                said_n(
+                    "game {number}: the file says {n} point, which no cube × 1, 2 or 3 makes",
+                    "game {number}: the file says {n} points, which no cube × 1, 2 or 3 makes",
+                    points,
+                    number=number,
+                    n=points,
+                )
             )
         cube, scored = fit
         if end == "drop" and scored != "single":
@@ -410,7 +438,7 @@ def _key(
 def _action(ply: Mapping[str, Any], number: int) -> int:
     action = ply.get("action_id")
     if not isinstance(action, int):
-        raise EngineFileError(f"game {number}: a move without an action")
+        raise EngineFileError(said("game {number}: a move without an action", number=number))
     return action
 
 
@@ -418,28 +446,33 @@ def _fields(ogid: object, number: int) -> list[str]:
     """An OGID position as its fields (at least the eight up to the scores)."""
     fields = ogid.split(":") if isinstance(ogid, str) else []
     if len(fields) < 8:
-        raise EngineFileError(f"game {number}: cannot read the position {ogid!r}")
+        raise EngineFileError(
+            said("game {number}: cannot read the position {value}", number=number, value=repr(ogid))
+        )
     return fields
 
 
 def _score(fields: list[str], at: int, number: int) -> int:
     text = fields[at]
     if not text.isascii() or not text.isdigit() or len(text) > 9:
-        raise EngineFileError(f"game {number}: cannot read the score {text!r}")
+        raise EngineFileError(
+            said("game {number}: cannot read the score {value}", number=number, value=repr(text))
+        )
     return int(text)
 
 
-def _name(doc: Mapping[str, Any], key: str) -> str:
+def _name(doc: Mapping[str, Any], key: str, none: Said) -> str:
+    """A player's name (``none``: the refusal of a file that names nobody there)."""
     name = doc.get(key)
     if not isinstance(name, str) or not name.strip():
-        raise EngineFileError(f"the file names no {key.replace('_', ' ')}")
+        raise EngineFileError(none)
     return name.strip()
 
 
-def _integer(doc: Mapping[str, Any], key: str, what: str) -> int:
+def _integer(doc: Mapping[str, Any], key: str, what: Said) -> int:
     value = doc.get(key)
     if not isinstance(value, int) or isinstance(value, bool):
-        raise EngineFileError(f"the file gives no {what}")
+        raise EngineFileError(said("the file gives no {what}", what=what))
     return value
 
 

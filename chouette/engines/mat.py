@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from chouette.engines.model import (
     Ending,
@@ -53,6 +53,7 @@ from chouette.engines.model import (
 )
 from chouette.errors import EngineFileError
 from chouette.points import fit_points, is_cube_value, kind_of, pair_points, scored_kind
+from chouette.words import Said, Sayable, said, said_n
 
 _TAG = re.compile(r';\s*\[\s*([^"\]]*?)\s*"(.*)"\s*\]\s*')
 _MATCH = re.compile(r"\s*([0-9]{1,9})\s+point\s+match\s*", re.IGNORECASE)
@@ -65,7 +66,7 @@ _TOKEN = re.compile(r"\S+")
 _DICE = re.compile(r"[1-6][1-6]:")
 #: gnubg's ``export match text`` (a board diagram per move, one file per game) begins so.
 _TEXT_EXPORT = re.compile(r"The score \(after [0-9]+ games?\) is: ")
-TEXT_EXPORT = (
+TEXT_EXPORT = said(
     "this is gnubg's text export (export match text): a picture of every move, one file per "
     "game, which chouette does not read; in gnubg, load the match and write a file chouette "
     "reads: export match mat FILE.mat (or export match sgf FILE.sgf), then import that"
@@ -129,7 +130,7 @@ class _Game:
     unmoved: int = 0  # the rolls at the end that moved no checker (``61:`` before a resign)
     #: The first line of the game that could not be read (its number and why), after which
     #: its lines are skipped: the next score header alone says what the game was worth.
-    unreadable: tuple[int, str] | None = None
+    unreadable: tuple[int, Sayable] | None = None
 
 
 @dataclass(frozen=True)
@@ -155,7 +156,7 @@ def read_mat(lines: Iterable[str], *, jacoby: bool, auto_doubles: int = 0) -> En
     tags, tag_lines, match_length, last = _read_header(source)
     first = _next_game_start(source, last)
     if first is None:
-        raise problem(last, "the file has no games (no ' Game 1' line)")
+        raise problem(last, said("the file has no games (no ' Game 1' line)"))
     game_line, number = first
     names, score, score_line = _read_score(source, game_line)
     notes: list[str] = []
@@ -218,10 +219,14 @@ def _read_header(
             raise problem(number, TEXT_EXPORT)
         if match is None:
             raise problem(
-                number, f"expected the ' N point match' line of a .mat file, found {_show(text)}"
+                number,
+                said(
+                    "expected the ' N point match' line of a .mat file, found {found}",
+                    found=_show(text),
+                ),
             )
         return tags, tag_lines, int(match.group(1)), number
-    raise problem(last + 1, "the file ends before its ' N point match' line")
+    raise problem(last + 1, said("the file ends before its ' N point match' line"))
 
 
 def _next_game_start(source: Iterator[tuple[int, str]], last: int) -> tuple[int, int] | None:
@@ -232,7 +237,7 @@ def _next_game_start(source: Iterator[tuple[int, str]], last: int) -> tuple[int,
             continue
         game = _GAME.fullmatch(text)
         if game is None:
-            raise problem(number, f"expected ' Game N', found {_show(text)}")
+            raise problem(number, said("expected ' Game N', found {found}", found=_show(text)))
         return number, int(game.group(1))
     return None
 
@@ -246,14 +251,17 @@ def _read_score(
         if score is None:
             raise problem(
                 number,
-                f"expected the score line 'name : score   name : score', found {_show(text)}",
+                said(
+                    "expected the score line 'name : score   name : score', found {found}",
+                    found=_show(text),
+                ),
             )
         left, left_score, right, right_score = score
         names = (left or NAMELESS[0], right or NAMELESS[1])
         if names[0] == names[1]:
-            raise problem(number, f"both players are called {names[0]!r}")
+            raise problem(number, said("both players are called {name}", name=repr(names[0])))
         return names, (left_score, right_score), number
-    raise problem(game_line + 1, "the file ends before the game's score line")
+    raise problem(game_line + 1, said("the file ends before the game's score line"))
 
 
 def _score(text: str) -> tuple[str, int, str, int] | None:
@@ -281,7 +289,7 @@ def _session(
         if not _NUMBER.fullmatch(text) or int(text) < 1:
             raise problem(
                 _line_of(lines, "CubeLimit"),
-                f'CubeLimit must be a whole number of 1 or more, not "{text}"',
+                said('CubeLimit must be a whole number of 1 or more, not "{value}"', value=text),
             )
         cube_limit = int(text)
     return EngineSession(
@@ -313,7 +321,10 @@ def _on_off(tags: dict[str, str], lines: dict[str, int], key: str) -> bool | Non
         return True
     if value in ("off", "no", "false", "0"):
         return False
-    raise problem(_line_of(lines, key), f'the {key} tag must be "On" or "Off", not "{text}"')
+    raise problem(
+        _line_of(lines, key),
+        said('the {key} tag must be "On" or "Off", not "{value}"', key=key, value=text),
+    )
 
 
 def _event_date(text: str | None) -> str | None:
@@ -351,7 +362,7 @@ def _games(
                 try:
                     _read_rolls(current, number, text, rolls, rules)
                 except EngineFileError as err:
-                    current.unreadable = (number, str(err))
+                    current.unreadable = (number, err.said)
                 continue
         stripped = text.strip()
         if not stripped or stripped.startswith(";"):
@@ -360,16 +371,26 @@ def _games(
         if game is None:
             if ": " in text and not _NUMBERED.match(text) and _score(text) is not None:
                 raise problem(
-                    number, f"a score line with no ' Game N' line before it: {_show(text)}"
+                    number,
+                    said(
+                        "a score line with no ' Game N' line before it: {found}", found=_show(text)
+                    ),
                 )
             if current.unreadable is None:
                 try:
                     _read_line(current, number, text, rules)
                 except EngineFileError as err:
-                    current.unreadable = (number, str(err))
+                    current.unreadable = (number, err.said)
             continue
         if int(game.group(1)) != current.number + 1:
-            raise problem(number, f"Game {game.group(1)} follows Game {current.number}")
+            raise problem(
+                number,
+                said(
+                    "Game {number} follows Game {last}",
+                    number=game.group(1),
+                    last=current.number,
+                ),
+            )
         if current.unreadable is None:
             _close(current, number, rules)
         _, score, score_line = _read_score(source, number)
@@ -420,7 +441,7 @@ def _read_line(game: _Game, number: int, text: str, rules: _Rules) -> None:
     if numbered_line:
         move_number = int(numbered_line.group(1))
         if move_number != game.move_number + 1:
-            raise problem(number, f"turn {move_number}) follows turn {game.move_number})")
+            raise problem(number, _turn_follows(move_number, game.move_number))
         game.move_number = move_number
         offset = numbered_line.end()
     found = _entries(number, text, offset, f"{game.move_number})")
@@ -431,11 +452,13 @@ def _read_line(game: _Game, number: int, text: str, rules: _Rules) -> None:
         if entry[1][0] != "Losses"  # Galaxy's note of a loss: its column is not always right
     ]
     if len(entries) > 2:
-        raise problem(number, f"more than two turns on one line: {_show(text)}")
+        raise problem(number, said("more than two turns on one line: {found}", found=_show(text)))
     for position, (column, entry) in enumerate(entries):
         player = 1 if position == 1 or column >= _RIGHT_COLUMN else 0
         if position == 1 and entries[0][0] >= _RIGHT_COLUMN:
-            raise problem(number, f"two turns in the right-hand column: {_show(text)}")
+            raise problem(
+                number, said("two turns in the right-hand column: {found}", found=_show(text))
+            )
         _apply(game, number, player, entry, rules)
 
 
@@ -447,7 +470,7 @@ def _read_rolls(game: _Game, number: int, text: str, rolls: re.Match[str], rules
     turn, left, right = rolls.groups()
     move_number = int(turn)
     if move_number != game.move_number + 1:
-        raise problem(number, f"turn {move_number}) follows turn {game.move_number})")
+        raise problem(number, _turn_follows(move_number, game.move_number))
     game.move_number = move_number
     column = rolls.start(2)
     game.key.add(*text[column:].split())
@@ -486,7 +509,14 @@ def _entries(number: int, text: str, offset: int, turn: str) -> list[tuple[int, 
                 or tokens[i + 1][1] != "=>"
                 or not _NUMBER.fullmatch(tokens[i + 2][1])
             ):
-                raise problem(number, f"expected '{word} => N', found {_show(text[column:])}")
+                raise problem(
+                    number,
+                    said(
+                        "expected '{word} => N', found {found}",
+                        word=word,
+                        found=_show(text[column:]),
+                    ),
+                )
         elif word in ("Takes", "Drops", "Resigns"):
             j = i + 1
         elif word in ("Wins", "Losses"):
@@ -496,11 +526,20 @@ def _entries(number: int, text: str, offset: int, turn: str) -> list[tuple[int, 
                 or not _NUMBER.fullmatch(tokens[i + 1][1])
                 or tokens[i + 2][1] not in ("point", "points")
             ):
-                raise problem(number, f"expected '{word} N points', found {_show(text[column:])}")
+                raise problem(
+                    number,
+                    said(
+                        "expected '{word} N points', found {found}",
+                        word=word,
+                        found=_show(text[column:]),
+                    ),
+                )
             if [t for _, t in tokens[j : j + 3]] == ["and", "the", "match"]:
                 j += 3
         else:
-            raise problem(number, f"cannot read {word!r} in {_show(text)}")
+            raise problem(
+                number, said("cannot read {word} in {found}", word=repr(word), found=_show(text))
+            )
         entries.append((column, [t for _, t in tokens[i:j]]))
         i = j
     return entries
@@ -517,7 +556,7 @@ def _apply(game: _Game, number: int, player: int, entry: list[str], rules: _Rule
         _roll(game, number, player, " ".join(entry), unknown, rules)
         return
     if game.winner is not None or (game.dropped_by is not None and word != "Wins"):
-        raise problem(number, f"{name} plays on after the game has ended")
+        raise problem(number, _plays_on(name))
     if word == "Wins":
         _win(game, number, player, int(entry[1]), rules)
         return
@@ -528,9 +567,11 @@ def _apply(game: _Game, number: int, player: int, entry: list[str], rules: _Rule
     if word in ("Doubles", "Beavers", "Raccoons"):
         _offer(game, number, player, int(entry[2]), word, rules)
     elif not game.offers:
-        raise problem(number, f"{name} {word.lower()} but no double is pending")
+        raise problem(number, _no_double(name, word))
+    elif game.offers[-1][1] == player and word == "Takes":
+        raise problem(number, said("{player} takes {player}'s own double", player=name))
     elif game.offers[-1][1] == player:
-        raise problem(number, f"{name} {word.lower()} {name}'s own double")
+        raise problem(number, said("{player} drops {player}'s own double", player=name))
     elif word == "Takes":
         game.cube = game.offers[-1][0]
         game.offers.clear()
@@ -545,7 +586,7 @@ def _roll(game: _Game, number: int, player: int, entry: str, unknown: bool, rule
     """A roll and its moves (``entry``, as the file writes them: ``52: 13/8 13/11``;
     ``unknown``: the moves are ``????``), applied to the game as read so far."""
     if game.winner is not None or game.dropped_by is not None:
-        raise problem(number, f"{rules.names[player]} plays on after the game has ended")
+        raise problem(number, _plays_on(rules.names[player]))
     if game.offers:
         _resolve_beaver(game, number, rules)
     game.rolls.append(_ROLL_OF[entry[:2]])
@@ -563,22 +604,54 @@ def _offer(game: _Game, number: int, player: int, value: int, word: str, rules: 
     """A double, or a beaver or raccoon (an offer while another is pending)."""
     name = rules.names[player]
     if not is_cube_value(value) or value < 2 or value.bit_length() > _MAX_DOUBLINGS:
-        raise problem(number, f"{name} offers a cube of {value}, which no cube shows")
+        raise problem(
+            number,
+            said(
+                "{player} offers a cube of {value}, which no cube shows", player=name, value=value
+            ),
+        )
     if game.offers:
         top, by = game.offers[-1]
         if by == player:
-            raise problem(number, f"{name} redoubles {name}'s own offer of {top}")
+            raise problem(
+                number,
+                said("{player} redoubles {player}'s own offer of {top}", player=name, top=top),
+            )
         if value != 2 * top:
-            raise problem(number, f"{name} answers an offer of {top} with {value}")
+            raise problem(
+                number,
+                said(
+                    "{player} answers an offer of {top} with {value}",
+                    player=name,
+                    top=top,
+                    value=value,
+                ),
+            )
         game.offers.append((value, player))
         return
     if word != "Doubles":
-        raise problem(number, f"{name} {word.lower()} but no double is pending")
+        raise problem(number, _no_double(name, word))
     if value <= game.cube:
-        raise problem(number, f"{name} doubles to {value} with the cube already at {game.cube}")
+        raise problem(
+            number,
+            said(
+                "{player} doubles to {value} with the cube already at {cube}",
+                player=name,
+                value=value,
+                cube=game.cube,
+            ),
+        )
     if value != 2 * game.cube:
         if game.taken:
-            raise problem(number, f"{name} doubles to {value} with the cube at {game.cube}")
+            raise problem(
+                number,
+                said(
+                    "{player} doubles to {value} with the cube at {cube}",
+                    player=name,
+                    value=value,
+                    cube=game.cube,
+                ),
+            )
         game.cube = value // 2  # the writer counted cube turns the file does not show
     game.offers.append((value, player))
 
@@ -588,7 +661,12 @@ def _resolve_beaver(game: _Game, number: int, rules: _Rules) -> None:
     if len(game.offers) < 2:
         value, by = game.offers[0]
         raise problem(
-            number, f"{rules.names[1 - by]} neither takes nor drops the double to {value}"
+            number,
+            said(
+                "{player} neither takes nor drops the double to {value}",
+                player=rules.names[1 - by],
+                value=value,
+            ),
         )
     game.cube = game.offers[-1][0]
     game.offers.clear()
@@ -598,10 +676,12 @@ def _resolve_beaver(game: _Game, number: int, rules: _Rules) -> None:
 def _win(game: _Game, number: int, player: int, value: int, rules: _Rules) -> None:
     """The ``Wins N points`` line: who won, and how the game ended."""
     if value < 1:
-        raise problem(number, f"{rules.names[player]} wins {value} points")
+        raise problem(
+            number, said("{player} wins {value} points", player=rules.names[player], value=value)
+        )
     if game.dropped_by is not None:
         if game.dropped_by == player:
-            raise problem(number, f"{rules.names[player]} drops and then wins")
+            raise problem(number, said("{player} drops and then wins", player=rules.names[player]))
         game.end = "drop"
     elif game.offers and game.offers[-1][1] == player:
         game.pays = game.offers[-2][0] if len(game.offers) > 1 else game.cube
@@ -628,7 +708,7 @@ def _close(game: _Game, next_line: int | None, rules: _Rules) -> None:
         game.end = "drop"
         game.wins_line = at
         return
-    raise problem(at, f"game {game.number} has no winner (no 'Wins' line)")
+    raise problem(at, said("game {number} has no winner (no 'Wins' line)", number=game.number))
 
 
 def _by_header(game: _Game, index: int, following: _Game, rules: _Rules) -> EngineGame:
@@ -680,8 +760,15 @@ def _settle(
         else:
             raise problem(
                 following.score_line,
-                f"{label} is worth {_points(points)} by the score headers, "
-                "which no cube × 1, 2 or 3 makes",
+                said_n(
+                    "game {number} is worth {n} point by the score headers, which no cube × 1, "
+                    "2 or 3 makes",
+                    "game {number} is worth {n} points by the score headers, which no cube × "
+                    "1, 2 or 3 makes",
+                    points,
+                    number=game.number,
+                    n=points,
+                ),
             )
         if end not in ("settle", "forfeit"):
             points = pair_points(cube, scored)
@@ -753,7 +840,14 @@ def _own_worth(
             return cube, "single", "settle", wins
         raise problem(
             game.wins_line,
-            f"{label}: 'Wins {_points(wins)}' is not the cube {cube} × 1, 2 or 3",
+            said_n(
+                "game {number}: 'Wins {n} point' is not the cube {cube} × 1, 2 or 3",
+                "game {number}: 'Wins {n} points' is not the cube {cube} × 1, 2 or 3",
+                wins,
+                number=game.number,
+                n=wins,
+                cube=cube,
+            ),
         )
     scored = reading.scored
     if reading.other_jacoby is not None and rules.jacoby:  # the line says more than booked
@@ -812,9 +906,14 @@ def _header_result(game: _Game, following: _Game) -> tuple[int, int]:
         return 1, d1
     if a0 + a1 == 0 == b0 + b1 and d0:  # net scores: +n for one player, -n for the other
         return (0, d0) if d0 > 0 else (1, d1)
+    before, after = f"{a0}-{a1}", f"{b0}-{b1}"
     raise problem(
         following.score_line,
-        f"the score goes from {a0}-{a1} to {b0}-{b1}, which no single game result makes",
+        said(
+            "the score goes from {before} to {after}, which no single game result makes",
+            before=before,
+            after=after,
+        ),
     )
 
 
@@ -870,6 +969,25 @@ def _fit(points: int, reading: _Reading, rules: _Rules) -> tuple[int, Scored] | 
         if cube is not None and scored is not None:
             return cube, scored
     return fit_points(points, reading.cube, reading.scored or "single")
+
+
+def _turn_follows(turn: int, last: int) -> Said:
+    return said("turn {turn}) follows turn {last})", turn=turn, last=last)
+
+
+def _plays_on(name: str) -> Said:
+    return said("{player} plays on after the game has ended", player=name)
+
+
+def _no_double(name: str, word: str) -> Said:
+    """A cube answer (``Takes``, ``Drops``) or a beaver or raccoon with no double to answer."""
+    found = {
+        "Takes": said("{player} takes but no double is pending"),
+        "Drops": said("{player} drops but no double is pending"),
+        "Beavers": said("{player} beavers but no double is pending"),
+        "Raccoons": said("{player} raccoons but no double is pending"),
+    }[word]
+    return replace(found, values=(("player", name),))
 
 
 def _points(points: int | None) -> str:

@@ -37,6 +37,7 @@ from chouette.engines.model import (
     roll,
 )
 from chouette.points import fit_points, kind_of, pair_points
+from chouette.words import Said, said
 
 #: The properties read; every other value is skipped unread.
 _KEEP = frozenset(
@@ -75,7 +76,7 @@ def read_sgf(chunks: Iterable[str], *, jacoby: bool, auto_doubles: int = 0) -> E
     trees = _trees(_tokens(chunks))
     first = next(trees, None)
     if first is None:
-        raise problem(1, "no game in the file (an SGF game starts with '(;')")
+        raise problem(1, said("no game in the file (an SGF game starts with '(;')"))
     session = _session(first)
     notes: list[str] = []
     return EngineRead(session, _games(first, trees, notes), notes)
@@ -144,21 +145,39 @@ def _settle(tree: _Tree, index: int, following: _Tree | None, date: str | None) 
     """One game as booked: gnubg's own points, the cube and how the game ended."""
     names = (_text(tree, "PW"), _text(tree, "PB"))
     if names[0] == names[1]:
-        raise problem(tree.root["PB"][0], f"both players are called {names[0]!r}")
+        raise problem(
+            tree.root["PB"][0], said("both players are called {name}", name=repr(names[0]))
+        )
     if "RE" not in tree.root:
-        raise problem(tree.line, f"game {index} has no winner (no RE[] result)")
+        raise problem(tree.line, said("game {number} has no winner (no RE[] result)", number=index))
     if tree.offers:
         raise problem(
-            tree.end, f"game {index} ends with a double to {tree.offers[-1][0]} unanswered"
+            tree.end,
+            said(
+                "game {number} ends with a double to {value} unanswered",
+                number=index,
+                value=tree.offers[-1][0],
+            ),
         )
     line, values = tree.root["RE"]
     result = _RESULT.fullmatch(values[0].strip())
     if result is None:
-        raise problem(line, f"cannot read the result RE[{values[0]}] (expected W+n or B+n)")
+        raise problem(
+            line,
+            said("cannot read the result RE[{value}] (expected W+n or B+n)", value=values[0]),
+        )
     winner = 0 if result.group(1) == "W" else 1
     points = int(result.group(2))
     if points < 1:
-        raise problem(line, f"game {index}: {names[winner]} wins {points} points")
+        raise problem(
+            line,
+            said(
+                "game {number}: {player} wins {value} points",
+                number=index,
+                player=names[winner],
+                value=points,
+            ),
+        )
     info = _info(tree)
     end: Ending = "drop" if tree.ended_by_drop else "resign" if result.group(3) else "bearoff"
     cube = tree.pays if tree.ended_by_drop and tree.pays is not None else tree.cube
@@ -170,7 +189,14 @@ def _settle(tree: _Tree, index: int, following: _Tree | None, date: str | None) 
     if level is None:
         fit = fit_points(points, cube, "single")
         if fit is None:
-            raise problem(line, f"game {index}: {points} points is no cube × 1, 2 or 3")
+            raise problem(
+                line,
+                said(
+                    "game {number}: {value} points is no cube × 1, 2 or 3",
+                    number=index,
+                    value=points,
+                ),
+            )
         warnings.append(
             f"game {index}: RE[] gives {points} points, which does not fit the cube {cube}"
         )
@@ -241,7 +267,7 @@ def _score_check(
 def _text(tree: _Tree, key: str) -> str:
     """A root property that must be there and not be empty (a player's name)."""
     if key not in tree.root or not tree.root[key][1][0].strip():
-        raise problem(tree.line, f"the game has no {key}[] (player name)")
+        raise problem(tree.line, said("the game has no {key}[] (player name)", key=key))
     return tree.root[key][1][0].strip()
 
 
@@ -254,10 +280,10 @@ def _info(tree: _Tree) -> dict[str, int]:
     for value in values:
         item = _INFO.fullmatch(value.strip())
         if item is None:
-            raise problem(line, f"cannot read MI[{value}] (expected key:number)")
+            raise problem(line, said("cannot read MI[{value}] (expected key:number)", value=value))
         info[item.group(1)] = int(item.group(2))
     if info.get("length", 0) < 0:
-        raise problem(line, f"the match length {info['length']} is negative")
+        raise problem(line, said("the match length {value} is negative", value=info["length"]))
     return info
 
 
@@ -274,45 +300,48 @@ def _trees(tokens: Iterator[_Token]) -> Iterator[_Tree]:
     for kind, line, ident, values in tokens:
         if kind == "(":
             if tree is not None:
-                raise problem(line, "a game with variations (a tree inside a tree)")
+                raise problem(line, said("a game with variations (a tree inside a tree)"))
             tree, node = _Tree(line), 0
         elif tree is None:
-            raise problem(line, f"{_describe(kind, ident)} outside a game tree '(…)'")
+            raise problem(line, _outside(kind, ident))
         elif kind == ";":
             node += 1
         elif kind == ")":
             if node == 0:
-                raise problem(line, "an empty game tree '()'")
+                raise problem(line, said("an empty game tree '()'"))
             _close(tree, line)
             yield tree
             tree = None
         elif node == 0:
-            raise problem(line, f"property {ident} before the first node ';'")
+            raise problem(line, said("property {ident} before the first node ';'", ident=ident))
         elif values is not None and node == 1:
             _root_property(tree, line, ident, values)
         elif values is not None:
             _action(tree, line, ident, values)
     if tree is not None:
-        raise problem(tree.line, "the file ends inside a game tree (no closing ')')")
+        raise problem(tree.line, said("the file ends inside a game tree (no closing ')')"))
 
 
-def _describe(kind: str, ident: str) -> str:
-    return f"property {ident}" if kind == "prop" else repr(kind)
+def _outside(kind: str, ident: str) -> Said:
+    """A token outside any game tree: a property, or a character as written."""
+    if kind == "prop":
+        return said("property {ident} outside a game tree '(…)'", ident=ident)
+    return said("{token} outside a game tree '(…)'", token=repr(kind))
 
 
 def _root_property(tree: _Tree, line: int, ident: str, values: list[str]) -> None:
     if ident in tree.root:
-        raise problem(line, f"property {ident} twice in one node")
+        raise problem(line, said("property {ident} twice in one node", ident=ident))
     tree.root[ident] = (line, values)
     if ident == "GM" and values[0].strip() != "6":
-        raise problem(line, f"GM[{values[0]}] is not a backgammon game (GM[6])")
+        raise problem(line, said("GM[{value}] is not a backgammon game (GM[6])", value=values[0]))
     if ident == "CV":
         text = values[0].strip()
         if not text.isascii() or not text.isdigit() or len(text) > 18:
-            raise problem(line, f"cannot read the cube CV[{values[0]}]")
+            raise problem(line, said("cannot read the cube CV[{value}]", value=values[0]))
         cube = int(text)
         if cube < 1 or cube & (cube - 1):
-            raise problem(line, f"the cube CV[{values[0]}] is not a power of two")
+            raise problem(line, said("the cube CV[{value}] is not a power of two", value=values[0]))
         tree.cube = cube
 
 
@@ -340,22 +369,38 @@ def _action(tree: _Tree, line: int, ident: str, values: list[str]) -> None:
         tree.moved.append(rolled)
     tree.set_dice = None
     if tree.ended_by_drop:
-        raise problem(line, "a move after the game was dropped")
+        raise problem(line, said("a move after the game was dropped"))
     player = tree.root.get("PW" if ident == "W" else "PB")
     name = player[1][0].strip() if player and player[1][0].strip() else ident
     action = values[0].strip()
     if action == "double":
         if tree.offers and tree.offers[-1][1] == ident:
-            raise problem(line, f"{name} doubles {name}'s own offer")
+            raise problem(line, said("{player} doubles {player}'s own offer", player=name))
         top = tree.offers[-1][0] if tree.offers else tree.cube
         if top.bit_length() > _MAX_DOUBLINGS:
-            raise problem(line, "the cube is doubled beyond any real value")
+            raise problem(line, said("the cube is doubled beyond any real value"))
         tree.offers.append((2 * top, ident))
     elif action in ("take", "drop"):
+        if not tree.offers and action == "take":
+            raise problem(
+                line,
+                said(
+                    "{player} takes with no double pending ({ident}[take])",
+                    player=name,
+                    ident=ident,
+                ),
+            )
         if not tree.offers:
-            raise problem(line, f"{name} {action}s with no double pending ({ident}[{action}])")
+            raise problem(
+                line,
+                said(
+                    "{player} drops with no double pending ({ident}[drop])",
+                    player=name,
+                    ident=ident,
+                ),
+            )
         if tree.offers[-1][1] == ident:
-            raise problem(line, f"{name} answers {name}'s own double")
+            raise problem(line, said("{player} answers {player}'s own double", player=name))
         if action == "take":
             tree.cube = tree.offers[-1][0]
         else:
@@ -363,12 +408,19 @@ def _action(tree: _Tree, line: int, ident: str, values: list[str]) -> None:
             tree.ended_by_drop = True
         tree.offers.clear()
     elif tree.offers:
-        raise problem(line, f"{name} plays on with a double to {tree.offers[-1][0]} unanswered")
+        raise problem(
+            line,
+            said(
+                "{player} plays on with a double to {value} unanswered",
+                player=name,
+                value=tree.offers[-1][0],
+            ),
+        )
 
 
 def _close(tree: _Tree, line: int) -> None:
     if "GM" not in tree.root:
-        raise problem(tree.line, "not a backgammon SGF game (no GM[6])")
+        raise problem(tree.line, said("not a backgammon SGF game (no GM[6])"))
     tree.end = line
 
 
@@ -398,9 +450,9 @@ def _tokens(chunks: Iterable[str]) -> Iterator[_Token]:
                 ended = True
                 break
             except UnicodeError:
-                raise problem(line, "not UTF-8 text") from None
+                raise problem(line, said("not UTF-8 text")) from None
             if not isinstance(chunk, str):
-                raise problem(line, "not text (the file must be opened as UTF-8 text)")
+                raise problem(line, said("not text (the file must be opened as UTF-8 text)"))
             if not started:
                 chunk = chunk.removeprefix("\ufeff")
                 started = bool(chunk)
@@ -433,7 +485,10 @@ def _tokens(chunks: Iterable[str]) -> Iterator[_Token]:
             continue
         ident_match = _IDENT.match(buffer, pos)
         if ident_match is None:
-            raise problem(line, f"unexpected {char!r} (expected '(', ';', ')' or a property)")
+            raise problem(
+                line,
+                said("unexpected {char} (expected '(', ';', ')' or a property)", char=repr(char)),
+            )
         if ident_match.end() == len(buffer) and more():
             continue  # the name may go on in the next chunk
         ident = ident_match.group()
@@ -466,20 +521,26 @@ def _tokens(chunks: Iterable[str]) -> Iterator[_Token]:
                     parts.append(buffer[pos:tail])
                     size += tail - pos
                     if size > _MAX_VALUE:
-                        raise problem(start_line, f"the value of {ident}[] is too long")
+                        raise problem(
+                            start_line, said("the value of {ident}[] is too long", ident=ident)
+                        )
                 pos = tail
                 if not more():
-                    raise problem(line, f"the file ends inside the value of {ident}[]")
+                    raise problem(
+                        line, said("the file ends inside the value of {ident}[]", ident=ident)
+                    )
             line += buffer.count("\n", pos, close)
             if keep:
                 parts.append(buffer[pos:close])
                 if size + close - pos > _MAX_VALUE:
-                    raise problem(start_line, f"the value of {ident}[] is too long")
+                    raise problem(
+                        start_line, said("the value of {ident}[] is too long", ident=ident)
+                    )
                 raw = "".join(parts)
                 values.append(_ESCAPE.sub(_unescape, raw) if "\\" in raw else raw)
             pos = close + 1
         if not values and keep:
-            raise problem(start_line, f"property {ident} has no value")
+            raise problem(start_line, said("property {ident} has no value", ident=ident))
         yield "prop", start_line, ident, values if keep else None
 
 

@@ -774,6 +774,23 @@ def test_a_malformed_sgf_file_is_refused_by_line(text: str, message: str) -> Non
     assert str(refused.value) == message
 
 
+def test_a_mat_or_sgf_files_refusal_is_said_in_the_readers_words() -> None:
+    """The line, the players' names and the file's own words are values in a sentence of the
+    reader's language (a count of points in each language's plural)."""
+    with pytest.raises(EngineFileError) as drops:
+        read_text(mat(game(1, 0, 0, OPENING, turn(2, " Doubles => 2", " Drops"), wins(1, 1))))
+    assert words("da")(drops.value.said) == "linje 8: Bob dropper og vinder derefter"
+    assert words("cs")(drops.value.said) == "řádek 8: Bob nepřijme a pak vyhraje"
+    with pytest.raises(EngineFileError) as worth:
+        read_text(mat(game(1, 0, 0, OPENING, wins(0, 5))))
+    assert words("cs")(worth.value.said) == (
+        "řádek 7: hra 1: 'Wins 5 points' není kostka 1 × 1, 2 nebo 3"
+    )
+    with pytest.raises(EngineFileError) as take:
+        read_sgf_text(sgf_game(0, 0, 0, "W+1", "B[take]"))
+    assert words("da")(take.value.said) == ("linje 2: Bob tager uden en ventende dobling (B[take])")
+
+
 # ------------------------------------------------------------- the engine-neutral record
 
 
