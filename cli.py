@@ -67,7 +67,7 @@ if TYPE_CHECKING:
     from chouette.rules import HouseRules
     from chouette.session import SessionInfo
     from chouette.settlement import Settlement
-    from chouette.words import Hearer, Sayable, Words
+    from chouette.words import Hearer, Said, Sayable, Words
     from db import Ledger
     from db.names import Run
     from db.reads import Reads
@@ -1476,6 +1476,14 @@ def new(
         bool,
         typer.Option("--waiting", help="Start with fewer than two players: the others join later."),
     ] = False,
+    new_player: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--new-player",
+            metavar="NAME",
+            help="NAME only looks like a player the ledger has, and is someone else (repeatable).",
+        ),
+    ] = None,
     night: Annotated[
         str | None,
         typer.Option(
@@ -1542,6 +1550,7 @@ def new(
             "name the others, or give --waiting if they will join later",
             2,
         )
+    players, spelled = known_spellings(ctx, players, new_player or [])
     cents = stake_option(stake, "--stake", "the stake")
     assert cents is not None
     own = parse_player_stakes(player_stake or [])
@@ -1620,6 +1629,9 @@ def new(
         kept = {match(p, line.order): c for p, c in source[0].player_stakes.items()}
         own = {p: c for p, c in kept.items() if p is not None and c != cents} | own
     with ledger(ctx, write=True, create=True) as book:
+        from db.commands import check_spellings
+
+        check_spellings(book, line.order, [normal_name(p) for p in new_player or []])
         info = book.create_session(name, line, cents, rules, own, origin=origin, night=night)
     options(ctx).session = info.name  # a table prompt follows its own new session
     said = []
@@ -1650,10 +1662,40 @@ def new(
     }
     said += partner_said(None, info)
     tell_line(info, said, as_json, more=more)
+    for text in spelled:  # a name written as the ledger writes that player
+        note(text)
     from chouette.line import uncovered
 
     if (why := uncovered(info.line)) is not None:  # table stakes too small for the line
         warn(why)
+
+
+def known_spellings(
+    ctx: typer.Context, players: list[str], confirmed: Sequence[str]
+) -> "tuple[list[str], list[Said]]":
+    """The players of a new session as the ledger writes them (:func:`chouette.names.as_known`:
+    ``ZOË`` is ``Zoë``), read before the ledger is opened to write (a refusal creates
+    nothing), and what to say of each written otherwise. A name that only looks like a
+    known player's is refused unless ``--new-player`` names it."""
+    from chouette.line import new_line
+    from chouette.names import as_known
+    from chouette.rules import HouseRules
+    from db.names import player_names
+
+    typed = [normal_name(p) for p in players]
+    others = {normal_name(n) for n in confirmed}
+    stray = [n for n in others if n not in typed]
+    if stray:
+        fail(f"--new-player {shown(stray[0])}: not one of the players named", 2)
+    known = names_in(options(ctx), player_names)
+    found = []
+    try:
+        new_line(typed, HouseRules())  # named twice, or alike: said of the names as typed
+        for name in typed:
+            found.append(as_known(name, known, confirm=f"--new-player {name}", new=name in others))
+    except ChouetteError as err:
+        fail(err.said)
+    return [k.name for k in found], [k.said for k in found if k.said is not None]
 
 
 def until_option(text: str | None) -> str | None:
@@ -2064,6 +2106,13 @@ def join(
             metavar="AMOUNT", help="How far below zero their balance may go (chouette credit)."
         ),
     ] = None,
+    new_player: Annotated[
+        bool,
+        typer.Option(
+            "--new-player",
+            help="NAME only looks like a player the ledger has, and is someone else.",
+        ),
+    ] = False,
     as_json: JsonFlag = False,
 ) -> None:
     """A player joins the line.
@@ -2089,12 +2138,14 @@ def join(
 
     with ledger(ctx, write=True) as book:
         seated = current(book, ctx, lock=True)
-        info = joined(book, seated, name, cents, limit)
+        info, spelled = joined(book, seated, name, cents, limit, new=new_player)
     name = match(name, info.line.order) or name  # as the ledger writes them (BOB: bob)
     given = "" if limit is None else f", with a credit of {format_cents(limit)}"
     said = f"{joined_text(name, info.player_stakes.get(name))}{given}"
     line = f"{said}. Line: {info.line.describe()}"
     tell_line(info, [line, *partner_said(seated.line, info)], as_json)
+    if spelled is not None:  # a name written as the ledger writes that player
+        note(spelled)
 
 
 @app.command(cls=Command)

@@ -27,7 +27,8 @@ The map of the house. Every room holds one job; a room imports only the rooms be
   (the clubs' published rule sets), :mod:`~chouette.card` (the rules card in words),
   :mod:`~chouette.line` (seats, roll-off, rotation), :mod:`~chouette.session` (a session and
   its game in progress, as the rules see them), :mod:`~chouette.names` (which player a typed
-  name means), :mod:`~chouette.stop` (a fair stop);
+  name means, and names that look alike, by :mod:`~chouette.confusables`: Unicode's data,
+  kept in ``chouette/unicode/``), :mod:`~chouette.stop` (a fair stop);
 - a game: :mod:`~chouette.game` (cubes and events), :mod:`~chouette.points` (what a board is
   worth), :mod:`~chouette.outcome` (a finished game's points, money and next line),
   :mod:`~chouette.exposure` (what each player has at risk), :mod:`~chouette.amend`

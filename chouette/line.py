@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from chouette.errors import LineError
-from chouette.names import case_twin
+from chouette.names import case_twin, look_alike
 from chouette.rules import MIN_SPLIT, HouseRules
 from chouette.text import clipped
 from chouette.words import Said, joined, said, said_n
@@ -186,6 +186,10 @@ def new_line(players: Sequence[str], rules: HouseRules) -> Line:
         if twin is not None:
             raise LineError(f"{twin} and {name} differ only in case: {CASE_TWINS}")
         seen.append(name)
+    for at, name in enumerate(names):
+        alike = look_alike(name, names[:at])
+        if alike is not None:
+            raise LineError(_look_alikes(alike, name))
     return seat(_banked(Line(tuple(names)), rules), rules)
 
 
@@ -327,6 +331,16 @@ def banks_after(line: Line, points: dict[str, int]) -> Line:
 
 
 CASE_TWINS = "one session cannot tell them apart (give one of them another name)"
+
+
+def _look_alikes(first: str, second: str) -> Said:
+    """Two names of one session that look alike (:func:`chouette.names.look_alike`)."""
+    return said(
+        "{first} and {second} look alike: one player named twice, or two players one session "
+        "cannot tell apart (give one of them another name)",
+        first=first,
+        second=second,
+    )
 
 
 def seat(line: Line, rules: HouseRules) -> Line:
@@ -484,6 +498,9 @@ def join(line: Line, name: str, rules: HouseRules) -> Line:
     twin = case_twin(name, line.order)
     if twin is not None:
         raise LineError(f"{twin} is already in the line, and {name} differs only in case")
+    alike = look_alike(name, line.order)
+    if alike is not None:
+        raise LineError(_look_alikes(alike, name))
     _check_bank(line, name)
     return seat(_banked(_at_bottom(line, name, rules), rules), rules)
 

@@ -6,21 +6,114 @@ means the one player whose name differs from it only in case. Two players of one
 whose names differ only in case are refused (``new``, ``join``), so a typed name means at
 most one player; a ledger written before that rule may hold two, and then only the exact
 spelling picks one. A name that means nobody is refused with the closest names suggested.
+
+Names that only look alike are one person named twice, or two a table cannot tell apart: a
+Cyrillic ``а`` in ``Аnn``, a fullwidth ``ＢＯＢ``, ``Ian`` and ``lan``. They are found by
+Unicode's confusable detection (UTS #39: two texts look alike when their *skeletons* are
+equal, each character mapped to its prototype by Unicode's confusables.txt,
+:mod:`chouette.confusables`), case aside (:func:`look_alike`). One session refuses them
+(``new``, ``join``); across the ledger a new player's name is written as the ledger already
+writes that person (``ZOË`` is ``Zoë``), and one that only looks like a player the ledger
+has is asked about (:func:`as_known`).
 """
 
 from __future__ import annotations
 
 import difflib
+import unicodedata
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
 
 from chouette.errors import PlayerError
 from chouette.text import clipped
+from chouette.words import Said, joined, said
 
 
 def case_twin(name: str, known: Iterable[str]) -> str | None:
     """The known name, other than ``name`` itself, that differs from it only in case."""
     folded = name.casefold()
     return next((k for k in known if k != name and k.casefold() == folded), None)
+
+
+@lru_cache(maxsize=4096)
+def looks(name: str) -> frozenset[str]:
+    """What ``name`` looks like, case aside: its casefolded text, and its UTS #39 skeleton
+    (NFD, each character to its prototype, NFD again), casefolded, of the name as written,
+    casefolded, and in its compatibility form (NFKC: Unicode's data maps ``ＢＯＢ`` to
+    ``BOB`` but not ``ｂｏｂ`` to ``bob``). ``Ian`` is ``lan``."""
+    from chouette.confusables import PROTOTYPES
+
+    def skeleton(text: str) -> str:
+        mapped = "".join(PROTOTYPES.get(c, c) for c in unicodedata.normalize("NFD", text))
+        return unicodedata.normalize("NFD", mapped).casefold()
+
+    folded = name.casefold()
+    compatible = unicodedata.normalize("NFKC", folded).casefold()
+    return frozenset((folded, skeleton(name), skeleton(folded), skeleton(compatible)))
+
+
+def look_alike(name: str, known: Iterable[str]) -> str | None:
+    """The known name, other than ``name`` itself, that looks like it (:func:`looks`) though
+    they differ in more than case (a case twin is :func:`case_twin`'s)."""
+    folded, seen = name.casefold(), looks(name)
+    return next(
+        (k for k in known if k.casefold() != folded and looks(k) & seen),
+        None,
+    )
+
+
+@dataclass(frozen=True)
+class Known:
+    """A new player's name as the ledger writes that person (``name``), and what to say
+    when it is not as typed (``said``)."""
+
+    name: str
+    said: Said | None = None
+
+
+def as_known(typed: str, known: Sequence[str], *, confirm: str, new: bool = False) -> Known:
+    """``typed``, a name given to a player who joins a session (``new``, ``join``), as the
+    ledger's players (``known``) write that person: the name as written; else the one known
+    name that differs from it only in case (``ZOË`` is ``Zoë``: one person, one account in
+    ``owed``, ``settle --all`` and ``stats``). Asked about (refused, naming the ledger's
+    spelling) when it could be two known names, or only looks like one (a Cyrillic ``а``, a
+    fullwidth letter, ``1`` for ``l``): ``confirm`` is the option that says it is someone
+    else, given as ``new``."""
+    if typed in known:
+        return Known(typed)
+    folded = typed.casefold()
+    same = list(dict.fromkeys(k for k in known if k.casefold() == folded))
+    if len(same) > 1:
+        raise PlayerError(
+            said(
+                "{typed} could be {names}, who have played in this ledger: type the name "
+                "exactly as the ledger writes it",
+                typed=clipped(typed),
+                names=joined(same, " or "),
+            )
+        )
+    if same:
+        return Known(
+            same[0],
+            said(
+                "{typed} is written {name}, as the ledger writes that player",
+                typed=clipped(typed),
+                name=same[0],
+            ),
+        )
+    alike = look_alike(typed, known)
+    if alike is not None and not new:
+        raise PlayerError(
+            said(
+                "{typed} looks like {name}, who has played in this ledger: type {name} to "
+                "mean that player, or give {confirm} if {typed} is someone else",
+                typed=clipped(typed),
+                name=alike,
+                confirm=confirm,
+            )
+        )
+    return Known(typed)
 
 
 def closest(typed: str, known: Iterable[str], count: int = 3) -> list[str]:

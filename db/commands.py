@@ -11,7 +11,7 @@ makes one action; a press on the page is a command.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
@@ -35,7 +35,7 @@ from chouette.line import sit_in as sit_in_line
 from chouette.line import sit_out as sit_out_line
 from chouette.line import split as split_line
 from chouette.money import Advance, Cents, check_new_stake, check_payment, format_money
-from chouette.names import match
+from chouette.names import as_known, match
 from chouette.outcome import Outcome, settle_game
 from chouette.presets import check_preset_name, preset_key
 from chouette.record import Record, event_to_json, parse_event, play_record
@@ -44,11 +44,12 @@ from chouette.rules import EDITION, HouseRules
 from chouette.session import LiveGame, SessionInfo
 from chouette.stop import check_not_ended, stop_state
 from chouette.text import check_note
-from chouette.words import Sayable
+from chouette.words import Said, Sayable, said
 from db.amending import undo_amend
 from db.codec import extras_to_detail, iso, line_from_dict, line_from_json, line_to_dict
 from db.journal import check_entry, entry_name, entry_problem
 from db.ledger import Ledger
+from db.names import player_names
 from db.positions import undo_position
 from db.values import Action, Charged, Finished, Paid, Played, StoredPlayer
 
@@ -319,13 +320,26 @@ def _sat_out_from(book: Ledger, info: SessionInfo, name: str) -> Line | None:
 
 
 def join(
-    book: Ledger, info: SessionInfo, typed: str, stake: Cents | None, credit: Cents | None = None
-) -> SessionInfo:
+    book: Ledger,
+    info: SessionInfo,
+    typed: str,
+    stake: Cents | None,
+    credit: Cents | None = None,
+    *,
+    new: bool = False,
+) -> tuple[SessionInfo, Said | None]:
     """A player who joins (or joins again) where the house rules seat a newcomer: with their
     own stake, if they play for one (the same as before, once they have played in the
     session). A name typed in another case is the player it means (BOB is bob: seated, which
-    is refused, or back after leaving, their balance going on)."""
-    name = match(typed, [*info.line.order, *book.players(info)]) or typed
+    is refused, or back after leaving, their balance going on). A player new to the session
+    is written as the ledger writes that person (:func:`chouette.names.as_known`: ``ZOË``
+    is ``Zoë``; a name that only looks like a known player's is refused unless ``new``);
+    what is said of it is returned with the session."""
+    name = match(typed, [*info.line.order, *book.players(info)])
+    spelled = None
+    if name is None:
+        found = as_known(typed, known_players(book), confirm="--new-player", new=new)
+        name, spelled = found.name, found.said
 
     def change(line: Line) -> Line:
         joined = join_line(line, name, info.rules)
@@ -343,9 +357,31 @@ def join(
             name, info.name, stake, info.stake_of(name), has_played=book.has_played(info, name)
         )
     book.save_player(info, name, stake)
-    if stake is None:
-        return info
-    return replace(info, player_stakes={**info.player_stakes, name: stake})
+    if stake is not None:
+        info = replace(info, player_stakes={**info.player_stakes, name: stake})
+    return info, spelled
+
+
+def known_players(book: Ledger) -> list[str]:
+    """Every player's name the ledger holds, in any session, as first written."""
+    return player_names(book.reads.statements)
+
+
+def check_spellings(book: Ledger, names: Sequence[str], new: Iterable[str]) -> None:
+    """A new session's players are written as the ledger writes them (``new``: the names
+    given as someone else than a look-alike), checked again in the transaction that writes
+    the session: a name the ledger came to write otherwise since it was read is refused."""
+    known, others = known_players(book), set(new)
+    for name in names:
+        spelled = as_known(name, known, confirm="--new-player " + name, new=name in others)
+        if spelled.name != name:
+            raise ChouetteError(
+                said(
+                    "{typed} is written {name} in the ledger now: give the command again",
+                    typed=name,
+                    name=spelled.name,
+                )
+            )
 
 
 def split(book: Ledger, info: SessionInfo, name: str) -> tuple[SessionInfo, SessionInfo]:

@@ -41,6 +41,12 @@ def session_names(run: Run) -> list[str]:
     return [str(r[0]) for r in run("SELECT name FROM session ORDER BY id", ())]
 
 
+def player_names(run: Run) -> list[str]:
+    """Every player's name the ledger holds, in any session, each once, as first written."""
+    rows = run("SELECT name FROM player GROUP BY name ORDER BY min(id)", ())
+    return [str(r[0]) for r in rows]
+
+
 def nights(run: Run) -> list[tuple[str, datetime]]:
     """Every night, with when its first session began, in that order."""
     rows = run("SELECT night, min(created_at) FROM session GROUP BY night", ())

@@ -101,3 +101,61 @@ def test_import_maps_an_engine_name_to_a_seated_player_in_any_case(chouette, tmp
         "ann": 2,
         "bob": -2,
     }
+
+
+# ---------------------------------------------------------------- one person across the ledger
+
+
+def test_one_person_written_two_ways_on_two_nights_is_one_account(chouette):
+    """Issue 34: Zoë one night and ZOË the next were two accounts in owed, settle --all and
+    stats. new (and join) write a new session's player as the ledger already writes them."""
+    chouette("new", "fri", "Zoë", "bob", "--night", "n1")
+    chouette("end", "box")
+    done = chouette("new", "sat", "ZOË", "BOB", "--night", "n2")
+    assert done.stdout.endswith("Line: Zoë | bob\n")
+    assert done.stderr == (
+        "Note: ZOË is written Zoë, as the ledger writes that player\n"
+        "Note: BOB is written bob, as the ledger writes that player\n"
+    )
+    chouette("end", "box")
+    assert chouette.json("settle", "--all")["payments"] == [  # type: ignore[index]
+        {"from": "bob", "to": "Zoë", "cents": 200}
+    ]
+    assert {row.split()[0] for row in chouette("owed").stdout.splitlines()[2:]} == {"bob"}
+    stats = chouette("stats").stdout.splitlines()
+    assert [row.split()[0] for row in stats[2:4]] == ["Zoë", "bob"]
+    joined = chouette("--session", "fri", "join", "CAT")  # new to the ledger: as typed
+    assert "CAT joins." in joined.stdout and joined.stderr == ""
+
+
+@pytest.mark.parametrize(
+    "other",
+    ["\uff22\uff2f\uff22", "b\u03bfb", "b\u043eb"],  # fullwidth ＢＯＢ; a Greek, a Cyrillic o
+    ids=["fullwidth", "greek-o", "cyrillic-o"],
+)
+def test_a_name_that_only_looks_like_a_known_player_is_asked_about(chouette, ledger_url, other):
+    chouette("new", "fri", "ann", "bob")
+    before = dump(ledger_url)
+    asked = chouette("new", "sat", other, "cat", code=1)
+    assert asked.stderr == (
+        f"Error: {other} looks like bob, who has played in this ledger: type bob to mean that "
+        f"player, or give --new-player {other} if {other} is someone else\n"
+    )
+    asked = chouette("--session", "fri", "join", other, code=1)
+    assert "give --new-player if" in asked.stderr
+    assert dump(ledger_url) == before  # nothing written
+    chouette("new", "sat", other, "cat", "--new-player", other)  # someone else: said so
+    assert chouette("status").stdout.splitlines()[1] == f"Line: {other} | cat"
+
+
+def test_new_player_names_one_of_the_players(chouette):
+    refused = chouette("new", "fri", "ann", "bob", "--new-player", "zed", code=2)
+    assert refused.stderr == "Error: --new-player zed: not one of the players named\n"
+
+
+def test_one_session_refuses_two_names_that_look_alike(chouette):
+    refused = chouette("new", "fri", "ann", "\u0430nn", "bob", code=1)  # a Cyrillic а
+    assert refused.stderr == (
+        "Error: ann and \u0430nn look alike: one player named twice, or two players one "
+        "session cannot tell apart (give one of them another name)\n"
+    )
