@@ -38,15 +38,17 @@ def test_a_session_like_last_weeks_has_its_players_order_rules_and_stakes(chouet
 
 def test_players_and_options_given_beside_like_change_it(chouette):
     last_week(chouette)
-    said = chouette(
+    done = chouette(
         "new", "saturday", "--like", "friday", "eve", "DAN", "cat", "--stake", "1.00",
         "--retention", "captain", "--jacoby",
-    ).stdout  # fmt: skip
+    )  # fmt: skip
+    assert "DAN is written dan, as the ledger writes that player" in done.stderr
+    said = done.stdout
     assert said.startswith("Like friday: its house rules and stakes.\n")
-    assert said.endswith("Line: eve | DAN, cat\n")
+    assert said.endswith("Line: eve | dan, cat\n")
     assert card(chouette) == (
         100,
-        {"DAN": 200},  # dan's own stake follows the name in any case
+        {"dan": 200},  # the ledger's spelling, and dan's own stake with it
         "la",
         [{"option": "retention", "preset": "won-not-loss", "value": "captain"}],
     )

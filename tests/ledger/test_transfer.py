@@ -163,7 +163,7 @@ TAMPERING = [
     ),
     (
         "UPDATE booking SET cents = cents * 2 WHERE game_id = 5",
-        ["money game 2: the bookings are not Bob +2 from Alice"],
+        ["money game 2: the bookings are not bob +2 from Alice"],  # as the ledger spells bob
     ),
 ]
 
