@@ -504,8 +504,7 @@ class Terminal:
         tint: "Tint | None" = None,
     ) -> None:
         coloured = colour()
-        english = [str(h) for h in headers]
-        text = laid_out(english, rows, self.words, tint=(tint or money_tint) if coloured else None)
+        text = laid_out(headers, rows, self.words, tint=(tint or money_tint) if coloured else None)
         self.write(text + "\n")
 
     def write(self, text: str) -> None:
@@ -806,7 +805,7 @@ def money_sign(cell: Any, text: str) -> str | None:
 
 def money_tint(headers: Sequence[str], row: Sequence[Any], shown: list[str]) -> list[str]:
     """Money won in green, lost in red: the money columns, and the sheet's money row."""
-    money_row = bool(row) and row[0] == "money"
+    money_row = bool(row) and str(row[0]) == "money"
     painted = []
     for i, (cell, text) in enumerate(zip(row, shown, strict=True)):
         sign = money_sign(cell, text) if money_row or headers[i] in MONEY_COLUMNS else None
@@ -850,7 +849,7 @@ ECHO_LINES = 1000  # JSON items written at once
 
 
 def emit_rows(
-    headers: Sequence[str],
+    headers: "Sequence[Sayable]",
     body: "Iterable[Sequence[Any]]",
     fmt: Format = Format.table,
     tint: Tint = money_tint,
@@ -869,7 +868,7 @@ def emit_rows(
 
         written = Written()
         writer = csv.writer(written, lineterminator="\n")
-        writer.writerow([shown(h) for h in headers])
+        writer.writerow([shown(str(h)) for h in headers])
         writer.writerows(
             [shown(cell if type(cell) is str else ENGLISH_WORDS(cell)) for cell in row]
             for row in body
@@ -884,7 +883,7 @@ def emit_rows(
 
 
 def laid_out(
-    headers: Sequence[str],
+    headers: "Sequence[Sayable]",
     body: "Iterable[Sequence[Any]]",
     words: "Words",
     *,
@@ -894,12 +893,13 @@ def laid_out(
     """Rows laid out by tabulate in ``words``: its ``simple`` format (``tint`` colours each
     row) or its ``github`` format (``markdown``). Tabulate reads no numbers in the cells
     (``disable_numparse``): a column whose every filled cell is a number is aligned right
-    (:func:`chouette.words.alignment`)."""
+    (:func:`chouette.words.alignment`). A heading is English words, translated
+    (:func:`chouette.words.heading`), or something said."""
     from tabulate import tabulate
 
-    from chouette.words import alignment
+    from chouette.words import alignment, heading
 
-    heads = [shown(words(h)) for h in headers]
+    heads = [shown(heading(words, h)) for h in headers]
     rows, plain = [], []
     for row in body:
         texts = [cell if type(cell) is str else words(cell) for cell in row]
@@ -908,7 +908,7 @@ def laid_out(
         if markdown:  # a | in a name would end its cell: written \\| as GFM says
             texts = [text.replace("|", "\\|") for text in texts]
         plain.append(texts)
-        rows.append(tint(headers, row, texts) if tint is not None else texts)
+        rows.append(tint([str(h) for h in headers], row, texts) if tint is not None else texts)
     if markdown:
         heads = [h.replace("|", "\\|") for h in heads]
     align = alignment(plain, words)
@@ -1614,7 +1614,7 @@ def new(
             result = roll_the_dice(players, random.Random(seed), rules.roll_off)
             dice = {"one-die": "", "two-dice": ", two dice", "four-dice": ", four dice"}
             rolled.append(f"Roll-off (seed {seed}{dice[rules.roll_off]}):")
-            rolled += [f"  {said}" for said in result.said()]
+            rolled += [f"  {told}" for told in result.told()]
             order = list(result.order)
         line = new_line(order, rules)
         name = check_new_session_name(name)
@@ -2063,7 +2063,9 @@ def change_seat(ctx: typer.Context, name: str, act: str, as_json: bool) -> None:
     tell_line(info, [*said, *partner_said(before, info)], as_json)
 
 
-def partner_said(before: "Line | None", info: "SessionInfo", cause: str | None = None) -> list[str]:
+def partner_said(
+    before: "Line | None", info: "SessionInfo", cause: "Sayable | None" = None
+) -> list[str]:
     """A partnership that begins or ends with a change of the line, with its reason
     (``before``: the line before it; None: the session has just begun)."""
     from chouette.line import Line, partner_news
@@ -3341,7 +3343,7 @@ def undo(ctx: typer.Context, as_json: JsonFlag = False) -> None:
         undone = take_back(book, info)
         now = book.session_by_id(info.id)
     if as_json:
-        emit_json({"session": info.name, "undone": undone.what, "text": undone_text(undone)})
+        emit_json({"session": info.name, "undone": undone.what, "text": str(undone_text(undone))})
         return
     say(f"Undone: {undone_text(undone)}.")
     if now is not None:
@@ -3449,7 +3451,7 @@ def amend(
                 "games": [r.number for r in done.games],
                 "moved_cents": done.moved,
                 "line": list(done.session.line.order),
-                "why": list(outcome.why),
+                "why": [str(reason) for reason in outcome.why],
             }
         )
         return
@@ -3519,6 +3521,7 @@ def status(ctx: typer.Context, as_json: JsonFlag = False) -> None:
     """
     from chouette.exposure import exposure
     from chouette.report import Status, status_json, status_text
+    from chouette.words import joined
 
     with reading(ctx) as book:
         info = current(book, ctx)
@@ -3550,7 +3553,7 @@ def status(ctx: typer.Context, as_json: JsonFlag = False) -> None:
         emit_json(status_json(state))
         return
     heading, cubes = status_text(state)
-    say("\n".join(heading))
+    say(joined(heading, "\n"))
     if cubes is not None:
         emit(cubes)
     for text in notes:
@@ -3629,7 +3632,11 @@ def sheet(
         if fmt is Format.json:
             games = (
                 sheet_game_json(line, everyone, name)
-                | ({"why": list(reasons.get(line.number, ()))} if info is not None else {})
+                | (
+                    {"why": [str(r) for r in reasons.get(line.number, ())]}
+                    if info is not None
+                    else {}
+                )
                 for line in lines
             )
             head: dict[str, Any] = {"session": name, "players": everyone}
@@ -3823,7 +3830,8 @@ def say_settlement(what: ToSettle, fmt: Format, message: bool) -> None:
         said = fingerprint_json(what.prints, what.info)
         if what.night is not None:
             said |= {"night": what.night, "carried": [debt_json(d, today()) for d in carried]}
-        emit_json(settle_json(payments) | said | ({"message": "\n".join(text)} if text else {}))
+        chat_json = {"message": "\n".join(map(str, text))} if text else {}
+        emit_json(settle_json(payments) | said | chat_json)
         return
     for line in text:
         say(line)
@@ -4059,6 +4067,7 @@ def stats(
         stats_json,
         summary_text,
     )
+    from chouette.words import joined
 
     day = since_option(since)
     with reading(ctx) as book:
@@ -4081,7 +4090,7 @@ def stats(
         say("\nWho beats whom:")
         emit(head_to_head_rows(found))
     else:
-        say("\n".join(summary_text(found[0])))
+        say(joined(summary_text(found[0]), "\n"))
         emit(roles_rows(found[0]))
         say("\nHead to head:")
         emit(opponents_rows(found[0]))
@@ -4108,13 +4117,15 @@ def game_command(
     """
     from chouette.record import to_record
     from chouette.report import game_text
+    from chouette.words import joined
 
     with reading(ctx) as book:
         info = current(book, ctx)
         view = book.game(info, number)
     if as_json:
         if view.game is not None:
-            emit_json({**to_record(view.game, info.name), "why": list(view.why)})
+            why = [str(reason) for reason in view.why]
+            emit_json({**to_record(view.game, info.name), "why": why})
         else:
             emit_json({"session": info.name, "game": number, **(view.detail or {}), "why": []})
         return
@@ -4128,7 +4139,7 @@ def game_command(
         bookings=view.bookings,
         why=view.why,
     )
-    say("\n".join(heading))
+    say(joined(heading, "\n"))
     emit(rows)
 
 
@@ -4424,7 +4435,7 @@ def book_charge(ctx: typer.Context, make: "Callable[[Sharers], Charge]") -> None
         )
         return
     what = "Fee" if made.kind == "fee" else "Shared cost"
-    say(f"{what} in {info.name}: {made.said()}.")
+    say(f"{what} in {info.name}: {made.told()}.")
     remainder = made.remainder()
     if remainder is not None:
         say(f"{remainder}.")

@@ -19,8 +19,9 @@ from typing import Literal
 
 from chouette.errors import ChouetteError
 from chouette.limits import check_cents
-from chouette.money import Cents, format_money
+from chouette.money import Cents
 from chouette.text import check_note
+from chouette.words import Money, Sayable, joined, said, said_n
 
 Kind = Literal["fee", "expense"]
 KINDS: tuple[Kind, ...] = ("fee", "expense")
@@ -61,38 +62,55 @@ class Charge:
         least = min(cents for _, cents in self.shares)
         return tuple(name for name, cents in self.shares if cents > least)
 
-    def said(self) -> str:
+    def told(self) -> Sayable:
         """The charge in a sentence: ``bob, cat and dan owe ann 5.00 each (table fee)``;
         ``ann paid 10.00 (pizza), shared by ann, bob and cat: ann is owed 3.34 by bob and
         3.33 by cat``."""
         if self.kind == "fee":
-            return f"{self.debts_text()} ({self.note})"
-        sharers = names([name for name, _ in self.shares])
-        paid = f"{self.to} paid {format_money(self.cents)} ({self.note}), shared by {sharers}"
-        return f"{paid}: {self.debts_text()}"
+            return said("{debts} ({note})", debts=self.debts_text(), note=self.note)
+        return said(
+            "{payer} paid {amount} ({note}), shared by {sharers}: {debts}",
+            payer=self.to,
+            amount=Money(self.cents),
+            note=self.note,
+            sharers=names([name for name, _ in self.shares]),
+            debts=self.debts_text(),
+        )
 
-    def debts_text(self) -> str:
+    def debts_text(self) -> Sayable:
         """Who owes ``to`` what: ``bob and cat owe ann 5.00 each``, ``bob owes ann 5.00``,
         ``ann is owed 3.34 by bob and 3.33 by cat``."""
         debtors = [name for name, _ in self.debts]
         amounts = {cents for _, cents in self.debts}
         if len(debtors) == 1:
-            return f"{debtors[0]} owes {self.to} {format_money(self.debts[0][1])}"
+            return said(
+                "{debtor} owes {to} {amount}",
+                debtor=debtors[0],
+                to=self.to,
+                amount=Money(self.debts[0][1]),
+            )
         if len(amounts) == 1:
-            return f"{names(debtors)} owe {self.to} {format_money(amounts.pop())} each"
-        parts = [f"{format_money(cents)} by {name}" for name, cents in self.debts]
-        return f"{self.to} is owed {names(parts)}"
+            return said(
+                "{debtors} owe {to} {amount} each",
+                debtors=names(debtors),
+                to=self.to,
+                amount=Money(amounts.pop()),
+            )
+        parts = [said("{amount} by {debtor}", amount=Money(c), debtor=n) for n, c in self.debts]
+        return said("{to} is owed {debts}", to=self.to, debts=names(parts))
 
-    def remainder(self) -> str | None:
+    def remainder(self) -> Sayable | None:
         """The split's remainder, said out loud: ``2 cents left over: ann and bob pay 1 cent
         more`` (None when it came out even)."""
         extra = self.left_over
         if not extra:
             return None
-        count = len(extra)
-        cents = "1 cent" if count == 1 else f"{count} cents"
-        verb = "pays" if count == 1 else "pay"
-        return f"{cents} left over: {names(extra)} {verb} 1 cent more"
+        return said_n(
+            "{n} cent left over: {names} pays 1 cent more",
+            "{n} cents left over: {names} pay 1 cent more",
+            len(extra),
+            names=names(extra),
+        )
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -104,18 +122,20 @@ class Charge:
         }
 
 
-def names(people: Sequence[str]) -> str:
-    """``ann``, ``ann and bob``, ``ann, bob and cat``."""
-    if len(people) < 2:
-        return "".join(people)
-    return f"{', '.join(people[:-1])} and {people[-1]}"
+def names(people: Sequence[Sayable]) -> Sayable:
+    """``ann``, ``ann and bob``, ``ann, bob and cat`` (names, or things said)."""
+    if not people:
+        return ""
+    if len(people) == 1:
+        return people[0]
+    return said("{names} and {last}", names=joined(people[:-1]), last=people[-1])
 
 
 def split(total: Cents, among: Sequence[str]) -> tuple[tuple[str, Cents], ...]:
     """``total`` shared among ``among`` to the cent: each the same, and the cents left over
     one each to the first in the order given (they differ by at most one cent)."""
     if not among:
-        raise ChouetteError("a cost is shared among somebody: name them")
+        raise ChouetteError(said("a cost is shared among somebody: name them"))
     each, rest = divmod(total, len(among))
     return tuple((name, each + (1 if i < rest else 0)) for i, name in enumerate(among))
 
@@ -124,24 +144,39 @@ def fee(cents: Cents, charged: Sequence[str], to: str, note: str, *, named: bool
     """Each of ``charged`` owes ``to`` ``cents`` (the organiser, if among them, is left
     out: nobody owes themselves). ``named``: whether the players were named (else they are
     everyone of the session, and the organiser alone among them is no mistake)."""
-    _amount(cents, "a fee")
+    _amount(cents, "fee")
     _once(charged)
     debtors = [name for name in charged if name != to]
+    if not debtors and named:
+        raise ChouetteError(
+            said(
+                "nobody to charge the fee: {to} is the organiser and {to} is the only one named",
+                to=to,
+            )
+        )
     if not debtors:
-        alone = f"{to} is the only one named" if named else f"{to} is the only player"
-        raise ChouetteError(f"nobody to charge the fee: {to} is the organiser and {alone}")
-    check_cents(cents * len(debtors), f"a fee of {format_money(cents)} from {len(debtors)}")
+        raise ChouetteError(
+            said(
+                "nobody to charge the fee: {to} is the organiser and {to} is the only player",
+                to=to,
+            )
+        )
+    check_cents(
+        cents * len(debtors),
+        said("a fee of {amount} from {count}", amount=Money(cents), count=len(debtors)),
+    )
     return Charge("fee", to, cents, tuple((name, cents) for name in debtors), _note(note))
 
 
 def expense(payer: str, cents: Cents, among: Sequence[str], note: str) -> Charge:
     """``payer`` paid ``cents`` for ``among`` (the payer among them or not): each owes the
     payer their share, :func:`split` to the cent."""
-    _amount(cents, "a shared cost")
+    _amount(cents, "expense")
     _once(among)
     if list(among) == [payer]:
-        raise ChouetteError(f"{payer} is the only one sharing the cost: nobody owes {payer}")
-    check_cents(cents, f"a shared cost of {format_money(cents)}")
+        raise ChouetteError(
+            said("{payer} is the only one sharing the cost: nobody owes {payer}", payer=payer)
+        )
     return Charge("expense", payer, cents, split(cents, among), _note(note))
 
 
@@ -153,32 +188,51 @@ def check_charge(charge: Charge, players: Collection[str], session: str) -> Char
     elif charge.kind == "expense":
         made = expense(charge.to, charge.cents, [n for n, _ in charge.shares], charge.note)
     else:
-        raise ChouetteError(f"{charge.kind!r} is neither a fee nor an expense")
+        raise ChouetteError(said("{kind} is neither a fee nor an expense", kind=repr(charge.kind)))
     if made != charge:
-        what = "a fee" if charge.kind == "fee" else "a shared cost"
         raise ChouetteError(
-            f"its shares are not what {what} of {format_money(charge.cents)} gives ({made.said()})"
+            said(
+                "its shares are not what {what} gives ({made})",
+                what=_of(charge.kind, charge.cents),
+                made=made.told(),
+            )
         )
     for name in [charge.to, *(n for n, _ in charge.shares)]:
         if name not in players:
-            raise ChouetteError(f"{name} has not played in {session}")
+            raise ChouetteError(
+                said("{player} has not played in {session}", player=name, session=session)
+            )
     return charge
 
 
-def _amount(cents: Cents, what: str) -> None:
+def _of(kind: Kind, cents: Cents) -> Sayable:
+    """``a fee of 5.00`` / ``a shared cost of 10.00``."""
+    if kind == "fee":
+        return said("a fee of {amount}", amount=Money(cents))
+    return said("a shared cost of {amount}", amount=Money(cents))
+
+
+def _amount(cents: Cents, kind: Kind) -> None:
     if cents <= 0:
-        raise ChouetteError(f"{what} must be more than zero, not {format_money(cents)}")
-    check_cents(cents, f"{what} of {format_money(cents)}")
+        what = said("a fee") if kind == "fee" else said("a shared cost")
+        raise ChouetteError(
+            said("{what} must be more than zero, not {amount}", what=what, amount=Money(cents))
+        )
+    check_cents(cents, _of(kind, cents))
 
 
 def _once(people: Sequence[str]) -> None:
     twice = sorted({name for name in people if list(people).count(name) > 1})
     if twice:
-        raise ChouetteError(f"{names(twice)} {'is' if len(twice) == 1 else 'are'} named twice")
+        raise ChouetteError(
+            said_n(
+                "{names} is named twice", "{names} are named twice", len(twice), names=names(twice)
+            )
+        )
 
 
 def _note(note: str) -> str:
     note = check_note(note).strip()
     if not note:
-        raise ChouetteError("say what it is for (--note TEXT): the club will ask")
+        raise ChouetteError(said("say what it is for (--note TEXT): the club will ask"))
     return note

@@ -20,8 +20,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from chouette.game import Answer, Double, Event, Game, centred
-from chouette.money import Cents, format_money, share
+from chouette.money import Cents, share
 from chouette.points import pair_stake
+from chouette.words import Money, Sayable, said
 
 
 @dataclass(frozen=True)
@@ -128,11 +129,16 @@ class PastCredit:
     most: Cents
     credit: Cents
 
-    def said(self, what: str) -> str:
-        return (
-            f"{what}: it would let this game take {self.player} past their credit: "
-            f"{self.player}'s balance {format_money(self.balance)}, at most "
-            f"{format_money(self.most)} to lose on this game, credit {format_money(self.credit)}"
+    def told(self, what: Sayable) -> Sayable:
+        """``what`` (the events) refused or warned of, and why."""
+        return said(
+            "{what}: it would let this game take {player} past their credit: {player}'s balance "
+            "{balance}, at most {most} to lose on this game, credit {credit}",
+            what=what,
+            player=self.player,
+            balance=Money(self.balance),
+            most=Money(self.most),
+            credit=Money(self.credit),
         )
 
 

@@ -18,11 +18,15 @@ from the ledger or an export are refused by :class:`chouette.rules.HouseRules` i
 from __future__ import annotations
 
 from chouette.errors import LimitError
+from chouette.words import Number, Sayable, said, said_in
 
 LIMIT = 10**15
 #: The limit as people read it.
 SHOWN = "1,000,000,000,000,000"
 MONEY_SHOWN = "10,000,000,000,000.00"
+#: The limit in money, as the reader's language writes it (English: :data:`MONEY_SHOWN`,
+#: its thousands grouped as no other amount in English is).
+MONEY_LIMIT = said_in("the ledger's limit in money", "10,000,000,000,000.00")
 
 
 #: The longest command line the table's prompt and the keeper's page read (a name, a note and
@@ -71,25 +75,42 @@ NUMBERS: dict[str, tuple[int, int]] = {
 }
 
 
-def within(value: int, least: int, most: int, what: str) -> int:
+def within(value: int, least: int, most: int, what: Sayable) -> int:
     """``value`` if from ``least`` to ``most``; else a :class:`LimitError` naming ``what``
     and the bounds (a number of thousands of digits is not even turned into text)."""
     if not least <= value <= most:
-        raise LimitError(f"{what} must be from {least:,} to {most:,}, not {_number(value)}")
+        raise LimitError(
+            said(
+                "{what} must be from {least} to {most}, not {value}",
+                what=what,
+                least=Number(least),
+                most=Number(most),
+                value=_number(value),
+            )
+        )
     return value
 
 
-def check_points(points: int, what: str) -> int:
+def check_points(points: int, what: Sayable) -> int:
     """``points`` if within the limit; else a :class:`LimitError` naming ``what``."""
     if not -LIMIT <= points <= LIMIT:
-        raise LimitError(f"{what}: {_points(points)} is past the ledger's limit of {SHOWN} points")
+        raise LimitError(
+            said(
+                "{what}: {points} is past the ledger's limit of {limit} points",
+                what=what,
+                points=_points(points),
+                limit=Number(LIMIT),
+            )
+        )
     return points
 
 
-def check_cents(cents: int, what: str) -> int:
+def check_cents(cents: int, what: Sayable) -> int:
     """``cents`` if within the limit; else a :class:`LimitError` naming ``what``."""
     if not -LIMIT <= cents <= LIMIT:
-        raise LimitError(f"{what} is past the ledger's limit of {MONEY_SHOWN}")
+        raise LimitError(
+            said("{what} is past the ledger's limit of {limit}", what=what, limit=MONEY_LIMIT)
+        )
     return cents
 
 
@@ -97,22 +118,31 @@ def check_balance(player: str, points: int, cents: int) -> None:
     """A running balance after a booking: within the limit, or the booking is refused."""
     if not (-LIMIT <= points <= LIMIT and -LIMIT <= cents <= LIMIT):
         raise LimitError(
-            f"{player}'s running balance would pass the ledger's limit ({SHOWN} points, "
-            f"{MONEY_SHOWN} in money): nothing was written"
+            said(
+                "{player}'s running balance would pass the ledger's limit ({limit} points, "
+                "{money} in money): nothing was written",
+                player=player,
+                limit=Number(LIMIT),
+                money=MONEY_LIMIT,
+            )
         )
 
 
-def _points(number: int) -> str:
+def _points(number: int) -> Sayable:
     """A count of points for a message (see :func:`_number`)."""
     if abs(number) < 10**30:
-        return f"{number} points"
-    return _number(number).replace("a number", "a number of points", 1)
+        return said("{number} points", number=str(number))
+    return said("a number of points some {digits} digits long", digits=_digits(number))
 
 
-def _number(number: int) -> str:
+def _number(number: int) -> Sayable:
     """A number for a message: in full up to 30 digits, else how long it is (a number of
     thousands of digits is not even turned into text)."""
     if abs(number) < 10**30:
         return str(number)
-    digits = int(abs(number).bit_length() * 0.30103) + 1  # log10(2), within a digit
-    return f"a number some {digits} digits long"
+    return said("a number some {digits} digits long", digits=_digits(number))
+
+
+def _digits(number: int) -> int:
+    """About how many digits ``number`` has (within one), without writing it out."""
+    return int(abs(number).bit_length() * 0.30103) + 1  # log10(2)

@@ -19,7 +19,7 @@ from chouette.errors import LineError
 from chouette.names import case_twin, look_alike
 from chouette.rules import MIN_SPLIT, HouseRules
 from chouette.text import clipped
-from chouette.words import Said, joined, said, said_n
+from chouette.words import Said, Sayable, joined, said, said_n
 
 RESERVED_NAMES = frozenset({"box", "team", "centre", "center", "member", "all"})
 MAX_NAME_LENGTH = 80
@@ -32,38 +32,94 @@ def normal_name(name: str) -> str:
 
 
 def _check_text(name: str, what: str) -> str:
+    """``name`` as stored, or refused as ``what`` (``player``, ``session``, ``night``) in a
+    sentence of its own for each (other languages decline the words around the name)."""
     text = normal_name(name)
     if not text:
-        raise LineError(f"{what} cannot be empty")
-    if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Zl", "Zp") for ch in text):
         raise LineError(
-            f"{text!r} cannot be {what}: it has control characters or is not valid text"
+            {
+                "player": said("a player's name cannot be empty"),
+                "session": said("a session's name cannot be empty"),
+                "night": said("a night's name cannot be empty"),
+            }[what]
+        )
+    if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Zl", "Zp") for ch in text):
+        shown = repr(text)
+        raise LineError(
+            {
+                "player": said(
+                    "{name} cannot be a player's name: it has control characters or is not "
+                    "valid text",
+                    name=shown,
+                ),
+                "session": said(
+                    "{name} cannot be a session's name: it has control characters or is not "
+                    "valid text",
+                    name=shown,
+                ),
+                "night": said(
+                    "{name} cannot be a night's name: it has control characters or is not "
+                    "valid text",
+                    name=shown,
+                ),
+            }[what]
         )
     if len(text) > MAX_NAME_LENGTH:
+        shown, most = repr(clipped(text, 40)), MAX_NAME_LENGTH
         raise LineError(
-            f"{clipped(text, 40)!r} cannot be {what}: longer than {MAX_NAME_LENGTH} characters"
+            {
+                "player": said(
+                    "{name} cannot be a player's name: longer than {most} characters",
+                    name=shown,
+                    most=most,
+                ),
+                "session": said(
+                    "{name} cannot be a session's name: longer than {most} characters",
+                    name=shown,
+                    most=most,
+                ),
+                "night": said(
+                    "{name} cannot be a night's name: longer than {most} characters",
+                    name=shown,
+                    most=most,
+                ),
+            }[what]
         )
     return text
 
 
 def check_name(name: str) -> str:
     """A player's name as stored: NFC-normalised text that a report can show on one line."""
-    text = _check_text(name, "a player's name")
+    text = _check_text(name, "player")
     if text.casefold() in RESERVED_NAMES:
-        raise LineError(f"{text!r} cannot be a player's name: it is a word the scorer uses")
+        raise LineError(
+            said("{name} cannot be a player's name: it is a word the scorer uses", name=repr(text))
+        )
     return text
 
 
 def check_session_name(name: str) -> str:
     """A session's name: one line of text, like a player's name."""
-    return _check_text(name, "a session's name")
+    return _check_text(name, "session")
 
 
 def _not_an_option(text: str, what: str) -> str:
+    """``text`` unless it starts with ``-``, refused as ``what`` (``player``, ``session``)."""
+    if text.startswith("-") and what == "player":
+        raise LineError(
+            said(
+                "{name} cannot be a player's name: it starts with '-', which a command line "
+                "reads as an option",
+                name=repr(text),
+            )
+        )
     if text.startswith("-"):
         raise LineError(
-            f"{text!r} cannot be {what}: it starts with '-', which a command line reads as "
-            "an option"
+            said(
+                "{name} cannot be a session's name: it starts with '-', which a command line "
+                "reads as an option",
+                name=repr(text),
+            )
         )
     return text
 
@@ -73,18 +129,18 @@ def check_new_name(name: str) -> str:
     and not starting with ``-``: every command line (the CLI's, the table's prompt, each
     button of ``chouette serve``'s page) would read ``--all`` as an option. A name a ledger
     or an export holds already is read as it is (a command line gives it after ``--``)."""
-    return _not_an_option(check_name(name), "a player's name")
+    return _not_an_option(check_name(name), "player")
 
 
 def check_new_session_name(name: str) -> str:
     """A name given to a session (``new``, ``split``, ``sessions --rename``): as
     :func:`check_session_name`, and not starting with ``-`` (see :func:`check_new_name`)."""
-    return _not_an_option(check_session_name(name), "a session's name")
+    return _not_an_option(check_session_name(name), "session")
 
 
 def check_night_name(name: str) -> str:
     """A night's name (``new --night NAME``): one line of text, like a session's name."""
-    return _check_text(name, "a night's name")
+    return _check_text(name, "night")
 
 
 #: A player away whose cube follows the captain's (the proxy of :attr:`Line.away`).
@@ -150,29 +206,33 @@ class Line:
     def crew(self) -> tuple[str, ...]:
         return self.team[1:]
 
-    def describe(self) -> str:
-        """``ann+pat | bob, cat`` (with who sits out)."""
+    def describe(self) -> Sayable:
+        """``ann+pat | bob, cat`` (with who sits out, who is away, the banks), in the
+        reader's words where it has any."""
+        parts: list[Sayable] = []
         if self.box is None:
-            text = "(nobody seated)"
+            parts.append(said("(nobody seated)"))
         else:
             box = self.box + (f"+{self.partner}" if self.partner else "")
-            text = f"{box} | {', '.join(self.team)}" if self.team else box
+            parts.append(f"{box} | {', '.join(self.team)}" if self.team else box)
         if self.sitting_out:
             out = [p for p in self.order if p in self.sitting_out]
-            text += f"  (sitting out: {', '.join(out)})"
+            parts.append(said("(sitting out: {players})", players=", ".join(out)))
         if self.away:
-            text += f"  (away: {'; '.join(away_text(p, by) for p, by in self.away)})"
+            away = joined((away_text(p, by) for p, by in self.away), "; ")
+            parts.append(said("(away: {players})", players=away))
         if self.banks:
             banks = dict(self.banks)
-            text += f"  (banks: {', '.join(f'{p} {banks[p]}' for p in self.order if p in banks)})"
-        return text
+            shown = ", ".join(f"{p} {banks[p]}" for p in self.order if p in banks)
+            parts.append(said("(banks: {banks})", banks=shown))
+        return parts[0] if len(parts) == 1 else joined(parts, "  ")
 
 
-def away_text(player: str, proxy: str | None) -> str:
+def away_text(player: str, proxy: str | None) -> Sayable:
     """``dan decides for cat`` / ``cat's cube follows the captain's``."""
     if proxy is FOLLOWS:
-        return f"{player}'s cube follows the captain's"
-    return f"{proxy} decides for {player}"
+        return said("{player}'s cube follows the captain's", player=player)
+    return said("{proxy} decides for {player}", proxy=proxy, player=player)
 
 
 def new_line(players: Sequence[str], rules: HouseRules) -> Line:
@@ -181,10 +241,17 @@ def new_line(players: Sequence[str], rules: HouseRules) -> Line:
     seen: list[str] = []
     for name in names:
         if name in seen:
-            raise LineError(f"{name} is named twice")
+            raise LineError(said("{player} is named twice", player=name))
         twin = case_twin(name, seen)
         if twin is not None:
-            raise LineError(f"{twin} and {name} differ only in case: {CASE_TWINS}")
+            raise LineError(
+                said(
+                    "{twin} and {player} differ only in case: {reason}",
+                    twin=twin,
+                    player=name,
+                    reason=CASE_TWINS,
+                )
+            )
         seen.append(name)
     for at, name in enumerate(names):
         alike = look_alike(name, names[:at])
@@ -206,14 +273,14 @@ def set_bank(line: Line, name: str, points: int, rules: HouseRules) -> Line:
     """A player's bank set anew (a re-entry, or another buy-in), between games; a player
     sitting out because their bank was empty plays again."""
     if rules.table_stakes is None:
-        raise LineError("this session has no table stakes (house rule --table-stakes POINTS)")
+        raise LineError(said("this session has no table stakes (house rule --table-stakes POINTS)"))
     name = normal_name(name)
     if name not in line.order and line.bank(name) is None:
-        raise LineError(f"{name} has not played in this session")
+        raise LineError(said("{player} has not played in this session", player=name))
     if points < 1:
-        raise LineError(f"a bank is 1 point or more, not {points}")
+        raise LineError(said("a bank is 1 point or more, not {points}", points=points))
     if line.bank(name) == points:
-        raise LineError(f"{name}'s bank is {points} already")
+        raise LineError(said("{player}'s bank is {points} already", player=name, points=points))
     banks = tuple((p, points if p == name else b) for p, b in line.banks)
     back = replace(line, banks=banks)
     if name in line.sitting_out and (line.bank(name) or 0) <= 0:
@@ -230,17 +297,20 @@ def set_credit(line: Line, name: str, cents: int, rules: HouseRules | None = Non
     lose past it): no credit in money is taken."""
     if rules is not None and rules.table_stakes is not None:
         raise LineError(
-            "under table stakes a player's bank is their credit (nobody loses past it): "
-            "chouette bank NAME POINTS sets it"
+            said(
+                "under table stakes a player's bank is their credit (nobody loses past it): "
+                "chouette bank NAME POINTS sets it"
+            )
         )
     name = normal_name(name)
     if name not in line.order and name not in dict(line.credits):
-        raise LineError(f"{name} is not in the line")
+        raise LineError(said("{player} is not in the line", player=name))
     if cents < 0:
-        raise LineError(f"a credit is 0 or more, not {cents}")
+        raise LineError(said("a credit is 0 or more, not {cents}", cents=cents))
     if dict(line.credits).get(name, 0) == cents:
-        said = "has no credit" if cents == 0 else "has that credit already"
-        raise LineError(f"{name} {said}")
+        if cents == 0:
+            raise LineError(said("{player} has no credit", player=name))
+        raise LineError(said("{player} has that credit already", player=name))
     kept = tuple((p, c) for p, c in line.credits if p != name)
     return replace(line, credits=kept + (((name, cents),) if cents else ()))
 
@@ -250,7 +320,11 @@ def _check_bank(line: Line, name: str) -> None:
     bank = line.bank(name)
     if bank is not None and bank <= 0:
         raise LineError(
-            f"{name}'s bank is empty: give {name} a new bank first (chouette bank {name} POINTS)"
+            said(
+                "{player}'s bank is empty: give {player} a new bank first "
+                "(chouette bank {player} POINTS)",
+                player=name,
+            )
         )
 
 
@@ -330,7 +404,7 @@ def banks_after(line: Line, points: dict[str, int]) -> Line:
     return replace(line, banks=banks, sitting_out=line.sitting_out | broke)
 
 
-CASE_TWINS = "one session cannot tell them apart (give one of them another name)"
+CASE_TWINS = said("one session cannot tell them apart (give one of them another name)")
 
 
 def _look_alikes(first: str, second: str) -> Said:
@@ -370,45 +444,61 @@ def choose_partner(line: Line, name: str | None, rules: HouseRules) -> Line:
     under ``partner-pick box`` or ``partner-optional``), for its run: between games."""
     box = line.box
     if rules.partner_from is None:
-        raise LineError("this session has no box partners (house rule --partner-from N)")
+        raise LineError(said("this session has no box partners (house rule --partner-from N)"))
     seated = len(line.active)
     if name is None:
         if rules.partner_pick != "box" and not rules.partner_optional:
             raise LineError(
-                f"a partner is not optional in this session (partner-pick {rules.partner_pick}"
-                ", without --partner-optional): the box plays with one"
+                said(
+                    "a partner is not optional in this session (partner-pick {pick}, without "
+                    "--partner-optional): the box plays with one",
+                    pick=rules.partner_pick,
+                )
             )
         if line.partner is None and (line.alone or rules.partner_pick == "box"):
-            raise LineError(f"{box} already plays alone")
+            raise LineError(said("{box} already plays alone", box=box))
         return replace(line, partner=None, alone=rules.partner_pick != "box")
     if rules.partner_pick != "box":
         raise LineError(
-            f"the partner is picked by the house rule partner-pick {rules.partner_pick}, not "
-            "named (partner-pick box lets the box name one)"
+            said(
+                "the partner is picked by the house rule partner-pick {pick}, not named "
+                "(partner-pick box lets the box name one)",
+                pick=rules.partner_pick,
+            )
         )
     if seated < rules.partner_from:
         raise LineError(
-            f"{seated} seated, and a partner from {rules.partner_from}: {box} plays alone"
+            said(
+                "{seated} seated, and a partner from {start}: {box} plays alone",
+                seated=seated,
+                start=rules.partner_from,
+                box=box,
+            )
         )
     _require_seated(line, name)
     if name in line.sitting_out:
-        raise LineError(f"{name} sits out: a partner plays")
+        raise LineError(said("{player} sits out: a partner plays", player=name))
     if name == box:
-        raise LineError(f"{name} is the box")
+        raise LineError(said("{player} is the box", player=name))
     if name == line.captain:
-        raise LineError(f"{name} is the captain, who leads the team: name a member of the crew")
+        raise LineError(
+            said(
+                "{player} is the captain, who leads the team: name a member of the crew",
+                player=name,
+            )
+        )
     if name == line.partner:
-        raise LineError(f"{name} is already the box's partner")
+        raise LineError(said("{player} is already the box's partner", player=name))
     return replace(line, partner=name)
 
 
 #: Why a partnership begins or ends with an undo.
-LINE_UNDONE = "undo put the line back as it was"
+LINE_UNDONE = said("undo put the line back as it was")
 
 
 def partner_news(
-    before: Line, after: Line, rules: HouseRules, cause: str | None = None
-) -> list[str]:
+    before: Line, after: Line, rules: HouseRules, cause: Sayable | None = None
+) -> list[Sayable]:
     """What the scorer says when the box's partner changes with the line (a join, a leave, a
     sit-out or sit-in, a game's rotation, a bank set anew): who stops or starts being the
     partner, why, and the seats it moves under the same box (the partner back on the team,
@@ -416,88 +506,122 @@ def partner_news(
     ``cause``: the reason when the line changed by other means (undo, a correction)."""
     if before.partner == after.partner:
         return []
-    said = (partner_ended(before, after, rules, cause), partner_began(before, after, rules, cause))
-    return [text for text in said if text is not None]
+    news = (partner_ended(before, after, rules, cause), partner_began(before, after, rules, cause))
+    return [text for text in news if text is not None]
 
 
 def partner_ended(
-    before: Line, after: Line, rules: HouseRules, cause: str | None = None
-) -> str | None:
+    before: Line, after: Line, rules: HouseRules, cause: Sayable | None = None
+) -> Sayable | None:
     """``dan is no longer the box's partner: 4 seated, a partner from 5; dan plays on the
     team again``, when the partner changes (:func:`partner_news`)."""
     gone = before.partner
     if gone is None or gone == after.partner:
         return None
     seated, start, same_box = len(after.active), rules.partner_from, before.box == after.box
+    why: Sayable
     if cause is not None:
         why = cause
     elif gone not in after.order:
-        why = f"{gone} left the line"
+        why = said("{player} left the line", player=gone)
     elif gone in after.sitting_out:
-        why = f"{gone} sits out"
+        why = said("{player} sits out", player=gone)
     elif after.partner is None and (start is None or seated < start):
-        why = f"{seated} seated, a partner from {start}"
+        why = said("{seated} seated, a partner from {start}", seated=seated, start=start)
     elif after.alone or (after.partner is None and same_box):
-        why = f"{after.box} plays alone"
+        why = said("{box} plays alone", box=after.box)
     elif not same_box:
-        why = "the box changed hands"
+        why = said("the box changed hands")
     elif rules.partner_pick == "box":
-        why = f"{after.box} named {after.partner} instead"
+        why = said("{box} named {partner} instead", box=after.box, partner=after.partner)
     else:
-        why = "the line changed"
-    back = ""
+        why = said("the line changed")
     if same_box and gone in after.team:  # (a new box: the rotation says where everyone goes)
-        back = f"; {gone} plays on the team again" + (
-            ", as captain" if gone == after.captain else ""
+        if gone == after.captain:
+            return said(
+                "{player} is no longer the box's partner: {why}; {player} plays on the team "
+                "again, as captain",
+                player=gone,
+                why=why,
+            )
+        return said(
+            "{player} is no longer the box's partner: {why}; {player} plays on the team again",
+            player=gone,
+            why=why,
         )
-    return f"{gone} is no longer the box's partner: {why}{back}"
+    return said("{player} is no longer the box's partner: {why}", player=gone, why=why)
 
 
 def partner_began(
-    before: Line, after: Line, rules: HouseRules, cause: str | None = None
-) -> str | None:
+    before: Line, after: Line, rules: HouseRules, cause: Sayable | None = None
+) -> Sayable | None:
     """``dan becomes the box's partner: 5 seated, a partner from 5 (the next after the
     box)``, when the partner changes (:func:`partner_news`)."""
     new = after.partner
     if new is None or new == before.partner:
         return None
     seated, start = len(after.active), rules.partner_from
+    why: Sayable
     if cause is not None:
         why = cause
     else:
         pick = {
-            "next": "the next after the box",
-            "last": "the last in line",
-            "box": "named by the box",
+            "next": said("the next after the box"),
+            "last": said("the last in line"),
+            "box": said("named by the box"),
         }[rules.partner_pick]
         if seated < (start or 0):
-            pick += "; the partnership lasts the box's run"
-        why = f"{seated} seated, a partner from {start} ({pick})"
-    instead = ""
+            why = said(
+                "{seated} seated, a partner from {start} ({pick}; the partnership lasts the "
+                "box's run)",
+                seated=seated,
+                start=start,
+                pick=pick,
+            )
+        else:
+            why = said(
+                "{seated} seated, a partner from {start} ({pick})",
+                seated=seated,
+                start=start,
+                pick=pick,
+            )
     if before.box == after.box and new == before.captain and after.captain is not None:
-        instead = f"; {after.captain} is captain in {new}'s place"
-    return f"{new} becomes the box's partner: {why}{instead}"
+        return said(
+            "{player} becomes the box's partner: {why}; {captain} is captain in {player}'s place",
+            player=new,
+            why=why,
+            captain=after.captain,
+        )
+    return said("{player} becomes the box's partner: {why}", player=new, why=why)
 
 
 def check_between_games(in_progress: int | None) -> None:
     """The line changes only between games (``in_progress``: the game being played, if any)."""
     if in_progress is not None:
-        raise LineError(f"game {in_progress} is in progress: change the line after it ends")
+        raise LineError(
+            said("game {number} is in progress: change the line after it ends", number=in_progress)
+        )
 
 
 def _require_seated(line: Line, name: str) -> None:
     if name not in line.order:
-        raise LineError(f"{name} is not in the line")
+        raise LineError(said("{player} is not in the line", player=name))
 
 
 def join(line: Line, name: str, rules: HouseRules) -> Line:
     """A newcomer takes a seat at the bottom (or in front of the last loser: ``newcomer``)."""
     name = check_new_name(name)
     if name in line.order:
-        raise LineError(f"{name} is already in the line")
+        raise LineError(said("{player} is already in the line", player=name))
     twin = case_twin(name, line.order)
     if twin is not None:
-        raise LineError(f"{twin} is already in the line, and {name} differs only in case")
+        raise LineError(
+            said(
+                "{twin} is already in the line, and {player} differs only in case",
+                twin=twin,
+                player=name,
+            )
+        )
     alike = look_alike(name, line.order)
     if alike is not None:
         raise LineError(_look_alikes(alike, name))
@@ -519,10 +643,24 @@ def _check_not_deciding(line: Line, name: str, what: str) -> None:
     """A proxy decides at the table: one who decides for a player away cannot leave it."""
     for member, by in line.away:
         if by == name and member != name:
+            if what == "leave":
+                raise LineError(
+                    said(
+                        "{proxy} decides for {member}, who is away: {proxy} cannot leave while "
+                        "deciding for {member} (name another proxy first: chouette proxy "
+                        "{member} --by NAME, or --withdraw it)",
+                        proxy=name,
+                        member=member,
+                    )
+                )
             raise LineError(
-                f"{name} decides for {member}, who is away: {name} cannot {what} while deciding "
-                f"for {member} (name another proxy first: chouette proxy {member} --by NAME, "
-                f"or --withdraw it)"
+                said(
+                    "{proxy} decides for {member}, who is away: {proxy} cannot sit out while "
+                    "deciding for {member} (name another proxy first: chouette proxy {member} "
+                    "--by NAME, or --withdraw it)",
+                    proxy=name,
+                    member=member,
+                )
             )
 
 
@@ -552,7 +690,7 @@ def sit_out(line: Line, name: str, rules: HouseRules) -> Line:
     name = normal_name(name)
     _require_seated(line, name)
     if name in line.sitting_out:
-        raise LineError(f"{name} is already sitting out")
+        raise LineError(said("{player} is already sitting out", player=name))
     _check_not_deciding(line, name, "sit out")
     partner = None if line.partner == name else line.partner
     alone = line.alone and line.box != name
@@ -571,7 +709,7 @@ def sit_in(line: Line, name: str, rules: HouseRules, before: Line | None = None)
     name = normal_name(name)
     _require_seated(line, name)
     if name not in line.sitting_out:
-        raise LineError(f"{name} is not sitting out")
+        raise LineError(said("{player} is not sitting out", player=name))
     _check_bank(line, name)
     back = replace(line, sitting_out=line.sitting_out - {name})
     if before is not None:
@@ -594,34 +732,60 @@ def name_proxy(line: Line, name: str, proxy: str | None, rules: HouseRules) -> L
     name = normal_name(name)
     if not rules.proxies:
         raise LineError(
-            "proxies are off in this session (house rule --proxies): a player away sits out"
+            said("proxies are off in this session (house rule --proxies): a player away sits out")
         )
     _require_seated(line, name)
     if name in line.sitting_out:
-        raise LineError(f"{name} is sitting out: a proxy is for a player who plays while away")
+        raise LineError(
+            said(
+                "{player} is sitting out: a proxy is for a player who plays while away",
+                player=name,
+            )
+        )
     for member, by in line.away:
         if by == name and member != name:
-            raise LineError(f"{name} decides for {member}: name {member} another proxy first")
-    if proxy is FOLLOWS:
-        for seat_name, holder in (("box", line.box), ("captain", line.captain)):
-            if holder == name:
-                raise LineError(
-                    f"{name} is the {seat_name} of the next game: a cube cannot follow the "
-                    f"captain's there (name a proxy with --by, or sit {name} out)"
+            raise LineError(
+                said(
+                    "{player} decides for {member}: name {member} another proxy first",
+                    player=name,
+                    member=member,
                 )
+            )
+    if proxy is FOLLOWS:
+        if name == line.box:
+            raise LineError(
+                said(
+                    "{player} is the box of the next game: a cube cannot follow the captain's "
+                    "there (name a proxy with --by, or sit {player} out)",
+                    player=name,
+                )
+            )
+        if name == line.captain:
+            raise LineError(
+                said(
+                    "{player} is the captain of the next game: a cube cannot follow the "
+                    "captain's there (name a proxy with --by, or sit {player} out)",
+                    player=name,
+                )
+            )
     else:
         proxy = normal_name(proxy)
         if proxy == name:
-            raise LineError(f"{name} cannot be their own proxy")
+            raise LineError(said("{player} cannot be their own proxy", player=name))
         if proxy not in line.order:
             raise LineError(
-                f"{clipped(proxy)} is not in the line ({', '.join(line.order)}): a proxy decides "
-                "at the table"
+                said(
+                    "{proxy} is not in the line ({line}): a proxy decides at the table",
+                    proxy=clipped(proxy),
+                    line=", ".join(line.order),
+                )
             )
         if proxy in line.sitting_out:
-            raise LineError(f"{proxy} is sitting out: a proxy decides at the table")
+            raise LineError(
+                said("{proxy} is sitting out: a proxy decides at the table", proxy=proxy)
+            )
         if proxy in dict(line.away):
-            raise LineError(f"{proxy} is away too: a proxy decides at the table")
+            raise LineError(said("{proxy} is away too: a proxy decides at the table", proxy=proxy))
     away = [(p, by) for p, by in line.away if p != name]
     at = next((i for i, (p, _) in enumerate(line.away) if p == name), len(away))
     away.insert(at, (name, proxy))
@@ -633,7 +797,7 @@ def withdraw_proxy(line: Line, name: str) -> Line:
     name = normal_name(name)
     _require_seated(line, name)
     if name not in dict(line.away):
-        raise LineError(f"{name} is not away: there is no proxy to withdraw")
+        raise LineError(said("{player} is not away: there is no proxy to withdraw", player=name))
     return replace(line, away=tuple((p, by) for p, by in line.away if p != name))
 
 
@@ -645,17 +809,26 @@ def split(line: Line, rules: HouseRules) -> tuple[Line, Line]:
     active = line.active
     if len(active) < MIN_SPLIT:
         raise LineError(
-            f"a split needs {MIN_SPLIT} players in the line (two tables of at least "
-            f"{MIN_SPLIT // 2}): {len(active)} play now"
+            said(
+                "a split needs {least} players in the line (two tables of at least {half}): "
+                "{playing} play now",
+                least=MIN_SPLIT,
+                half=MIN_SPLIT // 2,
+                playing=len(active),
+            )
         )
     first = active[len(active) - len(active) // 2]
     cut = line.order.index(first)
     for member, by in line.away:
         if by is not None and (member in line.order[:cut]) != (by in line.order[:cut]):
             raise LineError(
-                f"{by} decides for {member}, who is away, and they would sit at different "
-                f"tables after the split: name {member} another proxy first (chouette proxy "
-                f"{member} --by NAME, or --withdraw it)"
+                said(
+                    "{proxy} decides for {member}, who is away, and they would sit at different "
+                    "tables after the split: name {member} another proxy first (chouette proxy "
+                    "{member} --by NAME, or --withdraw it)",
+                    proxy=by,
+                    member=member,
+                )
             )
 
     def table(order: tuple[str, ...], partner: str | None, alone: bool) -> Line:
@@ -676,30 +849,44 @@ def split(line: Line, rules: HouseRules) -> tuple[Line, Line]:
     return table(line.order[:cut], line.partner, line.alone), table(line.order[cut:], None, False)
 
 
-def split_due(line: Line, rules: HouseRules) -> str | None:
+def split_due(line: Line, rules: HouseRules) -> Sayable | None:
     """Under ``split-at N``, what the scorer says once more than N play in the line (a split
     is the organiser's call: the scorer only says so)."""
     playing = len(line.active)
     if rules.split_at is None or playing <= rules.split_at:
         return None
-    return (
-        f"{playing} play in the line, past the house's split-at {rules.split_at}: "
-        f"`chouette split NAME` moves the bottom {playing // 2} to a new table"
+    return said(
+        "{playing} play in the line, past the house's split-at {most}: `chouette split NAME` "
+        "moves the bottom {moved} to a new table",
+        playing=playing,
+        most=rules.split_at,
+        moved=playing // 2,
     )
 
 
-def line_notes(line: Line, rules: HouseRules) -> list[str]:
+def line_notes(line: Line, rules: HouseRules) -> list[Sayable]:
     """What the scorer says of the line between games: a split due (``split-at``), and a
     player away whose cube follows the captain's in a seat where it cannot (the rotation
     made them the box or the captain: the next game will not start so)."""
     notes = [note for note in [split_due(line, rules)] if note is not None]
-    for role, holder in (("box", line.box), ("captain", line.captain)):
-        if holder is not None and holder in line.followers:
-            notes.append(
-                f"{holder} is away, their cube following the captain's, but is the {role} of "
-                f"the next game: name a proxy (chouette proxy {holder} --by NAME), withdraw "
-                f"it, or sit {holder} out"
+    if line.box is not None and line.box in line.followers:
+        notes.append(
+            said(
+                "{player} is away, their cube following the captain's, but is the box of the "
+                "next game: name a proxy (chouette proxy {player} --by NAME), withdraw it, or "
+                "sit {player} out",
+                player=line.box,
             )
+        )
+    if line.captain is not None and line.captain in line.followers:
+        notes.append(
+            said(
+                "{player} is away, their cube following the captain's, but is the captain of "
+                "the next game: name a proxy (chouette proxy {player} --by NAME), withdraw it, "
+                "or sit {player} out",
+                player=line.captain,
+            )
+        )
     return notes
 
 
@@ -729,7 +916,7 @@ class Rotation:
     """The line for the next game, and how the rotation moved the players, in sentences."""
 
     line: Line
-    why: tuple[str, ...]
+    why: tuple[Sayable, ...]
 
 
 def rotation(
@@ -751,37 +938,55 @@ def rotation(
     """
     box = line.box
     if box is None:
-        raise LineError("nobody is seated")
+        raise LineError(said("nobody is seated"))
     if box_keeps:
         kept = seat(send_down(line, captain), rules)
         return Rotation(
-            kept, (f"{box} keeps the box; {captain}, the captain, goes to the bottom of the line",)
+            kept,
+            (
+                said(
+                    "{box} keeps the box; {captain}, the captain, goes to the bottom of the line",
+                    box=box,
+                    captain=captain,
+                ),
+            ),
         )
     team = line.team
     downs = [box]
     new_box = captain
-    why = f"{captain} takes the box; {box} goes to the bottom of the line"
+    why: Sayable = said(
+        "{captain} takes the box; {box} goes to the bottom of the line", captain=captain, box=box
+    )
     if not captain_beat_box:
         after = team[team.index(captain) + 1 :] if captain in team else ()
         if after:
             new_box = after[0]
             downs = [captain, box]
             because = (
-                "the box won but lost points"
+                said("the box won but lost points")
                 if box_last
-                else f"double stand-up: {captain} lost to the box too"
+                else said("double stand-up: {captain} lost to the box too", captain=captain)
             )
-            why = (
-                f"{because}, so {new_box}, next in line, "
-                f"takes the box; {captain} and then {box} go to the bottom of the line"
+            why = said(
+                "{because}, so {new_box}, next in line, takes the box; {captain} and then {box} "
+                "go to the bottom of the line",
+                because=because,
+                new_box=new_box,
+                captain=captain,
+                box=box,
             )
         else:
-            why = f"{captain} takes the box, nobody else being in line; {box} goes to the bottom"
+            why = said(
+                "{captain} takes the box, nobody else being in line; {box} goes to the bottom",
+                captain=captain,
+                box=box,
+            )
     order = [new_box] + [p for p in line.order if p != new_box]
     if line.partner is not None:
         order.remove(line.partner)
         order.insert(1, line.partner)
-        why += f"; {line.partner}, the box's partner, becomes captain"
+        captained = said("{partner}, the box's partner, becomes captain", partner=line.partner)
+        why = joined([why, captained], "; ")
     moved = replace(line, order=tuple(order), partner=None, alone=False)
     for player in downs:
         moved = send_down(moved, player)
@@ -816,16 +1021,16 @@ class RollOff:
     rounds: tuple[tuple[tuple[str, int], ...], ...]
     faces: tuple[tuple[tuple[int, ...], ...], ...] = ()
 
-    def said(self) -> list[str]:
+    def told(self) -> list[Sayable]:
         """The rounds as the scorer prints them: ``round 1: ann 5, bob 3-3 (12)``."""
-        lines = []
+        lines: list[Sayable] = []
         for i, rolls in enumerate(self.rounds, start=1):
             dice = self.faces[i - 1] if self.faces else tuple((v,) for _, v in rolls)
             shown = [
                 f"{p} {v}" if len(f) == 1 else f"{p} {'-'.join(map(str, f))} ({v})"
                 for (p, v), f in zip(rolls, dice, strict=True)
             ]
-            lines.append(f"round {i}: " + ", ".join(shown))
+            lines.append(said("round {number}: {rolls}", number=i, rolls=", ".join(shown)))
         return lines
 
 
@@ -863,5 +1068,5 @@ def roll_off(players: Iterable[str], dice: Dice, how: str = "one-die") -> RollOf
     names = [check_new_name(p) for p in players]
     if len(set(names)) != len(names):
         dup = next(n for n in names if names.count(n) > 1)
-        raise LineError(f"{dup} is named twice")
+        raise LineError(said("{player} is named twice", player=dup))
     return RollOff(tuple(rank(names)), tuple(rounds), tuple(faces))

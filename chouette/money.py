@@ -8,8 +8,9 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from chouette.errors import ChouetteError, LimitError, MoneyError
-from chouette.limits import LIMIT, MONEY_SHOWN, check_cents
+from chouette.limits import LIMIT, MONEY_LIMIT, check_cents
 from chouette.text import clipped
+from chouette.words import Money, Sayable, said
 
 Cents = int
 
@@ -35,7 +36,7 @@ def parse_money(text: str) -> Cents:
     fraction of a cent, an amount past the ledger's limit (:class:`LimitError`), and what
     could be read two ways: ``5,000`` (five thousand, or five with a decimal comma?) and
     ``1.000`` (one thousand with a point between thousands, or one?)."""
-    echo = clipped(text)  # what a refusal shows of it
+    echo = repr(clipped(text))  # what a refusal shows of it
     cleaned = text.strip().lstrip("$€£").strip()
     for unit in ("kr.", "kr", "Kč"):  # as a Dane and a Czech write it after the amount
         cleaned = cleaned.removesuffix(unit).strip()
@@ -43,21 +44,27 @@ def parse_money(text: str) -> Cents:
         cleaned = cleaned.replace(".", "").replace(",", ".")
     elif _THOUSANDS_POINTS.fullmatch(cleaned):
         raise MoneyError(
-            f"{echo!r}: the point could be between thousands or before decimals; write "
-            "1000 or 1.00 (or a decimal comma: 1,00)"
+            said(
+                "{typed}: the point could be between thousands or before decimals; write 1000 "
+                "or 1.00 (or a decimal comma: 1,00)",
+                typed=echo,
+            )
         )
     elif "," in cleaned:
         if not (_THOUSANDS.fullmatch(cleaned) and ("." in cleaned or cleaned.count(",") > 1)):
             raise MoneyError(
-                f"{echo!r}: a comma could be a decimal comma or a thousands separator; "
-                "write decimals with one or two digits after the point or comma (5.00, "
-                "5,00), and commas between thousands with a point (1,000.00)"
+                said(
+                    "{typed}: a comma could be a decimal comma or a thousands separator; write "
+                    "decimals with one or two digits after the point or comma (5.00, 5,00), and "
+                    "commas between thousands with a point (1,000.00)",
+                    typed=echo,
+                )
             )
         cleaned = cleaned.replace(",", "")
     # Digits and a point only: Decimal would also read Python's digit grouping (5_00: 500.00),
     # an exponent (1e3: 1000.00, a slip of the finger from 13), other scripts' digits, NaN.
     if not _AMOUNT.fullmatch(cleaned):
-        raise MoneyError(f"{echo!r} is not an amount of money")
+        raise MoneyError(said("{typed} is not an amount of money", typed=echo))
     amount = Decimal(cleaned)
     # Exact, without the decimal context (which would round 5,000 digits): the digits and
     # the exponent say how big the amount is and whether it is a whole number of cents.
@@ -66,23 +73,32 @@ def parse_money(text: str) -> Cents:
     if not any(digits):
         return 0
     if amount.adjusted() >= 20 or amount.copy_abs() * 100 > LIMIT:
-        raise LimitError(f"{clipped(text.strip())!r} is past the ledger's limit of {MONEY_SHOWN}")
+        raise LimitError(
+            said(
+                "{typed} is past the ledger's limit of {limit}",
+                typed=repr(clipped(text.strip())),
+                limit=MONEY_LIMIT,
+            )
+        )
     whole = int("".join(map(str, digits)))
     shift = exponent + 2  # the exponent of the amount in cents
     if shift >= 0:
         whole = int(whole * 10**shift)  # shift < 22: the amount is below the limit
     elif -shift > len(digits) or whole % int(10**-shift):
-        raise MoneyError(f"{echo!r} is not a whole number of cents")
+        raise MoneyError(said("{typed} is not a whole number of cents", typed=echo))
     else:
         whole //= int(10**-shift)
     return -whole if sign else whole
 
 
-def check_stake(cents: Cents, what: str = "the stake") -> Cents:
+def check_stake(cents: Cents, what: Sayable | None = None) -> Cents:
     """A stake per point: more than zero (a stake of nothing or less would make the winner
-    pay) and within the ledger's limit."""
+    pay) and within the ledger's limit (``what``: the stake, by default)."""
+    what = said("the stake") if what is None else what
     if cents <= 0:
-        raise ChouetteError(f"{what} must be more than zero, not {format_money(cents)}")
+        raise ChouetteError(
+            said("{what} must be more than zero, not {amount}", what=what, amount=Money(cents))
+        )
     return check_cents(cents, what)
 
 
@@ -92,15 +108,19 @@ def check_payment(
     """A payment between two of the session's players: not to oneself, more than zero and
     within the limit."""
     if payer == payee:
-        raise ChouetteError(f"{payer} cannot pay themselves")
+        raise ChouetteError(said("{player} cannot pay themselves", player=payer))
     if cents <= 0:
-        raise ChouetteError("a payment must be more than zero")
-    check_cents(cents, f"a payment of {format_money(cents)}")
+        raise ChouetteError(said("a payment must be more than zero"))
+    check_cents(cents, said("a payment of {amount}", amount=Money(cents)))
     for name in (payer, payee):
         if name not in players:
             raise ChouetteError(
-                f"{name} has not played in {session} (book a payment in the session they "
-                "played in, with --session)"
+                said(
+                    "{player} has not played in {session} (book a payment in the session they "
+                    "played in, with --session)",
+                    player=name,
+                    session=session,
+                )
             )
 
 
@@ -126,33 +146,49 @@ class Advance:
     def over(self) -> Cents:
         return max(0, self.cents - self.owed)
 
-    def leaves(self) -> str:
+    def leaves(self) -> Sayable:
         """The balances the payment leaves: ``bob +6.00 and ann -4.00``."""
-        after = (self.payer_before + self.cents, self.payee_before - self.cents)
-        return " and ".join(
-            f"{name} {format_money(cents, sign=True)}"
-            for name, cents in zip((self.payer, self.payee), after, strict=True)
+        return said(
+            "{payer} {payer_after} and {payee} {payee_after}",
+            payer=self.payer,
+            payer_after=Money(self.payer_before + self.cents, sign=True),
+            payee=self.payee,
+            payee_after=Money(self.payee_before - self.cents, sign=True),
         )
 
-    def refusal(self) -> str:
+    def refusal(self) -> Sayable:
         """Why the payment is refused unless it is meant as an advance."""
         owes = (
-            f"{self.payer} owes {self.payee} {format_money(self.owed)} at most"
+            said(
+                "{payer} owes {payee} {amount} at most",
+                payer=self.payer,
+                payee=self.payee,
+                amount=Money(self.owed),
+            )
             if self.owed
-            else f"{self.payer} owes {self.payee} nothing"
+            else said("{payer} owes {payee} nothing", payer=self.payer, payee=self.payee)
         )
-        return (
-            f"{owes} ({self.payer} {format_money(self.payer_before, sign=True)}, "
-            f"{self.payee} {format_money(self.payee_before, sign=True)}): paying "
-            f"{format_money(self.cents)} would leave {self.leaves()}; nothing was written. "
-            "Give --advance if it is meant (a loan, a credit, a balance taken over)"
+        return said(
+            "{owes} ({payer} {payer_balance}, {payee} {payee_balance}): paying {amount} would "
+            "leave {leaves}; nothing was written. Give --advance if it is meant (a loan, a "
+            "credit, a balance taken over)",
+            owes=owes,
+            payer=self.payer,
+            payer_balance=Money(self.payer_before, sign=True),
+            payee=self.payee,
+            payee_balance=Money(self.payee_before, sign=True),
+            amount=Money(self.cents),
+            leaves=self.leaves(),
         )
 
-    def warning(self) -> str:
+    def warning(self) -> Sayable:
         """What an advance booked says."""
-        return (
-            f"{self.payer} paid {self.payee} {format_money(self.over)} more than "
-            f"{self.payer} owed: an advance, leaving {self.leaves()}"
+        return said(
+            "{payer} paid {payee} {amount} more than {payer} owed: an advance, leaving {leaves}",
+            payer=self.payer,
+            payee=self.payee,
+            amount=Money(self.over),
+            leaves=self.leaves(),
         )
 
 
@@ -161,11 +197,16 @@ def check_new_stake(
 ) -> Cents:
     """A stake for a player who joins (again): their games already booked must replay to the
     same money, so once they have played the stake cannot change in that session."""
-    check_stake(stake, f"{name}'s stake")
+    check_stake(stake, said("{player}'s stake", player=name))
     if has_played and stake != now:
         raise ChouetteError(
-            f"{name} has played in {session} at {format_money(now)} a point: a different "
-            "stake needs a new session (the games already booked must replay to the same money)"
+            said(
+                "{player} has played in {session} at {stake} a point: a different stake needs a "
+                "new session (the games already booked must replay to the same money)",
+                player=name,
+                session=session,
+                stake=Money(now),
+            )
         )
     return stake
 

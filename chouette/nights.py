@@ -24,8 +24,9 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
-from chouette.money import Cents, format_money
+from chouette.money import Cents
 from chouette.report import (
+    Cell,
     Rows,
     SessionSummary,
     Standing,
@@ -34,6 +35,7 @@ from chouette.report import (
     standings_rows,
 )
 from chouette.settlement import Payment, Settlement, settlement
+from chouette.words import Money, Sayable, joined, marked, said, said_n
 
 Local = Callable[[datetime], datetime]
 
@@ -50,7 +52,7 @@ class Table:
     and costs booked there (as ``standings`` takes them) and its fingerprint."""
 
     session: str
-    line: str
+    line: Sayable  # (the English, ``str()`` of it, in the JSON)
     games: int
     standings: Sequence[Standing]
     paid: Mapping[str, Cents]
@@ -79,7 +81,7 @@ def totals_rows(tables: Sequence[Table]) -> Rows:
     paid = night_totals(t.paid for t in tables)
     costs = night_totals(t.costs for t in tables)
     head, rows = standings_rows(combined(tables), paid, costs)
-    return [h for i, h in enumerate(head) if i != 1], [r[:1] + r[2:] for r in rows]
+    return [h for i, h in enumerate(head) if i != 1], [[*r[:1], *r[2:]] for r in rows]
 
 
 def night_json(night: str, tables: Sequence[Table]) -> dict[str, Any]:
@@ -89,7 +91,7 @@ def night_json(night: str, tables: Sequence[Table]) -> dict[str, Any]:
         "sessions": [
             {
                 "session": t.session,
-                "line": t.line,
+                "line": str(t.line),
                 "games": t.games,
                 "fingerprint": t.fingerprint,
             }
@@ -109,17 +111,30 @@ def night_json(night: str, tables: Sequence[Table]) -> dict[str, Any]:
     }
 
 
-def night_heading(night: str, tables: Sequence[Table]) -> str:
+def night_heading(night: str, tables: Sequence[Table]) -> Sayable:
     """``Night 2026-11-20: 2 tables, 7 games.``"""
     games = sum(t.games for t in tables)
-    count = f"{len(tables)} table{'' if len(tables) == 1 else 's'}"
-    return f"Night {night}: {count}, {games} game{'' if games == 1 else 's'}."
+    return said(
+        "Night {night}: {tables}, {games}.",
+        night=night,
+        tables=said_n("{n} table", "{n} tables", len(tables), n=len(tables)),
+        games=games_count(games),
+    )
 
 
-def table_heading(table: Table) -> str:
+def games_count(games: int) -> Sayable:
+    """``1 game``, ``7 games``."""
+    return said_n("{n} game", "{n} games", games, n=games)
+
+
+def table_heading(table: Table) -> Sayable:
     """``fri: 3 games; line ann | bob, cat``"""
-    games = f"{table.games} game{'' if table.games == 1 else 's'}"
-    return f"{table.session}: {games}; line {table.line}"
+    return said(
+        "{session}: {games}; line {line}",
+        session=table.session,
+        games=games_count(table.games),
+        line=table.line,
+    )
 
 
 def nights_json(
@@ -148,11 +163,12 @@ def nights_rows(
 ) -> Rows:
     """``night --list``: a row per night, oldest first; when each began in the reader's
     local time (``zone`` named in the heading)."""
-    rows = [
+    rows: list[list[Cell]] = [
         [n["night"], local_time(began, local, zone), ", ".join(n["sessions"]), str(n["games"])]
         for n, (_, began) in zip(nights_json(nights, sessions)["nights"], nights, strict=True)
     ]
-    return ["night", f"began ({zone})", "sessions", "games"], rows
+    began = said("began ({zone})", zone=zone)
+    return [marked("night"), began, marked("sessions"), marked("games")], rows
 
 
 @dataclass(frozen=True)
@@ -256,8 +272,8 @@ def earlier(
     ]
 
 
-def days(count: int) -> str:
-    return f"{count} day{'' if count == 1 else 's'}"
+def days(count: int) -> Sayable:
+    return said_n("{n} day", "{n} days", count, n=count)
 
 
 def debt_json(debt: Debt, today: date) -> dict[str, Any]:
@@ -272,8 +288,10 @@ def debt_json(debt: Debt, today: date) -> dict[str, Any]:
 
 def debt_rows(debts: Iterable[Debt], today: date) -> Rows:
     """Who still owes whom how much, from which night, and how long ago it began."""
-    rows = [[d.payer, d.payee, format_money(d.cents), d.night, days(d.age(today))] for d in debts]
-    return ["from", "to", "amount", "night", "age"], rows
+    rows: list[list[Cell]] = [
+        [d.payer, d.payee, Money(d.cents), d.night, days(d.age(today))] for d in debts
+    ]
+    return [marked("from"), marked("to"), marked("amount"), marked("night"), marked("age")], rows
 
 
 def debts_clear(nights: Sequence[Night], debts: Iterable[Debt]) -> bool:
@@ -287,22 +305,38 @@ def debts_clear(nights: Sequence[Night], debts: Iterable[Debt]) -> bool:
 
 
 def message(
-    heading: str,
+    heading: Sayable,
     payments: Sequence[Payment],
     prints: Mapping[str, str | None],
     carried: Sequence[Debt] = (),
-) -> list[str]:
+) -> list[Sayable]:
     """The settlement as a short text for the club's group chat: ``heading`` (the session
     or night), who pays whom how much, what is still open from earlier nights, and each
     session's fingerprint (a session not chained yet has none)."""
-    lines = [f"{heading}: who pays whom"]
-    lines += [f"{p.payer} pays {p.payee} {format_money(p.cents)}" for p in payments]
+    lines: list[Sayable] = [said("{heading}: who pays whom", heading=heading)]
+    lines += [
+        said("{payer} pays {payee} {amount}", payer=p.payer, payee=p.payee, amount=Money(p.cents))
+        for p in payments
+    ]
     if not payments:
-        lines.append("everyone is square")
+        lines.append(said("everyone is square"))
     if carried:
-        lines.append("Still open from earlier nights:")
-        lines += [f"{d.payer} pays {d.payee} {format_money(d.cents)} ({d.night})" for d in carried]
+        lines.append(said("Still open from earlier nights:"))
+        lines += [
+            said(
+                "{payer} pays {payee} {amount} ({night})",
+                payer=d.payer,
+                payee=d.payee,
+                amount=Money(d.cents),
+                night=d.night,
+            )
+            for d in carried
+        ]
     shown = [f"{name} {fp}" for name, fp in prints.items() if fp is not None]
     if shown:
-        lines.append(("Fingerprint: " if len(shown) == 1 else "Fingerprints: ") + ", ".join(shown))
+        lines.append(
+            said_n(
+                "Fingerprint: {prints}", "Fingerprints: {prints}", len(shown), prints=joined(shown)
+            )
+        )
     return lines

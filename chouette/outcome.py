@@ -18,6 +18,7 @@ from chouette.line import Line, Rotation, banks_after, partner_news, rotation, s
 from chouette.money import Cents, share
 from chouette.points import MULTIPLIER, pair_money, pair_stake, signed_points
 from chouette.rules import HouseRules
+from chouette.words import Money, Sayable, joined, said, said_in, said_n
 
 
 def extra_points(extra: Extra, result: End | None, cube: ExtraCube | None = None) -> int:
@@ -63,7 +64,7 @@ class Outcome:
     cents: dict[str, Cents]
     next_line: Line
     extras: tuple[ExtraResult, ...] = ()
-    why: tuple[str, ...] = ()
+    why: tuple[Sayable, ...] = ()
 
 
 def book(
@@ -127,7 +128,7 @@ class Retention:
     box (``won-not-loss``: the box won but lost points)."""
 
     keeps: bool
-    why: str
+    why: Sayable
     still: bool = False
     box_last: bool = False
 
@@ -143,94 +144,177 @@ def retention(game: Game, rules: HouseRules) -> Retention:
         captain = game.captain
         result = pairs[captain]
         took_over = any(isinstance(e, CaptainResign) for e in game.events)
-        how = "takeover" if took_over else "inherit"
-        who = captain if captain == game.members[0] else f"{captain} (the captain by {how})"
+        who: Sayable = captain
+        if captain != game.members[0] and took_over:
+            who = said("{captain} (the captain by takeover)", captain=captain)
+        elif captain != game.members[0]:
+            who = said("{captain} (the captain by inherit)", captain=captain)
         declared = declared_winner(game) if result == 0 else None
-        if declared is not None:
-            keeps = declared == "box"
-            winner = "the box" if keeps else captain
-            verb = "stays" if keeps else "goes"
+        if declared == "box":
             return Retention(
-                keeps,
-                f"box {verb}: captain rule, the deal at 0 with {who} declared won by {winner}",
+                True,
+                said(
+                    "box stays: captain rule, the deal at 0 with {who} declared won by the box",
+                    who=who,
+                ),
+            )
+        if declared is not None:
+            return Retention(
+                False,
+                said(
+                    "box goes: captain rule, the deal at 0 with {who} declared won by {captain}",
+                    who=who,
+                    captain=captain,
+                ),
             )
         keeps = result < 0 if rules.zero_deal_loses else result <= 0
+        points = signed_points(result)
         if keeps and result == 0:
             return Retention(
                 True,
-                f"box stays: captain rule, {who} dealt at 0 with the box (as editions 2 and 3 "
-                "scored it: a session started since gives the box to the captain)",
+                said(
+                    "box stays: captain rule, {who} dealt at 0 with the box (as editions 2 and 3 "
+                    "scored it: a session started since gives the box to the captain)",
+                    who=who,
+                ),
             )
         if keeps:
             return Retention(
-                True, f"box stays: captain rule, {who} lost to the box ({signed_points(result)})"
+                True,
+                said(
+                    "box stays: captain rule, {who} lost to the box ({points})",
+                    who=who,
+                    points=points,
+                ),
             )
-        how = "beat" if result > 0 else "dealt at 0 with"
-        said = f"box goes: captain rule, {who} {how} the box ({signed_points(result)})"
-        return Retention(False, said)
-    side = "box side" if game.partner else "box"
+        if result > 0:
+            return Retention(
+                False,
+                said(
+                    "box goes: captain rule, {who} beat the box ({points})", who=who, points=points
+                ),
+            )
+        return Retention(
+            False,
+            said(
+                "box goes: captain rule, {who} dealt at 0 with the box ({points})",
+                who=who,
+                points=points,
+            ),
+        )
+    side = said("box side") if game.partner else said("box")
+    points = signed_points(net)
     if rules.retention == "net-profit":
         if net > 0:
-            return Retention(True, f"box stays: net-profit rule, {side} {signed_points(net)} > 0")
-        return Retention(False, f"box goes: net-profit rule, {side} {signed_points(net)}, not > 0")
+            return Retention(
+                True,
+                said("box stays: net-profit rule, {side} {points} > 0", side=side, points=points),
+            )
+        return Retention(
+            False,
+            said("box goes: net-profit rule, {side} {points}, not > 0", side=side, points=points),
+        )
     if rules.retention == "net-not-loss":
         if net >= 0:
-            return Retention(True, f"box stays: net-not-loss rule, {side} {signed_points(net)} ≥ 0")
-        return Retention(False, f"box goes: net-not-loss rule, {side} {signed_points(net)} < 0")
+            return Retention(
+                True,
+                said("box stays: net-not-loss rule, {side} {points} ≥ 0", side=side, points=points),
+            )
+        return Retention(
+            False,
+            said("box goes: net-not-loss rule, {side} {points} < 0", side=side, points=points),
+        )
     if rules.retention == "won-not-loss":
         return _won_not_loss(game, net, side)
     if rules.retention == "score-sign":
         lead = pairs[game.captain]
         if net > 0:
-            return Retention(True, f"box stays: score-sign rule, {side} {signed_points(net)} > 0")
+            return Retention(
+                True,
+                said("box stays: score-sign rule, {side} {points} > 0", side=side, points=points),
+            )
         if lead > 0:
             return Retention(
                 False,
-                f"box goes: score-sign rule, {side} {signed_points(net)} and the captain "
-                f"{game.captain} {signed_points(lead)} > 0",
+                said(
+                    "box goes: score-sign rule, {side} {points} and the captain {captain} "
+                    "{lead} > 0",
+                    side=side,
+                    points=points,
+                    captain=game.captain,
+                    lead=signed_points(lead),
+                ),
             )
         return Retention(
             True,
-            f"nobody moves: score-sign rule, {side} {signed_points(net)} and the captain "
-            f"{game.captain} {signed_points(lead)}, neither > 0",
+            said(
+                "nobody moves: score-sign rule, {side} {points} and the captain {captain} "
+                "{lead}, neither > 0",
+                side=side,
+                points=points,
+                captain=game.captain,
+                lead=signed_points(lead),
+            ),
             still=True,
         )
     unbeaten = [m for m, points in pairs.items() if points >= 0]
     if not unbeaten:
-        return Retention(True, "box stays: beat-all rule, the box beat every member")
-    names = ", ".join(unbeaten)
-    verb = "was" if len(unbeaten) == 1 else "were"
-    return Retention(False, f"box goes: beat-all rule, {names} {verb} not beaten")
+        return Retention(True, said("box stays: beat-all rule, the box beat every member"))
+    return Retention(
+        False,
+        said_n(
+            "box goes: beat-all rule, {names} was not beaten",
+            "box goes: beat-all rule, {names} were not beaten",
+            len(unbeaten),
+            names=", ".join(unbeaten),
+        ),
+    )
 
 
-def _won_not_loss(game: Game, net: int, side: str) -> Retention:
+def _won_not_loss(game: Game, net: int, side: Sayable) -> Retention:
     """L.A.'s rule: the box stays if it won the game (the board, if played to completion; or
     the last member still in passed its cube or dealt below 0) and lost no points on it; a box
     that won but lost points goes last, the old captain next to last."""
     last = game.last_ended
     won = bool(last) and all(game.pairs[m] < 0 for m in last)
+    how: Sayable
     if game.result is not None and game.result.winner == "box":
-        how = "the box won the board"
+        how = said("the box won the board")
     elif game.result is not None:
-        how = "the team won the board"
+        how = said("the team won the board")
+    elif won:
+        how = said("the last pair still in ({names}) ended in the box's favour", names=_names(last))
     else:
-        verb = "ended in the box's favour" if won else "did not end in the box's favour"
-        how = f"the last pair still in ({_names(last)}) {verb}"
+        how = said(
+            "the last pair still in ({names}) did not end in the box's favour", names=_names(last)
+        )
     if not won:
-        return Retention(False, f"box goes: won-not-loss rule, {how}")
+        return Retention(False, said("box goes: won-not-loss rule, {how}", how=how))
+    points = signed_points(net)
     if net >= 0:
         return Retention(
-            True, f"box stays: won-not-loss rule, {how}, {side} {signed_points(net)} ≥ 0"
+            True,
+            said(
+                "box stays: won-not-loss rule, {how}, {side} {points} ≥ 0",
+                how=how,
+                side=side,
+                points=points,
+            ),
         )
     return Retention(
         False,
-        f"box goes last: won-not-loss rule, {how} but the {side} lost {signed_points(net)}",
+        said(
+            "box goes last: won-not-loss rule, {how} but the {side} lost {points}",
+            how=how,
+            side=side,
+            points=points,
+        ),
         box_last=True,
     )
 
 
-def _names(names: tuple[str, ...]) -> str:
-    return ", ".join(names) or "none"
+def _names(names: tuple[str, ...]) -> Sayable:
+    return ", ".join(names) or said_in("players", "none")
 
 
 def box_keeps(game: Game, rules: HouseRules) -> bool:
@@ -238,57 +322,97 @@ def box_keeps(game: Game, rules: HouseRules) -> bool:
     return retention(game, rules).keeps
 
 
-def booking_why(game: Game, stakes: Mapping[str, Cents], points: Mapping[str, int]) -> list[str]:
+def booking_why(
+    game: Game, stakes: Mapping[str, Cents], points: Mapping[str, int]
+) -> list[Sayable]:
     """Why the money is split as it is: the stakes a pair plays at where its two players'
     differ (the lower), and the box's partner's share of the box side."""
-    from chouette.money import format_money
-
     box, partner = game.box, game.partner
-    said = []
+    why: list[Sayable] = []
     for member in game.members:
         if stakes[member] != stakes[box]:
-            rate = pair_stake(stakes, box, member)
-            said.append(
-                f"{member} and {box} play at {format_money(rate)} a point, the lower of their "
-                f"stakes ({format_money(stakes[member])} and {format_money(stakes[box])})"
+            why.append(
+                said(
+                    "{member} and {box} play at {rate} a point, the lower of their stakes "
+                    "({member_stake} and {box_stake})",
+                    member=member,
+                    box=box,
+                    rate=Money(pair_stake(stakes, box, member)),
+                    member_stake=Money(stakes[member]),
+                    box_stake=Money(stakes[box]),
+                )
             )
     if partner is not None and game.bought_out:
         bought = game.bought_out
-        said.append(
-            f"{partner}, the box's partner, was bought out of {', '.join(bought)}'s "
-            f"cube{'s' if len(bought) > 1 else ''} (worth {sum(bought.values())}): "
-            f"{signed_points(points[partner])} to {partner} in all, and the box "
-            f"{signed_points(points[box])} (buy-outs, partner-share {game.rules.partner_share})"
+        why.append(
+            said_n(
+                "{partner}, the box's partner, was bought out of {members}'s cube (worth "
+                "{worth}): {partner_points} to {partner} in all, and the box {box_points} "
+                "(buy-outs, partner-share {share})",
+                "{partner}, the box's partner, was bought out of {members}'s cubes (worth "
+                "{worth}): {partner_points} to {partner} in all, and the box {box_points} "
+                "(buy-outs, partner-share {share})",
+                len(bought),
+                partner=partner,
+                members=", ".join(bought),
+                worth=sum(bought.values()),
+                partner_points=signed_points(points[partner]),
+                box_points=signed_points(points[box]),
+                share=game.rules.partner_share,
+            )
         )
     elif partner is not None:
         side = points[box] + points[partner]
         share = game.rules.partner_share
-        odd = " (the odd point to the box)" if side * share % 100 else ""
-        said.append(
-            f"{partner}, the box's partner, takes {share}% of the box side's "
-            f"{signed_points(side)}: "
-            f"{signed_points(points[partner])}, and the box {signed_points(points[box])}{odd} "
-            f"(partner-share {share})"
-        )
-    return said
+        values = {
+            "partner": partner,
+            "share": share,
+            "side": signed_points(side),
+            "partner_points": signed_points(points[partner]),
+            "box_points": signed_points(points[box]),
+        }
+        if side * share % 100:
+            why.append(
+                said(
+                    "{partner}, the box's partner, takes {share}% of the box side's {side}: "
+                    "{partner_points}, and the box {box_points} (the odd point to the box) "
+                    "(partner-share {share})",
+                    **values,
+                )
+            )
+        else:
+            why.append(
+                said(
+                    "{partner}, the box's partner, takes {share}% of the box side's {side}: "
+                    "{partner_points}, and the box {box_points} (partner-share {share})",
+                    **values,
+                )
+            )
+    return why
 
 
 def cap_pairs(
     box: str, pairs: Mapping[str, int], banks: Mapping[str, int]
-) -> tuple[dict[str, int], list[str]]:
+) -> tuple[dict[str, int], list[Sayable]]:
     """The pairs' results (member's side) capped by the players' banks (house rule
     ``table-stakes``, the Florida "all in"): a member loses at most their bank; the box pays
     its winners at most what it took from the others plus its bank, shared in proportion to
     what each won (the points left over by the largest remainders, in team order). With why,
     in sentences."""
     capped = dict(pairs)
-    why = []
+    why: list[Sayable] = []
     for member, pts in pairs.items():
         if pts < 0 and -pts > banks[member]:
             capped[member] = -banks[member]
             why.append(
-                f"{member} loses {signed_points(pts)} but has {banks[member]} left in the bank: "
-                f"all in, {signed_points(-banks[member])} (table-stakes)"
+                said(
+                    "{member} loses {points} but has {bank} left in the bank: all in, {capped} "
+                    "(table-stakes)",
+                    member=member,
+                    points=signed_points(pts),
+                    bank=banks[member],
+                    capped=signed_points(-banks[member]),
+                )
             )
     received = -sum(p for p in capped.values() if p < 0)
     owed = sum(p for p in capped.values() if p > 0)
@@ -302,12 +426,24 @@ def cap_pairs(
     for member in by_remainder[:left]:
         shares[member] += 1
     why.append(
-        f"{box}, the box, owes {owed} but has {banks[box]} left in the bank and took "
-        f"{received}: all in, {can_pay} shared by what each won ("
-        + ", ".join(
-            f"{m} {signed_points(shares[m])} of {signed_points(capped[m])}" for m in winners
+        said(
+            "{box}, the box, owes {owed} but has {bank} left in the bank and took {received}: "
+            "all in, {can_pay} shared by what each won ({shares}) (table-stakes)",
+            box=box,
+            owed=owed,
+            bank=banks[box],
+            received=received,
+            can_pay=can_pay,
+            shares=joined(
+                said(
+                    "{member} {share} of {won}",
+                    member=m,
+                    share=signed_points(shares[m]),
+                    won=signed_points(capped[m]),
+                )
+                for m in winners
+            ),
         )
-        + ") (table-stakes)"
     )
     capped.update(shares)
     return capped, why
@@ -317,7 +453,7 @@ def settle_game(game: Game, stakes: Mapping[str, Cents]) -> Outcome:
     """The outcome of a finished game; ``stakes`` gives every player's stake per point."""
     if not game.over:
         live = ", ".join(m for m, c in game.cubes.items() if c.live)
-        raise RuleError(f"the game is not over: {live} still playing")
+        raise RuleError(said("the game is not over: {members} still playing", members=live))
     pairs = game.pairs
     banks = game.start_line.banks
     capped, all_in = cap_pairs(game.box, pairs, dict(banks)) if banks else (dict(pairs), [])
@@ -342,7 +478,7 @@ def settle_game(game: Game, stakes: Mapping[str, Cents]) -> Outcome:
         extras.append(ExtraResult(extra.team_side, extra.box_side, worth, money))
     decision = retention(game, game.rules)
     if decision.still:
-        moved = Rotation(seat(game.line, game.rules), ("the line stays as it is",))
+        moved = Rotation(seat(game.line, game.rules), (said("the line stays as it is"),))
     else:
         moved = rotation(
             game.line,
@@ -362,7 +498,11 @@ def settle_game(game: Game, stakes: Mapping[str, Cents]) -> Outcome:
         decision.why,
         *moved.why,
         *(
-            f"{p}'s bank is empty: {p} sits out (chouette bank {p} POINTS for a re-entry)"
+            said(
+                "{player}'s bank is empty: {player} sits out (chouette bank {player} POINTS for "
+                "a re-entry)",
+                player=p,
+            )
             for p in broke
         ),
         *partner_news(game.start_line, seated, game.rules),

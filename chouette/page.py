@@ -3,7 +3,8 @@
 :func:`render_report` turns the values the ledger already hands the other reports into one
 self-contained HTML page: inline CSS, the chart as inline SVG, no script, no font, no
 network (a Content-Security-Policy says so to the browser). Every name is escaped; money is
-integer cents formatted by :func:`~chouette.money.format_money`; floats appear only as pixel
+integer cents written as the page's language writes money (:class:`chouette.words.Words`:
+``12.50``, Danish and Czech ``12,50``); floats appear only as pixel
 coordinates in the chart. Elements carry stable ids and ``data-`` attributes (cents as
 integers) so that a program can read the page back.
 """
@@ -27,13 +28,13 @@ from chouette.card import (
     value_text,
 )
 from chouette.errors import ChouetteError
-from chouette.money import Cents, format_money
+from chouette.money import Cents
 from chouette.report import GameLine, Standing, extra_result_text, signed
 from chouette.rules import HouseRules
 from chouette.settlement import Payment, clears
 from chouette.stats import ROLES, PlayerStats, who_beats_whom
 from chouette.text import clipped
-from chouette.words import ENGLISH, Translator, marked, marked_in
+from chouette.words import ENGLISH, Sayable, Translator, Words, marked, marked_in
 
 # One colour per player, in the order they joined (Tableau 10: tells apart well on screen and
 # in print); past ten players the colours repeat with a dash pattern.
@@ -97,9 +98,20 @@ def _money_class(cents: Cents) -> str:
     return "pos" if cents > 0 else "neg" if cents < 0 else "zero"
 
 
-def _amount(cents: Cents, *, sign: bool = True) -> str:
+def _words(tr: Translator) -> Words:
+    """``tr`` as a language's words (:class:`Words` keep its way with money); a bare
+    catalogue writes money as English does."""
+    return tr if isinstance(tr, Words) else Words("en", tr)
+
+
+def _money(cents: Cents, tr: Translator, *, sign: bool = False) -> str:
+    """An amount as the page's language writes it (``+6,25``)."""
+    return _words(tr).money(cents, sign=sign)
+
+
+def _amount(cents: Cents, tr: Translator, *, sign: bool = True) -> str:
     """A money cell's content: the amount, coloured by its sign (the sign is printed too)."""
-    return f'<span class="money {_money_class(cents)}">{format_money(cents, sign=sign)}</span>'
+    return f'<span class="money {_money_class(cents)}">{_money(cents, tr, sign=sign)}</span>'
 
 
 MAX_CURRENCY = 12
@@ -260,7 +272,7 @@ def render_report(
     started_at: datetime | None = None,
     local: Callable[[datetime], datetime] | None = None,
     currency: str | None = None,
-    settlement_note: str | None = None,
+    settlement_note: Sayable | None = None,
     card: Card | None = None,
     tr: Translator = ENGLISH,
     lang: str = "en",
@@ -317,7 +329,7 @@ def report_parts(
     started_at: datetime | None = None,
     local: Callable[[datetime], datetime] | None = None,
     currency: str | None = None,
-    settlement_note: str | None = None,
+    settlement_note: Sayable | None = None,
     runs: Runs | None = None,
     card: Card | None = None,
     tr: Translator = ENGLISH,
@@ -331,6 +343,7 @@ def report_parts(
     kept in ``runs`` meanwhile: memory does not grow with the games, only the page.
     ``stats``: the players' stats over the same games (:func:`chouette.stats.club_stats`),
     shown after the chart."""
+    tr = tr if isinstance(tr, Words) else Words(lang, tr)  # (money as ``lang`` writes it)
     _ = tr.gettext
     when = Times(local or (lambda moment: moment), tr)
     runs = runs if runs is not None else MemoryRuns()
@@ -412,10 +425,8 @@ def _heading(
     facts = [evening] if evening else []
     unit = f" {_e(currency)}" if currency else ""
     if stake is not None:
-        own = ", ".join(
-            f"{_e(p)} {format_money(c)}" for p, c in player_stakes.items() if c != stake
-        )
-        amount = f'<span id="stake" data-cents="{stake}">{format_money(stake)}</span>{unit}'
+        own = ", ".join(f"{_e(p)} {_money(c, tr)}" for p, c in player_stakes.items() if c != stake)
+        amount = f'<span id="stake" data-cents="{stake}">{_money(stake, tr)}</span>{unit}'
         facts.append(
             _("stake {amount} a point").format(amount=amount) + (f" ({own})" if own else "")
         )
@@ -545,8 +556,8 @@ def _standings(
         shown = [table_cents[s.name]] if apart else []
         shown += [s.costs] if costs else []
         shown += [paid_cents[s.name]] if paid else []
-        cells += [f'<td class="num">{_amount(cents)}</td>' for cents in shown]
-        cells.append(f'<td class="num balance">{_amount(s.cents)}</td>')
+        cells += [f'<td class="num">{_amount(cents, tr)}</td>' for cents in shown]
+        cells.append(f'<td class="num balance">{_amount(s.cents, tr)}</td>')
         rows.append(
             f'<tr class="standing" data-player="{_e(s.name)}" data-points="{s.points}" '
             f'data-cents="{s.cents}">{"".join(cells)}</tr>'
@@ -560,7 +571,7 @@ def _standings(
         f'<tfoot><tr class="total"><td></td><td>{sum_word}</td>'
         f'<td class="num">{signed(sum(s.points for s in standings))}</td>'
         + "<td></td>" * (len(head) - 4)
-        + f'<td class="num" data-cents="{total}">{format_money(total, sign=True)}</td></tr></tfoot>'
+        + f'<td class="num" data-cents="{total}">{_money(total, tr, sign=True)}</td></tr></tfoot>'
     )
     title = _("Standings")
     return (
@@ -599,21 +610,22 @@ def _stats(
                 '<td class="num">–</td>'
                 if tally is None
                 else f'<td class="num" data-role="{role}" data-cents="{tally.net}" '
-                f'data-games="{tally.games}">{_amount(tally.net)} ({tally.games})</td>'
+                f'data-games="{tally.games}">{_amount(tally.net, tr)} ({tally.games})</td>'
             )
-        cells.append(f'<td class="num">{_amount(s.total.per_game)}</td>')
+        cells.append(f'<td class="num">{_amount(s.total.per_game, tr)}</td>')
         night = s.biggest_night
         cells.append(
             "<td></td>"
             if night is None
             else f'<td class="night" data-night="{night.night.isoformat()}" '
-            f'data-cents="{night.cents}">{_e(when.day(night.night))}: {_amount(night.cents)}</td>'
+            f'data-cents="{night.cents}">{_e(when.day(night.night))}: '
+            f"{_amount(night.cents, tr)}</td>"
         )
         rows.append(f'<tr class="stat" data-player="{_e(s.name)}">{"".join(cells)}</tr>')
     pairs = "".join(
         f'<tr class="beats" data-player="{_e(a)}" data-against="{_e(b)}" '
         f'data-cents="{o.cents}"><td class="name">{_e(a)}</td><td class="name">{_e(b)}</td>'
-        f'<td class="num">{o.games}</td><td class="num">{_amount(o.cents)}</td></tr>'
+        f'<td class="num">{o.games}</td><td class="num">{_amount(o.cents, tr)}</td></tr>'
         for a, b, o in who_beats_whom(stats)
     )
     title, beats = _("Statistics"), _("Who beats whom")
@@ -636,7 +648,7 @@ def _settlement(
     standings: Sequence[Standing],
     payments: Sequence[Payment],
     currency: str | None,
-    settlement_note: str | None = None,
+    settlement_note: Sayable | None = None,
     tr: Translator = ENGLISH,
 ) -> str:
     _ = tr.gettext
@@ -646,7 +658,7 @@ def _settlement(
             f'<tr class="payment" data-from="{_e(p.payer)}" data-to="{_e(p.payee)}" '
             f'data-cents="{p.cents}"><td class="name">{_e(p.payer)}</td>'
             f'<td class="arrow">{pays}</td><td class="name">{_e(p.payee)}</td>'
-            f'<td class="num">{format_money(p.cents)}</td></tr>'
+            f'<td class="num">{_money(p.cents, tr)}</td></tr>'
             for p in payments
         )
         table = (
@@ -657,7 +669,7 @@ def _settlement(
         )
         count = len(payments)
         note = (
-            f"{_e(settlement_note)}."
+            f"{_e(_words(tr)(settlement_note))}."
             if settlement_note
             else tr.ngettext(
                 "{count} payment, the fewest that settle everyone.",
@@ -767,7 +779,7 @@ def _chart(
         parts.append(
             f'<line class="{kind}" x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{ty}" y2="{ty}"/>'
             f'<text class="ylabel" x="{LEFT - 6}" y="{ty}" data-cents="{tick}">'
-            f"{format_money(tick, sign=True)}</text>"
+            f"{_money(tick, tr, sign=True)}</text>"
         )
     for i, label in found.labels:
         parts.append(
@@ -803,13 +815,13 @@ def _chart(
         yield from _joined(
             f"{x(i):.2f},{y(c):.2f}" for i, c in enumerate(_every_game(runs, p, games))
         )
-        yield (f'"><title>{_e(p)}: {format_money(found.final[p], sign=True)}</title></polyline>')
+        yield (f'"><title>{_e(p)}: {_money(found.final[p], tr, sign=True)}</title></polyline>')
     legend = "".join(
         f'<li data-player="{_e(p)}" data-cents="{found.final[p]}">'
         f'<svg class="swatch" viewBox="0 0 24 6" aria-hidden="true"><line x1="0" x2="24" y1="3" '
         f'y2="3" stroke="{styles[p][0]}" stroke-width="4"'
         f"{_attr('stroke-dasharray', styles[p][1])}/></svg>"
-        f"{_e(p)} {_amount(found.final[p])}</li>"
+        f"{_e(p)} {_amount(found.final[p], tr)}</li>"
         for p in everyone
     )
     paid = ""
@@ -892,15 +904,15 @@ def _sheet(
             cells.append(
                 f'<td class="result{f" {role}" if role else ""}" data-player="{names[p]}" '
                 f'data-points="{pts}" data-cents="{cents}" data-running-cents="{run[p]}">'
-                f'{_amount(cents)} <span class="pts">({signed(pts)})</span>'
-                f'<span class="run">→ {format_money(run[p], sign=True)}</span></td>'
+                f'{_amount(cents, tr)} <span class="pts">({signed(pts)})</span>'
+                f'<span class="run">→ {_money(run[p], tr, sign=True)}</span></td>'
             )
         game_word = _("game {number}").format(number=line.number)
         extras += [
             f'<span class="extra" data-game="{line.number}">'
             f"{_e(line.session) + ' ' if by_session else ''}"
             f"{game_word}: "
-            f"{_e(extra_result_text(e))}</span>"
+            f"{_e(_words(tr)(extra_result_text(e)))}</span>"
             for e in line.extras
         ]
         corrected += [
@@ -925,7 +937,8 @@ def _sheet(
         for p in everyone
     )
     money = "".join(
-        f'<td class="num" data-player="{_e(p)}" data-cents="{final[p]}">{_amount(final[p])}</td>'
+        f'<td class="num" data-player="{_e(p)}" data-cents="{final[p]}">'
+        f"{_amount(final[p], tr)}</td>"
         for p in everyone
     )
     foot = (
@@ -996,7 +1009,7 @@ def _rules(
     if stake is not None:
         rows = (
             ('<tr data-rule="stake"><th>' + _("Stake") + "</th><td>")
-            + _e(_("{amount} a point").format(amount=f"{format_money(stake)}{unit}"))
+            + _e(_("{amount} a point").format(amount=f"{_money(stake, tr)}{unit}"))
             + "</td></tr>"
         )
     values = rules.to_dict()
@@ -1060,7 +1073,7 @@ def _footer(
             "Money in integer cents, exact: the balances sum to {sum}. Generated by chouette "
             "at {moment}."
         ).format(
-            sum=f'<span id="sum" data-cents="{total}">{format_money(total)}</span>',
+            sum=f'<span id="sum" data-cents="{total}">{_money(total, tr)}</span>',
             moment=generated,
         )
         + "</p>"

@@ -1,8 +1,12 @@
 """Reports as data: the shapes of INTERFACE.md's ``--json`` and the rows of every table.
 
 The ledger hands over plain values (:class:`GameLine`, :class:`Entry`, totals); the functions
-here turn them into JSON-ready dicts and into rows of preformatted strings that the CLI
-prints as a table, CSV or Markdown. Money is formatted here and only here, exact to the cent.
+here turn them into JSON-ready dicts and into rows of cells that the CLI prints as a table,
+CSV or Markdown: text, amounts (:class:`~chouette.words.Money`, exact to the cent) and
+sentences (:class:`~chouette.words.Said`), each written in the reader's words by the door
+that shows it. A table's headings are English words (``marked``), which the door translates;
+what a person reads is said as a value (:mod:`chouette.words`), its English ``str()`` in the
+JSON.
 """
 
 from __future__ import annotations
@@ -10,21 +14,25 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any, Literal, TypeAlias
 
 from chouette.amend import Correction
 from chouette.exposure import Exposure
 from chouette.game import Event, Extra, ExtraCube, Game
 from chouette.line import Line
-from chouette.money import Cents, format_money
+from chouette.money import Cents
 from chouette.outcome import ExtraResult, Outcome, extra_points
 from chouette.points import signed_points
 from chouette.record import event_to_json
 from chouette.rules import HouseRules
 from chouette.settlement import Payment
 from chouette.stop import StopState
+from chouette.words import Joined, Money, Said, Sayable, joined, marked, said, said_in, said_n
 
-Rows = tuple[list[str], list[list[str]]]
+#: A cell of a table: text (a name, a number), an amount, or something said.
+Cell: TypeAlias = str | Money | Said | Joined
+#: A table: its headings (English words, translated by the door that shows them) and rows.
+Rows = tuple[Sequence[Sayable], Sequence[Sequence[Cell]]]
 
 
 @dataclass(frozen=True)
@@ -134,8 +142,8 @@ class Status:
     number: int
     game: Game | None
     stake: Cents = 0
-    rules_summary: str = ""
-    notes: list[str] = field(default_factory=list)
+    rules_summary: Sayable = ""
+    notes: list[Sayable] = field(default_factory=list)
     carry: int | None = None  # automatic doubles carried over to the next game
     at_risk: Exposure | None = None  # the most each can lose on the game in progress
     balances: Mapping[str, Cents] = field(default_factory=dict)  # for the credits' headroom
@@ -159,13 +167,14 @@ class Status:
 signed = signed_points  # (the name every report and page template uses)
 
 
-def money(cents: Cents) -> str:
-    return format_money(cents)
+def money(cents: Cents) -> Money:
+    """An amount: ``5.00`` (as the reader's language writes it: ``5,00``)."""
+    return Money(cents)
 
 
-def balance(cents: Cents) -> str:
+def balance(cents: Cents) -> Money:
     """A balance: ``+50.00`` received, ``-5.00`` paid."""
-    return format_money(cents, sign=True)
+    return Money(cents, sign=True)
 
 
 # ---------------------------------------------------------------- status
@@ -198,10 +207,10 @@ def line_keys(line: Line) -> dict[str, Any]:
     }
 
 
-def line_json(session: str, said: Sequence[str], line: Line) -> dict[str, Any]:
-    """A command that changed the line (or started it), in ``--json``: what it said, and the
-    line it leaves."""
-    return {"session": session, "said": list(said), **line_keys(line)}
+def line_json(session: str, told: Sequence[Sayable], line: Line) -> dict[str, Any]:
+    """A command that changed the line (or started it), in ``--json``: what it said (in
+    English), and the line it leaves."""
+    return {"session": session, "said": [str(text) for text in told], **line_keys(line)}
 
 
 def status_json(status: Status) -> dict[str, Any]:
@@ -244,7 +253,7 @@ def status_json(status: Status) -> dict[str, Any]:
         **(
             {
                 "stop": {
-                    "agreed": status.stop.agreed,
+                    "agreed": str(status.stop.agreed),
                     "last_game": status.stop.last,
                     "last_round": status.stop.last_round,
                     "ended": status.stop.ended,
@@ -291,66 +300,129 @@ def extra_result_json(result: ExtraResult) -> dict[str, Any]:
     }
 
 
-def status_text(status: Status) -> tuple[list[str], Rows | None]:
+def status_text(status: Status) -> tuple[list[Sayable], Rows | None]:
     """Heading lines, and the cube table when a game is in progress (the notes are the
     caller's to give, on standard error)."""
     game = status.game
     line = game.line if game is not None else status.line
-    state = "in progress" if game is not None else "not started"
-    heading = [
-        f"Session {status.session}: game {status.number} ({state})",
-        f"Line: {line.describe()}",
+    heading: list[Sayable] = [
+        said(
+            "Session {session}: game {number} (in progress)",
+            session=status.session,
+            number=status.number,
+        )
+        if game is not None
+        else said(
+            "Session {session}: game {number} (not started)",
+            session=status.session,
+            number=status.number,
+        ),
+        said("Line: {line}", line=line.describe()),
     ]
     if line.partner is not None:
-        heading.append(f"Box's partner: {line.partner}")
-    stop_said = status.stop.said(status.number) if status.stop is not None else None
+        heading.append(said("Box's partner: {partner}", partner=line.partner))
+    stop_said = status.stop.sentence(status.number) if status.stop is not None else None
     if stop_said is not None:
-        heading.append(f"{stop_said[0].upper()}{stop_said[1:]}.")
+        heading.append(stop_said)
     if status.line.credits:
-        heading.append(
-            "Credit: "
-            + ", ".join(
-                f"{row['player']} {format_money(row['credit_cents'])} "
-                f"({format_money(row['left_cents'])} left)"
-                for row in status.credit_rows()
+        credits = joined(
+            said(
+                "{player} {credit} ({left} left)",
+                player=row["player"],
+                credit=Money(row["credit_cents"]),
+                left=Money(row["left_cents"]),
             )
+            for row in status.credit_rows()
         )
+        heading.append(said("Credit: {credits}", credits=credits))
     if status.carry:
         heading.append(
-            f"Carried over: {status.carry} automatic double{'s' if status.carry > 1 else ''}, "
-            "for the box to accept or decline first (chouette carry accept|decline)"
+            said_n(
+                "Carried over: {n} automatic double, for the box to accept or decline first "
+                "(chouette carry accept|decline)",
+                "Carried over: {n} automatic doubles, for the box to accept or decline first "
+                "(chouette carry accept|decline)",
+                status.carry,
+                n=status.carry,
+            )
         )
     if game is None:
         return heading, None
     if game.carried_out:
         heading.append(
-            f"Carried over to the next game: {game.carried_out} automatic "
-            f"double{'s' if game.carried_out > 1 else ''}"
+            said_n(
+                "Carried over to the next game: {n} automatic double",
+                "Carried over to the next game: {n} automatic doubles",
+                game.carried_out,
+                n=game.carried_out,
+            )
         )
     acting = game.acting_captain
     if acting is not None and acting != line.captain:
-        heading.append(f"Acting captain: {acting}")
-    heading += [
-        f"Extra: {extra_sentence(e)}{extra_cube_text(e, c)}"
-        for e, c in zip(game.extras, game.extra_cubes, strict=True)
-    ]
+        heading.append(said("Acting captain: {player}", player=acting))
+    for e, held in zip(game.extras, game.extra_cubes, strict=True):
+        where = extra_cube_text(e, held)
+        heading.append(
+            said("Extra: {extra}", extra=extra_sentence(e))
+            if where is None
+            else said("Extra: {extra} {cube}", extra=extra_sentence(e), cube=where)
+        )
     if status.at_risk is not None:
         risk = status.at_risk
         heading.append(
-            "At risk (the most each can lose on this game, as the cubes stand): "
-            + ", ".join(
-                f"{p} {format_money(risk.cents[p])} ({risk.points[p]})" for p in risk.points
+            said(
+                "At risk (the most each can lose on this game, as the cubes stand): {risks}",
+                risks=joined(
+                    said(
+                        "{player} {amount} ({points})",
+                        player=p,
+                        amount=Money(risk.cents[p]),
+                        points=risk.points[p],
+                    )
+                    for p in risk.points
+                ),
             )
         )
-    rows = []
+    rows: list[list[Cell]] = []
     for m, c in game.cubes.items():
         pending = _pending(game, m)
-        if c.live:
-            state = "live" if pending is None else f"{c.offer.stage if c.offer else ''} pending"
+        state: Sayable
+        if not c.live:
+            state = said("out, {points} ({how})", points=signed(c.result or 0), how=c.ended_by)
+        elif pending is None or c.offer is None:
+            state = said_in("cube", "live")
         else:
-            state = f"out, {signed(c.result or 0)} ({c.ended_by})"
-        rows.append([m, str(c.value), _owner(game, m), pending or "-", state])
-    return heading, (["member", "cube", "owner", "to answer", "state"], rows)
+            state = PENDING[c.offer.stage]
+        rows.append([m, str(c.value), _seat(_owner(game, m)), _seat(pending or "-"), state])
+    heads = [
+        marked("member"),
+        marked("cube"),
+        marked("owner"),
+        marked("to answer"),
+        marked("state"),
+    ]
+    return heading, (heads, rows)
+
+
+#: A cube's owner, or who answers it, where it is no player: in the reader's words.
+SEATS: Mapping[str, Sayable] = {
+    "box": said("box"),
+    "centre": said("centre"),
+    "-": "-",
+}
+
+
+def _seat(who: str) -> Sayable:
+    """A player's name, or a seat's (``box``, ``centre``) in the reader's words."""
+    return SEATS.get(who, who)
+
+
+#: A turn waiting for an answer, by its stage.
+PENDING: Mapping[str, Sayable] = {
+    "double": said("double pending"),
+    "beaver": said("beaver pending"),
+    "raccoon": said("raccoon pending"),
+}
 
 
 # ---------------------------------------------------------------- a booked game
@@ -365,13 +437,13 @@ def booked_json(session: str, number: int, outcome: Outcome) -> dict[str, Any]:
         "cents": dict(outcome.cents),
         "next_line": list(outcome.next_line.order),
         **({"extras": [extra_result_json(e) for e in outcome.extras]} if outcome.extras else {}),
-        "why": list(outcome.why),
+        "why": [str(reason) for reason in outcome.why],
     }
 
 
-def why_lines(why: Sequence[str]) -> list[str]:
+def why_lines(why: Sequence[Sayable]) -> list[Sayable]:
     """The reasons for a game's decisions, under a heading: ``Why:`` and one per line."""
-    return ["Why:", *[f"  {reason}" for reason in why]] if why else []
+    return [said("Why:"), *[joined(["  ", reason], "") for reason in why]] if why else []
 
 
 def played_json(
@@ -380,81 +452,123 @@ def played_json(
     """What one event command did, for ``--json``: the game, what it said (``said``), and
     either the game's bookings (it is ``over``: the keys of :func:`booked_json`) or every
     cube as it stands (the ``cubes`` of :func:`status_json`)."""
-    said = describe_events(number, before, game)
+    told = [str(text) for text in describe_events(number, before, game)]
     if outcome is not None:
-        return {**booked_json(session, number, outcome), "over": True, "said": said}
+        return {**booked_json(session, number, outcome), "over": True, "said": told}
     board = status_json(Status(session, game.line, number, game))["game"]
     board.pop("number")
     return {
         "session": session,
         "game": number,
         "over": False,
-        "said": said,
+        "said": told,
         **board,
-        "why": list(game.why),
+        "why": [str(reason) for reason in game.why],
     }
 
 
 def booked_rows(outcome: Outcome) -> Rows:
-    rows = [[p, signed(outcome.points[p]), balance(outcome.cents[p])] for p in outcome.points]
-    return ["player", "points", "money"], rows
+    rows: list[list[Cell]] = [
+        [p, signed(outcome.points[p]), balance(outcome.cents[p])] for p in outcome.points
+    ]
+    return [marked("player"), marked("points"), marked("money")], rows
 
 
-def extra_sentence(extra: Extra) -> str:
+def extra_sentence(extra: Extra) -> Sayable:
     """``cat gives bob an extra on 2 (cat pays bob 1 for it)``."""
-    paid = f" ({extra.box_side} pays {extra.team_side} {extra.premium} for it)"
-    return f"{extra.box_side} gives {extra.team_side} an extra on {extra.points}" + (
-        paid if extra.premium else ""
+    if extra.premium:
+        return said(
+            "{box_side} gives {team_side} an extra on {points} ({box_side} pays {team_side} "
+            "{premium} for it)",
+            box_side=extra.box_side,
+            team_side=extra.team_side,
+            points=extra.points,
+            premium=extra.premium,
+        )
+    return said(
+        "{box_side} gives {team_side} an extra on {points}",
+        box_side=extra.box_side,
+        team_side=extra.team_side,
+        points=extra.points,
     )
 
 
-def extra_cube_text(extra: Extra, cube: ExtraCube) -> str:
-    """Where an extra's cube stands, once it has moved: `` (void)``, `` (settled: …)``,
-    `` (cube 4, cat holds it)``, `` (redoubled to 4: cat to answer)``."""
+def extra_cube_text(extra: Extra, cube: ExtraCube) -> Sayable | None:
+    """Where an extra's cube stands, once it has moved (None: it has not): ``(void)``,
+    ``(settled: …)``, ``(cube 4, cat holds it)``, ``(redoubled to 4: cat to answer)``."""
     if cube.void:
-        return " (void: the lone taker dropped after all)"
+        return said("(void: the lone taker dropped after all)")
     if cube.result is not None:
-        return f" (settled by a dropped redouble: {signed(cube.result)} to {extra.team_side})"
+        return said(
+            "(settled by a dropped redouble: {points} to {team_side})",
+            points=signed(cube.result),
+            team_side=extra.team_side,
+        )
     holder, other = (
         (extra.team_side, extra.box_side)
         if cube.holder == "team"
         else (extra.box_side, extra.team_side)
     )
     if cube.offered:
-        return f" (redoubled to {cube.value * 2}: {other} to answer)"
+        return said(
+            "(redoubled to {value}: {player} to answer)", value=cube.value * 2, player=other
+        )
     if cube.value != extra.points:
-        return f" (cube {cube.value}, {holder} holds it)"
-    return ""
+        return said("(cube {value}, {player} holds it)", value=cube.value, player=holder)
+    return None
 
 
-def extra_result_text(result: ExtraResult) -> str:
+def extra_result_text(result: ExtraResult) -> Sayable:
     """``bob +3 from cat (+3.00)`` / ``bob -1 to cat (-1.00)`` / ``bob and cat: 0`` (nothing
     changed hands: a void extra, or a premium that matched the loss)."""
     if result.points == 0 and result.cents == 0:
-        return f"{result.team_side} and {result.box_side}: 0"
-    way = "from" if result.points > 0 or result.cents > 0 else "to"
-    return (
-        f"{result.team_side} {signed(result.points)} {way} {result.box_side} "
-        f"({balance(result.cents)})"
-    )
+        return said(
+            "{team_side} and {box_side}: 0", team_side=result.team_side, box_side=result.box_side
+        )
+    values = {
+        "team_side": result.team_side,
+        "points": signed(result.points),
+        "box_side": result.box_side,
+        "amount": balance(result.cents),
+    }
+    if result.points > 0 or result.cents > 0:
+        return said("{team_side} {points} from {box_side} ({amount})", **values)
+    return said("{team_side} {points} to {box_side} ({amount})", **values)
 
 
-def why_notes(reasons: Mapping[int, Sequence[str]]) -> list[str]:
-    """The reasons for each game's decisions, under the sheet: a line a game."""
-    notes = []
+def why_notes(reasons: Mapping[int, Sequence[Sayable]]) -> list[Sayable]:
+    """The reasons for each game's decisions, under the sheet: a line a game (the reasons
+    after the first under it, indented as deep as the English label ``game N:`` is long)."""
+    notes: list[Sayable] = []
     for number, why in reasons.items():
-        label = f"  game {number}: "
-        notes += [(label if i == 0 else " " * len(label)) + text for i, text in enumerate(why)]
-    return ["Why (the rules that decided each game):", *notes] if notes else []
+        indent = " " * len(f"  game {number}: ")
+        for i, text in enumerate(why):
+            notes.append(
+                said("  game {number}: {reason}", number=number, reason=text)
+                if i == 0
+                else joined([indent, text], "")
+            )
+    return [said("Why (the rules that decided each game):"), *notes] if notes else []
 
 
-def extras_notes(lines: Iterable[GameLine], *, sessions: bool) -> list[str]:
+def extras_notes(lines: Iterable[GameLine], *, sessions: bool) -> list[Sayable]:
     """The extras the sheet's games include: one line each, under the sheet."""
-    notes = []
+    notes: list[Sayable] = []
     for line in lines:
-        where = f"{line.session} game {line.number}" if sessions else f"game {line.number}"
-        notes += [f"  {where}: {extra_result_text(e)}" for e in line.extras]
-    return ["Extras (in the games above):", *notes] if notes else []
+        for e in line.extras:
+            notes.append(
+                said(
+                    "  {session} game {number}: {extra}",
+                    session=line.session,
+                    number=line.number,
+                    extra=extra_result_text(e),
+                )
+                if sessions
+                else said(
+                    "  game {number}: {extra}", number=line.number, extra=extra_result_text(e)
+                )
+            )
+    return [said("Extras (in the games above):"), *notes] if notes else []
 
 
 # ---------------------------------------------------------------- standings
@@ -508,20 +622,21 @@ def standings_rows(
     what each paid, +, or received, −) or fees and shared costs (``costs``: owed to the
     player +, by them −), the money won at the table, the fees and costs, the payments and
     the balance they leave, as the HTML report shows them."""
+    rows: list[list[Cell]]
     if not paid and not costs:
         rows = [[s.name, signed(s.points), balance(s.cents)] for s in table]
-        return ["player", "points", "money"], rows
+        return [marked("player"), marked("points"), marked("money")], rows
     paid, costs = paid or {}, costs or {}
-    head = ["player", "points", "at the table"]
-    head += ["fees and costs"] if costs else []
-    head += ["paid (+) / received (-)"] if paid else []
+    head = [marked("player"), marked("points"), marked("at the table")]
+    head += [marked("fees and costs")] if costs else []
+    head += [marked("paid (+) / received (-)")] if paid else []
     rows = []
     for s in table:
         moved = [costs.get(s.name, 0)] if costs else []
         moved += [paid.get(s.name, 0)] if paid else []
-        row = [s.name, signed(s.points), balance(s.cents - sum(moved))]
+        row: list[Cell] = [s.name, signed(s.points), balance(s.cents - sum(moved))]
         rows.append(row + [balance(c) for c in moved] + [balance(s.cents)])
-    return [*head, "balance"], rows
+    return [*head, marked("balance")], rows
 
 
 # ---------------------------------------------------------------- the score sheet
@@ -585,16 +700,22 @@ def sheet_rows(players: Sequence[str], lines: Sequence[GameLine], *, sessions: b
 
 def sheet_table(
     everyone: Sequence[str], lines: Iterable[GameLine], *, sessions: bool
-) -> tuple[list[str], Iterator[list[str]]]:
+) -> tuple[list[Sayable], Iterator[list[Cell]]]:
     """:func:`sheet_rows` as the games come (``everyone``: the sheet's players, known
     first): the headers, and the rows, made one by one."""
-    headers = [*(["session"] if sessions else []), "game", "box", "captain", *everyone]
+    words = [marked("game"), marked("box"), marked("captain")]
+    headers = [*([marked("session")] if sessions else []), *words, *map(as_is, everyone)]
     return headers, _sheet_body(everyone, lines, sessions)
+
+
+def as_is(name: str) -> Sayable:
+    """A player's name as a table's heading: as it is, never taken for words to translate."""
+    return joined([name], "")
 
 
 def _sheet_body(
     everyone: Sequence[str], lines: Iterable[GameLine], sessions: bool
-) -> Iterator[list[str]]:
+) -> Iterator[list[Cell]]:
     running = dict.fromkeys(everyone, 0)
     money_total = dict.fromkeys(everyone, 0)
     for line in lines:
@@ -606,14 +727,18 @@ def _sheet_body(
                 cells.append(f"{signed(line.points[p])} → {signed(running[p])}")
             else:
                 cells.append("")
-        label = str(line.number) if line.kind == "chouette" else f"{line.number}*"
+        label: Cell = str(line.number) if line.kind == "chouette" else f"{line.number}*"
         if line.amended:
-            label += " (amended)"
-        prefix = [line.session] if sessions else []
+            label = said("{number} (amended)", number=label)
+        prefix: list[Cell] = [line.session] if sessions else []
         yield [*prefix, label, line.box_side, line.captain or "", *cells]
-    pad = [""] if sessions else []
-    yield [*pad, "total", "", "", *[signed(running[p]) for p in everyone]]
-    yield [*pad, "money", "", "", *[balance(money_total[p]) for p in everyone]]
+    pad: list[Cell] = [""] if sessions else []
+    yield [*pad, said_in("sheet", "total"), "", "", *[signed(running[p]) for p in everyone]]
+    yield [*pad, MONEY_ROW, "", "", *[balance(money_total[p]) for p in everyone]]
+
+
+#: The sheet's last row, its money: the CLI colours it by its sign, and knows it by this.
+MONEY_ROW = said_in("sheet", "money")
 
 
 def sheet_csv_rows(players: Sequence[str], lines: Sequence[GameLine], *, sessions: bool) -> Rows:
@@ -624,15 +749,16 @@ def sheet_csv_rows(players: Sequence[str], lines: Sequence[GameLine], *, session
 
 def sheet_csv_table(
     everyone: Sequence[str], lines: Iterable[GameLine], *, sessions: bool
-) -> tuple[list[str], Iterator[list[str]]]:
+) -> tuple[list[Sayable], Iterator[list[Cell]]]:
     """:func:`sheet_csv_rows` as the games come."""
-    headers = [*(["session"] if sessions else []), "game", "kind", "box", "captain", *everyone]
+    headers: list[Sayable] = [*(["session"] if sessions else []), "game", "kind", "box"]
+    headers += ["captain", *everyone]
     return headers, _sheet_csv_body(everyone, lines, sessions)
 
 
 def _sheet_csv_body(
     everyone: Sequence[str], lines: Iterable[GameLine], sessions: bool
-) -> Iterator[list[str]]:
+) -> Iterator[list[Cell]]:
     points = dict.fromkeys(everyone, 0)
     cents = dict.fromkeys(everyone, 0)
     for line in lines:
@@ -646,7 +772,7 @@ def _sheet_csv_body(
             else:
                 cells.append("")
         yield [*prefix, str(line.number), line.kind, line.box, line.captain or "", *cells]
-    pad = [""] if sessions else []
+    pad: list[Cell] = [""] if sessions else []
     yield [*pad, "total", "points", "", "", *[str(points[p]) for p in everyone]]
     yield [*pad, "total", "money", "", "", *[money(cents[p]) for p in everyone]]
 
@@ -659,7 +785,8 @@ def settle_json(payments: Sequence[Payment]) -> dict[str, Any]:
 
 
 def settle_rows(payments: Sequence[Payment]) -> Rows:
-    return ["from", "to", "amount"], [[p.payer, p.payee, money(p.cents)] for p in payments]
+    rows: list[list[Cell]] = [[p.payer, p.payee, money(p.cents)] for p in payments]
+    return [marked("from"), marked("to"), marked("amount")], rows
 
 
 # ---------------------------------------------------------------- the ledger
@@ -700,9 +827,15 @@ def local_time(moment: datetime, local: Local = as_given, zone: str | None = Non
     return text if zone is None or not name or name == zone else f"{text} {name}"
 
 
-def ledger_headers(zone: str = "UTC") -> list[str]:
+def ledger_headers(zone: str = "UTC") -> list[Sayable]:
     """``ledger``'s columns, its time in ``zone`` (the reader's, named)."""
-    return [f"time ({zone})", "session", "game", "player", "points", "money", "note"]
+    words = [marked("session"), marked("game"), marked("player"), marked("points")]
+    return [time_heading(zone), *words, marked("money"), marked("note")]
+
+
+def time_heading(zone: str) -> Sayable:
+    """A column of times in ``zone``: ``time (CET)``."""
+    return said("time ({zone})", zone=zone)
 
 
 def ledger_rows(entries: Iterable[Entry], local: Local = as_given, zone: str = "UTC") -> Rows:
@@ -711,7 +844,7 @@ def ledger_rows(entries: Iterable[Entry], local: Local = as_given, zone: str = "
 
 def entry_rows(
     entries: Iterable[Entry], local: Local = as_given, zone: str = "UTC"
-) -> Iterator[list[str]]:
+) -> Iterator[list[Cell]]:
     """The bookings as rows of ``ledger``'s table (a time is written once for the bookings
     that share it: a game's, an import's), in the reader's local time (``zone`` named in the
     heading)."""
@@ -732,37 +865,56 @@ def entry_rows(
 
 # ---------------------------------------------------------------- what a command did
 
-VERBS = {"take": "takes", "drop": "drops", "beaver": "beavers", "raccoon": "raccoons"}
+#: The levels of a win, as a sentence says them (``resigns a gammon``, ``wins a single``).
+KINDS: Mapping[str, Sayable] = {
+    "single": said_in("kind", "single"),
+    "gammon": said_in("kind", "gammon"),
+    "backgammon": said_in("kind", "backgammon"),
+}
 
 
-def cube_text(game: Game, member: str) -> str:
+def cube_text(game: Game, member: str) -> Sayable:
     """``cube 2, bob owns it`` / ``cube 1, double to 2 pending: bob to answer`` / ``out, -1 …``."""
     cube = game.cubes[member]
     if not cube.live:
-        return f"out, {signed(cube.result or 0)} ({cube.ended_by})"
+        return said("out, {points} ({how})", points=signed(cube.result or 0), how=cube.ended_by)
     if cube.offer is not None:
-        who = game.box if cube.offer.answerer == "box" else member
-        return f"cube {cube.value}, {cube.offer.stage} to {cube.value * 2} pending: {who} to answer"
+        values = {
+            "value": cube.value,
+            "doubled": cube.value * 2,
+            "player": game.box if cube.offer.answerer == "box" else member,
+        }
+        if cube.offer.stage == "beaver":
+            return said("cube {value}, beaver to {doubled} pending: {player} to answer", **values)
+        if cube.offer.stage == "raccoon":
+            return said("cube {value}, raccoon to {doubled} pending: {player} to answer", **values)
+        return said("cube {value}, double to {doubled} pending: {player} to answer", **values)
     if cube.resign is not None:
-        return (
-            f"cube {cube.value}, the box resigns a {cube.resign.kind}: {member} to accept or refuse"
+        return said(
+            "cube {value}, the box resigns a {kind}: {player} to accept or refuse",
+            value=cube.value,
+            kind=KINDS[cube.resign.kind],
+            player=member,
         )
     if cube.owner == "centre":
-        return f"cube {cube.value}, centred"
-    return f"cube {cube.value}, {game.box if cube.owner == 'box' else member} owns it"
+        return said("cube {value}, centred", value=cube.value)
+    owner = game.box if cube.owner == "box" else member
+    return said("cube {value}, {player} owns it", value=cube.value, player=owner)
 
 
-def decider(game: Game, member: str) -> str:
+def decider(game: Game, member: str) -> Sayable:
     """`` (dan for cat)`` when a named proxy decides for ``member``, or the captain for a
-    member whose cube follows the captain's (``game``: as it stood when they decided)."""
+    member whose cube follows the captain's (``game``: as it stood when they decided); else
+    nothing (it follows what it adds to, a space before it)."""
     proxy = game.start_line.proxies.get(member)
     if proxy is None and member in game.followers and game.acting_captain != member:
         proxy = game.acting_captain
-    return f" ({proxy} for {member})" if proxy is not None else ""
+    return said(" ({proxy} for {member})", proxy=proxy, member=member) if proxy is not None else ""
 
 
-def followed(before: Game | None, after: Game, event: Any) -> str:
-    """`` (eve's cube follows)``: the cubes an event moved with the captain's."""
+def followed(before: Game | None, after: Game, event: Any) -> Sayable:
+    """`` (eve's cube follows)``: the cubes an event moved with the captain's (nothing if
+    none: it follows what it adds to, a space before it)."""
     from chouette.game import Answer, Double
 
     if not isinstance(event, Answer | Double) or before is None:
@@ -772,12 +924,14 @@ def followed(before: Game | None, after: Game, event: Any) -> str:
     moved = [f for f in moved if f not in named]
     if not moved:
         return ""
-    return f" ({', '.join(moved)}'s cube{'s follow' if len(moved) > 1 else ' follows'})"
+    return said_n(
+        " ({names}'s cube follows)", " ({names}'s cubes follow)", len(moved), names=", ".join(moved)
+    )
 
 
 def event_sentence(
     before: Game | None, after: Game, event: Any, *, step: tuple[Game, Game] | None = None
-) -> str:
+) -> Sayable:
     """What an event did, in a sentence (``before``/``after``: the game around the command;
     ``step``: around this event, where one command gave several)."""
     from chouette.game import (
@@ -801,66 +955,156 @@ def event_sentence(
     also = followed(*(step or (before, after)), event)
     if isinstance(event, AutoDouble):
         if event.carried:
-            return "tied opening roll: an automatic double carried over to the next game"
+            return said("tied opening roll: an automatic double carried over to the next game")
         if event.box_chose:
-            return f"tied opening roll: the box, {box}, chooses an automatic double"
-        return "tied opening roll: an automatic double"
+            return said("tied opening roll: the box, {box}, chooses an automatic double", box=box)
+        return said("tied opening roll: an automatic double")
     if isinstance(event, Carry):
         doubles = event.doubles or 0
-        what = f"automatic double{'s' if doubles != 1 else ''} carried over"
-        verb = "accepts" if event.accepted else "declines"
-        return f"the box, {box}, {verb} the {doubles} {what}"
+        if event.accepted:
+            return said_n(
+                "the box, {box}, accepts the {n} automatic double carried over",
+                "the box, {box}, accepts the {n} automatic doubles carried over",
+                doubles,
+                box=box,
+                n=doubles,
+            )
+        return said_n(
+            "the box, {box}, declines the {n} automatic double carried over",
+            "the box, {box}, declines the {n} automatic doubles carried over",
+            doubles,
+            box=box,
+            n=doubles,
+        )
     if isinstance(event, ExtraDouble):
-        return f"the extra of {event.team_side} and {event.box_side} is redoubled"
+        return said(
+            "the extra of {team_side} and {box_side} is redoubled",
+            team_side=event.team_side,
+            box_side=event.box_side,
+        )
     if isinstance(event, ExtraAnswer):
-        verb = "taken" if event.act == "take" else "dropped"
-        return f"the redouble of the extra of {event.team_side} and {event.box_side} is {verb}"
+        sides = {"team_side": event.team_side, "box_side": event.box_side}
+        if event.act == "take":
+            return said("the redouble of the extra of {team_side} and {box_side} is taken", **sides)
+        return said("the redouble of the extra of {team_side} and {box_side} is dropped", **sides)
     if isinstance(event, Resign):
-        return f"the box, {box}, resigns a {event.kind} to {', '.join(event.members)}"
+        return said(
+            "the box, {box}, resigns a {kind} to {members}",
+            box=box,
+            kind=KINDS[event.kind],
+            members=", ".join(event.members),
+        )
     if isinstance(event, ResignAnswer):
-        verb = "accepts" if event.accept else "refuses"
-        who = decider(before or after, event.member)
-        return f"{event.member} {verb} the box's resignation{who}"
+        by = decider(before or after, event.member)
+        if event.accept:
+            return said("{member} accepts the box's resignation{by}", member=event.member, by=by)
+        return said("{member} refuses the box's resignation{by}", member=event.member, by=by)
     if isinstance(event, Double):
+        if event.by == "box" and event.members:
+            return said(
+                "the box, {box}, doubles {members}{also}",
+                box=box,
+                members=", ".join(event.members),
+                also=also,
+            )
         if event.by == "box":
-            return f"the box, {box}, doubles {', '.join(event.members) or 'the cube'}{also}"
+            return said("the box, {box}, doubles the cube{also}", box=box, also=also)
+        if event.by == "team" and before is not None:
+            return said("{captain} doubles for the team", captain=before.acting_captain)
         if event.by == "team":
-            return f"{before.acting_captain if before else 'the captain'} doubles for the team"
+            return said("the captain doubles for the team")
         (member,) = event.members
-        return f"{member} doubles the box{decider(before or after, member)}{also}"
+        return said(
+            "{member} doubles the box{by}{also}",
+            member=member,
+            by=decider(before or after, member),
+            also=also,
+        )
     if isinstance(event, Answer):
         offer = (
             before.cubes[event.member].offer if before and event.member in before.cubes else None
         )
         if offer is not None and offer.answerer == "box":
-            return f"the box, {box}, {VERBS[event.act]} on {event.member}'s cube"
+            return _box_answers(event.act, box, event.member)
         if offer is None and event.act == "drop" and before is not None:
-            return f"{event.member} drops the box's double after all, rather than take the extras"
-        return f"{event.member} {VERBS[event.act]}{decider(before or after, event.member)}{also}"
+            return said(
+                "{member} drops the box's double after all, rather than take the extras",
+                member=event.member,
+            )
+        return _member_answers(
+            event.act, event.member, decider(before or after, event.member), also
+        )
     if isinstance(event, Deal):
-        dealt = f"{box} and {event.member} deal: {signed(event.points)} to {event.member}"
+        values = {
+            "box": box,
+            "member": event.member,
+            "points": signed(event.points),
+            "by": decider(before or after, event.member),
+        }
+        if event.won_by == "box":
+            return said(
+                "{box} and {member} deal: {points} to {member}, won by the box{by}", **values
+            )
         if event.won_by is not None:
-            dealt += f", won by {'the box' if event.won_by == 'box' else event.member}"
-        return dealt + decider(before or after, event.member)
+            return said(
+                "{box} and {member} deal: {points} to {member}, won by {member}{by}", **values
+            )
+        return said("{box} and {member} deal: {points} to {member}{by}", **values)
     if isinstance(event, Extra):
         return extra_sentence(event)
     if isinstance(event, CubeFix):
-        return f"{event.member}'s cube was {event.value} (a correction)"
+        return said(
+            "{member}'s cube was {value} (a correction)", member=event.member, value=event.value
+        )
     if isinstance(event, CaptainResign):
         resigned = before.captain if before is not None else after.members[0]
-        return (
-            f"the captain, {resigned}, resigns a {event.kind}; {event.successor} takes over "
-            "the captain's place"
+        return said(
+            "the captain, {captain}, resigns a {kind}; {successor} takes over the captain's place",
+            captain=resigned,
+            kind=KINDS[event.kind],
+            successor=event.successor,
         )
     if isinstance(event, BuyOut):
-        return f"the box, {box}, buys its partner, {after.partner}, out of the live cubes"
+        return said(
+            "the box, {box}, buys its partner, {partner}, out of the live cubes",
+            box=box,
+            partner=after.partner,
+        )
     if isinstance(event, End):
-        how = " by resignation" if event.resigned else ""
-        return f"the {event.winner} wins a {event.kind}{how}"
+        kind = KINDS[event.kind]
+        if event.winner == "box" and event.resigned:
+            return said("the box wins a {kind} by resignation", kind=kind)
+        if event.winner == "box":
+            return said("the box wins a {kind}", kind=kind)
+        if event.resigned:
+            return said("the team wins a {kind} by resignation", kind=kind)
+        return said("the team wins a {kind}", kind=kind)
     return str(event)
 
 
-def describe_events(number: int, before: Game | None, after: Game) -> list[str]:
+def _box_answers(act: str, box: str | None, member: str) -> Sayable:
+    """The box's answer on a member's cube, in a sentence."""
+    if act == "take":
+        return said("the box, {box}, takes on {member}'s cube", box=box, member=member)
+    if act == "drop":
+        return said("the box, {box}, drops on {member}'s cube", box=box, member=member)
+    if act == "beaver":
+        return said("the box, {box}, beavers on {member}'s cube", box=box, member=member)
+    return said("the box, {box}, raccoons on {member}'s cube", box=box, member=member)
+
+
+def _member_answers(act: str, member: str, by: Sayable, also: Sayable) -> Sayable:
+    """A member's answer (``by``: who decided for them; ``also``: the cubes that followed)."""
+    if act == "take":
+        return said("{member} takes{by}{also}", member=member, by=by, also=also)
+    if act == "drop":
+        return said("{member} drops{by}{also}", member=member, by=by, also=also)
+    if act == "beaver":
+        return said("{member} beavers{by}{also}", member=member, by=by, also=also)
+    return said("{member} raccoons{by}{also}", member=member, by=by, also=also)
+
+
+def describe_events(number: int, before: Game | None, after: Game) -> list[Sayable]:
     """What one command did: a sentence per event, then every cube it changed."""
     from chouette.game import apply, start
 
@@ -870,20 +1114,29 @@ def describe_events(number: int, before: Game | None, after: Game) -> list[str]:
         state = before or start(after.start_line, after.rules)
         for i, event in enumerate(after.events[done:]):
             steps[i] = (state, state := apply(state, event))
-    lines = [
-        f"Game {number}: {event_sentence(before, after, e, step=step)}."
+    lines: list[Sayable] = [
+        said(
+            "Game {number}: {event}.",
+            number=number,
+            event=event_sentence(before, after, e, step=step),
+        )
         for e, step in zip(after.events[done:], steps, strict=True)
     ]
     for member, cube in after.cubes.items():
         old = before.cubes.get(member) if before is not None else None
         if old != cube and (old is not None or cube.value != 1 or not cube.live or cube.offer):
-            lines.append(f"  {member}: {cube_text(after, member)}")
+            lines.append(_member_line(member, cube_text(after, member)))
     if after.over:
-        lines.append(f"Game {number} is over.")
+        lines.append(said("Game {number} is over.", number=number))
     else:  # (a game's end says all its reasons with its bookings)
-        said = len(before.why) if before is not None else 0
-        lines += [f"Why: {reason}." for reason in after.why[said:]]
+        known = len(before.why) if before is not None else 0
+        lines += [said("Why: {reason}.", reason=reason) for reason in after.why[known:]]
     return lines
+
+
+def _member_line(member: str, text: Sayable) -> Sayable:
+    """``  cat: cube 2, cat owns it``: a member's part, indented under what it follows."""
+    return joined(["  ", member, ": ", text], "")
 
 
 def game_text(
@@ -895,45 +1148,75 @@ def game_text(
     detail: Mapping[str, Any] | None,
     line_after: Line | None,
     bookings: Sequence[Entry],
-    why: Sequence[str] = (),
-) -> tuple[list[str], Rows]:
+    why: Sequence[Sayable] = (),
+) -> tuple[list[Sayable], Rows]:
     """``chouette game N``: the seats, the events in order (or an imported game's result),
     the line after it and why, the bookings."""
-    heading = [f"Game {number} of {session} ({'over' if over else 'in progress'})"]
+    heading: list[Sayable] = [
+        said("Game {number} of {session} (over)", number=number, session=session)
+        if over
+        else said("Game {number} of {session} (in progress)", number=number, session=session)
+    ]
     if game is not None:
-        heading.append(f"Line: {game.start_line.describe()}")
+        heading.append(said("Line: {line}", line=game.start_line.describe()))
         heading += [
-            f"  {i}. {e.describe()}{by}"
+            joined([f"  {i}. ", e.describe(), by], "")
             for i, (e, by) in enumerate(zip(game.events, _deciders(game), strict=True), start=1)
         ]
         if over:
-            heading += [f"  {m}: {cube_text(game, m)}" for m in game.cubes]
+            heading += [_member_line(m, cube_text(game, m)) for m in game.cubes]
             heading += [
-                f"  extra {e.team_side} v {e.box_side}: "
-                + (
-                    "void (the board did not end)"
-                    if game.result is None and c.result is None
-                    else f"{signed(extra_points(e, game.result, c))} to {e.team_side}"
-                )
-                + extra_cube_text(e, c)
-                for e, c in zip(game.extras, game.extra_cubes, strict=True)
+                _extra_line(e, c, game) for e, c in zip(game.extras, game.extra_cubes, strict=True)
             ]
     else:
         found = detail or {}
         points = found.get("points")
         heading.append(
-            f"Imported: {found.get('winner')} beat {found.get('loser')}, "
-            f"{points} point{'' if points == 1 else 's'} (cube {found.get('cube')}, "
-            f"{found.get('result')}, {found.get('end')})"
+            said_n(
+                "Imported: {winner} beat {loser}, {n} point (cube {cube}, {result}, {end})",
+                "Imported: {winner} beat {loser}, {n} points (cube {cube}, {result}, {end})",
+                points if isinstance(points, int) else 0,
+                winner=found.get("winner"),
+                loser=found.get("loser"),
+                n=points,
+                cube=found.get("cube"),
+                result=found.get("result"),
+                end=found.get("end"),
+            )
         )
     if line_after is not None:
-        heading.append(f"Next line: {line_after.describe()}")
+        heading.append(said("Next line: {line}", line=line_after.describe()))
     heading += why_lines(game.why if game is not None and not over else why)
-    rows = [[b.player, signed(b.points), balance(b.cents)] for b in bookings]
-    return heading, (["player", "points", "money"], rows)
+    rows: list[list[Cell]] = [[b.player, signed(b.points), balance(b.cents)] for b in bookings]
+    return heading, ([marked("player"), marked("points"), marked("money")], rows)
 
 
-def _deciders(game: Game) -> list[str]:
+def _extra_line(extra: Extra, cube: ExtraCube, game: Game) -> Sayable:
+    """``  extra bob v cat: +2 to bob`` (and where its cube stood), under a finished game."""
+    sides = {"team_side": extra.team_side, "box_side": extra.box_side}
+    where = extra_cube_text(extra, cube)
+    if game.result is None and cube.result is None:
+        if where is None:
+            return said("  extra {team_side} v {box_side}: void (the board did not end)", **sides)
+        return said(
+            "  extra {team_side} v {box_side}: void (the board did not end) {cube}",
+            cube=where,
+            **sides,
+        )
+    points = signed(extra_points(extra, game.result, cube))
+    if where is None:
+        return said(
+            "  extra {team_side} v {box_side}: {points} to {team_side}", points=points, **sides
+        )
+    return said(
+        "  extra {team_side} v {box_side}: {points} to {team_side} {cube}",
+        points=points,
+        cube=where,
+        **sides,
+    )
+
+
+def _deciders(game: Game) -> list[Sayable]:
     """For each event of a game, what a player away made of it: who decided, if a named
     proxy did (`` (dan for cat)``: a member's double, deal or answer, not the box's answer on
     their cube), and the cubes that followed the captain's (`` (eve's cube follows)``)."""
@@ -941,7 +1224,7 @@ def _deciders(game: Game) -> list[str]:
 
     if not game.start_line.away:
         return [""] * len(game.events)
-    found = []
+    found: list[Sayable] = []
     state = start(game.start_line, game.rules)
     for event in game.events:
         member = None
@@ -951,7 +1234,8 @@ def _deciders(game: Game) -> list[str]:
             offer = state.cubes[event.member].offer
             member = event.member if offer is None or offer.answerer == "member" else None
         after = apply(state, event)
-        found.append((decider(state, member) if member else "") + followed(state, after, event))
+        by = decider(state, member) if member else ""
+        found.append(joined([by, followed(state, after, event)], ""))
         state = after
     return found
 
@@ -959,37 +1243,52 @@ def _deciders(game: Game) -> list[str]:
 # ---------------------------------------------------------------- undo, sessions, imports
 
 
-def games_text(first: int, last: int | None) -> str:
+def games_text(first: int, last: int | None) -> Sayable:
     """``game 3`` or ``games 3–5``."""
     last = first if last is None else last
-    return f"game {first}" if first == last else f"games {first}–{last}"
+    if first == last:
+        return said("game {number}", number=first)
+    return said("games {first}–{last}", first=first, last=last)
 
 
-def done_text(done: Undone) -> str:
+def done_text(done: Undone) -> Sayable:
     """A thing done to a session, as ``log`` lists it and ``undo`` says it took it back."""
     if done.what == "import":
         if done.last is None:
-            return f"the import of {done.file} (no game booked)"
-        return f"the import of {done.file} ({games_text(done.number, done.last)})"
+            return said("the import of {file} (no game booked)", file=done.file)
+        return said(
+            "the import of {file} ({games})",
+            file=done.file,
+            games=games_text(done.number, done.last),
+        )
     if done.what == "record":
-        return f"the record of {games_text(done.number, done.last)}"
+        return said("the record of {games}", games=games_text(done.number, done.last))
     if done.what in ("payment", "charge", "line", "split", "rename", "accept", "amend", "position"):
         return done.said
-    return f"{', '.join(e.describe() for e in done.events)} (game {done.number})"
+    return said(
+        "{events} (game {number})",
+        events=joined(e.describe() for e in done.events),
+        number=done.number,
+    )
 
 
-def joined_text(name: str, stake: Cents | None) -> str:
+def joined_text(name: str, stake: Cents | None) -> Sayable:
     """``eve joins``, with the stake the player plays for when it is their own (given now,
     or kept from when they played here before): ``eve joins at 3.00 a point``."""
-    return f"{name} joins" + ("" if stake is None else f" at {format_money(stake)} a point")
+    if stake is None:
+        return said("{player} joins", player=name)
+    return said("{player} joins at {stake} a point", player=name, stake=Money(stake))
 
 
-def undone_text(undone: Undone) -> str:
+def undone_text(undone: Undone) -> Sayable:
     """What ``undo`` took back, in a sentence."""
     if undone.what == "events" and undone.game_gone:
-        events = ", ".join(e.describe() for e in undone.events)
-        return f"took back {events} (game {undone.number} has not started now)"
-    return f"took back {done_text(undone)}"
+        return said(
+            "took back {events} (game {number} has not started now)",
+            events=joined(e.describe() for e in undone.events),
+            number=undone.number,
+        )
+    return said("took back {done}", done=done_text(undone))
 
 
 def log_rows(
@@ -997,14 +1296,16 @@ def log_rows(
 ) -> Rows:
     """``chouette log``: what ``undo`` would take back, newest first, in the reader's time
     (``zone`` named in the heading)."""
-    rows = [[local_time(at, local, zone), done_text(d)] for at, d in done]
-    return [f"time ({zone})", "what was done"], rows
+    rows: list[list[Cell]] = [[local_time(at, local, zone), done_text(d)] for at, d in done]
+    return [time_heading(zone), marked("what was done")], rows
 
 
 def log_json(session: str, done: Sequence[tuple[datetime, Undone]]) -> dict[str, Any]:
     return {
         "session": session,
-        "done": [{"at": at.isoformat(), "what": d.what, "text": done_text(d)} for at, d in done],
+        "done": [
+            {"at": at.isoformat(), "what": d.what, "text": str(done_text(d))} for at, d in done
+        ],
     }
 
 
@@ -1027,44 +1328,63 @@ def sessions_json(found: Sequence[SessionSummary]) -> dict[str, Any]:
 
 
 def sessions_rows(found: Sequence[SessionSummary], local: Local = as_given) -> Rows:
-    rows = [
+    rows: list[list[Cell]] = [
         [
             "*" if s.current else "",
             s.name,
             local(s.created_at).strftime("%Y-%m-%d"),
             s.night,
-            format_money(s.stake),
+            Money(s.stake),
             str(s.players),
             str(s.games),
             s.rules.summary(),
         ]
         for s in found
     ]
-    return ["", "session", "started", "night", "stake", "players", "games", "house rules"], rows
+    words = [marked("session"), marked("started"), marked("night"), marked("stake")]
+    return ["", *words, marked("players"), marked("games"), marked("house rules")], rows
 
 
-def plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
-
-
-def already_imported_text(file: str, games: int, session: str, on: datetime) -> str:
+def already_imported_text(file: str, games: int, session: str, on: datetime) -> Sayable:
     """A file imported before: nothing booked (``on``: when, in the reader's local time)."""
-    return (
-        f"{file} was imported already ({plural(games, 'game')} into {session} on "
-        f"{on:%Y-%m-%d}): nothing booked"
+    return said_n(
+        "{file} was imported already ({n} game into {session} on {date}): nothing booked",
+        "{file} was imported already ({n} games into {session} on {date}): nothing booked",
+        games,
+        file=file,
+        n=games,
+        session=session,
+        date=f"{on:%Y-%m-%d}",
     )
 
 
-def imported_text(file: str, booked: int, session: str, skipped: int) -> str:
+def imported_text(file: str, booked: int, session: str, skipped: int) -> Sayable:
     """An import's first line: the games booked, and those the ledger held already."""
-    known = f", {skipped} already in the ledger (skipped)" if skipped else ""
-    return f"{file}: {plural(booked, 'game')} booked into {session}{known}."
+    if skipped:
+        return said_n(
+            "{file}: {n} game booked into {session}, {skipped} already in the ledger (skipped).",
+            "{file}: {n} games booked into {session}, {skipped} already in the ledger (skipped).",
+            booked,
+            file=file,
+            n=booked,
+            session=session,
+            skipped=skipped,
+        )
+    return said_n(
+        "{file}: {n} game booked into {session}.",
+        "{file}: {n} games booked into {session}.",
+        booked,
+        file=file,
+        n=booked,
+        session=session,
+    )
 
 
 def imported_rows(points: Mapping[str, int], cents: Mapping[str, Cents]) -> Rows:
     """An import's points and money per player, winners first as in the standings."""
     order = sorted(points, key=lambda p: (-cents[p], -points[p], p))
-    return ["player", "points", "money"], [[p, signed(points[p]), balance(cents[p])] for p in order]
+    rows: list[list[Cell]] = [[p, signed(points[p]), balance(cents[p])] for p in order]
+    return [marked("player"), marked("points"), marked("money")], rows
 
 
 # ---------------------------------------------------------------- a correction
@@ -1077,20 +1397,36 @@ def amended_lines(
     later: Sequence[int],
     moved: Mapping[str, Cents],
     line: Line | None,
-    partner: Sequence[str] = (),
-) -> tuple[str, list[str]]:
+    partner: Sequence[Sayable] = (),
+) -> tuple[Sayable, list[Sayable]]:
     """What ``chouette amend`` says it did: the game and its ends (said before the game's
     bookings now, which the caller shows its way), then the later games played again, the
     money moved, the line now (``line``: if it changed), the partnership it began or ended
     (``partner``: :func:`chouette.line.partner_news`) and why."""
-    said = []
+    told: list[Sayable] = []
     if later:
-        games = "s" if len(later) > 1 else ""
-        said.append(f"Played again on the new line: game{games} {', '.join(map(str, later))}.")
-    shown = ", ".join(f"{p} {balance(c)}" for p, c in moved.items())
-    said.append(f"Money moved by the correction: {shown or 'none'}.")
+        told.append(
+            said_n(
+                "Played again on the new line: game {games}.",
+                "Played again on the new line: games {games}.",
+                len(later),
+                games=", ".join(map(str, later)),
+            )
+        )
+    if moved:
+        shown = joined(
+            said("{player} {amount}", player=p, amount=balance(c)) for p, c in moved.items()
+        )
+        told.append(said("Money moved by the correction: {moves}.", moves=shown))
+    else:
+        told.append(said("Money moved by the correction: none."))
     if line is not None:
-        said.append(f"Line now: {line.describe()}")
-    said += [f"{text}." for text in partner]
-    head = f"Game {number} amended: {correction.said()} ({correction.note})."
-    return head, [*said, *why_lines(outcome.why)]
+        told.append(said("Line now: {line}", line=line.describe()))
+    told += [joined([text, "."], "") for text in partner]
+    head = said(
+        "Game {number} amended: {correction} ({note}).",
+        number=number,
+        correction=correction.said(),
+        note=correction.note,
+    )
+    return head, [*told, *why_lines(outcome.why)]

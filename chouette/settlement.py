@@ -26,7 +26,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from chouette.errors import ChouetteError
-from chouette.money import Cents, format_money
+from chouette.money import Cents
+from chouette.words import Money, Sayable, said, said_n
 
 EXACT_LIMIT = 24
 
@@ -55,16 +56,26 @@ class Settlement:
         """At most this many payments: n − 1 for n non-zero balances (0 for none)."""
         return max(self.balances - 1, 0)
 
-    def note(self) -> str | None:
+    def note(self) -> Sayable | None:
         """What a report says under payments not proven fewest (None when they are)."""
         if self.proven:
             return None
-        count = len(self.payments)
-        return (
-            f"{count} payment{'' if count == 1 else 's'} for {self.balances} balances: at most "
-            f"n − 1 = {self.bound}, not proven the fewest (chouette proves that for up to "
-            f"{EXACT_LIMIT} balances)"
+        return said_n(
+            "{n} payment for {balances} balances: at most n − 1 = {bound}, not proven the "
+            "fewest (chouette proves that for up to {most} balances)",
+            "{n} payments for {balances} balances: at most n − 1 = {bound}, not proven the "
+            "fewest (chouette proves that for up to {most} balances)",
+            len(self.payments),
+            n=len(self.payments),
+            balances=self.balances,
+            bound=self.bound,
+            most=EXACT_LIMIT,
         )
+
+
+def unbalanced(total: Cents) -> Sayable:
+    """Why balances that do not sum to zero cannot be settled."""
+    return said("the balances do not sum to zero (off by {amount})", amount=Money(total))
 
 
 def settle(balances: Mapping[str, Cents]) -> list[Payment]:
@@ -76,7 +87,7 @@ def settlement(balances: Mapping[str, Cents]) -> Settlement:
     """:func:`settle`'s payments, and whether they are proven the fewest."""
     total = sum(balances.values())
     if total != 0:
-        raise ChouetteError(f"the balances do not sum to zero (off by {format_money(total)})")
+        raise ChouetteError(unbalanced(total))
     people = sorted((name, cents) for name, cents in balances.items() if cents)
     payments: list[Payment] = []
     by_amount: dict[Cents, list[str]] = {}
@@ -104,7 +115,7 @@ def leaving(balances: Mapping[str, Cents], player: str) -> list[Payment]:
     they pay or are paid, and the rest settle later."""
     total = sum(balances.values())
     if total != 0:
-        raise ChouetteError(f"the balances do not sum to zero (off by {format_money(total)})")
+        raise ChouetteError(unbalanced(total))
     own = balances.get(player, 0)
     sign = 1 if own < 0 else -1  # owing: pay those owed; owed: paid by those who owe
     others = sorted(

@@ -29,8 +29,9 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from chouette.money import Cents, format_money, share
-from chouette.report import GameLine, Rows, balance
+from chouette.money import Cents, share
+from chouette.report import Cell, GameLine, Rows, balance, money
+from chouette.words import Sayable, joined, marked, said, said_in, said_n
 
 ROLES = ("box", "partner", "captain", "crew", "one-on-one")
 
@@ -290,42 +291,54 @@ def stats_json(
     }
 
 
-def _money(tally: Tally) -> list[str]:
-    return [
-        format_money(tally.won),
-        format_money(tally.lost),
-        balance(tally.net),
-        balance(tally.per_game),
-    ]
+def _money(tally: Tally) -> list[Cell]:
+    return [money(tally.won), money(tally.lost), balance(tally.net), balance(tally.per_game)]
 
 
-def night_text(night: Night | None) -> str:
+def night_text(night: Night | None) -> Cell:
     """``2026-11-20 +50.00`` (or nothing)."""
-    return "" if night is None else f"{night.night.isoformat()} {balance(night.cents)}"
+    return "" if night is None else joined([night.night.isoformat(), balance(night.cents)], " ")
+
+
+#: The roles as a row of the stats names them, in the reader's words.
+ROLE_WORDS: Mapping[str, Sayable] = {
+    "box": said("box"),
+    "partner": said("partner"),
+    "captain": said("captain"),
+    "crew": said("crew"),
+    "one-on-one": said("one-on-one"),
+}
 
 
 def players_rows(found: Iterable[PlayerStats]) -> Rows:
     """A row per player: sessions, games, money won and lost, net, per game, biggest night."""
-    head = ["player", "sessions", "games", "won", "lost", "money", "per game", "biggest night"]
-    rows = [
+    head = [marked("player"), marked("sessions"), marked("games"), *_MONEY_HEADS]
+    rows: list[list[Cell]] = [
         [s.name, str(s.sessions), str(s.total.games), *_money(s.total), night_text(s.biggest_night)]
         for s in found
     ]
-    return head, rows
+    return [*head, marked("biggest night")], rows
+
+
+#: The headings of :func:`_money`'s columns.
+_MONEY_HEADS = [marked("won"), marked("lost"), marked("money"), marked("per game")]
 
 
 def roles_rows(stats: PlayerStats) -> Rows:
     """A row per role the player played, then all games."""
-    head = ["role", "games", "won", "lost", "money", "per game"]
-    rows = [[role, str(t.games), *_money(t)] for role, t in stats.roles.items()]
-    rows.append(["all", str(stats.total.games), *_money(stats.total)])
+    head = [marked("role"), marked("games"), *_MONEY_HEADS]
+    rows: list[list[Cell]] = [
+        [ROLE_WORDS.get(role, role), str(t.games), *_money(t)] for role, t in stats.roles.items()
+    ]
+    rows.append([said_in("role", "all"), str(stats.total.games), *_money(stats.total)])
     return head, rows
 
 
 def opponents_rows(stats: PlayerStats) -> Rows:
     """The player's money against each opponent, the one they won most from first."""
-    head = ["against", "games", "money"]
-    return head, [[o.name, str(o.games), balance(o.cents)] for o in stats.head_to_head]
+    head = [marked("against"), marked("games"), marked("money")]
+    rows: list[list[Cell]] = [[o.name, str(o.games), balance(o.cents)] for o in stats.head_to_head]
+    return head, rows
 
 
 def who_beats_whom(found: Iterable[PlayerStats]) -> list[tuple[str, str, Opponent]]:
@@ -343,24 +356,37 @@ def who_beats_whom(found: Iterable[PlayerStats]) -> list[tuple[str, str, Opponen
 
 def head_to_head_rows(found: Iterable[PlayerStats]) -> Rows:
     """Who beats whom: a row per two players, from the winner's side."""
-    head = ["player", "against", "games", "money"]
-    rows = [[a, b, str(o.games), balance(o.cents)] for a, b, o in who_beats_whom(found)]
+    head = [marked("player"), marked("against"), marked("games"), marked("money")]
+    rows: list[list[Cell]] = [
+        [a, b, str(o.games), balance(o.cents)] for a, b, o in who_beats_whom(found)
+    ]
     return head, rows
 
 
-def summary_text(stats: PlayerStats) -> list[str]:
+def summary_text(stats: PlayerStats) -> list[Sayable]:
     """The player's lines above the tables."""
     t = stats.total
-    sessions = "session" if stats.sessions == 1 else "sessions"
-    games = "game" if t.games == 1 else "games"
-    lines = [
-        f"{stats.name}: {stats.sessions} {sessions}, {t.games} {games}; won {format_money(t.won)}, "
-        f"lost {format_money(t.lost)}, money {balance(t.net)} ({balance(t.per_game)} a game)."
+    lines: list[Sayable] = [
+        said(
+            "{player}: {sessions}, {games}; won {won}, lost {lost}, money {net} ({per_game} a "
+            "game).",
+            player=stats.name,
+            sessions=said_n("{n} session", "{n} sessions", stats.sessions, n=stats.sessions),
+            games=said_n("{n} game", "{n} games", t.games, n=t.games),
+            won=money(t.won),
+            lost=money(t.lost),
+            net=balance(t.net),
+            per_game=balance(t.per_game),
+        )
     ]
     night = stats.biggest_night
     if night is not None:
         lines.append(
-            f"Biggest night: {night.night.isoformat()}, {balance(night.cents)} "
-            f"({', '.join(night.sessions)})."
+            said(
+                "Biggest night: {night}, {amount} ({sessions}).",
+                night=night.night.isoformat(),
+                amount=balance(night.cents),
+                sessions=", ".join(night.sessions),
+            )
         )
     return lines

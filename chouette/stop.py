@@ -15,6 +15,7 @@ from datetime import datetime, timedelta
 
 from chouette.errors import ChouetteError
 from chouette.rules import HouseRules
+from chouette.words import Sayable, said, said_n
 
 
 def next_at(now: datetime, hour: int, minute: int) -> datetime:
@@ -31,7 +32,9 @@ def parse_clock(text: str) -> tuple[int, int]:
         hour, minute = int(hours), int(minutes)
         if hour < 24 and minute < 60:
             return hour, minute
-    raise ChouetteError(f"--until is a time of day, HH:MM (23:30), not {text[:40]!r}")
+    raise ChouetteError(
+        said("--until is a time of day, HH:MM (23:30), not {typed}", typed=repr(text[:40]))
+    )
 
 
 @dataclass(frozen=True)
@@ -42,23 +45,49 @@ class StopState:
     last: int | None
     last_round: bool
     ended: bool
-    agreed: str
+    agreed: Sayable  # (``str()`` of it, the English, for programs)
 
-    def said(self, number: int) -> str | None:
-        """What the scorer says of it (``number``: the game in progress or the next)."""
+    def told(self, number: int) -> Sayable | None:
+        """What the scorer says of it (``number``: the game in progress or the next), as a
+        clause: ``game 3 is the last round, as agreed (3 games)``."""
         if self.ended:
-            return f"the session has ended after game {self.last}, as agreed ({self.agreed})"
+            return said(
+                "the session has ended after game {last}, as agreed ({agreed})",
+                last=self.last,
+                agreed=self.agreed,
+            )
         if self.last_round:
-            return f"game {number} is the last round, as agreed ({self.agreed})"
+            return said(
+                "game {number} is the last round, as agreed ({agreed})",
+                number=number,
+                agreed=self.agreed,
+            )
+        return None
+
+    def sentence(self, number: int) -> Sayable | None:
+        """:meth:`told` as a sentence of its own: ``Game 3 is the last round, as agreed (3
+        games).``"""
+        if self.ended:
+            return said(
+                "The session has ended after game {last}, as agreed ({agreed}).",
+                last=self.last,
+                agreed=self.agreed,
+            )
+        if self.last_round:
+            return said(
+                "Game {number} is the last round, as agreed ({agreed}).",
+                number=number,
+                agreed=self.agreed,
+            )
         return None
 
 
-def agreed(rules: HouseRules) -> str:
+def agreed(rules: HouseRules) -> Sayable:
     """The stop in words: ``12 games`` / ``until 23:30``."""
     if rules.rounds is not None:
-        return f"{rules.rounds} game{'s' if rules.rounds != 1 else ''}"
+        return said_n("{n} game", "{n} games", rules.rounds, n=rules.rounds)
     assert rules.until is not None
-    return f"until {datetime.fromisoformat(rules.until).strftime('%H:%M')}"
+    return said("until {time}", time=datetime.fromisoformat(rules.until).strftime("%H:%M"))
 
 
 def stop_state(
@@ -89,5 +118,9 @@ def check_not_ended(state: StopState | None, number: int) -> None:
     """A new game is refused once the session has ended."""
     if state is not None and state.ended:
         raise ChouetteError(
-            f"{state.said(number)}: no game {number} (chouette new starts another session)"
+            said(
+                "{stop}: no game {number} (chouette new starts another session)",
+                stop=state.told(number),
+                number=number,
+            )
         )

@@ -263,6 +263,15 @@ def number_cell(words: Words) -> re.Pattern[str]:
     return re.compile(rf"^[+-]?\d+{group}(?:{re.escape(style.decimal)}\d\d)?( → [+-]?\d+)?$")
 
 
+def heading(words: Words, what: Any) -> str:
+    """A table's heading in ``words``: English words (``marked`` where the table is made),
+    translated by the catalogue; or anything else that can be said (a player's name as it
+    is, a :class:`Said`)."""
+    if type(what) is str:
+        return words.gettext(what) if what else what
+    return words(what)
+
+
 def alignment(rows: Sequence[Sequence[str]], words: Words) -> list[str]:
     """How each column of a table of these cells (as shown) is aligned: right where every
     filled cell is a number (:func:`number_cell`), else left; none for a table of no rows."""

@@ -29,6 +29,7 @@ from chouette.record import event_to_json, parse_event
 from chouette.report import amended_lines
 from chouette.session import SessionInfo
 from chouette.text import check_note
+from chouette.words import Sayable
 from db.codec import (
     amended_from_detail,
     event_from_body,
@@ -72,7 +73,7 @@ class Amended:
         assert found is not None, "the amended game is over"
         return found
 
-    def said(self) -> tuple[str, list[str]]:
+    def said(self) -> tuple[Sayable, list[Sayable]]:
         """What the command says, before and after the game's bookings now
         (:func:`chouette.report.amended_lines`)."""
         now = self.session

@@ -143,7 +143,7 @@ def _charges(
         rows = by_charge.pop(charged.id, [])
         if info is None:
             continue  # (a session that is not there: the database's own checks say so)
-        where = f"{info.name}: the {charged.charge.kind} {charged.charge.said()!r}"
+        where = f"{info.name}: the {charged.charge.kind} {str(charged.charge.told())!r}"
         try:
             check_charge(charged.charge, book.player_names(info), info.name)
         except ChouetteError as err:

@@ -102,7 +102,7 @@ def play(
     check_game(game, info.stakes(game.players))
     notices += _credit_notices(book, info, before, game, applied)
     if live.game is None and stop is not None and stop.last_round:
-        notices += (f"{stop.said(live.number)}.",)
+        notices += (f"{stop.told(live.number)}.",)
     game_id = live.row_id
     if game_id is None:
         game_id = book.start_game(info, live.number, info.line)
@@ -125,7 +125,7 @@ def play(
         book.book_games([finished(info, live.number, game, outcome, book, row_id=game_id)])
         info = replace(info, line=outcome.next_line)
         if stop is not None and (stop.last_round or stop.last == live.number):
-            notices += (f"{replace(stop, ended=True, last=live.number).said(live.number)}.",)
+            notices += (f"{replace(stop, ended=True, last=live.number).told(live.number)}.",)
     return Played(info, live.number, game, outcome, notices)
 
 
@@ -142,9 +142,9 @@ def _credit_notices(
     past = past_credit(before, after, events, info.stakes(after.players), balances, credits)
     if past and info.rules.credit_rule == "refuse":
         raise ChouetteError(
-            f"{past[0].said(what)} (house rule credit-rule refuse): nothing written"
+            f"{past[0].told(what)} (house rule credit-rule refuse): nothing written"
         )
-    return tuple(f"{p.said(what)} (credit-rule warn)." for p in past)
+    return tuple(f"{p.told(what)} (credit-rule warn)." for p in past)
 
 
 def finished(
@@ -346,7 +346,7 @@ def join(
         return joined if credit is None else set_credit(joined, name, credit, info.rules)
 
     before = book.player(info, name)
-    said = joined_text(name, stake if stake is not None else before and before.stake)
+    said = str(joined_text(name, stake if stake is not None else before and before.stake))
     if credit is not None:
         said += f", with a credit of {format_money(credit)}"
     player = None if before is None else {"stake": before.stake, "joined_at": iso(before.joined_at)}
@@ -524,7 +524,7 @@ def charge(book: Ledger, info: SessionInfo, made: Charge) -> Charge:
     check_charge(made, book.player_names(info), info.name)
     charge_id = book.book_charge(Charged(info.id, made, book.now))
     what = "fee" if made.kind == "fee" else "shared cost"
-    book.journal(info, "charge", {"id": charge_id, "said": f"{what}: {made.said()}"})
+    book.journal(info, "charge", {"id": charge_id, "said": f"{what}: {made.told()}"})
     return made
 
 

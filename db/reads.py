@@ -36,6 +36,7 @@ from chouette.rules import HouseRules
 from chouette.session import LiveGame, SessionInfo
 from chouette.stop import StopState, stop_state
 from chouette.text import clipped
+from chouette.words import Sayable
 from db.codec import (
     amended_from_detail,
     charge_from_row,
@@ -394,11 +395,11 @@ class Reads:
             why=reasons(game, info, detail),
         )
 
-    def reasons(self, info: SessionInfo) -> dict[int, tuple[str, ...]]:
+    def reasons(self, info: SessionInfo) -> dict[int, tuple[Sayable, ...]]:
         """Why each finished chouette game of the session went as it did (its decisions'
         reasons, :attr:`chouette.outcome.Outcome.why`), by number: every game replayed from
         its events, as stored (one query)."""
-        found: dict[int, tuple[str, ...]] = {}
+        found: dict[int, tuple[Sayable, ...]] = {}
         current: tuple[int, str, str | None] | None = None
         events: list[Event] = []
         for number, line_before, detail, body in self._stream(
@@ -615,7 +616,7 @@ def charge_entry(kind: str, creditor: str, player: str, note: str) -> str:
     return f"{text}: {note}"
 
 
-def reasons(game: Game | None, info: SessionInfo, detail: str | None = None) -> tuple[str, ...]:
+def reasons(game: Game | None, info: SessionInfo, detail: str | None = None) -> tuple[Sayable, ...]:
     """Why a stored chouette game went as it did, replayed: its outcome's reasons once it is
     over, its own so far while it is in progress (none for an imported game); and the
     corrections its row's ``detail`` keeps, each in a sentence."""

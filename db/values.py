@@ -127,7 +127,7 @@ class GameView:
     detail: Mapping[str, Any] | None
     line_after: Line | None
     bookings: list[Entry]
-    why: tuple[str, ...] = ()
+    why: tuple[Sayable, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -37,7 +37,7 @@ def seats(text: str, rules: HouseRules | None = None) -> Line:
 
 def show(line: Line) -> str:
     """The inverse of :func:`seats`: ``"B+P | C, M1"``."""
-    return line.describe()
+    return str(line.describe())
 
 
 def ev(text: str) -> Event:

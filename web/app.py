@@ -69,10 +69,9 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from chouette.errors import ChouetteError
-from chouette.money import format_money
-from chouette.report import balance, signed
+from chouette.report import signed
 from chouette.settlement import Payment, settle
-from chouette.words import said
+from chouette.words import Money, said
 from web.access import SERVE, STAMP, TOKEN_HOURS, Access, Refusal, Who, Writes, shown_code
 from web.board import Board
 from web.heard import Heard
@@ -109,7 +108,8 @@ NOT_KEEPER = (
 @cache
 def templates(lang: str = "en") -> Environment:
     """The pages' templates in ``lang`` (their words from its catalogue, :mod:`web.i18n`),
-    with the CLI's ways of writing points and money."""
+    with the CLI's ways of writing points, and money as ``lang`` writes it (``+6,25``);
+    ``say`` renders what chouette says (:mod:`chouette.words`) in ``lang``."""
     env = Environment(
         loader=PackageLoader("web", "templates"),
         autoescape=select_autoescape(["html"]),
@@ -119,11 +119,13 @@ def templates(lang: str = "en") -> Environment:
     )
     env.install_gettext_translations(translation(lang), newstyle=True)  # type: ignore[attr-defined]
     env.globals["lang"] = lang
-    env.globals["translations"] = translation(lang)
+    env.globals["translations"] = words(lang)  # (a Translator, and money as ``lang`` writes it)
     env.filters["signed"] = signed
     env.filters["word"] = shlex.quote  # a name as one word of a command line
-    env.filters["balance"] = balance
-    env.filters["amount"] = format_money
+    said_in_lang = words(lang)
+    env.filters["balance"] = lambda cents: said_in_lang(Money(cents, sign=True))
+    env.filters["amount"] = lambda cents: said_in_lang(Money(cents))
+    env.filters["say"] = said_in_lang
     env.filters["sign_class"] = lambda cents: "pos" if cents > 0 else "neg" if cents < 0 else "zero"
     env.filters["clock"] = clock_text
     return env

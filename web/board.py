@@ -4,7 +4,9 @@ their totals, the score sheet). Pure: no server, no database; the templates only
 
 The words are the CLI's: the cubes as ``chouette status`` and ``chouette game`` describe
 them, the last event as ``chouette take`` prints it, the standings as ``chouette
-standings`` ranks them, the chart as ``chouette report`` draws it.
+standings`` ranks them, the chart as ``chouette report`` draws it. What it says is kept as
+values (:mod:`chouette.words`), rendered in each page's language by its templates (the
+``say`` filter): the TV may read Danish and a phone Czech, from the same board.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from chouette.card import Card, acceptance_lines, rule_lines, topic_name
 from chouette.exposure import exposure
 from chouette.game import Game, replay
 from chouette.line import Line
-from chouette.money import Cents, format_money
+from chouette.money import Cents
 from chouette.page import balance_chart, style_of
 from chouette.report import (
     GameLine,
@@ -30,7 +32,7 @@ from chouette.report import (
 from chouette.rules import HouseRules
 from chouette.session import LiveGame, SessionInfo
 from chouette.stop import StopState
-from chouette.words import ENGLISH, Translator
+from chouette.words import ENGLISH, Sayable, Translator, said
 from web.moves import Legal, legal
 
 RECENT_GAMES = 6
@@ -44,9 +46,9 @@ class CubeRow:
     member: str
     value: int
     owner: str
-    pending: str | None
-    out: str | None
-    text: str
+    pending: Sayable | None
+    out: Sayable | None
+    text: Sayable
 
 
 @dataclass(frozen=True)
@@ -66,21 +68,21 @@ class Board:
 
     session: str
     stake: Cents
-    rules: str
+    rules: Sayable
     single_cube: bool
     number: int
     in_progress: bool
     line: Line
     acting_captain: str | None
     cubes: tuple[CubeRow, ...]
-    last: str
+    last: Sayable
     standings: tuple[Standing, ...]
     colours: Mapping[str, str]
     chart_players: tuple[str, ...]
     chart_lines: tuple[GameLine, ...]
     last_games: tuple[LastGame, ...]
     legal: Legal
-    accepted: tuple[str, ...] = ()
+    accepted: tuple[Sayable, ...] = ()
     fingerprint: str | None = None
     #: The most each player can lose on the game in progress (cents), and each credit.
     at_risk: Mapping[str, Cents] = field(default_factory=dict)
@@ -110,10 +112,6 @@ class Board:
     def costs(self) -> bool:
         """Whether fees or shared costs were booked (the standings show them apart)."""
         return any(s.costs for s in self.standings)
-
-    @property
-    def stake_text(self) -> str:
-        return format_money(self.stake)
 
     @property
     def crew(self) -> tuple[str, ...]:
@@ -185,26 +183,40 @@ def build_board(
 def _cube(game: Game, member: str) -> CubeRow:
     cube = game.cubes[member]
     owner = {"centre": "centre", "box": game.box, "member": member}[cube.owner]
-    pending = out = None
+    pending: Sayable | None = None
+    out: Sayable | None = None
     if cube.offer is not None:
-        who = game.box if cube.offer.answerer == "box" else member
-        pending = f"{cube.offer.stage} to {cube.value * 2}: {who} to answer"
+        values = {
+            "doubled": cube.value * 2,
+            "player": game.box if cube.offer.answerer == "box" else member,
+        }
+        if cube.offer.stage == "beaver":
+            pending = said("beaver to {doubled}: {player} to answer", **values)
+        elif cube.offer.stage == "raccoon":
+            pending = said("raccoon to {doubled}: {player} to answer", **values)
+        else:
+            pending = said("double to {doubled}: {player} to answer", **values)
     if not cube.live:
-        out = f"{signed(cube.result or 0)} ({cube.ended_by})"
+        out = said("{points} ({how})", points=signed(cube.result or 0), how=cube.ended_by)
     return CubeRow(member, cube.value, owner, pending, out, cube_text(game, member))
 
 
-def _last(live: LiveGame, lines: Sequence[GameLine]) -> str:
+def _last(live: LiveGame, lines: Sequence[GameLine]) -> Sayable:
     """The last thing that happened at the table, in the CLI's words."""
     game = live.game
     if game is not None and game.events:
         before = replay(game.start_line, game.rules, game.events[:-1])
-        return f"Game {live.number}: {event_sentence(before, game, game.events[-1])}."
+        event = event_sentence(before, game, game.events[-1])
+        return said("Game {number}: {event}.", number=live.number, event=event)
     if game is not None:
-        return f"Game {live.number} is in progress."
+        return said("Game {number} is in progress.", number=live.number)
     if lines:
-        return f"Game {lines[-1].number} is over; game {live.number} starts with the next event."
-    return f"Game {live.number} starts with the first event."
+        return said(
+            "Game {last} is over; game {number} starts with the next event.",
+            last=lines[-1].number,
+            number=live.number,
+        )
+    return said("Game {number} starts with the first event.", number=live.number)
 
 
 def _finished(line: GameLine) -> LastGame:

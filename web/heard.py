@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from chouette.text import shown, shown_lines
-from chouette.words import Hearer, Sayable, Words, alignment
+from chouette.words import Hearer, Sayable, Words, alignment, heading
 
 #: What runs a command line in the CLI's words for a hearer, and gives its exit code.
 Commands = Callable[[Sequence[str], Hearer], int]
@@ -68,7 +68,7 @@ def table_lines(
     cells = [[shown(words(cell)) for cell in row] for row in rows]
     text = tabulate(
         cells,
-        headers=[words(h) for h in headers],
+        headers=[heading(words, h) for h in headers],
         tablefmt="simple",
         disable_numparse=True,
         colalign=alignment(cells, words) or None,

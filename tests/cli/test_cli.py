@@ -44,6 +44,31 @@ def test_a_cube_exchange_reads_like_the_table(chouette):
     )
 
 
+@pytest.mark.parametrize(
+    ("code", "doubled", "taken"),
+    [
+        (
+            "da",
+            "Spil 1: boksen, ann, dobler bob.\n"
+            "  bob: terning 1, dobling til 2 venter: bob skal svare\n",
+            "Spil 1: bob tager.\n  bob: terning 2, bob ejer den\n",
+        ),
+        (
+            "cs",
+            "Hra 1: bankéř ann zdvojuje: bob.\n  bob: kostka 1, zdvojení na 2 čeká: odpovídá bob\n",
+            "Hra 1: bob přijímá.\n  bob: kostka 2, vlastní ji bob\n",
+        ),
+    ],
+)
+def test_an_event_reads_in_the_terminals_language(chouette, monkeypatch, code, doubled, taken):
+    chouette("new", "friday", "ann", "bob", "cat")
+    monkeypatch.setenv("LANGUAGE", code)
+    assert chouette("double", "bob").stdout == doubled
+    assert chouette("take", "bob").stdout == taken
+    monkeypatch.setenv("LANGUAGE", "en")
+    assert chouette.json("status")["game"]["cubes"]["bob"]["value"] == 2
+
+
 def test_status_shows_every_cube(chouette):
     play_evening(chouette)
     assert chouette("status").stdout == (

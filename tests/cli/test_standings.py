@@ -8,17 +8,24 @@ import io
 
 import pytest
 
-from chouette.report import Standing, standings_rows
+from chouette.report import Rows, Standing, standings_rows
+from chouette.words import ENGLISH_WORDS
 
 pytestmark = pytest.mark.backends("sqlite", "postgres")
 
 TABLE = [Standing("ann", 8, 300), Standing("dan", 1, 100), Standing("bob", -9, -400)]
 
 
+def english(table: Rows) -> tuple[list[str], list[list[str]]]:
+    """A table as the English terminal writes its headings and cells."""
+    head, rows = table
+    return [str(h) for h in head], [[ENGLISH_WORDS(c) for c in row] for row in rows]
+
+
 def test_without_payments_the_standings_are_as_ever():
     assert (
-        standings_rows(TABLE)
-        == standings_rows(TABLE, {})
+        english(standings_rows(TABLE))
+        == english(standings_rows(TABLE, {}))
         == (
             ["player", "points", "money"],
             [["ann", "+8", "+3.00"], ["dan", "+1", "+1.00"], ["bob", "-9", "-4.00"]],
@@ -27,7 +34,7 @@ def test_without_payments_the_standings_are_as_ever():
 
 
 def test_with_payments_each_player_shows_the_table_the_payments_and_the_balance():
-    headers, rows = standings_rows(TABLE, {"bob": 500, "ann": -500})
+    headers, rows = english(standings_rows(TABLE, {"bob": 500, "ann": -500}))
     assert headers == ["player", "points", "at the table", "paid (+) / received (-)", "balance"]
     assert rows == [
         ["ann", "+8", "+8.00", "-5.00", "+3.00"],
@@ -170,3 +177,26 @@ def test_a_player_whose_only_game_was_undone_is_not_listed(chouette):
     for scope in ([], ["--all"]):
         names = [p["name"] for p in chouette.json("standings", *scope)["players"]]
         assert names == ["bob", "ann"]
+
+
+def a_box_beating_five(chouette) -> None:
+    chouette("new", "friday", "ann", "bob", "cat", "dan", "eve", "fay", "--stake", "1.25")
+    chouette("end", "box")  # ann +6.25, the five members -1.25 each
+
+
+@pytest.mark.parametrize(
+    ("code", "heading"),
+    [("da", ["spiller", "point", "penge"]), ("cs", ["hráč", "body", "peníze"])],
+)
+def test_the_standings_read_in_danish_and_czech_with_a_decimal_comma(
+    chouette, monkeypatch, code, heading
+):
+    a_box_beating_five(chouette)
+    english = chouette.json("standings")
+    monkeypatch.setenv("LANGUAGE", code)
+    lines = chouette("standings").stdout.splitlines()
+    assert lines[0].split() == heading
+    assert lines[2].split() == ["ann", "+5", "+6,25"]
+    assert lines[3].split() == ["bob", "-1", "-1,25"]
+    assert chouette.json("standings") == english  # what programs read is the same
+    assert "+6.25" in chouette("standings", "--format", "csv").stdout  # (for programs)

@@ -32,28 +32,28 @@ def test_a_fee_charges_each_player_named_but_the_organiser():
     charge = fee(500, ["ann", "bob", "cat"], "ann", "table fee")
     assert charge.debts == (("bob", 500), ("cat", 500))
     assert charge.moves() == {"bob": -500, "cat": -500, "ann": 1000}
-    assert charge.said() == "bob and cat owe ann 5.00 each (table fee)"
+    assert str(charge.told()) == "bob and cat owe ann 5.00 each (table fee)"
     assert charge.remainder() is None
 
 
 def test_a_fee_from_one_player_says_so():
-    assert fee(1250, ["bob"], "ann", "room").said() == "bob owes ann 12.50 (room)"
+    assert str(fee(1250, ["bob"], "ann", "room").told()) == "bob owes ann 12.50 (room)"
 
 
 def test_a_shared_cost_is_owed_to_the_payer_who_pays_their_own_share():
     charge = expense("ann", 1000, ["ann", "bob", "cat"], "pizza")
     assert charge.moves() == {"bob": -333, "cat": -333, "ann": 666}
-    assert charge.remainder() == "1 cent left over: ann pays 1 cent more"
-    assert charge.said() == (
+    assert str(charge.remainder()) == "1 cent left over: ann pays 1 cent more"
+    assert str(charge.told()) == (
         "ann paid 10.00 (pizza), shared by ann, bob and cat: bob and cat owe ann 3.33 each"
     )
 
 
 def test_the_cents_left_over_are_said_out_loud_naming_who_pays_them():
     charge = expense("dan", 1002, ["ann", "bob", "cat", "dan"], "beer")
-    assert charge.remainder() == "2 cents left over: ann and bob pay 1 cent more"
+    assert str(charge.remainder()) == "2 cents left over: ann and bob pay 1 cent more"
     assert charge.moves() == {"ann": -251, "bob": -251, "cat": -250, "dan": 752}
-    assert charge.said().endswith("dan is owed 2.51 by ann, 2.51 by bob and 2.50 by cat")
+    assert str(charge.told()).endswith("dan is owed 2.51 by ann, 2.51 by bob and 2.50 by cat")
 
 
 def test_a_payer_may_pay_for_others_alone():

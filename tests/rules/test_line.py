@@ -19,6 +19,7 @@ from chouette.line import (
     sit_out,
 )
 from chouette.rules import HouseRules
+from files.words import words
 from tests.table import outcome, play, play_on, seats, show
 
 
@@ -156,7 +157,7 @@ def test_won_not_loss_a_box_that_wins_the_board_but_loses_points_goes_last():
     assert result.points["B"] == -1
     assert show(result.next_line) == "M1 | M2, C, B"
     assert "box goes last: won-not-loss rule, the box won the board but the box lost -1" in (
-        result.why
+        tuple(map(str, result.why))
     )
 
 
@@ -165,7 +166,9 @@ def test_won_not_loss_the_last_member_passing_the_box_cube_is_a_win():
     game = play("B | C, M1", "double C --by member", "drop C", "double M1", "drop M1", rules=rules)
     result = outcome(game)  # B lost 1 to C, won 1 from M1: net 0, and M1 passed last
     assert show(result.next_line) == "B | M1, C"
-    assert any("the last pair still in (M1) ended in the box's favour" in w for w in result.why)
+    assert any(
+        "the last pair still in (M1) ended in the box's favour" in str(w) for w in result.why
+    )
 
 
 def test_won_not_loss_the_box_dropping_last_is_no_win_whatever_the_net():
@@ -183,7 +186,7 @@ def test_score_sign_nobody_moves_says_so():
     game = play("B | C, M1", "deal C 0", "deal M1 1", rules=HouseRules(retention="score-sign"))
     result = outcome(game)
     assert show(result.next_line) == "B | C, M1"
-    assert "the line stays as it is" in result.why
+    assert "the line stays as it is" in tuple(map(str, result.why))
 
 
 def test_captain_drop_keep_seat_lets_the_captains_result_decide():
@@ -289,13 +292,15 @@ PARTNER_FROM_5 = HouseRules(partner_from=5)
 def test_a_partnership_that_begins_or_ends_is_announced_with_its_reason(before, after, said):
     old = seat(Line(before), PARTNER_FROM_5)
     new = seat(Line(after), PARTNER_FROM_5)
-    assert partner_news(old, new, PARTNER_FROM_5) == said
+    assert list(map(str, partner_news(old, new, PARTNER_FROM_5))) == said
 
 
 def test_a_partnership_undone_or_corrected_gives_the_cause_it_is_given():
     old = seat(Line(("a", "b", "c", "d", "e")), PARTNER_FROM_5)
     new = seat(Line(("b", "c", "d", "e", "a")), PARTNER_FROM_5)
-    assert partner_news(old, new, PARTNER_FROM_5, "undo put the line back as it was") == [
+    assert list(
+        map(str, partner_news(old, new, PARTNER_FROM_5, "undo put the line back as it was"))
+    ) == [
         "c is no longer the box's partner: undo put the line back as it was",
         "d becomes the box's partner: undo put the line back as it was",
     ]
@@ -304,7 +309,7 @@ def test_a_partnership_undone_or_corrected_gives_the_cause_it_is_given():
 def test_a_partner_who_sits_out_is_no_longer_partner_and_says_why():
     line = seat(Line(("a", "b", "c", "d", "e", "f")), PARTNER_FROM_5)
     out = sit_out(line, "c", PARTNER_FROM_5)
-    assert partner_news(line, out, PARTNER_FROM_5) == [
+    assert list(map(str, partner_news(line, out, PARTNER_FROM_5))) == [
         "c is no longer the box's partner: c sits out",
         "d becomes the box's partner: 5 seated, a partner from 5 (the next after the box)",
     ]
@@ -355,7 +360,7 @@ def test_roll_off_with_two_dice_counts_a_double_twice():
     result = roll_off(["ann", "bob", "cat"], ScriptedDice(6, 5, 3, 3, 1, 2), "two-dice")
     assert result.order == ("bob", "ann", "cat")
     assert result.rounds == ((("ann", 11), ("bob", 12), ("cat", 3)),)
-    assert result.said() == ["round 1: ann 6-5 (11), bob 3-3 (12), cat 1-2 (3)"]
+    assert list(map(str, result.told())) == ["round 1: ann 6-5 (11), bob 3-3 (12), cat 1-2 (3)"]
 
 
 def test_roll_off_with_four_dice_sums_them_and_ties_roll_again():
@@ -417,3 +422,27 @@ def test_a_partner_back_when_the_table_is_big_enough_again_is_picked_as_usual():
     line = sit_out(seats("B+P | C, M1, M2, M3"), "P", rules)
     assert show(line) == "B | C, M1, M2, M3  (sitting out: P)"
     assert show(sit_in(line, "P", rules)) == "B+M1 | C, M2, M3, P"
+
+
+@pytest.mark.parametrize(
+    ("code", "refusal", "news"),
+    [
+        (
+            "da",
+            "b er allerede i rækken",
+            "c er ikke længere boksens partner: c står over",
+        ),
+        (
+            "cs",
+            "b už je v řadě",
+            "c už není partnerem bankéře: c vynechává",
+        ),
+    ],
+)
+def test_a_refusal_and_the_lines_news_read_in_danish_and_czech(code, refusal, news):
+    line = seat(Line(("a", "b", "c", "d", "e", "f")), PARTNER_FROM_5)
+    with pytest.raises(LineError, match="b is already in the line") as refused:
+        join(line, "b", PARTNER_FROM_5)
+    assert words(code)(refused.value.said) == refusal
+    out = sit_out(line, "c", PARTNER_FROM_5)
+    assert words(code)(partner_news(line, out, PARTNER_FROM_5)[0]) == news

@@ -33,7 +33,7 @@ def test_a_buy_out_of_four_cubes_at_two_pays_the_partner_four_points():
     game = play_on(game, "double C M1 M2 M3", "take C", "take M1", "take M2", "take M3")
     result = outcome(play_on(game, "end box"))
     assert result.points == {"B": 12, "P": 4, "C": -4, "M1": -4, "M2": -4, "M3": -4}
-    assert any("P, the box's partner, was bought out" in why for why in result.why)
+    assert any("P, the box's partner, was bought out" in str(why) for why in result.why)
 
 
 def test_a_partner_bought_out_is_paid_even_when_the_box_loses_the_cubes():

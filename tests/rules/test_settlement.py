@@ -185,7 +185,7 @@ def test_beyond_the_limit_the_payments_are_at_most_n_minus_one_and_say_so():
     assert found.balances == EXACT_LIMIT + 2 and found.bound == EXACT_LIMIT + 1
     assert len(found.payments) <= found.bound
     assert clears(balances, found.payments)
-    assert found.note() == (
+    assert str(found.note()) == (
         f"{len(found.payments)} payments for 26 balances: at most n − 1 = 25, not proven the "
         "fewest (chouette proves that for up to 24 balances)"
     )

@@ -75,7 +75,7 @@ def test_split_at_says_when_the_line_has_grown_past_it():
     rules = HouseRules(split_at=6)
     line = new_line(["a", "b", "c", "d", "e", "f"], rules)
     assert split_due(line, rules) is None
-    assert split_due(join(line, "g", rules), rules) == (
+    assert str(split_due(join(line, "g", rules), rules)) == (
         "7 play in the line, past the house's split-at 6: `chouette split NAME` moves the "
         "bottom 3 to a new table"
     )

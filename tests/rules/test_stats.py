@@ -19,6 +19,7 @@ from chouette.stats import (
     per_game,
     players_rows,
 )
+from chouette.words import ENGLISH_WORDS
 from tests.examples import examples
 
 
@@ -122,10 +123,13 @@ def test_since_keeps_the_nights_from_that_date():
 
 
 def test_the_tables_read_as_the_cli_prints_them():
-    head, rows = players_rows(club_stats(LEDGER[:2]))
+    head, cells = players_rows(club_stats(LEDGER[:2]))
+    rows = [[ENGLISH_WORDS(c) for c in row] for row in cells]
     assert head[:4] == ["player", "sessions", "games", "won"]
     assert rows[0] == ["ann", "1", "2", "50.00", "20.00", "+30.00", "+15.00", "2026-11-20 +30.00"]
-    _, pairs = head_to_head_rows(club_stats(LEDGER[:2]))
+    pairs = [
+        [ENGLISH_WORDS(c) for c in row] for row in head_to_head_rows(club_stats(LEDGER[:2]))[1]
+    ]
     assert pairs[0] == ["ann", "bob", "2", "+35.00"]
     assert ["cat", "dan", "0", "0.00"] not in pairs  # they never met
     assert all(row[3] != "-" and not row[3].startswith("-") for row in pairs)

@@ -35,7 +35,8 @@ def test_rounds_makes_game_n_the_last_and_ends_the_session_after_it():
     rules = HouseRules(rounds=3)
     assert stop_state(rules, 2, [], NINE, in_progress=False).last_round is False
     third = stop_state(rules, 3, [], NINE, in_progress=False)
-    assert third.last_round and third.said(3) == "game 3 is the last round, as agreed (3 games)"
+    assert third.last_round
+    assert str(third.told(3)) == "game 3 is the last round, as agreed (3 games)"
     fourth = stop_state(rules, 4, [], NINE, in_progress=False)
     assert fourth.ended
     with pytest.raises(ChouetteError, match="the session has ended after game 3, as agreed"):
@@ -54,7 +55,7 @@ def test_until_the_game_in_progress_when_time_is_up_is_played_out_and_one_more()
 
 def test_before_the_time_nothing_is_said():
     state = stop_state(UNTIL, 1, [], at(22, 0), in_progress=False)
-    assert state is not None and state.said(1) is None
+    assert state is not None and state.told(1) is None
     assert stop_state(HouseRules(), 1, [], NINE, in_progress=False) is None
 
 

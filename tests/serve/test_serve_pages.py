@@ -8,6 +8,8 @@ import json
 import shlex
 from datetime import datetime
 
+import pytest
+
 from tests.dom import Node, parse
 from web.app import message, templates
 from web.board import Board
@@ -54,6 +56,34 @@ def test_the_board_escapes_every_name_and_shows_the_reports_numbers(chouette, le
         s.attrs["data-player"]: int(s.attrs["data-cents"]) for s in finished.all("span", "result")
     } == chouette.json("sheet")["games"][0]["cents"]
     assert len(page.all("polyline", "balance")) == 3
+
+
+@pytest.mark.parametrize(
+    ("code", "last", "pending", "facts"),
+    [
+        ("da", "Spil 2: cat dobler boksen.", "dobling til 2: ann skal svare", "1,25 pr. point"),
+        ("cs", "Hra 2: cat zdvojuje bankéři.", "zdvojení na 2: odpovídá ann", "1,25 za bod"),
+    ],
+)
+def test_the_board_reads_in_each_pages_language_from_one_board(
+    chouette, ledger_url, code, last, pending, facts
+):
+    """The TV in Danish and a phone in Czech, from the same board: the last event, each
+    cube's state and the amounts (a decimal comma: ``+6,25``) in the page's own words."""
+    chouette("new", "friday", "ann", "bob", "cat", "dan", "eve", "fay", "--stake", "1.25")
+    chouette("end", "box")  # ann +6.25
+    chouette("double", "cat", "--by", "member")
+    board = board_of(ledger_url)
+    page = parse(templates(code).get_template("_board.html").render(board=board))
+    assert page.one(id="last").text() == last
+    cubes = {li.attrs["data-member"]: li for li in page.all("li", "cube")}
+    assert cubes["cat"].one("span", "state").text() == pending
+    assert facts in page.one("p", "facts").text()
+    ann = page.one("tr", "standing", data_player="ann")
+    assert ann.one("td", "balance").text() == "+6,25"
+    english = render("_board.html", board)
+    assert english.one(id="last").text() == "Game 2: cat doubles the box."
+    assert english.one("tr", "standing", data_player="ann").one("td", "balance").text() == "+6.25"
 
 
 def test_without_a_session_both_pages_say_how_to_start_one():

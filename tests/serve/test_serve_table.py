@@ -118,7 +118,7 @@ def test_the_board_says_what_the_reports_say(chouette, ledger_url):
     assert {c.member: (c.value, c.out is not None) for c in board.cubes} == {
         m: (c["value"], c["out"]) for m, c in status["game"]["cubes"].items()
     }
-    assert board.last == "Game 2: the box, ann, takes on dan's cube."
+    assert str(board.last) == "Game 2: the box, ann, takes on dan's cube."
     standings = chouette.json("standings")["players"]
     assert [(s.name, s.points, s.cents) for s in board.standings] == [
         (p["name"], p["points"], p["cents"]) for p in standings
