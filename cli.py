@@ -1858,7 +1858,7 @@ def rules(
         import shutil
 
         width = shutil.get_terminal_size().columns if sys.stdout.isatty() else None
-        say("\n".join(cards.card_text(card, datetime.astimezone, width)))
+        say("\n".join(cards.card_text(card, datetime.astimezone, width, hearer().words)))
 
 
 def emit_presets(club: "list[ClubPreset]", as_json: bool) -> None:

@@ -18,11 +18,23 @@ from datetime import datetime
 from typing import Any, Literal
 
 from chouette.errors import ChouetteError
-from chouette.money import Cents, format_money
+from chouette.money import Cents
 from chouette.presets import Override, Preset, published
 from chouette.report import Local, as_given
 from chouette.rules import EDITION, HouseRules
-from chouette.words import ENGLISH, Translator, marked
+from chouette.words import (
+    ENGLISH,
+    ENGLISH_WORDS,
+    Money,
+    Sayable,
+    Translator,
+    Words,
+    joined,
+    marked,
+    said,
+    said_in,
+    said_n,
+)
 
 Kind = Literal["published", "club"]
 
@@ -192,27 +204,36 @@ def check_accept(card: Card, players: Sequence[str]) -> None:
     seen: set[str] = set()
     for player in players:
         if player in seen:
-            raise ChouetteError(f"{player} is named twice")
+            raise ChouetteError(said("{player} is named twice", player=player))
         seen.add(player)
     done = {a.player: a for a in card.accepted}
     again = [p for p in players if p in done]
     if again:
-        names = ", ".join(again)
         raise ChouetteError(
-            f"{names} accepted these rules already: nothing recorded "
-            "(chouette rules shows who accepted them)"
+            said(
+                "{names} accepted these rules already: nothing recorded (chouette rules shows "
+                "who accepted them)",
+                names=", ".join(again),
+            )
         )
 
 
-def names_text(players: Sequence[str]) -> str:
+def names_text(players: Sequence[str]) -> Sayable:
     """``ann``, ``ann and bob``, ``ann, bob and cat``."""
     names = list(players)
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+    if len(names) == 1:
+        return names[0]
+    return said("{names} and {last}", names=joined(names[:-1]), last=names[-1])
 
 
-def accepted_text(players: Sequence[str]) -> str:
+def accepted_text(players: Sequence[str]) -> Sayable:
     """``ann and bob accept the rules``."""
-    return f"{names_text(players)} accept{'s' if len(players) == 1 else ''} the rules"
+    return said_n(
+        "{names} accepts the rules",
+        "{names} accept the rules",
+        len(players),
+        names=names_text(players),
+    )
 
 
 # ---------------------------------------------------------------- the rules in words
@@ -563,6 +584,118 @@ def topic_name(topic: str, tr: Translator = ENGLISH) -> str:
     return tr.gettext(topic)
 
 
+# ---------------------------------------------------------------- the rules in one line
+
+
+#: The house rules' options as the one-line summary names them, in the reader's words.
+OPTION_WORDS: Mapping[str, Sayable] = {
+    "cubes": said_in("option", "cubes"),
+    "jacoby": said_in("option", "jacoby"),
+    "beavers": said_in("option", "beavers"),
+    "raccoons": said_in("option", "raccoons"),
+    "beavers-by": said_in("option", "beavers-by"),
+    "beaver-limit": said_in("option", "beaver-limit"),
+    "auto-doubles": said_in("option", "auto-doubles"),
+    "auto-past-limit": said_in("option", "auto-past-limit"),
+    "max-cube": said_in("option", "max-cube"),
+    "retention": said_in("option", "retention"),
+    "acting-captain": said_in("option", "acting-captain"),
+    "newcomer": said_in("option", "newcomer"),
+    "box-doubles": said_in("option", "box-doubles"),
+    "box-takes": said_in("option", "box-takes"),
+    "box-takes-scope": said_in("option", "box-takes-scope"),
+    "mandatory-beaver": said_in("option", "mandatory-beaver"),
+    "lone-taker-scope": said_in("option", "lone-taker-scope"),
+    "partner-from": said_in("option", "partner-from"),
+    "partner-pick": said_in("option", "partner-pick"),
+    "partner-share": said_in("option", "partner-share"),
+    "partner-optional": said_in("option", "partner-optional"),
+    "partner-run": said_in("option", "partner-run"),
+    "buy-outs": said_in("option", "buy-outs"),
+    "extras": said_in("option", "extras"),
+    "mandatory-extras": said_in("option", "mandatory-extras"),
+    "extra-redoubles": said_in("option", "extra-redoubles"),
+    "resignations": said_in("option", "resignations"),
+    "captain-resigns": said_in("option", "captain-resigns"),
+    "deals": said_in("option", "deals"),
+    "consultation": said_in("option", "consultation"),
+    "proxies": said_in("option", "proxies"),
+    "split-at": said_in("option", "split-at"),
+    "roll-off": said_in("option", "roll-off"),
+    "table-stakes": said_in("option", "table-stakes"),
+    "credit-rule": said_in("option", "credit-rule"),
+    "rounds": said_in("option", "rounds"),
+    "until": said_in("option", "until"),
+    "edition": said_in("option", "edition"),
+}
+
+#: The options' values that are words (``on``, ``captain``), in the reader's words.
+VALUE_WORDS: Mapping[str, Sayable] = {
+    "on": said_in("value", "on"),
+    "off": said_in("value", "off"),
+    "none": said_in("value", "none"),
+    "multi": said_in("value", "multi"),
+    "single": said_in("value", "single"),
+    "captain": said_in("value", "captain"),
+    "net-profit": said_in("value", "net-profit"),
+    "net-not-loss": said_in("value", "net-not-loss"),
+    "won-not-loss": said_in("value", "won-not-loss"),
+    "score-sign": said_in("value", "score-sign"),
+    "beat-all": said_in("value", "beat-all"),
+    "keep-seat": said_in("value", "keep-seat"),
+    "inherit": said_in("value", "inherit"),
+    "after-loser": said_in("value", "after-loser"),
+    "before-loser": said_in("value", "before-loser"),
+    "any": said_in("value", "any"),
+    "same-level": said_in("value", "same-level"),
+    "with-captain": said_in("value", "with-captain"),
+    "next": said_in("value", "next"),
+    "last": said_in("value", "last"),
+    "box": said_in("value", "box"),
+    "free": said_in("value", "free"),
+    "no-cube-no-talk": said_in("value", "no-cube-no-talk"),
+    "after-accept": said_in("value", "after-accept"),
+    "per-cube": said_in("value", "per-cube"),
+    "any-cube-turned": said_in("value", "any-cube-turned"),
+    "both": said_in("value", "both"),
+    "team": said_in("value", "team"),
+    "ignored": said_in("value", "ignored"),
+    "box-choice": said_in("value", "box-choice"),
+    "carry-over": said_in("value", "carry-over"),
+    "half": said_in("value", "half"),
+    "break-even": said_in("value", "break-even"),
+    "several": said_in("value", "several"),
+    "all": said_in("value", "all"),
+    "board": said_in("value", "board"),
+    "per-member": said_in("value", "per-member"),
+    "takeover": said_in("value", "takeover"),
+    "one-die": said_in("value", "one-die"),
+    "two-dice": said_in("value", "two-dice"),
+    "four-dice": said_in("value", "four-dice"),
+    "warn": said_in("value", "warn"),
+    "refuse": said_in("value", "refuse"),
+}
+
+
+def summary(rules: HouseRules) -> Sayable:
+    """:meth:`HouseRules.summary` in the reader's words: the options that differ from the
+    defaults, each its name and value (``beavers off, auto-doubles 1``), or ``standard
+    rules``; its English, ``str()``, is the summary's."""
+    default = dict(HouseRules().describe())
+    changed = [(k, v) for k, v in rules.describe() if default.get(k) != v]
+    if not changed:
+        return said("standard rules")
+    return joined(joined([OPTION_WORDS.get(k, k), " ", _value_words(k, v)], "") for k, v in changed)
+
+
+def _value_words(option: str, value: str) -> Sayable:
+    """An option's value in the summary: a word of :data:`VALUE_WORDS`, an older edition,
+    or a number as it is."""
+    if option == "edition" and value.endswith(" (older scoring)"):
+        return said("{edition} (older scoring)", edition=value.removesuffix(" (older scoring)"))
+    return VALUE_WORDS.get(value, value)
+
+
 # ---------------------------------------------------------------- the card
 
 
@@ -573,72 +706,114 @@ def _changed_topics(card: Card) -> set[str]:
     return {topic for topic, names in TOPICS if options & set(names)}
 
 
-def overrides_text(overrides: Sequence[Override]) -> str:
-    """``jacoby off (the preset: on), split-at 8 (the preset: 7)``."""
-    return ", ".join(
-        f"{o.name} {value_text(o.value)} (the preset: {value_text(o.preset)})" for o in overrides
+def overrides_text(overrides: Sequence[Override]) -> Sayable:
+    """``jacoby off (the preset: on), split-at 8 (the preset: 7)`` (nothing for none)."""
+    if not overrides:
+        return ""
+    return joined(
+        said(
+            "{option} {value} (the preset: {preset})",
+            option=o.name,
+            value=value_text(o.value),
+            preset=value_text(o.preset),
+        )
+        for o in overrides
     )
 
 
-def origin_lines(card: Card, local: Local = as_given, *, marked: bool = False) -> list[str]:
+def origin_lines(card: Card, local: Local = as_given, *, marked: bool = False) -> list[Sayable]:
     """Where the card's rules came from, and what was changed (``marked``: the card marks
     the lines changed with ``*``)."""
     origin = card.origin
     if not origin.known:
         return [
-            "Preset: not recorded (the session was started before rules cards).",
-            f"Differs from chouette's defaults: {card.rules.summary()}.",
+            said("Preset: not recorded (the session was started before rules cards)."),
+            said("Differs from chouette's defaults: {summary}.", summary=card.rules.summary()),
         ]
     if origin.preset is None:
         given = ", ".join(f"{o.name} {value_text(o.value)}" for o in origin.overrides)
-        return [
-            "Preset: none; chouette's defaults"
-            + (f", with {given}." if given else " (no option given).")
-        ]
+        if given:
+            return [said("Preset: none; chouette's defaults, with {options}.", options=given)]
+        return [said("Preset: none; chouette's defaults (no option given).")]
+    lines: list[Sayable]
     if origin.kind == "club":
-        when = "" if origin.saved_at is None else f" on {when_text(origin.saved_at, local)}"
-        source = f" from {origin.saved_from}" if origin.saved_from else ""
-        lines = [f"Preset: {origin.preset}, the club's own (saved{when}{source})."]
+        lines = [_club_origin(origin, local)]
     else:
         found = published(origin.preset)
         if found is None:  # (a preset of a later chouette)
-            lines = [f"Preset: {origin.preset}."]
+            lines = [said("Preset: {preset}.", preset=origin.preset)]
         else:
-            partly = " (partly read)" if found.source.partly_read else ""
-            lines = [f"Preset: {found.name}, {found.title}, {found.source.cite()}{partly}"]
+            values = {"preset": found.name, "title": found.title, "source": found.source.cite()}
+            lines = [
+                said("Preset: {preset}, {title}, {source} (partly read)", **values)
+                if found.source.partly_read
+                else said("Preset: {preset}, {title}, {source}", **values)
+            ]
             ours = [c for c in found.ours if c.option not in {o.option for o in origin.overrides}]
             if ours:
                 lines.append(
-                    "Where the source is silent, chouette chose: "
-                    + ", ".join(f"{c.name} {value_text(c.value)}" for c in ours)
-                    + f" (chouette rules --preset {found.name} says why)."
+                    said(
+                        "Where the source is silent, chouette chose: {choices} (chouette rules "
+                        "--preset {preset} says why).",
+                        choices=", ".join(f"{c.name} {value_text(c.value)}" for c in ours),
+                        preset=found.name,
+                    )
                 )
     if origin.overrides:
-        mark = " (marked *)" if marked else ""
-        lines.append(f"Changed from the preset{mark}: {overrides_text(origin.overrides)}.")
+        changed = overrides_text(origin.overrides)
+        lines.append(
+            said("Changed from the preset (marked *): {changes}.", changes=changed)
+            if marked
+            else said("Changed from the preset: {changes}.", changes=changed)
+        )
     return lines
 
 
-def card_text(card: Card, local: Local = as_given, width: int | None = None) -> list[str]:
+def _club_origin(origin: Origin, local: Local) -> Sayable:
+    """``Preset: friday, the club's own (saved on 2026-11-20 20:41 CET from fri).``"""
+    values = {"preset": origin.preset, "source": origin.saved_from}
+    if origin.saved_at is None and origin.saved_from:
+        return said("Preset: {preset}, the club's own (saved from {source}).", **values)
+    if origin.saved_at is None:
+        return said("Preset: {preset}, the club's own (saved).", **values)
+    when = when_text(origin.saved_at, local)
+    if origin.saved_from:
+        return said(
+            "Preset: {preset}, the club's own (saved on {when} from {source}).", when=when, **values
+        )
+    return said("Preset: {preset}, the club's own (saved on {when}).", when=when, **values)
+
+
+def card_text(
+    card: Card, local: Local = as_given, width: int | None = None, words: Words = ENGLISH_WORDS
+) -> list[str]:
     """``chouette rules``: the card on one screen (``width``: the screen's columns, each rule
-    wrapped to them under its own heading; None: a rule a line)."""
-    lines = [f"Rules card: {card.session}"]
+    wrapped to them under its own heading; None: a rule a line), in ``words``."""
+    lines = [words(said("Rules card: {session}", session=card.session))]
     fit = _fit(width)
-    own = ", ".join(
-        f"{p} {format_money(c)}" for p, c in card.player_stakes.items() if c != card.stake
+    own = joined(
+        joined([p, Money(c)], " ") for p, c in card.player_stakes.items() if c != card.stake
     )
+    stake = Money(card.stake)
     lines += fit(
-        f"Stake: {format_money(card.stake)} a point"
-        + (f"; own stakes: {own} (a pair plays at the lower)." if own else ".")
+        words(
+            said(
+                "Stake: {stake} a point; own stakes: {own} (a pair plays at the lower).",
+                stake=stake,
+                own=own,
+            )
+            if own.parts
+            else said("Stake: {stake} a point.", stake=stake)
+        )
     )
     for line in origin_lines(card, local, marked=True):
-        lines += fit(line)
+        lines += fit(words(line))
     lines.append("")
     changed = _changed_topics(card)
-    column = max(len(topic) for topic, _ in TOPICS) + 2
-    for topic, text in rule_lines(card.rules):
+    column = max(len(topic_name(topic, words)) for topic, _ in TOPICS) + 2
+    for topic, text in rule_lines(card.rules, words):
         mark = " *" if topic in changed else ""
-        line = f"  {topic + ':':<{column}}{text}{mark}"
+        line = f"  {topic_name(topic, words) + ':':<{column}}{text}{mark}"
         if width is None or len(line) <= width:
             lines.append(line)
         else:
@@ -647,7 +822,7 @@ def card_text(card: Card, local: Local = as_given, width: int | None = None) -> 
             )
     lines.append("")
     for line in acceptance_lines(card, local):
-        lines += fit(line)
+        lines += fit(words(line))
     return lines
 
 
@@ -669,23 +844,30 @@ def _fit(width: int | None) -> Callable[[str], list[str]]:
     return fit
 
 
-def acceptance_lines(card: Card, local: Local = as_given) -> list[str]:
+def acceptance_lines(card: Card, local: Local = as_given) -> list[Sayable]:
     """Who accepted the rules and when, and who has not yet."""
     accepted = card.accepted
-    lines = []
+    lines: list[Sayable] = []
     if accepted:
-        lines.append(
-            "Accepted by: "
-            + ", ".join(f"{a.player} ({when_text(a.at, local)})" for a in accepted)
-            + "."
-        )
+        shown = ", ".join(f"{a.player} ({when_text(a.at, local)})" for a in accepted)
+        lines.append(said("Accepted by: {players}.", players=shown))
     else:
-        lines.append("Accepted by: nobody yet.")
+        lines.append(said("Accepted by: nobody yet."))
     earlier = sorted({a.player for a in card.earlier})
     if earlier:
-        lines.append(f"Accepted other rules before: {', '.join(earlier)} (to accept again).")
+        lines.append(
+            said(
+                "Accepted other rules before: {players} (to accept again).",
+                players=", ".join(earlier),
+            )
+        )
     if card.waiting:
-        lines.append(f"Not yet accepted: {', '.join(card.waiting)} (chouette accept PLAYER...).")
+        lines.append(
+            said(
+                "Not yet accepted: {players} (chouette accept PLAYER...).",
+                players=", ".join(card.waiting),
+            )
+        )
     return lines
 
 

@@ -1015,9 +1015,9 @@ def _rules(
     values = rules.to_dict()
     for topic, text in rule_lines(rules, tr):
         names = [o.replace("_", "-") for o in dict(TOPICS)[topic]]
-        said = " ".join(f"{o}={value_text(values[o])}" for o in names if o in values)
+        given = " ".join(f"{o}={value_text(values[o])}" for o in names if o in values)
         rows += (
-            f'<tr data-topic="{_e(topic)}" data-options="{_e(said)}">'
+            f'<tr data-topic="{_e(topic)}" data-options="{_e(given)}">'
             f"<th>{_e(topic_name(topic, tr))}</th><td>{_e(text)}</td></tr>"
         )
     if ended is not None:
@@ -1029,7 +1029,7 @@ def _rules(
             + _e(_("After game {number}, as agreed, at {time}.").format(number=number, time=shown))
             + "</td></tr>"
         )
-    card_part = "" if card is None else _card(card, local or (lambda moment: moment))
+    card_part = "" if card is None else _card(card, local or (lambda moment: moment), tr)
     options = _("As chouette new takes them: {summary}.").format(summary=rules.summary())
     title = _("House rules")
     return (
@@ -1038,11 +1038,12 @@ def _rules(
     )
 
 
-def _card(card: Card, local: Callable[[datetime], datetime]) -> str:
+def _card(card: Card, local: Callable[[datetime], datetime], tr: Translator = ENGLISH) -> str:
     """Where the rules came from, and who accepted them (the rules card's own lines)."""
-    said = [*origin_lines(card, local)] if card.origin.known else []
-    said += acceptance_lines(card, local)
-    return "".join(f'<p class="card">{_e(line)}</p>' for line in said)
+    lines = [*origin_lines(card, local)] if card.origin.known else []
+    lines += acceptance_lines(card, local)
+    words = _words(tr)
+    return "".join(f'<p class="card">{_e(words(line))}</p>' for line in lines)
 
 
 def _footer(

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from chouette.card import Card, acceptance_lines, rule_lines, topic_name
+from chouette.card import Card, acceptance_lines, rule_lines, summary, topic_name
 from chouette.exposure import exposure
 from chouette.game import Game, replay
 from chouette.line import Line
@@ -32,7 +32,7 @@ from chouette.report import (
 from chouette.rules import HouseRules
 from chouette.session import LiveGame, SessionInfo
 from chouette.stop import StopState
-from chouette.words import ENGLISH, Sayable, Translator, said
+from chouette.words import ENGLISH, Sayable, Translator, joined, said
 from web.moves import Legal, legal
 
 RECENT_GAMES = 6
@@ -150,7 +150,7 @@ def build_board(
     return Board(
         session=info.name,
         stake=info.stake,
-        rules=info.rules.summary(),
+        rules=summary(info.rules),  # (in each page's words)
         single_cube=info.rules.cubes == "single",
         number=live.number,
         in_progress=game is not None,
@@ -171,7 +171,7 @@ def build_board(
             carry=live.carry,
             waiting=frozenset(card.waiting) if card is not None else frozenset(),
         ),
-        accepted=(" ".join(acceptance_lines(card)),) if card and card.acceptances else (),
+        accepted=(joined(acceptance_lines(card), " "),) if card and card.acceptances else (),
         fingerprint=fingerprint,
         at_risk={} if game is None else exposure(game, info.stakes(game.players)).cents,
         credits=dict(info.line.credits),

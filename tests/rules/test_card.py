@@ -18,10 +18,12 @@ from chouette.card import (
     check_accept,
     origin_of,
     rule_lines,
+    summary,
 )
 from chouette.errors import ChouetteError
 from chouette.presets import Override, published
 from chouette.rules import HouseRules
+from files.words import words
 
 NOW = datetime(2026, 11, 20, 20, 0, tzinfo=UTC)
 
@@ -247,3 +249,33 @@ def test_an_acceptance_is_recorded_once(players, message):
         check_accept(card, players)
     assert str(refused.value) == message
     check_accept(card, ["cat", "dan"])
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        HouseRules(),
+        HouseRules(beavers=False, raccoons=False, auto_doubles=1, box_takes="half"),
+        HouseRules(
+            cubes="single", retention="score-sign", partner_from=5, partner_pick="last",
+            consultation="no-cube-no-talk", roll_off="four-dice", credit_rule="refuse",
+            rounds=12, edition=2,
+        ),
+    ],
+)  # fmt: skip
+def test_the_rules_one_line_summary_is_said_in_the_readers_words(rules):
+    said = summary(rules)
+    assert str(said) == rules.summary()  # (English: as chouette new takes them)
+    for code in ("da", "cs"):
+        assert words(code)(said) != rules.summary()
+
+
+def test_the_summary_and_the_card_read_in_danish_and_czech():
+    rules = HouseRules(beavers=False, raccoons=False, auto_doubles=1)
+    assert words("da")(summary(rules)) == "beavers fra, raccoons fra, automatiske doblinger 1"
+    assert words("cs")(summary(rules)) == "bobři vyp., mývalové vyp., automatická zdvojení 1"
+    card = Card("fri", 125, rules, UNKNOWN, seated=("ann", "bob"))
+    danish = card_text(card, words=words("da"))
+    assert danish[:2] == ["Regelkort: fri", "Indsats: 1,25 pr. point."]
+    assert danish[-1] == "Ikke accepteret endnu: ann, bob (chouette accept PLAYER...)."
+    assert card_text(card)[1] == "Stake: 1.25 a point."
