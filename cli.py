@@ -4802,7 +4802,11 @@ def verify(
                 "file": str(path),
                 "ok": all(v.problem is None for v in found),
                 "sessions": [
-                    {"session": v.session, "fingerprint": v.fingerprint, "problem": v.problem}
+                    {
+                        "session": v.session,
+                        "fingerprint": v.fingerprint,
+                        "problem": None if v.problem is None else str(v.problem),
+                    }
                     for v in found
                 ],
             }
@@ -4952,7 +4956,7 @@ def check(ctx: typer.Context, as_json: JsonFlag = False) -> None:
         emit_json(
             {
                 "ok": not found.problems,
-                "problems": list(found.problems),
+                "problems": [str(problem) for problem in found.problems],
                 "sessions": found.sessions,
                 "games": found.games,
                 "bookings": found.bookings,

@@ -26,6 +26,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from chouette.words import Sayable, said
+
 #: The hex digits of a link's hash that make a session's fingerprint.
 FINGERPRINT = 10
 #: The "previous hash" of a session's first link.
@@ -125,23 +127,30 @@ def fingerprint(chain: Sequence[Link]) -> str | None:
     return chain[-1].hash[:FINGERPRINT] if chain else None
 
 
-def chain_problem(chain: Sequence[Link], state: str | None = None) -> str | None:
+def chain_problem(chain: Sequence[Link], state: str | None = None) -> Sayable | None:
     """The first thing that does not fit, or None: a link out of sequence or whose hash is
     not the hash of its fields and the one before; with ``state`` (the digest of the record
     as it is), a record that is not the one the newest link was made with."""
     previous = GENESIS
     for expected, link in enumerate(chain, start=1):
         if link.seq != expected:
-            return f"link {expected} is numbered {link.seq}"
+            return said("link {expected} is numbered {seq}", expected=expected, seq=link.seq)
         if link.hash != link_hash(previous, link.seq, link.at, link.what, link.state):
-            return f"link {link.seq} ({link.at}: {link.what[:80]}) does not fit the chain"
+            return said(
+                "link {seq} ({at}: {what}) does not fit the chain",
+                seq=link.seq,
+                at=link.at,
+                what=link.what[:80],
+            )
         previous = link.hash
     if state is not None and chain and chain[-1].state != state:
         last = chain[-1]
-        return (
-            f"the record is not the one its newest link ({last.seq}, {last.at}: "
-            f"{last.what[:80]}) was made with: a booking, payment, event or the line was "
-            "changed outside chouette since"
+        return said(
+            "the record is not the one its newest link ({seq}, {at}: {what}) was made with: a "
+            "booking, payment, event or the line was changed outside chouette since",
+            seq=last.seq,
+            at=last.at,
+            what=last.what[:80],
         )
     return None
 

@@ -10,9 +10,9 @@ from collections.abc import Collection, Iterable, Mapping
 from typing import Any, Protocol, cast
 
 from chouette.line import Line
-from chouette.money import format_money
 from chouette.points import MULTIPLIER, Kind, pair_money, pair_points
 from chouette.session import SessionInfo
+from chouette.words import Money, Sayable, said, said_in, said_n
 
 
 class Imported(Protocol):
@@ -40,64 +40,91 @@ class Booked(Protocol):
     def cents(self) -> int: ...
 
 
-def session_problems(info: SessionInfo, found: list[int], live: int) -> list[str]:
+def session_problems(info: SessionInfo, found: list[int], live: int) -> list[Sayable]:
     """What is wrong with a session: its line (:func:`line_problems`), more than one game in
     progress (``live``), its games' numbers (``found``, in order) not 1, 2, 3, … without a
     gap (undo takes the last)."""
     problems = line_problems(info.name, info.line)
     if live > 1:
-        problems.append(f"{info.name}: {live} games are in progress at once")
+        problems.append(
+            said("{where}: {count} games are in progress at once", where=info.name, count=live)
+        )
     return problems + numbers_problems(info, found)
 
 
-def numbers_problems(info: SessionInfo, found: list[int]) -> list[str]:
+def numbers_problems(info: SessionInfo, found: list[int]) -> list[Sayable]:
     if found == list(range(1, len(found) + 1)):
         return []
     gaps = sorted(set(range(1, max(found) + 1)) - set(found))[:5]
     return [
-        f"{info.name}: its games are not numbered 1 to {len(found)} "
-        f"(missing: {', '.join(map(str, gaps)) or 'none'}; numbers given twice or past "
-        "the end otherwise)"
+        said(
+            "{where}: its games are not numbered 1 to {count} (missing: {missing}; numbers "
+            "given twice or past the end otherwise)",
+            where=info.name,
+            count=len(found),
+            missing=", ".join(map(str, gaps)) or said_in("numbers", "none"),
+        )
     ]
 
 
-def stranger_problems(where: str, named: Collection[str], players: Collection[str]) -> list[str]:
+def stranger_problems(
+    where: str, named: Collection[str], players: Collection[str]
+) -> list[Sayable]:
     """Everyone seated in a session, booked in it or paying in it (``named``) is one of its
     ``players``."""
     missing = sorted(set(named) - set(players))
     if not missing:
         return []
     return [
-        f"{where}: {', '.join(missing)} {'is' if len(missing) == 1 else 'are'} "
-        "seated or booked but not a player of the session"
+        said_n(
+            "{where}: {names} is seated or booked but not a player of the session",
+            "{where}: {names} are seated or booked but not a player of the session",
+            len(missing),
+            where=where,
+            names=", ".join(missing),
+        )
     ]
 
 
-def source_problems(session: str, source: Imported, kinds: Mapping[int, str]) -> list[str]:
+def source_problems(session: str, source: Imported, kinds: Mapping[int, str]) -> list[Sayable]:
     """An imported file's games are the engine games it numbers (``kinds``: the session's
     games, number to kind), as many as it booked."""
     first, last = source.first_game, source.last_game
     if first is None and last is None:
         return []
-    where = f"{session}: {source.name}"
+    values = {"session": session, "file": source.name, "first": first, "last": last}
     if first is None or last is None or last - first + 1 != source.games:
-        return [f"{where} booked {source.games} games, but names games {first} to {last}"]
+        return [
+            said(
+                "{session}: {file} booked {games} games, but names games {first} to {last}",
+                games=source.games,
+                **values,
+            )
+        ]
     found = [kinds[n] for n in range(first, last + 1) if n in kinds]
     if len(found) != source.games or set(found) != {"engine"}:
         return [
-            f"{where} booked games {first} to {last}, but the session holds "
-            f"{found.count('engine')} engine games there"
+            said(
+                "{session}: {file} booked games {first} to {last}, but the session holds "
+                "{engine} engine games there",
+                engine=found.count("engine"),
+                **values,
+            )
         ]
     return []
 
 
-def sum_problems(where: str, rows: Iterable[Booked]) -> list[str]:
+def sum_problems(where: str, rows: Iterable[Booked]) -> list[Sayable]:
     points = sum(r.points for r in rows)
     cents = sum(r.cents for r in rows)
     if points or cents:
         return [
-            f"{where}: the bookings do not sum to zero ({points:+d} points, "
-            f"{format_money(cents, sign=True)})"
+            said(
+                "{where}: the bookings do not sum to zero ({points} points, {amount})",
+                where=where,
+                points=f"{points:+d}",
+                amount=Money(cents, sign=True),
+            )
         ]
     return []
 
@@ -112,7 +139,7 @@ def by_player(rows: Iterable[Booked]) -> dict[str, tuple[int, int]]:
 
 def engine_problems(
     where: str, detail: Any, booked: Mapping[str, tuple[int, int]], info: SessionInfo
-) -> list[str]:
+) -> list[Sayable]:
     """What is wrong with an imported game: its result (``detail``: winner, loser, points,
     cube, result, end) is not a result, its points are not cube × its level, or its bookings
     (points and money per player) are not the winner's points at the pair's stake from the
@@ -128,30 +155,59 @@ def engine_problems(
         and type(points) is int  # not true/false
         and type(cube) is int
     ):
-        return [f"{where}: its stored result is not a result ({shown!r})"]
-    problems = []
+        return [
+            said(
+                "{where}: its stored result is not a result ({shown})",
+                where=where,
+                shown=repr(shown),
+            )
+        ]
+    problems: list[Sayable] = []
     result = detail.get("result")
     if detail.get("end") not in ("settle", "forfeit") and (
         result not in MULTIPLIER or points != pair_points(cube, cast(Kind, result))
     ):
-        problems.append(f"{where}: {points} points is not cube × {result}")
+        problems.append(
+            said(
+                "{where}: {points} points is not cube × {result}",
+                where=where,
+                points=points,
+                result=result,
+            )
+        )
     money = pair_money(points, info.pair_stake(winner, loser))
     want = {winner: (points, money), loser: (-points, -money)}
     if dict(booked) != want:
-        problems.append(f"{where}: the bookings are not {winner} +{points} from {loser}")
+        problems.append(
+            said(
+                "{where}: the bookings are not {winner} +{points} from {loser}",
+                where=where,
+                winner=winner,
+                points=points,
+                loser=loser,
+            )
+        )
     return problems
 
 
-def line_problems(where: str, line: Line) -> list[str]:
+def line_problems(where: str, line: Line) -> list[Sayable]:
     """What is wrong with a line (``where``: the session, for the messages)."""
-    problems = []
+    problems: list[Sayable] = []
     if len(set(line.order)) != len(line.order):
-        problems.append(f"{where}: someone sits twice in the line")
+        problems.append(said("{where}: someone sits twice in the line", where=where))
     if not line.sitting_out <= set(line.order):
-        problems.append(f"{where}: someone sits out who is not in the line")
+        problems.append(said("{where}: someone sits out who is not in the line", where=where))
     if line.partner is not None and line.partner not in line.active[1:]:
-        problems.append(f"{where}: the partner {line.partner} is not a seated player")
+        problems.append(
+            said(
+                "{where}: the partner {partner} is not a seated player",
+                where=where,
+                partner=line.partner,
+            )
+        )
     strangers = [p for p, _ in line.away if p not in line.order]
     if strangers or len(dict(line.away)) != len(line.away):
-        problems.append(f"{where}: someone is away who is not in the line, or away twice")
+        problems.append(
+            said("{where}: someone is away who is not in the line, or away twice", where=where)
+        )
     return problems

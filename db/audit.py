@@ -31,6 +31,7 @@ from chouette.game import replay
 from chouette.money import format_money
 from chouette.outcome import settle_game
 from chouette.session import SessionInfo
+from chouette.words import Sayable
 from db.codec import event_from_body, extras_from_detail, line_from_json
 from db.journal import journal_problems
 from db.ledger import Ledger
@@ -45,7 +46,7 @@ class Audit:
     sessions: int = 0
     games: int = 0
     bookings: int = 0
-    problems: list[str] = field(default_factory=list)
+    problems: list[Sayable] = field(default_factory=list)  # (in the reader's words)
 
 
 def check(book: Ledger) -> Audit:
@@ -156,10 +157,10 @@ def _charges(
     return problems
 
 
-def _imports(book: Ledger, info: SessionInfo, games: list[StoredGame]) -> list[str]:
+def _imports(book: Ledger, info: SessionInfo, games: list[StoredGame]) -> list[Sayable]:
     """Each imported file's games are the engine games it numbers, as many as it booked."""
     kinds = {g.number: g.kind for g in games}
-    problems = []
+    problems: list[Sayable] = []
     for source in book.source_files(info):
         problems += source_problems(info.name, source, kinds)
     return problems

@@ -24,6 +24,7 @@ from chouette.chain import (
 )
 from chouette.errors import ChouetteError
 from chouette.session import SessionInfo
+from chouette.words import Sayable
 from db.ledger import Ledger
 from db.transfer import HEADING, game_items, session_record
 
@@ -98,7 +99,7 @@ class Verified:
 
     session: str
     fingerprint: str | None
-    problem: str | None
+    problem: Sayable | None  # (``str()`` of it in JSON)
     line: int
 
 
