@@ -69,6 +69,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from chouette.errors import ChouetteError
+from chouette.money import format_money
 from chouette.report import signed
 from chouette.settlement import Payment, settle
 from chouette.words import Money, said
@@ -126,6 +127,7 @@ def templates(lang: str = "en") -> Environment:
     env.filters["balance"] = lambda cents: said_in_lang(Money(cents, sign=True))
     env.filters["amount"] = lambda cents: said_in_lang(Money(cents))
     env.filters["say"] = said_in_lang
+    env.filters["typed"] = format_money  # an amount on a command line: as it is typed
     env.filters["sign_class"] = lambda cents: "pos" if cents > 0 else "neg" if cents < 0 else "zero"
     env.filters["clock"] = clock_text
     return env

@@ -86,6 +86,23 @@ def test_the_board_reads_in_each_pages_language_from_one_board(
     assert english.one("tr", "standing", data_player="ann").one("td", "balance").text() == "+6.25"
 
 
+def test_a_paid_button_types_the_amount_as_the_cli_reads_it_in_every_language(chouette, ledger_url):
+    """The page shows ``1 250,00`` to a Czech reader; the command its button posts types
+    ``1250.00``, which the CLI reads (a space between thousands it would not)."""
+    from chouette.settlement import Payment
+
+    chouette("new", "friday", "ann", "bob", "cat")
+    board = board_of(ledger_url)
+    page = parse(
+        templates("cs")
+        .get_template("_controls.html")
+        .render(board=board, settlement=[Payment("bob", "ann", 125_000)])
+    )
+    (button,) = [b for b in page.all("button") if b.attrs.get("value", "").startswith("pay ")]
+    assert button.attrs["value"] == "pay -- bob ann 1250.00"
+    assert "bob platí hráči ann 1\u00a0250,00" in [s.text() for s in page.all("span", "who")]
+
+
 def test_without_a_session_both_pages_say_how_to_start_one():
     assert "chouette new NAME PLAYER..." in render("_board.html", None).text()
     assert "chouette new NAME PLAYER..." in render("_controls.html", None).text()
