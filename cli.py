@@ -71,6 +71,7 @@ if TYPE_CHECKING:
     from db import Ledger
     from db.names import Run
     from db.reads import Reads
+    from db.reviewing import Review
     from db.values import Played
     from typer_internals import Context, HelpFormatter, Parameter
 
@@ -4214,6 +4215,131 @@ def position(
     )
 
 
+PliesOption = Annotated[
+    int,
+    typer.Option(
+        "--plies",
+        metavar="N",
+        **bounds("review --plies"),
+        help="How far GNU Backgammon looks ahead: 0 to 3 plies (2: its world-class level).",
+    ),
+]
+
+
+@app.command(cls=Command)
+def review(
+    ctx: typer.Context,
+    game: Annotated[
+        int | None,
+        typer.Option("--game", metavar="N", **bounds("--game"), help="Game N only."),
+    ] = None,
+    player: Annotated[
+        str | None,
+        typer.Option(
+            "--player",
+            metavar="NAME",
+            help="Only the decisions NAME made.",
+            autocompletion=complete_player,
+        ),
+    ] = None,
+    plies: PliesOption = 2,
+    as_json: JsonFlag = False,
+) -> None:
+    """Each cube decision made at a board, reviewed by GNU Backgammon, pair by pair.
+
+    Every double, take, drop, beaver and raccoon given a position (--position, or chouette
+    position afterwards) is scored for its pair's cube: its value, centred or owned, the
+    session's Jacoby and beavers. For each: the proper action, the equities of no double,
+    double/take and double/pass, and the error of the action taken, per 1-cube (EMG), in
+    points (x the cube) and in money (x the pair's stake, to the nearest cent); then each
+    player's decisions, errors and their cost. GNU Backgammon (gnubg) is run as its own
+    program; its evaluations are kept in the ledger, so a review run again asks it nothing.
+    Only the terminal and each player's own phone show a review.
+
+    Examples:
+
+    \b
+        chouette review
+        chouette review --game 3 --player bob
+        chouette review --plies 3 --json
+    """
+    tell_review(reviewed_now(ctx, game, player, plies), as_json)
+
+
+def reviewed_now(ctx: typer.Context, game: int | None, player: str | None, plies: int) -> "Review":
+    """The session's decisions reviewed: read, the engine asked about the boards the ledger
+    does not keep (outside any transaction), its answers kept, and all scored."""
+    from db.reviewing import ask, gather, keep, scored
+    from files.gnubg import evaluate
+
+    with ledger(ctx, write=False) as book:
+        info = current(book, ctx)
+        try:
+            gathered = gather(book, info, number=game, player=player, plies=plies)
+        except ChouetteError as err:
+            fail(err.said)
+    try:
+        answers, engine = ask(
+            gathered, lambda boards, beavers, depth: evaluate(boards, beavers=beavers, plies=depth)
+        )
+    except ChouetteError as err:
+        fail(err.said)
+    if answers:
+        with ledger(ctx, write=True) as book:
+            keep(book, gathered, answers, engine)
+    return scored(gathered, answers, engine)
+
+
+def tell_review(done: "Review", as_json: bool) -> None:
+    """``chouette review``'s words: a row per decision, then each player's summary."""
+    from chouette.review import review_json
+    from chouette.words import said_n
+
+    if as_json:
+        emit_json(review_json(done.session.name, done.plies, done.engine, done.items, done.players))
+        return
+    if done.playing is not None:
+        from db.reviewing import in_progress
+
+        note(in_progress(done.playing))
+    if not done.items:
+        say(
+            said(
+                "No cube decision of {session} has a position to review: give one with "
+                "--position, or afterwards with chouette position N STEP ID.",
+                session=done.session.name,
+            )
+        )
+        return
+    say(
+        said_n(
+            "{session}: {n} cube decision reviewed by {engine} at {plies} plies.",
+            "{session}: {n} cube decisions reviewed by {engine} at {plies} plies.",
+            len(done.items),
+            session=done.session.name,
+            engine=done.engine or "GNU Backgammon",
+            plies=str(done.plies),
+        )
+    )
+    from chouette.review import review_rows, summary_rows
+
+    hearer().table(*review_rows(done.items))
+    for number, item in done.items:
+        if item.decision.unscored is not None:
+            note(
+                said(
+                    "game {number}, step {step} ({player}, {member}'s cube): {why}",
+                    number=str(number),
+                    step=str(item.decision.step),
+                    player=item.decision.player,
+                    member=item.decision.member,
+                    why=item.decision.unscored,
+                )
+            )
+    say("")
+    hearer().table(*summary_rows(done.players))
+
+
 LangOption = Annotated[
     str | None,
     typer.Option(
@@ -4263,6 +4389,14 @@ def report(
         typer.Option("--force", help="Write over FILE even if it is not an earlier report."),
     ] = False,
     lang: LangOption = None,
+    review: Annotated[
+        bool,
+        typer.Option(
+            "--review",
+            help="Add the session's cube decisions reviewed by GNU Backgammon (chouette "
+            "review): each player's errors, for everyone who reads the page.",
+        ),
+    ] = False,
 ) -> None:
     """One HTML page to print or share.
 
@@ -4270,6 +4404,8 @@ def report(
     games), the house rules and a chart of every player's running balance, in one
     self-contained file; dated with the evening's day and hours in your local time. The
     ledger keeps no currency: --currency labels the amounts.
+    --review adds each cube decision given a position, as chouette review scores it: a
+    review is each player's own otherwise (the terminal, their phone), so only when asked.
     In English, Danish or Czech: --lang, else your environment's language (LANG).
 
     Examples:
@@ -4294,6 +4430,9 @@ def report(
     refuse_ledger_file(ctx, html)
     if not force:
         refuse_overwrite(html, is_report_file, "chouette report")
+    if review and all:
+        fail(said("--review covers one session: leave --all out"), 2)
+    reviewed = reviewed_now(ctx, None, None, 2).items if review else None
     with reading(ctx) as book, FileRuns() as runs:  # the page is written as the games come
         info = scope(book, ctx, all)
         players = book.players(info)
@@ -4325,6 +4464,7 @@ def report(
                 shares={s.name: s.rules.partner_share for s in book.all_sessions()},
                 local=datetime.astimezone,
             ),
+            review=reviewed,
         )
         write_file(html, page, private=False)
     what = "every session" if info is None else info.name

@@ -33,7 +33,9 @@ The map of the house. Every room holds one job; a room imports only the rooms be
   worth), :mod:`~chouette.outcome` (a finished game's points, money and next line),
   :mod:`~chouette.exposure` (what each player has at risk), :mod:`~chouette.amend`
   (corrections with a trail), :mod:`~chouette.record` (the chouette game record),
-  :mod:`~chouette.position` (the board at a cube decision: a Position ID or an XGID);
+  :mod:`~chouette.position` (the board at a cube decision: a Position ID or an XGID),
+  :mod:`~chouette.review` (each cube decision scored from an engine's equities, pair by
+  pair);
 - money: :mod:`~chouette.money` (cents), :mod:`~chouette.limits` (the largest numbers),
   :mod:`~chouette.settlement` (who pays whom), :mod:`~chouette.costs` (fees and shared
   costs), :mod:`~chouette.nights` (club nights and debts that last), :mod:`~chouette.stats`
@@ -49,7 +51,8 @@ The map of the house. Every room holds one job; a room imports only the rooms be
 **Around it**, in the clone beside this package (installed, inside it as ``chouette._app``):
 
 - ``files/``: the files a command reads or writes beside the ledger (an engine file found
-  out and checked whole, a file of records read whole, an export or a report written whole);
+  out and checked whole, a file of records read whole, an export or a report written whole),
+  and GNU Backgammon run as its own program to evaluate cube decisions (``files.gnubg``);
 - ``db/``: the ledger only (SQLModel tables, migrations, one transaction per command, and
   ``db/commands.py``: what each command does to it);
 - ``web/``: ``chouette serve``, the pages for the keeper, the players and the room (it runs

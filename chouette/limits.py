@@ -56,6 +56,7 @@ NUMBERS: dict[str, tuple[int, int]] = {
     "amend N": (1, GAMES),
     "position N": (1, GAMES),
     "position STEP": (1, GAMES),
+    "review --plies": (0, 3),
     "amend --cube": (1, MAX_CUBE),
     "deal POINTS": (-LIMIT, LIMIT),
     "extra --points": (1, LIMIT),

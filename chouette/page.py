@@ -30,11 +30,12 @@ from chouette.card import (
 from chouette.errors import ChouetteError
 from chouette.money import Cents
 from chouette.report import GameLine, Standing, extra_result_text, signed
+from chouette.review import Reviewed, summaries
 from chouette.rules import HouseRules
 from chouette.settlement import Payment, clears
 from chouette.stats import ROLES, PlayerStats, who_beats_whom
 from chouette.text import clipped
-from chouette.words import ENGLISH, Sayable, Translator, Words, marked, marked_in
+from chouette.words import ENGLISH, Fixed, Sayable, Translator, Words, marked, marked_in
 
 # One colour per player, in the order they joined (Tableau 10: tells apart well on screen and
 # in print); past ten players the colours repeat with a dash pattern.
@@ -337,12 +338,14 @@ def report_parts(
     fingerprints: Mapping[str, str | None] | None = None,
     ended: tuple[int, datetime] | None = None,
     stats: Sequence[PlayerStats] = (),
+    review: Sequence[tuple[int, Reviewed]] | None = None,
 ) -> Iterator[str]:
     """:func:`render_report`'s page, piece by piece, from ``games`` games that ``lines()``
     gives (twice: a first look for the chart, then the score sheet) and the running balances
     kept in ``runs`` meanwhile: memory does not grow with the games, only the page.
     ``stats``: the players' stats over the same games (:func:`chouette.stats.club_stats`),
-    shown after the chart."""
+    shown after the chart; ``review``: each cube decision reviewed (``report --review``
+    only: a review is each player's own unless they share it)."""
     tr = tr if isinstance(tr, Words) else Words(lang, tr)  # (money as ``lang`` writes it)
     _ = tr.gettext
     when = Times(local or (lambda moment: moment), tr)
@@ -394,6 +397,8 @@ def report_parts(
     yield "\n"
     if stats:
         yield _stats(stats, when, currency, tr) + "\n"
+    if review is not None:
+        yield _review(review, currency, tr) + "\n"
     # The house rules before the long score sheet, so that no printed page holds them
     # alone: the sheet (or its totals) always follows them.
     yield _rules(rules, stake, currency, card, when.local, tr, ended=ended) + "\n"
@@ -641,6 +646,56 @@ def _stats(
         f'<h3>{beats}</h3><div class="scroll"><table id="beats">'
         f"<thead><tr>{''.join(f'<th>{h}</th>' for h in against)}</tr></thead>"
         f"<tbody>{pairs}</tbody></table></div></section>"
+    )
+
+
+def _review(
+    items: Sequence[tuple[int, Reviewed]], currency: str | None, tr: Translator = ENGLISH
+) -> str:
+    """Each cube decision given a position, scored by the engine for its pair's cube
+    (:mod:`chouette.review`), and each player's total."""
+    _, words = tr.gettext, _words(tr)
+    unit = f" ({_e(currency)})" if currency else ""
+    head = [_("game"), _("step"), _("player"), _("pair"), _("did"), _("proper"), _("error")]
+    head += [_("points"), _("money") + unit]
+    rows = []
+    for number, item in items:
+        d = item.decision
+        proper = tr.pgettext("cube action", item.proper) if item.proper else _("not scored")
+        error = "" if item.error is None else words(Fixed(item.error))
+        points = "" if item.points is None else words(Fixed(item.points))
+        money = "" if item.cents is None else _amount(item.cents, tr, sign=False)
+        cents = "" if item.cents is None else _attr("data-cents", item.cents)
+        rows.append(
+            f'<tr class="decision" data-game="{number}" data-step="{d.step}"'
+            f"{_attr('data-player', d.player)}{_attr('data-member', d.member)}{cents}>"
+            f'<td class="num">{number}</td><td class="num">{d.step}</td>'
+            f'<td class="name">{_e(d.player)}</td><td class="name">{_e(d.member)}</td>'
+            f"<td>{_e(tr.pgettext('cube action', d.action))}</td><td>{_e(proper)}</td>"
+            f'<td class="num">{error}</td><td class="num">{points}</td>'
+            f'<td class="num">{money}</td></tr>'
+        )
+    total = [
+        f'<tr class="reviewed"{_attr("data-player", s.player)}{_attr("data-cents", s.cents)}>'
+        f'<td class="name">{_e(s.player)}</td><td class="num">{s.decisions}</td>'
+        f'<td class="num">{s.errors}</td><td class="num">{words(Fixed(s.error))}</td>'
+        f'<td class="num">{_amount(s.cents, tr, sign=False)}</td></tr>'
+        for s in summaries(item for _, item in items)
+    ]
+    title = _("Cube decisions reviewed by GNU Backgammon")
+    note = _(
+        "Each double, take, drop, beaver and raccoon given a position, for its pair's cube: "
+        "the error is equity per 1-cube given up against the proper action; points are the "
+        "error times the cube, money the points at the pair's stake."
+    )
+    totals = [_("player"), _("decisions"), _("errors"), _("error"), _("money") + unit]
+    return (
+        f'<section id="review"><h2>{title}</h2><div class="scroll"><table>'
+        f"<thead><tr>{''.join(f'<th>{h}</th>' for h in head)}</tr></thead>"
+        f'<tbody>{"".join(rows)}</tbody></table></div><p class="note">{note}</p>'
+        f'<div class="scroll"><table id="reviewed">'
+        f"<thead><tr>{''.join(f'<th>{h}</th>' for h in totals)}</tr></thead>"
+        f"<tbody>{''.join(total)}</tbody></table></div></section>"
     )
 
 

@@ -24,6 +24,7 @@ import gettext
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any, Protocol, TypeAlias
 
 
@@ -99,6 +100,17 @@ class Number:
     (``12,500`` in English, ``12.500`` in Danish, ``12 500`` in Czech)."""
 
     value: int
+
+
+@dataclass(frozen=True, slots=True)
+class Fixed:
+    """A number with ``places`` decimals (an engine's equity, ``+0.105``) written with the
+    reader's decimal sign (``+0,105`` in Danish and Czech); ``sign``: with its ``+`` above
+    zero."""
+
+    value: Decimal
+    places: int = 3
+    sign: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,6 +227,9 @@ class Words:
             return self.money(what.cents, sign=what.sign)
         if isinstance(what, Number):
             return self.number(what.value)
+        if isinstance(what, Fixed):
+            text = f"{what.value:{'+' if what.sign else ''}.{what.places}f}"
+            return text.replace(".", self.style.decimal)
         return str(what)
 
     def _say(self, what: Said) -> str:
@@ -250,8 +265,9 @@ class Words:
 #: English: the words as written, money as chouette has always written it.
 ENGLISH_WORDS = Words("en")
 
-#: A cell of a table that is a number as English writes one (``-12.50``, ``3 → +2``).
-NUMBER = re.compile(r"^[+-]?\d+(\.\d\d)?( → [+-]?\d+)?$")
+#: A cell of a table that is a number as English writes one (``-12.50``, ``+0.105``,
+#: ``3 → +2``).
+NUMBER = re.compile(r"^[+-]?\d+(\.\d+)?( → [+-]?\d+)?$")
 
 
 def number_cell(words: Words) -> re.Pattern[str]:
@@ -260,7 +276,7 @@ def number_cell(words: Words) -> re.Pattern[str]:
     if style.decimal == "." and not style.money_grouped:
         return NUMBER
     group = f"(?:{re.escape(style.group)}\\d{{3}})*" if style.money_grouped else ""
-    return re.compile(rf"^[+-]?\d+{group}(?:{re.escape(style.decimal)}\d\d)?( → [+-]?\d+)?$")
+    return re.compile(rf"^[+-]?\d+{group}(?:{re.escape(style.decimal)}\d+)?( → [+-]?\d+)?$")
 
 
 def heading(words: Words, what: Any) -> str:

@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from datetime import UTC, datetime
+from decimal import Decimal
 from typing import Any
 
 from sqlalchemy import Connection, delete, func, insert, update
@@ -40,6 +41,7 @@ from chouette.line import Line, check_night_name
 from chouette.money import Cents, check_stake
 from chouette.nights import night_of
 from chouette.report import Entry, GameLine, SessionSummary
+from chouette.review import Asked, CubeState, Equities
 from chouette.rules import HouseRules
 from chouette.session import LiveGame, SessionInfo
 from chouette.stop import StopState
@@ -68,6 +70,7 @@ from db.models import (
     BookingRow,
     ChainRow,
     ChargeRow,
+    EvaluationRow,
     EventRow,
     GameDigestRow,
     GameRow,
@@ -1352,6 +1355,74 @@ class Ledger:
 
     def player_names(self, info: SessionInfo) -> set[str]:
         return set(self._db.exec(select(PlayerRow.name).where(PlayerRow.session_id == info.id)))
+
+    # -------------------------------------------------------- the engine's evaluations
+
+    def evaluations(
+        self, asked: Iterable[Asked], *, beavers: bool, plies: int
+    ) -> dict[Asked, tuple[Equities, str]]:
+        """The evaluations kept of the boards asked (``chouette review``): each one's
+        equities and the engine that gave them."""
+        wanted = set(asked)
+        if not wanted:
+            return {}
+        rows = self._db.exec(
+            select(EvaluationRow).where(
+                col(EvaluationRow.position).in_(sorted({a.position for a in wanted})),
+                col(EvaluationRow.beavers) == beavers,
+                col(EvaluationRow.plies) == plies,
+            )
+        ).all()
+        found = {}
+        for row in rows:
+            ask = Asked(row.position, CubeState(row.centred, row.jacoby))
+            if ask in wanted:
+                equities = Equities(
+                    Decimal(row.no_double), Decimal(row.double_take), Decimal(row.double_pass)
+                )
+                found[ask] = (equities, row.engine)
+        return found
+
+    def has_positions(self, info: SessionInfo) -> bool:
+        """Whether any cube decision of the session's games was given a board (a cheap look
+        before a review replays the games)."""
+        found = self._db.exec(
+            select(EventRow.id)
+            .join(GameRow, col(GameRow.id) == col(EventRow.game_id))
+            .where(GameRow.session_id == info.id, col(EventRow.body).contains('"position"'))
+            .limit(1)
+        ).first()
+        return found is not None
+
+    def keep_evaluations(
+        self, answers: Mapping[Asked, Equities], *, beavers: bool, plies: int, engine: str
+    ) -> None:
+        """Keep an engine's evaluations (the one writer of them): one kept already (another
+        review's, meanwhile) stays as it is."""
+        rows = [
+            {
+                "position": ask.position,
+                "centred": ask.cube.centred,
+                "jacoby": ask.cube.jacoby,
+                "beavers": beavers,
+                "plies": plies,
+                "no_double": str(equities.no_double),
+                "double_take": str(equities.double_take),
+                "double_pass": str(equities.double_pass),
+                "engine": engine[:200],
+                "at": self.now,
+            }
+            for ask, equities in answers.items()
+        ]
+        if not rows:
+            return
+        from sqlalchemy.dialects import postgresql, sqlite
+
+        table: Any = EvaluationRow.__table__  # type: ignore[attr-defined]
+        if self.dialect == "postgresql":
+            self._db.execute(postgresql.insert(table).values(rows).on_conflict_do_nothing())
+        else:
+            self._db.execute(sqlite.insert(table).values(rows).on_conflict_do_nothing())
 
 
 def games_touched(kind: str, detail: Mapping[str, Any]) -> int | None:

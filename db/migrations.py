@@ -14,6 +14,7 @@ from typing import Any
 
 from sqlalchemy import (
     BigInteger,
+    Boolean,
     Column,
     Connection,
     DateTime,
@@ -256,6 +257,25 @@ def v14_nights(conn: Connection) -> None:
         conn.execute(text("ALTER TABLE session ALTER COLUMN night SET NOT NULL"))
 
 
+def v15_evaluations(conn: Connection) -> None:
+    """Schema 15: the engine's evaluations of cube decisions (``chouette review``), kept so
+    that a review asks the engine once for each; empty in a ledger migrated to it."""
+    Table(
+        "evaluation",
+        MetaData(),
+        Column("position", String, primary_key=True),
+        Column("centred", Boolean, primary_key=True),
+        Column("jacoby", Boolean, primary_key=True),
+        Column("beavers", Boolean, primary_key=True),
+        Column("plies", Integer, primary_key=True),
+        Column("no_double", String, nullable=False),
+        Column("double_take", String, nullable=False),
+        Column("double_pass", String, nullable=False),
+        Column("engine", String, nullable=False),
+        Column("at", DateTime(timezone=True), nullable=False),
+    ).create(conn)
+
+
 #: ``MIGRATIONS[i]`` brings a database from version ``i + 1`` to ``i + 2``.
 MIGRATIONS: list[Migration] = [
     v2_payments_and_imports,
@@ -271,6 +291,7 @@ MIGRATIONS: list[Migration] = [
     v12_chain,
     v13_charges,
     v14_nights,
+    v15_evaluations,
 ]
 LATEST = len(MIGRATIONS) + 1
 SCHEMA_LOCK = 0x63686F75  # PostgreSQL advisory lock key ("chou") held while creating the schema

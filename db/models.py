@@ -266,3 +266,24 @@ class OriginRow(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     session_id: int = Field(foreign_key="session.id", unique=True)
     detail: str
+
+
+class EvaluationRow(SQLModel, table=True):
+    """An engine's evaluation of a cube decision (schema 15), kept so that ``chouette review``
+    asks the engine once for it: by the board (a Position ID), the cube as the engine was
+    asked (centred or the doubler's, and Jacoby), the session's beavers and the plies; the
+    three cubeful equities as the engine wrote them (text: exact decimals, per 1-cube, from
+    the doubler's side), which engine, and when. Not part of any session's record."""
+
+    __tablename__ = "evaluation"
+
+    position: str = Field(primary_key=True)
+    centred: bool = Field(primary_key=True)
+    jacoby: bool = Field(primary_key=True)
+    beavers: bool = Field(primary_key=True)
+    plies: int = Field(primary_key=True)
+    no_double: str
+    double_take: str
+    double_pass: str
+    engine: str
+    at: datetime = Field(sa_column=Column(DateTime(timezone=True), nullable=False))

@@ -19,7 +19,7 @@ from chouette.session import SessionInfo
 from chouette.words import said
 from db.codec import event_from_body, line_from_json
 from db.ledger import Ledger
-from db.values import Action
+from db.values import Action, StoredGame
 
 
 @dataclass(frozen=True)
@@ -33,8 +33,8 @@ class Placed:
     steps: tuple[int, ...]
 
 
-def place(book: Ledger, info: SessionInfo, number: int, step: int, position: str) -> Placed:
-    """Give ``position`` (a Position ID, checked) to game ``number``'s event ``step``."""
+def chouette_game(book: Ledger, info: SessionInfo, number: int) -> StoredGame:
+    """Game ``number`` of the session, a chouette game (refused: none, or an engine's)."""
     game = next(iter(book.stored_games(info, from_number=number, to_number=number)), None)
     if game is None:
         raise ChouetteError(
@@ -49,6 +49,12 @@ def place(book: Ledger, info: SessionInfo, number: int, step: int, position: str
                 session=info.name,
             )
         )
+    return game
+
+
+def place(book: Ledger, info: SessionInfo, number: int, step: int, position: str) -> Placed:
+    """Give ``position`` (a Position ID, checked) to game ``number``'s event ``step``."""
+    game = chouette_game(book, info, number)
     events = [event_from_body(body) for _, body in book.event_bodies(game.id)]
     if not 1 <= step <= len(events):
         raise ChouetteError(

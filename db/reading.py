@@ -35,13 +35,14 @@ if TYPE_CHECKING:  # the reports' reads load with the house rules: a Tab needs n
     from db.names import Run
     from db.reads import Reads
 
-SCHEMA = 14
+SCHEMA = 15
 TABLES = (
     "action",
     "balance",
     "booking",
     "chain",
     "charge",
+    "evaluation",
     "event",
     "game",
     "game_digest",

@@ -5,7 +5,9 @@
 - :mod:`files.whole`: a file of records read whole and bounded, and an export or a report
   written whole or not at all, never over the ledger's own files;
 - :mod:`files.words`: the catalogues of the languages chouette speaks (``chouette/locale``),
-  read for both doors.
+  read for both doors;
+- :mod:`files.gnubg`: GNU Backgammon run as its own program, a command file in and its
+  evaluations of cube decisions read back and checked (``chouette review``).
 
 Below the ledger (:mod:`db`), above the rules (:mod:`chouette`): it imports nothing of
 ``db/``, ``web/`` or ``cli.py`` (``tests/system/test_rooms.py``).

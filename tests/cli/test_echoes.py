@@ -59,6 +59,7 @@ INVOCATIONS: dict[str, list[str]] = {
     "record": ["record", "games.jsonl"],
     "report": ["report", "--html", "page.html"],
     "resign": ["resign"],
+    "review": ["review"],
     "rules": ["rules"],
     "sessions": ["sessions"],
     "settle": ["settle"],

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from chouette.money import parse_money
+from files.gnubg import find_gnubg
 from tests.dom import parse
 
 # ---------------------------------------------------------------- reports read back
@@ -272,3 +273,28 @@ def test_a_report_writes_over_an_earlier_report_and_nothing_else_without_force(c
     chouette("report", "--html", str(page), "--force")
     chouette("report", "--html", str(page))  # its own earlier page: replaced
     assert '<meta name="generator" content="chouette">' in page.read_text()
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(find_gnubg() is None, reason="gnubg is not installed")
+def test_the_shared_report_has_the_review_only_when_asked_for(chouette, tmp_path):
+    """A member's review is theirs (issue 38): the page a club shares has it with --review."""
+    chouette("new", "friday", "ann", "bob", "cat", "--stake", "5", "--no-beavers", "--no-raccoons")
+    chouette("double", "bob", "cat", "--position", "YAAAGAAAAAAAAA")
+    chouette("take", "bob")
+    chouette("drop", "cat")
+    chouette("end", "box")
+    plain, reviewed = tmp_path / "plain.html", tmp_path / "reviewed.html"
+    chouette("report", "--html", str(plain))
+    assert parse(plain.read_text(encoding="utf-8")).all(id="review") == []
+    chouette("report", "--html", str(reviewed), "--review")
+    dom = parse(reviewed.read_text(encoding="utf-8"))
+    decisions = dom.one(id="review").all("tr", "decision")
+    assert [
+        (r.attrs["data-player"], r.attrs["data-member"], int(r.attrs["data-cents"]))
+        for r in decisions
+    ] == [("ann", "bob", 0), ("ann", "cat", 0), ("bob", "bob", 500), ("cat", "cat", 0)]
+    totals = {r.attrs["data-player"]: int(r.attrs["data-cents"]) for r in dom.all("tr", "reviewed")}
+    assert totals == {"bob": 500, "ann": 0, "cat": 0}
+    result = chouette("report", "--html", str(tmp_path / "club.html"), "--all", "--review", code=2)
+    assert result.stderr == "Error: --review covers one session: leave --all out\n"

@@ -373,6 +373,7 @@ def test_points_widen_to_64_bits_when_a_postgresql_ledger_migrates(url, ledger_u
     dispose_all()
     raw = create_engine(url)
     later = ("action", "preset", "session_origin", "chain", "game_digest", "charge")  # 7–13
+    later += ("evaluation",)  # schema 15
     with raw.begin() as conn:  # back to schema 5: points INTEGER, and no journal yet
         conn.execute(text("ALTER TABLE session DROP COLUMN night"))
         conn.execute(text("ALTER TABLE booking DROP COLUMN charge_id"))
@@ -551,3 +552,29 @@ def test_a_session_of_an_older_chouette_keeps_its_scoring_and_checks_clean(choue
     assert chouette.json("--session", "old", "status")["line"] == ["B", "P", "C", "M1", "M2"]
     assert chouette.json("--session", "new", "status")["line"] == ["B", "P", "M1", "M2", "C"]
     assert chouette("check").stdout.startswith("The ledger is consistent")
+
+
+def test_a_fourteenth_schema_ledger_gains_an_empty_store_of_the_engines_evaluations(
+    chouette, url, monkeypatch
+):
+    """Schema 15 adds the evaluations ``chouette review`` keeps: a ledger of schema 14 (as
+    one was: no such table) is migrated by the next command that writes, every row kept,
+    and the store starts empty."""
+    chouette("new", "friday", "ann", "bob", "cat")
+    chouette("double", "bob", "--position", "4HPwATDgc/ABMA")
+    engine = create_engine(url)
+    with engine.begin() as conn:
+        conn.execute(text("DROP TABLE evaluation"))
+        conn.execute(text("UPDATE schema_version SET version = 14"))
+    engine.dispose()
+    dispose_all()
+    before = dump(url)
+    assert "evaluation" not in before
+    chouette("migrate")
+    after = dump(url)
+    assert after.pop("evaluation") == [] and after.pop("schema_version") == [(LATEST,)]
+    assert {k: v for k, v in before.items() if k != "schema_version"} == after
+    monkeypatch.setenv("CHOUETTE_GNUBG", "/nowhere/gnubg")
+    chouette("drop", "bob")
+    chouette("end", "box")
+    assert chouette("review", code=1).stderr.startswith("Error: GNU Backgammon (gnubg) is not")
