@@ -72,7 +72,8 @@ from chouette.errors import ChouetteError
 from chouette.money import format_money
 from chouette.report import signed
 from chouette.settlement import Payment, settle
-from chouette.words import Money, said
+from chouette.words import Fixed, Money, said
+from db.reviewing import Review
 from web.access import SERVE, STAMP, TOKEN_HOURS, Access, Refusal, Who, Writes, shown_code
 from web.board import Board
 from web.heard import Heard
@@ -127,6 +128,7 @@ def templates(lang: str = "en") -> Environment:
     env.filters["balance"] = lambda cents: said_in_lang(Money(cents, sign=True))
     env.filters["amount"] = lambda cents: said_in_lang(Money(cents))
     env.filters["say"] = said_in_lang
+    env.filters["equity"] = lambda value: said_in_lang(Fixed(value))  # ``0.135``; ``0,135``
     env.filters["typed"] = format_money  # an amount on a command line: as it is typed
     env.filters["sign_class"] = lambda cents: "pos" if cents > 0 else "neg" if cents < 0 else "zero"
     env.filters["clock"] = clock_text
@@ -285,7 +287,7 @@ def create_app(
             },
             session=None if board is None else board.session,
             players=() if board is None else tuple(s.name for s in board.standings),
-            mine=mine_frames(board, payments),
+            mine=mine_frames(board, payments, snapshot.reviews),
             room={
                 code: templates(code)
                 .get_template("_room.html")
@@ -296,9 +298,11 @@ def create_app(
             else {},
         )
 
-    def mine_frames(board: Board | None, payments: list[Payment]) -> dict[str, dict[str, str]]:
+    def mine_frames(
+        board: Board | None, payments: list[Payment], reviews: Mapping[str, Review]
+    ) -> dict[str, dict[str, str]]:
         """Each player's own part of their phone, by language (``payments``: who pays whom
-        now)."""
+        now; ``reviews``: each player's cube decisions reviewed, on their phone alone)."""
         if board is None:
             return {}
         players = {*board.line.order, *(s.name for s in board.standings)}
@@ -306,7 +310,7 @@ def create_app(
             code: {
                 player: templates(code)
                 .get_template("_mine.html")
-                .render(board=board, player=player, settlement=payments)
+                .render(board=board, player=player, settlement=payments, review=reviews.get(player))
                 for player in players
             }
             for code in langs

@@ -15,7 +15,7 @@ import shlex
 import threading
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from chouette.errors import ChouetteError
@@ -25,6 +25,8 @@ from chouette.text import clipped
 from chouette.words import ENGLISH_WORDS, said
 from db import Ledger, open_ledger
 from db.commands import undoable
+from db.reviewing import Review, gather, mine, scored
+from files.gnubg import DEFAULT_PLIES
 from web.board import Board, build_board
 from web.heard import Commands, Heard
 
@@ -40,6 +42,9 @@ class Snapshot:
     board: Board | None
     #: Under ``serve --room``: every table of the night, the served one among them.
     room: tuple[Board, ...] = ()
+    #: Each player's cube decisions reviewed (``chouette review``), from the evaluations the
+    #: ledger keeps: for their own phone only.
+    reviews: Mapping[str, Review] = field(default_factory=dict)
 
 
 #: The most sessions the keeper's page lists to switch to (the most recent).
@@ -164,7 +169,8 @@ class Table:
                 board if other == name else _board(book, other)
                 for other in (tonight(book, name) if self.room else ())
             )
-        return Snapshot(changes, board, room)
+            reviews = _reviews(book, name)
+        return Snapshot(changes, board, room, reviews)
 
     def run_line(
         self, text: str, session: str | None, heard: Heard | None = None
@@ -223,6 +229,17 @@ def _board(book: Ledger, name: str) -> Board:
     )
 
 
+def _reviews(book: Ledger, name: str) -> dict[str, Review]:
+    """Each player's decisions of the session reviewed by the evaluations the ledger keeps
+    (the engine is asked by ``chouette review``, never by a page)."""
+    info = book.session(name)
+    if not book.has_positions(info):
+        return {}
+    gathered = gather(book, info, number=None, player=None, plies=DEFAULT_PLIES)
+    players = {decision.player for _, decision, _ in gathered.found}
+    return {player: scored(mine(gathered, player)) for player in sorted(players)}
+
+
 def tonight(book: Ledger, name: str | None) -> list[str]:
     """The sessions of the night of the session ``name`` (its tables), in the order they
     were started (none without a session)."""
@@ -240,6 +257,9 @@ NOT_ON_THE_PAGE = frozenset(
 #: Commands that tell of the server's computer (its files, its environment: a ledger's URL
 #: and its password), which a device on the club's wifi has no need to know.
 THE_SERVERS_OWN = frozenset({"where"})
+#: Commands whose words are each player's own (a review of their decisions: on their phone,
+#: ``/me``, or at a terminal), not for the keeper's page, which others see.
+THE_PLAYERS_OWN = frozenset({"review"})
 #: Options that name another ledger or write files.
 OPTIONS_REFUSED = ("--db", "--install-completion", "--show-completion")
 
@@ -282,5 +302,13 @@ def command_words(text: str) -> list[str]:
     if command in THE_SERVERS_OWN:
         raise ChouetteError(
             f"{command} tells of the server's computer and its settings: run it at a terminal"
+        )
+    if command in THE_PLAYERS_OWN:
+        raise ChouetteError(
+            said(
+                "{command} is each player's own: on their phone (their code, at /me), or at a "
+                "terminal",
+                command=command,
+            )
         )
     return words

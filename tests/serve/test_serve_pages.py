@@ -154,8 +154,11 @@ def test_the_scorekeepers_buttons_are_enabled_exactly_as_the_rules_allow(chouett
         "double --game 1 -- dan": True,  # the box doubles dan, the one it may
         "take --all --game 1": False,  # both sides have something to answer
         "drop --all --game 1": False,
-        "auto-double --game 1": False,
     }
+    assert buttons(page.one("form", data_form="table")) == {"auto-double --game 1": False}
+    # a board for the decisions the cube buttons post, beside them
+    for form in (card, box, page.one("form", data_form="together")):
+        assert [i.attrs.get("name") for i in form.all("input", type="text")] == ["--position"]
     ends = page.one("form", data_form="end").all("button")
     assert len(ends) == 6 and all("disabled" in b.attrs for b in ends)  # answers first
     assert buttons(page.one("form", data_form="undo")) == {"undo": True}

@@ -118,10 +118,24 @@
     said.className = "said " + (ok ? "ok" : "refused");
   }
 
+  // A board typed for a cube decision is that decision's: once it is booked, the field is
+  // emptied (found afresh: a new set of controls may have come meanwhile), so that it never
+  // goes with the next decision unseen.
+  function boardGiven(key) {
+    var form = key && document.querySelector('form[data-form="' + key + '"]');
+    if (!form) { return; }
+    form.querySelectorAll('input[name="--position"]').forEach(function (input) {
+      input.value = "";
+    });
+  }
+
   // The action's answer: JSON, or (a refusal before the action, a server error) plain text.
-  function answered(response) {
+  function answered(response, key) {
     if ((response.headers.get("content-type") || "").indexOf("application/json") === 0) {
-      return response.json().then(function (answer) { say(answer.said, answer.ok); });
+      return response.json().then(function (answer) {
+        say(answer.said, answer.ok);
+        if (answer.ok) { boardGiven(key); }
+      });
     }
     return response.text().then(function (text) {
       var first = text.split("\n")[0];
@@ -161,7 +175,9 @@
       body: data,
       headers: { "Accept": "application/json" },
       credentials: "same-origin"
-    }).then(answered, function () {
+    }).then(function (response) {
+      return answered(response, form.getAttribute("data-form"));
+    }, function () {
       say([words.unreachable], false);
     }).then(null, function () {
       say([words.garbled], false);
