@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from cli import app
+from files.gnubg import find_gnubg
 from tests.paths import ROOT
 from typer_internals import callback_of, commands_of
 
@@ -36,6 +39,23 @@ def test_the_readme_session_is_real_output(chouette):
     for command, expected in zip(commands, outputs, strict=True):
         result = chouette(*command.split())
         assert result.stdout == expected, command
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(find_gnubg() is None, reason="gnubg is not installed")
+def test_the_readmes_review_is_real_output(chouette):
+    """The README's review (issue 38) is what the commands print with the real GNU
+    Backgammon (the version it names is the one installed); a command shown without output
+    is run all the same."""
+    block = README.split("## The engine settles the argument", 1)[1].split("```", 2)[1]
+    commands = re.findall(r"^\$ chouette (.+)$", block, flags=re.M)
+    outputs = re.split(r"^\$ chouette .+\n", block, flags=re.M)[1:]
+    assert commands[-1] == "review" and outputs[-1]
+    for command, expected in zip(commands, outputs, strict=True):
+        result = chouette(*command.split())
+        if expected:
+            engine = chouette.json("review")["engine"]
+            assert result.stdout == expected.replace("GNU Backgammon 1.07.001", engine)
 
 
 # ------------------------------------------------------------ the reference pages in docs/
