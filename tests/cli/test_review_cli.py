@@ -75,6 +75,24 @@ def test_without_gnubg_review_says_how_to_install_it_and_changes_nothing(
     assert dump(ledger_url) == before
 
 
+@pytest.mark.parametrize(
+    ("lang", "start"),
+    [
+        ("da", "Fejl: GNU Backgammon (gnubg) er ikke installeret"),
+        ("cs", "Chyba: GNU Backgammon (gnubg) není nainstalován"),
+    ],
+)
+def test_without_gnubg_the_reader_is_told_in_their_language(chouette, monkeypatch, lang, start):
+    monkeypatch.setenv("CHOUETTE_GNUBG", "/nowhere/gnubg")
+    chouette("new", "fri", "ann", "bob", "cat")
+    chouette("double", "bob", "--position", START)
+    chouette("drop", "bob")
+    chouette("end", "box")
+    result = chouette("--lang", lang, "review", code=1)
+    assert result.stderr.startswith(start)
+    assert "sudo apt-get install gnubg" in result.stderr and "CHOUETTE_GNUBG" in result.stderr
+
+
 def test_the_game_in_progress_is_not_reviewed_until_it_is_over(chouette, monkeypatch):
     monkeypatch.setenv("CHOUETTE_GNUBG", "/nowhere/gnubg")
     chouette("new", "fri", "ann", "bob", "cat")
@@ -266,3 +284,26 @@ def test_a_review_by_game_and_by_player_and_its_table(chouette):
         "1.000", "5.00",
     ]  # fmt: skip
     assert out.splitlines()[-3].split() == ["bob", "1", "1", "1.000", "1.000", "5.00"]
+
+
+@pytest.mark.slow
+@needs_gnubg
+@pytest.mark.parametrize(
+    ("lang", "head", "take", "drop"),
+    [
+        ("da", ["spil", "trin", "spiller", "par", "terning"], "tage", "droppe"),
+        ("cs", ["hra", "krok", "hráč", "dvojice", "kostka"], "přijmout", "nepřijmout"),
+    ],
+)
+def test_a_review_is_told_in_danish_and_czech_with_their_decimal_comma(
+    chouette, lang, head, take, drop
+):
+    certain_loss_taken(chouette)
+    lines = chouette("--lang", lang, "review").stdout.splitlines()
+    assert lines[1].split()[:5] == head
+    row = next(line.split() for line in lines if line.split()[:4] == ["1", "2", "bob", "bob"])
+    assert row[-8:] == [take, drop, "+1,000", "+2,000", "+1,000", "1,000", "1,000", "5,00"]
+    assert lines[-3].split()[-3:] == ["1,000", "1,000", "5,00"]
+    assert (
+        chouette("--lang", lang, "review", "--json").stdout == chouette("review", "--json").stdout
+    )  # what programs read is the same in every language
