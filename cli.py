@@ -4420,6 +4420,7 @@ def report(
     from chouette.settlement import settlement
     from chouette.stats import club_stats
     from chouette.words import from_environment
+    from files.gnubg import DEFAULT_PLIES
     from files.words import translation
 
     try:
@@ -4432,7 +4433,7 @@ def report(
         refuse_overwrite(html, is_report_file, "chouette report")
     if review and all:
         fail(said("--review covers one session: leave --all out"), 2)
-    reviewed = reviewed_now(ctx, None, None, 2).items if review else None
+    reviewed = reviewed_now(ctx, None, None, DEFAULT_PLIES).items if review else None
     with reading(ctx) as book, FileRuns() as runs:  # the page is written as the games come
         info = scope(book, ctx, all)
         players = book.players(info)

@@ -237,3 +237,56 @@ def test_each_controls_name_starts_with_the_clis_word_for_it(chouette, ledger_ur
         "deal", "end", "extra", "proxy", "split", "pay", "undo", "settle", "sheet",
         "double-extra", "take-extra", "drop-extra", "resign", "captain-resigns", "partner",
     }, named  # fmt: skip
+
+
+def test_a_phone_shows_its_players_review_from_the_kept_evaluations_in_its_words(
+    chouette, ledger_url
+):
+    """``/me``'s own part: the decisions its player made, scored by the evaluations the
+    ledger keeps (the page never runs the engine), in the reader's words (Danish: a decimal
+    comma); a board not evaluated yet is counted as waiting, and another player's phone
+    shows none of it."""
+    from decimal import Decimal
+
+    from chouette.review import Asked, CubeState, Equities
+    from db import open_ledger
+
+    certain, other = "YAAAGAAAAAAAAA", "4HPwATDgc/ABMA"
+    chouette("new", "friday", "ann", "bob", "cat", "--stake", "5", "--no-beavers")
+    chouette("double", "bob", "--position", certain)
+    chouette("take", "bob")  # a point given away: the doubler bears off for sure
+    chouette("end", "box")
+    chouette("double", "bob", "--by", "member", "--position", other)
+    chouette("drop", "bob")  # the box's drop, at a board not evaluated
+    chouette("end", "team")
+    with open_ledger(ledger_url, write=True, now=NOW) as book:
+        kept = {Asked(certain, CubeState(True, True)): Equities(*map(Decimal, ("1", "2", "1")))}
+        book.keep_evaluations(kept, beavers=False, plies=2, engine="GNU Backgammon 1.07")
+    reviews = Table(ledger_url, None, lambda: NOW).snapshot().reviews
+    assert sorted(reviews) == ["ann", "bob"]  # cat decided nothing
+    bob = parse(
+        templates("da")
+        .get_template("_mine.html")
+        .render(board=board_of(ledger_url), player="bob", review=reviews["bob"])
+    )
+    row = bob.one("table", "review").one("tbody").one("tr")
+    assert (row.attrs["data-game"], row.attrs["data-member"], row.attrs["data-cents"]) == (
+        "1",
+        "bob",
+        "500",
+    )
+    assert [td.text() for td in row.all("td")] == [
+        "1 · 2",
+        "bob",
+        "tage",
+        "droppe",
+        "1,000",
+        "5,00",
+    ]
+    assert bob.one("p", "review-total").attrs["data-cents"] == "500"
+    ann = reviews["ann"]  # the box: her double, proper; her drop, at a board not evaluated
+    assert [(i.decision.action, i.cents) for _, i in ann.items] == [("double", 0)]
+    assert ann.waiting == 1
+    cat = templates("da").get_template("_mine.html")
+    page = cat.render(board=board_of(ledger_url), player="cat", review=reviews.get("cat"))
+    assert parse(page).all("table", "review") == [] and "review-total" not in page
