@@ -5,9 +5,12 @@ A live pair is at its most when its cube, as it stands (a turn waiting for an an
 is lost as a backgammon, or as a single where Jacoby holds a centred cube to it; a pair
 already over counts what it booked. The box side's exposure is its pairs' worst together,
 shared with a partner by ``partner-share`` (a partner bought out keeps the buy-out); an
-extra adds its worst for each of its two players. Under ``table-stakes`` no one can lose
-more than their bank. Cubes may be turned again later: exposure is what the cubes on the
-table put at risk now, not a bound for the rest of the game.
+extra adds its worst for each of its two players. Under ``table-stakes`` no member can lose
+more than their bank; the box loses at most its bank in points, but not in money where its
+pairs' stakes differ (what it took from members at a low stake it pays its winners at a
+higher one), so its exposure is the worst of the board's six ends, capped all in. Cubes
+may be turned again later: exposure is what the cubes on the table put at risk now, not a
+bound for the rest of the game.
 
 A player's **credit** (``chouette credit``) is how far below zero their balance in the
 session may go: a double or an answer that would let the game take the one who made it
@@ -16,11 +19,13 @@ past it is warned of or refused, as the house rule ``credit-rule`` says.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 from chouette.game import Answer, Double, Event, Game, centred
 from chouette.money import Cents, share
+from chouette.outcome import cap_pairs
 from chouette.points import pair_stake
 from chouette.words import Money, Sayable, said
 
@@ -33,16 +38,38 @@ class Exposure:
     cents: dict[str, Cents]
 
 
-def _live_most(game: Game, member: str) -> int:
-    """What a live pair can cost either side at most: its cube as it stands (a turn waiting
-    for an answer taken) lost as a backgammon, or as a single where Jacoby holds it."""
+def _live_most(game: Game, member: str, level: int = 3) -> int:
+    """What a live pair can cost either side at most with the board ended at ``level`` (1, 2
+    or 3; 3: a backgammon): its cube as it stands (a turn waiting for an answer taken), or as
+    a single where Jacoby holds it."""
     cube = game.cubes[member]
     if cube.offer is not None:
-        return cube.value * 2 * 3
+        return cube.value * 2 * level
     single = game.rules.jacoby and centred(game, cube)
     if game.rules.jacoby_scope == "any-cube-turned" and game.pending:
         single = False  # a turn waiting, taken, lifts Jacoby for every pair
-    return cube.value * (1 if single else 3)
+    return cube.value * (1 if single else level)
+
+
+def _box_all_in(
+    game: Game, stakes: Mapping[str, Cents], banks: Mapping[str, int]
+) -> tuple[int, Cents]:
+    """The box's most to lose under ``table-stakes`` (no partner, no extras go with it): the
+    worst of the board's six ends (either side winning a single, gammon or backgammon), its
+    live pairs as they stand, capped as the game's booking caps them (all in). Its bank caps
+    its points, not its money: what it took from the members who lost, at their pairs'
+    stakes, it pays its winners at theirs, which may be higher."""
+    rates = {m: pair_stake(stakes, game.box, m) for m in game.cubes}
+    most_points = most_cents = 0
+    for sign, level in itertools.product((1, -1), (1, 2, 3)):
+        pairs = {
+            m: sign * _live_most(game, m, level) if c.result is None else c.result
+            for m, c in game.cubes.items()
+        }
+        capped, _ = cap_pairs(game.box, pairs, banks)
+        most_points = max(most_points, sum(capped.values()))
+        most_cents = max(most_cents, sum(p * rates[m] for m, p in capped.items()))
+    return most_points, most_cents
 
 
 def exposure(game: Game, stakes: Mapping[str, Cents]) -> Exposure:
@@ -92,12 +119,13 @@ def exposure(game: Game, stakes: Mapping[str, Cents]) -> Exposure:
         for player, most in ((extra.team_side, worth), (extra.box_side, worth + extra.premium)):
             points[player] += most
             cents[player] += most * rate
-    for player, bank in game.start_line.banks:  # table stakes: no one loses past their bank
-        if player in points and points[player] > bank:
-            rates = [pair_stake(stakes, box, m) for m in game.members]
-            rate = rates[game.members.index(player)] if player in game.members else max(rates)
-            points[player] = bank
-            cents[player] = min(cents[player], bank * rate)
+    banks = dict(game.start_line.banks)
+    if banks:  # table stakes: no member loses past their bank; the box's worst, all in
+        for member in game.members:
+            if points[member] > banks[member]:
+                points[member] = banks[member]
+                cents[member] = banks[member] * pair_stake(stakes, box, member)
+        points[box], cents[box] = _box_all_in(game, stakes, banks)
     return Exposure(points, cents)
 
 

@@ -9,11 +9,12 @@ from hypothesis import strategies as st
 from chouette.errors import ChouetteError
 from chouette.exposure import exposure, past_credit
 from chouette.game import Answer, End, apply
+from chouette.line import new_line
 from chouette.outcome import settle_game
 from chouette.rules import HouseRules
 from tests.examples import examples
 from tests.strategies import games
-from tests.table import ev, play
+from tests.table import ev, outcome, play, play_on
 
 ONES = dict.fromkeys(["B", "P", "C", "M1", "M2"], 100)
 
@@ -50,6 +51,34 @@ def test_a_double_past_the_credit_is_named_with_the_numbers():
     doubled = (ev("double C --by member"),)
     assert past_credit(before, after, doubled, ONES, {"C": 100}, {"C": 500}) == []
     assert past_credit(before, after, doubled, ONES, {}, {"M1": 0}) == []
+
+
+def test_a_box_all_in_may_lose_more_money_than_its_bank_at_its_highest_stake():
+    """Found by the law below: under table stakes the box's bank caps its points, not its
+    money. Three members at a stake of 1 drop the box's double (+3 for the box); two at 2 or
+    more take and win a gammon (4 each): the box pays the 3 it took and its bank of 5, all at
+    2, and loses 5 points but 13 cents, more than its bank at its highest stake (10)."""
+    rules = HouseRules(cubes="single", table_stakes=5, jacoby=False)
+    line = new_line(["ann", "bob", "cat", "dan", "eve", "fay"], rules)
+    stakes = {"ann": 2, "bob": 1, "cat": 1, "dan": 7, "eve": 1, "fay": 23}
+    game = play(line, "double", "drop eve", "drop bob", "drop cat", rules=rules)
+    risk = exposure(game, stakes)
+    assert (risk.points["ann"], risk.cents["ann"]) == (5, 13)
+    result = outcome(play_on(game, "take dan", "take fay", "end team gammon"), stakes)
+    assert (result.points["ann"], result.cents["ann"]) == (-5, -13)
+
+
+def test_a_box_all_in_may_lose_money_most_on_a_board_it_wins():
+    """Its worst is the worst of the board's ends: here the box pays C (stake 10) the 2 it
+    dropped whatever happens; winning the board takes 1 from M1 at a stake of 1 (-19 cents),
+    losing it caps what the box pays at its bank and shares it with M1 (-11 cents)."""
+    rules = HouseRules(table_stakes=2)
+    stakes = {"B": 10, "C": 10, "M1": 1}
+    line = new_line(["B", "C", "M1"], rules)
+    game = play(line, "double C", "take C", "double C --by member", "drop C", rules=rules)
+    assert exposure(game, stakes).cents["B"] == 19
+    assert outcome(play_on(game, "end box"), stakes).cents["B"] == -19
+    assert outcome(play_on(game, "end team gammon"), stakes).cents["B"] == -11
 
 
 @settings(max_examples=examples(40), deadline=None)
