@@ -248,7 +248,15 @@ def test_a_cube_that_follows_the_captains_does_what_the_same_answers_by_hand_wou
     """A law: a game with members away whose cubes follow the captain's, and the same game
     with those members present giving the captain's answers by hand (doubled with the
     captain, answering as the captain answers), have the same cubes after every event and
-    book the same points and money."""
+    book the same points and money.
+
+    While both games have the same acting captain, that is: once the captain is out, the
+    board goes to the highest-placed live member (RULES.md §2.3), but with members away to the
+    highest-placed one *at the table* (HOUSE-RULES.md, Proxies), while by hand a member
+    placed above them would be present and play it. From there the rules that name the
+    captain (box-doubles with-captain, box-takes break-even's "always the captain's") bind
+    different cubes in the two games, as the rules say they should, so the law stops
+    comparing (found by Hypothesis; the case is the test after this one)."""
     rules = replace(data.draw(house_rules()), cubes="multi", acting_captain="keep-seat",
                     proxies=True)  # fmt: skip
     line = data.draw(lines(rules))
@@ -256,6 +264,8 @@ def test_a_cube_that_follows_the_captains_does_what_the_same_answers_by_hand_wou
     _, _, game, states = data.draw(games(rules=rules, line=line))
     by_hand = start(replace(line, away=()), rules)
     for before, after in itertools.pairwise(states):
+        if by_hand.acting_captain != before.acting_captain:
+            return  # the board passed a member away by: not the same game (the docstring)
         event = after.events[-1]
         moved = [
             f
@@ -283,3 +293,20 @@ def test_a_cube_that_follows_the_captains_does_what_the_same_answers_by_hand_wou
     away_result, hand_result = settle_game(game, stakes), settle_game(by_hand, stakes)
     assert (away_result.points, away_result.cents) == (hand_result.points, hand_result.cents)
     assert away_result.next_line.order == hand_result.next_line.order
+
+
+def test_with_the_captain_out_the_board_passes_a_member_away_by():
+    """The law's limit, as Hypothesis shrank it: C is out, F (away, above M1) follows M1, who
+    plays the board; so the box may double M2 at 2 alone, M1's cube being at 1. F at the
+    table would play the board, and box-doubles with-captain would bind F's cube at 2."""
+    rules = replace(PROXIES, box_doubles="with-captain", acting_captain="keep-seat")
+    line = away("B | C, F, M1, M2", ("F", FOLLOWS), rules=rules)
+    events = ("double C --by member", "take F", "drop C", "double M2 --by member", "take M2")
+    game = play(line, *events, rules=rules)
+    assert game.acting_captain == "M1"
+    assert play_on(game, "double M2").cubes["M2"].offer is not None
+    present = play(replace(line, away=()), events[0], "double F --by member", *events[1:],
+                   rules=rules)  # fmt: skip
+    assert present.acting_captain == "F"
+    with pytest.raises(RuleError, match="the box must double the captain, F, too"):
+        play_on(present, "double M2")
