@@ -100,6 +100,9 @@ from db.values import (
 
 CURRENT = "current_session"
 UPSERT = ("postgresql", "sqlite")  # dialects with INSERT … ON CONFLICT, imported when used
+#: What a stored cube event given a board holds (its JSON key, ``chouette review`` looks for
+#: it before it replays a game; a name spelled so costs only a replay that finds nothing).
+BOARD_KEY = '"position"'
 #: The columns the set-based writes (:mod:`db.bulk`) give, in their rows' order, named by
 #: the models: a game, a booking (of a game or a payment; of a charge), a game's events
 #: and pairs, the chain's kept digests, and the ids new games take.
@@ -1389,7 +1392,7 @@ class Ledger:
         found = self._db.exec(
             select(EventRow.id)
             .join(GameRow, col(GameRow.id) == col(EventRow.game_id))
-            .where(GameRow.session_id == info.id, col(EventRow.body).contains('"position"'))
+            .where(GameRow.session_id == info.id, col(EventRow.body).contains(BOARD_KEY))
             .limit(1)
         ).first()
         return found is not None

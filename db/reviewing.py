@@ -22,7 +22,7 @@ from chouette.session import SessionInfo
 from chouette.text import clipped
 from chouette.words import Said, said
 from db.codec import event_from_body, line_from_json
-from db.ledger import Ledger
+from db.ledger import BOARD_KEY, Ledger
 from db.positions import chouette_game
 
 #: The engine, as :func:`files.gnubg.evaluate` is: the boards asked, the session's beavers
@@ -83,7 +83,10 @@ def gather(
     for game in games:
         if game.kind != "chouette" or not game.over:
             continue
-        events = [event_from_body(body) for _, body in book.event_bodies(game.id)]
+        bodies = [body for _, body in book.event_bodies(game.id)]
+        if not any(BOARD_KEY in body for body in bodies):
+            continue  # no board given in this game: nothing to review, no replay
+        events = [event_from_body(body) for body in bodies]
         line = line_from_json(game.line_before)
         for decision in decisions(line, info.rules, events):
             if decision.position is None or (who is not None and decision.player != who):
