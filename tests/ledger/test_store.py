@@ -578,3 +578,28 @@ def test_a_fourteenth_schema_ledger_gains_an_empty_store_of_the_engines_evaluati
     chouette("drop", "bob")
     chouette("end", "box")
     assert chouette("review", code=1).stderr.startswith("Error: GNU Backgammon (gnubg) is not")
+
+
+def test_the_engines_evaluations_are_kept_exactly_and_the_first_one_stays(url):
+    """``chouette review``'s store (schema 15): the equities come back as the engine wrote
+    them (exact decimals), by board, cube, beavers and plies; a second answer for the same
+    (another review's, meanwhile) leaves the first as it was, and nothing else is found."""
+    from decimal import Decimal
+
+    from chouette.review import Asked, CubeState, Equities
+
+    centred = Asked("4HPwATDgc/ABMA", CubeState(centred=True, jacoby=True))
+    owned = Asked("4HPwATDgc/ABMA", CubeState(centred=False, jacoby=False))
+    first = Equities(Decimal("0.105192"), Decimal("-0.171133"), Decimal("1.000000"))
+    with open_ledger(url, write=True, now=WHEN) as book:
+        book.keep_evaluations({centred: first}, beavers=True, plies=2, engine="gnubg 1.07")
+    with open_ledger(url, write=True, now=WHEN) as book:
+        later = Equities(Decimal("0.2"), Decimal("0.3"), Decimal("1"))
+        book.keep_evaluations({centred: later}, beavers=True, plies=2, engine="gnubg 1.08")
+    with open_ledger(url, write=False, now=WHEN) as book:
+        assert book.evaluations([centred, owned], beavers=True, plies=2) == {
+            centred: (first, "gnubg 1.07")
+        }
+        assert book.evaluations([centred], beavers=False, plies=2) == {}
+        assert book.evaluations([centred], beavers=True, plies=3) == {}
+        assert book.evaluations([], beavers=True, plies=2) == {}
