@@ -247,7 +247,8 @@ def test_a_danish_phone_shows_the_scoreboard_and_the_keepers_buttons_in_danish(
     chouette, ledger_url
 ):
     """Chromium with a Danish locale: the scoreboard's headings, the chart's title and the
-    scorekeeper's buttons are Danish, and a button still works (its answer is the CLI's)."""
+    scorekeeper's buttons are Danish, and a button still works (its answer is the CLI's, in
+    the page's words)."""
     from playwright.sync_api import expect, sync_playwright
 
     from tests.chromium import chromium
@@ -269,6 +270,6 @@ def test_a_danish_phone_shows_the_scoreboard_and_the_keepers_buttons_in_danish(
             expect(page.locator("#chart h2")).to_have_text(da("Running balance"))
             card = page.locator('.member[data-member="bob"]')
             card.get_by_role("button", name=da("Double the box"), exact=True).click()
-            expect(page.locator("#said")).to_contain_text("bob doubles")
+            expect(page.locator("#said")).to_contain_text("bob dobler boksen")  # in Danish
         finally:
             browser.close()
