@@ -183,16 +183,25 @@ def test_the_long_shots_double_costs_seven_ninths_and_more_where_it_can_be_beave
     assert (take["proper"], round(take["error_emg"], 3)) == ("beaver", 0.444)
 
 
+def played_under(
+    chouette, first: list[str], second: list[str], board: str, answer: str, winner: str
+) -> tuple[list[dict], list[dict]]:
+    """The same game under two sets of house rules: the box doubles bob at ``board``, bob
+    answers, ``winner`` wins; each session's decisions reviewed."""
+    found = []
+    for number, rules in enumerate((first, second)):
+        chouette("new", f"rules{number}", "ann", "bob", "cat", *rules)
+        chouette("double", "bob", "--position", board)
+        chouette(answer, "bob")
+        chouette("end", winner)
+        found.append(chouette.json("--session", f"rules{number}", "review")["decisions"])
+    return found[0], found[1]
+
+
 @pytest.mark.slow
 @needs_gnubg
 def test_jacoby_on_a_centred_cube_makes_a_double_of_what_is_too_good_without_it(chouette):
-    for name, rules in (("jacoby", []), ("plain", ["--no-jacoby"])):
-        chouette("new", name, "ann", "bob", "cat", *rules)
-        chouette("double", "bob", "--position", BLITZ)
-        chouette("drop", "bob")
-        chouette("end", "box")
-    jacoby = chouette.json("--session", "jacoby", "review")["decisions"]
-    plain = chouette.json("--session", "plain", "review")["decisions"]
+    jacoby, plain = played_under(chouette, [], ["--no-jacoby"], BLITZ, "drop", "box")
     assert (jacoby[0]["proper"], jacoby[0]["verdict"], jacoby[0]["error_emg"]) == (
         "double",
         "double, drop",
@@ -230,13 +239,8 @@ def test_the_same_double_is_right_for_a_centred_cube_and_wrong_for_an_owned_one(
 @pytest.mark.slow
 @needs_gnubg
 def test_beavers_allowed_make_a_beaver_the_answer_to_a_bad_double(chouette):
-    for name, rules in (("beavers", []), ("none", ["--no-beavers", "--no-raccoons"])):
-        chouette("new", name, "ann", "bob", "cat", *rules)
-        chouette("double", "bob", "--position", START)
-        chouette("take", "bob")
-        chouette("end", "team")
-    beavers = chouette.json("--session", "beavers", "review")["decisions"]
-    none = chouette.json("--session", "none", "review")["decisions"]
+    without = ["--no-beavers", "--no-raccoons"]
+    beavers, none = played_under(chouette, [], without, START, "take", "team")
     assert [d["proper"] for d in beavers] == ["no double", "beaver"]
     assert [d["proper"] for d in none] == ["no double", "take"]
     assert beavers[1]["error_emg"] > 0.15 and none[1]["error_emg"] == 0.0
