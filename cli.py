@@ -4872,8 +4872,9 @@ def import_json(summary: Any) -> dict[str, Any]:
 
 
 def is_export_file(path: Path) -> bool:
-    """Whether ``path`` is a regular file that starts like chouette's own export (anything
-    else, a device or a pipe included, is left to the engine readers to refuse)."""
+    """Whether ``path`` is a regular file that starts like chouette's own export (its first
+    line that is not blank; anything else, a device or a pipe included, is left to the
+    engine readers to refuse)."""
     import stat
 
     from chouette.engines.text import MAX_LINE
@@ -4883,19 +4884,21 @@ def is_export_file(path: Path) -> bool:
         if not stat.S_ISREG(path.stat().st_mode):
             return False
         with path.open(encoding="utf-8-sig") as handle:
-            return is_export(handle.readline(MAX_LINE))
+            for _ in range(100):  # its first line, blank lines before it aside (as restored)
+                line = handle.readline(MAX_LINE)
+                if line.strip() or not line:
+                    return is_export(line)
+            return False
     except (OSError, UnicodeError):
         return False
 
 
 def restore_export(ctx: typer.Context, path: Path) -> None:
     from db.transfer import restore
+    from files.whole import export_lines
 
-    with ledger(ctx, write=True, create=True) as book, path.open(encoding="utf-8-sig") as handle:
-        try:
-            counts = restore(book, enumerate(handle, start=1))
-        except UnicodeDecodeError:
-            fail(f"{path} is not UTF-8 text; nothing was restored")
+    with ledger(ctx, write=True, create=True) as book:
+        counts = restore(book, export_lines(path))
     sessions, games, payments = (
         plural(counts[k], k[:-1]) for k in ("sessions", "games", "payments")
     )
@@ -4913,30 +4916,34 @@ def verify(
     ],
     as_json: JsonFlag = False,
 ) -> None:
-    """Check an export's chains offline, and print each session's fingerprint.
+    """Check an export offline as a restore reads it, and print each session's fingerprint.
 
-    Needs no ledger: every session's chain must fit link by link, and its record in the
-    file (the session, its games, payments, imported files and acceptances) must be the one
-    its newest link was made with. A fingerprint someone noted at the table that matches
-    proves the record has not changed since; a changed byte of an event, payment or
-    imported result shows as a chain that does not check. Exit 1 if one does not.
+    Needs no ledger: the file is read as `chouette import` restores it (every line by its
+    kind's fields, every game replayed, each session's games, payments, fees, imported
+    files and acceptances checked), into a throwaway ledger, and what a restore refuses is
+    refused here with the same reason. Every session's chain must fit link by link, and its
+    record must be the one its newest link was made with; a session with no chain is a
+    problem (only an export from before chouette chained records, schema 11, has none). A
+    fingerprint someone noted at the table that matches proves the record has not changed
+    since. It does not prove the record was right when it was written, nor who wrote it:
+    someone who rebuilds a whole chain makes an export that checks, with another
+    fingerprint. Exit 1 if a session does not check.
 
     Example:
 
     \b
         chouette verify backup.jsonl
     """
-    from db.chained import verify_lines
+    from chouette.words import said
+    from db import verify_export as verified
+    from files.whole import Unreadable, export_lines
 
     try:
-        with path.open(encoding="utf-8-sig") as handle:
-            found = verify_lines(enumerate(handle, start=1))
-    except OSError as err:
-        fail(f"cannot read {path}: {err.strerror}")
-    except UnicodeDecodeError:
-        fail(f"{path} is not UTF-8 text: no chouette export")
+        found = verified(export_lines(path), clock())
+    except Unreadable as err:  # (its message names the file)
+        fail(err.said)
     except ChouetteError as err:
-        fail(f"{path}: {err}")
+        fail(said("{path}: {reason}", path=str(path), reason=err.said))
     if as_json:
         emit_json(
             {
@@ -4957,7 +4964,13 @@ def verify(
             if v.problem is not None:
                 say(f"{v.session}: DOES NOT CHECK (line {v.line}): {v.problem}")
             elif v.fingerprint is None:
-                say(f"{v.session}: no chain (exported before chouette chained its records)")
+                say(
+                    said(
+                        "{session}: no chain (nothing is booked in it: a session of a ledger "
+                        "older than chouette's chains, unchanged since)",
+                        session=v.session,
+                    )
+                )
             else:
                 say(f"{v.session}: fingerprint {v.fingerprint}, the chain checks")
     bad = [v for v in found if v.problem is not None]

@@ -11,7 +11,7 @@ a server that does not answer, a lock held too long) comes out as a ChouetteErro
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -21,6 +21,7 @@ from db.urls import database_url
 
 if TYPE_CHECKING:
     from db.ledger import Ledger
+    from db.transfer import Verified
 
 __all__ = ["Ledger", "database_url", "open_ledger"]
 
@@ -53,7 +54,7 @@ def open_ledger(
     from db.ledger import Ledger
 
     try:
-        engine = connect(url, write=write, create=create)
+        engine = connect(url, write=write, create=create, migrated=_chain_every_session(now))
         with transaction(engine, write=write) as session:
             book = Ledger(session, now, clock)
             yield book
@@ -63,6 +64,46 @@ def open_ledger(
                 seal(book)
     except (OverflowError, UnicodeEncodeError, DBAPIError) as err:
         raise refusal(err, url) from None
+
+
+def verify_export(lines: Iterable[tuple[int, str]], now: datetime) -> list[Verified]:
+    """``chouette verify``: the export read as a restore reads it (the one reader,
+    :func:`db.transfer.read_export`), into a throwaway ledger of its own that is then
+    forgotten; each session's verdict. A line a restore refuses raises ChouetteError,
+    naming it, as the restore says it."""
+    import tempfile
+    from pathlib import Path
+
+    from db.engine import forget
+    from db.transfer import read_export
+
+    class Discard(Exception):
+        """Nothing of the throwaway ledger is kept."""
+
+    found: list[Verified] = []
+    with tempfile.TemporaryDirectory(prefix="chouette-verify-") as folder:
+        url = f"sqlite:///{Path(folder) / 'verify.db'}"
+        try:
+            with open_ledger(url, write=True, now=now, create=True) as book:
+                found = read_export(book, lines)[1]
+                raise Discard
+        except Discard:
+            pass
+        finally:
+            forget(url)
+    return found
+
+
+def _chain_every_session(now: datetime) -> Callable[[Any], None]:
+    """What follows a migration, in its transaction: each session without a chain gets its
+    first link (:func:`db.chained.chain_every_session`; loaded only if a ledger moves)."""
+
+    def chain(conn: Any) -> None:
+        from db.chained import chain_every_session
+
+        chain_every_session(conn, now)
+
+    return chain
 
 
 def refusal(err: Exception, url: str) -> ChouetteError:

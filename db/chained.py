@@ -1,32 +1,27 @@
 """Each session's chain in the ledger (:mod:`chouette.chain`): sealed as a command ends,
-checked by ``check``, carried by ``export`` and checked again by ``restore`` and ``verify``.
+checked by ``check``, carried by ``export`` and checked again by ``restore`` and ``verify``
+(:func:`db.transfer.read_export`, the one reader of an export).
 """
 
 from __future__ import annotations
 
 import itertools
-import json
-from collections import defaultdict
-from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import Any
+from datetime import datetime
+
+from sqlalchemy import Connection, text
 
 from chouette.chain import (
-    Link,
     chain_problem,
     fingerprint,
     item_digest,
-    links_from,
     next_link,
-    record_order,
     state_digest,
     state_from,
 )
-from chouette.errors import ChouetteError
 from chouette.session import SessionInfo
-from chouette.words import Sayable
+from chouette.words import Sayable, said
 from db.ledger import Ledger
-from db.transfer import HEADING, game_items, session_record
+from db.transfer import game_items, session_record
 
 #: How many games a command digests at once (an import's memory stays flat).
 DIGEST_CHUNK = 2000
@@ -82,65 +77,39 @@ def session_fingerprint(book: Ledger, info: SessionInfo) -> str | None:
     return fingerprint(book.chain(info))
 
 
-def chain_problems(book: Ledger, info: SessionInfo) -> list[str]:
+def chain_problems(book: Ledger, info: SessionInfo) -> list[Sayable]:
     """What ``check`` finds wrong with the session's chain: its first link that does not
     fit, or a record that is not its newest link's."""
     chain = book.chain(info)
-    if not chain:
-        return []
+    if not chain:  # (every session is chained from schema 16 on: db.migrations)
+        return [
+            said(
+                "{session} has no chain: nothing proves its record (every session of a "
+                "ledger is chained as it begins, or as its ledger moved to schema 16; its "
+                "links were taken out of the ledger)",
+                session=info.name,
+            )
+        ]
     problem = chain_problem(chain, state_digest(session_record(book, info)))
-    return [] if problem is None else [f"{info.name}'s chain: {problem}"]
+    if problem is None:
+        return []
+    return [said("{session}'s chain: {problem}", session=info.name, problem=problem)]
 
 
-@dataclass(frozen=True)
-class Verified:
-    """An export's session as ``verify`` found it: its fingerprint (None: not chained), and
-    what does not fit (None: it checks)."""
+def chain_every_session(conn: Connection, now: datetime) -> None:
+    """A first link for each session that has no chain: its record as it stands (the chain
+    proves nothing about what was changed before). Run as a ledger is migrated, by the
+    ledger's own writers, the schema being the newest."""
+    from sqlmodel import Session
 
-    session: str
-    fingerprint: str | None
-    problem: Sayable | None  # (``str()`` of it in JSON)
-    line: int
-
-
-def verify_lines(lines: Iterable[tuple[int, str]]) -> list[Verified]:
-    """Check an export's chains offline: every session's links, and its record (the
-    export's own lines for it) against its newest link. Raises ChouetteError for a file
-    that is no export."""
-    records: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    chains: dict[str, tuple[int, list[Link]]] = {}
-    order: list[str] = []
-    given: dict[str, int] = {}
-    for number, text in lines:
-        if not text.strip():
-            continue
-        try:
-            item = json.loads(text)
-        except (ValueError, RecursionError):
-            raise ChouetteError(f"line {number} is not JSON: this is no chouette export") from None
-        if not isinstance(item, dict):
-            raise ChouetteError(f"line {number} is not a JSON object: no chouette export")
-        kind = item.get("kind")
-        if number == 1 and kind != HEADING:
-            raise ChouetteError("its first line is not a chouette export's heading")
-        if kind == "session":
-            name = str(item.get("name"))
-            order.append(name)
-            given[name] = number
-            records[name].append(item)
-        elif kind in ("game", "payment", "charge", "source_file", "accept"):
-            records[str(item.get("session"))].append(item)
-        elif kind == "chain":
-            try:
-                chains[str(item.get("session"))] = (number, links_from(item.get("links", [])))
-            except ValueError as err:
-                raise ChouetteError(f"line {number}: {err}") from None
-    found = []
-    for name in order:
-        number, chain = chains.get(name, (given[name], []))
-        if not chain:
-            found.append(Verified(name, None, None, given[name]))
-            continue
-        problem = chain_problem(chain, state_digest(record_order(records[name])))
-        found.append(Verified(name, fingerprint(chain), problem, number))
-    return found
+    unchained = conn.execute(
+        text("SELECT id FROM session WHERE id NOT IN (SELECT session_id FROM chain)")
+    ).all()
+    if not unchained:
+        return
+    with Session(bind=conn) as session:
+        book = Ledger(session, now)
+        for (session_id,) in unchained:
+            book.changed(session_id, "chained as its ledger moved to schema 16")
+        seal(book)
+        session.flush()

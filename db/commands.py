@@ -572,7 +572,10 @@ def undo(book: Ledger, info: SessionInfo) -> Undone:
     last event of the session's games, or the import that booked its last games."""
     journal = book.actions(info, limit=1)
     if not journal:
-        return _undo_unjournaled(book, info)
+        undone = _undo_unjournaled(book, info)  # (no entry to forget: the chain is told here)
+        said = f"undo: game {undone.number}" + (" (an import)" if undone.what == "import" else "")
+        book.changed(info.id, said, undone.number)
+        return undone
     action = journal[0]
     check_entry(book, info, action)  # a damaged entry is refused, named: nothing taken back
     done, detail = what(action), action.detail

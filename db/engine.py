@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from sqlalchemy import Engine, create_engine, event, text
+from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlalchemy.exc import ArgumentError, DBAPIError
 from sqlmodel import Session
 
@@ -60,12 +60,19 @@ PAGE_SIZE = 8192
 WRITE_CACHE_KB = 8000
 
 
-def connect(url: str, *, write: bool = True, create: bool | None = None) -> Engine:
+def connect(
+    url: str,
+    *,
+    write: bool = True,
+    create: bool | None = None,
+    migrated: Callable[[Connection], None] | None = None,
+) -> Engine:
     """The engine for ``url`` (one per process and mode), the schema checked.
 
     A read (``write`` false) needs a ledger of the current schema; a write brings an older
-    ledger up to date; ``create`` (default: ``write``) makes a new ledger where there is
-    none, and only then."""
+    ledger up to date (``migrated``: what follows in the same transaction, the sessions'
+    chains); ``create`` (default: ``write``) makes a new ledger where there is none, and
+    only then."""
     create = write if create is None else create
     if (url, write) in _engines:
         return _engines[url, write]
@@ -86,7 +93,7 @@ def connect(url: str, *, write: bool = True, create: bool | None = None) -> Engi
         try:
             if given.schema is not None:
                 _check_schema(engine, given.schema, url)
-            ensure_schema(engine, write=write, create=create, where=where(url))
+            ensure_schema(engine, write=write, create=create, where=where(url), migrated=migrated)
         except DBAPIError as err:
             if file is None or write or not _cannot_open(err) or _wal_of(file).exists():
                 raise
@@ -350,6 +357,13 @@ def transaction(engine: Engine, *, write: bool) -> Iterator[Session]:
 def opened(url: str) -> bool:
     """Whether this process has opened the ledger at ``url``."""
     return any(key[0] == url for key in _engines)
+
+
+def forget(url: str) -> None:
+    """Close the connections to the ledger at ``url`` and forget its engines (a throwaway
+    ledger, gone after)."""
+    for key in [k for k in _engines if k[0] == url]:
+        _engines.pop(key).dispose()
 
 
 def dispose_all() -> None:

@@ -276,6 +276,16 @@ def v15_evaluations(conn: Connection) -> None:
     ).create(conn)
 
 
+def v16_every_session_chained(conn: Connection) -> None:
+    """Schema 16: every session is chained. A session of a ledger older than schema 12 was
+    chained from its next change on, so an export could give it no chain, and then nothing
+    told a doctored export (its chain line taken out) from an honest one. The migration
+    changes no table: the command that migrates chains each session that has no chain as
+    the ledger moves (``migrated``, given to :func:`ensure_schema`:
+    :func:`db.chained.chain_every_session`), in the same transaction; from this schema on a
+    restore refuses an export that gives a session none."""
+
+
 #: ``MIGRATIONS[i]`` brings a database from version ``i + 1`` to ``i + 2``.
 MIGRATIONS: list[Migration] = [
     v2_payments_and_imports,
@@ -292,6 +302,7 @@ MIGRATIONS: list[Migration] = [
     v13_charges,
     v14_nights,
     v15_evaluations,
+    v16_every_session_chained,
 ]
 LATEST = len(MIGRATIONS) + 1
 SCHEMA_LOCK = 0x63686F75  # PostgreSQL advisory lock key ("chou") held while creating the schema
@@ -339,10 +350,16 @@ def current_version(conn: Connection, where: str = "this database") -> int | Non
 
 
 def ensure_schema(
-    engine: Engine, *, write: bool = True, create: bool = True, where: str = "this database"
+    engine: Engine,
+    *,
+    write: bool = True,
+    create: bool = True,
+    where: str = "this database",
+    migrated: Callable[[Connection], None] | None = None,
 ) -> None:
-    """Check the schema; for a write, bring an older ledger up to date, and with ``create``
-    make the schema of an empty database: once, under the write lock."""
+    """Check the schema; for a write, bring an older ledger up to date (then ``migrated``,
+    in the same transaction: the chains of its sessions), and with ``create`` make the
+    schema of an empty database: once, under the write lock."""
     try:
         with engine.connect() as conn:
             if conn.execute(text("SELECT version FROM schema_version")).all() == [
@@ -379,6 +396,8 @@ def ensure_schema(
                 migrate(conn)
             conn.execute(text("DELETE FROM schema_version"))
             conn.execute(text("INSERT INTO schema_version (version) VALUES (:v)"), {"v": LATEST})
+            if migrated is not None:
+                migrated(conn)  # (schema 16: every session chained)
     _write_ahead(engine)
 
 

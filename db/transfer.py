@@ -12,13 +12,20 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
 from chouette.amend import Correction
 from chouette.card import ClubPreset, Origin, names_text
-from chouette.chain import Link, chain_problem, links_from, record_order, state_digest
+from chouette.chain import (
+    Link,
+    chain_problem,
+    fingerprint,
+    links_from,
+    record_order,
+    state_digest,
+)
 from chouette.checks import (
     engine_problems,
     line_problems,
@@ -35,7 +42,8 @@ from chouette.outcome import settle_game
 from chouette.presets import check_preset_name, preset_key
 from chouette.rules import HouseRules
 from chouette.session import SessionInfo
-from chouette.text import check_note
+from chouette.text import check_note, clipped
+from chouette.words import Sayable, said
 from db.codec import (
     amended_from_detail,
     charge_from_row,
@@ -243,8 +251,51 @@ def is_export(first_line: str) -> bool:
     return isinstance(data, dict) and data.get("kind") == HEADING
 
 
+#: The first schema whose exports carry each chained session's chain (schema 12); an export
+#: of an older chouette has none, and its sessions are restored and chained from then on.
+CHAINS_FROM = 12
+#: The first schema under which every session of a ledger is chained (a ledger migrated to
+#: it has every session chained as it moves): its exports give every session a chain.
+ALL_CHAINED_FROM = 16
+
+
+@dataclass(frozen=True)
+class Verified:
+    """A session of an export as its chain vouches for it: its fingerprint (None: no chain),
+    what does not fit (None: it checks), the export's line that says so (its chain's, or
+    the session's), and whether a restore takes it all the same (``unproven``: an export
+    written before chouette chained records, which a restore chains from then on)."""
+
+    session: str
+    fingerprint: str | None
+    problem: Sayable | None
+    line: int
+    unproven: bool = False
+
+
 def restore(book: Ledger, lines: Iterable[tuple[int, str]]) -> dict[str, int]:
-    """Rebuild an exported ledger in this (empty) database; counts of what was restored."""
+    """Rebuild an exported ledger in this (empty) database; counts of what was restored.
+    A session whose chain does not check, or that has no chain where its export should give
+    one, is refused (:func:`read_export`), naming the line: nothing is restored."""
+    counts, found = read_export(book, lines)
+    for verdict in found:
+        if verdict.problem is not None and not verdict.unproven:
+            raise ChouetteError(
+                f"line {verdict.line}: {verdict.session}'s chain does not check: "
+                f"{verdict.problem}; nothing was restored"
+            )
+    return counts
+
+
+def read_export(
+    book: Ledger, lines: Iterable[tuple[int, str]]
+) -> tuple[dict[str, int], list[Verified]]:
+    """Read an export strictly into this (empty) database, as a restore does, and each
+    session's verdict: its chain checked against its record as restored. Every line is
+    read by one model per kind (:mod:`db.export_lines`) and its values by the rules (a game
+    replayed, its bookings and files checked); a line that is not one raises ChouetteError
+    naming it. A chain that checks is kept as it is (its fingerprints the same); a session
+    without one is chained as the command ends (:func:`db.chained.seal`)."""
     # the export's line models, loaded here: only a restore reads them (every command that
     # writes loads this module, to seal its sessions' chains)
     from db.export_lines import read_line
@@ -256,8 +307,10 @@ def restore(book: Ledger, lines: Iterable[tuple[int, str]]) -> dict[str, int]:
     current = None
     seen = _Seen()
     given: dict[str, int] = {}  # the line of the export that gave each session
+    booked: dict[str, int] = {}  # how many lines of its record each session has
     chains: dict[str, tuple[int, list[Link]]] = {}  # each session's chain, and its line
     headed = False
+    schema: int | None = None
     for number, text in lines:
         if not text.strip():
             continue
@@ -271,9 +324,13 @@ def restore(book: Ledger, lines: Iterable[tuple[int, str]]) -> dict[str, int]:
                     else 'an export starts with its heading ({"kind": "chouette-ledger", …})'
                 )
             headed = True
+            if kind in RECORD_KINDS:
+                info = _of(sessions, item)
+                booked[info.name] = booked.get(info.name, 0) + 1
             if kind == HEADING:
                 if item.get("format") != FORMAT:
                     raise ChouetteError(f"export format {item.get('format')!r} is not {FORMAT}")
+                schema = item.get("schema")
             elif kind == "session":
                 info = _session(book, item)
                 sessions[info.name] = info
@@ -282,20 +339,20 @@ def restore(book: Ledger, lines: Iterable[tuple[int, str]]) -> dict[str, int]:
                 if _flag(item.get("current", False), "current"):
                     current = info.name
             elif kind == "game":
-                _restore_game(book, item, sessions[item["session"]], seen)
+                _restore_game(book, item, info, seen)
                 counts["games"] += 1
             elif kind == "payment":
-                _payment(book, item, sessions[item["session"]])
+                _payment(book, item, info)
                 counts["payments"] += 1
             elif kind == "charge":
-                _charge(book, item, sessions[item["session"]])
+                _charge(book, item, info)
                 counts["charges"] += 1
             elif kind == "source_file":
-                _source_file(book, item, sessions[item["session"]], seen)
+                _source_file(book, item, info, seen)
             elif kind == "preset":
                 _preset(book, item, seen)
             elif kind == "accept":
-                _acceptance(book, item, sessions[item["session"]])
+                _acceptance(book, item, info)
             elif kind == "chain":
                 if set(item) != {"kind", "session", "links"}:
                     raise ChouetteError("a chain line has kind, session and links, and no more")
@@ -315,18 +372,71 @@ def restore(book: Ledger, lines: Iterable[tuple[int, str]]) -> dict[str, int]:
         problems = session_problems(info, sorted(games), live)
         if problems:
             raise ChouetteError(f"line {given[name]}: {problems[0]}")
-    for name, (number, links) in chains.items():  # each chain checks, and is kept as it is
-        info = sessions[name]
+    found = []
+    for name, info in sessions.items():  # each chain checks, and is kept as it is
+        if name not in chains:
+            found.append(_unchained(name, given[name], schema, booked.get(name, 0)))
+            continue
+        number, links = chains[name]
         problem = chain_problem(links, state_digest(session_record(book, book.session(name))))
-        if problem is not None:
-            raise ChouetteError(
-                f"line {number}: {name}'s chain does not check: {problem}; nothing was restored"
-            )
-        book.add_links(info, links)
-        book.touched.pop(info.id, None)  # restored as it was: no link of its own
+        found.append(Verified(name, fingerprint(links), problem, number))
+        if problem is None:
+            book.add_links(info, links)
+            book.touched.pop(info.id, None)  # restored as it was: no link of its own
     if current is not None:
         book.use(current)
-    return counts
+    return counts, found
+
+
+#: The lines of a session's record, beside the session's own.
+RECORD_KINDS = frozenset({"game", "payment", "charge", "source_file", "accept"})
+
+
+def _of(sessions: dict[str, SessionInfo], item: dict[str, Any]) -> SessionInfo:
+    """The session a line of its record belongs to, given before it."""
+    name = item["session"]
+    if name not in sessions:
+        raise ChouetteError(
+            said(
+                "it belongs to the session {session}, which the export does not give before it",
+                session=clipped(repr(name)),
+            )
+        )
+    return sessions[name]
+
+
+def _unchained(name: str, line: int, schema: int | None, booked: int) -> Verified:
+    """A session the export gives no chain for: nothing proves its record. An export of a
+    chouette before chains (schema 11 or older) has none, and is restored all the same; from
+    schema 16 on every session has one; between, a session migrated from before chains and
+    unchanged since may lack one, if nothing is booked in it."""
+    if schema is None or schema < CHAINS_FROM:
+        return Verified(
+            name,
+            None,
+            said(
+                "the export was written before chouette chained records (schema {schema}): "
+                "nothing proves its record",
+                schema="?" if schema is None else schema,
+            ),
+            line,
+            unproven=True,
+        )
+    if schema >= ALL_CHAINED_FROM:
+        missing = said(
+            "it has no chain, so nothing proves its record: its chain line is missing (an "
+            "export of schema {schema} gives one for every session)",
+            schema=schema,
+        )
+        return Verified(name, None, missing, line)
+    if booked:
+        missing = said(
+            "it has no chain, so nothing proves its record: its chain line is missing (an "
+            "export of schema {schema} gives one for every session with anything booked)",
+            schema=schema,
+        )
+        return Verified(name, None, missing, line)
+    return Verified(name, None, None, line)
 
 
 def _time(value: Any) -> datetime:

@@ -4,7 +4,8 @@ An export or a report is written whole or not at all: into a temporary file besi
 target, flushed to the disk, then renamed over it, so a full disk or a killed process leaves
 the old file as it was; and never over the ledger's own files. A file of records is read
 whole before the ledger is opened, bounded (:data:`MAX_INPUT`): a regular file or standard
-input, UTF-8 text.
+input, UTF-8 text. An export is read line by line (:func:`export_lines`), each line bounded
+(:data:`MAX_EXPORT_LINE`), from a regular file only.
 """
 
 from __future__ import annotations
@@ -15,16 +16,21 @@ import os
 import stat
 import sys
 import tempfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import suppress
 from pathlib import Path
 from typing import BinaryIO
 
 from chouette.errors import ChouetteError
-from chouette.words import Sayable, said
+from chouette.text import clipped
+from chouette.words import Number, Sayable, said
 
 #: The most ``chouette record`` reads at once: 64 MiB, some 200,000 game records.
 MAX_INPUT = 64 << 20
+#: The longest line of an export chouette reads, in characters: a session's chain is one
+#: line, some 250 characters a link (a command that changed the session), so some 250,000
+#: commands; any other line is far shorter.
+MAX_EXPORT_LINE = 64 << 20
 
 _REASONS = {
     errno.ENOSPC: said("the disk is full"),
@@ -188,3 +194,59 @@ def read_input(source: str, what: Sayable, limit: int = MAX_INPUT) -> str:
 
 def _cannot_read(source: str, err: OSError) -> Sayable:
     return said("cannot read {file}: {reason}", file=source, reason=reason(err))
+
+
+class Unreadable(ChouetteError):
+    """A file that cannot be read as text, its message naming it."""
+
+
+def export_lines(path: Path, longest: int | None = None) -> Iterator[tuple[int, str]]:
+    """The lines of the export at ``path``, numbered from 1, as restore and ``verify`` read
+    them: UTF-8 text (a byte-order mark first is skipped), no line longer than ``longest``
+    characters (:data:`MAX_EXPORT_LINE` by default). A device, a pipe or a folder is refused
+    at once (it may never end), as is a line longer than that (unread past the limit) or
+    bytes that are not UTF-8, naming the line."""
+    longest = MAX_EXPORT_LINE if longest is None else longest
+    shown = clipped(str(path))
+    try:
+        handle = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a pipe must not block us
+    except OSError as err:
+        raise Unreadable(_cannot_read(shown, err)) from None
+    except ValueError:  # (a NUL in the name)
+        raise Unreadable(_no_file_name(str(path))) from None
+    if not stat.S_ISREG(os.fstat(handle).st_mode):
+        os.close(handle)
+        raise Unreadable(
+            said(
+                "{path} is not a regular file (a device, a pipe or a folder): no chouette export",
+                path=shown,
+            )
+        )
+    number = 0
+    with open(handle, encoding="utf-8-sig") as text:
+        while True:
+            number += 1
+            try:
+                line = text.readline(longest + 1)
+            except UnicodeDecodeError:
+                raise Unreadable(
+                    said(
+                        "{path} is not UTF-8 text (line {number}): no chouette export",
+                        path=shown,
+                        number=number,
+                    )
+                ) from None
+            except OSError as err:
+                raise Unreadable(_cannot_read(shown, err)) from None
+            if not line:
+                return
+            if len(line) > longest and not line.endswith("\n"):
+                raise ChouetteError(
+                    said(
+                        "line {number} is longer than {longest} characters: no line of a "
+                        "chouette export is",
+                        number=number,
+                        longest=Number(longest),
+                    )
+                )
+            yield number, line

@@ -71,6 +71,8 @@ def test_an_export_carries_the_night_and_an_older_one_restores_its_local_date(
     assert [i["night"] for i in lines if i["kind"] == "session"] == ["club 3", "2026-11-20"]
     older = tmp_path / "older.jsonl"  # as an export before nights: no night, a later time
     for item in lines:
+        if item["kind"] == "chouette-ledger":
+            item["schema"] = 13  # (fri, with nothing booked, may lack a chain there)
         if item["kind"] == "session":
             del item["night"]
             if item["name"] == "fri":

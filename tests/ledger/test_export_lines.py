@@ -151,12 +151,16 @@ def mutate(lines: list[str], data: st.DataObject) -> list[str]:
 @pytest.fixture(scope="module")
 def real_export(tmp_path_factory) -> list[str]:
     """A real export of a small evening, made once for the fuzzer."""
+    return evening_export(tmp_path_factory.mktemp("export"))
+
+
+def evening_export(folder: Path) -> list[str]:
+    """The lines of a real export of a small evening, made in ``folder``."""
     from typer.testing import CliRunner
 
     from cli import app
     from tests.conftest import NOW
 
-    folder = tmp_path_factory.mktemp("export")
     env = {"CHOUETTE_DB": str(folder / "ledger.db"), "CHOUETTE_NOW": NOW, "LANGUAGE": "en"}
     runner = CliRunner()
     for args in (

@@ -7,13 +7,27 @@ its fingerprints; undo appends to the chain, which still checks."""
 from __future__ import annotations
 
 import json
+import os
 import re
+import shutil
+import tempfile
+from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from sqlalchemy import create_engine, text
+
+from db.migrations import LATEST
+from db.transfer import is_export
+from tests.dump import dump
+from tests.examples import examples
+from tests.ledger.test_export_lines import evening_export, mutate
+from tests.paths import DATA
 
 pytestmark = pytest.mark.backends("sqlite", "postgres")
 
+V1 = DATA / "ledger-v1.sqlite"  # schema 1: two sessions, before chains
 FINGERPRINT = re.compile(r"^Fingerprint of friday: ([0-9a-f]{10})$", re.M)
 
 
@@ -122,15 +136,32 @@ def test_a_byte_changed_in_an_export_is_found_by_verify_and_refused_by_restore(
     assert refused.endswith("; nothing was restored\n")
 
 
-def test_a_session_of_an_older_ledger_is_chained_from_its_next_change(chouette, ledger_url):
+def test_a_chain_taken_out_of_the_ledger_is_found_by_check(chouette, ledger_url):
     evening(chouette)
-    sql(ledger_url, "DELETE FROM chain")  # as a ledger of schema 11 has none
+    sql(ledger_url, "DELETE FROM chain")
     assert chouette.json("settle")["fingerprint"] is None
-    assert "Fingerprint" not in chouette("settle").stdout
-    assert chouette("check").stdout.startswith("The ledger is consistent")
-    chouette("pay", "cat", "ann", "1.00")
-    assert re.fullmatch(r"[0-9a-f]{10}", printed(chouette))
-    assert chouette("check").stdout.startswith("The ledger is consistent")
+    problems = json.loads(chouette("check", "--json", code=1).stdout)["problems"]
+    assert problems == [
+        "friday has no chain: nothing proves its record (every session of a ledger is "
+        "chained as it begins, or as its ledger moved to schema 16; its links were taken out "
+        "of the ledger)"
+    ]
+
+
+@pytest.mark.backends("sqlite")
+def test_every_session_of_an_older_ledger_is_chained_as_it_migrates(chouette, tmp_path):
+    """A ledger of schema 1 (before chains): `migrate` gives each session a first link, its
+    record as it stands, so its export gives every session a chain and verifies."""
+    old = tmp_path / "old.sqlite"
+    shutil.copy(V1, old)
+    chouette("--db", str(old), "migrate")
+    fingerprints = chouette.json("--db", str(old), "settle", "--all")["fingerprints"]
+    assert sorted(fingerprints) == ["friday", "saturday"]
+    assert all(re.fullmatch(r"[0-9a-f]{10}", fp) for fp in fingerprints.values())
+    assert chouette("--db", str(old), "check").stdout.startswith("The ledger is consistent")
+    backup = tmp_path / "old.jsonl"
+    chouette("--db", str(old), "export", str(backup))
+    assert chouette.json("verify", str(backup))["ok"]
 
 
 def test_an_imports_games_are_chained_as_check_digests_them_again(chouette, tmp_path):
@@ -162,8 +193,192 @@ def test_verify_refuses_a_file_that_is_no_export(chouette, tmp_path):
     other = tmp_path / "notes.txt"
     other.write_text("hello\n")
     assert chouette("verify", str(other), code=1).stderr == (
-        f"Error: {other}: line 1 is not JSON: this is no chouette export\n"
+        f"Error: {other}: line 1: it is not JSON (Expecting value: line 1 column 1 (char 0))\n"
     )
     heading = json.dumps({"kind": "chouette-ledger", "format": 1})
     other.write_text(heading + "\n")
     assert chouette("verify", str(other)).stdout == ""
+
+
+# ---------------------------------------------------------------- verify reads as restore does
+
+VERDICT = re.compile(r"^(?P<session>.+?): DOES NOT CHECK \(line (?P<line>\d+)\): (?P<why>.*)$")
+REFUSED = re.compile(r"^Error: line (?P<line>\d+): (?:(?P<session>.+?)'s chain does not check: )?")
+
+
+def verify_says(chouette, path) -> tuple[int, str] | None:
+    """What ``verify`` finds first: the line and the reason (None: every session checks)."""
+    result = chouette("verify", str(path), code=None)
+    assert "Traceback" not in result.stderr
+    if result.exit_code == 0:
+        return None
+    assert result.exit_code == 1, result.stderr
+    found = VERDICT.match(result.stdout.splitlines()[0]) if result.stdout else None
+    if found is not None:
+        return int(found["line"]), found["why"]
+    said = result.stderr.removeprefix(f"Error: {path}: ").rstrip("\n")
+    line, _, why = said.removeprefix("line ").partition(": ")
+    return int(line), why
+
+
+def restore_says(chouette, path, copy) -> tuple[int, str] | None:
+    """What restoring the export refuses: the line and the reason (None: restored)."""
+    result = chouette("--db", str(copy), "import", str(path), code=None)
+    assert "Traceback" not in result.stderr
+    if result.exit_code == 0:
+        return None
+    assert result.exit_code == 1, result.stderr
+    said = result.stderr.rstrip("\n")
+    found = REFUSED.match(said)
+    assert found is not None, said
+    why = said[found.end() :]
+    if found["session"] is not None:
+        why = why.removesuffix("; nothing was restored")
+    return int(found["line"]), why
+
+
+def payment_lines(lines: list[str]) -> list[int]:
+    return [i for i, t in enumerate(lines) if '"kind": "payment"' in t]
+
+
+def swapped(lines: list[str], i: int, j: int) -> list[str]:
+    lines = list(lines)
+    lines[i], lines[j] = lines[j], lines[i]
+    return lines
+
+
+#: Doctored exports: each is refused by ``verify`` and by restore alike (the issue's list
+#: first). Each takes an export's lines and returns them doctored.
+DOCTORED = {
+    "a chain deleted and a cent changed": lambda lines: [
+        t.replace('"cents": 100,', '"cents": 101,') for t in lines if '"kind": "chain"' not in t
+    ],
+    "a chain deleted": lambda lines: [t for t in lines if '"kind": "chain"' not in t],
+    "a cent changed": lambda lines: [t.replace('"cents": 100,', '"cents": 99,') for t in lines],
+    "a key given twice": lambda lines: [
+        t.replace('"note": "cash"', '"note": "cash", "note": "cask"') for t in lines
+    ],
+    "an unknown kind of line": lambda lines: [
+        *lines[:2],
+        '{"kind": "gossip", "session": "friday"}',
+        *lines[2:],
+    ],
+    "a line of a session not in the file": lambda lines: [
+        t.replace('"kind": "payment", "session": "friday"', '"kind": "payment", "session": "x"')
+        for t in lines
+    ],
+    "a payment left out": lambda lines: [t for t in lines if '"note": "tip"' not in t],
+    "two payments swapped": lambda lines: swapped(lines, *payment_lines(lines)),
+    "a link's words changed": lambda lines: [
+        t.replace('"what": "bob paid ann 1.00"', '"what": "bob paid ann 9.00"') for t in lines
+    ],
+    "the stake changed": lambda lines: [
+        t.replace('"stake_cents": 100,', '"stake_cents": 200,', 1) for t in lines
+    ],
+    "an event changed": lambda lines: [t.replace('"act": "take"', '"act": "drop"') for t in lines],
+    "the heading given twice": lambda lines: [lines[0], *lines],
+}
+
+
+@pytest.mark.parametrize("doctoring", DOCTORED.values(), ids=list(DOCTORED))
+def test_every_doctored_export_is_refused_by_verify_and_restore_for_the_same_reason(
+    chouette, tmp_path, doctoring
+):
+    evening(chouette)
+    chouette("pay", "bob", "ann", "0.50", "--note", "tip")
+    backup = tmp_path / "backup.jsonl"
+    chouette("export", str(backup))
+    lines = backup.read_text().splitlines()
+    assert verify_says(chouette, backup) is None
+    doctored = tmp_path / "doctored.jsonl"
+    changed = doctoring(lines)
+    assert changed != lines
+    doctored.write_text("\n".join(changed) + "\n")
+    verdict = verify_says(chouette, doctored)
+    assert verdict is not None, "verify vouched for a doctored export"
+    assert restore_says(chouette, doctored, tmp_path / "copy.db") == verdict
+    copy = tmp_path / "copy.db"
+    assert not copy.exists() or not dump(f"sqlite:///{copy}").get("session")  # nothing restored
+
+
+def test_a_chain_taken_out_is_said_plainly(chouette, tmp_path):
+    evening(chouette)
+    backup = tmp_path / "backup.jsonl"
+    chouette("export", str(backup))
+    lines = [t for t in backup.read_text().splitlines() if '"kind": "chain"' not in t]
+    backup.write_text("\n".join(lines) + "\n")
+    why = (
+        "it has no chain, so nothing proves its record: its chain line is missing (an export "
+        f"of schema {LATEST} gives one for every session)"
+    )
+    assert verify_says(chouette, backup) == (2, why)
+    assert json.loads(chouette("verify", str(backup), "--json", code=1).stdout)["sessions"] == [
+        {"session": "friday", "fingerprint": None, "problem": why}
+    ]
+
+
+def test_an_export_from_before_chains_is_restored_but_not_vouched_for(chouette, tmp_path):
+    """An export of schema 11 or older has no chain: a restore takes it (and chains it from
+    then on), but ``verify`` says nothing proves it."""
+    evening(chouette)
+    backup = tmp_path / "backup.jsonl"
+    chouette("export", str(backup))
+    lines = [t for t in backup.read_text().splitlines() if '"kind": "chain"' not in t]
+    lines[0] = lines[0].replace(f'"schema": {LATEST}', '"schema": 11')
+    backup.write_text("\n".join(lines) + "\n")
+    assert verify_says(chouette, backup) == (
+        2,
+        "the export was written before chouette chained records (schema 11): nothing proves "
+        "its record",
+    )
+    copy = tmp_path / "copy.db"
+    assert restore_says(chouette, backup, copy) is None
+    assert re.fullmatch(r"[0-9a-f]{10}", chouette.json("--db", str(copy), "settle")["fingerprint"])
+
+
+def test_verify_refuses_a_device_a_pipe_and_a_line_too_long_at_once(
+    chouette, tmp_path, monkeypatch
+):
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    for path in ("/dev/zero", str(fifo)):
+        assert chouette("verify", path, code=1).stderr == (
+            f"Error: {path} is not a regular file (a device, a pipe or a folder): no chouette "
+            "export\n"
+        )
+    evening(chouette)
+    backup = tmp_path / "backup.jsonl"
+    chouette("export", str(backup))
+    monkeypatch.setattr("files.whole.MAX_EXPORT_LINE", 400)  # the session's line is longer
+    why = (2, "line 2 is longer than 400 characters: no line of a chouette export is")
+    result = chouette("verify", str(backup), code=1)
+    assert result.stderr == f"Error: {backup}: {why[1]}\n"
+    refused = chouette("--db", str(tmp_path / "copy.db"), "import", str(backup), code=1)
+    assert refused.stderr == f"Error: {why[1]}\n"
+
+
+@pytest.fixture(scope="module")
+def real_export(tmp_path_factory) -> list[str]:
+    return evening_export(tmp_path_factory.mktemp("export"))
+
+
+@pytest.mark.slow
+@settings(
+    max_examples=examples(40),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(data=st.data())
+def test_verify_and_restore_agree_on_every_mutated_export(chouette, tmp_path, real_export, data):
+    """The law: whatever one edit does to an export, ``verify`` and restore read it as one:
+    both take it, or both refuse it, naming the same line for the same reason."""
+    changed = mutate(real_export, data)
+    where = Path(tempfile.mkdtemp(dir=tmp_path))
+    path = where / "changed.jsonl"
+    path.write_text("\n".join(changed) + "\n", "utf-8")
+    verdict = verify_says(chouette, path)
+    first = next((t for t in changed if t.strip()), "")
+    if not is_export(first):  # import reads it as an engine file
+        assert verdict is not None
+        return
+    assert restore_says(chouette, path, where / "copy.db") == verdict

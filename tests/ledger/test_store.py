@@ -266,7 +266,8 @@ def migrated(ledger: Path, version: int, tmp_path: Path) -> tuple[Dump, Dump]:
     shutil.copy(ledger, old)
     before = dump(f"sqlite:///{old}")
     assert before["schema_version"] == [(version,)]
-    connect(f"sqlite:///{old}")
+    with open_ledger(f"sqlite:///{old}", write=True, now=WHEN):  # (as a command migrates it)
+        pass
     fresh = tmp_path / "fresh.sqlite"
     connect(f"sqlite:///{fresh}")
     dispose_all()
