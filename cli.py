@@ -52,7 +52,7 @@ from chouette.line import normal_name  # noqa: E402
 from chouette.money import parse_money  # noqa: E402
 from chouette.names import match, resolve  # noqa: E402
 from chouette.text import clipped, clipped_words, json_safe, shown, shown_lines  # noqa: E402
-from chouette.words import Number, marked, said  # noqa: E402
+from chouette.words import Money, Number, joined, marked, said, said_n  # noqa: E402
 
 if TYPE_CHECKING:
     from datetime import date
@@ -114,17 +114,28 @@ class TextFirst:
             and (most is None or number <= most)
         ):
             return number
-        range_ = " to ".join(f"{bound:,}" for bound in (least, most) if bound is not None)
-        allowed = (
-            f"from {range_}"
-            if least is not None and most is not None
-            else (f"at least {least:,}" if least is not None else f"at most {most:,}")
-        )
-        raise typer.BadParameter(
-            f"{clipped(value)} is outside chouette's limits: give a whole number {allowed}",
-            ctx=ctx,
-            param=param,
-        )
+        typed = clipped(value)
+        if least is not None and most is not None:
+            why = said(
+                "{value} is outside chouette's limits: give a whole number from {least} to {most}",
+                value=typed,
+                least=Number(least),
+                most=Number(most),
+            )
+        elif least is not None:
+            why = said(
+                "{value} is outside chouette's limits: give a whole number at least {least}",
+                value=typed,
+                least=Number(least),
+            )
+        else:
+            assert most is not None
+            why = said(
+                "{value} is outside chouette's limits: give a whole number at most {most}",
+                value=typed,
+                most=Number(most),
+            )
+        raise typer.BadParameter(hearer().words(why), ctx=ctx, param=param)
 
     def coerce(self, value: Any, param: Any, ctx: Any) -> Any:
         if value is None:
@@ -224,10 +235,23 @@ def help_words(text: str) -> str:
 
 
 def help_text(text: str | None) -> str:
-    """A command's help (its docstring as Typer keeps it) in the reader's words."""
+    """A command's help (its docstring as Typer keeps it) in the reader's words: each
+    paragraph the catalogue holds (:mod:`files.helps`: the summary, the examples' heading)
+    translated, the others as written."""
     if not text:
         return ""
-    return help_words(inspect.cleandoc(text).partition("\f")[0])
+    doc = inspect.cleandoc(text).partition("\f")[0]
+    words = hearer().words
+    if words.code == "en":
+        return doc
+    from files.helps import paragraph_key, paragraphs, translated
+
+    shown = []
+    for index, paragraph in enumerate(paragraphs(doc)):
+        key = paragraph_key(paragraph)
+        said_here = words.gettext(key) if translated(doc, index, paragraph) else key
+        shown.append(paragraph if said_here == key else said_here)
+    return "\n\n".join(shown)
 
 
 #: The words Typer and Click add to help themselves, for the catalogue.
@@ -325,10 +349,21 @@ class Commands(Worded, TyperGroup):
             found = damage(ctx)
             if not found:
                 raise  # a sound ledger: a bug, reported as one
-            more = f", and {plural(len(found) - 1, 'more problem')}" if len(found) > 1 else ""
             fail(
-                f"the ledger is damaged ({found[0]}{more}): `chouette check` lists the "
-                "problems; restore the ledger from a backup"
+                said(
+                    "the ledger is damaged ({problem}): `chouette check` lists the problems; "
+                    "restore the ledger from a backup",
+                    problem=found[0],
+                )
+                if len(found) == 1
+                else said_n(
+                    "the ledger is damaged ({problem}, and {n} more problem): `chouette check` "
+                    "lists the problems; restore the ledger from a backup",
+                    "the ledger is damaged ({problem}, and {n} more problems): `chouette "
+                    "check` lists the problems; restore the ledger from a backup",
+                    len(found) - 1,
+                    problem=found[0],
+                )
             )
 
 
@@ -346,7 +381,105 @@ def usage_clipped() -> Iterator[None]:
         message = getattr(err, "message", None)
         if isinstance(message, str):
             err.message = clipped(clipped_words(message), USAGE_ECHO)
+        if hearer().words.code != "en" and hasattr(err, "format_message"):
+            inside.shown_by(err, usage_shown(err))
         raise
+
+
+#: Click's usage errors as Typer's Click writes them (English only), read back as sentences
+#: in the reader's words; a message none of these reads is shown as Click wrote it.
+CLICK_WORDS: "list[tuple[re.Pattern[str], Callable[[re.Match[str]], Sayable]]]" = [
+    (
+        re.compile(r"No such command '(.*)'\. Did you mean (.*)\?", re.S),
+        lambda m: said(
+            "No such command '{command}'. Did you mean {names}?", command=m[1], names=m[2]
+        ),
+    ),
+    (
+        re.compile(r"No such command '(.*)'\.", re.S),
+        lambda m: said("No such command '{command}'.", command=m[1]),
+    ),
+    (
+        re.compile(r"No such option: (\S+) \(Possible options: (.*)\)", re.S),
+        lambda m: said(
+            "No such option: {option} (Possible options: {options})", option=m[1], options=m[2]
+        ),
+    ),
+    (
+        re.compile(r"No such option: (.*)", re.S),
+        lambda m: said("No such option: {option}", option=m[1]),
+    ),
+    (
+        re.compile(r"Missing argument '(.*?)'\.(.*)", re.S),
+        lambda m: (
+            said("Missing argument '{argument}'.", argument=m[1])
+            if not m[2]
+            else joined([said("Missing argument '{argument}'.", argument=m[1]), m[2]], "")
+        ),
+    ),
+    (
+        re.compile(r"Missing option '(.*?)'\.(.*)", re.S),
+        lambda m: (
+            said("Missing option '{option}'.", option=m[1])
+            if not m[2]
+            else joined([said("Missing option '{option}'.", option=m[1]), m[2]], "")
+        ),
+    ),
+    (
+        re.compile(r"Invalid value for (.*?): (.*)", re.S),
+        lambda m: said("Invalid value for {option}: {reason}", option=m[1], reason=m[2]),
+    ),
+    (
+        re.compile(r"Got unexpected extra argument\(s\) \((.*)\)", re.S),
+        lambda m: said("Got unexpected extra argument(s) ({arguments})", arguments=m[1]),
+    ),
+    (
+        re.compile(r"Option '(.*)' requires an argument\.", re.S),
+        lambda m: said("Option '{option}' requires an argument.", option=m[1]),
+    ),
+    (
+        re.compile(r"Option '(.*)' does not take a value\.", re.S),
+        lambda m: said("Option '{option}' does not take a value.", option=m[1]),
+    ),
+]
+
+
+def usage_said(err: Exception) -> "Sayable":
+    """A usage error's message (as Click formats it) in words: Click's own sentences read
+    back (:data:`CLICK_WORDS`), a value chouette refused said as chouette said it."""
+    format_message = getattr(err, "format_message", None)
+    message = str(format_message() if format_message is not None else err)
+    for pattern, words in CLICK_WORDS:
+        found = pattern.fullmatch(message)
+        if found:
+            return words(found)
+    return message
+
+
+def usage_shown(err: Exception) -> "Callable[[Any], None]":
+    """What shows ``err`` in the reader's words (:func:`show_usage_error`), as Click's
+    ``show(file)`` is called."""
+
+    def show(_file: Any = None) -> None:
+        show_usage_error(err)
+
+    return show
+
+
+def show_usage_error(err: Exception) -> None:
+    """A usage error as Click shows it (the usage line, where to find help, the error), in
+    the reader's words, on standard error."""
+    ctx = getattr(err, "ctx", None)
+    if ctx is not None:
+        say(ctx.get_usage(), err=True)
+        if ctx.command.get_help_option(ctx) is not None:
+            option = ctx.help_option_names[0]
+            say(
+                said("Try '{command} {option}' for help.", command=ctx.command_path, option=option),
+                err=True,
+            )
+        say(err=True)
+    say(said("Error: {message}", message=usage_said(err)), err=True)
 
 
 def said_help(ctx: Any, param: Any, value: Any) -> None:
@@ -1083,7 +1216,7 @@ def show_version(value: bool) -> None:
     try:
         say(f"chouette {version('chouette')}")
     except PackageNotFoundError:
-        say("chouette (not installed: run it from an install, pip install .)")
+        say(said("chouette (not installed: run it from an install, pip install .)"))
     raise typer.Exit()
 
 
@@ -1154,7 +1287,7 @@ def one_of(choices: object) -> str:
     return "|".join(get_args(choices))
 
 
-def money_option(text: str | None, what: str) -> int | None:
+def money_option(text: str | None, what: "Sayable") -> int | None:
     """An amount given on the command line: exit 2 if it is not an amount of money or is
     past the ledger's limit (a value outside its bounds, as a number outside its own is:
     docs/INTERFACE.md, Numbers)."""
@@ -1163,10 +1296,10 @@ def money_option(text: str | None, what: str) -> int | None:
     try:
         return parse_money(text)
     except ChouetteError as err:  # MoneyError, LimitError
-        fail(f"{what}: {err}", 2)
+        fail(said("{option}: {reason}", option=what, reason=err.said), 2)
 
 
-def stake_option(text: str | None, option: str, what: str) -> int | None:
+def stake_option(text: str | None, option: "Sayable", what: "Sayable") -> int | None:
     """A stake given on the command line (``option``): an amount more than zero."""
     from chouette.money import check_stake
 
@@ -1194,10 +1327,23 @@ def off_or_number(number: str) -> Callable[[str], int | None]:
             return None
         if WHOLE.fullmatch(text) and len(text) <= 40 and least <= int(text) <= most:
             return int(text)
-        why = "is outside chouette's limits" if WHOLE.fullmatch(text) else "is not a number"
-        raise typer.BadParameter(
-            f"{clipped(text)} {why}: give a whole number from {least:,} to {most:,}, or off"
+        why = (
+            said(
+                "{value} is outside chouette's limits: give a whole number from {least} to "
+                "{most}, or off",
+                value=clipped(text),
+                least=Number(least),
+                most=Number(most),
+            )
+            if WHOLE.fullmatch(text)
+            else said(
+                "{value} is not a number: give a whole number from {least} to {most}, or off",
+                value=clipped(text),
+                least=Number(least),
+                most=Number(most),
+            )
         )
+        raise typer.BadParameter(hearer().words(why))
 
     return parse
 
@@ -1544,15 +1690,18 @@ def new(
     if not players:
         players = [] if source is None else list(source[0].line.order)
     if not players:
-        fail("name the players: the line (box, captain, crew), or --like SESSION", 2)
+        fail(said("name the players: the line (box, captain, crew), or --like SESSION"), 2)
     if len(players) < 2 and not waiting:
         fail(
-            f"a game needs a box and a captain, and only {shown(players[0])} is named: "
-            "name the others, or give --waiting if they will join later",
+            said(
+                "a game needs a box and a captain, and only {player} is named: name the "
+                "others, or give --waiting if they will join later",
+                player=shown(players[0]),
+            ),
             2,
         )
     players, spelled = known_spellings(ctx, players, new_player or [])
-    cents = stake_option(stake, "--stake", "the stake")
+    cents = stake_option(stake, "--stake", said("the stake"))
     assert cents is not None
     own = parse_player_stakes(player_stake or [])
     chosen = {
@@ -1604,18 +1753,23 @@ def new(
         try:
             rules, origin = origin_like(source[0].rules, source[1], given)
         except ChouetteError as err:
-            fail(f"{err} (with the rules of {source[0].name})")
+            fail(
+                said(
+                    "{reason} (with the rules of {session})",
+                    reason=err.said,
+                    session=source[0].name,
+                )
+            )
     else:
         rules, origin = starting_rules(ctx, preset, given)
-    rolled: list[str] = []
+    rolled: list[Sayable] = []
     try:
         order = players
         if roll:
             seed = random.SystemRandom().randrange(1 << 32) if seed is None else seed
             result = roll_the_dice(players, random.Random(seed), rules.roll_off)
-            dice = {"one-die": "", "two-dice": ", two dice", "four-dice": ", four dice"}
-            rolled.append(f"Roll-off (seed {seed}{dice[rules.roll_off]}):")
-            rolled += [f"  {told}" for told in result.told()]
+            rolled.append(ROLL_OFF[rules.roll_off](seed))
+            rolled += [joined(["  ", told], "") for told in result.told()]
             order = list(result.order)
         line = new_line(order, rules)
         name = check_new_session_name(name)
@@ -1625,7 +1779,7 @@ def new(
     try:  # --player-stake BOB=2.00 is bob's stake
         own = {resolve(p, line.order, "is not in the line"): c for p, c in own.items()}
     except ChouetteError as err:
-        fail(f"--player-stake: {err}")
+        fail(said("{option}: {reason}", option="--player-stake", reason=err.said))
     if source is not None:  # the players' own stakes there, unless given here
         kept = {match(p, line.order): c for p, c in source[0].player_stakes.items()}
         own = {p: c for p, c in kept.items() if p is not None and c != cents} | own
@@ -1635,34 +1789,50 @@ def new(
         check_spellings(book, line.order, [normal_name(p) for p in new_player or []])
         info = book.create_session(name, line, cents, rules, own, origin=origin, night=night)
     options(ctx).session = info.name  # a table prompt follows its own new session
-    said = []
+    told: list[Sayable] = []
     if source is not None:
-        what = "house rules and stakes" if players_given else "players, house rules and stakes"
-        said.append(f"Like {source[0].name}: its {what}.")
-    said += rolled
-    said.append(f"Session {info.name}: stake {format_cents(cents)} a point; {rules.summary()}.")
+        told.append(
+            said("Like {session}: its house rules and stakes.", session=source[0].name)
+            if players_given
+            else said(
+                "Like {session}: its players, house rules and stakes.", session=source[0].name
+            )
+        )
+    told += rolled
+    told.append(session_said(info.name, cents, rules))
     if night is not None:
-        said.append(f"Night: {info.night}.")
+        told.append(said("Night: {night}.", night=info.night))
     if origin.preset is not None:
         from chouette.card import overrides_text
 
         changed = overrides_text(origin.overrides)
-        said.append(
-            f"Rules from the preset {origin.preset}"
-            + (f", changed: {changed}." if changed else ".")
-            + " The table accepts them with chouette accept PLAYER... (chouette rules shows "
-            "the card)."
+        told.append(
+            said(
+                "Rules from the preset {preset}, changed: {changed}. The table accepts them "
+                "with chouette accept PLAYER... (chouette rules shows the card).",
+                preset=origin.preset,
+                changed=changed,
+            )
+            if changed
+            else said(
+                "Rules from the preset {preset}. The table accepts them with chouette accept "
+                "PLAYER... (chouette rules shows the card).",
+                preset=origin.preset,
+            )
         )
-    said += [f"{player} plays at {format_cents(amount)} a point." for player, amount in own.items()]
-    said.append(f"Line: {info.line.describe()}")
+    told += [
+        said("{player} plays at {stake} a point.", player=player, stake=Money(amount))
+        for player, amount in own.items()
+    ]
+    told.append(said("Line: {line}", line=info.line.describe()))
     more = {
         "stake_cents": info.stake,
         "player_stakes": dict(info.player_stakes),
         "night": info.night,
         "rules": info.rules.to_dict(),
     }
-    said += partner_said(None, info)
-    tell_line(info, said, as_json, more=more)
+    told += partner_said(None, info)
+    tell_line(info, told, as_json, more=more)
     for text in spelled:  # a name written as the ledger writes that player
         note(text)
     from chouette.line import uncovered
@@ -1687,7 +1857,10 @@ def known_spellings(
     others = {normal_name(n) for n in confirmed}
     stray = [n for n in others if n not in typed]
     if stray:
-        fail(f"--new-player {shown(stray[0])}: not one of the players named", 2)
+        fail(
+            said("--new-player {player}: not one of the players named", player=shown(stray[0])),
+            2,
+        )
     known = names_in(options(ctx), player_names)
     found = []
     try:
@@ -1721,7 +1894,7 @@ def session_like(ctx: typer.Context, name: str) -> "tuple[SessionInfo, Origin]":
             info = book.session(normal_name(name))
             return info, book.origin(info)
     except ChouetteError as err:
-        fail(f"--like: {err}")
+        fail(said("{option}: {reason}", option="--like", reason=err.said))
 
 
 def given_by_default(ctx: typer.Context, option: str) -> bool:
@@ -1750,22 +1923,37 @@ def starting_rules(
         if found is not None:
             if preset_key(wanted) in club:
                 note(
-                    f"the club's own preset {club[preset_key(wanted)].name} has the name of a "
-                    f"published one, which is used: --rules club:{wanted} for the club's"
+                    said(
+                        "the club's own preset {preset} has the name of a published one, which "
+                        "is used: --rules club:{wanted} for the club's",
+                        preset=club[preset_key(wanted)].name,
+                        wanted=wanted,
+                    )
                 )
             return origin_of(HouseRules(), given, preset=found)
         saved = club.get(preset_key(wanted))
         if saved is None:
             names = ", ".join([p.name for p in PUBLISHED] + [p.name for p in club.values()])
-            fail(f"--rules: there is no preset called {wanted} (presets: {names}; "
-                 "chouette rules --presets lists them)", 2)  # fmt: skip
+            fail(
+                said(
+                    "--rules: there is no preset called {wanted} (presets: {names}; chouette "
+                    "rules --presets lists them)",
+                    wanted=wanted,
+                    names=names,
+                ),
+                2,
+            )
         return origin_of(
             HouseRules(),
             given,
             club=(saved.name, saved.rules, saved.saved_at, saved.saved_from),
         )
     except ChouetteError as err:
-        fail(f"{err}" + (f" (with the preset {preset})" if preset else ""))
+        fail(
+            said("{reason} (with the preset {preset})", reason=err.said, preset=preset)
+            if preset
+            else err.said
+        )
 
 
 def club_presets(ctx: typer.Context) -> "list[ClubPreset]":
@@ -1837,9 +2025,9 @@ def rules(
     from chouette import card as cards
 
     if sum(map(bool, (presets, preset is not None, save is not None, forget is not None))) > 1:
-        fail("one of --presets, --preset, --save and --forget at a time", 2)
+        fail(said("one of --presets, --preset, --save and --forget at a time"), 2)
     if replace and save is None:
-        fail("--replace goes with --save NAME", 2)
+        fail(said("--replace goes with --save NAME"), 2)
     if save is not None or forget is not None:
         change_presets(ctx, save, forget, replace=replace, as_json=as_json)
         return
@@ -1912,8 +2100,13 @@ def emit_preset(name: str, club: "list[ClubPreset]", as_json: bool) -> None:
         return
     saved = {preset_key(p.name): p for p in club}.get(preset_key(name.removeprefix("club:")))
     if saved is None:  # a preset's name is a usage error, as new --rules has it
-        fail(f"there is no preset called {name.removeprefix('club:')} "
-             "(chouette rules --presets lists them)", 2)  # fmt: skip
+        fail(
+            said(
+                "there is no preset called {wanted} (chouette rules --presets lists them)",
+                wanted=name.removeprefix("club:"),
+            ),
+            2,
+        )
     if as_json:
         emit_json(cards.club_preset_json(saved))
     else:
@@ -1941,13 +2134,21 @@ def change_presets(
         emit_json({**club_preset_json(kept), "forgotten": forget is not None})
     elif forget is not None:
         say(
-            f"The club's preset {kept.name} is forgotten (the sessions started from it keep "
-            "their rules)."
+            said(
+                "The club's preset {preset} is forgotten (the sessions started from it keep "
+                "their rules).",
+                preset=kept.name,
+            )
         )
     else:
         say(
-            f"The rules of {kept.saved_from} are the club's preset {kept.name}: "
-            f"chouette new NAME PLAYER... --rules {shlex.quote(kept.name)}"
+            said(
+                "The rules of {session} are the club's preset {preset}: chouette new NAME "
+                "PLAYER... --rules {quoted}",
+                session=kept.saved_from,
+                preset=kept.name,
+                quoted=shlex.quote(kept.name),
+            )
         )
 
 
@@ -1984,16 +2185,21 @@ def accept(
     from db.commands import accept_rules
 
     if all and players:
-        fail("name the players who accept or use --all, not both", 2)
+        fail(said("name the players who accept or use --all, not both"), 2)
     if not all and not players:
-        fail("name the players who accept the rules, or use --all for everyone seated", 2)
+        fail(said("name the players who accept the rules, or use --all for everyone seated"), 2)
     with ledger(ctx, write=True) as book:
         info = current(book, ctx, lock=True)
         names = list(players or [])
         if all:
             names = book.card(info).waiting
             if not names:
-                fail(f"everyone seated in {info.name} has accepted its rules already")
+                fail(
+                    said(
+                        "everyone seated in {session} has accepted its rules already",
+                        session=info.name,
+                    )
+                )
         names = accept_rules(book, info, names)
         card = book.card(info)
     if as_json:
@@ -2006,11 +2212,11 @@ def accept(
             }
         )
         return
-    say(f"{accepted_text(names)} of {info.name}.")
+    say(said("{accepted} of {session}.", accepted=accepted_text(names), session=info.name))
     if card.waiting:
-        say(f"Not yet accepted: {', '.join(card.waiting)}.")
+        say(said("Not yet accepted: {players}.", players=", ".join(card.waiting)))
     else:
-        say("Everyone seated has accepted the rules.")
+        say(said("Everyone seated has accepted the rules."))
 
 
 def say_notes(info: "SessionInfo") -> None:
@@ -2019,7 +2225,7 @@ def say_notes(info: "SessionInfo") -> None:
     from chouette.line import line_notes
 
     for text in line_notes(info.line, info.rules):
-        note(f"{text}.")
+        note(said("{news}.", news=text))
 
 
 def parse_player_stakes(items: Sequence[str]) -> dict[str, int]:
@@ -2029,19 +2235,37 @@ def parse_player_stakes(items: Sequence[str]) -> dict[str, int]:
     for item in items:
         name, sep, amount = item.rpartition("=")
         if not sep or not name:
-            fail(f"--player-stake {item!r}: write NAME=AMOUNT", 2)
+            fail(said("--player-stake {item}: write NAME=AMOUNT", item=repr(item)), 2)
         try:
             name = check_name(name)
         except ChouetteError as err:
-            fail(f"--player-stake {item!r}: {err}", 2)
-        cents = stake_option(amount, f"--player-stake {item!r}", f"{name}'s stake")
+            fail(said("{option}: {reason}", option=f"--player-stake {item!r}", reason=err.said), 2)
+        cents = stake_option(
+            amount, f"--player-stake {item!r}", said("{player}'s stake", player=name)
+        )
         assert cents is not None
         stakes[name] = cents
     return stakes
 
 
-def plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
+def session_said(name: str, cents: int, rules: "HouseRules") -> "Said":
+    """``Session friday: stake 5.00 a point; standard rules.``"""
+    from chouette.card import summary
+
+    return said(
+        "Session {session}: stake {stake} a point; {rules}.",
+        session=name,
+        stake=Money(cents),
+        rules=summary(rules),
+    )
+
+
+#: What a roll-off says first, by its dice (``new --roll``).
+ROLL_OFF: "dict[str, Callable[[int], Said]]" = {
+    "one-die": lambda seed: said("Roll-off (seed {seed}):", seed=seed),
+    "two-dice": lambda seed: said("Roll-off (seed {seed}, two dice):", seed=seed),
+    "four-dice": lambda seed: said("Roll-off (seed {seed}, four dice):", seed=seed),
+}
 
 
 def format_cents(cents: int) -> str:
@@ -2052,7 +2276,6 @@ def format_cents(cents: int) -> str:
 
 def change_seat(ctx: typer.Context, name: str, act: str, as_json: bool) -> None:
     """``name`` leaves, sits out or sits in (:func:`db.commands.change_seat`)."""
-    from db.commands import SEAT_CHANGES
     from db.commands import change_seat as changed
 
     with ledger(ctx, write=True) as book:
@@ -2060,23 +2283,38 @@ def change_seat(ctx: typer.Context, name: str, act: str, as_json: bool) -> None:
         before = info.line
         name = resolve(normal_name(name), info.line.order, "is not in the line")
         info = changed(book, info, act, name)
-    said = [f"{name} {SEAT_CHANGES[act]}. Line: {info.line.describe()}"]
-    tell_line(info, [*said, *partner_said(before, info)], as_json)
+    tell_line(info, [line_said(SEATS[act](name), info), *partner_said(before, info)], as_json)
+
+
+#: What a change of seat says (``db.commands.SEAT_CHANGES``, in words).
+SEATS: "dict[str, Callable[[str], Said]]" = {
+    "leave": lambda name: said("{player} leaves", player=name),
+    "sit-out": lambda name: said("{player} sits out", player=name),
+    "sit-in": lambda name: said("{player} sits in", player=name),
+}
+
+
+def line_said(what: "Sayable", info: "SessionInfo") -> "Said":
+    """``cat sits out. Line: ann | bob, dan``."""
+    return said("{what}. Line: {line}", what=what, line=info.line.describe())
 
 
 def partner_said(
     before: "Line | None", info: "SessionInfo", cause: "Sayable | None" = None
-) -> list[str]:
+) -> "list[Sayable]":
     """A partnership that begins or ends with a change of the line, with its reason
     (``before``: the line before it; None: the session has just begun)."""
     from chouette.line import Line, partner_news
 
-    return [f"{text}." for text in partner_news(before or Line(()), info.line, info.rules, cause)]
+    return [
+        said("{news}.", news=text)
+        for text in partner_news(before or Line(()), info.line, info.rules, cause)
+    ]
 
 
 def tell_line(
     info: "SessionInfo",
-    said: "Sequence[str]",
+    told: "Sequence[Sayable]",
     as_json: bool,
     *,
     notes: bool = True,
@@ -2088,9 +2326,9 @@ def tell_line(
     from chouette.report import line_json
 
     if as_json:
-        emit_json({**line_json(info.name, said, info.line), **(more or {})})
+        emit_json({**line_json(info.name, told, info.line), **(more or {})})
     else:
-        for text in said:
+        for text in told:
             say(text)
     if notes:
         say_notes(info)
@@ -2135,7 +2373,7 @@ def join(
         name = check_new_name(name)
     except ChouetteError as err:
         fail(err.said)
-    cents = stake_option(stake, "--stake", f"{name}'s stake")
+    cents = stake_option(stake, "--stake", said("{player}'s stake", player=name))
     limit = credit_option(credit, name)
     from db.commands import join as joined
 
@@ -2143,10 +2381,10 @@ def join(
         seated = current(book, ctx, lock=True)
         info, spelled = joined(book, seated, name, cents, limit, new=new_player)
     name = match(name, info.line.order) or name  # as the ledger writes them (BOB: bob)
-    given = "" if limit is None else f", with a credit of {format_cents(limit)}"
-    said = f"{joined_text(name, info.player_stakes.get(name))}{given}"
-    line = f"{said}. Line: {info.line.describe()}"
-    tell_line(info, [line, *partner_said(seated.line, info)], as_json)
+    joins = joined_text(name, info.player_stakes.get(name))
+    if limit is not None:
+        joins = said("{joins}, with a credit of {credit}", joins=joins, credit=Money(limit))
+    tell_line(info, [line_said(joins, info), *partner_said(seated.line, info)], as_json)
     if spelled is not None:  # a name written as the ledger writes that player
         note(spelled)
 
@@ -2245,25 +2483,42 @@ def partner(
     from chouette.line import choose_partner
 
     if (name is None) == (not none):
-        fail("give NAME, or --none for the box to play alone (not both)", 2)
+        fail(said("give NAME, or --none for the box to play alone (not both)"), 2)
 
     def plan(info: "SessionInfo") -> "LinePlan":
         before, rules = info.line, info.rules
         chosen = None if name is None else resolve(normal_name(name), before.order,
                                                     "is not in the line")  # fmt: skip
-        box = before.box or "the box"
-        said = f"{box} plays alone" if chosen is None else f"{chosen} is {box}'s partner"
+        box = before.box
+        if box is None:
+            told = (
+                said("the box plays alone")
+                if chosen is None
+                else said("{partner} is the box's partner", partner=chosen)
+            )
+        else:
+            told = (
+                said("{box} plays alone", box=box)
+                if chosen is None
+                else said("{partner} is {box}'s partner", partner=chosen, box=box)
+            )
         act = ["partner", *([chosen] if chosen else [])]
-        return said, lambda line: choose_partner(line, chosen, rules), act
+        return told, lambda line: choose_partner(line, chosen, rules), act
 
     change_the_line(ctx, plan, as_json, named=True)
 
 
 def credit_option(text: str | None, name: str) -> int | None:
     """A credit given on the command line: an amount, 0 or more."""
-    cents = money_option(text, f"{name}'s credit")
+    cents = money_option(text, said("{player}'s credit", player=name))
     if cents is not None and cents < 0:
-        fail(f"{name}'s credit: a credit is 0 or more, not {format_cents(cents)}")
+        fail(
+            said(
+                "{player}'s credit: a credit is 0 or more, not {amount}",
+                player=name,
+                amount=Money(cents),
+            )
+        )
     return cents
 
 
@@ -2298,9 +2553,13 @@ def credit(
     def plan(info: "SessionInfo") -> "LinePlan":
         known = [*info.line.order, *(p for p, _ in info.line.credits)]
         who = resolve(normal_name(name), known, "is not in the line")
-        said = f"{who} has no credit" if cents == 0 else f"{who}'s credit is {format_cents(cents)}"
+        told = (
+            said("{player} has no credit", player=who)
+            if cents == 0
+            else said("{player}'s credit is {credit}", player=who, credit=Money(cents))
+        )
         act = ["credit", who, str(cents)]
-        return said, lambda line: set_credit(line, who, cents, info.rules), act
+        return told, lambda line: set_credit(line, who, cents, info.rules), act
 
     change_the_line(ctx, plan, as_json)
 
@@ -2336,7 +2595,7 @@ def bank(
         who = resolve(normal_name(name), known, "has not played in this session")
         act = ["bank", who, str(points)]
         return (
-            f"{who}'s bank is {points}",
+            said("{player}'s bank is {points}", player=who, points=points),
             lambda line: set_bank(line, who, points, info.rules),
             act,
         )
@@ -2346,7 +2605,7 @@ def bank(
 
 #: What a change of the line between games is: what the scorer says of it, the change, and
 #: how a correction of an earlier game makes it again (the journal's ``act``).
-LinePlan = tuple[str, "Callable[[Line], Line]", list[str]]
+LinePlan = tuple["Sayable", "Callable[[Line], Line]", list[str]]
 
 
 def change_the_line(
@@ -2366,13 +2625,13 @@ def change_the_line(
     with ledger(ctx, write=True) as book:
         info = current(book, ctx, lock=True)
         before = info.line
-        said, change, act = plan(info)
-        info = change_line(book, info, change, said, act=act)
-    said_now = [f"{said}. Line: {info.line.describe()}"]
+        told, change, act = plan(info)
+        info = change_line(book, info, change, str(told), act=act)
+    said_now: list[Sayable] = [line_said(told, info)]
     if named:
         ended = partner_ended(before, info.line, info.rules)
         if ended is not None:
-            said_now.append(f"{ended}.")
+            said_now.append(said("{news}.", news=ended))
     else:
         said_now += partner_said(before, info)
     tell_line(info, said_now, as_json)
@@ -2414,13 +2673,17 @@ def proxy(
     from db.commands import change_line as changed
 
     if [by is not None, follows is not None, withdraw].count(True) != 1:
-        fail("give one of --by NAME, --follows captain or --withdraw", 2)
+        fail(said("give one of --by NAME, --follows captain or --withdraw"), 2)
     with ledger(ctx, write=True) as book:
         info = current(book, ctx, lock=True)
         rules, seated = info.rules, info.line.order
         name = resolve(normal_name(member), seated, "is not in the line")
         deputy = FOLLOWS if by is None else match(normal_name(by), seated) or normal_name(by)
-        said = f"{name} is back" if withdraw else f"{name} is away: {away_text(name, deputy)}"
+        told = (
+            said("{player} is back", player=name)
+            if withdraw
+            else said("{player} is away: {how}", player=name, how=away_text(name, deputy))
+        )
 
         def change(line: Line) -> Line:
             if withdraw:
@@ -2428,8 +2691,8 @@ def proxy(
             return name_proxy(line, name, deputy, rules)
 
         act = ["withdraw", name] if withdraw else ["proxy", name, *([deputy] if by else [])]
-        info = changed(book, info, change, said, act=act)
-    tell_line(info, [f"{said}. Line: {info.line.describe()}"], as_json, notes=False)
+        info = changed(book, info, change, str(told), act=act)
+    tell_line(info, [line_said(told, info)], as_json, notes=False)
 
 
 @app.command(cls=Command)
@@ -2458,22 +2721,33 @@ def split(
     with ledger(ctx, write=True) as book:
         info = current(book, ctx, lock=True)
         first, new = split_table(book, info, name)
-    said = [
-        f"Split {first.name}: {', '.join(new.line.order)} form {new.name} "
-        f"(stake {format_cents(new.stake)} a point; {new.rules.summary()}).",
-        f"{first.name}: {first.line.describe()}",
+    from chouette.card import summary
+
+    told = [
+        said(
+            "Split {session}: {players} form {new} (stake {stake} a point; {rules}).",
+            session=first.name,
+            players=", ".join(new.line.order),
+            new=new.name,
+            stake=Money(new.stake),
+            rules=summary(new.rules),
+        ),
+        said("{session}: {line}", session=first.name, line=first.line.describe()),
         *partner_said(info.line, first),
-        f"{new.name}: {new.line.describe()}",
+        said("{session}: {line}", session=new.name, line=new.line.describe()),
         *partner_said(None, new),
-        f"Balances stay where they were earned; play the new table with --session {new.name}.",
+        said(
+            "Balances stay where they were earned; play the new table with --session {session}.",
+            session=new.name,
+        ),
     ]
     if as_json:
         from chouette.report import line_json, line_keys
 
         table = {"session": new.name, **line_keys(new.line)}
-        emit_json({**line_json(first.name, said, first.line), "new_table": table})
+        emit_json({**line_json(first.name, told, first.line), "new_table": table})
         return
-    for text in said:
+    for text in told:
         say(text)
 
 
@@ -2516,28 +2790,32 @@ def sessions(
     from chouette.report import sessions_json, sessions_rows
 
     if rename is not None and delete is not None:
-        fail("--rename or --delete, not both", 2)
+        fail(said("--rename or --delete, not both"), 2)
     if rename is not None or delete is not None:
         from db.commands import delete_session, rename_session
 
         with ledger(ctx, write=True) as book:
             if rename is not None:
                 renamed = rename_session(book, *rename)
-                said = f"Session {normal_name(rename[0])} is now called {renamed.name}."
+                told = said(
+                    "Session {old} is now called {new}.",
+                    old=normal_name(rename[0]),
+                    new=renamed.name,
+                )
             else:
                 gone = delete_session(book, delete or "")
-                said = f"Session {gone.name} is deleted."
+                told = said("Session {session} is deleted.", session=gone.name)
         if as_json:
-            emit_json({"ok": True, "message": said})
+            emit_json({"ok": True, "message": str(told)})
         else:
-            say(said)
+            say(told)
         return
     with reading(ctx) as book:
         found = book.sessions()
     if as_json:
         emit_json(sessions_json(found))
     elif not found:
-        say("No sessions yet: start one with `chouette new NAME PLAYER...`.")
+        say(said("No sessions yet: start one with `chouette new NAME PLAYER...`."))
     else:
         emit(sessions_rows(found, datetime.astimezone))
 
@@ -2570,16 +2848,18 @@ def where(ctx: typer.Context, as_json: JsonFlag = False) -> None:
     file = Path(place) if url.startswith("sqlite") else None
     exists = file.exists() if file is not None else None
     named = session_named(opts)
-    session, why = named, ""  # why: what chose the session, or why there is none
+    session, why = named, None  # why: what chose the session, or why there is none
     if exists is False:
-        why = "no ledger yet: `chouette new NAME PLAYER...` starts one"
+        why = said("no ledger yet: `chouette new NAME PLAYER...` starts one")
     else:
         try:
             with ledger_for(opts) as book:
                 session = book.current_name() if named is None else book.session(named).name
-            why = "the one used last" if named is None else "from --session"
+            why = said("the one used last") if named is None else said("from --session")
         except ChouetteError as err:
-            why = str(err) if named is None else f"from --session, but {err}"
+            why = (
+                err.said if named is None else said("from --session, but {reason}", reason=err.said)
+            )
     settings = {
         name: shown_setting(name, os.environ[name]) for name in ENVIRONMENT if os.environ.get(name)
     }
@@ -2597,14 +2877,28 @@ def where(ctx: typer.Context, as_json: JsonFlag = False) -> None:
             }
         )
         return
-    state = "" if exists is None else " (exists)" if exists else " (not created yet)"
-    say(f"Ledger:   {place}{state}, from {source}")
-    say(f"Session:  {session or '(none)'}" + (f" ({why})" if why else ""))
-    say(f"Data:     {data_home()}")
-    say(f"History:  {history_file()} (the table prompt's)")
+    whence = said("default") if source == "default" else source
+    if exists is None:
+        say(said("Ledger:   {place}, from {source}", place=place, source=whence))
+    elif exists:
+        say(said("Ledger:   {place} (exists), from {source}", place=place, source=whence))
+    else:
+        say(said("Ledger:   {place} (not created yet), from {source}", place=place, source=whence))
+    chosen = session or said("(none)")
+    say(
+        said("Session:  {session} ({why})", session=chosen, why=why)
+        if why
+        else said("Session:  {session}", session=chosen)
+    )
+    say(said("Data:     {folder}", folder=str(data_home())))
+    say(said("History:  {file} (the table prompt's)", file=str(history_file())))
     given = ", ".join(f"{name}={value}" for name, value in settings.items())
     read = ", ".join(ENVIRONMENT)
-    say(f"Settings: {given} (the environment)" if given else f"Settings: none (it reads {read})")
+    say(
+        said("Settings: {settings} (the environment)", settings=given)
+        if given
+        else said("Settings: none (it reads {names})", names=read)
+    )
 
 
 #: The environment variables chouette reads (``where`` lists those set; a PIN is never shown).
@@ -2681,7 +2975,7 @@ def report_played(played: "Played", before: "Game | None", as_json: bool) -> Non
         from chouette.report import why_lines
 
         emit(booked_rows(played.outcome))
-        say(f"Next line: {played.outcome.next_line.describe()}")
+        say(said("Next line: {line}", line=played.outcome.next_line.describe()))
         for text in why_lines(played.outcome.why):
             say(text)
 
@@ -2810,6 +3104,20 @@ def double(
     )
 
 
+#: An answer given with no member named, by its act.
+UNNAMED_ANSWER = {
+    "take": said("name the member whose cube you take, or use --all"),
+    "drop": said("name the member whose cube you drop, or use --all"),
+    "beaver": said("name the member whose cube you beaver, or use --all"),
+    "raccoon": said("name the member whose cube you raccoon, or use --all"),
+}
+#: ``--all`` with no double to answer, by the act.
+NO_DOUBLE = {
+    "take": said("there is no pending double to take"),
+    "drop": said("there is no pending double to drop"),
+}
+
+
 def answer(
     ctx: typer.Context,
     act: str,
@@ -2824,15 +3132,15 @@ def answer(
     from chouette.game import Answer, answer_all
 
     if every and member is not None:
-        fail("name a member or use --all, not both", 2)
+        fail(said("name a member or use --all, not both"), 2)
     if not every and member is None:
-        fail(f"name the member whose cube you {act}, or use --all", 2)
+        fail(UNNAMED_ANSWER[act], 2)
     board = position_of(position)
 
     def make(live: "Game | None", who: Who) -> "Sequence[Event]":
         if every:
             if live is None:
-                raise ChouetteError(f"there is no pending double to {act}")
+                raise ChouetteError(NO_DOUBLE[act])
             found = answer_all(live, act)  # type: ignore[arg-type]
             return [replace(e, position=board) if isinstance(e, Answer) else e for e in found]
         return [Answer(act, who(member or ""), board)]  # type: ignore[arg-type]
@@ -3196,33 +3504,47 @@ def resign(
     from chouette.game import Resign, ResignAnswer
 
     if gammon and backgammon:
-        fail("--gammon or --backgammon, not both", 2)
+        fail(said("--gammon or --backgammon, not both"), 2)
     if accept and refuse:
-        fail("--accept or --refuse, not both", 2)
+        fail(said("--accept or --refuse, not both"), 2)
     if accept or refuse:
         verb = "--accept" if accept else "--refuse"
         if gammon or backgammon:
-            fail(f"{verb} answers the resignation offered, at its level: leave out "
-                 "--gammon and --backgammon", 2)  # fmt: skip
+            fail(
+                said(
+                    "{option} answers the resignation offered, at its level: leave out "
+                    "--gammon and --backgammon",
+                    option=verb,
+                ),
+                2,
+            )
         if all and members:
-            fail("name the members who answer or use --all, not both", 2)
+            fail(said("name the members who answer or use --all, not both"), 2)
         if not all and not members:
-            fail(f"name the members who answer, or use --all to {verb.lstrip('-')} for "
-                 "everyone asked", 2)  # fmt: skip
+            fail(
+                said("name the members who answer, or use --all to accept for everyone asked")
+                if accept
+                else said("name the members who answer, or use --all to refuse for everyone asked"),
+                2,
+            )
 
         def answers(live: "Game | None", who: Who) -> "Sequence[Event]":
             if not all:
                 return [ResignAnswer(accept, who(m)) for m in members or ()]
             waiting = [] if live is None else list(live.resigning)
             if not waiting:
-                raise ChouetteError(f"there is no resignation to {verb.lstrip('-')}")
+                raise ChouetteError(
+                    said("there is no resignation to accept")
+                    if accept
+                    else said("there is no resignation to refuse")
+                )
             return [ResignAnswer(accept, m) for m in waiting]
 
         play(ctx, answers, game, as_json)
         return
     if all:
-        fail("--all answers for everyone asked, with --accept or --refuse; the box offers to "
-             "every member still in when it names none", 2)  # fmt: skip
+        fail(said("--all answers for everyone asked, with --accept or --refuse; the box offers to "
+             "every member still in when it names none"), 2)  # fmt: skip
     kind: Kind = "backgammon" if backgammon else "gammon" if gammon else "single"
     play(
         ctx, lambda _game, who: [Resign(kind, tuple(who(m) for m in members or ()))], game, as_json
@@ -3260,7 +3582,7 @@ def captain_resigns_cmd(
     from chouette.game import CaptainResign
 
     if gammon and backgammon:
-        fail("--gammon or --backgammon, not both", 2)
+        fail(said("--gammon or --backgammon, not both"), 2)
     kind: Kind = "backgammon" if backgammon else "gammon" if gammon else "single"
     play(ctx, lambda _game, who: [CaptainResign(kind, who(successor))], game, as_json)
 
@@ -3315,7 +3637,7 @@ def end(
     from chouette.game import End
 
     if gammon and backgammon:
-        fail("--gammon or --backgammon, not both", 2)
+        fail(said("--gammon or --backgammon, not both"), 2)
     kind: Kind = "backgammon" if backgammon else "gammon" if gammon else "single"
     play(ctx, one(End(winner.value, kind, resigned)), game, as_json)
 
@@ -3346,7 +3668,7 @@ def undo(ctx: typer.Context, as_json: JsonFlag = False) -> None:
     if as_json:
         emit_json({"session": info.name, "undone": undone.what, "text": str(undone_text(undone))})
         return
-    say(f"Undone: {undone_text(undone)}.")
+    say(said("Undone: {undone}.", undone=undone_text(undone)))
     if now is not None:
         for text in partner_said(info.line, now, LINE_UNDONE):
             say(text)
@@ -3359,7 +3681,7 @@ def cube_values(items: Sequence[str]) -> dict[str, int]:
     try:
         return parse_cubes(items)
     except ChouetteError as err:
-        fail(f"--cube: {err}", 2)
+        fail(said("{option}: {reason}", option="--cube", reason=err.said), 2)
 
 
 class Level(StrEnum):
@@ -3425,11 +3747,11 @@ def amend(
 
     fixes = cube_values(cube or [])
     if result is None and not fixes:
-        fail("say who won the board (--result box|team) or whose cube it was (--cube)", 2)
+        fail(said("say who won the board (--result box|team) or whose cube it was (--cube)"), 2)
     if result is None and (level is not Level.single or resigned):
-        fail("a level or --resigned goes with --result box|team", 2)
+        fail(said("a level or --resigned goes with --result box|team"), 2)
     if note_text is None:
-        fail("say why the game is amended: --note TEXT (it stays on the record)", 2)
+        fail(said("say why the game is amended: --note TEXT (it stays on the record)"), 2)
     end = None if result is None else End(result.value, level.value, resigned)
     with ledger(ctx, write=True) as book:
         info = current(book, ctx, lock=True)
@@ -3497,12 +3819,15 @@ def log(
         emit_json(log_json(info.name, found))
     elif older:  # a session played before chouette kept a journal
         say(
-            f"Nothing in {info.name}'s journal: what was done there came before chouette kept "
-            "one. undo takes it back as an older chouette did: the last event, or the games "
-            "of the last file imported."
+            said(
+                "Nothing in {session}'s journal: what was done there came before chouette kept "
+                "one. undo takes it back as an older chouette did: the last event, or the games "
+                "of the last file imported.",
+                session=info.name,
+            )
         )
     elif not found:
-        say(f"Nothing done in {info.name} yet that undo could take back.")
+        say(said("Nothing done in {session} yet that undo could take back.", session=info.name))
     else:
         emit(log_rows(found, datetime.astimezone, local_zone()))
 
@@ -3558,7 +3883,7 @@ def status(ctx: typer.Context, as_json: JsonFlag = False) -> None:
     if cubes is not None:
         emit(cubes)
     for text in notes:
-        note(f"{text}.")
+        note(said("{news}.", news=text))
 
 
 def scope(book: "Ledger | Reads", ctx: typer.Context, every: bool) -> "SessionInfo | None":
@@ -3648,15 +3973,12 @@ def sheet(
             emit_json_stream(head, "games", games)
             return
         if info is not None and fmt is not Format.csv:
-            say(
-                f"Session {info.name}: stake {format_cents(info.stake)} a point; "
-                f"{info.rules.summary()}."
-            )
+            say(session_said(info.name, info.stake, info.rules))
         table = sheet_csv_table if fmt is Format.csv else sheet_table
         emit_rows(*table(everyone, lines, sessions=info is None), fmt)
         prints = fingerprints(book, info)
     if fmt is not Format.csv and seen.engine:
-        say("* an imported engine game: the winner is in the box column, the loser next.")
+        say(said("* an imported engine game: the winner is in the box column, the loser next."))
     if fmt is not Format.csv:
         for text in extras_notes(seen.extras, sessions=info is None):
             say(text)
@@ -3691,9 +4013,10 @@ def say_fingerprints(prints: Mapping[str, str | None]) -> None:
     shown = {name: fp for name, fp in prints.items() if fp is not None}
     if len(shown) == 1:
         ((name, fp),) = shown.items()
-        say(f"Fingerprint of {name}: {fp}")
+        say(said("Fingerprint of {session}: {fingerprint}", session=name, fingerprint=fp))
     elif shown:
-        say("Fingerprints: " + ", ".join(f"{name} {fp}" for name, fp in shown.items()))
+        listed = ", ".join(f"{name} {fp}" for name, fp in shown.items())
+        say(said("Fingerprints: {fingerprints}", fingerprints=listed))
 
 
 class OptionalValues(Command):
@@ -3767,11 +4090,11 @@ def settle(
         chouette settle --night 2026-11-20 --message
     """
     if night is not None and all:
-        fail("--night or --all, not both", 2)
+        fail(said("--night or --all, not both"), 2)
     if player is not None and night is not None:
-        fail("PLAYER or --night, not both", 2)
+        fail(said("PLAYER or --night, not both"), 2)
     if message and fmt not in (None, Format.table, Format.json):
-        fail("--message is a text: not with --format csv or markdown", 2)
+        fail(said("--message is a text: not with --format csv or markdown"), 2)
     with reading(ctx) as book:
         what = to_settle(book, ctx, all, night, player)
     say_settlement(what, pick_format(as_json, fmt), message)
@@ -3828,28 +4151,31 @@ def say_settlement(what: ToSettle, fmt: Format, message: bool) -> None:
     payments, carried = what.found.payments, what.carried
     text = chat(what.heading, payments, what.prints, carried) if message else []
     if fmt is Format.json:
-        said = fingerprint_json(what.prints, what.info)
+        keys = fingerprint_json(what.prints, what.info)
         if what.night is not None:
-            said |= {"night": what.night, "carried": [debt_json(d, today()) for d in carried]}
+            keys |= {"night": what.night, "carried": [debt_json(d, today()) for d in carried]}
         chat_json = {"message": "\n".join(map(str, text))} if text else {}
-        emit_json(settle_json(payments) | said | chat_json)
+        emit_json(settle_json(payments) | keys | chat_json)
         return
     for line in text:
         say(line)
     if message:
         return
     if not payments and fmt is Format.table:
-        square = "Everyone is square" if what.player is None else f"{what.player} is square"
-        say(f"{square}: no payments.")
+        say(
+            said("Everyone is square: no payments.")
+            if what.player is None
+            else said("{player} is square: no payments.", player=what.player)
+        )
     else:
         emit(settle_rows(payments), fmt, payer_tint)
     if fmt is Format.csv:
         return
     bound = what.found.note()
     if bound is not None:
-        note(f"{bound}.")
+        note(said("{news}.", news=bound))
     if carried:
-        say("Still open from earlier nights (chouette owed):")
+        say(said("Still open from earlier nights (chouette owed):"))
         emit(debt_rows(carried, today()), fmt, payer_tint)
     say_fingerprints(what.prints)
 
@@ -3910,12 +4236,16 @@ def owed(
         emit_json({"player": player, "debts": [debt_json(d, when) for d in mine]})
         return
     if not mine:
-        say(f"{player or 'Everyone'} is square: nothing is owed.")
+        say(
+            said("{player} is square: nothing is owed.", player=player)
+            if player
+            else said("Everyone is square: nothing is owed.")
+        )
     else:
         emit(debt_rows(mine, when), Format.table, payer_tint)
     bound = found.note()
     if bound is not None:
-        note(f"{bound}.")
+        note(said("{news}.", news=bound))
 
 
 @app.command(cls=Command, name="night")
@@ -3958,7 +4288,7 @@ def night_command(
     from chouette.report import standings_rows
 
     if listing and name is not None:
-        fail("NAME or --list, not both", 2)
+        fail(said("NAME or --list, not both"), 2)
     with reading(ctx) as book:
         if listing:
             nights, found = book.nights(), book.sessions()
@@ -3979,7 +4309,7 @@ def night_command(
         say(table_heading(table))
         emit(standings_rows(table.standings, table.paid, table.costs))
     say()
-    say("The night's totals, in money (points at different stakes do not add up):")
+    say(said("The night's totals, in money (points at different stakes do not add up):"))
     emit(totals_rows(tables))
     say_fingerprints({t.session: t.fingerprint for t in tables})
 
@@ -4025,7 +4355,13 @@ def since_option(text: str | None) -> "date | None":
             raise ValueError
         return date.fromisoformat(text)
     except ValueError:
-        fail(f"--since: {clipped(text)!r} is not a date: write it YYYY-MM-DD (2026-11-20)", 2)
+        fail(
+            said(
+                "--since: {value} is not a date: write it YYYY-MM-DD (2026-11-20)",
+                value=repr(clipped(text)),
+            ),
+            2,
+        )
 
 
 @app.command(cls=Command)
@@ -4085,15 +4421,21 @@ def stats(
     if as_json:
         emit_json(stats_json(found, player=name, since=day))
     elif not found:
-        say("No games played yet." if day is None else f"No games played since {day}.")
+        say(
+            said("No games played yet.")
+            if day is None
+            else said("No games played since {day}.", day=day)
+        )
     elif name is None:
         emit(players_rows(found))
-        say("\nWho beats whom:")
+        say()
+        say(said("Who beats whom:"))
         emit(head_to_head_rows(found))
     else:
         say(joined(summary_text(found[0]), "\n"))
         emit(roles_rows(found[0]))
-        say("\nHead to head:")
+        say()
+        say(said("Head to head:"))
         emit(opponents_rows(found[0]))
 
 
@@ -4359,7 +4701,7 @@ def language_option(value: str | None) -> str | None:
     try:
         return check_language(value)
     except ChouetteError as err:
-        fail(f"--lang: {err}", 2)
+        fail(said("{option}: {reason}", option="--lang", reason=err.said), 2)
 
 
 @app.command(cls=Command)
@@ -4426,7 +4768,7 @@ def report(
     try:
         currency = None if currency is None else check_currency(currency)
     except ChouetteError as err:
-        fail(f"--currency: {err}", 2)
+        fail(said("{option}: {reason}", option="--currency", reason=err.said), 2)
     code = language_option(lang) or from_environment(os.environ)
     refuse_ledger_file(ctx, html)
     if not force:
@@ -4468,8 +4810,11 @@ def report(
             review=reviewed,
         )
         write_file(html, page, private=False)
-    what = "every session" if info is None else info.name
-    say(f"Report for {what} written to {html}")
+    say(
+        said("Report for every session written to {file}", file=str(html))
+        if info is None
+        else said("Report for {session} written to {file}", session=info.name, file=str(html))
+    )
 
 
 @app.command(cls=Command)
@@ -4533,7 +4878,15 @@ def pay(
             }
         )
         return
-    say(f"{payer} paid {payee} {format_cents(cents)} ({info.name}).")
+    say(
+        said(
+            "{payer} paid {payee} {amount} ({session}).",
+            payer=payer,
+            payee=payee,
+            amount=Money(cents),
+            session=info.name,
+        )
+    )
 
 
 class Sharers(NamedTuple):
@@ -4575,11 +4928,15 @@ def book_charge(ctx: typer.Context, make: "Callable[[Sharers], Charge]") -> None
             }
         )
         return
-    what = "Fee" if made.kind == "fee" else "Shared cost"
-    say(f"{what} in {info.name}: {made.told()}.")
+    told = made.told()
+    say(
+        said("Fee in {session}: {charge}.", session=info.name, charge=told)
+        if made.kind == "fee"
+        else said("Shared cost in {session}: {charge}.", session=info.name, charge=told)
+    )
     remainder = made.remainder()
     if remainder is not None:
-        say(f"{remainder}.")
+        say(said("{news}.", news=remainder))
 
 
 def players_argument(help: str) -> Any:
@@ -4596,8 +4953,15 @@ NoteOption = Annotated[
 
 def required_note(note: str | None, what: str) -> str:
     if note is None:
-        fail(f"say what {what} is for: --note TEXT (it stays on the record)", 2)
+        fail(NOTE_REQUIRED[what], 2)
     return note
+
+
+#: A fee or a cost given with no note.
+NOTE_REQUIRED = {
+    "the fee": said("say what the fee is for: --note TEXT (it stays on the record)"),
+    "the cost": said("say what the cost is for: --note TEXT (it stays on the record)"),
+}
 
 
 @app.command(cls=Command)
@@ -4608,7 +4972,9 @@ def fee(
     ],
     players: Annotated[
         list[str] | None,
-        players_argument("Who pays it (default: every player of the session but the organiser)."),
+        players_argument(
+            help="Who pays it (default: every player of the session but the organiser)."
+        ),
     ] = None,
     to: Annotated[
         str | None,
@@ -4639,7 +5005,7 @@ def fee(
     cents = money_option(amount, "AMOUNT")
     assert cents is not None
     if to is None:
-        fail("say who is owed the fee: --to PLAYER (the organiser)", 2)
+        fail(said("say who is owed the fee: --to PLAYER (the organiser)"), 2)
     what = required_note(note, "the fee")
 
     def make(sharers: Sharers) -> "Charge":
@@ -4659,7 +5025,7 @@ def expense(
     ],
     amount: Annotated[str, typer.Argument(metavar="AMOUNT", help="What it cost, e.g. 30.00.")],
     more: Annotated[
-        list[str] | None, players_argument("More players sharing it, after --among.")
+        list[str] | None, players_argument(help="More players sharing it, after --among.")
     ] = None,
     among: Annotated[
         list[str] | None,
@@ -4691,7 +5057,7 @@ def expense(
     cents = money_option(amount, "AMOUNT")
     assert cents is not None
     if more and not among:
-        fail("name who shares it after --among (chouette expense ann 10 --among bob cat)", 2)
+        fail(said("name who shares it after --among (chouette expense ann 10 --among bob cat)"), 2)
     what = required_note(note, "the cost")
 
     def make(sharers: Sharers) -> "Charge":
@@ -4739,7 +5105,11 @@ def record(
     except ChouetteError as err:
         fail(err.said)
     if not parsed:
-        fail(f"{label} holds no records to book")
+        fail(
+            said("standard input holds no records to book")
+            if source == "-"
+            else said("{file} holds no records to book", file=label)
+        )
     with ledger(ctx, write=True) as book:
         booked = recorded(book, parsed, session_option(ctx))
         if booked:
@@ -4753,8 +5123,12 @@ def record(
             note(notice)
         assert played.outcome is not None
         say(
-            f"Booked game {played.number} of {played.session.name}; "
-            f"next line: {played.outcome.next_line.describe()}"
+            said(
+                "Booked game {number} of {session}; next line: {line}",
+                number=played.number,
+                session=played.session.name,
+                line=played.outcome.next_line.describe(),
+            )
         )
 
 
@@ -4766,7 +5140,7 @@ def parse_names(items: Sequence[str]) -> dict[str, str]:
     for item in items:
         engine, sep, player = item.rpartition("=")
         if not sep or not engine or not player:
-            fail(f"--as {item!r}: write ENGINE_NAME=PLAYER", 2)
+            fail(said("--as {item}: write ENGINE_NAME=PLAYER", item=repr(item)), 2)
         names[normal_name(engine)] = normal_name(player)
     return names
 
@@ -4822,7 +5196,7 @@ def import_command(
         try:  # --as 'Ann Smith=ANN' is the seated ann (a name seated nowhere is left to refuse)
             mapping = {e: match(p, info.line.order) or p for e, p in mapping.items()}
         except ChouetteError as err:
-            fail(f"--as: {err}")
+            fail(said("{option}: {reason}", option="--as", reason=err.said))
     summaries = []
     with ExitStack() as kept, few_collections():
         checked = []
@@ -4899,13 +5273,29 @@ def restore_export(ctx: typer.Context, path: Path) -> None:
 
     with ledger(ctx, write=True, create=True) as book:
         counts = restore(book, export_lines(path))
-    sessions, games, payments = (
-        plural(counts[k], k[:-1]) for k in ("sessions", "games", "payments")
-    )
+    sessions = said_n("{n} session", "{n} sessions", counts["sessions"], n=counts["sessions"])
+    games = said_n("{n} game", "{n} games", counts["games"], n=counts["games"])
+    payments = said_n("{n} payment", "{n} payments", counts["payments"], n=counts["payments"])
     charges = counts["charges"]
-    costs = "fee or shared cost" if charges == 1 else "fees and shared costs"
-    costs = f", {charges} {costs}" if charges else ""
-    say(f"Restored {sessions}, {games}{costs} and {payments} from {path.name}.")
+    if charges:
+        costs = said_n("{n} fee or shared cost", "{n} fees and shared costs", charges, n=charges)
+        told = said(
+            "Restored {sessions}, {games}, {costs} and {payments} from {file}.",
+            sessions=sessions,
+            games=games,
+            costs=costs,
+            payments=payments,
+            file=path.name,
+        )
+    else:
+        told = said(
+            "Restored {sessions}, {games} and {payments} from {file}.",
+            sessions=sessions,
+            games=games,
+            payments=payments,
+            file=path.name,
+        )
+    say(told)
 
 
 @app.command(cls=Command)
@@ -4962,7 +5352,14 @@ def verify(
     else:
         for v in found:
             if v.problem is not None:
-                say(f"{v.session}: DOES NOT CHECK (line {v.line}): {v.problem}")
+                say(
+                    said(
+                        "{session}: DOES NOT CHECK (line {line}): {problem}",
+                        session=v.session,
+                        line=v.line,
+                        problem=v.problem,
+                    )
+                )
             elif v.fingerprint is None:
                 say(
                     said(
@@ -4972,11 +5369,24 @@ def verify(
                     )
                 )
             else:
-                say(f"{v.session}: fingerprint {v.fingerprint}, the chain checks")
+                say(
+                    said(
+                        "{session}: fingerprint {fingerprint}, the chain checks",
+                        session=v.session,
+                        fingerprint=v.fingerprint,
+                    )
+                )
     bad = [v for v in found if v.problem is not None]
     if bad:
-        verb = "does" if len(bad) == 1 else "do"
-        fail(f"{plural(len(bad), 'session')} in {path.name} {verb} not check")
+        fail(
+            said_n(
+                "{n} session in {file} does not check",
+                "{n} sessions in {file} do not check",
+                len(bad),
+                n=len(bad),
+                file=path.name,
+            )
+        )
 
 
 @app.command(cls=Command)
@@ -5016,7 +5426,15 @@ def export(
         hearer().write(text)
         return
     write_file(Path(target), text, private=True)
-    say(f"Exported {len(lines) - 1} lines to {target}.")
+    say(
+        said_n(
+            "Exported {n} line to {file}.",
+            "Exported {n} lines to {file}.",
+            len(lines) - 1,
+            n=len(lines) - 1,
+            file=str(target),
+        )
+    )
 
 
 def refuse_ledger_file(ctx: typer.Context, target: Path) -> None:
@@ -5048,8 +5466,12 @@ def refuse_overwrite(target: Path, ours: Callable[[Path], bool], what: str) -> N
         regular = False  # a name no file can have: the write says so
     if regular and not ours(target):
         fail(
-            f"{target} exists and is not a file {what} wrote: nothing was written "
-            "(give --force to write over it)"
+            said(
+                "{file} exists and is not a file {program} wrote: nothing was written (give "
+                "--force to write over it)",
+                file=str(target),
+                program=what,
+            )
         )
 
 
@@ -5062,8 +5484,19 @@ def write_file(target: Path, text: str | Iterable[str], *, private: bool) -> Non
     try:
         write_whole(target, data, private=private)
     except OSError as err:
-        kept = f"{target} is as it was" if os.path.lexists(target) else "nothing was written"
-        fail(f"cannot write {target}: {reason(err)}; {kept}")
+        fail(
+            said(
+                "cannot write {file}: {reason}; {file} is as it was",
+                file=str(target),
+                reason=reason(err),
+            )
+            if os.path.lexists(target)
+            else said(
+                "cannot write {file}: {reason}; nothing was written",
+                file=str(target),
+                reason=reason(err),
+            )
+        )
 
 
 @app.command(cls=Command)
@@ -5085,7 +5518,7 @@ def migrate(ctx: typer.Context, as_json: JsonFlag = False) -> None:
     if as_json:
         emit_json({"schema": LATEST})
     else:
-        say(f"The ledger is up to date (schema {LATEST}).")
+        say(said("The ledger is up to date (schema {schema}).", schema=LATEST))
 
 
 @app.command(cls=Command)
@@ -5121,14 +5554,23 @@ def check(ctx: typer.Context, as_json: JsonFlag = False) -> None:
         return
     if found.problems:
         for problem in found.problems:
-            say(f"Problem: {problem}", err=True)
-        fail(f"{plural(len(found.problems), 'problem')} in the ledger")
-    counts = (
-        plural(found.sessions, "session"),
-        plural(found.games, "game"),
-        plural(found.bookings, "booking"),
+            say(said("Problem: {problem}", problem=problem), err=True)
+        fail(
+            said_n(
+                "{n} problem in the ledger",
+                "{n} problems in the ledger",
+                len(found.problems),
+                n=len(found.problems),
+            )
+        )
+    say(
+        said(
+            "The ledger is consistent: {sessions}, {games}, {bookings}.",
+            sessions=said_n("{n} session", "{n} sessions", found.sessions, n=found.sessions),
+            games=said_n("{n} game", "{n} games", found.games, n=found.games),
+            bookings=said_n("{n} booking", "{n} bookings", found.bookings, n=found.bookings),
+        )
     )
-    say(f"The ledger is consistent: {', '.join(counts)}.")
 
 
 @contextmanager
@@ -5171,7 +5613,7 @@ def report_import(summary: Any) -> None:
     for warning in summary.warnings[:20]:
         warn(warning)
     if len(summary.warnings) > 20:
-        say(f"… and {len(summary.warnings) - 20} more warnings.", err=True)
+        say(said("… and {n} more warnings.", n=len(summary.warnings) - 20), err=True)
 
 
 # ---------------------------------------------------------------- the table mode
@@ -5204,7 +5646,7 @@ def dispatch(words: Sequence[str], opts: Options, *, at_table: bool = False) -> 
     if at_table:
         why = not_at_table(words)
         if why is not None:
-            say(f"Error: {why}", err=True)
+            say(said("Error: {message}", message=why), err=True)
             return 2
     try:
         code = command.main(args=list(words), prog_name="chouette", standalone_mode=False, obj=opts)
@@ -5215,15 +5657,21 @@ def dispatch(words: Sequence[str], opts: Options, *, at_table: bool = False) -> 
     except typer.TyperException as err:  # a usage error
         show = getattr(err, "show", None)
         if at_table:
-            message = err.format_message() if hasattr(err, "format_message") else str(err)
+            message = usage_said(err)
             named = command_words(words)[0]
             known = named in command_names() and named not in ("help", "quit")
-            hint = f" (help {named} explains it)" if known else " (help lists the commands)"
-            say(f"Error: {message}{hint}", err=True)
+            say(
+                said(
+                    "Error: {message} (help {command} explains it)", message=message, command=named
+                )
+                if known
+                else said("Error: {message} (help lists the commands)", message=message),
+                err=True,
+            )
         elif show is not None:
             show()
         else:
-            say(f"Error: {err}", err=True)
+            say(said("Error: {message}", message=str(err)), err=True)
         return 2
     return code if isinstance(code, int) else 0
 
@@ -5233,23 +5681,26 @@ _making = threading.Lock()  # (serve's threads may ask at once)
 
 #: Commands the table's prompt refuses, and why.
 NOT_AT_TABLE = {
-    "table": "runs at a shell's prompt: this is the table already",
-    "serve": "runs at a shell's prompt, until Ctrl-C: start it in another terminal",
-    "demo": "runs at a shell's prompt (it plays in a throw-away ledger of its own)",
+    "table": said("table runs at a shell's prompt: this is the table already"),
+    "serve": said("serve runs at a shell's prompt, until Ctrl-C: start it in another terminal"),
+    "demo": said("demo runs at a shell's prompt (it plays in a throw-away ledger of its own)"),
 }
 
 
-def not_at_table(words: Sequence[str]) -> str | None:
+def not_at_table(words: Sequence[str]) -> "Said | None":
     """Why the table's prompt cannot run this line (a command that runs until Ctrl-C or
     holds a prompt of its own, or one that would read the prompt as its input), or None."""
     command, rest = command_words(words)
     if command in NOT_AT_TABLE:
-        return f"{command} {NOT_AT_TABLE[command]}"
+        return NOT_AT_TABLE[command]
     shell = [w for w in words[: len(words) - len(rest)] if w.split("=")[0] in SHELL_ONLY]
     if shell:
-        return f"{shell[0].split('=')[0]} sets up a shell's Tab: run it at a shell's prompt"
+        return said(
+            "{option} sets up a shell's Tab: run it at a shell's prompt",
+            option=shell[0].split("=")[0],
+        )
     if command == "record" and "-" in rest:
-        return (
+        return said(
             "record - reads standard input, which is the table's prompt here: give it a file "
             "of records (or pipe them to chouette record - at a shell's prompt)"
         )
@@ -5284,7 +5735,7 @@ def command_words(words: Sequence[str]) -> tuple[str, list[str]]:
     return (words[at], list(words[at + 1 :])) if at < len(words) else ("", [])
 
 
-LEAVING = "(to leave the table: Ctrl-C again on an empty line, Ctrl-D, or quit)"
+LEAVING = said("(to leave the table: Ctrl-C again on an empty line, Ctrl-D, or quit)")
 
 
 def nothing_typed() -> str:
@@ -5300,7 +5751,9 @@ def prompt_text(opts: Options) -> str:
             number = book.live(info).number
     except ChouetteError:
         return "chouette> "
-    return f"{shown(info.name)} · game {number}> "
+    return hearer().words(
+        said("{session} · game {number}> ", session=shown(info.name), number=number)
+    )
 
 
 def table_help(words: Sequence[str], opts: Options) -> None:
@@ -5313,14 +5766,20 @@ def table_help(words: Sequence[str], opts: Options) -> None:
     if words:
         found = group.get_command(root, words[0]) if isinstance(group, Commands) else None
         if found is None or words[0] in NOT_AT_TABLE:
-            said = shown(clipped(words[0]))
-            say(f"Error: there is no command {said!r} at the table (help lists them)", err=True)
+            typed = repr(shown(clipped(words[0])))
+            say(
+                said(
+                    "Error: there is no command {command} at the table (help lists them)",
+                    command=typed,
+                ),
+                err=True,
+            )
             return
         text = found.get_help(typer.Context(found, info_name=words[0], parent=root))
         text = text.replace(f"Usage: chouette {words[0]}", f"Usage: {words[0]}", 1)
         say(text.replace("\n      chouette ", "\n      "))  # its examples as typed here
         return
-    say("The table's commands (help COMMAND explains one; Tab completes):")
+    say(said("The table's commands (help COMMAND explains one; Tab completes):"))
     rows = [
         (name, first_sentence(inside.callback_of(info).__doc__ or ""))
         for name, info in inside.commands_of(app).items()
@@ -5381,8 +5840,13 @@ def table_loop(
         kept()
         if len(text) > LONGEST_LINE:  # no command is that long: refused unread, in a moment
             say(
-                f"Error: a line of {len(text):,} characters, longer than any command "
-                f"({LONGEST_LINE:,} at most): not read ({clipped(text)})",
+                said(
+                    "Error: a line of {length} characters, longer than any command ({most} at "
+                    "most): not read ({line})",
+                    length=Number(len(text)),
+                    most=Number(LONGEST_LINE),
+                    line=clipped(text),
+                ),
                 err=True,
             )
             failed.append(number)
@@ -5390,7 +5854,7 @@ def table_loop(
         try:
             words = shlex.split(text)
         except ValueError as err:
-            say(f"Error: {err}", err=True)
+            say(said("Error: {message}", message=str(err)), err=True)
             failed.append(number)
             continue
         if not words:
@@ -5434,7 +5898,7 @@ def table_notes(opts: Options) -> None:
     except ChouetteError:
         return
     for text in line_notes(info.line, info.rules):
-        note(f"{text}.")
+        note(said("{news}.", news=text))
 
 
 def keep_history(readline: Any) -> Callable[[], None]:
@@ -5573,7 +6037,12 @@ def table(ctx: typer.Context) -> None:
     interactive = sys.stdin.isatty()
     typed, kept = nothing_typed, (lambda: None)
     if interactive:
-        say(f"Table mode for {info.name}: type commands (help, quit); Tab completes.")
+        say(
+            said(
+                "Table mode for {session}: type commands (help, quit); Tab completes.",
+                session=info.name,
+            )
+        )
         try:
             import readline
 
@@ -5593,8 +6062,17 @@ def table(ctx: typer.Context) -> None:
         kept=kept,
     )
     if failed and not interactive:  # a script: its caller learns that a line failed
-        which = f"line {failed[0]}" if len(failed) == 1 else f"lines {', '.join(map(str, failed))}"
-        fail(f"{plural(len(failed), 'line')} of the script failed ({which})")
+        fail(
+            said("1 line of the script failed (line {line})", line=failed[0])
+            if len(failed) == 1
+            else said_n(
+                "{n} line of the script failed (lines {lines})",
+                "{n} lines of the script failed (lines {lines})",
+                len(failed),
+                n=len(failed),
+                lines=", ".join(map(str, failed)),
+            )
+        )
 
 
 SERVE_NEEDS = {"uvicorn", "starlette", "jinja2", "segno", "anyio"}
@@ -5674,8 +6152,11 @@ def serve(
         if err.name not in SERVE_NEEDS:
             raise
         fail(
-            f"`chouette serve` needs the serve extra ({err.name} is missing): in chouette's "
-            "clone, with the pip that installed chouette, pip install '.[serve]'"
+            said(
+                "`chouette serve` needs the serve extra ({module} is missing): in chouette's "
+                "clone, with the pip that installed chouette, pip install '.[serve]'",
+                module=err.name,
+            )
         )
     try:
         serve_table(
@@ -5751,11 +6232,11 @@ def demo(ctx: typer.Context) -> None:
 
     with tempfile.TemporaryDirectory(prefix="chouette-demo-") as folder:
         opts = Options(str(Path(folder) / "demo.db"), None)
-        say("A demo evening in a throw-away database (your own ledger is untouched).")
+        say(said("A demo evening in a throw-away database (your own ledger is untouched)."))
         for text in DEMO:
-            say(f"\n$ chouette {text}")
+            say(f"\n$ chouette {text}")  # a command line, as typed
             if dispatch(["--db", str(opts.db), *shlex.split(text)], opts) != 0:
-                fail(f"the demo stopped at `{text}`")
+                fail(said("the demo stopped at `{command}`", command=text))
         from db.engine import dispose_all
 
         dispose_all()
@@ -5785,7 +6266,13 @@ def help_command(
         return
     found = root.command.get_command(root, command) if isinstance(root.command, Commands) else None
     if found is None:
-        fail(f"there is no command {shown(clipped(command))!r}: `chouette help` lists them", 2)
+        fail(
+            said(
+                "there is no command {command}: `chouette help` lists them",
+                command=repr(shown(clipped(command))),
+            ),
+            2,
+        )
     say(found.get_help(typer.Context(found, info_name=command, parent=root)))
 
 
@@ -5798,8 +6285,12 @@ def run() -> None:
         get_command_once()()
     except Exception as err:  # a bug: say so plainly, without a traceback
         say(
-            f"Error: unexpected internal error ({type(err).__name__}: {err}). "
-            "Nothing was written. Please report this.",
+            said(
+                "Error: unexpected internal error ({kind}: {error}). Nothing was written. "
+                "Please report this.",
+                kind=type(err).__name__,
+                error=str(err),
+            ),
             err=True,
         )
         raise SystemExit(1) from None

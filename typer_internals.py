@@ -2,7 +2,7 @@
 
 ``cli.py`` uses Typer through its public API: ``typer.Typer``, ``typer.Option`` and
 ``typer.Argument``, ``typer.Context``, the groups and commands of ``typer.core`` (``cls=``)
-and ``typer.main.get_command``. Four needs have no public API in Typer 0.29, each for the
+and ``typer.main.get_command``. Five needs have no public API in Typer 0.29, each for the
 reason said where it is met below; every touch of Typer's private modules (``typer._click``,
 its own copy of Click, ``typer._completion_classes``) and of its objects' undocumented
 attributes is in this file and nowhere else. pyproject.toml pins Typer below its next minor
@@ -24,6 +24,9 @@ changes anything this file uses: raise the pin only once it passes.
 4. The table prompt's completions (:func:`completions`): ``chouette table`` completes as
    the shell does, from Click's completion of the same command, which only Typer's private
    completion classes reach.
+5. Usage errors in the reader's language (:func:`shown_by`): Typer's main shows a usage
+   error by its ``show``, in English words Typer's Click writes itself; chouette shows it
+   in the reader's words instead (its message read back by ``cli.usage_said``).
 
 And one for the tests alone (:func:`run_tests_through`): ``typer.testing.CliRunner`` makes
 an app's Click command anew for every command a test runs; the tests hand it chouette's,
@@ -137,6 +140,17 @@ def completions(command: Any, args: list[str], incomplete: str) -> list[tuple[st
 
     shell = BashComplete(command, {}, "chouette", "_CHOUETTE_COMPLETE")
     return [(str(item.value), str(item.type)) for item in shell.get_completions(args, incomplete)]
+
+
+# ---------------------------------------------------------------- 5. usage errors shown
+
+
+def shown_by(err: Exception, show: Callable[[Any], None]) -> None:
+    """A usage error that Typer's main shows (by calling its ``show(file)``) shown by
+    ``show`` instead: Typer's own Click writes its usage errors in English only, with no
+    catalogue to hook (Click's ``gettext`` calls are gone from it), so chouette says them
+    in the reader's words itself (``cli.usage_said``)."""
+    err.show = show  # type: ignore[attr-defined]
 
 
 # ---------------------------------------------------------------- the tests' runner
