@@ -48,9 +48,11 @@ import secrets
 import time
 from collections import defaultdict, deque
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Literal, Protocol
+
+from chouette.words import Said, Sayable, said, said_n
 
 log = logging.getLogger("chouette.serve")
 
@@ -180,10 +182,25 @@ class Refusal:
 
     text: str
     wait: int = 0
+    told: Sayable | None = field(default=None, compare=False)
+
+    @property
+    def words(self) -> Sayable:
+        """What the page says of it, in its reader's words (``text`` is its English)."""
+        return self.text if self.told is None else self.told
 
 
-WRONG_PIN = "that is not the PIN `chouette serve` printed"
-WRONG_CODE = "that is no player's code for this session: the scorekeeper's page shows each one"
+def refusal_of(what: Said, wait: int = 0) -> Refusal:
+    """A :class:`Refusal` that says ``what``."""
+    return Refusal(str(what), wait, what)
+
+
+WRONG_PIN_SAID = said("that is not the PIN `chouette serve` printed")
+WRONG_CODE_SAID = said(
+    "that is no player's code for this session: the scorekeeper's page shows each one"
+)
+WRONG_PIN = str(WRONG_PIN_SAID)
+WRONG_CODE = str(WRONG_CODE_SAID)
 
 
 #: What a try is of: the scorekeeper's PIN or a player's code (each its own count).
@@ -206,8 +223,11 @@ class Gate:
         tries = self.by_address.get((address, kind))
         if tries is not None and len(tries) >= DEVICE_TRIES:
             wait = max(1, math.ceil(tries[0] + DEVICE_WINDOW - now))
-            return Refusal(
-                f"too many wrong {kind}s from this device: wait a minute and try again", wait
+            return refusal_of(
+                said("too many wrong PINs from this device: wait a minute and try again")
+                if kind == "PIN"
+                else said("too many wrong codes from this device: wait a minute and try again"),
+                wait,
             )
         return None
 
@@ -372,7 +392,7 @@ class Access:
             if not self.strong and self.wrong_pins >= PIN_TRIES:
                 self.pin, self.strong, self.wrong_pins = strong_pin(), True, 0
                 self.retired(shown_code(self.pin))
-            return Refusal(WRONG_PIN)
+            return refusal_of(WRONG_PIN_SAID)
         return self._admit(token, address, agent, keeper=True)
 
     def enter_code(
@@ -398,7 +418,7 @@ class Access:
                     f"({CODE_LENGTH} letters each: guessing one takes longer than the "
                     "evening); devices already admitted are not affected"
                 )
-            return Refusal(WRONG_CODE)
+            return refusal_of(WRONG_CODE_SAID)
         return self._admit(token, address, agent, player=found, session=session)
 
     def _admit(
@@ -456,10 +476,25 @@ class Access:
             del self._admissions[other]
         if len(times) >= ADMITTED_A_MINUTE:
             wait = max(1, math.ceil(times[0] + DEVICE_WINDOW - now))
-            what = "PIN" if secret == "PIN" else "code"
-            return Refusal(
-                f"this {what} signed in {len(times)} devices within the minute, the most it "
-                "may: wait a minute and try again",
+            count = len(times)
+            return refusal_of(
+                said_n(
+                    "this PIN signed in {n} device within the minute, the most it may: wait a "
+                    "minute and try again",
+                    "this PIN signed in {n} devices within the minute, the most it may: wait a "
+                    "minute and try again",
+                    count,
+                    n=count,
+                )
+                if secret == "PIN"
+                else said_n(
+                    "this code signed in {n} device within the minute, the most it may: wait a "
+                    "minute and try again",
+                    "this code signed in {n} devices within the minute, the most it may: wait a "
+                    "minute and try again",
+                    count,
+                    n=count,
+                ),
                 wait,
             )
         times.append(now)

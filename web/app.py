@@ -72,7 +72,7 @@ from chouette.errors import ChouetteError
 from chouette.money import format_money
 from chouette.report import signed
 from chouette.settlement import Payment, settle
-from chouette.words import Fixed, Money, said
+from chouette.words import ENGLISH_WORDS, Fixed, Money, Sayable, Words, said
 from db.reviewing import Review
 from web.access import SERVE, STAMP, TOKEN_HOURS, Access, Refusal, Who, Writes, shown_code
 from web.board import Board
@@ -99,9 +99,9 @@ SECURITY_HEADERS = [
     (b"referrer-policy", b"no-referrer"),
     (b"x-frame-options", b"DENY"),
 ]
-NO_PIN = "the scorekeeper's page needs the PIN that `chouette serve` printed"
-NO_CODE = "this page needs the player's code that the scorekeeper's page shows"
-NOT_KEEPER = (
+NO_PIN = said("the scorekeeper's page needs the PIN that `chouette serve` printed")
+NO_CODE = said("this page needs the player's code that the scorekeeper's page shows")
+NOT_KEEPER = said(
     "this device speaks for a player, not for the scorekeeper: the scorekeeper's page needs "
     "the PIN that `chouette serve` printed"
 )
@@ -180,10 +180,23 @@ class Hosts:
             name = host_name(given.decode("latin-1"))
             if name not in self.hosts:
                 shown = ", ".join(sorted(self.hosts))
-                text = (
-                    f"Error: this server answers to {shown} (the addresses `chouette serve` "
-                    f"printed), not to {name[:80] or 'a request without a Host'}\n"
+                asked = dict(scope["headers"]).get(b"accept-language", b"").decode("latin-1")
+                in_words = words(negotiate(asked))
+                why = (
+                    said(
+                        "this server answers to {hosts} (the addresses `chouette serve` "
+                        "printed), not to {host}",
+                        hosts=shown,
+                        host=name[:80],
+                    )
+                    if name
+                    else said(
+                        "this server answers to {hosts} (the addresses `chouette serve` "
+                        "printed), not to a request without a Host",
+                        hosts=shown,
+                    )
                 )
+                text = in_words(said("Error: {message}", message=why)) + "\n"
                 refused = Response(text, status_code=421, media_type="text/plain")
                 await refused(scope, receive, send)
                 return
@@ -370,9 +383,13 @@ def create_app(
         )
         return response
 
+    def refuse(request: Request, status: int, text: Sayable, as_json: bool) -> Response:
+        """:func:`refusal`, in the words of the page ``request`` asks for."""
+        return refusal(status, text, as_json, words(language(request)))
+
     def refused(request: Request, name: str, refusal: Refusal, **values: Any) -> Response:
         status = 429 if refusal.wait else 403
-        response = page(request, name, status=status, wrong=refusal.text, **values)
+        response = page(request, name, status=status, wrong=refusal.words, **values)
         if refusal.wait:
             response.headers["retry-after"] = str(refusal.wait)
         return response
@@ -433,8 +450,8 @@ def create_app(
         if current.keeper:
             return current
         if current.device is None:
-            return refusal(401, NO_PIN, as_json)
-        return refusal(403, NOT_KEEPER, as_json)
+            return refuse(request, 401, NO_PIN, as_json)
+        return refuse(request, 403, NOT_KEEPER, as_json)
 
     async def act(request: Request) -> Response:
         """One action of the keeper's page: a command line in the CLI's own words (``line``,
@@ -493,7 +510,9 @@ def create_app(
             return RedirectResponse("/keeper#devices", status_code=303)
         device = one(fields, "revoke")
         if device not in access.devices:
-            return refusal(404, "there is no such device signed in (signed out already?)", False)
+            return refuse(
+                request, 404, said("there is no such device signed in (signed out already?)"), False
+            )
         await persist(access.revoke(device))
         hub.wake()  # its event streams end now
         return RedirectResponse("/keeper#devices", status_code=303)
@@ -502,7 +521,7 @@ def create_app(
         """A player's phone signs out the player's other devices (a code that leaked)."""
         current = await who(request)
         if current.player is None or current.device is None:
-            return refusal(401, NO_CODE, False)
+            return refuse(request, 401, NO_CODE, False)
         fields = await form(request)
         if isinstance(fields, Response):
             return fields
@@ -520,7 +539,12 @@ def create_app(
         frames = shown()
         player = one(fields, "player")
         if frames is None or frames.session is None or player not in frames.players:
-            return refusal(404, f"{player[:80]!r} is no player of the session shown", False)
+            return refuse(
+                request,
+                404,
+                said("{player} is no player of the session shown", player=repr(player[:80])),
+                False,
+            )
         await persist(access.new_code(frames.session, player))
         return RedirectResponse("/keeper#codes", status_code=303)
 
@@ -565,19 +589,20 @@ def create_app(
         token says who; the form names nobody)."""
         current = await who(request)
         if current.player is None:
-            return refusal(401, NO_CODE, False)
+            return refuse(request, 401, NO_CODE, False)
         fields = await form(request)
         if isinstance(fields, Response):
             return fields
         frames = shown()
         if frames is None or frames.session is None:
-            return refusal(409, "there is no session to accept the rules of", False)
+            return refuse(request, 409, said("there is no session to accept the rules of"), False)
         heard = Heard(words(language(request)))
         ok, lines = await run_in_threadpool(
             table.run_words, ["accept", "--", current.player], frames.session, heard
         )
         if not ok:
-            return refusal(400, "\n".join(lines).removeprefix("Error: "), False)
+            error = heard.words(said("Error: {message}", message=""))
+            return refuse(request, 400, "\n".join(lines).removeprefix(error), False)
         hub.poke()
         if tell is not None:
             phone = Heard(heard.words)
@@ -636,15 +661,15 @@ def create_app(
         if not current.keeper:
             # 401: the page's script asks for the PIN (a restart with a new PIN, signed out)
             if current.device is None:
-                return refusal(401, NO_PIN, False)
-            return refusal(403, NOT_KEEPER, False)
+                return refuse(request, 401, NO_PIN, False)
+            return refuse(request, 403, NOT_KEEPER, False)
         device = current.device or ""
         return stream(request, ("board", "controls"), lambda: access.holds(device, keeper=True))
 
     async def me_events(request: Request) -> Response:
         current = await who(request)
         if current.player is None:  # 401: the page's script asks for the code
-            return refusal(401, NO_CODE, False)
+            return refuse(request, 401, NO_CODE, False)
         token, player = request.cookies.get(COOKIE, ""), current.player
 
         def still_in() -> bool:
@@ -664,8 +689,12 @@ def create_app(
         why = streams.take(client)
         if why is not None:
             once("streams", f"an event stream is refused: {why}")
+            busy = said(
+                "Error: the server has too many event streams open ({why}); the page retries",
+                why=why,
+            )
             return Response(
-                f"Error: the server has too many event streams open ({why}); the page retries\n",
+                words(language(request))(busy) + "\n",
                 status_code=503,
                 media_type="text/plain",
                 headers={"retry-after": str(STREAM_RETRY_SECONDS), "connection": "close"},
@@ -767,11 +796,19 @@ def one(fields: Mapping[str, Sequence[str]], key: str) -> str:
     return values[-1].strip()
 
 
-def refusal(status: int, text: str, as_json: bool) -> Response:
+def refusal(status: int, text: Sayable, as_json: bool, in_words: Words = ENGLISH_WORDS) -> Response:
+    """A request refused: ``Error: …`` in the page's words (``in_words``), as text or, for a
+    page's script (``as_json``), as the keeper's page reads an answer."""
+    error = in_words(said("Error: {message}", message=text))
     if as_json:
-        error = f"Error: {text}"
         return JSONResponse({"ok": False, "message": error, "said": [error]}, status_code=status)
-    return Response(f"Error: {text}\n", status_code=status, media_type="text/plain")
+    return Response(f"{error}\n", status_code=status, media_type="text/plain")
+
+
+def browser_words(request: Request) -> Words:
+    """The words of the language the browser asks for (a refusal before the app's own
+    choice of language is at hand)."""
+    return words(negotiate(request.headers.get("accept-language")))
 
 
 def night_totals(boards: Sequence[Board]) -> list[tuple[str, int, int]]:
@@ -806,18 +843,20 @@ async def form_pairs(request: Request) -> list[tuple[str, str]] | Response:
     """A posted form's fields in the order the page sent them (see :func:`form`)."""
     origin = request.headers.get("origin")
     if origin and origin != "null" and urlsplit(origin).netloc != request.headers.get("host"):
-        return refusal(403, "a form posted from another site is refused", False)
+        refused = said("a form posted from another site is refused")
+        return refusal(403, refused, False, browser_words(request))
     body = b""
     try:
         async for chunk in request.stream():
             body += chunk
             if len(body) > MAX_FORM:
-                return refusal(413, "the form is too large", False)
+                return refusal(413, said("the form is too large"), False, browser_words(request))
     except ClientDisconnect:  # gone (or dropped as too slow) before its form arrived
-        return refusal(400, "the form did not arrive whole", False)
+        return refusal(400, said("the form did not arrive whole"), False, browser_words(request))
     try:
         return parse_qsl(
             body.decode("utf-8", "replace"), keep_blank_values=True, max_num_fields=MAX_FIELDS
         )
     except ValueError:  # parse_qsl past max_num_fields
-        return refusal(413, "the form has more fields than any form of ours", False)
+        too_many = said("the form has more fields than any form of ours")
+        return refusal(413, too_many, False, browser_words(request))

@@ -41,6 +41,7 @@ from chouette.game import (
 from chouette.line import Line, choose_partner, leave, sit_in, sit_out
 from chouette.rules import MIN_SPLIT, HouseRules
 from chouette.text import clipped
+from chouette.words import said
 
 # The box's doubles are offered as every legal set of members up to this many candidates
 # (2^8 - 1 sets, each tried by the rules: well under a millisecond); past it, each member
@@ -340,7 +341,9 @@ def line_of(fields: Iterable[tuple[str, str]]) -> str:
         elif key == "words":
             typed = _split(value)
             if typed is None:
-                raise ChouetteError(f"an unclosed quotation mark in {clipped(value)!r}")
+                raise ChouetteError(
+                    said("an unclosed quotation mark in {words}", words=repr(clipped(value)))
+                )
             names += typed
         elif OPTION_FIELD.fullmatch(key):
             head.append(f"{key}={shlex.quote(value)}")

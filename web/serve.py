@@ -24,6 +24,7 @@ import segno
 import uvicorn
 
 from chouette.errors import ChouetteError
+from chouette.words import Sayable, said
 from db.engine import dispose_all, where
 from web.access import PIN_TRIES, TOKEN_HOURS, Access, load
 from web.app import create_app
@@ -306,15 +307,23 @@ def serve(
     private: bool,
 ) -> None:
     """:func:`run`'s server, everything it prints going through ``terminal``."""
-    say = terminal.say
+    own = words(from_environment(os.environ))  # the terminal's language
     log_to_terminal(terminal)
+
+    def say(what: Sayable, *, latest: str | None = None) -> None:
+        terminal.say(own(what), latest=latest)
 
     def retired(new: str) -> None:
         """A PIN tried too often is retired: the new one on the terminal (the newest only,
         never left out, whatever the terminal has not taken yet)."""
         say(
-            f"Scorekeeper: {urls[0]}keeper  PIN {new}  ({PIN_TRIES} wrong PINs were tried: "
-            "the PIN printed before no longer opens the page; devices signed in stay in)",
+            said(
+                "Scorekeeper: {url}keeper  PIN {pin}  ({tries} wrong PINs were tried: the PIN "
+                "printed before no longer opens the page; devices signed in stay in)",
+                url=urls[0],
+                pin=new,
+                tries=PIN_TRIES,
+            ),
             latest="pin",
         )
 
@@ -325,11 +334,9 @@ def serve(
     port = sock.getsockname()[1]
     urls, shared = addresses(host, port, "https" if certfile else "http")
 
-    own = words(from_environment(os.environ))  # the terminal's language
-
     def tell(heard: Heard) -> None:
         for text in heard.lines(own):
-            say(f"page: {text}")
+            say(said("page: {line}", line=text))
 
     app = create_app(
         table,
@@ -343,28 +350,37 @@ def serve(
         lang=lang,
         private=private,
     )
-    what = (
-        f"session {served}"
+    place = where(url)
+    say(
+        said("Serving session {session} from {ledger}.", session=served, ledger=place)
         if session is not None
-        else (f"the current session ({served})" if served else "the current session (none yet)")
+        else said(
+            "Serving the current session ({session}) from {ledger}.", session=served, ledger=place
+        )
+        if served
+        else said("Serving the current session (none yet) from {ledger}.", ledger=place)
     )
-    say(f"Serving {what} from {where(url)}.")
-    say(f"Scoreboard (the TV, the phones): {urls[0]}")
+    say(said("Scoreboard (the TV, the phones): {url}", url=urls[0]))
     for other in urls[1:]:
-        say(f"  also: {other}")
-    say(f"Scorekeeper: {urls[0]}keeper  PIN {pin}")
+        say(said("  also: {url}", url=other))
+    say(said("Scorekeeper: {url}keeper  PIN {pin}", url=urls[0], pin=pin))
     with suppress(UnicodeError):  # a terminal that cannot show block characters
         say(qr_code(urls[0]))
     if not shared:
         say(
-            "Only this computer can open these pages: for phones and a TV on the club's wifi, "
-            "start with --host 0.0.0.0."
+            said(
+                "Only this computer can open these pages: for phones and a TV on the club's "
+                "wifi, start with --host 0.0.0.0."
+            )
         )
     say(
-        f"A device that gives the PIN (or a player's code) stays signed in for {TOKEN_HOURS} "
-        "hours, or until signed out on the scorekeeper's page."
+        said(
+            "A device that gives the PIN (or a player's code) stays signed in for {hours} "
+            "hours, or until signed out on the scorekeeper's page.",
+            hours=TOKEN_HOURS,
+        )
     )
-    say("Ctrl-C stops the server.")
+    say(said("Ctrl-C stops the server."))
     config = uvicorn.Config(
         app,
         http=protocol(limits, once),
@@ -390,4 +406,4 @@ def serve(
     finally:
         sock.close()
         dispose_all()
-    say("Stopped.")
+    say(said("Stopped."))

@@ -22,7 +22,7 @@ from chouette.errors import ChouetteError
 from chouette.limits import LONGEST_LINE
 from chouette.session import SessionInfo
 from chouette.text import clipped
-from chouette.words import ENGLISH_WORDS, said
+from chouette.words import ENGLISH_WORDS, Number, said
 from db import Ledger, open_ledger
 from db.commands import undoable
 from db.reviewing import Review, gather, mine, scored
@@ -194,7 +194,7 @@ class Table:
         heard = Heard(ENGLISH_WORDS) if heard is None else heard
         chosen = [f"--session={session}"] if session else []
         if self.commands is None:
-            raise ChouetteError("this server runs no commands: start it with chouette serve")
+            raise ChouetteError(said("this server runs no commands: start it with chouette serve"))
         with self._writing:
             try:
                 code = self.commands(["--db", self.url, *chosen, *words], heard)
@@ -269,19 +269,27 @@ def command_words(text: str) -> list[str]:
     :class:`ChouetteError`) for one the page does not run, naming why."""
     if len(text) > LONGEST_LINE:
         raise ChouetteError(
-            f"a line of {len(text):,} characters, longer than any command: not read"
+            said(
+                "a line of {length} characters, longer than any command: not read",
+                length=Number(len(text)),
+            )
         )
     try:
         words = shlex.split(text)
     except ValueError as err:
-        raise ChouetteError(f"{err} in {clipped(text)!r}") from None
+        raise ChouetteError(
+            said("{reason} in {line}", reason=str(err), line=repr(clipped(text)))
+        ) from None
     if not words:
-        raise ChouetteError("type a command, as at chouette table (help lists them)")
+        raise ChouetteError(said("type a command, as at chouette table (help lists them)"))
     options = words[: words.index("--")] if "--" in words else words  # (then names)
     for word in options:
         if word.split("=", 1)[0] in OPTIONS_REFUSED:
             raise ChouetteError(
-                f"{word.split('=', 1)[0]} is not for the page: it works on the server's ledger"
+                said(
+                    "{option} is not for the page: it works on the server's ledger",
+                    option=word.split("=", 1)[0],
+                )
             )
     command, skip = None, False
     for at, word in enumerate(words):
