@@ -46,3 +46,138 @@ def test_lang_is_for_the_command_it_is_given_to(chouette):
     test's: English): --lang is no setting that stays."""
     assert usage_word(chouette, "--lang", "cs") == "Použití:"
     assert usage_word(chouette) == "Usage:"
+
+
+# ---------------------------------------------------------------- what cli.py says itself
+
+SESSION = {
+    "en": "Session friday: stake 5.00 a point; standard rules.",
+    "da": "Session friday: indsats 5,00 pr. point; standardregler.",
+    "cs": "Sezení friday: sázka 5,00 za bod; standardní pravidla.",
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "da", "cs"])
+def test_a_new_sessions_line_is_said_in_the_terminals_language(chouette, lang):
+    said = chouette("--lang", lang, "new", "friday", "ann", "bob", "cat", "--stake", "5.00")
+    line = {"en": "Line", "da": "Række", "cs": "Řada"}[lang]
+    assert said.stdout == f"{SESSION[lang]}\n{line}: ann | bob, cat\n"
+
+
+@pytest.mark.parametrize(
+    ("lang", "paid", "undone", "consistent"),
+    [
+        (
+            "da",
+            "bob betalte ann 1,00 (friday).",
+            "Fortrudt: ",
+            "Regnskabet stemmer: 1 session, 1 spil, 3 bogføringer.",
+        ),
+        (
+            "cs",
+            "bob zaplatil(a) hráči ann 1,00 (friday).",
+            "Vráceno: ",
+            "Kniha je v pořádku: 1 session, 1 hra, 3 zápisy.",
+        ),
+    ],
+)
+def test_a_payment_its_undo_and_check_are_said_in_danish_and_czech(
+    chouette, lang, paid, undone, consistent
+):
+    chouette("new", "friday", "ann", "bob", "cat")
+    for line in (["double", "bob"], ["drop", "bob"], ["end", "box"]):
+        chouette(*line)
+    assert chouette("--lang", lang, "pay", "bob", "ann", "1").stdout == paid + "\n"
+    assert chouette("--lang", lang, "undo").stdout.startswith(undone)
+    assert chouette("--lang", lang, "check").stdout == consistent + "\n"
+    assert chouette("pay", "bob", "ann", "1").stdout == "bob paid ann 1.00 (friday).\n"
+
+
+@pytest.mark.parametrize(
+    ("lang", "refused"),
+    [
+        ("da", "Fejl: nævn medlemmet hvis terning du tager, eller brug --all\n"),
+        ("cs", "Chyba: jmenujte člena skupiny, jehož kostku přijímáte, nebo použijte --all\n"),
+    ],
+)
+def test_a_refusal_of_cli_py_is_said_in_danish_and_czech(chouette, lang, refused):
+    chouette("new", "friday", "ann", "bob", "cat")
+    chouette("double", "bob")
+    assert chouette("--lang", lang, "take", code=2).stderr == refused
+
+
+@pytest.mark.parametrize(
+    ("lang", "usage", "missing", "unknown"),
+    [
+        (
+            "da",
+            "Brug: chouette new [OPTIONS] NAME [PLAYER]...\nPrøv 'chouette new -h' for hjælp.\n",
+            "Fejl: Mangler argumentet 'NAME'.",
+            "Fejl: Ingen kommando ved navn 'nwe'. Mente du 'new'?",
+        ),
+        (
+            "cs",
+            "Použití: chouette new [OPTIONS] NAME [PLAYER]...\nNápovědu ukáže 'chouette new -h'.\n",
+            "Chyba: Chybí argument 'NAME'.",
+            "Chyba: Příkaz 'nwe' neexistuje. Mysleli jste 'new'?",
+        ),
+    ],
+)
+def test_a_usage_error_is_said_in_the_readers_language(chouette, lang, usage, missing, unknown):
+    """Click's own usage errors (exit 2): the usage line, where help is, and the error."""
+    said = chouette("--lang", lang, "new", code=2).stderr
+    assert said == f"{usage}\n{missing}\n"
+    assert chouette("--lang", lang, "nwe", code=2).stderr.endswith(f"\n{unknown}\n")
+
+
+def test_a_usage_error_in_english_is_clicks_word_for_word(chouette):
+    said = chouette("new", code=2).stderr
+    assert said == (
+        "Usage: chouette new [OPTIONS] NAME [PLAYER]...\nTry 'chouette new -h' for help.\n\n"
+        "Error: Missing argument 'NAME'.\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("lang", "limits"),
+    [
+        (
+            "da",
+            "'--game': 0 er uden for chouettes grænser: giv et helt tal fra 1 til 1.000.000.000",
+        ),
+        ("cs", "'--game': 0 je mimo meze chouette: zadejte celé číslo od 1 do 1\u00a0000\u00a0000"),
+    ],
+)
+def test_a_number_past_its_bounds_is_refused_in_the_readers_language(chouette, lang, limits):
+    chouette("new", "friday", "ann", "bob", "cat")
+    said = chouette("--lang", lang, "drop", "bob", "--game", "0", code=2)
+    assert limits in said.stderr
+
+
+@pytest.mark.parametrize(
+    ("lang", "summary", "option", "listed"),
+    [
+        (
+            "da",
+            "Start en session: spillerne i rækkefølge er rækken.",
+            "Penge pr. point.",
+            "Tag den ventende dobling, beaver eller raccoon.",
+        ),
+        (
+            "cs",
+            "Zahájit sezení: hráči v daném pořadí tvoří řadu.",
+            "Peníze za bod.",
+            "Přijmout čekající zdvojení, bobra nebo mývala.",
+        ),
+    ],
+)
+def test_help_says_each_commands_summary_and_options_in_the_readers_language(
+    chouette, lang, summary, option, listed
+):
+    """A command's summary, its examples' heading and every option's help are in the
+    catalogue (files/helps.py); the rest of the docstring stays English."""
+    text = " ".join(chouette("--lang", lang, "new", "--help").stdout.split())
+    assert summary in text and option in text
+    assert "Start a session" not in text and "Money per point." not in text
+    commands = " ".join(chouette("--lang", lang, "--help").stdout.split())
+    assert listed.split(",")[0] in commands

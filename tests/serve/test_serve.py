@@ -350,6 +350,26 @@ def test_a_refused_action_shows_the_clis_message(ledger_url):
 
 
 @pytest.mark.slow
+def test_a_refusal_comes_back_in_the_pages_language(ledger_url):
+    """A page's refusal (no PIN, a form refused) is said in the page's language: the
+    server's --lang, else the browser's; English stays as it was."""
+    procs.ok(ledger_url, "new", "friday", "ann", "bob", "cat")
+    with serving(ledger_url, serve=("--lang", "da")) as server:
+        outsider = Keeper(server, "9999")
+        status, answer = outsider.post({"line": "double bob", "session": "friday"})
+        refused = "Fejl: skriverens side kræver den PIN, `chouette serve` skrev"
+        assert status == 401 and answer == {"ok": False, "message": refused, "said": [refused]}
+    with serving(ledger_url) as server:
+        conn = server.connection()
+        body = "&".join(f"a{i}=1" for i in range(600))
+        form = {"Content-Type": "application/x-www-form-urlencoded", "Accept-Language": "cs"}
+        conn.request("POST", "/keeper", body=body, headers=form)
+        response = conn.getresponse()
+        said = (response.status, response.read().decode("utf-8"))
+        assert said == (413, "Chyba: formulář má víc polí než kterýkoli náš formulář\n")
+
+
+@pytest.mark.slow
 @pytest.mark.backends("sqlite", "postgres")
 def test_the_scoreboard_shows_every_terminals_change_within_a_second(ledger_url):
     procs.ok(ledger_url, "new", "friday", "ann", "bob", "cat", "dan", "--stake", "5.00")
