@@ -181,3 +181,72 @@ def test_help_says_each_commands_summary_and_options_in_the_readers_language(
     assert "Start a session" not in text and "Money per point." not in text
     commands = " ".join(chouette("--lang", lang, "--help").stdout.split())
     assert listed.split(",")[0] in commands
+
+
+# ---------------------------------------------------------------- the README's evening
+
+EVENING = [
+    "new friday ann bob cat dan --stake 5.00",
+    "double bob cat", "drop cat", "beaver bob", "take bob", "status",
+    "end box --gammon", "double dan --by member", "take dan", "end team",
+    "standings", "sheet", "settle", "settle --message", "rules", "log", "game 1", "night",
+    "owed", "ledger", "stats", "check", "pay bob ann 10", "undo", "double ann --by member",
+    "undo", "drop zed", "take", "sessions",
+]  # fmt: skip
+#: Names, and the words of command lines the output echoes (the log, a game's events).
+NAMES = {"ann", "bob", "cat", "dan", "zed", "friday", "utc", "chouette"}
+COMMAND_WORDS = {"new", "double", "drop", "beaver", "take", "end", "box", "team", "by",
+                 "member", "gammon", "single", "accept", "player", "all"}  # fmt: skip
+#: Words still English in what the evening prints, pending issue 36's other half: the
+#: reasons and notes ``chouette/`` and ``db/`` still write in English (the Jacoby reason,
+#: ``(board)``, ``(cat dropped)``, the ledger's ``game`` note, ``(night …)``, ``zed is not
+#: playing this game``, undo's ``took back the payment: bob paid …``, the sessions'
+#: ``standard rules``), and words the languages write as English does (``note``,
+#: ``point``, ``session``, ``partner``). Nothing cli.py says is among them; this set only
+#: shrinks: empty it as the other half lands.
+PENDING = {
+    "da": {"a", "b", "backgammon", "beavers", "board", "c", "centred", "counts", "cube",
+           "dropped", "for", "full", "game", "gammons", "in", "is", "jacoby", "night",
+           "not", "note", "over", "paid", "partner", "payment", "playing", "point",
+           "raccoons", "rotation", "rules", "s", "session", "standard", "the", "this",
+           "turned", "was"},
+    "cs": {"a", "b", "backgammon", "board", "c", "centred", "counts", "cube", "dropped", "for",
+           "full", "game", "in", "is", "jacoby", "night", "not", "paid", "partner",
+           "payment", "playing", "rules", "s", "session", "standard", "the", "this",
+           "turned", "was"},
+}  # fmt: skip
+JSON_REPORTS = ["status", "standings", "sheet", "settle", "log", "night", "owed", "stats"]
+
+
+def evening(chouette, monkeypatch, tmp_path, lang: str) -> tuple[str, list[str]]:
+    """The README's evening at a terminal speaking ``lang``: all it printed, and each
+    report's --json after it."""
+    monkeypatch.setenv("CHOUETTE_DB", str(tmp_path / f"{lang}.db"))
+    monkeypatch.setenv("CHOUETTE_NOW", "2026-11-27T20:00:00+00:00")
+    monkeypatch.setenv("CHOUETTE_LANG", lang)
+    said = []
+    for line in EVENING:
+        result = chouette(*line.split(), code=None)
+        said.append(result.stdout + result.stderr)
+    reports = [chouette(*report.split(), "--json").stdout for report in JSON_REPORTS]
+    return "\n".join(said), reports
+
+
+def english_words(text: str) -> set[str]:
+    import re
+
+    return {w.lower() for w in re.findall(r"[A-Za-zÀ-ž]+", text)}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", ["da", "cs"])
+def test_the_readme_evening_prints_no_english_but_whats_pending_and_the_same_json(
+    chouette, monkeypatch, tmp_path, lang
+):
+    """Issue 36: the evening played with the terminal in Danish and in Czech writes the
+    same --json as in English, and no English word beyond :data:`PENDING`."""
+    english, english_json = evening(chouette, monkeypatch, tmp_path, "en")
+    said, json_said = evening(chouette, monkeypatch, tmp_path, lang)
+    assert json_said == english_json
+    left = english_words(said) & english_words(english) - NAMES - COMMAND_WORDS
+    assert left <= PENDING[lang], sorted(left - PENDING[lang])
