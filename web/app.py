@@ -72,7 +72,7 @@ from chouette.errors import ChouetteError
 from chouette.money import format_money
 from chouette.report import signed
 from chouette.settlement import Payment, settle
-from chouette.words import ENGLISH_WORDS, Fixed, Money, Sayable, Words, said
+from chouette.words import ENGLISH_WORDS, Fixed, Money, Said, Sayable, Words, said
 from db.reviewing import Review
 from web.access import SERVE, STAMP, TOKEN_HOURS, Access, Refusal, Who, Writes, shown_code
 from web.board import Board
@@ -132,7 +132,17 @@ def templates(lang: str = "en") -> Environment:
     env.filters["typed"] = format_money  # an amount on a command line: as it is typed
     env.filters["sign_class"] = lambda cents: "pos" if cents > 0 else "neg" if cents < 0 else "zero"
     env.filters["clock"] = clock_text
+    env.filters["device"] = lambda label: device_text(label, said_in_lang)
     return env
+
+
+def device_text(label: str, say: Callable[[Said], str]) -> str:
+    """A device's label as the ledger keeps it (``Chrome on Linux``: :func:`web.access.describe`)
+    in the words of ``say``; the browser's and the system's names as they are."""
+    browser, on, system = label.partition(" on ")
+    if not on:
+        return label
+    return say(said("{browser} on {system}", browser=browser, system=system))
 
 
 def clock_text(moment: datetime) -> str:
@@ -401,15 +411,17 @@ def create_app(
         await hub.ready()
         return page(request, "room.html" if table.room else "board.html")
 
-    def keeper_values(current: Who) -> dict[str, Any]:
-        """The devices and the players' codes the scorekeeper's page lists."""
+    def keeper_values(current: Who, lang: str) -> dict[str, Any]:
+        """The devices and the players' codes the scorekeeper's page lists (in ``lang``)."""
         frames = shown()
         session = frames.session if frames else None
         codes = []
         for name in frames.players if frames and session else ():
             code = access.code(session or "", name)
             url = f"{base_url}me?code={quote(code)}"
-            qr = segno.make(url, error="m").svg_inline(scale=3, title=f"{name}'s code")
+            qr = segno.make(url, error="m").svg_inline(
+                scale=3, title=words(lang)(said("{player}'s code", player=name))
+            )
             codes.append({"player": name, "code": shown_code(code), "url": url, "qr": qr})
         return {
             "devices": access.listed(),
@@ -426,7 +438,7 @@ def create_app(
         current = await who(request)
         if not current.keeper:
             return page(request, "pin.html")
-        return page(request, "keeper.html", **keeper_values(current))
+        return page(request, "keeper.html", **keeper_values(current, language(request)))
 
     async def enter_pin(request: Request) -> Response:
         fields = await form(request)
@@ -494,7 +506,7 @@ def create_app(
             status=200 if ok else 400,
             said=lines,
             ok=ok,
-            **keeper_values(current),
+            **keeper_values(current, language(request)),
         )
 
     async def revoke(request: Request) -> Response:
