@@ -67,9 +67,9 @@ ALIKE = {
 }  # fmt: skip
 
 
-#: Temporary, issue 36: the words of the one sentence cli.py still writes in English that
-#: a refusal here shows ("zed is not playing this game": its name resolution, being
-#: converted with the rest of cli.py's sentences); remove when that lands.
+#: Temporary, issue 36: the words of the one refusal here still written in English ("zed
+#: is not playing this game": chouette.names.resolve, glued with cli.py's fragment; being
+#: converted to a said value with the rest of chouette/ and db/); remove when that lands.
 NOT_YET = {"is", "not", "playing", "this", "game"}
 
 WORD = re.compile(r"\w+")
