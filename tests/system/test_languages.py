@@ -273,3 +273,30 @@ def test_a_danish_phone_shows_the_scoreboard_and_the_keepers_buttons_in_danish(
             expect(page.locator("#said")).to_contain_text("bob dobler boksen")  # in Danish
         finally:
             browser.close()
+
+
+#: What a translation writes as the user types it (an option and its value, a value in
+#: backquotes or quotes, a house rule's name, a placeholder): not a word of the language.
+TYPED = re.compile(
+    r"`[^`]*`|\"[^\"]*\"|'[^']*'|--[\w-]+(?:[ =][\w|.-]+)?|\{[a-z_]*\}|%\([a-z_]+\)s"
+    r"|\b\w+(?:-\w+)+(?: box\b)?|\b\w+\|[\w|]+|\bend box\b|\b[A-Z]+_[A-Z_]+\b"
+)
+#: English words for the game's terms that the Czech seed texts name otherwise (GLOSSARY).
+NOT_CZECH = re.compile(r"\b(box\w*|beaver\w*|raccoon\w*)", re.IGNORECASE)
+
+
+def test_the_czech_catalogue_says_the_seed_texts_words_for_the_box_and_the_beavers():
+    """docs/GLOSSARY.md: the Czech texts call the box *bankéř*, a beaver *bobr*, a raccoon
+    *mýval*: no Czech translation says box, beaver or raccoon for them (what the user types,
+    ``--by box``, ``box-takes``, aside)."""
+    found = {}
+    for message in catalogue("cs"):
+        if not message.id:
+            continue
+        texts = message.string if isinstance(message.string, tuple) else (message.string,)
+        said = [word for text in texts for word in NOT_CZECH.findall(TYPED.sub(" ", text))]
+        if said:
+            found[message.id if isinstance(message.id, str) else message.id[0]] = said
+    assert not found
+    cs = translation("cs").gettext
+    assert cs("Box") == "Bankéř" and cs("Beavers") == "Bobři" and cs("Raccoon") == "Mýval"
