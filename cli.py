@@ -62,6 +62,7 @@ if TYPE_CHECKING:
     from chouette.game import Event, Game
     from chouette.line import Line
     from chouette.nights import Debt
+    from chouette.payments import Account
     from chouette.points import Kind
     from chouette.report import Rows
     from chouette.rules import HouseRules
@@ -4039,6 +4040,15 @@ class OptionalValues(Command):
         return list(super().parse_args(ctx, words))
 
 
+class PayCurrency(StrEnum):
+    """The currencies a payment code is made for (:mod:`chouette.payments`)."""
+
+    EUR = "EUR"
+    CZK = "CZK"
+    SEK = "SEK"
+    DKK = "DKK"
+
+
 @app.command(cls=OptionalValues)
 def settle(
     ctx: typer.Context,
@@ -4067,6 +4077,22 @@ def settle(
         bool,
         typer.Option("--message", help="A short text for the club's group chat."),
     ] = False,
+    qr: Annotated[
+        str | None,
+        typer.Option(
+            "--qr",
+            metavar="DIR",
+            help="A payment code for each payment, as FROM-TO.png in DIR (- draws them here).",
+        ),
+    ] = None,
+    currency: Annotated[
+        PayCurrency,
+        typer.Option(
+            "--currency",
+            metavar="EUR|CZK|SEK|DKK",
+            help="The currency paid in: it chooses the payment code.",
+        ),
+    ] = PayCurrency.EUR,
 ) -> None:
     """Who pays whom, in the fewest payments.
 
@@ -4076,6 +4102,10 @@ def settle(
     tables pays or is paid once; what is still open from earlier nights for its players
     follows (`chouette owed`). --message writes the settlement as a short text for the
     club's group chat: the session or night, who pays whom, and the fingerprints.
+    --qr DIR writes a code a bank app scans for each payment, from the payee's account
+    (`chouette account`): EUR an EPC (GiroCode) SEPA transfer, CZK a QR Platba (SPAYD), SEK
+    Swish; a payee with only a phone number (MobilePay) gets the number and amount written
+    out, and one without an account is said to have none. --qr - draws them here.
     With PLAYER, only the payments that settle that player now, as when someone leaves
     early: what they owe goes to those owed the most first (or those who owe the most pay
     them first); book them with chouette pay.
@@ -4088,6 +4118,7 @@ def settle(
         chouette settle --all --json
         chouette settle --night
         chouette settle --night 2026-11-20 --message
+        chouette settle --night --qr codes --currency CZK
     """
     if night is not None and all:
         fail(said("--night or --all, not both"), 2)
@@ -4095,9 +4126,55 @@ def settle(
         fail(said("PLAYER or --night, not both"), 2)
     if message and fmt not in (None, Format.table, Format.json):
         fail(said("--message is a text: not with --format csv or markdown"), 2)
+    if qr is not None and (message or fmt not in (None, Format.table)):
+        fail(said("--qr draws payment codes: not with --message or --format"), 2)
     with reading(ctx) as book:
         what = to_settle(book, ctx, all, night, player)
+        accounts = book.accounts() if qr is not None else {}
     say_settlement(what, pick_format(as_json, fmt), message)
+    if qr is not None:
+        say_codes(what, accounts, currency.value, qr, as_json)
+
+
+def say_codes(
+    what: "ToSettle", accounts: "Mapping[str, Account]", currency: str, qr: str, as_json: bool
+) -> None:
+    """`settle --qr`: each payment's code, written as a PNG into the folder ``qr`` or drawn
+    here (``-``), and each payment said with how it is paid."""
+    from chouette.payments import CURRENCIES, payment_code, remittance
+    from files.codes import drawn, write_codes
+
+    (money,) = [c for c in CURRENCIES if c == currency]
+
+    if what.night is not None:
+        text = remittance(", ".join(what.prints), what.night)
+    elif what.info is not None:
+        text = remittance(what.info.name, what.info.night)
+    else:
+        text = remittance(", ".join(what.prints), "")
+    codes = [
+        payment_code(p.payer, p.payee, p.cents, accounts.get(p.payee), money, text)
+        for p in what.found.payments
+    ]
+    try:
+        written = [] if qr == "-" else write_codes(Path(qr), codes)
+    except ChouetteError as err:
+        fail(err.said)
+    if as_json:
+        return
+    for code in codes:
+        say(code.said)
+        if code.drawn and qr == "-":
+            say(drawn(code.payload))
+    if written:
+        say(
+            said_n(
+                "{n} payment code written to {folder} (FROM-TO.png).",
+                "{n} payment codes written to {folder} (FROM-TO.png).",
+                len(written),
+                folder=qr,
+            )
+        )
 
 
 class ToSettle(NamedTuple):
@@ -4915,28 +4992,63 @@ def book_charge(ctx: typer.Context, make: "Callable[[Sharers], Charge]") -> None
         known = everyone + sorted(book.player_names(info) - set(everyone))
         made = charge(book, info, make(Sharers(info.name, everyone, known)))
     if as_json:
-        emit_json(
-            {
-                "session": info.name,
-                "kind": made.kind,
-                "to": made.to,
-                "cents": made.cents,
-                "note": made.note,
-                "shares": [{"player": p, "cents": c} for p, c in made.shares],
-                "moves": made.moves(),
-                "left_over": list(made.left_over),
-            }
-        )
+        emit_json(charge_json(info.name, made))
         return
+    say_charge(info.name, made)
+
+
+def say_charge(session: str, made: "Charge") -> None:
+    """A fee or a shared cost booked in ``session``, said (and the cents left over)."""
     told = made.told()
     say(
-        said("Fee in {session}: {charge}.", session=info.name, charge=told)
+        said("Fee in {session}: {charge}.", session=session, charge=told)
         if made.kind == "fee"
-        else said("Shared cost in {session}: {charge}.", session=info.name, charge=told)
+        else said("Shared cost in {session}: {charge}.", session=session, charge=told)
     )
     remainder = made.remainder()
     if remainder is not None:
         say(said("{news}.", news=remainder))
+
+
+def book_night_charge(
+    ctx: typer.Context,
+    night: str,
+    creditor: str,
+    make: "Callable[[str, Sequence[tuple[str, Sequence[str]]]], list[tuple[str, Charge]]]",
+) -> None:
+    """Book a fee or a shared cost for a whole night (``night``: its name, empty for the
+    current session's), each table's part at that table, and say each (``--json``: one
+    object per table, as a session's fee says it)."""
+    from db.commands import known_player, night_charges
+
+    as_json = bool(ctx.params.get("as_json"))
+    with ledger(ctx, write=True) as book:
+        try:
+            who = known_player(book, creditor)
+            name, booked = night_charges(
+                book, night or current(book, ctx).night, lambda t: make(who, t), who
+            )
+        except ChouetteError as err:
+            fail(err.said)
+    if as_json:
+        emit_json({"night": name, "charges": [charge_json(info.name, c) for info, c in booked]})
+        return
+    for info, made in booked:
+        say_charge(info.name, made)
+
+
+def charge_json(session: str, made: "Charge") -> dict[str, Any]:
+    """A fee or a shared cost as ``fee --json`` and ``expense --json`` write it."""
+    return {
+        "session": session,
+        "kind": made.kind,
+        "to": made.to,
+        "cents": made.cents,
+        "note": made.note,
+        "shares": [{"player": p, "cents": c} for p, c in made.shares],
+        "moves": made.moves(),
+        "left_over": list(made.left_over),
+    }
 
 
 def players_argument(help: str) -> Any:
@@ -4964,7 +5076,19 @@ NOTE_REQUIRED = {
 }
 
 
-@app.command(cls=Command)
+NightCharge = Annotated[
+    str | None,
+    typer.Option(
+        "--night",
+        metavar="[NAME]",
+        help="Every player of a club night's tables, each once at their first table "
+        "(default: the current session's night).",
+        autocompletion=complete_night,
+    ),
+]
+
+
+@app.command(cls=OptionalValues)
 def fee(
     ctx: typer.Context,
     amount: Annotated[
@@ -4986,6 +5110,7 @@ def fee(
         ),
     ] = None,
     note: NoteOption = None,
+    night: NightCharge = None,
     as_json: JsonFlag = False,
 ) -> None:
     """Charge a table fee or room hire: each player named owes the organiser AMOUNT.
@@ -4993,20 +5118,30 @@ def fee(
     Without players, every player of the session (seated now, sitting out, or gone with
     anything booked) but the organiser pays it; the organiser named among them is left
     out. Booked in the ledger (standings show fees and costs apart), undone by undo.
+    --night charges every player of the night's tables once, at the first table they
+    played at; the organiser need not play at any (undo takes back each table's part at
+    that table).
 
     Examples:
 
     \b
         chouette fee 5.00 --to ann --note "table fee"
         chouette fee 20 bob cat --to ann --note "room hire"
+        chouette fee 3 --to ann --night --note "room hire"
     """
     from chouette.costs import fee as charged
+    from chouette.costs import night_fee
 
     cents = money_option(amount, "AMOUNT")
     assert cents is not None
     if to is None:
         fail(said("say who is owed the fee: --to PLAYER (the organiser)"), 2)
     what = required_note(note, "the fee")
+    if night is not None:
+        if players:
+            fail(said("PLAYER or --night, not both"), 2)
+        book_night_charge(ctx, night, to, lambda who, tables: night_fee(cents, tables, who, what))
+        return
 
     def make(sharers: Sharers) -> "Charge":
         (organiser,) = sharers.named([to])
@@ -5016,7 +5151,7 @@ def fee(
     book_charge(ctx, make)
 
 
-@app.command(cls=Command)
+@app.command(cls=OptionalValues)
 def expense(
     ctx: typer.Context,
     payer: Annotated[
@@ -5038,27 +5173,39 @@ def expense(
         ),
     ] = None,
     note: NoteOption = None,
+    night: NightCharge = None,
     as_json: JsonFlag = False,
 ) -> None:
     """Share a cost someone paid: each sharer owes PAYER their part of AMOUNT.
 
     Split to the cent: the cents left over go one each to the first sharers as written,
     and the command says who. The payer may share it or not. Booked in the ledger
-    (standings show fees and costs apart), undone by undo.
+    (standings show fees and costs apart), undone by undo. --night shares it among every
+    player of the night's tables, each share booked at the first table its player played
+    at (undo takes back each table's part at that table).
 
     Examples:
 
     \b
         chouette expense ann 30.00 --note pizza
         chouette expense ann 10 --among ann bob cat --note "taxi"
+        chouette expense ann 60 --night --note pizza
     """
     from chouette.costs import expense as shared
+    from chouette.costs import night_expense
 
     cents = money_option(amount, "AMOUNT")
     assert cents is not None
     if more and not among:
         fail(said("name who shares it after --among (chouette expense ann 10 --among bob cat)"), 2)
     what = required_note(note, "the cost")
+    if night is not None:
+        if among or more:
+            fail(said("--among or --night, not both"), 2)
+        book_night_charge(
+            ctx, night, payer, lambda who, tables: night_expense(who, cents, tables, what)
+        )
+        return
 
     def make(sharers: Sharers) -> "Charge":
         (who,) = sharers.named([payer])
@@ -5066,6 +5213,106 @@ def expense(
         return shared(who, cents, named or sharers.everyone, what)
 
     book_charge(ctx, make)
+
+
+# ---------------------------------------------------------------- accounts
+
+
+@app.command(cls=Command)
+def account(
+    ctx: typer.Context,
+    player: Annotated[
+        str | None,
+        typer.Argument(metavar="PLAYER", help="Whose account.", autocompletion=complete_player),
+    ] = None,
+    iban: Annotated[
+        str | None,
+        typer.Option(
+            "--iban", metavar="IBAN", help="The account's IBAN (its checksum is checked)."
+        ),
+    ] = None,
+    holder: Annotated[
+        str | None,
+        typer.Option(
+            "--name", metavar="NAME", help="The account holder's name (default: the player's)."
+        ),
+    ] = None,
+    phone: Annotated[
+        str | None,
+        typer.Option("--phone", metavar="NUMBER", help="A phone number to be paid by (MobilePay)."),
+    ] = None,
+    swish: Annotated[
+        str | None, typer.Option("--swish", metavar="NUMBER", help="A Swish number.")
+    ] = None,
+    every: Annotated[
+        bool, typer.Option("--list", help="Every player's account (at this terminal only).")
+    ] = False,
+    as_json: JsonFlag = False,
+) -> None:
+    """Where a player is paid: an IBAN, the holder's name, a phone or Swish number.
+
+    Kept for the whole club, and used by settle --qr for the payment codes. An IBAN is
+    checked by its check digits and its country's format: a wrong one is refused and nothing
+    is written. An option given empty ("") clears it; the others are kept. Without options,
+    the player's account is shown. An account number is shown here, at the terminal, and
+    never on the shared scoreboard, the report, settle's table or settle --message; the
+    page refuses this command.
+
+    Examples:
+
+    \b
+        chouette account ann --iban "DE89 3704 0044 0532 0130 00" --name "Ann Smith"
+        chouette account bob --phone "+45 12 34 56 78"
+        chouette account --list
+    """
+    from db.commands import save_account
+
+    if every == (player is not None):
+        fail(said("name a player, or --list for every account"), 2)
+    changes = {"iban": iban, "holder": holder, "phone": phone, "swish": swish}
+    if every or all(v is None for v in changes.values()):
+        with reading(ctx) as book:
+            found = book.accounts()
+        if player is not None:
+            known = resolve(normal_name(player), list(found), "has no account")
+            found = {known: found[known]}
+        emit_accounts(list(found.values()), as_json)
+        return
+    assert player is not None
+    with ledger(ctx, write=True) as book:
+        saved = save_account(book, player, **changes)
+    emit_accounts([saved], as_json, said("Account of {player} saved.", player=saved.player))
+
+
+def emit_accounts(accounts: "Sequence[Account]", as_json: bool, done: "Said | None" = None) -> None:
+    """Accounts as ``account`` shows them (at the keeper's terminal only)."""
+    if as_json:
+        emit_json(
+            {
+                "accounts": [
+                    {
+                        "player": a.player,
+                        "holder": a.holder,
+                        "iban": a.iban,
+                        "phone": a.phone,
+                        "swish": a.swish,
+                    }
+                    for a in accounts
+                ]
+            }
+        )
+        return
+    if done is not None:
+        say(done)
+    if not accounts:
+        say(said("No accounts yet: chouette account PLAYER --iban IBAN keeps one."))
+        return
+    headers = [marked("player"), marked("holder"), marked("IBAN"), marked("phone"), "Swish"]
+    emit_rows(
+        headers,
+        [[a.player, a.holder, a.grouped(), a.phone, a.swish] for a in accounts],
+        Format.table,
+    )
 
 
 # ---------------------------------------------------------------- records

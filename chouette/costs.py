@@ -236,3 +236,55 @@ def _note(note: str) -> str:
     if not note:
         raise ChouetteError(said("say what it is for (--note TEXT): the club will ask"))
     return note
+
+
+Table = tuple[str, Sequence[str]]
+
+
+def night_fee(
+    cents: Cents, tables: Sequence[Table], to: str, note: str
+) -> list[tuple[str, Charge]]:
+    """A fee for a whole night of ``tables`` (each a session and its players, in the order
+    they began): every player of the night but the organiser ``to`` owes ``to`` ``cents``
+    once, booked at the first table they played at; one charge per table with anyone to
+    charge. The organiser need not have played at any of them."""
+    seen: set[str] = {to}
+    charges = []
+    for session, players in tables:
+        debtors = [p for p in players if p not in seen]
+        seen.update(players)
+        if debtors:
+            charges.append((session, fee(cents, debtors, to, note)))
+    if not charges:
+        raise ChouetteError(
+            said("nobody to charge the fee: {to} is the only player of the night", to=to)
+        )
+    return charges
+
+
+def night_expense(
+    payer: str, cents: Cents, tables: Sequence[Table], note: str
+) -> list[tuple[str, Charge]]:
+    """A cost ``payer`` paid for a whole night of ``tables``: shared to the cent among
+    every player of the night (:func:`split`, in the order they first played), each share
+    booked at the first table its player played at, owed to ``payer`` (one charge per table
+    where anyone owes anything)."""
+    order: dict[str, str] = {}
+    for session, players in tables:
+        for player in players:
+            order.setdefault(player, session)
+    if list(order) in ([], [payer]):
+        raise ChouetteError(
+            said("{payer} is the only one sharing the cost: nobody owes {payer}", payer=payer)
+        )
+    _amount(cents, "expense")
+    shares = split(cents, list(order))
+    charges = []
+    for session, _ in tables:
+        part = [(name, c) for name, c in shares if order[name] == session]
+        owed = [name for name, c in part if name != payer and c]
+        if owed:
+            made = expense(payer, sum(c for _, c in part), [n for n, _ in part], note)
+            assert made.shares == tuple(part)  # a slice of a split is the split of its sum
+            charges.append((session, made))
+    return charges

@@ -35,15 +35,16 @@ from chouette.line import sit_in as sit_in_line
 from chouette.line import sit_out as sit_out_line
 from chouette.line import split as split_line
 from chouette.money import Advance, Cents, check_new_stake, check_payment, format_money
-from chouette.names import as_known, match
+from chouette.names import as_known, match, resolve
 from chouette.outcome import Outcome, settle_game
+from chouette.payments import Account, check_holder, check_number, compact
 from chouette.presets import check_preset_name, preset_key
 from chouette.record import Record, event_to_json, parse_event, play_record
 from chouette.report import Undone, joined_text
 from chouette.rules import EDITION, HouseRules
 from chouette.session import LiveGame, SessionInfo
 from chouette.stop import check_not_ended, stop_state
-from chouette.text import check_note
+from chouette.text import check_note, clipped
 from chouette.words import Said, Sayable, said
 from db.amending import undo_amend
 from db.codec import extras_to_detail, iso, line_from_dict, line_from_json, line_to_dict
@@ -766,3 +767,88 @@ def _undo_import(book: Ledger, info: SessionInfo, last: int) -> Undone:
 def _drop_last_event(book: Ledger, game_id: int, number: int, game: Game) -> Undone:
     book.drop_events(game_id, len(game.events) - 1)
     return Undone("events", number, events=(game.events[-1],), game_gone=len(game.events) == 1)
+
+
+# ---------------------------------------------------------------- accounts
+
+
+def checked_iban(text: str) -> str:
+    """An IBAN, checked by its country's length and format and its ISO 13616 check digits
+    (python-stdnum's), as a code carries it (upper case, no spaces); empty text is none."""
+    from stdnum.exceptions import ValidationError
+    from stdnum.iban import validate
+
+    if not text.strip():
+        return ""
+    try:
+        return str(validate(compact(text)))
+    except ValidationError as err:
+        raise ChouetteError(
+            said(
+                "{iban} is no IBAN ({why}): nothing written",
+                iban=repr(clipped(text, 40)),
+                why=said("its check digits are wrong")
+                if "checksum" in type(err).__name__.lower()
+                else said("its length or format is not its country's"),
+            )
+        ) from None
+
+
+def save_account(
+    book: Ledger,
+    typed: str,
+    *,
+    holder: str | None = None,
+    iban: str | None = None,
+    phone: str | None = None,
+    swish: str | None = None,
+) -> Account:
+    """A player's account, the fields given changed and the others kept (empty text clears
+    one). The player is one the ledger knows, in any session."""
+    player = resolve(
+        normal_name(typed), player_names(book.reads.statements), "has played in no session here"
+    )
+    account = book.accounts().get(player, Account(player))
+    if holder is not None:
+        account = replace(account, holder=check_holder(holder))
+    if iban is not None:
+        account = replace(account, iban=checked_iban(iban))
+    if phone is not None:
+        account = replace(account, phone=check_number(phone, said("phone number")))
+    if swish is not None:
+        account = replace(account, swish=check_number(swish, said("Swish number")))
+    book.save_account(account)
+    return account
+
+
+# ---------------------------------------------------------------- a night's fees and costs
+
+
+def night_charges(
+    book: Ledger,
+    night: str,
+    make: Callable[[Sequence[tuple[str, Sequence[str]]]], list[tuple[str, Charge]]],
+    creditor: str,
+) -> tuple[str, list[tuple[SessionInfo, Charge]]]:
+    """A fee or a cost for a whole night: ``make`` shares it among the players of the
+    night's tables (:func:`chouette.costs.night_fee`, :func:`~chouette.costs.night_expense`);
+    each table's part is booked and journalled in that table (``undo`` there takes it back).
+    The ``creditor`` (the organiser, or who paid), if they never sat at a table, is one of
+    its players from then on, owed its part."""
+    name, found = book.reads.night(night)
+    sessions = {info.name: book.session(info.name, lock=True) for info in found}
+    tables = [(s, book.players(info)) for s, info in sessions.items()]
+    booked = []
+    for session, made in make(tables):
+        info = sessions[session]
+        if creditor not in book.player_names(info):
+            book.save_player(info, creditor, None)
+        booked.append((info, charge(book, info, made)))
+    return name, booked
+
+
+def known_player(book: Ledger, typed: str) -> str:
+    """A player the ledger knows, in any session, as it writes them."""
+    return resolve(
+        normal_name(typed), player_names(book.reads.statements), "has played in no session here"
+    )

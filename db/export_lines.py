@@ -68,6 +68,15 @@ class Preset(_Line):
     saved_at: Any
 
 
+class Account(_Line):
+    kind: Literal["account"]
+    player: Any
+    holder: Any
+    iban: Any
+    phone: Any
+    swish: Any
+
+
 class Booking(_Line):
     player: Any
     points: Any
@@ -151,6 +160,7 @@ MODELS: dict[str, type[_Line]] = {
     "chouette-ledger": Heading,
     "session": Session,
     "preset": Preset,
+    "account": Account,
     "game": Game,
     "payment": Payment,
     "charge": Charge,

@@ -40,6 +40,7 @@ from chouette.limits import LIMIT, check_cents, check_points
 from chouette.line import Line, check_night_name
 from chouette.money import Cents, check_stake
 from chouette.nights import night_of
+from chouette.payments import Account
 from chouette.report import Entry, GameLine, SessionSummary
 from chouette.review import Asked, CubeState, Equities
 from chouette.rules import HouseRules
@@ -65,6 +66,7 @@ from db.codec import (
     utc,
 )
 from db.models import (
+    AccountRow,
     ActionRow,
     BalanceRow,
     BookingRow,
@@ -931,6 +933,25 @@ class Ledger:
 
     def forget_preset(self, name: str) -> None:
         self._db.execute(delete(PresetRow).where(col(PresetRow.name) == name))
+
+    def accounts(self) -> dict[str, Account]:
+        """Every player's account, by player (:meth:`db.reads.Reads.accounts`)."""
+        return self.reads.accounts()
+
+    def save_account(self, account: Account) -> None:
+        """A player's account, new or saved again (the one writer)."""
+        self._db.execute(delete(AccountRow).where(col(AccountRow.player) == account.player))
+        self._db.add(
+            AccountRow(
+                player=account.player,
+                holder=account.holder,
+                iban=account.iban,
+                phone=account.phone,
+                swish=account.swish,
+                saved_at=self.now,
+            )
+        )
+        self._db.flush()
 
     # -------------------------------------------------------- the journal
 

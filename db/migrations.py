@@ -286,6 +286,20 @@ def v16_every_session_chained(conn: Connection) -> None:
     restore refuses an export that gives a session none."""
 
 
+def v17_accounts(conn: Connection) -> None:
+    """Schema 17: where each player is paid (``chouette account``), for the whole club."""
+    Table(
+        "account",
+        MetaData(),
+        Column("player", String, primary_key=True),
+        Column("holder", String, nullable=False),
+        Column("iban", String, nullable=False),
+        Column("phone", String, nullable=False),
+        Column("swish", String, nullable=False),
+        Column("saved_at", DateTime(timezone=True), nullable=False),
+    ).create(conn)
+
+
 #: ``MIGRATIONS[i]`` brings a database from version ``i + 1`` to ``i + 2``.
 MIGRATIONS: list[Migration] = [
     v2_payments_and_imports,
@@ -303,6 +317,7 @@ MIGRATIONS: list[Migration] = [
     v14_nights,
     v15_evaluations,
     v16_every_session_chained,
+    v17_accounts,
 ]
 LATEST = len(MIGRATIONS) + 1
 SCHEMA_LOCK = 0x63686F75  # PostgreSQL advisory lock key ("chou") held while creating the schema

@@ -257,6 +257,21 @@ class PresetRow(SQLModel, table=True):
     saved_at: datetime = Field(sa_column=Column(DateTime(timezone=True), nullable=False))
 
 
+class AccountRow(SQLModel, table=True):
+    """Where a player is paid, for the whole club (:mod:`chouette.payments`, schema 17): the
+    account holder's name, an IBAN (checked), a phone and a Swish number, each empty when
+    not given. Only the keeper's terminal lists them (``chouette account --list``)."""
+
+    __tablename__ = "account"
+
+    player: str = Field(primary_key=True)
+    holder: str
+    iban: str
+    phone: str
+    swish: str
+    saved_at: datetime = Field(sa_column=Column(DateTime(timezone=True), nullable=False))
+
+
 class OriginRow(SQLModel, table=True):
     """Where a session's house rules came from: the preset and the options given beside it
     (JSON, :class:`chouette.card.Origin`). A session started before schema 11 has none."""

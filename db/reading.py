@@ -35,8 +35,9 @@ if TYPE_CHECKING:  # the reports' reads load with the house rules: a Tab needs n
     from db.names import Run
     from db.reads import Reads
 
-SCHEMA = 16
+SCHEMA = 17
 TABLES = (
+    "account",
     "action",
     "balance",
     "booking",

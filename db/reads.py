@@ -31,6 +31,7 @@ from chouette.line import normal_name
 from chouette.money import Cents
 from chouette.nights import Night, Table
 from chouette.outcome import ExtraResult, settle_game
+from chouette.payments import Account
 from chouette.report import Entry, GameLine, SessionSummary, standings
 from chouette.rules import HouseRules
 from chouette.session import LiveGame, SessionInfo
@@ -235,6 +236,15 @@ class Reads:
                 "SELECT name, rules, saved_at, saved_from FROM preset ORDER BY name"
             )
         ]
+
+    def accounts(self) -> dict[str, Account]:
+        """Every player's account (``chouette account``), by player."""
+        return {
+            player: Account(player, holder, iban, phone, swish)
+            for player, holder, iban, phone, swish in self._all(
+                "SELECT player, holder, iban, phone, swish FROM account ORDER BY player"
+            )
+        }
 
     def origin(self, info: SessionInfo) -> Origin:
         """Where the session's house rules came from (:data:`~chouette.card.UNKNOWN` for a

@@ -39,6 +39,7 @@ from chouette.game import replay
 from chouette.line import Line, check_name, check_session_name
 from chouette.money import check_payment, check_stake
 from chouette.outcome import settle_game
+from chouette.payments import Account, check_holder, check_number
 from chouette.presets import check_preset_name, preset_key
 from chouette.rules import HouseRules
 from chouette.session import SessionInfo
@@ -81,6 +82,15 @@ def export(book: Ledger) -> Iterator[dict[str, Any]]:
             "rules": preset.rules.to_dict(),
             "saved_from": preset.saved_from,
             "saved_at": iso(preset.saved_at),
+        }
+    for account in book.accounts().values():  # where each player is paid (schema 15)
+        yield {
+            "kind": "account",
+            "player": account.player,
+            "holder": account.holder,
+            "iban": account.iban,
+            "phone": account.phone,
+            "swish": account.swish,
         }
     first = book.first_bookings()
     items: list[tuple[float, str, int, StoredGame | Paid | Charged]] = [
@@ -351,6 +361,8 @@ def read_export(
                 _source_file(book, item, info, seen)
             elif kind == "preset":
                 _preset(book, item, seen)
+            elif kind == "account":
+                _account(book, item, seen)
             elif kind == "accept":
                 _acceptance(book, item, info)
             elif kind == "chain":
@@ -533,6 +545,23 @@ def _preset(book: Ledger, item: dict[str, Any], seen: _Seen) -> None:
             HouseRules.from_dict(item["rules"]),
             _time(item["saved_at"]),
             check_session_name(_text(item["saved_from"], "a preset's session")),
+        )
+    )
+
+
+def _account(book: Ledger, item: dict[str, Any], seen: _Seen) -> None:
+    """Where a player is paid, checked as ``chouette account`` checks it."""
+    from db.commands import checked_iban
+
+    player = check_name(_text(item["player"], "an account's player"))
+    seen.once("account", player, f"the account of {player}")
+    book.save_account(
+        Account(
+            player,
+            check_holder(_text(item["holder"], "an account's holder")),
+            checked_iban(_text(item["iban"], "an account's IBAN")),
+            check_number(_text(item["phone"], "an account's phone"), said("phone number")),
+            check_number(_text(item["swish"], "an account's Swish"), said("Swish number")),
         )
     )
 

@@ -260,8 +260,12 @@ THE_SERVERS_OWN = frozenset({"where"})
 #: Commands whose words are each player's own (a review of their decisions: on their phone,
 #: ``/me``, or at a terminal), not for the keeper's page, which others see.
 THE_PLAYERS_OWN = frozenset({"review"})
+#: Commands that show or keep players' bank accounts: the keeper's terminal's alone.
+ACCOUNTS = frozenset({"account"})
 #: Options that name another ledger or write files.
 OPTIONS_REFUSED = ("--db", "--install-completion", "--show-completion")
+#: Options that write files on the server's computer (payment codes, a spreadsheet).
+FILE_OPTIONS = ("--qr", "--output")
 
 
 def command_words(text: str) -> list[str]:
@@ -284,6 +288,13 @@ def command_words(text: str) -> list[str]:
         raise ChouetteError(said("type a command, as at chouette table (help lists them)"))
     options = words[: words.index("--")] if "--" in words else words  # (then names)
     for word in options:
+        if word.split("=", 1)[0] in FILE_OPTIONS:
+            raise ChouetteError(
+                said(
+                    "{option} writes files on the server's computer: run it at a terminal",
+                    option=word.split("=", 1)[0],
+                )
+            )
         if word.split("=", 1)[0] in OPTIONS_REFUSED:
             raise ChouetteError(
                 said(
@@ -306,6 +317,10 @@ def command_words(text: str) -> list[str]:
     if command in NOT_ON_THE_PAGE:
         raise ChouetteError(
             f"{command} reads or writes files or holds the server: run it at a terminal"
+        )
+    if command in ACCOUNTS:
+        raise ChouetteError(
+            said("{command} shows players' bank accounts: run it at a terminal", command=command)
         )
     if command in THE_SERVERS_OWN:
         raise ChouetteError(

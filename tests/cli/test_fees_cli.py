@@ -230,3 +230,67 @@ def test_a_restored_charge_must_be_its_own_split(chouette, tmp_path):
         f"Error: line {number}: its shares are not what a shared cost of 10.00 gives (bob paid "
         "10.00 (pizza), shared by bob, cat and dan: cat and dan owe bob 3.33 each)\n"
     )
+
+
+# ---------------------------------------------------------------- a whole night
+
+
+def night_of_two_tables(chouette) -> None:
+    chouette("new", "t1", "ann", "bob", "cat")
+    chouette("new", "t2", "dan", "eve", "bob")  # bob sits at both tables
+
+
+def test_a_night_fee_charges_every_player_of_the_nights_tables_once(chouette):
+    night_of_two_tables(chouette)
+    said = chouette("fee", "3", "--to", "ann", "--night", "--note", "room").stdout
+    assert said == (
+        "Fee in t1: bob and cat owe ann 3.00 each (room).\n"
+        "Fee in t2: dan and eve owe ann 3.00 each (room).\n"
+    )  # ann plays at t1, not at t2 (the current table): owed there all the same
+    night = chouette.json("night")
+    assert {p["name"]: p["cents"] for p in night["totals"]} == {
+        "ann": 1200, "bob": -300, "cat": -300, "dan": -300, "eve": -300,
+    }  # fmt: skip
+    assert sum(p["cents"] for p in night["totals"]) == 0
+    assert chouette("settle", "--night", "--format", "csv").stdout.splitlines()[1:] == [
+        "bob,ann,3.00", "cat,ann,3.00", "dan,ann,3.00", "eve,ann,3.00",
+    ]  # fmt: skip
+
+
+def test_a_night_fee_to_an_organiser_at_another_table_or_none(chouette):
+    night_of_two_tables(chouette)
+    chouette("new", "old", "zoe", "ann", "--night", "last week")
+    got = chouette.json("--session", "t2", "fee", "2", "--to", "zoe", "--night", "--note", "room")
+    assert [(c["session"], c["moves"]) for c in got["charges"]] == [
+        ("t1", {"ann": -200, "bob": -200, "cat": -200, "zoe": 600}),
+        ("t2", {"dan": -200, "eve": -200, "zoe": 400}),
+    ]
+    said = chouette("fee", "2", "--to", "zed", "--night", "--note", "x", code=1).stderr
+    assert said.startswith("Error: zed has played in no session here")
+    assert chouette(
+        "fee", "2", "bob", "--to", "ann", "--night", "--note", "x", code=2
+    ).stderr.endswith("Error: PLAYER or --night, not both\n")
+
+
+def test_a_night_expense_is_split_among_the_whole_night_to_the_cent(chouette):
+    night_of_two_tables(chouette)
+    said = chouette("expense", "dan", "10.01", "--night", "t2", "--note", "pizza", code=1)
+    assert said.stderr.startswith("Error: there is no night called t2")
+    night = chouette.json("night")["night"]
+    said = chouette("expense", "dan", "10.01", "--night", night, "--note", "pizza").stdout
+    assert said == (
+        "Shared cost in t1: dan paid 6.01 (pizza), shared by ann, bob and cat: dan is owed 2.01"
+        " by ann, 2.00 by bob and 2.00 by cat.\n"
+        "1 cent left over: ann pays 1 cent more.\n"
+        "Shared cost in t2: dan paid 4.00 (pizza), shared by dan and eve: eve owes dan 2.00.\n"
+    )
+    totals = {p["name"]: p["cents"] for p in chouette.json("night")["totals"]}
+    assert totals == {"ann": -201, "bob": -200, "cat": -200, "dan": 801, "eve": -200}
+    chouette("--session", "t1", "undo")  # each table's part is undone at its table
+    assert {
+        p["name"]: p["cents"] for p in chouette.json("--session", "t1", "standings")["players"]
+    } == {
+        "ann": 0,
+        "bob": 0,
+        "cat": 0,
+    }  # fmt: skip (dan, who paid, is no longer listed at t1: nothing booked for him there)

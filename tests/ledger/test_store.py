@@ -566,6 +566,7 @@ def test_a_fourteenth_schema_ledger_gains_an_empty_store_of_the_engines_evaluati
     engine = create_engine(url)
     with engine.begin() as conn:
         conn.execute(text("DROP TABLE evaluation"))
+        conn.execute(text("DROP TABLE account"))  # (schema 17's: not in a ledger of 14)
         conn.execute(text("UPDATE schema_version SET version = 14"))
     engine.dispose()
     dispose_all()
@@ -574,6 +575,7 @@ def test_a_fourteenth_schema_ledger_gains_an_empty_store_of_the_engines_evaluati
     chouette("migrate")
     after = dump(url)
     assert after.pop("evaluation") == [] and after.pop("schema_version") == [(LATEST,)]
+    assert after.pop("account") == []
     assert {k: v for k, v in before.items() if k != "schema_version"} == after
     monkeypatch.setenv("CHOUETTE_GNUBG", "/nowhere/gnubg")
     chouette("drop", "bob")
@@ -604,3 +606,29 @@ def test_the_engines_evaluations_are_kept_exactly_and_the_first_one_stays(url):
         assert book.evaluations([centred], beavers=False, plies=2) == {}
         assert book.evaluations([centred], beavers=True, plies=3) == {}
         assert book.evaluations([], beavers=True, plies=2) == {}
+
+
+def test_a_sixteenth_schema_ledger_gains_accounts_and_keeps_every_row(url, chouette, tmp_path):
+    """Schema 17: the accounts' table, empty; every other row as it was, and the schema of
+    a fresh ledger (on SQLite, compared table by table)."""
+    chouette("new", "fri", "ann", "bob")
+    chouette("end", "box")
+    dispose_all()
+    raw = create_engine(url)
+    with raw.begin() as conn:
+        conn.execute(text("DROP TABLE account"))
+        conn.execute(text("UPDATE schema_version SET version = 16"))
+    raw.dispose()
+    before = dump(url)
+    connect(url)
+    dispose_all()
+    after = dump(url)
+    assert after.pop("account") == [] and after.pop("schema_version") == [(LATEST,)]
+    assert after == {k: v for k, v in before.items() if k != "schema_version"}
+    chouette("account", "ann", "--phone", "12345678")  # and the migrated ledger keeps one
+    assert chouette.json("account", "--list")["accounts"][0]["phone"] == "12345678"
+    if url.startswith("sqlite"):
+        fresh = f"sqlite:///{tmp_path / 'fresh.sqlite'}"
+        connect(fresh)
+        dispose_all()
+        assert schema(url) == schema(fresh)

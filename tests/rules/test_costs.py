@@ -8,7 +8,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chouette.costs import Charge, check_charge, expense, fee, split
+from chouette.costs import (
+    Charge,
+    check_charge,
+    expense,
+    fee,
+    night_expense,
+    night_fee,
+    split,
+)
 from chouette.errors import ChouetteError, LimitError
 
 
@@ -117,3 +125,62 @@ def test_any_split_sums_to_zero_and_its_shares_differ_by_at_most_a_cent(cents, a
         assert len(charge.left_over) == cents % len(among)
     else:
         assert charge.owed == cents * len(charge.debts)
+
+
+# ---------------------------------------------------------------- a whole night
+
+
+NAMES = st.sampled_from(["ann", "bob", "cat", "dan", "eve", "fay", "gus"])
+TABLES = st.lists(
+    st.tuples(
+        st.sampled_from(["t1", "t2", "t3"]), st.lists(NAMES, min_size=1, max_size=5, unique=True)
+    ),
+    min_size=1,
+    max_size=3,
+    unique_by=lambda t: t[0],
+)
+
+
+def moved(charges: list[tuple[str, Charge]]) -> dict[str, int]:
+    total: dict[str, int] = {}
+    for _, made in charges:
+        for name, cents in made.moves().items():
+            total[name] = total.get(name, 0) + cents
+    return total
+
+
+@given(TABLES, st.integers(min_value=1, max_value=10_000), NAMES)
+def test_a_night_fee_charges_each_player_once_and_the_night_sums_to_zero(tables, cents, to):
+    everyone = {p for _, players in tables for p in players} - {to}
+    if not everyone:
+        with pytest.raises(ChouetteError, match="the only player of the night"):
+            night_fee(cents, tables, to, "room")
+        return
+    charges = night_fee(cents, tables, to, "room")
+    assert sum(moved(charges).values()) == 0  # the night sums to zero
+    assert moved(charges) == {**{p: -cents for p in everyone}, to: cents * len(everyone)}
+    for session, made in charges:  # each at the first table its player sat at
+        first = {p: next(s for s, ps in tables if p in ps) for p in everyone}
+        assert all(first[name] == session for name, _ in made.debts)
+
+
+@given(TABLES, st.integers(min_value=1, max_value=100_000), NAMES)
+def test_a_night_expense_is_one_split_of_the_whole_night_and_sums_to_zero(tables, cents, payer):
+    sharers = list(dict.fromkeys(p for _, players in tables for p in players))
+    if sharers == [payer]:
+        with pytest.raises(ChouetteError, match="the only one sharing"):
+            night_expense(payer, cents, tables, "pizza")
+        return
+    charges = night_expense(payer, cents, tables, "pizza")
+    assert sum(moved(charges).values()) == 0
+    whole = dict(split(cents, sharers))
+    owed = {name: -c for name, c in whole.items() if name != payer and c}
+    assert {k: v for k, v in moved(charges).items() if k != payer and v} == owed
+
+
+def test_an_organiser_at_no_table_is_owed_by_everyone_once():
+    charges = night_fee(300, [("t1", ["ann", "bob"]), ("t2", ["cat", "bob"])], "zoe", "room")
+    assert [(s, c.debts) for s, c in charges] == [
+        ("t1", (("ann", 300), ("bob", 300))),
+        ("t2", (("cat", 300),)),
+    ]
