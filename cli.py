@@ -3891,7 +3891,99 @@ def scope(book: "Ledger | Reads", ctx: typer.Context, every: bool) -> "SessionIn
     return None if every else current(book, ctx)
 
 
+class SheetFormat(StrEnum):
+    """A report's formats, a spreadsheet among them (:func:`xlsx_too`)."""
+
+    table = "table"
+    csv = "csv"
+    markdown = "markdown"
+    json = "json"
+    xlsx = "xlsx"
+
+
+SheetFormatOption = Annotated[
+    SheetFormat | None,
+    typer.Option(
+        "--format",
+        metavar="table|csv|markdown|json|xlsx",
+        help="The output's format; xlsx writes a spreadsheet to --output FILE (one sheet a "
+        "table; pip install '.[xlsx]').",
+    ),
+]
+OutputOption = Annotated[
+    Path | None,
+    typer.Option("--output", metavar="FILE", help="The spreadsheet --format xlsx writes."),
+]
+
+
+def xlsx_too(name: str) -> "Callable[[Callable[..., None]], Callable[..., None]]":
+    """A report that also writes its tables as a spreadsheet: ``--format xlsx --output
+    FILE`` (:class:`files.sheets.Workbook` hears the command as a terminal would, each table
+    a sheet). The command's own ``--format`` (if it has one) takes the other formats."""
+    import functools
+
+    def wrap(command: "Callable[..., None]") -> "Callable[..., None]":
+        signature = inspect.signature(command)
+        own = "fmt" in signature.parameters
+        kept = [p for p in signature.parameters.values() if p.name != "fmt"]
+        added = [
+            inspect.Parameter("fmt", inspect.Parameter.KEYWORD_ONLY, default=None,
+                              annotation=SheetFormatOption),
+            inspect.Parameter("output", inspect.Parameter.KEYWORD_ONLY, default=None,
+                              annotation=OutputOption),
+        ]  # fmt: skip
+
+        @functools.wraps(command)
+        def run(*args: Any, fmt: SheetFormat | None = None, output: Path | None = None,
+                **kwargs: Any) -> None:  # fmt: skip
+            if fmt is not SheetFormat.xlsx:
+                if output is not None:
+                    fail(said("--output is the spreadsheet's: give it with --format xlsx"), 2)
+                if own:
+                    kwargs["fmt"] = None if fmt is None else Format(fmt.value)
+                elif fmt not in (None, SheetFormat.table):
+                    fail(said("{command} writes a table or --format xlsx", command=name), 2)
+                command(*args, **kwargs)
+                return
+            if output is None:
+                fail(said("--format xlsx writes a file: give it with --output FILE"), 2)
+            if kwargs.get("as_json"):
+                fail(said("--json or --format xlsx, not both"), 2)
+            refuse_ledger_file(kwargs["ctx"], output)
+            write_workbook(name, output, lambda: command(*args, **kwargs))
+
+        run.__signature__ = signature.replace(parameters=kept + added)  # type: ignore[attr-defined]
+        return run
+
+    return wrap
+
+
+def write_workbook(name: str, output: Path, report: "Callable[[], None]") -> None:
+    """What ``report`` lays out as tables, written to ``output`` as a spreadsheet."""
+    from files.sheets import Workbook
+
+    book = Workbook(hearer(), name)
+    token = _heard.set(book)
+    try:
+        report()
+    finally:
+        _heard.reset(token)
+    try:
+        sheets = book.saved(output)
+    except ChouetteError as err:
+        fail(err.said)
+    say(
+        said_n(
+            "Written to {file}: {n} sheet.",
+            "Written to {file}: {n} sheets.",
+            sheets,
+            file=str(output),
+        )
+    )
+
+
 @app.command(cls=Command)
+@xlsx_too("standings")
 def standings(
     ctx: typer.Context, as_json: JsonFlag = False, fmt: FormatOption = None, all: AllFlag = False
 ) -> None:
@@ -3926,6 +4018,7 @@ def standings(
 
 
 @app.command(cls=Command)
+@xlsx_too("sheet")
 def sheet(
     ctx: typer.Context, as_json: JsonFlag = False, fmt: FormatOption = None, all: AllFlag = False
 ) -> None:
@@ -4326,6 +4419,7 @@ def owed(
 
 
 @app.command(cls=Command, name="night")
+@xlsx_too("night")
 def night_command(
     ctx: typer.Context,
     name: Annotated[
@@ -4392,6 +4486,7 @@ def night_command(
 
 
 @app.command(cls=Command, name="ledger")
+@xlsx_too("ledger")
 def ledger_command(
     ctx: typer.Context, as_json: JsonFlag = False, fmt: FormatOption = None, all: AllFlag = False
 ) -> None:
