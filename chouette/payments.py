@@ -175,69 +175,41 @@ def payment_code(
 ) -> PaymentCode:
     """How ``payer`` pays ``payee`` ``cents`` in ``currency``: the code the payee's account
     allows (the module says which), else the phone number written out, else nothing."""
-    amount = Money(cents)
+    who = {"payer": payer, "payee": payee, "amount": Money(cents), "currency": currency}
+
+    def code(kind: Kind, payload: str, line: Sayable) -> PaymentCode:
+        return PaymentCode(payer, payee, cents, kind, payload, line)
+
     if account is not None and account.iban and currency in ("EUR", "CZK"):
-        payload = epc(account, cents, text) if currency == "EUR" else spayd(account, cents, text)
-        return PaymentCode(
-            payer,
-            payee,
-            cents,
-            "epc" if currency == "EUR" else "spayd",
-            payload,
-            said(
-                "{payer} pays {payee} {amount} {currency}: scan the code to pay {holder}",
-                payer=payer,
-                payee=payee,
-                amount=amount,
-                currency=currency,
-                holder=account.name,
-            ),
+        line = said(
+            "{payer} pays {payee} {amount} {currency}: scan the code to pay {holder}",
+            holder=account.name,
+            **who,
         )
+        if currency == "EUR":
+            return code("epc", epc(account, cents, text), line)
+        return code("spayd", spayd(account, cents, text), line)
     if account is not None and account.swish and currency == "SEK":
-        return PaymentCode(
-            payer,
-            payee,
-            cents,
-            "swish",
-            swish(account, cents, text),
-            said(
-                "{payer} pays {payee} {amount} SEK: scan the code with Swish",
-                payer=payer,
-                payee=payee,
-                amount=amount,
-            ),
-        )
-    if account is not None and account.phone:
-        return PaymentCode(
-            payer,
-            payee,
-            cents,
-            "phone",
-            "",
-            said(
-                "{payer} pays {payee} {amount} {currency} to the phone number {phone}",
-                payer=payer,
-                payee=payee,
-                amount=amount,
-                currency=currency,
-                phone=account.phone,
-            ),
-        )
-    return PaymentCode(
-        payer,
-        payee,
-        cents,
-        "none",
-        "",
-        said(
-            "{payer} pays {payee} {amount} {currency}: {payee} has no account for it "
-            "(chouette account {payee})",
+        line = said(
+            "{payer} pays {payee} {amount} SEK: scan the code with Swish",
             payer=payer,
             payee=payee,
-            amount=amount,
-            currency=currency,
-        ),
+            amount=Money(cents),
+        )
+        return code("swish", swish(account, cents, text), line)
+    if account is not None and account.phone:
+        line = said(
+            "{payer} pays {payee} {amount} {currency} to the phone number {phone}",
+            phone=account.phone,
+            **who,
+        )
+        return code("phone", "", line)
+    line = said(
+        "{payer} pays {payee} {amount} {currency}: {payee} has no account for it "
+        "(chouette account {payee})",
+        **who,
     )
+    return code("none", "", line)
 
 
 def check_holder(text: str) -> str:
