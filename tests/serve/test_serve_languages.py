@@ -33,12 +33,13 @@ __all__ = ["browser"]  # the browser tests' Chromium, a fixture of this module t
 PLAYERS = ["ann", "bob", "cat", "dan"]
 SESSION = "friday"
 
-#: Game 1 played to its end, game 2 mid-game: the box doubled bob and cat, cat took, bob's
-#: answer pending (bob's phone is the one opened).
+#: With extras and proxies on, game 1 played to its end; game 2 mid-game: the box doubled
+#: cat and dan, cat's answer pending, dan's beaver pending (the box to answer), and bob has
+#: an extra against the box (bob's phone is the one opened).
 EVENING = [
-    ["new", SESSION, *PLAYERS, "--stake", "5"],
+    ["new", SESSION, *PLAYERS, "--stake", "5", "--extras", "--proxies"],
     ["double", "bob", "cat"], ["take", "bob"], ["drop", "cat"], ["end", "box"],
-    ["double", "cat", "dan"], ["take", "dan"],
+    ["double", "cat", "dan"], ["beaver", "dan"], ["extra", "bob", "box"],
 ]  # fmt: skip
 
 #: Words a Danish or Czech page may share with the English one, each for its reason (a
@@ -63,7 +64,7 @@ ALIKE = {
         "i", "over", "for", "end", "session", "standard", "prompt", "note", "rotation",
         "terminal",
     },
-    "cs": SHARED | {"a", "server"},  # Czech "and"; a server
+    "cs": SHARED | {"a", "server", "extra"},  # Czech "and"; a server; "extra sázka"
 }  # fmt: skip
 
 
