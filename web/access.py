@@ -47,7 +47,7 @@ import math
 import secrets
 import time
 from collections import defaultdict, deque
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Literal, Protocol
@@ -109,12 +109,14 @@ class Memory:
 @dataclass(frozen=True)
 class Who:
     """What a request may do: ``device`` its token's device (None: it has none);
-    ``keeper`` whether it gave the PIN; ``player`` the player it speaks for in the session
-    the pages show (None: nobody)."""
+    ``keeper`` whether it gave the PIN; ``player`` the player it speaks for, in ``session``:
+    the session the pages show, or under ``serve --room`` any table of the night (None:
+    nobody)."""
 
     device: str | None = None
     keeper: bool = False
     player: str | None = None
+    session: str | None = None
 
 
 NOBODY = Who()
@@ -347,14 +349,17 @@ class Access:
             return None
         return found
 
-    def who(self, token: str, session: str | None) -> Who:
-        """What a request holding ``token`` (its cookie; "" none) may do while the pages show
-        ``session``: the one place that says it."""
+    def who(self, token: str, sessions: str | Collection[str] | None) -> Who:
+        """What a request holding ``token`` (its cookie; "" none) may do while the pages
+        answer phones of ``sessions`` (the session shown; under ``serve --room`` every
+        table of the night): the one place that says it."""
         found = self.device(token)
         if found is None:
             return NOBODY
-        player = found.player if found.session is not None and found.session == session else None
-        return Who(found.id, found.keeper, player)
+        answered = {sessions} if isinstance(sessions, str) else set(sessions or ())
+        if found.session is None or found.session not in answered:
+            return Who(found.id, found.keeper)
+        return Who(found.id, found.keeper, found.player, found.session)
 
     def holds(self, device: str, *, keeper: bool) -> bool:
         """Whether ``device`` is still signed in (not revoked, not expired), as the
@@ -397,18 +402,22 @@ class Access:
 
     def enter_code(
         self, address: str, code: str, agent: str, token: str, session: str | None,
-        players: Iterable[str],
+        players: Iterable[str], *, tables: Mapping[str, Iterable[str]] | None = None,
     ) -> tuple[str, Writes] | Refusal:  # fmt: skip
         """A player's code typed (or scanned) on a phone, for the session the pages show and
-        its ``players``: a token speaking for that player, and what to write; or why not."""
+        its ``players`` (or, under ``serve --room``, for any of ``tables``: each table of the
+        night with its players): a token speaking for that player at that table, and what
+        to write; or why not."""
         shut = self.gate.closed(address, "code")
         if shut is not None:
             return shut
         given = typed_code(code).encode("ascii", "replace")
+        seats = [(session, name) for name in players] if session is not None else []
+        seats += [(s, p) for s, names in (tables or {}).items() if s != session for p in names]
         found = None
-        for name in players if session is not None else ():
-            if hmac.compare_digest(given, self.code(session or "", name).encode()):
-                found = name
+        for table, name in seats:
+            if hmac.compare_digest(given, self.code(table, name).encode()):
+                found, session = name, table
         if found is None:
             self.gate.wrong(address, "code")
             self.wrong_codes += 1

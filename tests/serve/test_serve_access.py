@@ -323,7 +323,9 @@ def test_a_code_admits_its_player_and_nobody_else():
     assert len(set(codes.values())) == 3
     assert all(re.fullmatch(r"[2-9A-HJKMNP-Z]{8}", c) for c in codes.values())
     bob = admitted(access.enter_code("10.0.0.5", codes["bob"], "", "", "friday", players), store)
-    assert access.who(bob, "friday") == Who(bob.split(".")[0], keeper=False, player="bob")
+    assert access.who(bob, "friday") == Who(
+        bob.split(".")[0], keeper=False, player="bob", session="friday"
+    )
     assert access.who(bob, "saturday").player is None  # another session: nobody's phone
     # typed by hand: lower case, with the dash the page shows
     typed = codes["ann"][:4].lower() + "-" + codes["ann"][4:].lower()
@@ -345,6 +347,23 @@ def test_a_code_admits_its_player_and_nobody_else():
     assert again.code("friday", "bob") == access.code("friday", "bob")
 
 
+def test_under_room_a_code_of_any_table_of_the_night_admits_its_player_there():
+    """Issue 34: under ``serve --room`` phones worked only for the table the keeper's page
+    ran. A code of any table of the night admits its player at that table, and the phone
+    speaks for them while that table is among the night's, whichever the keeper runs."""
+    store, clocks = Memory(), Clocks()
+    access, _ = started(store, clocks)
+    night = {"red": ("ann", "bob"), "blue": ("ann", "dan")}
+    ann_blue = access.code("blue", "ann")
+    phone = admitted(access.enter_code("10.0.0.5", ann_blue, "", "", "red", night["red"],
+                                       tables=night), store)  # fmt: skip
+    assert access.who(phone, night) == Who(phone.split(".")[0], player="ann", session="blue")
+    assert access.who(phone, "red") == Who(phone.split(".")[0])  # blue is not answered
+    assert access.enter_code("10.0.0.6", ann_blue, "", "", "red", night["red"]) == Refusal(
+        WRONG_CODE
+    )  # (without the night's tables: red's players only)
+
+
 def test_a_code_never_makes_a_phone_the_scorekeepers_and_the_pin_keeps_its_player():
     store, clocks = Memory(), Clocks()
     access, _ = started(store, clocks)
@@ -354,7 +373,9 @@ def test_a_code_never_makes_a_phone_the_scorekeepers_and_the_pin_keeps_its_playe
     # ann is the scorekeeper too: the PIN on the same phone keeps its token and its player
     same = admitted(access.enter_pin("10.0.0.5", PIN, "", phone), store)
     assert same == phone
-    assert access.who(phone, "friday") == Who(phone.split(".")[0], keeper=True, player="ann")
+    assert access.who(phone, "friday") == Who(
+        phone.split(".")[0], keeper=True, player="ann", session="friday"
+    )
     assert len(access.listed()) == 1
 
 
