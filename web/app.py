@@ -71,7 +71,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from chouette.errors import ChouetteError
 from chouette.money import format_money
 from chouette.report import signed
-from chouette.settlement import Payment, settle
+from chouette.settlement import settle
 from chouette.words import ENGLISH_WORDS, Fixed, Money, Said, Sayable, Words, said
 from db.reviewing import Review
 from web.access import SERVE, STAMP, TOKEN_HOURS, Access, Refusal, Who, Writes, shown_code
@@ -295,11 +295,28 @@ def create_app(
         board = snapshot.board
         # who pays whom now: the keeper's page marks each payment made, each phone its own
         payments = [] if board is None else settle({s.name: s.cents for s in board.standings})
+        # the tables whose phones are answered: the one shown; under --room, the night's
+        tables = [] if board is None else [board]
+        shown = {b.session for b in tables}
+        tables += [b for b in (snapshot.room if table.room else ()) if b.session not in shown]
+        # each table's players' cube decisions reviewed (their own phones alone)
+        reviews = {**snapshot.table_reviews}
+        if board is not None:
+            reviews[board.session] = snapshot.reviews
+        boards = {
+            code: {
+                b.session: templates(code)
+                .get_template("_board.html")
+                .render(board=b, private=private)
+                for b in tables
+            }
+            for code in langs
+        }
         return Frames(
             board={
-                code: templates(code)
-                .get_template("_board.html")
-                .render(board=board, private=private)
+                code: boards[code][board.session]
+                if board is not None
+                else templates(code).get_template("_board.html").render(board=None, private=private)
                 for code in langs
             },
             controls={
@@ -310,7 +327,9 @@ def create_app(
             },
             session=None if board is None else board.session,
             players=() if board is None else tuple(s.name for s in board.standings),
-            mine=mine_frames(board, payments, snapshot.reviews),
+            mine={
+                code: {b.session: mine_frames(b, code, reviews) for b in tables} for code in langs
+            },
             room={
                 code: templates(code)
                 .get_template("_room.html")
@@ -319,24 +338,24 @@ def create_app(
             }
             if table.room
             else {},
+            tables={b.session: tuple(s.name for s in b.standings) for b in tables},
+            boards=boards,
         )
 
     def mine_frames(
-        board: Board | None, payments: list[Payment], reviews: Mapping[str, Review]
-    ) -> dict[str, dict[str, str]]:
-        """Each player's own part of their phone, by language (``payments``: who pays whom
-        now; ``reviews``: each player's cube decisions reviewed, on their phone alone)."""
-        if board is None:
-            return {}
+        board: Board, code: str, reviews: Mapping[str, Mapping[str, Review]]
+    ) -> dict[str, str]:
+        """Each player's own part of their phone at ``board``'s table, in the language
+        ``code`` (with who pays whom there now, and ``reviews``: each table's players' cube
+        decisions reviewed, each on their own phone alone)."""
+        payments = settle({s.name: s.cents for s in board.standings})
         players = {*board.line.order, *(s.name for s in board.standings)}
+        mine = reviews.get(board.session, {})
         return {
-            code: {
-                player: templates(code)
-                .get_template("_mine.html")
-                .render(board=board, player=player, settlement=payments, review=reviews.get(player))
-                for player in players
-            }
-            for code in langs
+            player: templates(code)
+            .get_template("_mine.html")
+            .render(board=board, player=player, settlement=payments, review=mine.get(player))
+            for player in players
         }
 
     hub = Hub(table, render) if interval is None else Hub(table, render, interval)
@@ -359,19 +378,26 @@ def create_app(
         """What this request may do (:meth:`web.access.Access.who`), noting its device as
         seen."""
         frames = shown()
-        found = access.who(request.cookies.get(COOKIE, ""), frames.session if frames else None)
+        found = access.who(request.cookies.get(COOKIE, ""), frames.tables if frames else ())
         if found.device is not None:
             await persist(access.seen(found.device))
         return found
 
-    def page(request: Request, name: str, status: int = 200, **values: Any) -> HTMLResponse:
+    def page(
+        request: Request, name: str, status: int = 200, table_of: str | None = None, **values: Any
+    ) -> HTMLResponse:
+        """The page ``name``, with the board of the session shown (or of ``table_of``'s table:
+        a phone's own, under ``serve --room``)."""
         frames = hub.frames
         code = language(request)
+        board = ""
+        if frames is not None:
+            board = frames.boards.get(code, {}).get(table_of or "", frames.board[code])
         html = (
             templates(code)
             .get_template(name)
             .render(
-                board_html=frames.board[code] if frames else "",
+                board_html=board,
                 room_html=frames.room.get(code, "") if frames else "",
                 controls_html=frames.controls[code] if frames else "",
                 problem=hub.problem,
@@ -565,10 +591,14 @@ def create_app(
         current = await who(request)
         if current.player is not None:
             frames = hub.frames
-            mine = frames.mine.get(language(request), {}).get(current.player, "") if frames else ""
+            mine = ""
+            if frames is not None:
+                tables = frames.mine.get(language(request), {})
+                mine = tables.get(current.session or "", {}).get(current.player, "")
             return page(
                 request,
                 "me.html",
+                table_of=current.session,
                 player=current.player,
                 keeper=current.keeper,
                 mine_html=mine,
@@ -588,6 +618,7 @@ def create_app(
             request.cookies.get(COOKIE, ""),
             frames.session if frames else None,
             frames.players if frames else (),
+            tables=frames.tables if frames else {},
         )
         if isinstance(result, Refusal):
             await hub.ready()
@@ -605,12 +636,9 @@ def create_app(
         fields = await form(request)
         if isinstance(fields, Response):
             return fields
-        frames = shown()
-        if frames is None or frames.session is None:
-            return refuse(request, 409, said("there is no session to accept the rules of"), False)
         heard = Heard(words(language(request)))
-        ok, lines = await run_in_threadpool(
-            table.run_words, ["accept", "--", current.player], frames.session, heard
+        ok, lines = await run_in_threadpool(  # in the phone's own session (its table)
+            table.run_words, ["accept", "--", current.player], current.session, heard
         )
         if not ok:
             error = heard.words(said("Error: {message}", message=""))
@@ -682,13 +710,14 @@ def create_app(
         current = await who(request)
         if current.player is None:  # 401: the page's script asks for the code
             return refuse(request, 401, NO_CODE, False)
-        token, player = request.cookies.get(COOKIE, ""), current.player
+        token, player, at = request.cookies.get(COOKIE, ""), current.player, current.session
 
         def still_in() -> bool:
             frames = shown()
-            return access.who(token, frames.session if frames else None).player == player
+            now = access.who(token, frames.tables if frames else ())
+            return (now.player, now.session) == (player, at)
 
-        return stream(request, ("board", "mine"), still_in, player=player)
+        return stream(request, ("board", "mine"), still_in, player=player, session=at)
 
     def stream(
         request: Request,
@@ -696,6 +725,7 @@ def create_app(
         still_in: Callable[[], bool] = lambda: True,
         *,
         player: str | None = None,
+        session: str | None = None,
     ) -> Response:
         client = address(request)
         why = streams.take(client)
@@ -727,8 +757,11 @@ def create_app(
                 if frames is not None:
                     for kind in kinds:
                         if kind == "mine":  # the phone's own player's part
-                            mine = frames.mine.get(code, {}).get(player or "", "")
-                            yield message(kind, mine, version)
+                            mine = frames.mine.get(code, {}).get(session or "", {})
+                            yield message(kind, mine.get(player or "", ""), version)
+                        elif kind == "board" and session is not None:  # the phone's table
+                            board = frames.boards.get(code, {}).get(session, frames.board[code])
+                            yield message(kind, board, version)
                         else:
                             yield message(kind, getattr(frames, kind)[code], version)
                 if hub.problem != told:

@@ -37,10 +37,17 @@ class Frames:
     controls: Mapping[str, str]
     session: str | None = None
     players: tuple[str, ...] = ()
-    #: Each player's own part of their phone (:file:`_mine.html`), by language and player.
-    mine: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    #: Each player's own part of their phone (:file:`_mine.html`), by language, session and
+    #: player.
+    mine: Mapping[str, Mapping[str, Mapping[str, str]]] = field(default_factory=dict)
     #: Every table of the night side by side (``serve --room``: :file:`_room.html`).
     room: Mapping[str, str] = field(default_factory=dict)
+    #: The sessions whose players' phones are answered, each with its players: the one
+    #: shown, and under ``serve --room`` every table of the night.
+    tables: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    #: The board of each of those sessions, by language and session (a phone shows its own
+    #: table's).
+    boards: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
 
 class Hub:

@@ -45,6 +45,9 @@ class Snapshot:
     #: Each player's cube decisions reviewed (``chouette review``), from the evaluations the
     #: ledger keeps: for their own phone only.
     reviews: Mapping[str, Review] = field(default_factory=dict)
+    #: Under ``serve --room``: the other tables' reviews, by session (each player's phone at
+    #: that table shows their own).
+    table_reviews: Mapping[str, Mapping[str, Review]] = field(default_factory=dict)
 
 
 #: The most sessions the keeper's page lists to switch to (the most recent).
@@ -170,7 +173,8 @@ class Table:
                 for other in (tonight(book, name) if self.room else ())
             )
             reviews = _reviews(book, name)
-        return Snapshot(changes, board, room, reviews)
+            others = {b.session: _reviews(book, b.session) for b in room if b.session != name}
+        return Snapshot(changes, board, room, reviews, others)
 
     def run_line(
         self, text: str, session: str | None, heard: Heard | None = None

@@ -112,6 +112,23 @@ def open_pages(browser: Browser, server: Server, session: str | None = "friday")
     return Keeper(phone, tv)
 
 
+def signed_in(browser: Browser, server: Server) -> Page:
+    """A phone on the keeper's page, past the PIN."""
+    phone = browser.new_context(viewport=PHONE, is_mobile=True).new_page()
+    phone.goto(server.url + "keeper")
+    phone.fill("#pin", PIN)
+    phone.get_by_role("button", name="Open").click()
+    return phone
+
+
+def run_table(page: Page, name: str) -> None:
+    """The keeper's page picks the table ``name`` (``serve --room``)."""
+    page.locator("form.pick-table select").select_option(name)
+    page.get_by_role("button", name="Run this table").click()
+    expect(page.locator("#said")).to_have_text(f"The keeper's page runs {name}.")
+    expect(page.locator("#session")).to_have_text(name)
+
+
 def standings(page: Page) -> dict[str, tuple[int, int]]:
     rows = page.locator("#standings tr.standing")
     return {
@@ -520,15 +537,9 @@ def test_the_room_shows_every_table_and_the_keeper_picks_one(browser, ledger_url
         expect(tv.locator('tr.night-total[data-player="ann"]')).to_have_attribute(
             "data-cents", "200"
         )
-        phone = browser.new_context(viewport=PHONE, is_mobile=True).new_page()
-        phone.goto(server.url + "keeper")
-        phone.fill("#pin", PIN)
-        phone.get_by_role("button", name="Open").click()
+        phone = signed_in(browser, server)
         expect(phone.locator("#session")).to_have_text("red")  # the current session
-        phone.locator("form.pick-table select").select_option("blue")
-        phone.get_by_role("button", name="Run this table").click()
-        expect(phone.locator("#said")).to_have_text("The keeper's page runs blue.")
-        expect(phone.locator("#session")).to_have_text("blue")
+        run_table(phone, "blue")
         keeper = Keeper(phone, tv)
         keeper.click(keeper.button("Double the box", keeper.card("fay")))
         # the keeper's buttons follow a terminal at the table it runs
@@ -571,3 +582,41 @@ def test_a_player_named_like_an_option_is_a_name_on_every_page(
         card = json.loads(procs.ok(ledger_url, "rules", "--json"))
         assert [a["player"] for a in card["accepted"]] == ["--all"]
         assert card["not_accepted"] == ["ann", "-h", "cat"]
+
+
+def test_under_room_a_players_phone_works_at_any_table_the_keeper_runs_or_not(browser, ledger_url):
+    """Issue 34: under ``serve --room`` a phone worked only for the table the keeper's page
+    ran (``/me`` answered 401 once the keeper switched). Now bob's phone at red stays bob's
+    at red, with red's board and his own part following red, when the keeper runs blue; it
+    accepts red's rules; and cat's code for red admits cat while the keeper runs blue."""
+    procs.ok(ledger_url, "new", "red", "ann", "bob", "cat")
+    procs.ok(ledger_url, "new", "blue", "dan", "eve", "fay")
+    with serving(ledger_url, serve=("--room",)) as server:
+        keeper = signed_in(browser, server)
+        expect(keeper.locator("#session")).to_have_text("blue")  # the current session
+        run_table(keeper, "red")
+        keeper.reload()  # (the players' codes are the page's as it loaded: red's now)
+        codes = {
+            p: keeper.locator(f'#codes li[data-player="{p}"] code').inner_text()
+            for p in ("bob", "cat")
+        }
+        bob = browser.new_context(viewport=PHONE, is_mobile=True).new_page()
+        bob.goto(f"{server.url}me?code={codes['bob'].replace('-', '')}")
+        bob.get_by_role("button", name="Open").click()
+        expect(bob.locator("#me")).to_have_text("You are bob.")
+        run_table(keeper, "blue")
+        procs.ok(ledger_url, "--session", "red", "double", "bob")  # a terminal at red
+        expect(bob.locator("#mine .cube")).to_contain_text("double to 2 pending")
+        expect(bob.locator("#session")).to_have_text("red")  # his table's board
+        bob.reload()
+        expect(bob.locator("#me")).to_have_text("You are bob.")
+        expect(bob.locator("#session")).to_have_text("red")
+        bob.get_by_role("button", name="I accept the rules").click()
+        expect(bob.get_by_role("button", name="I accept the rules")).to_have_count(0)
+        red = json.loads(procs.ok(ledger_url, "--session", "red", "rules", "--json"))
+        assert [a["player"] for a in red["accepted"]] == ["bob"]
+        cat = browser.new_context(viewport=PHONE, is_mobile=True).new_page()
+        cat.goto(f"{server.url}me?code={codes['cat'].replace('-', '')}")
+        cat.get_by_role("button", name="Open").click()
+        expect(cat.locator("#me")).to_have_text("You are cat.")
+        expect(cat.locator("#session")).to_have_text("red")
