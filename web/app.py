@@ -691,8 +691,11 @@ def create_app(
             )
             heard.add(said("Error: {message}", message=why))
             return False
+        frames, seen = shown(), hub.version
         table.session = wanted
         hub.poke()
+        if frames is None or frames.session != wanted:  # its codes, on a page loaded now
+            await hub.newer(seen, timeout=2.0)
         heard.say(said("The keeper's page runs {session}.", session=wanted))
         return True
 
