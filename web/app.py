@@ -654,7 +654,7 @@ def create_app(
     async def whoami(request: Request) -> Response:
         current = await who(request)
         return JSONResponse(
-            {"keeper": current.keeper, "player": current.player},
+            {"keeper": current.keeper, "player": current.player, "session": current.session},
             headers={"cache-control": "no-store"},
         )
 

@@ -565,7 +565,7 @@ def test_a_restart_with_the_same_pin_keeps_the_keeper_in_and_a_new_pin_asks_at_o
         status, page = third.get("/keeper", {"Cookie": keeper.cookie})
         assert status == 200 and 'id="pin-form"' in page
         status, _ = third.get("/whoami", {"Cookie": keeper.cookie})
-        assert json.loads(_) == {"keeper": False, "player": None}
+        assert json.loads(_) == {"keeper": False, "player": None, "session": None}
         assert Keeper(third, "86420").status == 303
 
 
@@ -590,7 +590,7 @@ def test_a_phone_speaks_for_the_player_whose_code_it_gave_and_for_nobody_else(le
         assert status == 200 and "You are <strong>bob</strong>." in page
         assert 'id="board"' in page and "ann" in page  # the scoreboard below
         assert json.loads(server.get("/whoami", {"Cookie": bob})[1]) == {
-            "keeper": False, "player": "bob"}  # fmt: skip
+            "keeper": False, "player": "bob", "session": "friday"}  # fmt: skip
         bobs_board = Stream(server, "/me/events", headers={"Cookie": bob})
         bobs_board.wait_for(lambda e: e.kind == "board" and "bob" in e.data)
         assert Stream(server, "/me/events").status == 401
@@ -623,6 +623,86 @@ def test_a_phone_speaks_for_the_player_whose_code_it_gave_and_for_nobody_else(le
         assert form(server, "/keeper/devices", {"revoke": bob_id}, keeper.cookie)[0] == 303
         assert 'id="code-form"' in server.get("/me", {"Cookie": bob})[1]
         assert bobs_board.ended.wait(10)  # its stream ends with it
+
+
+@pytest.mark.slow
+def test_under_room_a_phone_speaks_for_its_player_at_its_own_table_of_tonight(ledger_url):
+    """Issue 34: under ``serve --room`` a phone was answered only at the table the keeper's
+    page ran (``/me`` 401 once the keeper switched). A code of any table of the night admits
+    its player at that table, whichever the keeper runs, and the phone answers for that
+    table alone: its board, its player's part there, its rules, its player's devices there.
+    A code or a phone of another night's session is nobody's, and a form naming another
+    table or player changes nothing of theirs."""
+    procs.ok(ledger_url, "new", "last", "ann", "bob", "--night", "old")
+    with serving(ledger_url) as server:  # without --room the keeper may run last week's
+        keeper = Keeper(server)
+        old_code = codes_on(server.get("/keeper", {"Cookie": keeper.cookie})[1])["ann"]
+        old = cookie_of(form(server, "/me", {"code": old_code})[2])
+        assert "You are <strong>ann</strong>" in server.get("/me", {"Cookie": old})[1]
+    procs.ok(ledger_url, "new", "red", "ann", "bob", "cat", "--stake", "1")
+    procs.ok(ledger_url, "new", "blue", "dan", "eve", "ann")
+    with serving(ledger_url, serve=("--room",)) as server:
+        keeper = Keeper(server)
+
+        def codes_at(table: str) -> dict[str, str]:
+            """The keeper's page runs ``table``: its players' codes."""
+            assert form(server, "/keeper/table", {"table": table}, keeper.cookie)[0] == 200
+            return codes_on(server.get("/keeper", {"Cookie": keeper.cookie})[1])
+
+        red, blue = codes_at("red"), codes_at("blue")  # the keeper runs blue from here on
+        assert set(red) == {"ann", "bob", "cat"} and set(blue) == {"dan", "eve", "ann"}
+        assert red["ann"] != blue["ann"]
+        # last week's session is no table tonight: its code and its phone are nobody's
+        assert form(server, "/me", {"code": old_code})[0] == 403
+        assert 'id="code-form"' in server.get("/me", {"Cookie": old})[1]
+        assert Stream(server, "/me/events", headers={"Cookie": old}).status == 401
+        assert form(server, "/me/accept", {}, old)[0] == 401
+        # red's codes admit red's players while the keeper runs blue; ann has one at each
+        bob, ann_red, ann_blue = (
+            cookie_of(form(server, "/me", {"code": code})[2])
+            for code in (red["bob"], red["ann"], blue["ann"])
+        )
+        for phone, player, table in ((bob, "bob", "red"), (ann_red, "ann", "red"),
+                                     (ann_blue, "ann", "blue")):  # fmt: skip
+            assert json.loads(server.get("/whoami", {"Cookie": phone})[1]) == {
+                "keeper": False, "player": player, "session": table}  # fmt: skip
+            page = server.get("/me", {"Cookie": phone})[1]
+            assert f"You are <strong>{player}</strong>." in page
+            assert f'<h1 id="session">{table}</h1>' in page  # its own table's board
+        assert "You are the box." in server.get("/me", {"Cookie": ann_red})[1]
+        assert "You are the box." not in server.get("/me", {"Cookie": ann_blue})[1]
+        # bob's stream follows red, where the keeper's page is not
+        mine = Stream(server, "/me/events", headers={"Cookie": bob})
+        mine.wait_for(lambda e: e.kind == "board" and '<h1 id="session">red</h1>' in e.data)
+        procs.ok(ledger_url, "--session", "red", "double", "bob")  # a terminal at red
+        mine.wait_for(lambda e: e.kind == "mine" and "Your cube:" in e.data)
+        assert codes_at("red") == red and codes_at("blue") == blue  # the keeper switches
+        assert not mine.ended.is_set()
+        assert all('<h1 id="session">red</h1>' in e.data for e in mine.boards())
+        mine.close()
+        # a phone accepts its own table's rules for its own player, whatever the form says
+        status, _, headers = form(server, "/me/accept", {"player": "dan", "session": "blue"}, bob)
+        assert status == 303 and headers["location"] == "/me"
+        assert accepted(ledger_url, "red") == ["bob"] and accepted(ledger_url, "blue") == []
+        assert form(server, "/me/accept", {}, ann_blue)[0] == 303
+        assert accepted(ledger_url, "red") == ["bob"] and accepted(ledger_url, "blue") == ["ann"]
+        # the keeper sees which table each phone is at; ann at red signs out her other
+        # devices at red, not her phone at blue
+        page = server.get("/keeper", {"Cookie": keeper.cookie})[1]
+        for phone, player, table in ((bob, "bob", "red"), (ann_blue, "ann", "blue")):
+            ident = phone.split("=", 1)[1].split(".")[0]
+            assert re.search(rf'data-device="{ident}">.*?<span class="as">{player} <span '
+                             rf'class="table">at {table}</span></span>', page, re.S)  # fmt: skip
+        again = cookie_of(form(server, "/me", {"code": red["ann"]})[2])
+        assert form(server, "/me/devices", {}, again)[0] == 303
+        assert 'id="code-form"' in server.get("/me", {"Cookie": ann_red})[1]
+        assert "You are <strong>ann</strong>" in server.get("/me", {"Cookie": ann_blue})[1]
+
+
+def accepted(url: str, session: str) -> list[str]:
+    """Who has accepted ``session``'s rules, as ``rules --json`` says."""
+    card = json.loads(procs.ok(url, "--session", session, "rules", "--json"))
+    return [a["player"] for a in card["accepted"]]
 
 
 @pytest.mark.slow
