@@ -15,6 +15,7 @@ import socket
 import threading
 from collections import Counter
 from datetime import UTC, datetime, timedelta
+from decimal import Decimal
 from urllib.parse import urlencode
 
 import pytest
@@ -22,6 +23,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from markupsafe import escape
 
+from chouette.review import Asked, CubeState, Equities
+from db import open_ledger
 from tests import procs
 from tests.paths import ROOT
 from tests.serving import PIN, Keeper, Server, Stream, serving
@@ -639,7 +642,13 @@ def test_under_room_a_phone_speaks_for_its_player_at_its_own_table_of_tonight(le
         old_code = codes_on(server.get("/keeper", {"Cookie": keeper.cookie})[1])["ann"]
         old = cookie_of(form(server, "/me", {"code": old_code})[2])
         assert "You are <strong>ann</strong>" in server.get("/me", {"Cookie": old})[1]
-    procs.ok(ledger_url, "new", "red", "ann", "bob", "cat", "--stake", "1")
+    procs.ok(ledger_url, "new", "red", "ann", "bob", "cat", "--stake", "1", "--no-beavers")
+    procs.ok(ledger_url, "double", "bob", "--position", CERTAIN)
+    procs.ok(ledger_url, "take", "bob")  # a point given away: the doubler bears off for sure
+    procs.ok(ledger_url, "end", "box")
+    with open_ledger(ledger_url, write=True, now=datetime.now(UTC)) as book:
+        kept = {Asked(CERTAIN, CubeState(True, True)): Equities(*map(Decimal, ("1", "2", "1")))}
+        book.keep_evaluations(kept, beavers=False, plies=2, engine="GNU Backgammon 1.07")
     procs.ok(ledger_url, "new", "blue", "dan", "eve", "ann")
     with serving(ledger_url, serve=("--room",)) as server:
         keeper = Keeper(server)
@@ -670,6 +679,11 @@ def test_under_room_a_phone_speaks_for_its_player_at_its_own_table_of_tonight(le
             assert f"You are <strong>{player}</strong>." in page
             assert f'<h1 id="session">{table}</h1>' in page  # its own table's board
         assert "You are the box." in server.get("/me", {"Cookie": ann_red})[1]
+        # each phone reviews its player's decisions at its own table: bob's take and ann's
+        # double at red (the box's, proper), nothing of ann's at blue
+        assert 'class="review-total" data-cents="100"' in server.get("/me", {"Cookie": bob})[1]
+        assert 'class="review-total" data-cents="0"' in server.get("/me", {"Cookie": ann_red})[1]
+        assert "review-total" not in server.get("/me", {"Cookie": ann_blue})[1]
         assert "You are the box." not in server.get("/me", {"Cookie": ann_blue})[1]
         # bob's stream follows red, where the keeper's page is not
         mine = Stream(server, "/me/events", headers={"Cookie": bob})
@@ -697,6 +711,10 @@ def test_under_room_a_phone_speaks_for_its_player_at_its_own_table_of_tonight(le
         assert form(server, "/me/devices", {}, again)[0] == 303
         assert 'id="code-form"' in server.get("/me", {"Cookie": ann_red})[1]
         assert "You are <strong>ann</strong>" in server.get("/me", {"Cookie": ann_blue})[1]
+
+
+#: A Position ID where the doubler bears off for sure (a take gives a point away).
+CERTAIN = "YAAAGAAAAAAAAA"
 
 
 def accepted(url: str, session: str) -> list[str]:
