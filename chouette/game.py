@@ -40,7 +40,7 @@ from chouette.limits import LIMIT, MONEY_SHOWN, check_points
 from chouette.line import Line, send_down
 from chouette.points import MULTIPLIER, Kind, Winner, pair_points, scored_kind, signed_points
 from chouette.rules import HouseRules
-from chouette.words import Number, Said, Sayable, joined, said, said_n
+from chouette.words import Number, Said, Sayable, joined, said, said_in, said_n
 
 Party = Literal["box", "member"]
 Owner = Literal["centre", "box", "member"]
@@ -287,6 +287,28 @@ def _count(number: int, word: str) -> str:
     return f"{number} {word}{'' if number == 1 else 's'}"
 
 
+#: The levels of a win, as a sentence says them (``resigns a gammon``, ``wins a single``).
+KINDS: Mapping[str, Said] = {
+    "single": said_in("kind", "single"),
+    "gammon": said_in("kind", "gammon"),
+    "backgammon": said_in("kind", "backgammon"),
+}
+
+#: A gammon or backgammon as a reason names what counts (``the gammon counts single``), and a
+#: resigned one (``the resigned gammon``).
+LEVELS: Mapping[tuple[bool, str], Said] = {
+    (False, "gammon"): said_in("level", "the gammon"),
+    (False, "backgammon"): said_in("level", "the backgammon"),
+    (True, "gammon"): said_in("level", "the resigned gammon"),
+    (True, "backgammon"): said_in("level", "the resigned backgammon"),
+}
+
+
+def jacoby_single(kind: str) -> Said:
+    """How a pair the board's end settled ended when Jacoby counts its gammon single."""
+    return said("board; {level} counts single: Jacoby", level=LEVELS[False, kind])
+
+
 # ---------------------------------------------------------------- the state
 
 
@@ -324,7 +346,7 @@ class Cube:
     owner: Owner = "centre"
     offer: Offer | None = None
     result: int | None = None
-    ended_by: str | None = None
+    ended_by: Sayable | None = None
     turns: int = 0
     resign: Resignation | None = None
 
@@ -422,7 +444,7 @@ class Game:
     resign_rounds: Mapping[int, Mapping[str, str]] = field(default_factory=dict)
     extra_cubes: tuple[ExtraCube, ...] = ()
     lone_taker: LoneTaker | None = None
-    why: tuple[str, ...] = ()
+    why: tuple[Sayable, ...] = ()
     last_ended: tuple[str, ...] = ()
     bought_out: Mapping[str, int] = field(default_factory=dict)
     whole_team: frozenset[int] = frozenset()
@@ -692,11 +714,20 @@ def _acting_captain_why(before: Game, after: Game) -> Game:
     was, now = before.acting_captain, after.acting_captain
     if was is None or now is None or was == now or after.cubes[was].live:
         return after
-    role = f"the captain, {was}," if was == after.captain else f"the acting captain, {was},"
-    why = (
-        f"{role} is out ({after.cubes[was].ended_by}): {now} is acting captain; "
-        f"{after.captain}'s own result decides the rotation (acting-captain keep-seat)"
-    )
+    values = {"player": was, "how": after.cubes[was].ended_by, "acting": now}
+    if was == after.captain:
+        why = said(
+            "the captain, {player}, is out ({how}): {acting} is acting captain; {player}'s own "
+            "result decides the rotation (acting-captain keep-seat)",
+            **values,
+        )
+    else:
+        why = said(
+            "the acting captain, {player}, is out ({how}): {acting} is acting captain; "
+            "{captain}'s own result decides the rotation (acting-captain keep-seat)",
+            captain=after.captain,
+            **values,
+        )
     return replace(after, why=(*after.why, why))
 
 
@@ -1370,7 +1401,7 @@ def _drop_after_all(game: Game, name: str) -> Game:
         value=paid,
         owner="centre" if never_turned else "box",
         result=-paid,
-        ended_by=f"{name} dropped after all, rather than take the extras",
+        ended_by=said("{player} dropped after all, rather than take the extras", player=name),
     )
     extras = [i for i, e in enumerate(game.events) if isinstance(e, Extra)]
     void = {
@@ -1460,7 +1491,13 @@ def _answer_one(game: Game, name: str, act: AnswerAct, offer: Offer) -> Game:
         new = replace(cube, value=cube.value * 2, owner=doubled, offer=None, turns=0)
     elif act == "drop":
         paid = -cube.value if answerer == "member" else cube.value
-        how = f"{who} dropped" if offer.stage == "double" else f"{who} refused the {offer.stage}"
+        how = (
+            said("{player} dropped", player=who)
+            if offer.stage == "double"
+            else said("{player} refused the beaver", player=who)
+            if offer.stage == "beaver"
+            else said("{player} refused the raccoon", player=who)
+        )
         new = replace(cube, offer=None, result=paid, ended_by=how)
     elif act == "beaver":
         if offer.stage != "double":
@@ -1642,7 +1679,7 @@ def _deal(game: Game, event: Deal) -> Game:
                     players=", ".join(waiting),
                 )
             )
-    how = f"dealt at {event.points:+d}"
+    how = said("dealt at {points}", points=f"{event.points:+d}")
     new = replace(cube, offer=None, result=event.points, ended_by=how)
     rounds = game.box_rounds
     offer = cube.offer
@@ -1897,11 +1934,19 @@ def _resign_answer(game: Game, event: ResignAnswer) -> Game:
         raise RuleError(said("there is no resignation offered to {player} to refuse", player=name))
     if event.accept:
         level = scored_kind(offered.kind, centred=centred(game, cube), jacoby=game.rules.jacoby)
-        how = f"{name} accepted the box's resignation of a {offered.kind}"
-        if level != offered.kind:
-            how += f"; the {offered.kind} counts single: Jacoby"
+        values = {"player": name, "kind": KINDS[offered.kind]}
+        how = (
+            said("{player} accepted the box's resignation of a {kind}", **values)
+            if level == offered.kind
+            else said(
+                "{player} accepted the box's resignation of a {kind}; {level} counts single: "
+                "Jacoby",
+                level=LEVELS[False, offered.kind],
+                **values,
+            )
+        )
         new = replace(cube, resign=None, result=pair_points(cube.value, level), ended_by=how)
-        game = replace(game, why=(*game.why, *scoring_why(game, offered.kind, [name], "resigned ")))
+        game = replace(game, why=(*game.why, *scoring_why(game, offered.kind, [name], True)))
     else:
         new = replace(cube, resign=None)
     answers = {**game.resign_rounds[offered.origin], name: "accept" if event.accept else "refuse"}
@@ -1952,11 +1997,15 @@ def _captain_resign(game: Game, event: CaptainResign) -> Game:
     worth = pair_points(
         cube.value, event.kind, centred=centred(game, cube), jacoby=game.rules.jacoby
     )
-    cubes = {**game.cubes, captain: replace(cube, result=-worth, ended_by=f"{captain} resigned")}
-    why = (
-        f"{captain}, the captain, resigns a {event.kind} ({signed_points(-worth)}): "
-        f"{successor} takes over the captain's place and {captain} goes to the bottom of the "
-        "line (captain-resigns takeover)"
+    ended = said("{player} resigned", player=captain)
+    cubes = {**game.cubes, captain: replace(cube, result=-worth, ended_by=ended)}
+    why = said(
+        "{captain}, the captain, resigns a {kind} ({points}): {successor} takes over the "
+        "captain's place and {captain} goes to the bottom of the line (captain-resigns takeover)",
+        captain=captain,
+        kind=KINDS[event.kind],
+        points=signed_points(-worth),
+        successor=successor,
     )
     return replace(
         game,
@@ -1998,10 +2047,17 @@ def _buy_out(game: Game) -> Game:
         )
     live = {m: c.value for m, c in game.cubes.items() if c.live}
     share = game.rules.partner_share
-    why = (
-        f"{game.box} buys {partner} out of {_count(len(live), 'cube')} worth "
-        f"{sum(live.values())}: {partner} takes {share}% of it, and {game.box} plays "
-        "them alone (buy-outs)"
+    why = said_n(
+        "{box} buys {partner} out of {n} cube worth {worth}: {partner} takes {share}% of it, "
+        "and {box} plays them alone (buy-outs)",
+        "{box} buys {partner} out of {n} cubes worth {worth}: {partner} takes {share}% of "
+        "it, and {box} plays them alone (buy-outs)",
+        len(live),
+        n=len(live),
+        box=game.box,
+        partner=partner,
+        worth=sum(live.values()),
+        share=share,
     )
     return replace(game, bought_out=live, why=(*game.why, why))
 
@@ -2032,7 +2088,11 @@ def _cube_fix(game: Game, event: CubeFix) -> Game:
     _check_max(game, value, said("{player}'s cube", player=event.member))
     owner: Owner = "centre" if value == 1 else "member" if cube.owner == "centre" else cube.owner
     cubes = {**game.cubes, event.member: replace(cube, value=value, owner=owner)}
-    why = f"{event.member}'s cube is {value}, as the table agreed it was (a correction)"
+    why = said(
+        "{player}'s cube is {value}, as the table agreed it was (a correction)",
+        player=event.member,
+        value=value,
+    )
     return replace(game, cubes=cubes, why=(*game.why, why))
 
 
@@ -2085,9 +2145,7 @@ def _end(game: Game, event: End) -> Game:
     for name, cube in game.cubes.items():
         if cube.live:
             level = scored_kind(event.kind, centred=centred(game, cube), jacoby=game.rules.jacoby)
-            how = (
-                "board" if level == event.kind else f"board; the {event.kind} counts single: Jacoby"
-            )
+            how = said_in("ended", "board") if level == event.kind else jacoby_single(event.kind)
             worth = pair_points(cube.value, level)
             cubes[name] = replace(cube, result=sign * worth, ended_by=how)
     live = [m for m, c in game.cubes.items() if c.live]
@@ -2095,35 +2153,63 @@ def _end(game: Game, event: End) -> Game:
     return replace(game, cubes=cubes, result=event, why=why)
 
 
-def scoring_why(game: Game, kind: Kind, members: list[str], what: str = "") -> list[str]:
+def scoring_why(game: Game, kind: Kind, members: list[str], resigned: bool = False) -> list[Said]:
     """Why a gammon or backgammon counts as it does for the pairs of ``members`` (the house
-    rule ``jacoby`` and its scope; ``what``: ``the resigned `` for a resignation). A single
-    is a single: nothing was decided."""
+    rule ``jacoby`` and its scope; ``resigned``: for a resignation). A single is a single:
+    nothing was decided."""
     if kind == "single" or not members:
         return []
-    rules, level = game.rules, f"{what}{kind}"
+    rules, level = game.rules, LEVELS[resigned, kind]
     if not rules.jacoby:
-        return [f"the {level} counts in full for {_and(members)}: no Jacoby rule"]
+        return [
+            said(
+                "{level} counts in full for {players}: no Jacoby rule",
+                level=level,
+                players=_and(members),
+            )
+        ]
     if rules.jacoby_scope == "any-cube-turned":
         if game.turned:
             return [
-                f"the {level} counts in full for {_and(members)}: a cube of the game was "
-                "turned and accepted (Jacoby, any-cube-turned)"
+                said(
+                    "{level} counts in full for {players}: a cube of the game was turned and "
+                    "accepted (Jacoby, any-cube-turned)",
+                    level=level,
+                    players=_and(members),
+                )
             ]
         return [
-            f"the {level} counts single for {_and(members)}: no cube of the game was turned "
-            "(Jacoby, any-cube-turned)"
+            said(
+                "{level} counts single for {players}: no cube of the game was turned (Jacoby, "
+                "any-cube-turned)",
+                level=level,
+                players=_and(members),
+            )
         ]
     centred = [m for m in members if game.cubes[m].owner == "centre"]
     turned = [m for m in members if m not in centred]
-    said = []
+    reasons = []
     if centred:
-        whose = f"{centred[0]}'s cube" if len(centred) == 1 else "their cubes"
-        said.append(f"the {level} counts single for {_and(centred)}: Jacoby, {whose} centred")
+        reasons.append(
+            said_n(
+                "{level} counts single for {players}: Jacoby, {players}'s cube centred",
+                "{level} counts single for {players}: Jacoby, their cubes centred",
+                len(centred),
+                level=level,
+                players=_and(centred),
+            )
+        )
     if turned:
-        whose = f"{turned[0]}'s cube was" if len(turned) == 1 else "their cubes were"
-        said.append(f"the {level} counts in full for {_and(turned)}: {whose} turned (Jacoby)")
-    return said
+        reasons.append(
+            said_n(
+                "{level} counts in full for {players}: {players}'s cube was turned (Jacoby)",
+                "{level} counts in full for {players}: their cubes were turned (Jacoby)",
+                len(turned),
+                level=level,
+                players=_and(turned),
+            )
+        )
+    return reasons
 
 
 def _pass_captaincy(game: Game) -> Game:
@@ -2138,20 +2224,31 @@ def _pass_captaincy(game: Game) -> Game:
     if (game.pending or game.resigning) and game.rules.settled_edges:
         return game
     line, captain = game.line, game.captain
-    why = list(game.why)
+    why: list[Sayable] = list(game.why)
     while not game.cubes[captain].live:
         acting = game.acting_captain
         if acting is None:
             break
         result = game.cubes[captain].result
-        said = (
-            f"the captain, {captain}, is out ({game.cubes[captain].ended_by}): {acting} is "
-            "acting captain and takes the captain's seat (acting-captain inherit)"
-        )
+        values = {"captain": captain, "how": game.cubes[captain].ended_by, "acting": acting}
         if result is not None and result < 0:
             line = send_down(line, captain)
-            said += f"; {captain}, who lost, goes to the bottom of the line at once"
-        why.append(said)
+            why.append(
+                said(
+                    "the captain, {captain}, is out ({how}): {acting} is acting captain and "
+                    "takes the captain's seat (acting-captain inherit); {captain}, who lost, "
+                    "goes to the bottom of the line at once",
+                    **values,
+                )
+            )
+        else:
+            why.append(
+                said(
+                    "the captain, {captain}, is out ({how}): {acting} is acting captain and "
+                    "takes the captain's seat (acting-captain inherit)",
+                    **values,
+                )
+            )
         captain = acting
     if captain == game.captain:
         return game

@@ -18,7 +18,7 @@ from typing import Any, Literal, TypeAlias
 
 from chouette.amend import Correction
 from chouette.exposure import Exposure
-from chouette.game import Event, Extra, ExtraCube, Game
+from chouette.game import KINDS, Event, Extra, ExtraCube, Game
 from chouette.line import Line
 from chouette.money import Cents
 from chouette.outcome import ExtraResult, Outcome, extra_points
@@ -864,13 +864,6 @@ def entry_rows(
 
 
 # ---------------------------------------------------------------- what a command did
-
-#: The levels of a win, as a sentence says them (``resigns a gammon``, ``wins a single``).
-KINDS: Mapping[str, Sayable] = {
-    "single": said_in("kind", "single"),
-    "gammon": said_in("kind", "gammon"),
-    "backgammon": said_in("kind", "backgammon"),
-}
 
 
 def cube_text(game: Game, member: str) -> Sayable:

@@ -36,6 +36,24 @@ def test_a_buy_out_of_four_cubes_at_two_pays_the_partner_four_points():
     assert any("P, the box's partner, was bought out" in str(why) for why in result.why)
 
 
+@pytest.mark.parametrize(
+    ("code", "why"),
+    [
+        ("en", "B buys P out of 4 cubes worth 8: P takes 50% of it, and B plays them alone "
+         "(buy-outs)"),
+        ("da", "B køber P ud af 4 terninger til 8: P får 50% af dem, og B spiller dem alene "
+         "(buy-outs)"),
+        ("cs", "bankéř B vyplácí partnera P z 4 kostek v hodnotě 8: P bere 50 % z nich a B je "
+         "hraje sám (buy-outs)"),
+    ],
+)  # fmt: skip
+def test_a_buy_out_says_why_in_each_language(code, why):
+    from files.words import words
+
+    game = play_on(four_cubes_at_two_held_by_the_box(), "buy-out")
+    assert words(code)(game.why[-1]) == why
+
+
 def test_a_partner_bought_out_is_paid_even_when_the_box_loses_the_cubes():
     game = play_on(four_cubes_at_two_held_by_the_box(), "buy-out", "end team")
     result = outcome(game)
