@@ -74,7 +74,7 @@ class SeatStep:
     it was made on and the line it left, and how to make it again (``act``: a verb of
     :data:`SEAT_ACTS` and its names; None when an older chouette did not note it)."""
 
-    said: str
+    said: Sayable
     before: Line
     after: Line
     act: tuple[str, ...] | None

@@ -130,7 +130,7 @@ class Undone:
     events: tuple[Event, ...] = ()
     file: str | None = None
     game_gone: bool = False
-    said: str = ""
+    said: Sayable = ""
 
 
 @dataclass(frozen=True)

@@ -323,3 +323,89 @@ class Hearer(Protocol):
     def write(self, text: str) -> None:
         """Text for a program (JSON, CSV), as it is, in every language."""
         ...
+
+
+# ---------------------------------------------------------------- kept as data
+
+#: How deep a sentence kept as data may nest sentences inside it.
+MOST_NESTED = 8
+_PLACEHOLDER = re.compile(r"[a-z_]+")
+
+
+def as_data(what: Any) -> Any:
+    """What is said, as JSON data a ledger keeps (the words' keys and their values, never a
+    language's sentence): :func:`from_data` reads it back, to be said in a reader's words.
+    Text is kept as it is; a whole number as a number."""
+    if isinstance(what, Said):
+        data: dict[str, Any] = {
+            "said": what.text,
+            "values": {name: as_data(value) for name, value in what.values},
+        }
+        if what.plural is not None:
+            data["plural"], data["count"] = what.plural, what.count
+        if what.context is not None:
+            data["context"] = what.context
+        return data
+    if isinstance(what, Joined):
+        return {"joined": [as_data(part) for part in what.parts], "separator": what.separator}
+    if isinstance(what, Money):
+        return {"money": what.cents, "sign": what.sign}
+    if isinstance(what, Number):
+        return {"number": what.value}
+    if isinstance(what, int) and not isinstance(what, bool):
+        return what
+    return str(what)
+
+
+def from_data(data: Any, depth: int = 0) -> Any:
+    """What :func:`as_data` kept, to be said again; a :class:`ValueError` for anything else
+    (a damaged or foreign entry: its placeholders must be named, lower case, and filled, so
+    that saying it in any language cannot fail)."""
+    if isinstance(data, str) or (isinstance(data, int) and not isinstance(data, bool)):
+        return data
+    if not isinstance(data, dict) or depth > MOST_NESTED:
+        raise ValueError("not words kept as data")
+    if set(data) <= {"said", "values", "plural", "count", "context"} and "said" in data:
+        values = data.get("values", {})
+        plural, count, context = data.get("plural"), data.get("count", 1), data.get("context")
+        if not isinstance(values, dict) or not isinstance(data["said"], str):
+            raise ValueError("a sentence kept as data has no text or values")
+        if plural is not None and not isinstance(plural, str):
+            raise ValueError("a sentence's plural is not text")
+        if not isinstance(count, int) or isinstance(count, bool):
+            raise ValueError("a sentence's count is not a number")
+        if context is not None and not isinstance(context, str):
+            raise ValueError("a sentence's context is not text")
+        kept = {name: from_data(value, depth + 1) for name, value in values.items()}
+        for text in (data["said"], plural or ""):
+            _check_placeholders(text, kept)
+        return Said(data["said"], tuple(kept.items()), plural, count, context)
+    if set(data) == {"joined", "separator"} and isinstance(data["joined"], list):
+        if not isinstance(data["separator"], str):
+            raise ValueError("a list kept as data has no separator")
+        return Joined(
+            tuple(from_data(part, depth + 1) for part in data["joined"]), data["separator"]
+        )
+    if set(data) == {"money", "sign"}:
+        cents, sign = data["money"], data["sign"]
+        if isinstance(cents, int) and not isinstance(cents, bool) and isinstance(sign, bool):
+            return Money(cents, sign)
+    if set(data) == {"number"}:
+        value = data["number"]
+        if isinstance(value, int) and not isinstance(value, bool):
+            return Number(value)
+    raise ValueError("not words kept as data")
+
+
+def _check_placeholders(text: str, values: Mapping[str, Any]) -> None:
+    import string
+
+    try:
+        fields = list(string.Formatter().parse(text))
+    except ValueError as err:
+        raise ValueError(f"a sentence kept as data is malformed: {err}") from None
+    for _, name, spec, conversion in fields:
+        if name is None:
+            continue
+        if not _PLACEHOLDER.fullmatch(name) or spec or conversion or name not in values:
+            raise ValueError("a sentence kept as data has a placeholder it does not fill")

@@ -29,7 +29,7 @@ from chouette.record import event_to_json, parse_event
 from chouette.report import amended_lines
 from chouette.session import SessionInfo
 from chouette.text import check_note
-from chouette.words import Sayable
+from chouette.words import Sayable, said
 from db.codec import (
     amended_from_detail,
     event_from_body,
@@ -37,6 +37,8 @@ from db.codec import (
     line_from_dict,
     line_from_json,
     line_to_dict,
+    said_detail,
+    said_of,
 )
 from db.ledger import Ledger
 from db.values import Action, Finished, StoredGame
@@ -166,7 +168,13 @@ def amend(
             "was": event_to_json(was),
             "is": event_to_json(now),
             "note": note,
-            "said": f"the correction of game {number}: {correction.said()}",
+            **said_detail(
+                said(
+                    "the correction of game {number}: {correction}",
+                    number=number,
+                    correction=correction.said(),
+                )
+            ),
             "line": line_to_dict(info.line),
             "games": [
                 {
@@ -278,7 +286,7 @@ def _between(
         act = ["split"] if action.kind == "split" else action.detail.get("act")
         steps.append(
             SeatStep(
-                action.detail["said"],
+                said_of(action.detail),
                 before,
                 left,
                 tuple(str(a) for a in act) if isinstance(act, list) else None,

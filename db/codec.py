@@ -20,6 +20,7 @@ from chouette.outcome import ExtraResult
 from chouette.record import event_to_json, parse_event
 from chouette.report import extra_result_json
 from chouette.rules import HouseRules
+from chouette.words import Joined, Said, Sayable, as_data, from_data
 
 
 def line_to_dict(line: Line) -> dict[str, Any]:
@@ -192,3 +193,24 @@ def charge_from_row(kind: str, creditor: str, cents: int, shares: Any, note: str
     if kind not in KINDS:
         raise ValueError(f"{kind!r} is neither a fee nor an expense")
     return Charge(kind, creditor, cents, tuple(parts), note)
+
+
+def said_detail(what: Sayable) -> dict[str, Any]:
+    """What a journal entry says was done: its English (``said``: what the session's chain
+    and an older chouette read) and the same words as data (``say``), said in each reader's
+    language when read (:func:`said_of`)."""
+    return {"said": str(what), "say": as_data(what)}
+
+
+def said_of(detail: Mapping[str, Any]) -> Sayable:
+    """What a journal entry says was done, in words to say: its words kept as data, or the
+    English an older chouette kept (or a damaged entry's data: its English)."""
+    if "say" in detail:
+        try:
+            found = from_data(detail["say"])
+        except ValueError:
+            found = None
+        if isinstance(found, Said | Joined | str):
+            return found
+    kept = detail.get("said")
+    return kept if isinstance(kept, str) else ""

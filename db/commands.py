@@ -34,7 +34,7 @@ from chouette.line import leave as leave_line
 from chouette.line import sit_in as sit_in_line
 from chouette.line import sit_out as sit_out_line
 from chouette.line import split as split_line
-from chouette.money import Advance, Cents, check_new_stake, check_payment, format_money
+from chouette.money import Advance, Cents, check_new_stake, check_payment
 from chouette.names import as_known, match, resolve
 from chouette.outcome import Outcome, settle_game
 from chouette.payments import Account, check_holder, check_number, compact
@@ -45,9 +45,17 @@ from chouette.rules import EDITION, HouseRules
 from chouette.session import LiveGame, SessionInfo
 from chouette.stop import check_not_ended, stop_state
 from chouette.text import check_note, clipped
-from chouette.words import Said, Sayable, said
+from chouette.words import Money, Said, Sayable, said
 from db.amending import undo_amend
-from db.codec import extras_to_detail, iso, line_from_dict, line_from_json, line_to_dict
+from db.codec import (
+    extras_to_detail,
+    iso,
+    line_from_dict,
+    line_from_json,
+    line_to_dict,
+    said_detail,
+    said_of,
+)
 from db.journal import check_entry, entry_name, entry_problem
 from db.ledger import Ledger
 from db.names import player_names
@@ -271,7 +279,7 @@ def change_line(
     book: Ledger,
     info: SessionInfo,
     change: Callable[[Line], Line],
-    said: str,
+    done: Sayable,
     **noted: Any,
 ) -> SessionInfo:
     """A line changed between games (join, leave, sit out, sit in); ``said`` is what was
@@ -280,7 +288,7 @@ def change_line(
     live = book.live(info)
     check_between_games(live.number if live.started else None)
     line = change(info.line)
-    book.journal(info, "line", {"said": said, "line": line_to_dict(info.line), **noted})
+    book.journal(info, "line", {**said_detail(done), "line": line_to_dict(info.line), **noted})
     return book.save_line(info, line)
 
 
@@ -296,18 +304,27 @@ def change_seat(book: Ledger, info: SessionInfo, act: str, name: str) -> Session
     :data:`SEAT_CHANGES`), between games. A player who sits in with no game played since
     they sat out takes back the line as it was (:func:`chouette.line.sit_in`)."""
     rules = info.rules
-    said = f"{name} {SEAT_CHANGES[act]}"
+    told = seat_change(act, name)
     redo = [act, name]  # how a correction of an earlier game makes the change again
     if act == "leave":
-        return change_line(book, info, lambda line: leave_line(line, name, rules), said, act=redo)
+        return change_line(book, info, lambda line: leave_line(line, name, rules), told, act=redo)
     if act == "sit-out":
         return change_line(
-            book, info, lambda line: sit_out_line(line, name, rules), said, sits_out=name, act=redo
+            book, info, lambda line: sit_out_line(line, name, rules), told, sits_out=name, act=redo
         )
     before = _sat_out_from(book, info, name)
     return change_line(
-        book, info, lambda line: sit_in_line(line, name, rules, before), said, act=redo
+        book, info, lambda line: sit_in_line(line, name, rules, before), told, act=redo
     )
+
+
+def seat_change(act: str, name: str) -> Said:
+    """What a change of seat (a key of :data:`SEAT_CHANGES`) says: ``cat sits out``."""
+    if act == "leave":
+        return said("{player} leaves", player=name)
+    if act == "sit-out":
+        return said("{player} sits out", player=name)
+    return said("{player} sits in", player=name)
 
 
 def _sat_out_from(book: Ledger, info: SessionInfo, name: str) -> Line | None:
@@ -347,12 +364,12 @@ def join(
         return joined if credit is None else set_credit(joined, name, credit, info.rules)
 
     before = book.player(info, name)
-    said = str(joined_text(name, stake if stake is not None else before and before.stake))
+    told: Sayable = joined_text(name, stake if stake is not None else before and before.stake)
     if credit is not None:
-        said += f", with a credit of {format_money(credit)}"
+        told = said("{joined}, with a credit of {credit}", joined=told, credit=Money(credit))
     player = None if before is None else {"stake": before.stake, "joined_at": iso(before.joined_at)}
     act = ["join", name, *(["credit", str(credit)] if credit is not None else [])]
-    info = change_line(book, info, change, said, player=name, before=player, act=act)
+    info = change_line(book, info, change, told, player=name, before=player, act=act)
     if stake is not None:
         check_new_stake(
             name, info.name, stake, info.stake_of(name), has_played=book.has_played(info, name)
@@ -405,13 +422,18 @@ def split(book: Ledger, info: SessionInfo, name: str) -> tuple[SessionInfo, Sess
         origin=origin if origin.known else None,
         night=info.night,  # a table of the same night
     )
-    said = f"the split of {info.name}: {', '.join(go.order)} to {new.name}"
+    told = said(
+        "the split of {session}: {players} to {table}",
+        session=info.name,
+        players=", ".join(go.order),
+        table=new.name,
+    )
     book.journal(
         info,
         "split",
-        {"said": said, "line": line_to_dict(info.line), "session": new.name, "id": new.id},
+        {**said_detail(told), "line": line_to_dict(info.line), "session": new.name, "id": new.id},
     )
-    book.journal(new, "split", {"said": said, "from": info.name, "from_id": info.id})
+    book.journal(new, "split", {**said_detail(told), "from": info.name, "from_id": info.id})
     return book.save_line(info, stay), new
 
 
@@ -438,7 +460,9 @@ def accept_rules(book: Ledger, info: SessionInfo, players: Sequence[str]) -> lis
             "players": names,
             "rules": info.rules.to_dict(),
             "stake_cents": info.stake,
-            "said": f"the acceptance of the rules by {names_text(names)}",
+            **said_detail(
+                said("the acceptance of the rules by {players}", players=names_text(names))
+            ),
         },
     )
     return names
@@ -514,7 +538,12 @@ def pay(
     book.journal(
         info,
         "payment",
-        {"id": payment_id, "said": f"{payer} paid {payee} {format_money(cents)}"},
+        {
+            "id": payment_id,
+            **said_detail(
+                said("{payer} paid {payee} {amount}", payer=payer, payee=payee, amount=Money(cents))
+            ),
+        },
     )
     return against
 
@@ -524,8 +553,12 @@ def charge(book: Ledger, info: SessionInfo, made: Charge) -> Charge:
     as it moves the balances, and journalled (``undo`` takes it back whole)."""
     check_charge(made, book.player_names(info), info.name)
     charge_id = book.book_charge(Charged(info.id, made, book.now))
-    what = "fee" if made.kind == "fee" else "shared cost"
-    book.journal(info, "charge", {"id": charge_id, "said": f"{what}: {made.told()}"})
+    told = (
+        said("fee: {charge}", charge=made.told())
+        if made.kind == "fee"
+        else said("shared cost: {charge}", charge=made.told())
+    )
+    book.journal(info, "charge", {"id": charge_id, **said_detail(told)})
     return made
 
 
@@ -543,7 +576,11 @@ def rename_session(book: Ledger, old: str, new: str) -> SessionInfo:
     book.journal(
         renamed,
         "rename",
-        {"said": f"the rename of {info.name} to {name}", "from": info.name, "to": name},
+        {
+            **said_detail(said("the rename of {session} to {name}", session=info.name, name=name)),
+            "from": info.name,
+            "to": name,
+        },
     )
     return renamed
 
@@ -639,21 +676,32 @@ def what(action: Action) -> Undone:
         return Undone("import", detail["first"] or 0, last=detail["last"], file=detail["file"])
     if action.kind == "record":
         return Undone("record", detail["first"], last=detail["last"])
+    kept = said_of(detail)
     if action.kind == "payment":
-        return Undone("payment", said=f"the payment: {detail['said']}")
+        return Undone("payment", said=said("the payment: {payment}", payment=kept))
     if action.kind == "charge":
-        return Undone("charge", said=f"the {detail['said']}")
+        return Undone("charge", said=_the_charge(kept))
     if action.kind == "split":
-        return Undone("split", said=detail["said"])
+        return Undone("split", said=kept)
     if action.kind == "rename":
-        return Undone("rename", said=detail["said"])
+        return Undone("rename", said=kept)
     if action.kind == "accept":
-        return Undone("accept", said=detail["said"])
+        return Undone("accept", said=kept)
     if action.kind == "amend":
-        return Undone("amend", detail["game"], said=detail["said"])
+        return Undone("amend", detail["game"], said=kept)
     if action.kind == "position":
-        return Undone("position", detail["game"], said=detail["said"])
-    return Undone("line", said=detail["said"])
+        return Undone("position", detail["game"], said=kept)
+    return Undone("line", said=kept)
+
+
+def _the_charge(kept: Sayable) -> Sayable:
+    """A charge's journal entry as ``undo`` names it: ``the fee: …``, ``the shared cost: …``
+    (an older chouette's entry: its English)."""
+    if isinstance(kept, Said) and kept.text == "fee: {charge}":
+        return said("the fee: {charge}", **kept.named)
+    if isinstance(kept, Said) and kept.text == "shared cost: {charge}":
+        return said("the shared cost: {charge}", **kept.named)
+    return f"the {kept}"
 
 
 def undoable(book: Ledger, info: SessionInfo, live: LiveGame) -> bool:

@@ -17,7 +17,7 @@ from chouette.game import Answer, Double, exchanges, replay
 from chouette.record import event_to_json, parse_event
 from chouette.session import SessionInfo
 from chouette.words import said
-from db.codec import event_from_body, line_from_json
+from db.codec import event_from_body, line_from_json, said_detail
 from db.ledger import Ledger
 from db.values import Action, StoredGame
 
@@ -115,7 +115,14 @@ def place(book: Ledger, info: SessionInfo, number: int, step: int, position: str
                 {"seq": i, "was": event_to_json(events[i]), "is": event_to_json(e)}
                 for i, e in sorted(changed.items())
             ],
-            "said": f"the position {position} of game {number}'s step {step}",
+            **said_detail(
+                said(
+                    "the position {position} of game {number}'s step {step}",
+                    position=position,
+                    number=number,
+                    step=step,
+                )
+            ),
         },
     )
     held = tuple(

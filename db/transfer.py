@@ -53,6 +53,7 @@ from db.codec import (
     iso,
     line_from_dict,
     line_to_dict,
+    said_detail,
 )
 from db.ledger import Ledger
 from db.migrations import LATEST
@@ -583,7 +584,9 @@ def _acceptance(book: Ledger, item: dict[str, Any], info: SessionInfo) -> None:
             "players": names,
             "rules": rules,
             "stake_cents": check_stake(_whole(item["stake_cents"], "an accepted stake")),
-            "said": f"the acceptance of the rules by {names_text(names)}",
+            **said_detail(
+                said("the acceptance of the rules by {players}", players=names_text(names))
+            ),
         },
         at=_time(item["at"]),
     )

@@ -163,6 +163,65 @@ def test_log_lists_what_undo_would_take_back_newest_first(chouette, tmp_path):
     ]
 
 
+@pytest.mark.parametrize(
+    ("lang", "listed"),
+    [
+        (
+            "da",
+            [
+                "delingen af friday: eve, fay, dan til late",
+                "dan er med igen",
+                "dan står over",
+                "omdøbningen af club til friday",
+                "reglerne accepteret af ann, bob og cat",
+                "betalingen: bob betalte ann 1,50",
+                "dan kommer med til 2,00 pr. point, med en kredit på 10,00",
+            ],
+        ),
+        (
+            "cs",
+            [
+                "rozdělení friday: eve, fay, dan do late",
+                "dan znovu přisedá",
+                "dan vynechává",
+                "přejmenování club na friday",
+                "přijetí pravidel: ann, bob a cat",
+                "platba: bob zaplatil hráči ann 1,50",
+                "dan přisedá o 2,00 za bod, s úvěrem 10,00",
+            ],
+        ),
+    ],
+)
+def test_what_was_done_is_listed_and_taken_back_in_the_readers_words(chouette, lang, listed):
+    """The journal keeps what each command did as words and their values, not as English:
+    ``log`` and ``undo`` say it in the reader's language; ``--json`` keeps the English."""
+    chouette("new", "club", "ann", "bob", "cat", "eve", "fay")
+    chouette("join", "dan", "--stake", "2", "--credit", "10")
+    chouette("pay", "bob", "ann", "1.50", "--advance")
+    chouette("accept", "ann", "bob", "cat")
+    chouette("sessions", "--rename", "club", "friday")
+    chouette("sit-out", "dan")
+    chouette("sit-in", "dan")
+    chouette("split", "late")
+    english = [row.split(None, 2)[2] for row in chouette("log").stdout.splitlines()[2:]]
+    assert english == [
+        "the split of friday: eve, fay, dan to late",
+        "dan sits in",
+        "dan sits out",
+        "the rename of club to friday",
+        "the acceptance of the rules by ann, bob and cat",
+        "the payment: bob paid ann 1.50",
+        "dan joins at 2.00 a point, with a credit of 10.00",
+    ]
+    rows = chouette("--lang", lang, "log").stdout.splitlines()[2:]
+    assert [row.split(None, 2)[2] for row in rows] == listed
+    assert chouette("--lang", lang, "log", "--json").stdout == chouette("log", "--json").stdout
+    undone = chouette("--lang", lang, "undo").stdout
+    assert undone == {"da": "Fortrudt: tog {} tilbage.\n", "cs": "Vráceno: vzato zpět: {}.\n"}[
+        lang
+    ].format(listed[0])
+
+
 def test_undo_help_names_every_change_it_takes_back(chouette):
     """Each of these changes is taken back by undo, and undo's help says so."""
     chouette("new", "fri", "ann", "bob", "cat", "dan", "eve", "fay", "--proxies")

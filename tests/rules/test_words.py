@@ -19,7 +19,9 @@ from chouette.words import (
     Number,
     Said,
     Words,
+    as_data,
     check_language,
+    from_data,
     from_environment,
     joined,
     said,
@@ -150,3 +152,47 @@ def test_a_language_is_one_chouette_speaks():
     assert set(LANGUAGES) == {"en", "da", "cs"}
     with pytest.raises(ChouetteError, match="not a language chouette speaks"):
         check_language("de")
+
+
+def test_words_kept_as_data_are_said_again_in_any_language():
+    """A journal keeps what was done as words and values (``as_data``), never a language's
+    sentence: read back (``from_data``), it is said as it was, in each reader's words."""
+    told = said(
+        "{payer} paid {payee} {amount}",
+        payer="bob",
+        payee="ann",
+        amount=Money(150, sign=True),
+    )
+    kept = said_n("{n} game", "{n} games", 2, also=joined([said_in("kind", "gammon"), Number(3)]))
+    for what in (told, kept, "as typed", 7):
+        assert from_data(as_data(what)) == what
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"said": "{payer} paid", "values": {}},
+        {"said": "{payer.__class__} paid", "values": {"payer": "bob"}},
+        {"said": "{payer!r} paid", "values": {"payer": "bob"}},
+        {"said": "{payer:>99999} paid", "values": {"payer": "bob"}},
+        {"said": "{0} paid", "values": {"0": "bob"}},
+        {"said": "paid {", "values": {}},
+        {"said": 3, "values": {}},
+        {"money": "1.50", "sign": False},
+        {"number": True},
+        ["bob"],
+        None,
+        {"said": "x", "values": {"a": {"said": "x", "values": {"a": 1}}}, "extra": 1},
+    ],
+)
+def test_words_kept_as_data_that_are_damaged_are_refused_never_said(data):
+    with pytest.raises(ValueError):
+        from_data(data)
+
+
+def test_words_nested_too_deep_are_refused():
+    data: object = "bob"
+    for _ in range(20):
+        data = {"said": "{a}", "values": {"a": data}}
+    with pytest.raises(ValueError):
+        from_data(data)
