@@ -114,7 +114,7 @@ def source_problems(session: str, source: Imported, kinds: Mapping[int, str]) ->
     return []
 
 
-def sum_problems(where: str, rows: Iterable[Booked]) -> list[Sayable]:
+def sum_problems(where: Sayable, rows: Iterable[Booked]) -> list[Sayable]:
     points = sum(r.points for r in rows)
     cents = sum(r.cents for r in rows)
     if points or cents:
@@ -138,7 +138,7 @@ def by_player(rows: Iterable[Booked]) -> dict[str, tuple[int, int]]:
 
 
 def engine_problems(
-    where: str, detail: Any, booked: Mapping[str, tuple[int, int]], info: SessionInfo
+    where: Sayable, detail: Any, booked: Mapping[str, tuple[int, int]], info: SessionInfo
 ) -> list[Sayable]:
     """What is wrong with an imported game: its result (``detail``: winner, loser, points,
     cube, result, end) is not a result, its points are not cube × its level, or its bookings

@@ -21,13 +21,13 @@ from __future__ import annotations
 
 import difflib
 import unicodedata
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from chouette.errors import PlayerError
 from chouette.text import clipped
-from chouette.words import Said, joined, said
+from chouette.words import Said, Sayable, joined, said
 
 
 def case_twin(name: str, known: Iterable[str]) -> str | None:
@@ -127,12 +127,55 @@ def closest(typed: str, known: Iterable[str], count: int = 3) -> list[str]:
 
 
 def did_you_mean(typed: str, known: Iterable[str]) -> str:
-    """``"; did you mean bob?"``, or nothing when no known name is alike."""
+    """``"; did you mean bob?"``, or nothing when no known name is alike (in English: a
+    refusal says it in its reader's words, :func:`unknown_player`)."""
+    alike = _alike(typed, known)
+    return "" if alike is None else str(said("; did you mean {names}?", names=alike))
+
+
+def _alike(typed: str, known: Iterable[str]) -> Sayable | None:
+    """``bob``, ``dean or don``, ``dean, don or ann``: the known names like ``typed``."""
     alike = closest(typed, known)
     if not alike:
-        return ""
-    listed = alike[0] if len(alike) == 1 else f"{', '.join(alike[:-1])} or {alike[-1]}"
-    return f"; did you mean {listed}?"
+        return None
+    if len(alike) == 1:
+        return alike[0]
+    return said("{names} or {last}", names=joined(alike[:-1]), last=alike[-1])
+
+
+#: What a refusal says of a name that is nobody it could be, by what the command looked in.
+UNKNOWN: dict[str, Callable[[str], Said]] = {
+    "is not in the line": lambda player: said("{player} is not in the line", player=player),
+    "is not playing this game": lambda player: said(
+        "{player} is not playing this game", player=player
+    ),
+    "has not played in this session": lambda player: said(
+        "{player} has not played in this session", player=player
+    ),
+    "has played in no session here": lambda player: said(
+        "{player} has played in no session here", player=player
+    ),
+    "has played in no session": lambda player: said(
+        "{player} has played in no session", player=player
+    ),
+}
+
+
+def unknown_player(typed: str, known: Iterable[str], unknown: str | Said) -> Sayable:
+    """The refusal of ``typed``, a name that is none of ``known``: ``unknown`` says why, as
+    a key of :data:`UNKNOWN`, or a sentence of its own whose ``{player}`` is the name typed
+    (any other text: after the name, in English); then the closest names, if any."""
+    who = clipped(typed)
+    if isinstance(unknown, Said):
+        refusal: Sayable = replace(unknown, values=(("player", who), *unknown.values))
+    elif unknown in UNKNOWN:
+        refusal = UNKNOWN[unknown](who)
+    else:
+        refusal = f"{who} {unknown}"
+    alike = _alike(typed, known)
+    if alike is None:
+        return refusal
+    return said("{refusal}; did you mean {names}?", refusal=refusal, names=alike)
 
 
 def match(typed: str, known: Sequence[str]) -> str | None:
@@ -145,16 +188,20 @@ def match(typed: str, known: Sequence[str]) -> str | None:
     found = list(dict.fromkeys(k for k in known if k.casefold() == folded))
     if len(found) > 1:
         raise PlayerError(
-            f"{clipped(typed)} could be {' or '.join(found)}: type the name exactly as it is "
-            "written"
+            said(
+                "{typed} could be {names}: type the name exactly as it is written",
+                typed=clipped(typed),
+                names=joined(found, " or "),
+            )
         )
     return found[0] if found else None
 
 
-def resolve(typed: str, known: Sequence[str], unknown: str) -> str:
+def resolve(typed: str, known: Sequence[str], unknown: str | Said) -> str:
     """The known player ``typed`` means (see :func:`match`), or a refusal that reads
-    ``"{typed} {unknown}"`` (``"zed is not in the line"``) and suggests the closest names."""
+    ``"{typed} {unknown}"`` (``"zed is not in the line"``: :func:`unknown_player`) and
+    suggests the closest names."""
     found = match(typed, known)
     if found is None:
-        raise PlayerError(f"{clipped(typed)} {unknown}{did_you_mean(typed, known)}")
+        raise PlayerError(unknown_player(typed, known, unknown))
     return found

@@ -28,10 +28,9 @@ from chouette.checks import (
 from chouette.costs import check_charge
 from chouette.errors import ChouetteError
 from chouette.game import replay
-from chouette.money import format_money
 from chouette.outcome import settle_game
 from chouette.session import SessionInfo
-from chouette.words import Sayable
+from chouette.words import Money, Sayable, said, said_n
 from db.codec import event_from_body, extras_from_detail, line_from_json
 from db.journal import journal_problems
 from db.ledger import Ledger
@@ -60,8 +59,11 @@ def check(book: Ledger) -> Audit:
             raise
         reason = str(err.orig) if isinstance(err, DBAPIError) else f"{type(err).__name__}: {err}"
         audit.problems.append(
-            "the rest of the ledger cannot be checked until the problems above are mended "
-            f"({reason.splitlines()[0][:200]})"
+            said(
+                "the rest of the ledger cannot be checked until the problems above are mended "
+                "({reason})",
+                reason=reason.splitlines()[0][:200],
+            )
         )
     return audit
 
@@ -87,8 +89,11 @@ def _contents(book: Ledger, audit: Audit) -> None:
         summed[b.session_id, b.player] = (points + b.points, cents + b.cents)
     if total_points or total_cents:
         audit.problems.append(
-            f"the whole ledger does not sum to zero ({total_points:+d} points, "
-            f"{format_money(total_cents, sign=True)})"
+            said(
+                "the whole ledger does not sum to zero ({points} points, {amount})",
+                points=f"{total_points:+d}",
+                amount=Money(total_cents, sign=True),
+            )
         )
     sessions = book.all_sessions()
     for info in sessions:
@@ -97,7 +102,7 @@ def _contents(book: Ledger, audit: Audit) -> None:
         games = book.stored_games(info)
         for game in games:
             audit.games += 1
-            where = f"{info.name} game {game.number}"
+            where = said("{session} game {number}", session=info.name, number=game.number)
             booked = by_game.pop(game.id, [])
             audit.problems += sum_problems(where, booked)
             if game.kind == "engine":
@@ -116,44 +121,66 @@ def _contents(book: Ledger, audit: Audit) -> None:
         named = set(info.line.order) | {player for (s, player) in summed if s == info.id}
         audit.problems += stranger_problems(info.name, named, book.player_names(info))
     for game_id, rows in by_game.items():
-        audit.problems.append(f"{len(rows)} bookings belong to no game (game id {game_id})")
+        audit.problems.append(
+            said_n(
+                "{n} booking belongs to no game (game id {id})",
+                "{n} bookings belong to no game (game id {id})",
+                len(rows),
+                n=len(rows),
+                id=game_id,
+            )
+        )
     for payment in book.payments():
         rows = by_payment.pop(payment.id, [])
         got = sorted((r.player, r.cents) for r in rows)
         want = sorted([(payment.payer, payment.cents), (payment.payee, -payment.cents)])
         if got != want:
             audit.problems.append(
-                f"payment {payment.payer} → {payment.payee} {format_money(payment.cents)}: "
-                f"its bookings are {got}"
+                said(
+                    "payment {payer} → {payee} {amount}: its bookings are {got}",
+                    payer=payment.payer,
+                    payee=payment.payee,
+                    amount=Money(payment.cents),
+                    got=str(got),
+                )
             )
     for payment_id in by_payment:
-        audit.problems.append(f"bookings of a payment that does not exist (id {payment_id})")
+        audit.problems.append(
+            said("bookings of a payment that does not exist (id {id})", id=payment_id)
+        )
     audit.problems += _charges(book, sessions, by_charge)
     audit.problems += _balances(book, sessions, summed)
 
 
 def _charges(
     book: Ledger, sessions: list[SessionInfo], by_charge: dict[int, list[Booking]]
-) -> list[str]:
+) -> list[Sayable]:
     """Each fee or shared cost is its own split (:func:`chouette.costs.check_charge`) among
     players of its session, and its bookings are what it moves."""
     names = {info.id: info for info in sessions}
-    problems = []
+    problems: list[Sayable] = []
     for charged in book.charges():
         info = names.get(charged.session_id)
         rows = by_charge.pop(charged.id, [])
         if info is None:
             continue  # (a session that is not there: the database's own checks say so)
-        where = f"{info.name}: the {charged.charge.kind} {str(charged.charge.told())!r}"
+        told = repr(str(charged.charge.told()))  # (as booked: the English kept)
+        where = (
+            said("{session}: the fee {charge}", session=info.name, charge=told)
+            if charged.charge.kind == "fee"
+            else said("{session}: the shared cost {charge}", session=info.name, charge=told)
+        )
         try:
             check_charge(charged.charge, book.player_names(info), info.name)
         except ChouetteError as err:
-            problems.append(f"{where}: {err}")
+            problems.append(said("{where}: {reason}", where=where, reason=err.said))
         got = sorted((r.player, r.cents) for r in rows)
         if got != sorted(charged.charge.moves().items()) or any(r.points for r in rows):
-            problems.append(f"{where}: its bookings are {got}")
+            problems.append(said("{where}: its bookings are {got}", where=where, got=str(got)))
     for charge_id in by_charge:
-        problems.append(f"bookings of a fee or a shared cost that does not exist (id {charge_id})")
+        problems.append(
+            said("bookings of a fee or a shared cost that does not exist (id {id})", id=charge_id)
+        )
     return problems
 
 
@@ -168,62 +195,95 @@ def _imports(book: Ledger, info: SessionInfo, games: list[StoredGame]) -> list[S
 
 def _balances(
     book: Ledger, sessions: list[SessionInfo], summed: dict[tuple[int, str], tuple[int, int]]
-) -> list[str]:
+) -> list[Sayable]:
     """The running balances must be the sums of the bookings, player by player."""
     names = {info.id: info.name for info in sessions}
     kept = book.balances()
-    problems = []
+    problems: list[Sayable] = []
     for key in sorted(set(summed) | set(kept), key=lambda k: (names.get(k[0], ""), k[1])):
         want, got = summed.get(key, (0, 0)), kept.get(key, (0, 0))
         if want != got:
             problems.append(
-                f"{names.get(key[0], key[0])}: {key[1]}'s running balance is {got[0]:+d} points "
-                f"({format_money(got[1], sign=True)}); the bookings sum to {want[0]:+d} "
-                f"({format_money(want[1], sign=True)})"
+                said(
+                    "{session}: {player}'s running balance is {points} points ({amount}); the "
+                    "bookings sum to {sum_points} ({sum_amount})",
+                    session=names.get(key[0], str(key[0])),
+                    player=key[1],
+                    points=f"{got[0]:+d}",
+                    amount=Money(got[1], sign=True),
+                    sum_points=f"{want[0]:+d}",
+                    sum_amount=Money(want[1], sign=True),
+                )
             )
     return problems
 
 
 def _replayed(
-    book: Ledger, where: str, game: StoredGame, rows: list[Booking], info: SessionInfo
-) -> list[str]:
+    book: Ledger, where: Sayable, game: StoredGame, rows: list[Booking], info: SessionInfo
+) -> list[Sayable]:
     bodies = book.event_bodies(game.id)
     if [seq for seq, _ in bodies] != list(range(len(bodies))):
-        return [f"{where}: its events are not numbered 0, 1, 2, … (some are missing)"]
+        return [
+            said("{where}: its events are not numbered 0, 1, 2, … (some are missing)", where=where)
+        ]
     try:
         events = [event_from_body(body) for _, body in bodies]
         played = replay(line_from_json(game.line_before), info.rules, events)
     except (ChouetteError, ValueError, KeyError, TypeError) as err:
-        return [f"{where}: its stored events do not replay ({err})"]
+        reason = err.said if isinstance(err, ChouetteError) else str(err)
+        return [
+            said("{where}: its stored events do not replay ({reason})", where=where, reason=reason)
+        ]
+    problems: list[Sayable] = []
     if not game.over:
-        problems = [f"{where}: in progress but has bookings"] if rows else []
+        if rows:
+            problems.append(said("{where}: in progress but has bookings", where=where))
         if played.over:
-            problems.append(f"{where}: its events finish the game but it is not booked")
+            problems.append(
+                said("{where}: its events finish the game but it is not booked", where=where)
+            )
         return problems
     if not played.over:
-        return [f"{where}: booked as over, but its events leave it in progress"]
+        return [said("{where}: booked as over, but its events leave it in progress", where=where)]
     outcome = settle_game(played, info.stakes(played.players))
     want = {p: (outcome.points[p], outcome.cents[p]) for p in outcome.points}
     got = by_player(rows)
-    problems = []
     if got != want:
         for player in sorted(set(got) | set(want)):
             g, w = got.get(player, (0, 0)), want.get(player, (0, 0))
             if g != w:
                 problems.append(
-                    f"{where}: {player} is booked {g[0]:+d} points "
-                    f"({format_money(g[1], sign=True)}); the events give {w[0]:+d} "
-                    f"({format_money(w[1], sign=True)})"
+                    said(
+                        "{where}: {player} is booked {points} points ({amount}); the events "
+                        "give {events_points} ({events_amount})",
+                        where=where,
+                        player=player,
+                        points=f"{g[0]:+d}",
+                        amount=Money(g[1], sign=True),
+                        events_points=f"{w[0]:+d}",
+                        events_amount=Money(w[1], sign=True),
+                    )
                 )
     pairs = book.pair_results(game.id)
     if pairs != outcome.pairs:
-        problems.append(f"{where}: its pair results {pairs} are not the events' {outcome.pairs}")
+        problems.append(
+            said(
+                "{where}: its pair results {pairs} are not the events' {events}",
+                where=where,
+                pairs=str(pairs),
+                events=str(outcome.pairs),
+            )
+        )
     try:
         extras = extras_from_detail(game.detail)
     except (ValueError, KeyError, TypeError):
         extras = None
     if extras != outcome.extras:
-        problems.append(f"{where}: the extras it keeps are not what its events booked")
+        problems.append(
+            said("{where}: the extras it keeps are not what its events booked", where=where)
+        )
     if game.line_after is not None and line_from_json(game.line_after) != outcome.next_line:
-        problems.append(f"{where}: the line after it is not the rotation its result gives")
+        problems.append(
+            said("{where}: the line after it is not the rotation its result gives", where=where)
+        )
     return problems

@@ -45,7 +45,7 @@ from chouette.rules import EDITION, HouseRules
 from chouette.session import LiveGame, SessionInfo
 from chouette.stop import check_not_ended, stop_state
 from chouette.text import check_note, clipped
-from chouette.words import Money, Said, Sayable, said
+from chouette.words import Money, Said, Sayable, joined, said, said_n
 from db.amending import undo_amend
 from db.codec import (
     extras_to_detail,
@@ -87,17 +87,38 @@ def play(
         ended = book.ended_at(info, live.number - 1)
         if ended is not None and ended > issued_at:
             raise ChouetteError(
-                f"game {live.number - 1} was ended by another command after this one was "
-                f"given: nothing written (give the command again to start game {live.number})"
+                said(
+                    "game {ended} was ended by another command after this one was given: "
+                    "nothing written (give the command again to start game {number})",
+                    ended=live.number - 1,
+                    number=live.number,
+                )
             )
     if expect is not None and expect != live.number:
         if expect < live.number:
             raise ChouetteError(
-                f"game {expect} is over, and game {live.number} is the current game: nothing "
-                f"written (--game {live.number} to act on it)"
+                said(
+                    "game {expected} is over, and game {number} is the current game: nothing "
+                    "written (--game {number} to act on it)",
+                    expected=expect,
+                    number=live.number,
+                )
             )
-        now = "is in progress" if live.game is not None else "is the next"
-        raise ChouetteError(f"there is no game {expect} yet: game {live.number} {now}")
+        if live.game is not None:
+            raise ChouetteError(
+                said(
+                    "there is no game {expected} yet: game {number} is in progress",
+                    expected=expect,
+                    number=live.number,
+                )
+            )
+        raise ChouetteError(
+            said(
+                "there is no game {expected} yet: game {number} is the next",
+                expected=expect,
+                number=live.number,
+            )
+        )
     stop = book.stop(info, live.number, in_progress=live.game is not None)
     if live.game is None:
         check_not_ended(stop, live.number)
@@ -105,13 +126,13 @@ def play(
     before = live.game or start(info.line, info.rules, live.carry)
     done = apply_all(before, events)
     game, applied = done.game, done.events
-    notices = tuple(f"{why}." for _, why in done.ignored)
+    notices: tuple[Sayable, ...] = tuple(said("{notice}.", notice=why) for _, why in done.ignored)
     if not applied:
         return Played(info, live.number, game, None, notices)
     check_game(game, info.stakes(game.players))
     notices += _credit_notices(book, info, before, game, applied)
     if live.game is None and stop is not None and stop.last_round:
-        notices += (f"{stop.told(live.number)}.",)
+        notices += (said("{notice}.", notice=stop.told(live.number)),)
     game_id = live.row_id
     if game_id is None:
         game_id = book.start_game(info, live.number, info.line)
@@ -134,26 +155,30 @@ def play(
         book.book_games([finished(info, live.number, game, outcome, book, row_id=game_id)])
         info = replace(info, line=outcome.next_line)
         if stop is not None and (stop.last_round or stop.last == live.number):
-            notices += (f"{replace(stop, ended=True, last=live.number).told(live.number)}.",)
+            stopped = replace(stop, ended=True, last=live.number)
+            notices += (said("{notice}.", notice=stopped.told(live.number)),)
     return Played(info, live.number, game, outcome, notices)
 
 
 def _credit_notices(
     book: Ledger, info: SessionInfo, before: Game, after: Game, events: tuple[Event, ...]
-) -> tuple[str, ...]:
+) -> tuple[Sayable, ...]:
     """The players ``events`` would take past their credit (house rule ``credit-rule``):
     refused under ``refuse`` (nothing written), said under ``warn``."""
     credits = dict(info.line.credits)
     if not credits:
         return ()
     balances = {p: cents for p, (_points, cents) in book.totals(info).items()}
-    what = "; ".join(e.describe() for e in events)
+    what = joined([e.describe() for e in events], "; ")
     past = past_credit(before, after, events, info.stakes(after.players), balances, credits)
     if past and info.rules.credit_rule == "refuse":
         raise ChouetteError(
-            f"{past[0].told(what)} (house rule credit-rule refuse): nothing written"
+            said(
+                "{refused} (house rule credit-rule refuse): nothing written",
+                refused=past[0].told(what),
+            )
         )
-    return tuple(f"{p.told(what)} (credit-rule warn)." for p in past)
+    return tuple(said("{warned} (credit-rule warn).", warned=p.told(what)) for p in past)
 
 
 def finished(
@@ -209,8 +234,13 @@ def record(
             and normal_name(item.session) != default
         ):
             raise ChouetteError(
-                f"{where}: its 'session' is {item.session}, but --session names "
-                f"{default}: leave 'session' out or make the two agree"
+                said(
+                    "{where}: its 'session' is {session}, but --session names {default}: leave "
+                    "'session' out or make the two agree",
+                    where=where,
+                    session=item.session,
+                    default=default,
+                )
             )
         name = normal_name(item.session) if item.session is not None else default
         if name not in ids:
@@ -220,8 +250,13 @@ def record(
                 live = book.live(info)
                 if live.started:
                     raise ChouetteError(
-                        f"{where}: game {live.number} is in progress in {info.name}: finish "
-                        "or undo it before recording games"
+                        said(
+                            "{where}: game {number} is in progress in {session}: finish or "
+                            "undo it before recording games",
+                            where=where,
+                            number=live.number,
+                            session=info.name,
+                        )
                     )
                 infos[info.id], numbers[info.id], starts[info.id] = info, live.number, info
                 carries[info.id] = live.carry
@@ -239,14 +274,16 @@ def record(
             try:
                 check_not_ended(state, numbers[key])
             except ChouetteError as err:
-                raise ChouetteError(f"{where}: {err}") from None
+                raise ChouetteError(
+                    said("{where}: {reason}", where=where, reason=err.said)
+                ) from None
         game, notices = play_record(item, info.line, info.rules, where, carries[key])
         if carries[key] is not None:
             carries[key] = game.carried_out
         try:
             check_game(game, info.stakes(game.players))
         except LimitError as err:
-            raise LimitError(f"{where}: {err}") from None
+            raise LimitError(said("{where}: {reason}", where=where, reason=err.said)) from None
         outcome = settle_game(game, info.stakes(game.players))
         info = infos[key] = replace(info, line=outcome.next_line)
         played.append(Played(info, numbers[key], game, outcome, tuple(notices)))
@@ -449,8 +486,14 @@ def accept_rules(book: Ledger, info: SessionInfo, players: Sequence[str]) -> lis
     strangers = [p for p in names if p not in info.line.order]
     if strangers:
         raise ChouetteError(
-            f"{', '.join(strangers)} {'is' if len(strangers) == 1 else 'are'} not in the line "
-            f"of {info.name}: only a seated player accepts its rules"
+            said_n(
+                "{players} is not in the line of {session}: only a seated player accepts its rules",
+                "{players} are not in the line of {session}: only a seated player accepts its "
+                "rules",
+                len(strangers),
+                players=", ".join(strangers),
+                session=info.name,
+            )
         )
     check_accept(book.card(info), names)
     book.journal(
@@ -477,8 +520,12 @@ def save_preset(book: Ledger, info: SessionInfo, name: str, *, replace: bool) ->
     before = saved.get(preset_key(name))
     if before is not None and not replace:
         raise ChouetteError(
-            f"the club has a preset called {before.name} already (saved from "
-            f"{before.saved_from}): --replace saves over it"
+            said(
+                "the club has a preset called {name} already (saved from {session}): "
+                "--replace saves over it",
+                name=before.name,
+                session=before.saved_from,
+            )
         )
     preset = ClubPreset(
         before.name if before is not None else name,
@@ -502,9 +549,15 @@ def forget_preset(book: Ledger, name: str) -> ClubPreset:
     found = saved.get(preset_key(name))
     if found is None:
         known = ", ".join(p.name for p in saved.values())
-        raise ChouetteError(
-            f"the club has no preset called {name}" + (f" (its own: {known})" if known else "")
-        )
+        if known:
+            raise ChouetteError(
+                said(
+                    "the club has no preset called {name} (its own: {known})",
+                    name=name,
+                    known=known,
+                )
+            )
+        raise ChouetteError(said("the club has no preset called {name}", name=name))
     book.forget_preset(found.name)
     return found
 
@@ -571,7 +624,9 @@ def rename_session(book: Ledger, old: str, new: str) -> SessionInfo:
     info = book.session(normal_name(old), lock=True)
     name = check_new_session_name(new)
     if name == info.name:
-        raise ChouetteError(f"{info.name} is called {name} already")
+        raise ChouetteError(
+            said("{session} is called {name} already", session=info.name, name=name)
+        )
     renamed = book.rename_session(info, name)
     book.journal(
         renamed,
@@ -585,6 +640,27 @@ def rename_session(book: Ledger, old: str, new: str) -> SessionInfo:
     return renamed
 
 
+def _booked_already(session: str, booked: str) -> Said:
+    """The refusal to delete a session that has ``booked`` (:meth:`Ledger.booked_anything`)."""
+    if booked == "a game":
+        return said(
+            "{session} has a game booked, and bookings are the ledger's record: undo them "
+            "first (chouette --session {session} undo) to delete it",
+            session=session,
+        )
+    if booked == "a payment":
+        return said(
+            "{session} has a payment booked, and bookings are the ledger's record: undo them "
+            "first (chouette --session {session} undo) to delete it",
+            session=session,
+        )
+    return said(
+        "{session} has a fee or cost booked, and bookings are the ledger's record: undo them "
+        "first (chouette --session {session} undo) to delete it",
+        session=session,
+    )
+
+
 def delete_session(book: Ledger, name: str) -> SessionInfo:
     """Delete a session in which nothing is booked (no game, even one in progress, and no
     payment): its line, players and journal go with it. A session with bookings is the
@@ -592,10 +668,7 @@ def delete_session(book: Ledger, name: str) -> SessionInfo:
     info = book.session(normal_name(name), lock=True)
     booked = book.booked_anything(info)
     if booked is not None:
-        raise ChouetteError(
-            f"{info.name} has {booked} booked, and bookings are the ledger's record: undo "
-            f"them first (chouette --session {info.name} undo) to delete it"
-        )
+        raise ChouetteError(_booked_already(info.name, booked))
     book.drop_session(info)
     return info
 
@@ -726,8 +799,12 @@ def log(book: Ledger, info: SessionInfo, limit: int | None = None) -> list[tuple
     for action in book.actions(info, limit):
         problem = entry_problem(book, info, action)
         if problem is not None:
-            said = f"nothing: {entry_name(info, action)} is damaged ({problem})"
-            listed.append((action.at, Undone("line", said=said)))
+            damaged = said(
+                "nothing: {entry} is damaged ({problem})",
+                entry=entry_name(info, action),
+                problem=problem,
+            )
+            listed.append((action.at, Undone("line", said=damaged)))
         else:
             listed.append((action.at, what(action)))
     return listed
@@ -742,8 +819,12 @@ def _undo_split(book: Ledger, info: SessionInfo, action: Action) -> None:
         table = book.session_by_id(detail["from_id"], lock=True)
         if table is None:  # (sessions --delete)
             raise ChouetteError(
-                f"the split cannot be taken back: {detail['from']}, the table {info.name} was "
-                "split from, is deleted"
+                said(
+                    "the split cannot be taken back: {table}, the table {session} was split "
+                    "from, is deleted",
+                    table=detail["from"],
+                    session=info.name,
+                )
             )
         first, new = table, info
         found = book.actions(first, limit=1)
@@ -767,10 +848,11 @@ def _undo_split(book: Ledger, info: SessionInfo, action: Action) -> None:
         book.use(first.name)
 
 
-def _changed_since(table: str) -> str:
-    return (
-        f"the split cannot be taken back: something was done at {table} since "
-        f"(undo that first: chouette --session {table} undo)"
+def _changed_since(table: str) -> Said:
+    return said(
+        "the split cannot be taken back: something was done at {table} since (undo that "
+        "first: chouette --session {table} undo)",
+        table=table,
     )
 
 
@@ -782,14 +864,19 @@ def _undo_unjournaled(book: Ledger, info: SessionInfo) -> Undone:
         return _drop_last_event(book, live.row_id, live.number, live.game)
     last = book.last_game(info)
     if last is None:
-        raise ChouetteError(f"nothing to undo in {info.name}: no game has been played")
+        raise ChouetteError(
+            said("nothing to undo in {session}: no game has been played", session=info.name)
+        )
     if last.kind != "chouette":
         return _undo_import(book, info, last.number)
     if last.line_after is not None and line_from_json(last.line_after) != info.line:
         raise ChouetteError(  # (a change undo could take back would be in the journal)
-            f"the line has changed since game {last.number} ended, by a join, leave or "
-            "sit-out made before chouette kept a journal of what was done: undo cannot "
-            f"take game {last.number} back"
+            said(
+                "the line has changed since game {number} ended, by a join, leave or sit-out "
+                "made before chouette kept a journal of what was done: undo cannot take game "
+                "{number} back",
+                number=last.number,
+            )
         )
     info = book.reopen(info, last)
     game = book.live(info).game
@@ -804,8 +891,11 @@ def _undo_import(book: Ledger, info: SessionInfo, last: int) -> Undone:
     source = next((s for s in book.source_files(info) if s.last_game == last), None)
     if source is None or source.first_game is None:
         raise ChouetteError(
-            f"game {last} was imported by an older chouette that did not note which games "
-            "each file booked: undo cannot take it back"
+            said(
+                "game {number} was imported by an older chouette that did not note which "
+                "games each file booked: undo cannot take it back",
+                number=last,
+            )
         )
     book.drop_games(info, source.first_game, last)
     book.forget_file(source.sha256)

@@ -18,6 +18,7 @@ from chouette.errors import ChouetteError
 from chouette.game import End
 from chouette.record import parse_event
 from chouette.session import SessionInfo
+from chouette.words import Said, Sayable, said
 from db.codec import line_from_dict
 from db.ledger import Ledger
 from db.values import Action
@@ -113,36 +114,51 @@ KINDS: dict[str, type[_Entry]] = {
 }
 
 
-def entry_name(info: SessionInfo, action: Action) -> str:
+def entry_name(info: SessionInfo, action: Action) -> Said:
     """The entry as a message names it: its session, number in the ledger, kind and time."""
-    return (
-        f"{info.name}'s journal entry {action.id} ({action.kind[:40]!r}, "
-        f"{action.at.isoformat(timespec='seconds')})"
+    return said(
+        "{session}'s journal entry {number} ({kind}, {at})",
+        session=info.name,
+        number=action.id,
+        kind=repr(action.kind[:40]),
+        at=action.at.isoformat(timespec="seconds"),
     )
 
 
-def entry_problem(book: Ledger, info: SessionInfo, action: Action) -> str | None:
+def _names_game(entry: Events | Amend | Position) -> Said:
+    return said(
+        "it names game {number} (id {id}), which is not in the session",
+        number=entry.game,
+        id=entry.game_id,
+    )
+
+
+def entry_problem(book: Ledger, info: SessionInfo, action: Action) -> Sayable | None:
     """What is wrong with a journal entry, or None: its kind, its fields, and the game or
     payment it names."""
     detail = action.detail
     if UNREADABLE in detail:
-        return "its detail is not JSON"
+        return said("its detail is not JSON")
     model = KINDS.get(action.kind)
     if model is None:
-        return f"{action.kind[:40]!r} is no kind of entry chouette writes"
+        return said("{kind} is no kind of entry chouette writes", kind=repr(action.kind[:40]))
     try:
         entry = model.model_validate(detail)
     except ValidationError as err:
         first = err.errors()[0]
         field = ".".join(str(part) for part in first["loc"]) or "its detail"
-        return f"{field}: {first['msg'].lower()}"
+        return f"{field}: {first['msg'].lower()}"  # (pydantic's words)
     if isinstance(entry, Events):
         numbers = {g.id: g for g in book.stored_games(info)}
         game = numbers.get(entry.game_id)
         if game is None or game.number != entry.game:
-            return f"it names game {entry.game} (id {entry.game_id}), which is not in the session"
+            return _names_game(entry)
         if not 0 <= entry.first <= len(book.event_bodies(entry.game_id)):
-            return f"it names events of game {entry.game} from {entry.first}, which are not there"
+            return said(
+                "it names events of game {number} from {first}, which are not there",
+                number=entry.game,
+                first=entry.first,
+            )
     if isinstance(entry, Amend):
         return _amend_problem(book, info, entry)
     if isinstance(entry, Position):
@@ -151,31 +167,41 @@ def entry_problem(book: Ledger, info: SessionInfo, action: Action) -> str | None
         here = {"line", "session", "id"} <= detail.keys()
         there = {"from", "from_id"} <= detail.keys()
         if not here and not there:
-            return "a split names neither the table it formed nor the one it came from"
+            return said("a split names neither the table it formed nor the one it came from")
     if isinstance(entry, Payment) and entry.id not in {
         p.id for p in book.payments() if p.session_id == info.id
     }:
-        return f"it names a payment (id {entry.id}) that is not in the session"
+        return said("it names a payment (id {id}) that is not in the session", id=entry.id)
     if isinstance(entry, Charge) and entry.id not in {c.id for c in book.charges(info)}:
-        return f"it names a fee or a shared cost (id {entry.id}) that is not in the session"
+        return said(
+            "it names a fee or a shared cost (id {id}) that is not in the session", id=entry.id
+        )
     if isinstance(entry, Record | Import) and entry.first is not None:
         have = {g.number for g in book.stored_games(info)}
         last = entry.last if entry.last is not None else entry.first
         missing = [n for n in range(entry.first, last + 1) if n not in have][:3]
         if missing or last < entry.first:
-            return f"it names games {entry.first} to {last}, which are not all in the session"
+            return said(
+                "it names games {first} to {last}, which are not all in the session",
+                first=entry.first,
+                last=last,
+            )
     return None
 
 
-def _amend_problem(book: Ledger, info: SessionInfo, entry: Amend) -> str | None:
+def _amend_problem(book: Ledger, info: SessionInfo, entry: Amend) -> Sayable | None:
     """What is wrong with a correction's entry: the game, its end or a game it booked again
     not there."""
     games = {g.id: g for g in book.stored_games(info)}
     target = games.get(entry.game_id)
     if target is None or target.number != entry.game:
-        return f"it names game {entry.game} (id {entry.game_id}), which is not in the session"
+        return _names_game(entry)
     if not 0 <= entry.first < len(book.event_bodies(entry.game_id)):
-        return f"it names event {entry.first} of game {entry.game}, which is not there"
+        return said(
+            "it names event {event} of game {number}, which is not there",
+            event=entry.first,
+            number=entry.game,
+        )
     try:
         for event in entry.before:
             parse_event(event, "a corrected event", allow_end=True)
@@ -184,39 +210,58 @@ def _amend_problem(book: Ledger, info: SessionInfo, entry: Amend) -> str | None:
         for kept in entry.games:
             line_from_dict(kept["line_before"])
             if kept["id"] not in games or not isinstance(kept.get("detail"), str | None):
-                return f"it names a game (id {kept['id']!r}) that is not in the session"
+                return said(
+                    "it names a game (id {id}) that is not in the session", id=repr(kept["id"])
+                )
     except (ChouetteError, KeyError, TypeError, ValueError) as err:
-        return f"it holds what is not a game's end, a line or a game: {err}"
+        return said(
+            "it holds what is not a game's end, a line or a game: {reason}", reason=_reason(err)
+        )
     if not isinstance(was, End):
-        return "the end it says the game had is not an end"
+        return said("the end it says the game had is not an end")
     return None
 
 
-def _position_problem(book: Ledger, info: SessionInfo, entry: Position) -> str | None:
+def _position_problem(book: Ledger, info: SessionInfo, entry: Position) -> Sayable | None:
     """What is wrong with a board's entry: the game, or an event it rewrote, not there."""
     games = {g.id: g for g in book.stored_games(info)}
     target = games.get(entry.game_id)
     if target is None or target.number != entry.game:
-        return f"it names game {entry.game} (id {entry.game_id}), which is not in the session"
+        return _names_game(entry)
     count = len(book.event_bodies(entry.game_id))
     try:
         for change in entry.changed:
             seq = change["seq"]
             if not isinstance(seq, int) or isinstance(seq, bool) or not 0 <= seq < count:
-                return f"it names event {seq!r} of game {entry.game}, which is not there"
+                return said(
+                    "it names event {event} of game {number}, which is not there",
+                    event=repr(seq),
+                    number=entry.game,
+                )
             parse_event(change["was"], "an event before its board", allow_end=False)
     except (ChouetteError, KeyError, TypeError) as err:
-        return f"it holds what is not an event of the game: {err}"
+        return said("it holds what is not an event of the game: {reason}", reason=_reason(err))
     return None
 
 
-def journal_problems(book: Ledger, info: SessionInfo) -> list[str]:
+def _reason(err: Exception) -> Sayable:
+    """Why a value could not be read: chouette's own words, else Python's."""
+    return err.said if isinstance(err, ChouetteError) else str(err)
+
+
+def journal_problems(book: Ledger, info: SessionInfo) -> list[Sayable]:
     """Every damaged entry of the session's journal, each named."""
-    problems = []
+    problems: list[Sayable] = []
     for action in book.actions(info):
         problem = entry_problem(book, info, action)
         if problem is not None:
-            problems.append(f"{entry_name(info, action)} is damaged: {problem}")
+            problems.append(
+                said(
+                    "{entry} is damaged: {problem}",
+                    entry=entry_name(info, action),
+                    problem=problem,
+                )
+            )
     return problems
 
 
@@ -225,7 +270,12 @@ def check_entry(book: Ledger, info: SessionInfo, action: Action) -> None:
     problem = entry_problem(book, info, action)
     if problem is not None:
         raise ChouetteError(
-            f"the last thing done to {info.name} cannot be taken back: "
-            f"{entry_name(info, action)} is damaged ({problem}); nothing was taken back. "
-            "`chouette check` lists what is wrong with the ledger"
+            said(
+                "the last thing done to {session} cannot be taken back: {entry} is damaged "
+                "({problem}); nothing was taken back. `chouette check` lists what is wrong "
+                "with the ledger",
+                session=info.name,
+                entry=entry_name(info, action),
+                problem=problem,
+            )
         )

@@ -157,3 +157,25 @@ def test_a_corrections_entry_that_does_not_fit_the_session_is_damaged(
     assert f"is damaged ({said}); nothing was taken back" in chouette("undo", code=1).stderr
     assert dump(ledger_url) == before
     assert any(said in p for p in chouette("check", code=1).stderr.splitlines())
+
+
+@pytest.mark.parametrize(
+    ("lang", "refused"),
+    [
+        (
+            "da",
+            "fridays journalpost {entry} ('payment', 2026-11-20T20:00:00+00:00) er beskadiget "
+            "(dens detaljer er ikke JSON); intet blev taget tilbage",
+        ),
+        (
+            "cs",
+            "záznam deníku {entry} v friday ('payment', 2026-11-20T20:00:00+00:00) je poškozený "
+            "(jeho podrobnosti nejsou JSON); nic nebylo vzato zpět",
+        ),
+    ],
+)
+def test_a_damaged_entry_is_named_in_the_readers_words(chouette, ledger_url, lang, refused):
+    evening(chouette)
+    entry = damage(ledger_url, detail="{not json")
+    said = " ".join(chouette("--lang", lang, "undo", code=1).stderr.split())
+    assert refused.format(entry=entry) in said

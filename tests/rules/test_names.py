@@ -197,3 +197,23 @@ def test_the_table_is_made_from_unicodes_data_file_in_the_clone():
     assert header["Version"] == VERSION and len(PROTOTYPES) == len(table) > 6000
     assert "Unicode-3.0" in (folder / "LICENSE").read_text("utf-8")
     assert "ec88ecebcf89f63f" in (folder / "SOURCE.md").read_text("utf-8")
+
+
+@pytest.mark.parametrize(
+    ("code", "refusal"),
+    [
+        ("en", "dna is not in the line; did you mean don or dan?"),
+        ("da", "dna er ikke i rækken; mente du don eller dan?"),
+        ("cs", "dna není v řadě; mysleli jste don nebo dan?"),
+    ],
+)
+def test_a_refused_name_and_the_names_it_may_mean_read_in_each_language(code, refusal):
+    from chouette.words import said
+    from files.words import words
+
+    with pytest.raises(PlayerError) as refused:
+        resolve("dna", ["dean", "dan", "don", "ann"], "is not in the line")
+    assert words(code)(refused.value.said) == refusal
+    with pytest.raises(PlayerError) as own:  # a command's own sentence, its {player} the name
+        resolve("zed", ["ann"], said("{player} is not in the line"))
+    assert words(code)(own.value.said) == refusal.split(";")[0].replace("dna", "zed")
