@@ -31,7 +31,7 @@ from chouette.money import Cents
 from chouette.points import pair_money
 from chouette.session import SessionInfo
 from chouette.stop import check_not_ended
-from chouette.words import joined
+from chouette.words import Said, joined, said
 from db.codec import iso, line_to_json
 from db.ledger import Ledger
 from db.values import KeylessGame, SourceFile, Won
@@ -70,8 +70,11 @@ def import_file(
     with table stakes (an engine game moves no bank) or one that has ended as agreed."""
     if info.rules.table_stakes is not None:
         raise ChouetteError(
-            f"{info.name} plays table stakes: an engine game would move no bank, so it is not "
-            "imported there (import it into another session)"
+            said(
+                "{session} plays table stakes: an engine game would move no bank, so it is not "
+                "imported there (import it into another session)",
+                session=info.name,
+            )
         )
     live = book.live(info)
     check_not_ended(book.stop(info, live.number, in_progress=live.started), live.number)
@@ -193,10 +196,17 @@ class _Players:
         except ChouetteError as err:
             raise EngineFileError(joined((_where(game), err.said), ": ")) from None
         if mapped not in self.seated:
-            hint = f" (map it with --as '{name}=PLAYER')" if mapped == name else ""
-            raise EngineFileError(
-                f"{_where(game)}: {mapped} is not seated in {self.info.name}{hint}"
-            )
+            values = {"where": _where(game), "player": mapped, "session": self.info.name}
+            if mapped == name:
+                raise EngineFileError(
+                    said(
+                        "{where}: {player} is not seated in {session} (map it with --as "
+                        "'{name}=PLAYER')",
+                        name=name,
+                        **values,
+                    )
+                )
+            raise EngineFileError(said("{where}: {player} is not seated in {session}", **values))
         self.known[name] = mapped
         return mapped
 
@@ -211,7 +221,13 @@ def _mapped(batch: list[EngineGame], player: _Players, summary: ImportSummary) -
         winner = known.get(game.winner) or player(game.winner, game)
         loser = known.get(game.loser) or player(game.loser, game)
         if winner == loser:
-            raise EngineFileError(f"{_where(game)}: {winner} would play against themselves")
+            raise EngineFileError(
+                said(
+                    "{where}: {player} would play against themselves",
+                    where=_where(game),
+                    player=winner,
+                )
+            )
         if game.warnings:
             summary.warnings += game.warnings
         played = game.played
@@ -239,10 +255,12 @@ def _rebatched(items: Iterable[Mapped]) -> Iterator[list[Mapped]]:
     yield batch
 
 
-def _where(game: EngineGame) -> str:
+def _where(game: EngineGame) -> Said:
     """The game's place in the file, for messages: ``line 12``, or ``game 3`` in a binary
     file."""
-    return f"line {game.line}" if game.line else f"game {game.position}"
+    if game.line:
+        return said("line {number}", number=game.line)
+    return said("game {number}", number=game.position)
 
 
 class Mapped(NamedTuple):

@@ -228,6 +228,12 @@ def test_engine_names_are_mapped_with_as(chouette):
     path = str(SAMPLES / "gnubg/sgf/s01_money_jacoby_beavers3.sgf")
     refused = chouette("import", path, code=1)
     assert "line 1: Bob is not seated in money (map it with --as 'Bob=PLAYER')" in refused.stderr
+    danish = chouette("--lang", "da", "import", path, code=1).stderr
+    assert "linje 1: Bob sidder ikke ved bordet i money (knyt navnet til en spiller med --as " in (
+        danish
+    )
+    czech = chouette("--lang", "cs", "import", path, code=1).stderr
+    assert "řádek 1: Bob nesedí u stolu v money (přiřaďte jméno hráči pomocí --as " in czech
     chouette("import", path, "--as", "Alice=alice", "--as", "Bob=bob")
     standings = chouette.json("standings")["players"]
     assert standings == [
