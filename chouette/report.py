@@ -1330,12 +1330,19 @@ def sessions_rows(found: Sequence[SessionSummary], local: Local = as_given) -> R
             Money(s.stake),
             str(s.players),
             str(s.games),
-            s.rules.summary(),
+            rules_summary(s.rules),
         ]
         for s in found
     ]
     words = [marked("session"), marked("started"), marked("night"), marked("stake")]
     return ["", *words, marked("players"), marked("games"), marked("house rules")], rows
+
+
+def rules_summary(rules: HouseRules) -> Sayable:
+    """The options that differ from the defaults, as ``chouette new`` takes them (its own
+    words), or "standard rules" in the reader's words."""
+    summary = rules.summary()
+    return said("standard rules") if summary == "standard rules" else summary
 
 
 def already_imported_text(file: str, games: int, session: str, on: datetime) -> Sayable:

@@ -494,6 +494,18 @@ def test_session_option_switches_the_current_session(chouette):
     ]
 
 
+@pytest.mark.parametrize(
+    ("lang", "rules"), [("da", "standardregler"), ("cs", "standardní pravidla")]
+)
+def test_the_sessions_house_rules_read_in_the_readers_words(chouette, lang, rules):
+    """Standard rules in the reader's words; changed ones as ``chouette new`` takes them."""
+    chouette("new", "friday", "ann", "bob")
+    chouette("new", "saturday", "cat", "dan", "--no-beavers")
+    rows = chouette("--lang", lang, "sessions").stdout.splitlines()[2:]
+    assert rows[0].endswith(rules) and rows[1].endswith("beavers off, raccoons off")
+    assert chouette("sessions").stdout.splitlines()[2].endswith("standard rules")
+
+
 def test_single_cube_evening_e4(chouette):
     chouette("new", "friday", "B", "C", "M1", "M2", "--cubes", "single")
     for args in (
