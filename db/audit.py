@@ -28,6 +28,7 @@ from chouette.checks import (
 from chouette.costs import check_charge
 from chouette.errors import ChouetteError
 from chouette.game import replay
+from chouette.money import format_money
 from chouette.outcome import settle_game
 from chouette.session import SessionInfo
 from chouette.words import Money, Sayable, said, said_n
@@ -68,6 +69,13 @@ def check(book: Ledger) -> Audit:
     return audit
 
 
+def _money(cents: int, *, sign: bool = True) -> Money:
+    """An amount as a finding says it, read now as it was always written: an amount that is
+    no amount (a fraction a damaged file holds) stops the check here, as it did."""
+    format_money(cents, sign=sign)
+    return Money(cents, sign=sign)
+
+
 def _contents(book: Ledger, audit: Audit) -> None:
     """The ledger's contents, against what its events say."""
     by_game: dict[int | None, list[Booking]] = defaultdict(list)
@@ -92,7 +100,7 @@ def _contents(book: Ledger, audit: Audit) -> None:
             said(
                 "the whole ledger does not sum to zero ({points} points, {amount})",
                 points=f"{total_points:+d}",
-                amount=Money(total_cents, sign=True),
+                amount=_money(total_cents),
             )
         )
     sessions = book.all_sessions()
@@ -140,7 +148,7 @@ def _contents(book: Ledger, audit: Audit) -> None:
                     "payment {payer} → {payee} {amount}: its bookings are {got}",
                     payer=payment.payer,
                     payee=payment.payee,
-                    amount=Money(payment.cents),
+                    amount=_money(payment.cents, sign=False),
                     got=str(got),
                 )
             )
@@ -210,9 +218,9 @@ def _balances(
                     session=names.get(key[0], str(key[0])),
                     player=key[1],
                     points=f"{got[0]:+d}",
-                    amount=Money(got[1], sign=True),
+                    amount=_money(got[1]),
                     sum_points=f"{want[0]:+d}",
-                    sum_amount=Money(want[1], sign=True),
+                    sum_amount=_money(want[1]),
                 )
             )
     return problems
@@ -259,9 +267,9 @@ def _replayed(
                         where=where,
                         player=player,
                         points=f"{g[0]:+d}",
-                        amount=Money(g[1], sign=True),
+                        amount=_money(g[1]),
                         events_points=f"{w[0]:+d}",
-                        events_amount=Money(w[1], sign=True),
+                        events_amount=_money(w[1]),
                     )
                 )
     pairs = book.pair_results(game.id)
