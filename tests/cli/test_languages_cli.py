@@ -205,15 +205,9 @@ COMMAND_WORDS = {"new", "double", "drop", "beaver", "take", "end", "box", "team"
 #: ``point``, ``session``, ``partner``). Nothing cli.py says is among them; this set only
 #: shrinks: empty it as the other half lands.
 PENDING = {
-    "da": {"a", "b", "backgammon", "beavers", "board", "c", "centred", "counts", "cube",
-           "dropped", "for", "full", "game", "gammons", "in", "is", "jacoby", "night",
-           "not", "note", "over", "paid", "partner", "payment", "playing", "point",
-           "raccoons", "rotation", "rules", "s", "session", "standard", "the", "this",
-           "turned", "was"},
-    "cs": {"a", "b", "backgammon", "board", "c", "centred", "counts", "cube", "dropped", "for",
-           "full", "game", "in", "is", "jacoby", "night", "not", "paid", "partner",
-           "payment", "playing", "rules", "s", "session", "standard", "the", "this",
-           "turned", "was"},
+    "da": {"a", "b", "backgammon", "beavers", "c", "for", "game", "gammons", "jacoby", "night",
+           "note", "over", "partner", "point", "raccoons", "rotation", "session", "standard"},
+    "cs": {"a", "b", "backgammon", "c", "game", "jacoby", "night", "partner", "s", "session"},
 }  # fmt: skip
 JSON_REPORTS = ["status", "standings", "sheet", "settle", "log", "night", "owed", "stats"]
 
