@@ -182,7 +182,7 @@ def test_log_lists_what_undo_would_take_back_newest_first(chouette, tmp_path):
             "cs",
             [
                 "rozdělení friday: eve, fay, dan do late",
-                "dan znovu přisedá",
+                "dan se vrací do hry",
                 "dan vynechává",
                 "přejmenování club na friday",
                 "přijetí pravidel: ann, bob a cat",
