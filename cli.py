@@ -2949,7 +2949,9 @@ def play(
         live = book.live(info)  # the game is read once, for the events and for playing them
 
         def who(typed: str) -> str:
-            return resolve(normal_name(typed), info.line.order, "is not playing this game")
+            return resolve(
+                normal_name(typed), info.line.order, said("{player} is not playing this game")
+            )
 
         try:
             events = make(live.game, who)
