@@ -4,9 +4,11 @@ Every command that changes a session appends one **link**: its number in the ses
 (``seq``), when, what was done (as ``undo`` and ``log`` say it), the digest of the session's
 whole record as it then stood (``state``: the session, its games with their events and
 imported results, its payments, fees and shared costs, imported files and acceptances, each
-as ``chouette export`` writes it), and the hash of all that with the previous link's hash.
-Undo appends a link too: the chain only grows. The session's **fingerprint** is the first
-:data:`FINGERPRINT` hex digits of its newest link's hash.
+as ``chouette export`` writes it), the digest of the session's journal as it then stood
+(``journal``: what ``undo`` takes back, entry by entry in order, :func:`journal_step`; a
+link made before schema 18 has none), and the hash of all that with the previous link's
+hash. Undo appends a link too: the chain only grows. The session's **fingerprint** is the
+first :data:`FINGERPRINT` hex digits of its newest link's hash.
 
 What it proves: a record that still has the fingerprint someone noted (or photographed) at
 the table is the record they saw; any change since to a booking, payment, event, the line or
@@ -86,39 +88,108 @@ def record_order(items: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
 @dataclass(frozen=True)
 class Link:
     """One change of a session, chained: ``seq`` from 1, ``at`` (ISO 8601), ``what`` was
-    done, the record's ``state`` digest after it, and ``hash``."""
+    done, the record's ``state`` digest after it, ``hash``, and the ``journal``'s digest
+    after it (None: a link made before schema 18)."""
 
     seq: int
     at: str
     what: str
     state: str
     hash: str
+    journal: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        found = {
             "seq": self.seq,
             "at": self.at,
             "what": self.what,
             "state": self.state,
             "hash": self.hash,
         }
+        if self.journal is not None:
+            found["journal"] = self.journal
+        return found
 
 
-def link_hash(previous: str, seq: int, at: str, what: str, state: str) -> str:
+def link_hash(
+    previous: str, seq: int, at: str, what: str, state: str, journal: str | None = None
+) -> str:
     """The hash of a link: SHA-256 of the canonical JSON of the previous link's hash and
-    this link's fields."""
+    this link's fields (``journal`` among them where the link has one)."""
     body = {"previous": previous, "seq": seq, "at": at, "what": what, "state": state}
+    if journal is not None:
+        body["journal"] = journal
     return hashlib.sha256(canonical(body)).hexdigest()
 
 
-def next_link(last: Link | Sequence[Link] | None, at: str, what: str, state: str) -> Link:
+def next_link(
+    last: Link | Sequence[Link] | None,
+    at: str,
+    what: str,
+    state: str,
+    journal: str | None = None,
+) -> Link:
     """The link that follows ``last`` (the newest link, or a whole chain; None or empty:
     the first)."""
     if not isinstance(last, Link):
         last = last[-1] if last else None
     previous = last.hash if last is not None else GENESIS
     seq = last.seq + 1 if last is not None else 1
-    return Link(seq, at, what, state, link_hash(previous, seq, at, what, state))
+    hashed = link_hash(previous, seq, at, what, state, journal)
+    return Link(seq, at, what, state, hashed, journal)
+
+
+#: The kind of journal entry a restore leaves on top of what it restored: the journal
+#: before it is not in the ledger (an export does not carry it), so the entry holds the
+#: journal's digest as the restored chain's newest link gives it, and ``undo`` stops there.
+RESTORED = "restored"
+
+
+def entry_digest(kind: str, detail: str, at: str) -> str:
+    """The digest of one journal entry: its kind, its detail as stored (JSON text) and its
+    time (ISO 8601, UTC)."""
+    return hashlib.sha256(canonical([kind, detail, at])).hexdigest()
+
+
+def journal_step(previous: str, kind: str, detail: str, at: str) -> str:
+    """The journal's digest once this entry follows a journal whose digest is ``previous``
+    (the empty journal's is :data:`GENESIS`): SHA-256 of the two, or, for a restore's
+    entry (:data:`RESTORED`), the digest it holds."""
+    if kind == RESTORED:
+        held = restored_digest(detail)
+        if held is not None:
+            return held
+    return follow(previous, entry_digest(kind, detail, at))
+
+
+def follow(previous: str, entry: str) -> str:
+    """The journal's digest once an entry whose :func:`entry_digest` is ``entry`` follows a
+    journal whose digest is ``previous``."""
+    return hashlib.sha256(f"{previous}\n{entry}".encode("ascii", "replace")).hexdigest()
+
+
+def restored_digest(detail: str) -> str | None:
+    """The journal digest a restore's entry holds (:data:`GENESIS`: a chain restored
+    without one; None: not such an entry's detail)."""
+    try:
+        found = json.loads(detail)
+    except ValueError:
+        return None
+    if not isinstance(found, dict) or "journal" not in found:
+        return None
+    held = found["journal"]
+    if held is None:
+        return GENESIS
+    return held if isinstance(held, str) else None
+
+
+def journal_digest(entries: Iterable[tuple[str, str, str]]) -> str:
+    """The digest of a session's journal: its entries (kind, detail as stored, time), the
+    oldest first, each :func:`journal_step` on from :data:`GENESIS`."""
+    found = GENESIS
+    for kind, detail, at in entries:
+        found = journal_step(found, kind, detail, at)
+    return found
 
 
 def fingerprint(chain: Sequence[Link]) -> str | None:
@@ -135,7 +206,7 @@ def chain_problem(chain: Sequence[Link], state: str | None = None) -> Sayable | 
     for expected, link in enumerate(chain, start=1):
         if link.seq != expected:
             return said("link {expected} is numbered {seq}", expected=expected, seq=link.seq)
-        if link.hash != link_hash(previous, link.seq, link.at, link.what, link.state):
+        if link.hash != link_hash(previous, link.seq, link.at, link.what, link.state, link.journal):
             return said(
                 "link {seq} ({at}: {what}) does not fit the chain",
                 seq=link.seq,
@@ -159,13 +230,19 @@ def links_from(data: Iterable[Mapping[str, Any]]) -> list[Link]:
     """Links as an export writes them (``Link.to_dict``); a link that is not one raises
     ValueError."""
     found = []
+    fields = {"seq", "at", "what", "state", "hash"}
     for item in data:
-        if not isinstance(item, Mapping) or set(item) != {"seq", "at", "what", "state", "hash"}:
-            raise ValueError("a link has seq, at, what, state and hash, and nothing else")
+        if not isinstance(item, Mapping) or set(item) - {"journal"} != fields:
+            raise ValueError(
+                "a link has seq, at, what, state and hash (and journal), and nothing else"
+            )
         seq, at, what, state, hashed = (item[k] for k in ("seq", "at", "what", "state", "hash"))
+        journal = item.get("journal")
         if not isinstance(seq, int) or isinstance(seq, bool):
             raise ValueError("a link's seq is a whole number")
         if not all(isinstance(v, str) for v in (at, what, state, hashed)):
             raise ValueError("a link's at, what, state and hash are text")
-        found.append(Link(seq, at, what, state, hashed))
+        if "journal" in item and not isinstance(journal, str):
+            raise ValueError("a link's journal is text")
+        found.append(Link(seq, at, what, state, hashed, journal))
     return found

@@ -88,18 +88,21 @@ def insert_many(conn: Connection, columns: Columns, rows: list[tuple[Any, ...]])
     _many(conn, sql, rows)
 
 
-def upsert_many(conn: Connection, columns: Columns, rows: list[tuple[Any, ...]]) -> None:
+def upsert_many(
+    conn: Connection, columns: Columns, rows: list[tuple[Any, ...]], *, keys: int = 1
+) -> None:
     """A whole batch of rows into the table in one statement, each in place of the row
-    with its key (the first column) where there is one (``INSERT … ON CONFLICT``, which
-    SQLite and PostgreSQL both have)."""
+    with its key (the first ``keys`` columns) where there is one (``INSERT … ON
+    CONFLICT``, which SQLite and PostgreSQL both have)."""
     if not rows:
         return
     table, names = columns
     mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
-    key, *rest = names
+    key, rest = names[:keys], names[keys:]
     sql = (
         f"INSERT INTO {table} ({', '.join(names)}) VALUES ({', '.join([mark] * len(names))}) "
-        f"ON CONFLICT ({key}) DO UPDATE SET " + ", ".join(f"{c} = excluded.{c}" for c in rest)
+        f"ON CONFLICT ({', '.join(key)}) DO UPDATE SET "
+        + ", ".join(f"{c} = excluded.{c}" for c in rest)
     )
     _many(conn, sql, rows)
 

@@ -16,7 +16,9 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
+from chouette import words
 from chouette.card import ClubPreset, check_accept, names_text
+from chouette.chain import RESTORED
 from chouette.costs import Charge, check_charge
 from chouette.errors import ChouetteError, LimitError
 from chouette.exposure import past_credit
@@ -48,6 +50,7 @@ from chouette.text import check_note, clipped
 from chouette.words import Money, Said, Sayable, joined, said, said_n
 from db.amending import undo_amend
 from db.codec import (
+    event_from_body,
     extras_to_detail,
     iso,
     line_from_dict,
@@ -585,20 +588,27 @@ def pay(
     )
     if against.over and not advance:
         raise ChouetteError(against.refusal())
-    (payment_id,) = book.book_payments(
-        [Paid(info.id, payer, payee, cents, check_note(note), book.now)]
-    )
-    book.journal(
-        info,
-        "payment",
-        {
-            "id": payment_id,
-            **said_detail(
-                said("{payer} paid {payee} {amount}", payer=payer, payee=payee, amount=Money(cents))
-            ),
-        },
-    )
+    paid = Paid(info.id, payer, payee, cents, check_note(note), book.now)
+    (payment_id,) = book.book_payments([paid])
+    book.journal(info, "payment", {"id": payment_id, **said_detail(paid_said(paid))})
     return against
+
+
+def paid_said(paid: Paid) -> Said:
+    """A payment in a few words: ``bob paid ann 4.00``."""
+    return said(
+        "{payer} paid {payee} {amount}",
+        payer=paid.payer,
+        payee=paid.payee,
+        amount=Money(paid.cents),
+    )
+
+
+def charge_said(made: Charge) -> Said:
+    """A fee or a shared cost in a few words: ``fee: bob owes ann 5.00 (table fee)``."""
+    if made.kind == "fee":
+        return said("fee: {charge}", charge=made.told())
+    return said("shared cost: {charge}", charge=made.told())
 
 
 def charge(book: Ledger, info: SessionInfo, made: Charge) -> Charge:
@@ -606,12 +616,7 @@ def charge(book: Ledger, info: SessionInfo, made: Charge) -> Charge:
     as it moves the balances, and journalled (``undo`` takes it back whole)."""
     check_charge(made, book.player_names(info), info.name)
     charge_id = book.book_charge(Charged(info.id, made, book.now))
-    told = (
-        said("fee: {charge}", charge=made.told())
-        if made.kind == "fee"
-        else said("shared cost: {charge}", charge=made.told())
-    )
-    book.journal(info, "charge", {"id": charge_id, **said_detail(told)})
+    book.journal(info, "charge", {"id": charge_id, **said_detail(charge_said(made))})
     return made
 
 
@@ -680,19 +685,43 @@ def undo(book: Ledger, info: SessionInfo) -> Undone:
     """Take back the last thing done to the session, whatever it was: a command's events (a
     game's end included), a record of games, an import, a payment, a change of the line.
     What an older chouette did before it kept a journal is taken back as it used to be: the
-    last event of the session's games, or the import that booked its last games."""
+    last event of the session's games, or the import that booked its last games. A journal
+    that is not the one the session's newest link was made with is refused, nothing taken
+    back (:func:`db.chained.refuse_unfit_journal`)."""
+    from db.chained import refuse_unfit_journal
+
     journal = book.actions(info, limit=1)
     if not journal:
+        refuse_unfit_journal(book, info)  # (its entries all taken out?)
         undone = _undo_unjournaled(book, info)  # (no entry to forget: the chain is told here)
-        said = f"undo: game {undone.number}" + (" (an import)" if undone.what == "import" else "")
-        book.changed(info.id, said, undone.number)
+        noted = f"undo: game {undone.number}" + (" (an import)" if undone.what == "import" else "")
+        book.changed(info.id, noted, undone.number)
         return undone
     action = journal[0]
+    if action.kind == RESTORED:
+        raise ChouetteError(
+            words.said(
+                "what was done to {session} before it was restored from an export is not in "
+                "this ledger's journal (an export does not carry it): undo cannot take it "
+                "back; nothing was taken back",
+                session=info.name,
+            )
+        )
     check_entry(book, info, action)  # a damaged entry is refused, named: nothing taken back
+    refuse_unfit_journal(book, info)  # an entry edited, moved or taken out: the same
     done, detail = what(action), action.detail
     book.forget_action(action)
+    # What undo says it took back is what it takes back, read from the ledger as it goes,
+    # not the words the journal noted (its entries are chained: `check` finds one edited)
     if done.what == "events":
         game = book.stored_game(detail["game_id"])  # (games imported since follow it)
+        bodies = book.event_bodies(game.id)[detail["first"] :]
+        done = replace(
+            done,
+            number=game.number,
+            events=tuple(event_from_body(body) for _, body in bodies),
+            game_gone=detail["first"] == 0,
+        )
         if game.over:
             book.reopen(info, game)
         book.drop_events(game.id, detail["first"])
@@ -700,10 +729,16 @@ def undo(book: Ledger, info: SessionInfo) -> Undone:
         if detail["first"] is not None:  # an import may have booked no game
             book.drop_games(info, detail["first"], detail["last"])
         if done.what == "import":
+            source = book.source_file(detail["sha256"])
+            done = replace(done, file=done.file if source is None else source.name)
             book.forget_file(detail["sha256"])
     elif done.what == "payment":
+        paid = next(p for p in book.payments(info) if p.id == detail["id"])
+        done = replace(done, said=said("the payment: {payment}", payment=paid_said(paid)))
         book.drop_payment(detail["id"])
     elif done.what == "charge":
+        charged = next(c for c in book.charges(info) if c.id == detail["id"])
+        done = replace(done, said=_the_charge(charge_said(charged.charge)))
         book.drop_charge(detail["id"])
     elif done.what == "split":
         _undo_split(book, info, action)
@@ -782,7 +817,10 @@ def undoable(book: Ledger, info: SessionInfo, live: LiveGame) -> bool:
     session played before the journal, an event of the game in progress, or the last game
     unless the line has changed since that game ended (the conditions of :func:`undo`; the
     tests hold the two together)."""
-    if book.actions(info, limit=1) or live.game is not None:
+    newest = book.actions(info, limit=1)
+    if newest:
+        return newest[0].kind != RESTORED
+    if live.game is not None:
         return True
     last = book.last_game(info)
     if last is None:
@@ -831,6 +869,9 @@ def _undo_split(book: Ledger, info: SessionInfo, action: Action) -> None:
         if not found or found[0].kind != "split" or found[0].detail.get("id") != new.id:
             raise ChouetteError(_changed_since(first.name))
         entry, other = found[0], found[0]
+        from db.chained import refuse_unfit_journal
+
+        refuse_unfit_journal(book, first)  # (its entry is taken back too)
     else:
         other_table = book.session_by_id(detail["id"], lock=True)
         if other_table is None:  # the new table was deleted (nothing booked): its players

@@ -148,6 +148,7 @@ class Link(_Line):
     what: StrictStr
     state: StrictStr
     hash: StrictStr
+    journal: StrictStr | None = None  # (from schema 18)
 
 
 class Chain(_Line):

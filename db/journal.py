@@ -14,6 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
 
+from chouette.chain import RESTORED
 from chouette.errors import ChouetteError
 from chouette.game import End
 from chouette.record import parse_event
@@ -99,6 +100,10 @@ class Position(_Said):
     changed: list[dict[str, Any]]
 
 
+class Restored(_Said):
+    journal: StrictStr | None
+
+
 KINDS: dict[str, type[_Entry]] = {
     "events": Events,
     "record": Record,
@@ -110,6 +115,7 @@ KINDS: dict[str, type[_Entry]] = {
     "rename": Rename,
     "accept": Accept,
     "amend": Amend,
+    RESTORED: Restored,
     "position": Position,
 }
 

@@ -74,8 +74,8 @@ from db.models import (
     ChargeRow,
     EvaluationRow,
     EventRow,
-    GameDigestRow,
     GameRow,
+    KeptDigestRow,
     OriginRow,
     PairRow,
     PaymentRow,
@@ -138,7 +138,9 @@ EVENT_COLUMNS = columns_of(EventRow.game_id, EventRow.seq, EventRow.body, EventR
 PAIR_COLUMNS = columns_of(
     PairRow.game_id, PairRow.member, PairRow.box, PairRow.points, PairRow.cents
 )
-DIGEST_COLUMNS = columns_of(GameDigestRow.game_id, GameDigestRow.digest)
+KEPT_COLUMNS = columns_of(
+    KeptDigestRow.session_id, KeptDigestRow.part, KeptDigestRow.number, KeptDigestRow.digest
+)
 GAME_IDS = columns_of(GameRow.id)
 
 #: What :meth:`Ledger.book_won` writes of a game and of a booking: the columns it leaves
@@ -164,6 +166,14 @@ class Ledger:
         self.touched: dict[int, list[str]] = {}
         #: The first game number each session's command may have changed.
         self.games_from: dict[int, int] = {}
+        #: The first game number whose digest this command kept as it booked it (an
+        #: import), by session: the kept digests before it are the ones the newest link
+        #: was made with.
+        self.digested_from: dict[int, int] = {}
+        #: The journal entries this command wrote (their ids), by session; the sessions
+        #: whose journal it took an entry of back.
+        self.journaled: dict[int, list[int]] = {}
+        self.forgotten: set[int] = set()
 
     def changed(self, session_id: int, what: str, games_from: int | None = None) -> None:
         """Note a change of a session for its chain (``games_from``: the first game number
@@ -493,7 +503,7 @@ class Ledger:
         bookings: list[tuple[Any, ...]] = []
         add_row, add_booking = rows.append, bookings.append  # the loop runs once a game
         game_ids: list[int] = []
-        digests: list[tuple[int, str]] = []
+        digests: list[tuple[int, int, str]] = []
         lines: dict[int, Line] = {}
         quoted: dict[int, str] = {}  # by the line's id: hashing a Line costs more than this
         for (
@@ -546,7 +556,7 @@ class Ledger:
             if line_after is not None and move_line:
                 lines[session_id] = line_after
             if digest is not None:
-                digests.append((game_id, digest))
+                digests.append((session_id, number, digest))
         insert_many(conn, GAME_COLUMNS, rows)
         self._keep_digests(digests)
         for game_id, after, ended, detail in updates:
@@ -586,7 +596,7 @@ class Ledger:
         stamp = bind(conn, BookingRow, "at", at)
         rows: list[tuple[Any, ...]] = []
         bookings: list[tuple[Any, ...]] = []
-        digests: list[tuple[int, str]] = []
+        digests: list[tuple[int, int, str]] = []
         add_row, add_booking, add_digest = rows.append, bookings.append, digests.append
         pairs: dict[tuple[str, str], list[int]] = {}  # what each winner won from each loser
         for game_id, won in zip(ids, games, strict=True):
@@ -599,7 +609,7 @@ class Ledger:
             )  # fmt: skip
             add_booking((session_id, game_id, winner, points, cents, stamp))
             add_booking((session_id, game_id, loser, -points, -cents, stamp))
-            add_digest((game_id, digest))
+            add_digest((session_id, number, digest))
             moved = pairs.get((winner, loser))
             if moved is None:
                 moved = pairs[winner, loser] = [0, 0]
@@ -884,7 +894,15 @@ class Ledger:
         booked = self.booked_anything(info)
         if booked is not None:
             raise ChouetteError(f"{info.name} has {booked} booked: it cannot be taken back")
-        for rows in (ActionRow, BalanceRow, PlayerRow, SourceFileRow, OriginRow, ChainRow):
+        for rows in (
+            ActionRow,
+            BalanceRow,
+            PlayerRow,
+            SourceFileRow,
+            OriginRow,
+            ChainRow,
+            KeptDigestRow,
+        ):
             self._db.execute(delete(rows).where(col(rows.session_id) == info.id))
         self.touched.pop(info.id, None)
         self._db.execute(delete(SessionRow).where(col(SessionRow.id) == info.id))
@@ -969,15 +987,16 @@ class Ledger:
         booked with their digests (an import), which the chain takes as they were kept."""
         touched = None if digested else games_touched(kind, detail)
         self.changed(info.id, done_text(kind, detail), touched)
-        self._db.add(
-            ActionRow(
-                session_id=info.id,
-                kind=kind,
-                detail=json.dumps(detail, ensure_ascii=False),
-                at=at or self.now,
-            )
+        row = ActionRow(
+            session_id=info.id,
+            kind=kind,
+            detail=json.dumps(detail, ensure_ascii=False),
+            at=at or self.now,
         )
+        self._db.add(row)
         self._db.flush()
+        assert row.id is not None
+        self.journaled.setdefault(info.id, []).append(row.id)
 
     def actions(
         self, info: SessionInfo, limit: int | None = None, *, kind: str | None = None
@@ -998,16 +1017,28 @@ class Ledger:
         ]
 
     def forget_action(self, action: Action) -> None:
-        session_id = self._db.exec(
-            select(ActionRow.session_id).where(col(ActionRow.id) == action.id)
-        ).first()
-        if session_id is not None:
+        row = self._db.exec(select(ActionRow).where(col(ActionRow.id) == action.id)).first()
+        if row is not None:
             self.changed(
-                session_id,
+                row.session_id,
                 f"undo: {done_text(action.kind, action.detail)}",
                 games_touched(action.kind, action.detail),
             )
+            self.forgotten.add(row.session_id)
         self._db.execute(delete(ActionRow).where(col(ActionRow.id) == action.id))
+
+    def journal_entries(
+        self, info: SessionInfo, ids: Sequence[int] | None = None
+    ) -> list[tuple[int, str, str, str]]:
+        """The session's journal entries as stored (those of ``ids``, or all), the oldest
+        first: id, kind, detail (JSON text) and time (ISO 8601, UTC)."""
+        query = select(ActionRow).where(ActionRow.session_id == info.id)
+        if ids is not None:
+            query = query.where(col(ActionRow.id).in_(list(ids)))
+        return [
+            (row.id or 0, row.kind, row.detail, utc(row.at).isoformat())
+            for row in self._db.exec(query.order_by(col(ActionRow.id))).all()
+        ]
 
     # -------------------------------------------------------- the chain
 
@@ -1016,29 +1047,56 @@ class Ledger:
         rows = self._db.exec(
             select(ChainRow).where(ChainRow.session_id == info.id).order_by(col(ChainRow.seq))
         ).all()
-        return [Link(r.seq, r.at, r.what, r.state, r.hash) for r in rows]
+        return [Link(r.seq, r.at, r.what, r.state, r.hash, r.journal) for r in rows]
 
-    def undigested_games(self, info: SessionInfo, games_from: int | None) -> list[tuple[int, int]]:
+    def undigested_games(
+        self, info: SessionInfo, games_from: int | None, before: int | None = None
+    ) -> list[tuple[int, int]]:
         """The session's games, by number, whose digest is to be taken (again): those with
-        none kept (:class:`db.models.GameDigestRow`) and those numbered ``games_from`` on
-        (none, for None): ids and numbers."""
-        return self.reads.undigested_games(info, games_from)
+        none kept, those numbered ``games_from`` on (none, for None) and those before
+        ``before`` (none, for None): ids and numbers."""
+        return self.reads.undigested_games(info, games_from, before)
 
     def kept_digests(self, info: SessionInfo) -> Iterable[str | None]:
         """The digest kept of each of the session's games, by number (None where none is),
         streamed."""
         return self.reads.kept_digests(info)
 
-    def keep_game_digests(self, digests: Mapping[int, str]) -> None:
-        """Keep these games' digests, in place of any kept before."""
-        self._keep_digests(list(digests.items()))
+    def kept_record(self, info: SessionInfo) -> Iterable[tuple[int, str]]:
+        """The digests kept of the session's record, by their number (the rest first, −m …
+        −1, then the session's line, 0, then its games), streamed."""
+        return self.reads.kept_record(info)
 
-    def _keep_digests(self, rows: list[tuple[int, str]]) -> None:
-        """(game id, digest) rows kept, in place of any kept before (a game's id may be one
-        a game taken back had, its digest still kept): one driver-level upsert."""
+    def keep_game_digests(self, info: SessionInfo, digests: Mapping[int, str]) -> None:
+        """Keep these games' digests (by number), in place of any kept before."""
+        self._keep_digests([(info.id, number, digest) for number, digest in digests.items()])
+
+    def _keep_digests(self, rows: list[tuple[int, int, str]]) -> None:
+        """(session id, game number, digest) rows kept, in place of any kept before: one
+        driver-level upsert. Noted: the newest link was not made with these."""
         if rows:
             self._db.flush()
-            upsert_many(self._conn(), DIGEST_COLUMNS, rows)
+            for session_id, number, _ in rows:
+                if number < self.digested_from.get(session_id, number + 1):
+                    self.digested_from[session_id] = number
+            upsert_many(
+                self._conn(), KEPT_COLUMNS, [(s, "record", n, d) for s, n, d in rows], keys=3
+            )
+
+    def keep_record(self, info: SessionInfo, head: str, rest: Sequence[str], games: int) -> None:
+        """The digests of the session's record besides its games (its own line's, and the
+        rest's in order) kept, and none of a game past the last, ``games``."""
+        self._db.execute(
+            delete(KeptDigestRow).where(
+                col(KeptDigestRow.session_id) == info.id,
+                col(KeptDigestRow.part) == "record",
+                (col(KeptDigestRow.number) <= 0) | (col(KeptDigestRow.number) > games),
+            )
+        )
+        count = len(rest)
+        rows = [(info.id, "record", 0, head)]
+        rows += [(info.id, "record", i - count, digest) for i, digest in enumerate(rest)]
+        insert_many(self._conn(), KEPT_COLUMNS, rows)
 
     def last_link(self, info: SessionInfo) -> Link | None:
         """The newest link of the session's chain."""
@@ -1048,7 +1106,9 @@ class Ledger:
             .order_by(col(ChainRow.seq).desc())
             .limit(1)
         ).first()
-        return None if row is None else Link(row.seq, row.at, row.what, row.state, row.hash)
+        if row is None:
+            return None
+        return Link(row.seq, row.at, row.what, row.state, row.hash, row.journal)
 
     def add_links(self, info: SessionInfo, links: Sequence[Link]) -> None:
         """Append links to the session's chain (made by :func:`chouette.chain.next_link`, or
@@ -1062,6 +1122,7 @@ class Ledger:
                     what=link.what,
                     state=link.state,
                     hash=link.hash,
+                    journal=link.journal,
                 )
             )
         self._db.flush()

@@ -300,6 +300,27 @@ def v17_accounts(conn: Connection) -> None:
     ).create(conn)
 
 
+def v18_kept_digests(conn: Connection) -> None:
+    """Schema 18: the journal in the chain, and the digests the seal keeps verified. Each
+    link holds its session's journal's digest (``chain.journal``; none in a link made
+    before). The digests kept of a session's record, once only its games' by their id
+    (``game_digest``), are kept by position in the record (``kept_digest``), so that the
+    seal can check them against its newest link before it uses them; the first command of
+    each session digests it afresh."""
+    conn.execute(text("ALTER TABLE chain ADD COLUMN journal VARCHAR"))
+    frozen = MetaData()
+    Table("session", frozen, Column("id", Integer, primary_key=True))
+    Table(
+        "kept_digest",
+        frozen,
+        Column("session_id", Integer, ForeignKey("session.id"), primary_key=True),
+        Column("part", String, primary_key=True),
+        Column("number", Integer, primary_key=True),
+        Column("digest", String, nullable=False),
+    ).create(conn)
+    conn.execute(text("DROP TABLE game_digest"))
+
+
 #: ``MIGRATIONS[i]`` brings a database from version ``i + 1`` to ``i + 2``.
 MIGRATIONS: list[Migration] = [
     v2_payments_and_imports,
@@ -318,6 +339,7 @@ MIGRATIONS: list[Migration] = [
     v15_evaluations,
     v16_every_session_chained,
     v17_accounts,
+    v18_kept_digests,
 ]
 LATEST = len(MIGRATIONS) + 1
 SCHEMA_LOCK = 0x63686F75  # PostgreSQL advisory lock key ("chou") held while creating the schema

@@ -167,7 +167,8 @@ class ActionRow(SQLModel, table=True):
 class ChainRow(SQLModel, table=True):
     """A session's changes as a chain of SHA-256 links (:mod:`chouette.chain`): one row per
     command that changed the session, undo included, never updated or deleted but with the
-    session; ``state`` the digest of the session's record after it."""
+    session; ``state`` the digest of the session's record after it, ``journal`` that of its
+    journal (None: a link made before schema 18)."""
 
     __tablename__ = "chain"
     __table_args__ = (Index("chain_by_session", "session_id", "seq", unique=True),)
@@ -179,16 +180,24 @@ class ChainRow(SQLModel, table=True):
     what: str
     state: str
     hash: str
+    journal: str | None = None
 
 
-class GameDigestRow(SQLModel, table=True):
-    """Each game's digest as the session's chain last took it (:func:`chouette.chain.
-    item_digest`): kept so that a command digests only the games it changed. ``check`` and
-    ``verify`` never trust it: they digest every game again."""
+class KeptDigestRow(SQLModel, table=True):
+    """What the session's chain took as its newest link was made, kept so that a command
+    digests only what it changed: ``part`` ``record``, the digest of each line of the
+    session's record (:func:`chouette.chain.item_digest`; ``number`` 0 the session's own
+    line, 1, 2, … its games by number, −m … −1 the rest in order: payments, charges, files,
+    acceptances; ``part`` has room for other kinds). The seal uses them only once they give
+    its newest link's ``state`` (:mod:`db.chained`); ``check`` and ``verify`` never trust
+    them: they digest everything again (and ``check`` names a kept digest that is not what
+    it should be)."""
 
-    __tablename__ = "game_digest"
+    __tablename__ = "kept_digest"
 
-    game_id: int = Field(primary_key=True)
+    session_id: int = Field(foreign_key="session.id", primary_key=True)
+    part: str = Field(primary_key=True)
+    number: int = Field(primary_key=True)
     digest: str
 
 

@@ -35,7 +35,7 @@ if TYPE_CHECKING:  # the reports' reads load with the house rules: a Tab needs n
     from db.names import Run
     from db.reads import Reads
 
-SCHEMA = 17
+SCHEMA = 18
 TABLES = (
     "account",
     "action",
@@ -46,7 +46,7 @@ TABLES = (
     "evaluation",
     "event",
     "game",
-    "game_digest",
+    "kept_digest",
     "pair",
     "payment",
     "player",

@@ -507,16 +507,21 @@ class Reads:
                 costs[player] = costs.get(player, 0) + cents
         return costs
 
-    def undigested_games(self, info: SessionInfo, games_from: int | None) -> list[tuple[int, int]]:
+    def undigested_games(
+        self, info: SessionInfo, games_from: int | None, before: int | None = None
+    ) -> list[tuple[int, int]]:
         """The session's games by number whose digest its chain keeps none of, or numbered
-        ``games_from`` or more: id and number."""
+        ``games_from`` or more, or below ``before``: id and number."""
         sql = (
-            "SELECT g.id, g.number FROM game g LEFT JOIN game_digest d ON d.game_id = g.id "
+            "SELECT g.id, g.number FROM game g LEFT JOIN kept_digest d ON d.session_id = "
+            "g.session_id AND d.part = 'record' AND d.number = g.number "
             "WHERE g.session_id = ? AND (d.digest IS NULL"
         )
         params: tuple[Any, ...] = (info.id,)
         if games_from is not None:
-            sql, params = sql + " OR g.number >= ?", (info.id, games_from)
+            sql, params = sql + " OR g.number >= ?", (*params, games_from)
+        if before is not None:
+            sql, params = sql + " OR g.number < ?", (*params, before)
         rows = self._run(sql + ") ORDER BY g.number", params)
         return [(int(i), int(n)) for i, n in rows]
 
@@ -524,11 +529,22 @@ class Reads:
         """The digest the chain keeps of each of the session's games, by number (None where
         none is kept), streamed: one query, however many games."""
         for (digest,) in self._stream(
-            "SELECT d.digest FROM game g LEFT JOIN game_digest d ON d.game_id = g.id "
+            "SELECT d.digest FROM game g LEFT JOIN kept_digest d ON d.session_id = "
+            "g.session_id AND d.part = 'record' AND d.number = g.number "
             "WHERE g.session_id = ? ORDER BY g.number",
             (info.id,),
         ):
             yield None if digest is None else str(digest)
+
+    def kept_record(self, info: SessionInfo) -> Iterator[tuple[int, str]]:
+        """The digests the chain keeps of the session's record, by number (the rest, −m …
+        −1; the session's own line, 0; its games, 1, 2, …), streamed."""
+        for number, digest in self._stream(
+            "SELECT number, digest FROM kept_digest WHERE session_id = ? AND part = 'record' "
+            "ORDER BY number",
+            (info.id,),
+        ):
+            yield int(number), str(digest)
 
     def fingerprint(self, info: SessionInfo) -> str | None:
         """The session's fingerprint (:func:`chouette.chain.fingerprint`): its newest link's

@@ -19,6 +19,7 @@ from typing import Any
 from chouette.amend import Correction
 from chouette.card import ClubPreset, Origin, names_text
 from chouette.chain import (
+    RESTORED,
     Link,
     chain_problem,
     fingerprint,
@@ -395,10 +396,20 @@ def read_export(
         found.append(Verified(name, fingerprint(links), problem, number))
         if problem is None:
             book.add_links(info, links)
+            _mark_restored(book, info, links[-1])
             book.touched.pop(info.id, None)  # restored as it was: no link of its own
     if current is not None:
         book.use(current)
     return counts, found
+
+
+def _mark_restored(book: Ledger, info: SessionInfo, newest: Link) -> None:
+    """The entry a restore leaves on top of a session's journal (:data:`RESTORED`): an
+    export does not carry the journal, so what was done before is not in it; the entry
+    holds the journal's digest as the restored chain's newest link gives it (the journal's
+    digest goes on from there), and ``undo`` stops at it."""
+    book.journal(info, RESTORED, {"journal": newest.journal, "said": "the restore from an export"})
+    book.journaled.pop(info.id)  # (its digest is the one it holds: nothing to step on)
 
 
 #: The lines of a session's record, beside the session's own.

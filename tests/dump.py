@@ -21,6 +21,18 @@ def dump(url: str) -> Dump:
         engine.dispose()
 
 
+def execute(url: str, *statements: str) -> None:
+    """Run SQL on a ledger as someone with the file would, outside chouette, in one
+    transaction (to damage it on purpose)."""
+    engine = create_engine(url)
+    try:
+        with engine.begin() as conn:
+            for statement in statements:
+                conn.execute(text(statement))
+    finally:
+        engine.dispose()
+
+
 class Snapshots:
     """``dump`` many times over one connection pool (for fuzzing)."""
 

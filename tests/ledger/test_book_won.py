@@ -125,8 +125,8 @@ def session_rows(url: str, session_id: int) -> dict[str, list[tuple[Any, ...]]]:
                     "WHERE b.session_id = :s ORDER BY b.id"
                 ),
                 "digest": read(
-                    "SELECT g.number, d.digest FROM game_digest d JOIN game g ON g.id = d.game_id "
-                    "WHERE g.session_id = :s ORDER BY g.number"
+                    "SELECT number, digest FROM kept_digest WHERE session_id = :s "
+                    "AND part = 'record' AND number > 0 ORDER BY number"
                 ),
                 "balance": read(
                     "SELECT player, points, cents FROM balance WHERE session_id = :s "

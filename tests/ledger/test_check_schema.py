@@ -9,10 +9,10 @@ import json
 import shutil
 
 import pytest
-from sqlalchemy import create_engine, text
 
 from db.engine import connect, dispose_all
 from db.integrity import compare, found, made
+from tests.dump import execute
 from tests.paths import DATA
 
 pytestmark = pytest.mark.backends("sqlite", "postgres")
@@ -71,16 +71,6 @@ PLANTED = [
 ]
 
 
-def run(url: str, statements: list[str]) -> None:
-    engine = create_engine(url)
-    try:
-        with engine.begin() as conn:
-            for statement in statements:
-                conn.execute(text(statement))
-    finally:
-        engine.dispose()
-
-
 def problems(chouette) -> list[str]:
     result = chouette("check", "--json", code=None)
     return list(json.loads(result.stdout)["problems"])
@@ -96,7 +86,7 @@ def test_what_is_planted_in_or_dropped_from_the_schema_is_named(
     chouette, ledger_url, backend, what, sql, said
 ):
     chouette("new", "friday", "ann", "bob", "cat")
-    run(ledger_url, sql.get(backend, sql["sqlite"]))
+    execute(ledger_url, *sql.get(backend, sql["sqlite"]))
     result = chouette("check", code=1)
     assert [line.removeprefix("Problem: ") for line in result.stderr.splitlines()[:-1]] == said
     assert (
@@ -107,7 +97,7 @@ def test_what_is_planted_in_or_dropped_from_the_schema_is_named(
 
 def test_the_planted_trigger_forges_bookings_and_check_names_it(chouette, ledger_url, backend):
     chouette("new", "friday", "ann", "bob", "cat")
-    run(ledger_url, TRIGGER[backend])
+    execute(ledger_url, *TRIGGER[backend])
     chouette("end", "box")  # booked; the trigger adds a cent to every booking
     found_ = problems(chouette)
     assert found_[0] == "the schema holds a trigger chouette does not make: bump on booking"

@@ -6,6 +6,7 @@ its fingerprints; undo appends to the chain, which still checks."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import re
@@ -18,6 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import create_engine, text
 
+from db.engine import dispose_all as dispose
 from db.migrations import LATEST
 from db.transfer import is_export
 from tests.dump import dump
@@ -382,3 +384,150 @@ def test_verify_and_restore_agree_on_every_mutated_export(chouette, tmp_path, re
         assert verdict is not None
         return
     assert restore_says(chouette, path, where / "copy.db") == verdict
+
+
+# ---------------------------------------------------------------- the digests the seal keeps
+
+
+def kept(url: str) -> list[tuple[str, int, str]]:
+    engine = create_engine(url)
+    try:
+        with engine.connect() as conn:
+            return [
+                (part, number, digest)
+                for part, number, digest in conn.execute(
+                    text("SELECT part, number, digest FROM kept_digest ORDER BY part, number")
+                )
+            ]
+    finally:
+        engine.dispose()
+
+
+@pytest.mark.parametrize(
+    ("part", "number", "said"),
+    [
+        ("record", 1, "friday's digest kept of game 1 is not the game's (damaged)"),
+        ("record", 0, "friday's digests kept of its record besides its games are not"),
+        ("record", -1, "friday's digests kept of its record besides its games are not"),
+    ],
+)
+def test_a_damaged_kept_digest_is_found_by_check_and_never_sealed(
+    chouette, ledger_url, tmp_path, part, number, said
+):
+    """Seen: a kept game digest damaged passed check, and the next command sealed a link
+    made with it: from then on the untouched record was called changed, and its export
+    refused to restore. Now check names it, and the seal, finding that what it keeps does
+    not give the newest link, digests the session afresh."""
+    evening(chouette)
+    assert [(p, n) for p, n, _ in kept(ledger_url) if p == "record"] == [
+        ("record", -1), ("record", 0), ("record", 1)
+    ]  # fmt: skip
+    where = f"part = '{part}'" + ("" if number is None else f" AND number = {number}")
+    sql(ledger_url, f"UPDATE kept_digest SET digest = '{'0' * 64}' WHERE {where}")
+    found = json.loads(chouette("check", "--json", code=1).stdout)["problems"]
+    assert len(found) == 1 and found[0].startswith(said), found
+    chouette("pay", "cat", "ann", "0.50")  # the next command: sealed from the record itself
+    assert chouette("check").stdout.startswith("The ledger is consistent")
+    backup = tmp_path / "backup.jsonl"
+    chouette("export", str(backup))
+    assert verify_says(chouette, backup) is None
+    assert restore_says(chouette, backup, tmp_path / "copy.db") is None
+
+
+def test_digests_kept_taken_out_are_taken_afresh(chouette, ledger_url):
+    """What the seal keeps is only a way to digest less: with none kept, the ledger is
+    consistent, and the next command digests the session afresh and keeps it again."""
+    evening(chouette)
+    sql(ledger_url, "DELETE FROM kept_digest")
+    assert chouette("check").stdout.startswith("The ledger is consistent")
+    chouette("pay", "cat", "ann", "0.50")
+    assert chouette("check").stdout.startswith("The ledger is consistent")
+    assert [n for p, n, _ in kept(ledger_url) if p == "record"] == [-2, -1, 0, 1]
+
+
+def test_the_seal_takes_what_it_keeps_once_it_gives_the_newest_link(chouette, ledger_url):
+    """The seal's fast way, a game digested once: what is kept gives the newest link's
+    state, and a command on the game in progress digests only that game again."""
+    from datetime import UTC, datetime
+
+    from db import open_ledger
+    from db.chained import kept_fits
+
+    evening(chouette)
+    chouette("double", "cat")
+    with open_ledger(ledger_url, write=False, now=datetime.now(UTC)) as book:
+        info = book.session("friday")
+        assert kept_fits(book, info, book.last_link(info).state, None)
+    sql(ledger_url, f"UPDATE kept_digest SET digest = '{'0' * 64}' WHERE number = 1")
+    with open_ledger(ledger_url, write=False, now=datetime.now(UTC)) as book:
+        info = book.session("friday")
+        assert not kept_fits(book, info, book.last_link(info).state, None)
+
+
+# ---------------------------------------------------------------- the law of check
+
+#: Each kind of single edit of a row, by the type of its value.
+EDITS = {
+    int: lambda v: v + 1,
+    str: lambda v: v[:-1] + ("1" if v[-1:] != "1" else "2") if v else "x",
+}
+
+
+@pytest.mark.backends("sqlite")
+def test_any_single_edit_of_the_journal_a_kept_digest_or_a_booking_is_found_by_check(
+    chouette, ledger_file, tmp_path
+):
+    """The law: whichever row of the journal, the digests the seal keeps or the bookings
+    is changed in one value, taken out, or swapped with its neighbour, ``check`` finds it
+    (every such edit of a small evening, tried one at a time on a copy)."""
+    import sqlite3
+
+    evening(chouette)
+    chouette("pay", "cat", "ann", "0.50", "--note", "tip")
+    assert chouette("check").stdout.startswith("The ledger is consistent")
+    dispose()
+    columns = {
+        "action": ("kind", "detail", "at"),
+        "kept_digest": ("digest",),
+        "booking": ("player", "points", "cents"),
+    }
+    edits = []
+    with sqlite3.connect(ledger_file) as conn:
+        for table, names in columns.items():
+            rows = conn.execute(f"SELECT rowid, {', '.join(names)} FROM {table}").fetchall()
+            for rowid, *values in rows:
+                if table != "kept_digest":  # (one taken out is digested afresh: below)
+                    edits.append(f"DELETE FROM {table} WHERE rowid = {rowid}")
+                for name, value in zip(names, values, strict=True):
+                    if name == "at":
+                        edits.append(
+                            f"UPDATE {table} SET at = replace(at, ':00', ':01') "
+                            f"WHERE rowid = {rowid}"
+                        )
+                        continue
+                    changed = EDITS[type(value)](value)
+                    edits.append((f"UPDATE {table} SET {name} = ? WHERE rowid = {rowid}", changed))
+            if table == "action":
+                for (first, *_), (second, *_) in itertools.pairwise(rows):
+                    edits.append(
+                        f"UPDATE {table} SET detail = CASE rowid WHEN {first} THEN "
+                        f"(SELECT detail FROM {table} WHERE rowid = {second}) ELSE "
+                        f"(SELECT detail FROM {table} WHERE rowid = {first}) END "
+                        f"WHERE rowid IN ({first}, {second})"
+                    )
+    missed = []
+    for number, edit in enumerate(edits):
+        copy = tmp_path / f"edit-{number}.db"
+        shutil.copy(ledger_file, copy)
+        with sqlite3.connect(copy) as conn:
+            if isinstance(edit, tuple):
+                conn.execute(*edit[:1], edit[1:])
+            else:
+                conn.execute(edit)
+        result = chouette("--db", str(copy), "check", code=None)
+        assert "Traceback" not in result.stderr
+        if result.exit_code != 1:
+            missed.append(edit)
+        dispose()
+    assert missed == []
+    assert len(edits) > 40

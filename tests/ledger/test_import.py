@@ -180,7 +180,7 @@ def test_schema_4_notes_the_games_of_imports_a_schema_3_ledger_made(chouette, le
         raw.execute(text("DROP TABLE session_origin"))  # and schema 11's presets
         raw.execute(text("DROP TABLE preset"))
         raw.execute(text("DROP TABLE chain"))  # and schema 12: chains and their digests
-        raw.execute(text("DROP TABLE game_digest"))
+        raw.execute(text("DROP TABLE kept_digest"))  # (schema 18: kept by session)
         without_charges(raw)  # and schema 13's fees and shared costs
         raw.execute(text("ALTER TABLE session DROP COLUMN night"))  # and schema 14's nights
         raw.execute(text("DROP TABLE evaluation"))  # and schema 15's engine evaluations

@@ -373,8 +373,8 @@ def test_points_widen_to_64_bits_when_a_postgresql_ledger_migrates(url, ledger_u
     fresh = schema(url)
     dispose_all()
     raw = create_engine(url)
-    later = ("action", "preset", "session_origin", "chain", "game_digest", "charge")  # 7–13
-    later += ("evaluation",)  # schema 15
+    later = ("action", "preset", "session_origin", "chain", "charge", "kept_digest")  # 7–18
+    later += ("evaluation", "account")  # schemas 15 and 17
     with raw.begin() as conn:  # back to schema 5: points INTEGER, and no journal yet
         conn.execute(text("ALTER TABLE session DROP COLUMN night"))
         conn.execute(text("ALTER TABLE booking DROP COLUMN charge_id"))
@@ -555,6 +555,20 @@ def test_a_session_of_an_older_chouette_keeps_its_scoring_and_checks_clean(choue
     assert chouette("check").stdout.startswith("The ledger is consistent")
 
 
+def before_kept_digests(conn) -> None:
+    """Schema 18's journal in the chain and kept digests taken out: a ledger of before."""
+    conn.execute(text("DROP TABLE kept_digest"))
+    conn.execute(text("ALTER TABLE chain DROP COLUMN journal"))
+    conn.execute(text("CREATE TABLE game_digest (game_id INTEGER PRIMARY KEY, digest TEXT)"))
+
+
+def kept_digests_migrated(before, after) -> None:
+    """Schema 18 as it migrates: no digest kept yet, and no link holds a journal's."""
+    assert before.pop("game_digest") == [] and after.pop("kept_digest") == []
+    assert all(row[-1] is None for row in after["chain"])
+    after["chain"] = [row[:-1] for row in after["chain"]]
+
+
 def test_a_fourteenth_schema_ledger_gains_an_empty_store_of_the_engines_evaluations(
     chouette, url, monkeypatch
 ):
@@ -567,6 +581,7 @@ def test_a_fourteenth_schema_ledger_gains_an_empty_store_of_the_engines_evaluati
     with engine.begin() as conn:
         conn.execute(text("DROP TABLE evaluation"))
         conn.execute(text("DROP TABLE account"))  # (schema 17's: not in a ledger of 14)
+        before_kept_digests(conn)
         conn.execute(text("UPDATE schema_version SET version = 14"))
     engine.dispose()
     dispose_all()
@@ -576,6 +591,7 @@ def test_a_fourteenth_schema_ledger_gains_an_empty_store_of_the_engines_evaluati
     after = dump(url)
     assert after.pop("evaluation") == [] and after.pop("schema_version") == [(LATEST,)]
     assert after.pop("account") == []
+    kept_digests_migrated(before, after)
     assert {k: v for k, v in before.items() if k != "schema_version"} == after
     monkeypatch.setenv("CHOUETTE_GNUBG", "/nowhere/gnubg")
     chouette("drop", "bob")
@@ -617,6 +633,7 @@ def test_a_sixteenth_schema_ledger_gains_accounts_and_keeps_every_row(url, choue
     raw = create_engine(url)
     with raw.begin() as conn:
         conn.execute(text("DROP TABLE account"))
+        before_kept_digests(conn)
         conn.execute(text("UPDATE schema_version SET version = 16"))
     raw.dispose()
     before = dump(url)
@@ -624,6 +641,7 @@ def test_a_sixteenth_schema_ledger_gains_accounts_and_keeps_every_row(url, choue
     dispose_all()
     after = dump(url)
     assert after.pop("account") == [] and after.pop("schema_version") == [(LATEST,)]
+    kept_digests_migrated(before, after)
     assert after == {k: v for k, v in before.items() if k != "schema_version"}
     chouette("account", "ann", "--phone", "12345678")  # and the migrated ledger keeps one
     assert chouette.json("account", "--list")["accounts"][0]["phone"] == "12345678"
