@@ -5370,9 +5370,9 @@ def account(
     if every or all(v is None for v in changes.values()):
         with reading(ctx) as book:
             found = book.accounts()
-        if player is not None:
-            known = resolve(normal_name(player), list(found), "has no account")
-            found = {known: found[known]}
+            if player is not None:  # inside: a refusal is said as every refusal is
+                known = resolve(normal_name(player), list(found), said("{player} has no account"))
+                found = {known: found[known]}
         emit_accounts(list(found.values()), as_json)
         return
     assert player is not None

@@ -21,6 +21,7 @@ MOST = 1_000  # the most an error may print, whatever was typed
 #: :data:`LONG` in its place (an argument) or added (an option).
 INVOCATIONS: dict[str, list[str]] = {
     "accept": ["accept", "bob"],
+    "account": ["account", "bob"],
     "amend": ["amend", "1", "--result", "team", "--note", "a gammon"],
     "captain-resigns": ["captain-resigns", "cat"],
     "auto-double": ["auto-double"],
