@@ -41,6 +41,18 @@ def test_the_readme_session_is_real_output(chouette):
         assert result.stdout == expected, command
 
 
+def test_the_readmes_danish_evening_is_real_output(chouette):
+    """The Danish evening in the README is what the commands print in Danish (issue 36)."""
+    block = README.split("## In Danish and Czech", 1)[1].split("```", 2)[1]
+    assert "$ export LANG=da_DK.UTF-8\n" in block
+    commands = re.findall(r"^\$ chouette (.+)$", block, flags=re.M)
+    outputs = re.split(r"^\$ chouette .+\n", block, flags=re.M)[1:]
+    assert len(commands) > 5
+    for command, expected in zip(commands, outputs, strict=True):
+        result = chouette("--lang", "da", *command.split())
+        assert result.stdout == expected, command
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(find_gnubg() is None, reason="gnubg is not installed")
 def test_the_readmes_review_is_real_output(chouette):
