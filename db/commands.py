@@ -39,14 +39,14 @@ from chouette.line import split as split_line
 from chouette.money import Advance, Cents, check_new_stake, check_payment
 from chouette.names import as_known, match, resolve
 from chouette.outcome import Outcome, settle_game
-from chouette.payments import Account, check_holder, check_number, compact
+from chouette.payments import Account, check_holder, check_number
 from chouette.presets import check_preset_name, preset_key
 from chouette.record import Record, event_to_json, parse_event, play_record
 from chouette.report import Undone, joined_text
 from chouette.rules import EDITION, HouseRules
 from chouette.session import LiveGame, SessionInfo
 from chouette.stop import check_not_ended, stop_state
-from chouette.text import check_note, clipped
+from chouette.text import check_note
 from chouette.words import Money, Said, Sayable, joined, said, said_n
 from db.amending import undo_amend
 from db.codec import (
@@ -59,6 +59,7 @@ from db.codec import (
     said_detail,
     said_of,
 )
+from db.iban import checked_iban
 from db.journal import check_entry, entry_name, entry_problem
 from db.ledger import Ledger
 from db.names import player_names
@@ -949,28 +950,6 @@ def _drop_last_event(book: Ledger, game_id: int, number: int, game: Game) -> Und
 
 
 # ---------------------------------------------------------------- accounts
-
-
-def checked_iban(text: str) -> str:
-    """An IBAN, checked by its country's length and format and its ISO 13616 check digits
-    (python-stdnum's), as a code carries it (upper case, no spaces); empty text is none."""
-    from stdnum.exceptions import ValidationError
-    from stdnum.iban import validate
-
-    if not text.strip():
-        return ""
-    try:
-        return str(validate(compact(text)))
-    except ValidationError as err:
-        raise ChouetteError(
-            said(
-                "{iban} is no IBAN ({why}): nothing written",
-                iban=repr(clipped(text, 40)),
-                why=said("its check digits are wrong")
-                if "checksum" in type(err).__name__.lower()
-                else said("its length or format is not its country's"),
-            )
-        ) from None
 
 
 def save_account(

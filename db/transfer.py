@@ -563,7 +563,7 @@ def _preset(book: Ledger, item: dict[str, Any], seen: _Seen) -> None:
 
 def _account(book: Ledger, item: dict[str, Any], seen: _Seen) -> None:
     """Where a player is paid, checked as ``chouette account`` checks it."""
-    from db.commands import checked_iban
+    from db.iban import checked_iban
 
     player = check_name(_text(item["player"], "an account's player"))
     seen.once("account", player, f"the account of {player}")
