@@ -6477,7 +6477,9 @@ def serve(
     the shared pages: points only on the scoreboard, each player's money on their own phone.
     --room shows every table of the night (the sessions started that day) side by side on
     the scoreboard, with the night's totals; the scorekeeper's page runs the table it picks.
-    A restart with the same PIN keeps the devices signed in. Plain HTTP unless --certfile
+    Under the PIN it prints a one-time sign-in link (and its QR code) that signs the
+    scorekeeper's phone in without the PIN, once, within 30 minutes; a restart prints a new
+    one. A restart with the same PIN keeps the devices signed in. Plain HTTP unless --certfile
     is given. The pages speak English, Danish or Czech, as each browser asks, or --lang for
     every page. Needs the serve extra (pip install '.[serve]' in chouette's clone).
 

@@ -27,6 +27,17 @@
   player's code, for the session the pages show). A player's code never makes a device the
   scorekeeper's, and a device speaks for one player at most, the one whose code it gave.
 
+- **The keeper's link** (:meth:`Access.new_link`): ``chouette serve`` prints, under the PIN,
+  a sign-in link for the scorekeeper's phone (and its QR code). Its token is
+  :data:`LINK_BYTES` random bytes (``secrets.token_urlsafe``: 256 bits, beyond guessing, so
+  wrong tries are not counted), compared in constant time, and admits **one** device as
+  the scorekeeper's, once: the first request that gives it takes it (under a lock: two
+  phones racing the same link, exactly one wins), and from then on it is refused as a
+  token that never existed (one answer for used, expired, wrong and made up). It lives in
+  the server's memory alone, never in the ledger or the log: it ends when the server stops,
+  or :data:`LINK_MINUTES` minutes after it was printed, whichever comes first; a restart
+  prints a new one. It changes nothing of the PIN, which opens the page as before.
+
 - **Several servers on one ledger** (two laptops on one PostgreSQL ledger) share their
   devices: each server reads them again whenever the ledger's :data:`STAMP` changes
   (:meth:`Access.reload`), and a sign-out is kept as a tombstone (:data:`REVOKED`) until
@@ -45,6 +56,7 @@ import json
 import logging
 import math
 import secrets
+import threading
 import time
 from collections import defaultdict, deque
 from collections.abc import Callable, Collection, Iterable, Mapping
@@ -74,6 +86,8 @@ STAMP = "serve.stamp"  # changed with every write of the devices or codes
 CODES = "serve.codes"
 CODE_LENGTH = 8
 CODE_LETTERS = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0/O, 1/I/L to misread
+LINK_BYTES = 32  # the keeper's one-time link: 256 random bits (43 letters of a URL) …
+LINK_MINUTES = 30  # … that admit one device within this many minutes of being printed
 
 Writes = dict[str, str | None]
 """Settings to write to the ledger (None: remove the key)."""
@@ -201,6 +215,9 @@ WRONG_PIN_SAID = said("that is not the PIN `chouette serve` printed")
 WRONG_CODE_SAID = said(
     "that is no player's code for this session: the scorekeeper's page shows each one"
 )
+USED_LINK_SAID = said(
+    "this link has been used or is not valid: type the PIN that `chouette serve` printed"
+)
 WRONG_PIN = str(WRONG_PIN_SAID)
 WRONG_CODE = str(WRONG_CODE_SAID)
 
@@ -327,6 +344,8 @@ class Access:
         self.codes = {s: dict(players) for s, players in (codes or {}).items()}
         self._written: dict[str, datetime] = {d.id: d.seen for d in self.devices.values()}
         self._admissions: dict[str, deque[float]] = defaultdict(deque)  # by secret
+        self._link: tuple[str, datetime] | None = None  # the keeper's link: token, until
+        self._link_lock = threading.Lock()
 
     # ------------------------------------------------------------ tokens
 
@@ -399,6 +418,34 @@ class Access:
                 self.retired(shown_code(self.pin))
             return refusal_of(WRONG_PIN_SAID)
         return self._admit(token, address, agent, keeper=True)
+
+    def new_link(self) -> str:
+        """A new one-time token for the keeper's sign-in link (see the module's note): the
+        token before it admits nobody from now on. Kept in this server's memory alone."""
+        token = secrets.token_urlsafe(LINK_BYTES)
+        with self._link_lock:
+            self._link = (token, self.now() + timedelta(minutes=LINK_MINUTES))
+        return token
+
+    def enter_link(
+        self, address: str, given: str, agent: str, token: str
+    ) -> tuple[str, Writes] | Refusal:
+        """The keeper's link opened from ``address`` (``given``: its token; ``agent``, ``token``
+        as for :meth:`enter_pin`): the device's token as the scorekeeper's and what to write,
+        the link used up; or one refusal, whatever was wrong with it (used, expired, never
+        made). Of requests racing with the right token, exactly one is admitted."""
+        with self._link_lock:
+            link = self._link
+            if link is not None and link[1] <= self.now():
+                self._link = link = None
+            if link is None or not hmac.compare_digest(
+                given.encode("utf-8", "replace"), link[0].encode()
+            ):
+                return refusal_of(USED_LINK_SAID)
+            result = self._admit(token, address, agent, keeper=True)
+            if not isinstance(result, Refusal):  # (a device refused leaves it for another)
+                self._link = None
+            return result
 
     def enter_code(
         self, address: str, code: str, agent: str, token: str, session: str | None,

@@ -6,6 +6,8 @@ page behind the PIN, the players' phones, their event streams, and the actions.
     GET  /keeper           the scorekeeper's page (with the devices and the players' codes), or
                            the PIN form
     POST /keeper           the PIN: a token of its own for this device (a cookie)
+    GET  /keeper/link/T    the keeper's one-time sign-in link (``serve`` prints it): as the
+                           PIN, once; then refused (:meth:`web.access.Access.enter_link`)
     GET  /keeper/events    ``board`` and ``controls`` (the legal actions), the scorekeeper only
     POST /keeper/act       one action, the scorekeeper only: ``line``, a command in the CLI's own
                            words, as typed at ``chouette table`` (a form gives it in pieces:
@@ -483,6 +485,36 @@ def create_app(
         await persist(writes)
         return admitted(RedirectResponse("/keeper", status_code=303), token)
 
+    async def enter_link(request: Request) -> Response:
+        """The keeper's one-time link opened (scanned): this device the scorekeeper's, once;
+        the terminal says which device took it (the token itself is said nowhere). A HEAD
+        (a scanner app's look at the address before the browser opens it) takes nothing."""
+        if request.method != "GET":
+            return Response(headers={"cache-control": "no-store"})
+        result = access.enter_link(
+            address(request),
+            request.path_params["token"],
+            request.headers.get("user-agent", ""),
+            request.cookies.get(COOKIE, ""),
+        )
+        if isinstance(result, Refusal):
+            await hub.ready()
+            return refused(request, "pin.html", result)
+        token, writes = result
+        await persist(writes)
+        if tell is not None:
+            heard = Heard(words(language(request)))
+            heard.say(
+                said(
+                    "the scorekeeper's sign-in link signed in {device} ({address}); it signs "
+                    "in no other device",
+                    device=getattr(access.device(token), "label", "?"),
+                    address=address(request),
+                )
+            )
+            tell(heard)
+        return admitted(RedirectResponse("/keeper", status_code=303), token)
+
     async def keeper_only(request: Request, as_json: bool) -> Who | Response:
         current = await who(request)
         if current.keeper:
@@ -811,6 +843,7 @@ def create_app(
             Route("/events", events),
             Route("/keeper", keeper_page, methods=["GET"]),
             Route("/keeper", enter_pin, methods=["POST"]),
+            Route("/keeper/link/{token}", enter_link, methods=["GET"]),
             Route("/keeper/events", keeper_events),
             Route("/keeper/act", act, methods=["POST"]),
             Route("/keeper/table", pick_table, methods=["POST"]),

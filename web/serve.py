@@ -1,7 +1,8 @@
 """``chouette serve``: listen on the address, print where the table finds the pages (with a
-QR code of the scoreboard's address) and the scorekeeper's PIN, and serve until Ctrl-C: plain
-HTTP, or HTTPS with ``--certfile``/``--keyfile`` (uvicorn's own TLS), within the limits of
-:mod:`web.limits`."""
+QR code of the scoreboard's address), the scorekeeper's PIN and a one-time sign-in link for
+the scorekeeper's phone (with its QR code: :meth:`web.access.Access.new_link`; a restart
+prints a new one), and serve until Ctrl-C: plain HTTP, or HTTPS with
+``--certfile``/``--keyfile`` (uvicorn's own TLS), within the limits of :mod:`web.limits`."""
 
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ import uvicorn
 from chouette.errors import ChouetteError
 from chouette.words import Sayable, said
 from db.engine import dispose_all, where
-from web.access import PIN_TRIES, TOKEN_HOURS, Access, load
+from web.access import LINK_MINUTES, PIN_TRIES, TOKEN_HOURS, Access, load
 from web.app import create_app
 from web.heard import Commands, Heard
 from web.hub import Hub
@@ -363,9 +364,20 @@ def serve(
     say(said("Scoreboard (the TV, the phones): {url}", url=urls[0]))
     for other in urls[1:]:
         say(said("  also: {url}", url=other))
-    say(said("Scorekeeper: {url}keeper  PIN {pin}", url=urls[0], pin=pin))
     with suppress(UnicodeError):  # a terminal that cannot show block characters
         say(qr_code(urls[0]))
+    say(said("Scorekeeper: {url}keeper  PIN {pin}", url=urls[0], pin=pin))
+    link = f"{urls[0]}keeper/link/{access.new_link()}"
+    say(
+        said(
+            "Scorekeeper's phone without the PIN: open (or scan) this link once, within "
+            "{minutes} minutes: {url}",
+            minutes=LINK_MINUTES,
+            url=link,
+        )
+    )
+    with suppress(UnicodeError):
+        say(qr_code(link))
     if not shared:
         say(
             said(

@@ -151,7 +151,7 @@ def board_says(text: str):
 
 
 @pytest.mark.slow
-def test_the_server_prints_its_address_a_qr_code_and_the_pin(ledger_url):
+def test_the_server_prints_its_address_a_qr_code_the_pin_and_the_keepers_link(ledger_url):
     procs.ok(ledger_url, "new", "friday", "ann", "bob")
     with serving(ledger_url) as server:
         printed = "\n".join(server.lines)
@@ -159,9 +159,15 @@ def test_the_server_prints_its_address_a_qr_code_and_the_pin(ledger_url):
         assert f"Scorekeeper: {server.url}keeper  PIN {PIN}" in printed
         assert "Serving the current session (friday) from" in printed
         assert "start with --host 0.0.0.0" in printed
-        qr = [line for line in server.lines if set(line) <= set(" ▀▄█") and len(line) > 20]
-        assert "\n".join(qr) == qr_code(server.url)  # the QR code of the address printed
-        assert len(qr) > 10 and len(set(map(len, qr))) == 1
+        # the QR code of the address printed, then (under the PIN) of the keeper's link
+        drawn = [
+            line if set(line) <= set(" ▀▄█") and len(line) > 20 else "" for line in server.lines
+        ]
+        qr = [code for code in "\n".join(drawn).split("\n\n") if code.strip("\n")]
+        link = next(x for x in server.lines if "/keeper/link/" in x).rsplit(" ", 1)[1]
+        assert [code.strip("\n") for code in qr] == [qr_code(server.url), qr_code(link)]
+        assert printed.index(qr_code(server.url)) < printed.index("Scorekeeper:")
+        assert len(qr[0].strip().splitlines()) > 10
         status, page = server.get("/")
         assert status == 200 and "friday" in page and "ann" in page
 
@@ -222,7 +228,8 @@ def test_a_terminal_that_takes_nothing_never_stops_the_server(ledger_url):
             status, page = server.get("/")  # (a timeout here: the server is stuck)
             assert status == 200 and "friday" in page
         assert keeper.act("double bob --by member --game 1", "friday")
-        assert len(server.lines) < 40  # nothing read past the banner meanwhile
+        banner = server.lines.index("Ctrl-C stops the server.") + 1
+        assert len(server.lines) == banner  # nothing read past the banner meanwhile
         server.released.set()  # the terminal moves again: what is said from now on shows
         undone = keeper.act("undo", "friday")
         procs.wait_for(lambda: f"page: {undone[0]}" in server.lines, "the terminal moves")
