@@ -4200,7 +4200,10 @@ def settle(
     --qr DIR writes a code a bank app scans for each payment, from the payee's account
     (`chouette account`): EUR an EPC (GiroCode) SEPA transfer, CZK a QR Platba (SPAYD), SEK
     Swish; a payee with only a phone number (MobilePay) gets the number and amount written
-    out, and one without an account is said to have none. --qr - draws them here.
+    out, and one without an account is said to have none. --qr - draws them here. An
+    amount a code cannot carry (EPC: 999,999,999.99 EUR; SPAYD: 9,999,999.99 CZK; Swish:
+    1.00 to 999,999,999,999.99 SEK) gets no code: that payment is refused, by name, the
+    others are written, and the command exits 1.
     With PLAYER, only the payments that settle that player now, as when someone leaves
     early: what they owe goes to those owed the most first (or those who owe the most pay
     them first); book them with chouette pay.
@@ -4255,13 +4258,15 @@ def say_codes(
         written = [] if qr == "-" else write_codes(Path(qr), codes)
     except ChouetteError as err:
         fail(err.said)
-    if as_json:
-        return
+    refused = [code for code in codes if code.kind == "refused"]
     for code in codes:
-        say(code.said)
-        if code.drawn and qr == "-":
-            say(drawn(code.payload))
-    if written:
+        if code.kind == "refused":  # an amount its code cannot carry: no file, an error
+            say(said("Error: {message}", message=code.said), err=True)
+        elif not as_json:
+            say(code.said)
+            if code.drawn and qr == "-":
+                say(drawn(code.payload))
+    if written and not as_json:
         say(
             said_n(
                 "{n} payment code written to {folder} (FROM-TO.png).",
@@ -4270,6 +4275,8 @@ def say_codes(
                 folder=qr,
             )
         )
+    if refused:
+        raise typer.Exit(1)
 
 
 class ToSettle(NamedTuple):

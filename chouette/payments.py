@@ -18,7 +18,10 @@ A settlement line ``bob pays ann 12.50`` becomes what a bank app reads
   businesses), the number and amount written out.
 
 A payee without what the currency needs gets no code, and the line says so: nothing is
-ever made up. What is drawn (a PNG, or the terminal) is the door's: here the texts only.
+ever made up. An amount its code cannot carry (:data:`AMOUNTS`, each format's published
+limits) gets no code either: the line is refused, naming the payer, the payee and the
+limit, rather than a code a bank app would reject. What is drawn (a PNG, or the terminal)
+is the door's: here the texts only.
 """
 
 from __future__ import annotations
@@ -43,6 +46,9 @@ SPAYD_MESSAGE, SPAYD_NAME, SPAYD_AMOUNT = 60, 35, 10
 SWISH_MESSAGE = 50
 #: The longest of an account's fields as typed (an IBAN is at most 34 characters).
 LONGEST_FIELD = 70
+#: Swish's amounts, in öre: 1.00 to 999,999,999,999.99 SEK (its payment requests' published
+#: bounds, developer.getswish.se; its QR format's own specification names none).
+SWISH_LEAST, SWISH_LARGEST = 100, 99_999_999_999_999
 
 
 @dataclass(frozen=True)
@@ -132,14 +138,31 @@ def swish(account: Account, cents: Cents, text: str) -> str:
     return f"C{number};{amount_text(cents, ',')};{message};0"
 
 
-Kind = Literal["epc", "spayd", "swish", "phone", "none"]
+Kind = Literal["epc", "spayd", "swish", "phone", "none", "refused"]
+
+#: The amounts each code carries, in cents, as its format publishes them: EPC069-12 from
+#: 0.01 to 999,999,999.99 EUR; SPAYD 1.0's ``AM`` at most 10 characters, its decimal point
+#: among them (at most 9,999,999.99 CZK), from 0.01; Swish 1.00 to 999,999,999,999.99 SEK.
+#: A phone number written out carries any amount.
+AMOUNTS: dict[Kind, tuple[Cents, Cents]] = {
+    "epc": (1, EPC_LARGEST),
+    "spayd": (1, 10 ** (SPAYD_AMOUNT - 1) - 1),
+    "swish": (SWISH_LEAST, SWISH_LARGEST),
+}
+#: Each code's name, as its format calls itself.
+CODE_NAMES: dict[Kind, str] = {
+    "epc": "EPC069-12 (GiroCode)",
+    "spayd": "QR Platba (SPAYD)",
+    "swish": "Swish",
+}
 
 
 @dataclass(frozen=True)
 class PaymentCode:
     """A settlement line's way to pay: ``kind`` (``epc``, ``spayd``, ``swish``: a code,
-    its ``payload``; ``phone``: the number and amount written out; ``none``: nothing known)
-    and ``said``, the line in words for the reader."""
+    its ``payload``; ``phone``: the number and amount written out; ``none``: nothing known;
+    ``refused``: an amount the payee's code cannot carry) and ``said``, the line in words
+    for the reader (for ``refused``, why)."""
 
     payer: str
     payee: str
@@ -174,11 +197,33 @@ def payment_code(
     text: str,
 ) -> PaymentCode:
     """How ``payer`` pays ``payee`` ``cents`` in ``currency``: the code the payee's account
-    allows (the module says which), else the phone number written out, else nothing."""
+    allows (the module says which), else the phone number written out, else nothing; an
+    amount that code cannot carry (:data:`AMOUNTS`) is ``refused``, with why."""
     who = {"payer": payer, "payee": payee, "amount": Money(cents), "currency": currency}
 
     def code(kind: Kind, payload: str, line: Sayable) -> PaymentCode:
-        return PaymentCode(payer, payee, cents, kind, payload, line)
+        least, most = AMOUNTS.get(kind, (cents, cents))
+        if least <= cents <= most:
+            return PaymentCode(payer, payee, cents, kind, payload, line)
+        named = {"code": CODE_NAMES[kind], **who}
+        why = (
+            said(
+                "{payer} pays {payee} {amount} {currency}: more than a payment code carries "
+                "({code}: at most {most} {currency}); no code is made for this payment: pay "
+                "it another way",
+                most=Money(most),
+                **named,
+            )
+            if cents > most
+            else said(
+                "{payer} pays {payee} {amount} {currency}: less than a payment code carries "
+                "({code}: at least {least} {currency}); no code is made for this payment: pay "
+                "it another way",
+                least=Money(least),
+                **named,
+            )
+        )
+        return PaymentCode(payer, payee, cents, "refused", "", why)
 
     if account is not None and account.iban and currency in ("EUR", "CZK"):
         line = said(

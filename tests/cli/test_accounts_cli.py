@@ -11,6 +11,8 @@ from datetime import datetime
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from chouette.errors import ChouetteError
 from tests.conftest import NOW as PINNED
@@ -196,6 +198,69 @@ def test_settle_qr_is_not_a_message_or_a_format(chouette):
     for extra in (["--message"], ["--format", "csv"]):
         said = chouette("settle", "--qr", "-", *extra, code=2).stderr
         assert said.endswith("Error: --qr draws payment codes: not with --message or --format\n")
+
+
+def test_an_amount_a_code_cannot_carry_is_refused_by_name_and_no_file_is_made_for_it(
+    chouette, tmp_path
+):
+    """QR Platba's amount is at most 10 characters (9999999.99 CZK): eva's 10,000,000.00
+    would be a code the bank app rejects. Her line is refused, naming her, dan and the
+    limit, with no file; the night's other payments get their codes; exit 1."""
+    chouette("new", "t1", "ann", "bob", "cat", "--stake", "5")
+    chouette("end", "box")
+    chouette("new", "big", "eva", "dan", "--stake", "10000000")
+    chouette("end", "team")
+    chouette("account", "ann", "--iban", EVA_IBAN)
+    chouette("account", "dan", "--iban", EVA_IBAN)
+    folder = tmp_path / "codes"
+    said = chouette("settle", "--night", "--qr", str(folder), "--currency", "CZK", code=1)
+    assert said.stderr == (
+        "Error: eva pays dan 10000000.00 CZK: more than a payment code carries (QR Platba "
+        "(SPAYD): at most 9999999.99 CZK); no code is made for this payment: pay it another "
+        "way\n"
+    )
+    assert "bob pays ann 5.00 CZK: scan the code to pay ann" in said.stdout
+    assert sorted(p.name for p in folder.iterdir()) == ["bob-ann.png", "cat-ann.png"]
+    assert "AM:5.00*" in decoded(folder / "bob-ann.png")
+    # in euros the same payment fits an EPC code
+    chouette("settle", "--night", "--qr", str(tmp_path / "eur"))
+    assert decoded(tmp_path / "eur" / "eva-dan.png").split("\n")[7] == "EUR10000000.00"
+    danish = chouette("--lang", "da", "--session", "big", "settle", "--qr", "-", "--currency",
+                      "CZK", code=1).stderr  # fmt: skip
+    assert "højst 9.999.999,99 CZK" in danish and "▀" not in danish
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    kind=st.sampled_from(["epc", "spayd", "swish"]),
+    offset=st.integers(0, 10**15),
+)
+def test_every_code_written_decodes_to_the_exact_cents_of_its_line(tmp_path_factory, kind, offset):
+    """The law, as a bank app reads the PNG: whatever the amount within the format's
+    limits, the code decoded says exactly the line's cents; beyond them none is drawn."""
+    from chouette.payments import AMOUNTS, Account, payment_code
+    from files.codes import png, write_codes
+
+    least, most = AMOUNTS[kind]
+    cents = least + offset % (most - least + 1)
+    currency = {"epc": "EUR", "spayd": "CZK", "swish": "SEK"}[kind]
+    account = Account("ann", "Ann", EVA_COMPACT, swish="0701234567")
+    code = payment_code("bob", "ann", cents, account, currency, "chouette friday")
+    assert code.kind == kind
+    folder = tmp_path_factory.mktemp("codes")
+    (path,) = write_codes(folder, [code])
+    assert path.read_bytes() == png(code.payload)
+    text = decoded(path)
+    if kind == "epc":
+        amount = text.split("\n")[7].removeprefix("EUR")
+    elif kind == "spayd":
+        amount = dict(f.split(":", 1) for f in text.split("*")[2:])["AM"]
+    else:
+        amount = text.split(";")[1].replace(",", ".")
+    whole, part = amount.split(".")
+    assert int(whole) * 100 + int(part) == cents and len(part) == 2
+    beyond = payment_code("bob", "ann", most + 1 + offset, account, currency, "x")
+    assert beyond.kind == "refused" and write_codes(folder, [beyond]) == []
 
 
 # ---------------------------------------------------------------- no account number leaks

@@ -10,6 +10,9 @@ from hypothesis import strategies as st
 
 from chouette.errors import ChouetteError
 from chouette.payments import (
+    AMOUNTS,
+    CODE_NAMES,
+    SPAYD_AMOUNT,
     Account,
     amount_text,
     check_holder,
@@ -116,3 +119,86 @@ def test_an_iban_is_written_compact_and_numbers_keep_digits_and_a_plus():
     assert check_holder("  Ann   Smith ") == "Ann Smith"
     with pytest.raises(ChouetteError, match="no account holder's name"):
         check_holder("Ann\nSmith")
+
+
+# ---------------------------------------------------------------- what a code can carry
+
+ACCOUNTS = {
+    "EUR": ANN,
+    "CZK": Account("eva", "", "CZ6508000000192000145399"),
+    "SEK": Account("ann", swish="0701234567"),
+}
+
+
+def carried(payload: str) -> int:
+    """The cents a payload's amount field says, read as each format writes it."""
+    if payload.startswith("BCD\n"):
+        text = payload.split("\n")[7].removeprefix("EUR")
+    elif payload.startswith("SPD*"):
+        text = dict(f.split(":", 1) for f in payload.split("*")[2:])["AM"]
+    else:
+        text = payload.split(";")[1].replace(",", ".")
+    whole, part = text.split(".")
+    assert len(part) == 2 and whole.isdigit() and part.isdigit()
+    return int(whole) * 100 + int(part)
+
+
+@given(
+    currency=st.sampled_from(["EUR", "CZK", "SEK"]),
+    cents=st.integers(1, 10**15)
+    | st.sampled_from(
+        [n + d for bounds in AMOUNTS.values() for n in bounds for d in (-1, 0, 1) if n + d > 0]
+    ),
+)
+def test_every_code_carries_its_lines_exact_cents_and_every_amount_beyond_a_limit_is_refused(
+    currency, cents
+):
+    code = payment_code("bob", "ann", cents, ACCOUNTS[currency], currency, TEXT)
+    kind = {"EUR": "epc", "CZK": "spayd", "SEK": "swish"}[currency]
+    least, most = AMOUNTS[kind]
+    if least <= cents <= most:
+        assert (code.kind, code.drawn) == (kind, True)
+        assert carried(code.payload) == cents
+        if kind == "spayd":
+            assert len(amount_text(cents)) <= SPAYD_AMOUNT
+    else:
+        assert (code.kind, code.payload, code.drawn) == ("refused", "", False)
+        text = str(code.said)
+        assert text.startswith(f"bob pays ann {amount_text(cents)} {currency}: ")
+        limit = most if cents > most else least
+        assert f"{CODE_NAMES[kind]}: at {'most' if cents > most else 'least'} " in text
+        assert f" {amount_text(limit)} {currency});" in text
+
+
+def test_each_formats_published_limits():
+    """EPC069-12: EUR 0.01 to 999999999.99; SPAYD's AM: 10 characters with the point
+    (9999999.99); Swish: 1.00 to 999999999999.99 SEK."""
+    assert AMOUNTS == {
+        "epc": (1, 99_999_999_999),
+        "spayd": (1, 999_999_999),
+        "swish": (100, 99_999_999_999_999),
+    }
+    assert len(amount_text(AMOUNTS["spayd"][1])) == 10  # "9999999.99"
+    assert len(amount_text(AMOUNTS["spayd"][1] + 1)) == 11
+    czk = payment_code("eva", "dan", 10**9, ACCOUNTS["CZK"], "CZK", TEXT)
+    assert str(czk.said) == (
+        "eva pays dan 10000000.00 CZK: more than a payment code carries (QR Platba (SPAYD): at "
+        "most 9999999.99 CZK); no code is made for this payment: pay it another way"
+    )
+    sek = payment_code("bob", "ann", 99, ACCOUNTS["SEK"], "SEK", TEXT)
+    assert str(sek.said) == (
+        "bob pays ann 0.99 SEK: less than a payment code carries (Swish: at least 1.00 SEK); "
+        "no code is made for this payment: pay it another way"
+    )
+    # a phone number written out carries any amount
+    phone = payment_code("bob", "ann", 10**15, Account("ann", phone="+4512345678"), "DKK", TEXT)
+    assert phone.kind == "phone"
+
+
+def test_a_refused_amount_reads_in_danish_and_czech():
+    from files.words import words
+
+    code = payment_code("eva", "dan", 10**9, ACCOUNTS["CZK"], "CZK", TEXT)
+    assert words("da")(code.said).startswith("eva betaler dan 10.000.000,00 CZK: ")
+    assert "9.999.999,99 CZK" in words("da")(code.said)
+    assert words("cs")(code.said).startswith("eva platí dan 10\u00a0000\u00a0000,00 CZK: ")
