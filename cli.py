@@ -1434,6 +1434,15 @@ def new(
             help="Highest cube value allowed.",
         ),
     ] = None,
+    starting_cube: Annotated[
+        int,
+        typer.Option(
+            metavar="N",
+            **bounds("--starting-cube"),
+            help="Every cube starts the game at N, centred (a power of two; a chouette "
+            "tournament's level).",
+        ),
+    ] = 1,
     retention: Annotated[
         house.Retention,
         typer.Option(
@@ -1712,6 +1721,7 @@ def new(
         "raccoons": raccoons,
         "auto_doubles": auto_doubles,
         "max_cube": max_cube,
+        "starting_cube": starting_cube,
         "retention": retention,
         "acting_captain": acting_captain,
         "newcomer": newcomer,
@@ -1838,7 +1848,7 @@ def new(
         note(text)
     from chouette.line import uncovered
 
-    if (why := uncovered(info.line)) is not None:  # table stakes too small for the line
+    if (why := uncovered(info.line, info.rules.starting_cube)) is not None:  # banks too small
         warn(why)
 
 

@@ -36,6 +36,8 @@ The map of the house. Every room holds one job; a room imports only the rooms be
   :mod:`~chouette.position` (the board at a cube decision: a Position ID or an XGID),
   :mod:`~chouette.review` (each cube decision scored from an engine's equities, pair by
   pair);
+- a tournament: :mod:`~chouette.event` (entries, banks carried over levels with a rising
+  starting cube, tables drawn from a seed, re-entries, the ranking and the payouts);
 - money: :mod:`~chouette.money` (cents), :mod:`~chouette.limits` (the largest numbers),
   :mod:`~chouette.settlement` (who pays whom), :mod:`~chouette.costs` (fees and shared
   costs), :mod:`~chouette.nights` (club nights and debts that last), :mod:`~chouette.payments`

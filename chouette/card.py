@@ -255,7 +255,7 @@ def value_text(value: Any) -> str:
 
 #: Each line of the card, and the options it says.
 TOPICS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    (marked("Cubes"), ("cubes", "max_cube")),
+    (marked("Cubes"), ("cubes", "max_cube", "starting_cube")),
     (marked("Box doubles"), ("box_doubles",)),
     (
         marked("Box answers"),
@@ -307,6 +307,10 @@ def rule_lines(rules: HouseRules, tr: Translator = ENGLISH) -> list[tuple[str, s
     rules_said["Cubes"] = cubes + (
         _("; no cube goes above {most}.").format(most=r.max_cube) if r.max_cube else "."
     )
+    if r.starting_cube != 1:
+        rules_said["Cubes"] += " " + _(
+            "Every cube starts the game at {cube}, centred: a single is worth {cube} points."
+        ).format(cube=r.starting_cube)
     if r.cubes == "single":
         rules_said["Box doubles"] = _("The box doubles the team's one cube.")
     else:

@@ -503,7 +503,8 @@ class Game:
 
 
 def start(line: Line, rules: HouseRules, carry: int | None = None) -> Game:
-    """A new game with the line as seated: every cube at 1, centred. ``carry``: the
+    """A new game with the line as seated: every cube centred, at 1 (or at the house rule
+    ``starting-cube``: a chouette tournament's level). ``carry``: the
     automatic doubles the last game carried over, for the box to accept or decline first
     (None: not known here, as when a stored game is replayed: its own answer says)."""
     box, team = line.box, line.team
@@ -545,7 +546,7 @@ def start(line: Line, rules: HouseRules, carry: int | None = None) -> Game:
         box=box,
         partner=line.partner,
         members=team,
-        cubes={m: Cube() for m in team},
+        cubes={m: Cube(value=rules.starting_cube) for m in team},
         captain=team[0],
         carry_in=carry,
     )

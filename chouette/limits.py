@@ -66,6 +66,7 @@ NUMBERS: dict[str, tuple[int, int]] = {
     "--auto-doubles": (0, DOUBLINGS),
     "--beaver-limit": (1, DOUBLINGS),
     "--max-cube": (1, MAX_CUBE),
+    "--starting-cube": (1, MAX_CUBE),
     "--partner-from": (3, SEATS),
     "--partner-share": (0, 100),
     "--split-at": (5, SEATS),

@@ -328,22 +328,34 @@ def _check_bank(line: Line, name: str) -> None:
         )
 
 
-def covers(line: Line, name: str, members: int) -> bool:
-    """Whether ``name`` can cover the starting cube (1 point) against ``members`` opponents
-    (a player without a bank always can)."""
+def covers(line: Line, name: str, members: int, cube: int = 1) -> bool:
+    """Whether ``name`` can cover the starting cube (``cube`` points: 1, or the house rule
+    ``starting-cube``) against ``members`` opponents (a player without a bank always can)."""
     bank = line.bank(name)
-    return bank is None or bank >= members
+    return bank is None or bank >= members * cube
 
 
-def uncovered(line: Line) -> Said | None:
+def uncovered(line: Line, cube: int = 1) -> Said | None:
     """Under ``table-stakes`` (Florida): why no game can start with the line as seated, or
     None. The box (after :func:`seat` moved the first who can ahead) must cover the starting
-    cube against every member, and the captain against the box; when nobody seated can,
-    the box would be seated anyway and a member who won would be paid 0."""
+    cube (``cube`` points: 1, or the house rule ``starting-cube``) against every member, and
+    the captain against the box; when nobody seated can, the box would be seated anyway and
+    a member who won would be paid 0."""
     if not line.banks or line.box is None or not line.team:
         return None
     banks = joined(f"{p} {line.bank(p)}" for p in line.active if line.bank(p) is not None)
     need = len(line.team)
+    if not covers(line, line.box, need, cube) and cube != 1:
+        return said(
+            "under table stakes nobody seated can cover the box's starting cube of {cube} "
+            "against {members} members ({points} points; banks: {banks}): give one of them a "
+            "bank of {points} or more (chouette bank NAME {points}) or sit a player out before "
+            "the game starts",
+            cube=cube,
+            members=need,
+            points=need * cube,
+            banks=banks,
+        )
     if not covers(line, line.box, need):
         return said_n(
             "under table stakes nobody seated can cover the box's starting cube against {n} "
@@ -356,6 +368,15 @@ def uncovered(line: Line) -> Said | None:
             banks=banks,
             points=str(need),
         )
+    if not covers(line, line.team[0], 1, cube) and cube != 1:
+        return said(
+            "under table stakes nobody seated can cover the captain's starting cube of {cube} "
+            "against the box ({cube} points; banks: {banks}): give one of them a bank of "
+            "{cube} or more (chouette bank NAME {cube}) or sit a player out before the game "
+            "starts",
+            cube=cube,
+            banks=banks,
+        )
     if not covers(line, line.team[0], 1):
         return said(
             "under table stakes nobody seated can cover the captain's starting cube against "
@@ -366,22 +387,22 @@ def uncovered(line: Line) -> Said | None:
     return None
 
 
-def check_covered(line: Line) -> None:
+def check_covered(line: Line, cube: int = 1) -> None:
     """Refuse to start a game :func:`uncovered` says nobody can box."""
-    why = uncovered(line)
+    why = uncovered(line, cube)
     if why is not None:
         raise LineError(why)
 
 
-def _covered(line: Line) -> Line:
-    """Under ``table-stakes`` (Florida): the box can cover the starting cube against every
-    member, and the captain against the box; a player who cannot is kept out of those
-    seats, the first in line who can moving ahead of them."""
+def _covered(line: Line, cube: int) -> Line:
+    """Under ``table-stakes`` (Florida): the box can cover the starting cube (``cube``
+    points) against every member, and the captain against the box; a player who cannot is
+    kept out of those seats, the first in line who can moving ahead of them."""
     if not line.banks:
         return line
     active = line.active
     members = len(active) - 1
-    need = {0: members, 1: 1}
+    need = {0: members * cube, 1: cube}
     order = list(line.order)
     for seat_at in (0, 1):
         seated = [p for p in order if p not in line.sitting_out]
@@ -424,7 +445,7 @@ def seat(line: Line, rules: HouseRules) -> Line:
     box`` nobody is picked (the box names its partner), nor for a box that declined one.
     Under ``table-stakes`` a player who cannot cover the starting cube is kept out of the
     box and the captaincy."""
-    line = _covered(line)
+    line = _covered(line, rules.starting_cube)
     active = line.active
     kept = line.partner in active[1:]
     through_run = rules.partner_run and kept and len(active) >= 3

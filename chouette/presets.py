@@ -453,8 +453,8 @@ PUBLISHED: tuple[Preset, ...] = (
         notes=(
             marked("Re-entries are allowed through the 4th session: chouette bank NAME 50."),
             marked(
-                "The starting cube rises each session (1, 2, 4 … 64): chouette starts every cube "
-                "at 1, so a later session's cube is turned by hand (or played at a higher stake)."
+                "The starting cube rises each session (1, 2, 4 … 64): a session plays its level "
+                "with --starting-cube N."
             ),
             marked("Tables are drawn at random; a one-minute move clock can be imposed."),
         ),

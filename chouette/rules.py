@@ -49,6 +49,7 @@ MIN_SPLIT = 6
 BOUNDS: dict[str, tuple[int, int]] = {
     "auto_doubles": NUMBERS["--auto-doubles"],
     "max_cube": NUMBERS["--max-cube"],
+    "starting_cube": NUMBERS["--starting-cube"],
     "partner_from": NUMBERS["--partner-from"],
     "partner_share": NUMBERS["--partner-share"],
     "split_at": NUMBERS["--split-at"],
@@ -92,6 +93,7 @@ QUIET_DEFAULTS: dict[str, object] = {
     "until": None,
     "box_takes_scope": "several",
     "lone_taker_scope": "several",
+    "starting_cube": 1,
 }
 
 #: The rules that need another one on (``raccoons`` need ``beavers``), and the value each
@@ -149,6 +151,7 @@ class HouseRules:
     credit_rule: CreditRule = "warn"
     rounds: int | None = None
     until: str | None = None
+    starting_cube: int = 1
     edition: int = EDITION
 
     @property
@@ -227,6 +230,21 @@ class HouseRules:
                 said(
                     "max-cube must be a power of two (1, 2, 4, …), not {value}",
                     value=self.max_cube,
+                )
+            )
+        if self.starting_cube < 1 or self.starting_cube & (self.starting_cube - 1):
+            raise ChouetteError(
+                said(
+                    "starting-cube must be a power of two (1, 2, 4, …), not {cube}",
+                    cube=self.starting_cube,
+                )
+            )
+        if self.max_cube is not None and self.starting_cube > self.max_cube:
+            raise ChouetteError(
+                said(
+                    "starting-cube {cube} is above max-cube {most}: no cube could start there",
+                    cube=self.starting_cube,
+                    most=self.max_cube,
                 )
             )
         if self.partner_from is not None and self.partner_from < 3:
@@ -362,6 +380,7 @@ class HouseRules:
             ("auto-doubles", str(self.auto_doubles)),
             ("auto-past-limit", self.auto_past_limit),
             ("max-cube", "none" if self.max_cube is None else str(self.max_cube)),
+            *([("starting-cube", str(self.starting_cube))] if self.starting_cube != 1 else []),
             ("retention", self.retention),
             ("acting-captain", self.acting_captain),
             ("newcomer", self.newcomer),

@@ -126,7 +126,7 @@ def play(
     stop = book.stop(info, live.number, in_progress=live.game is not None)
     if live.game is None:
         check_not_ended(stop, live.number)
-        check_covered(info.line)  # table stakes: nobody seated as box who cannot pay
+        check_covered(info.line, info.rules.starting_cube)  # table stakes: a box who can pay
     before = live.game or start(info.line, info.rules, live.carry)
     done = apply_all(before, events)
     game, applied = done.game, done.events

@@ -43,6 +43,10 @@ def house_rules(draw: st.DrawFn) -> HouseRules:
     partner_pick = draw(st.sampled_from(["next", "last", "box"]))
     partners = partner_from is not None
     table_stakes = None if partners or extras else draw(st.sampled_from([None, None, 2, 5]))
+    max_cube = draw(st.sampled_from([None, None, 1, 2, 8, 64]))
+    starting_cube = draw(st.sampled_from([1, 1, 1, 2, 4]))  # (a tournament's level)
+    if max_cube is not None:
+        starting_cube = min(starting_cube, max_cube)
     return HouseRules(
         cubes=draw(st.sampled_from(["multi", "single"])),
         jacoby=jacoby,
@@ -60,7 +64,8 @@ def house_rules(draw: st.DrawFn) -> HouseRules:
         resignations=draw(st.sampled_from(["board", "per-member"])),
         deals=draw(st.sampled_from([True, True, False])),
         auto_doubles=draw(st.integers(0, 3)),
-        max_cube=draw(st.sampled_from([None, None, 1, 2, 8, 64])),
+        max_cube=max_cube,
+        starting_cube=starting_cube,
         retention=draw(
             st.sampled_from(
                 ["captain", "net-profit", "net-not-loss", "won-not-loss", "beat-all", "score-sign"]
