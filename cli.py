@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import Enum, StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NamedTuple, NoReturn, cast, get_args
+from typing import TYPE_CHECKING, Annotated, Any, Literal, NamedTuple, NoReturn, cast, get_args
 
 STARTED = time.time()  # when the command was given, before the imports below take their time
 
@@ -5975,6 +5975,722 @@ def report_import(summary: Any) -> None:
         warn(warning)
     if len(summary.warnings) > 20:
         say(said("… and {n} more warnings.", n=len(summary.warnings) - 20), err=True)
+
+
+# ---------------------------------------------------------------- a tournament
+
+
+event_app = typer.Typer(
+    name="event",
+    cls=Commands,
+    help="A chouette tournament: banks, levels with a rising starting cube, tables drawn at "
+    "random, re-entries into a prize pool, payouts.",
+    no_args_is_help=True,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+app.add_typer(event_app, name="event")
+
+EventOption = Annotated[
+    str | None,
+    typer.Option(
+        "--event",
+        metavar="NAME",
+        help="The event (default: the one used last).",
+        autocompletion=lambda ctx, incomplete: complete_event(ctx, incomplete),
+    ),
+]
+SeedOption = Annotated[
+    int | None,
+    typer.Option(
+        metavar="N",
+        **bounds("new --seed"),
+        help="Seed of the draw (default: a random one, printed): the same seed redraws the "
+        "same tables.",
+    ),
+]
+
+
+def complete_event(ctx: typer.Context, incomplete: str) -> list[str]:
+    """Shell completion of an event's name."""
+    try:
+        with ledger_for(options(ctx)) as book:
+            names = [t.name for t in book.tournaments()]
+    except ChouetteError:
+        return []
+    return [n for n in names if n.startswith(incomplete)]
+
+
+def a_seed(given: int | None) -> int:
+    """The seed given, or a random one (said with the draw, so it can be checked)."""
+    import random
+
+    return random.SystemRandom().randrange(1 << 32) if given is None else given
+
+
+@contextmanager
+def event_ledger(
+    ctx: typer.Context, name: str | None, *, write: bool = True
+) -> "Iterator[tuple[Ledger, Any]]":
+    """The ledger in one transaction, and the event ``name`` names (or the one used last);
+    a refusal prints ``Error: …`` and exits 1."""
+    from db.events import find
+
+    try:
+        with ledger_for(options(ctx), write=write) as book:
+            yield book, find(book, name)
+    except ChouetteError as err:
+        fail(err.said)
+
+
+@event_app.command(cls=Command, name="new")
+def event_new(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(metavar="NAME", help="The event's name, e.g. fcc.")],
+    bank: Annotated[
+        int,
+        typer.Option(
+            "--bank", metavar="N", **bounds("--table-stakes"), help="Each entry's bank of points."
+        ),
+    ],
+    levels: Annotated[
+        str,
+        typer.Option(
+            "--levels",
+            metavar="CUBES",
+            help="Each level's starting cube, rising: 1,2,4,8,16,32,64 (past the last, the last).",
+        ),
+    ],
+    minutes: Annotated[
+        int | None,
+        typer.Option(metavar="M", min=1, max=24 * 60, help="How long a level lasts (the clock)."),
+    ] = None,
+    table_size: Annotated[
+        str, typer.Option("--table-size", metavar="FEWEST-MOST", help="Players at a table.")
+    ] = "3-5",
+    entry: Annotated[
+        str,
+        typer.Option("--entry", metavar="AMOUNT", help="Each entry's money into the prize pool."),
+    ] = "0",
+    reentries_until: Annotated[
+        int | None,
+        typer.Option(
+            "--reentries-until",
+            metavar="LEVEL",
+            min=1,
+            max=1024,
+            help="Entries and re-entries until this level (default: entries at level 1 only, "
+            "no re-entries).",
+        ),
+    ] = None,
+    payout: Annotated[
+        str,
+        typer.Option(
+            "--payout",
+            metavar="PERCENTS",
+            help="Per cent of the pool by place, e.g. 50,25,15,10 (default: 100, the winner "
+            "takes all).",
+        ),
+    ] = "100",
+    ties: Annotated[
+        Literal["split", "roll"],
+        typer.Option(
+            "--ties",
+            metavar="split|roll",
+            help="Players level at the end (same bank, out at the same level): share their "
+            "places' money, or roll off for the places.",
+        ),
+    ] = "split",
+    organiser: Annotated[
+        str,
+        typer.Option("--organiser", metavar="NAME", help="Who holds the pool and pays it out."),
+    ] = "organiser",
+    preset: Annotated[
+        str | None,
+        typer.Option(
+            "--rules",
+            metavar="PRESET",
+            help="The tables' house rules: a club rule set (chouette rules --presets), e.g. "
+            "florida-challenge; table stakes of the bank.",
+            autocompletion=lambda incomplete: complete_preset(incomplete),
+        ),
+    ] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Start a chouette tournament: its terms, its rules card, its purse.
+
+    Each entry (chouette event enter) pays --entry into the prize pool, held by the
+    organiser, and gets a bank of --bank points (chips, not money). Each level's tables are
+    drawn at random (chouette event draw) and play table stakes from the banks with every
+    cube starting at the level's cube; chouette event next closes a level, carries the
+    banks, puts out who has none and draws the next; chouette event end ranks by bank and
+    pays the pool by --payout. The purse is a session of the event's name: each entry a
+    fee owed to the organiser, each payout a prize the organiser owes (settle pays them).
+
+    Examples:
+
+    \b
+        chouette event new fcc --bank 50 --levels 1,2,4,8,16,32,64 --reentries-until 4
+        chouette event new fcc --bank 50 --levels 1,2,4 --minutes 45 --entry 20 --payout 60,40
+        chouette event new cup --bank 13 --levels 1,2,4,8 --table-size 4-5 --rules cnb
+    """
+    from chouette.event import EventRules, parse_levels, parse_payout, parse_table_size
+    from chouette.line import check_name
+    from db.events import create
+
+    cents = money_option(entry, "--entry")
+    assert cents is not None
+    try:
+        shape = (parse_levels(levels), parse_payout(payout), parse_table_size(table_size))
+    except ChouetteError as err:
+        fail(err.said, 2)
+    given = {"table_stakes": bank}
+    house_rules, origin = starting_rules(ctx, preset, given)
+    try:
+        terms = EventRules(
+            bank=bank,
+            levels=shape[0],
+            organiser=check_name(organiser),
+            house=house_rules,
+            minutes=minutes,
+            table_size=shape[2],
+            entry=cents,
+            reentries_until=reentries_until,
+            payout=shape[1],
+            ties=ties,
+            preset=preset,
+        )
+    except ChouetteError as err:
+        fail(err.said)
+    try:
+        with ledger_for(options(ctx), write=True, create=True) as book:
+            info = create(book, name, terms, origin)
+    except ChouetteError as err:
+        fail(err.said)
+    if as_json:
+        emit_json({"event": info.name, "terms": terms.to_dict()})
+        return
+    from chouette.words import said
+
+    say(
+        said(
+            "Event {event}: its purse is the session {purse}.",
+            event=info.name,
+            purse=info.purse.name,
+        )
+    )
+    say_event_card(terms)
+    say(
+        said(
+            "The players enter with chouette event enter PLAYER... and accept the card with "
+            "chouette event accept PLAYER... (chouette event rules shows it)."
+        )
+    )
+
+
+def say_event_card(terms: Any) -> None:
+    """The event's terms, a line each (``event new``, ``event rules``)."""
+    from chouette.event import card_lines
+    from chouette.words import said
+
+    for topic, text in card_lines(terms):
+        say(said("{topic}: {text}", topic=said(topic), text=text))
+
+
+@event_app.command(cls=Command, name="rules")
+def event_rules(ctx: typer.Context, event: EventOption = None, as_json: JsonFlag = False) -> None:
+    """The event's rules card: its terms, its tables' house rules, who accepted them.
+
+    Example:
+
+    \b
+        chouette event rules
+    """
+    from chouette.card import card_text, rule_lines
+    from chouette.event import card_lines
+    from chouette.words import said
+    from db.events import state_of
+
+    with event_ledger(ctx, event, write=False) as (book, info):
+        state, _ = state_of(book, info)
+        card = book.card(info.purse)
+    if as_json:
+        emit_json(
+            {
+                "event": info.name,
+                "terms": info.rules.to_dict(),
+                "card": {topic: str(text) for topic, text in card_lines(info.rules)},
+                "house_rules": dict(rule_lines(card.rules)),
+                "accepted": sorted(state.accepted),
+                "not_accepted": [p for p in state.entered if p not in state.accepted],
+            }
+        )
+        return
+    say(said("The event {event}:", event=info.name))
+    say_event_card(info.rules)
+    say(said("Its tables' house rules (each level's starting cube apart):"))
+    say("\n".join(card_text(card, datetime.astimezone)[1:]))
+    waiting = [p for p in state.entered if p not in state.accepted]
+    if state.accepted:
+        say(said("Accepted by: {players}.", players=", ".join(sorted(state.accepted))))
+    if waiting:
+        say(said("Not yet accepted: {players}.", players=", ".join(waiting)))
+
+
+@event_app.command(cls=Command, name="accept")
+def event_accept(
+    ctx: typer.Context,
+    players: Annotated[
+        list[str] | None, typer.Argument(metavar="PLAYER", help="The players who accept.")
+    ] = None,
+    all: Annotated[
+        bool, typer.Option("--all", help="Every entrant who has not accepted yet.")
+    ] = False,
+    event: EventOption = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Entrants accept the event's rules card, as chouette event rules shows it.
+
+    Example:
+
+    \b
+        chouette event accept ann bob cat
+    """
+    from chouette.words import said
+    from db.events import accept, state_of
+
+    if all == bool(players):
+        fail("name the players who accept the event's rules, or --all (not both)", 2)
+    with event_ledger(ctx, event) as (book, info):
+        names = list(players or [])
+        if all:
+            state, _ = state_of(book, info)
+            names = [p for p in state.entered if p not in state.accepted]
+            if not names:
+                fail(said("every entrant has accepted the rules of {event}", event=info.name))
+        names = accept(book, info, names)
+    if as_json:
+        emit_json({"event": info.name, "accepted": names})
+        return
+    say(said("{players} accept the rules of {event}.", players=", ".join(names), event=info.name))
+
+
+@event_app.command(cls=Command, name="enter")
+def event_enter(
+    ctx: typer.Context,
+    players: Annotated[list[str], typer.Argument(metavar="PLAYER", help="Who enters.")],
+    event: EventOption = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Players enter the event: each pays the entry into the prize pool and gets a bank.
+
+    Entries close after the re-entries' last level (--reentries-until; else after level 1).
+    During a drawn level a late entry sits at the table with the fewest players, between
+    its games, if one has room (else the next draw seats them).
+
+    Example:
+
+    \b
+        chouette event enter ann bob cat dan eve fay gus hal
+    """
+    from chouette.words import Money, said, said_n
+    from db.events import enter, table_name
+
+    with event_ledger(ctx, event) as (book, info):
+        after = enter(book, info, players)
+    names = list(after.entered[-len(players) :])
+    if as_json:
+        emit_json(
+            {
+                "event": info.name,
+                "entered": names,
+                "pool_cents": after.pool,
+                "tables": {
+                    p: table_name(info.name, after.level, t)
+                    for p in names
+                    if (t := after.table_of(p)) is not None
+                },
+            }
+        )
+        return
+    say(
+        said_n(
+            "{players} enters {event} with a bank of {bank}; the pool is {pool}.",
+            "{players} enter {event}, each with a bank of {bank}; the pool is {pool}.",
+            len(names),
+            players=", ".join(names),
+            event=info.name,
+            bank=info.rules.bank,
+            pool=Money(after.pool),
+        )
+    )
+    for name in names:
+        table = after.table_of(name)
+        if table is not None:
+            say(
+                said(
+                    "{player} sits at {table}.",
+                    player=name,
+                    table=table_name(info.name, after.level, table),
+                )
+            )
+        elif after.drawn is not None:
+            say(said("{player} waits for the next draw: every table is full.", player=name))
+
+
+@event_app.command(cls=Command, name="reenter")
+def event_reenter(
+    ctx: typer.Context,
+    player: Annotated[str, typer.Argument(metavar="PLAYER", help="Whose bank is gone.")],
+    event: EventOption = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """A player whose bank is gone enters again: another entry into the pool, a fresh bank.
+
+    At their table (between its games) they play on with the fresh bank; a player out comes
+    back in at the table with the fewest players. Refused, with the reason, past the level
+    --reentries-until names, or for a player who still has a bank.
+
+    Example:
+
+    \b
+        chouette event reenter dan
+    """
+    from chouette.words import Money, said
+    from db.events import reenter, table_name
+
+    with event_ledger(ctx, event) as (book, info):
+        after, name = reenter(book, info, player)
+    table = after.table_of(name)
+    where = None if table is None else table_name(info.name, after.level, table)
+    if as_json:
+        emit_json(
+            {
+                "event": info.name,
+                "player": name,
+                "entries": after.entries[name],
+                "bank": info.rules.bank,
+                "table": where,
+                "pool_cents": after.pool,
+            }
+        )
+        return
+    if where is None:
+        say(
+            said(
+                "{player} re-enters {event} with a fresh bank of {bank}, for the next draw; "
+                "the pool is {pool}.",
+                player=name,
+                event=info.name,
+                bank=info.rules.bank,
+                pool=Money(after.pool),
+            )
+        )
+    else:
+        say(
+            said(
+                "{player} re-enters {event} with a fresh bank of {bank} at {table}; the pool "
+                "is {pool}.",
+                player=name,
+                event=info.name,
+                bank=info.rules.bank,
+                table=where,
+                pool=Money(after.pool),
+            )
+        )
+
+
+def say_draw(info: Any, state: Any, book: "Ledger", as_json: bool) -> dict[str, Any]:
+    """The level's tables as drawn, said (unless ``as_json``), and as JSON."""
+    from chouette.words import said, said_n
+    from db.events import table_name
+
+    made = state.drawn
+    level = state.level
+    tables = [
+        {"table": table_name(info.name, level, n), "seats": list(seats)}
+        for n, seats in enumerate(made.tables, start=1)
+    ]
+    shown = {
+        "level": level,
+        "cube": state.cube,
+        "seed": made.seed,
+        "repeats": made.repeats,
+        "fewest_proven": made.exact,
+        "tables": tables,
+    }
+    if as_json:
+        return shown
+    say(
+        said(
+            "Level {level} of {event} (starting cube {cube}), drawn with seed {seed}.",
+            level=level,
+            event=info.name,
+            cube=state.cube,
+            seed=made.seed,
+        )
+    )
+    repeats = said_n(
+        "{n} pairing repeated from the earlier levels",
+        "{n} pairings repeated from the earlier levels",
+        made.repeats,
+    )
+    if made.exact:
+        say(said("{repeats}: the fewest possible.", repeats=repeats))
+    else:
+        say(said("{repeats}: the fewest a search found (not proven the fewest).", repeats=repeats))
+    rows = []
+    for number in range(1, len(made.tables) + 1):
+        name = table_name(info.name, level, number)
+        rows.append([name, book.session(name).line.describe()])
+    hearer().table([said("table"), said("line (banks)")], rows)
+    return shown
+
+
+@event_app.command(cls=Command, name="draw")
+def event_draw(
+    ctx: typer.Context,
+    seed: SeedOption = None,
+    event: EventOption = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Draw the tables of the level in play: random, within the table size, as few pairings
+    repeated from the earlier levels as the numbers allow.
+
+    Journalled with its seed: the same seed draws the same tables (chouette check draws
+    every level again and compares). Each table is a session of the event (NAME-L1-T1),
+    playing table stakes from the banks with every cube starting at the level's cube.
+
+    Example:
+
+    \b
+        chouette event draw --seed 2024
+    """
+    from db.events import draw
+
+    with event_ledger(ctx, event) as (book, info):
+        after = draw(book, info, a_seed(seed))
+        shown = say_draw(info, after, book, as_json)
+    if as_json:
+        emit_json({"event": info.name, **shown})
+
+
+@event_app.command(cls=Command, name="next")
+def event_next(
+    ctx: typer.Context,
+    seed: SeedOption = None,
+    event: EventOption = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Close the level in play and draw the next.
+
+    Every game of the level must be booked, none in progress. Each bank is carried to the
+    next level (chouette check proves they add up to those carried in), a player whose bank
+    is gone is out, the starting cube rises, and the next level's tables are drawn (--seed
+    as for chouette event draw).
+
+    Example:
+
+    \b
+        chouette event next
+    """
+    from chouette.words import said
+    from db.events import next_level
+
+    with event_ledger(ctx, event) as (book, info):
+        closed, after = next_level(book, info, a_seed(seed))
+        if not as_json:
+            out = [p for p, at in closed.out.items() if at == closed.level - 1]
+            say(
+                said(
+                    "Level {level} of {event} is closed: {total} points carried.",
+                    level=closed.level - 1,
+                    event=info.name,
+                    total=sum(closed.banks[p] for p in closed.players_in),
+                )
+            )
+            if out:
+                say(said("Out: {players}.", players=", ".join(out)))
+        shown = say_draw(info, after, book, as_json)
+    if as_json:
+        emit_json(
+            {
+                "event": info.name,
+                "closed": closed.level - 1,
+                "out": [p for p, at in closed.out.items() if at == closed.level - 1],
+                "banks": {p: closed.banks[p] for p in closed.players_in},
+                **shown,
+            }
+        )
+
+
+def clock_said(standing: Any) -> Any:
+    """The level's clock in words, or None without one."""
+    from chouette.words import said
+
+    if standing.ends is None:
+        return None
+    ends = standing.ends.astimezone().strftime("%H:%M")
+    minutes, seconds = divmod(standing.left or 0, 60)
+    return said(
+        "ends at {time} ({minutes}:{seconds} left)",
+        time=ends,
+        minutes=minutes,
+        seconds=f"{seconds:02d}",
+    )
+
+
+@event_app.command(cls=Command, name="standings")
+def event_standings(
+    ctx: typer.Context, event: EventOption = None, as_json: JsonFlag = False
+) -> None:
+    """The event as it stands: the level, its starting cube and clock, the pool, and each
+    player's bank (live from their table), table and whether out.
+
+    Example:
+
+    \b
+        chouette event standings
+    """
+    from chouette.words import Money, said
+    from db.events import standings
+
+    with event_ledger(ctx, event, write=False) as (book, info):
+        shown = standings(book, info)
+    if as_json:
+        emit_json(shown.to_json())
+        return
+    clock = clock_said(shown)
+    if shown.state.ended:
+        say(
+            said(
+                "{event} has ended after level {level}; the pool was {pool}.",
+                event=info.name,
+                level=shown.level,
+                pool=Money(shown.pool),
+            )
+        )
+    elif clock is None:
+        say(
+            said(
+                "{event}: level {level}, starting cube {cube}; the pool is {pool}.",
+                event=info.name,
+                level=shown.level,
+                cube=shown.cube,
+                pool=Money(shown.pool),
+            )
+        )
+    else:
+        say(
+            said(
+                "{event}: level {level}, starting cube {cube}, {clock}; the pool is {pool}.",
+                event=info.name,
+                level=shown.level,
+                cube=shown.cube,
+                clock=clock,
+                pool=Money(shown.pool),
+            )
+        )
+    rows = [
+        [p.name, str(p.bank), p.table or "-", str(p.entries), str(p.out_at or "-")]
+        for p in shown.players
+    ]
+    hearer().table(
+        [said("player"), said("bank"), said("table"), said("entries"), said("out at level")],
+        rows,
+    )
+
+
+@event_app.command(cls=Command, name="end")
+def event_end(
+    ctx: typer.Context,
+    seed: SeedOption = None,
+    event: EventOption = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """End the event: the level in play closes, the players are ranked by bank (ties by the
+    event's --ties) and the pool is paid out by --payout, to the cent.
+
+    Each payout is booked in the event's purse as a prize the organiser owes: chouette
+    --session NAME settle says who pays whom. --seed rolls off ties under --ties roll.
+
+    Example:
+
+    \b
+        chouette event end
+    """
+    from chouette.words import Money, said
+    from db.events import end, ordinal
+
+    with event_ledger(ctx, event) as (book, info):
+        after = end(book, info, a_seed(seed))
+    places = after.final or ()
+    if as_json:
+        emit_json(
+            {
+                "event": info.name,
+                "pool_cents": after.pool,
+                "places": [
+                    {
+                        "place": p.place,
+                        "name": p.name,
+                        "bank": p.bank,
+                        "out_at": p.out_at,
+                        "cents": p.cents,
+                    }
+                    for p in places
+                ],
+                "payouts": [{"name": p.name, "cents": p.cents} for p in places if p.cents],
+            }
+        )
+        return
+    say(
+        said(
+            "{event} has ended: the pool of {pool} is paid out.",
+            event=info.name,
+            pool=Money(after.pool),
+        )
+    )
+    rows = [
+        [
+            ordinal(p.place),
+            p.name,
+            str(p.bank),
+            "-" if p.out_at is None else str(p.out_at),
+            Money(p.cents),
+        ]
+        for p in places
+    ]
+    hearer().table(
+        [said("place"), said("player"), said("bank"), said("out at level"), said("payout")],
+        rows,
+    )
+    say(
+        said(
+            "Booked in {purse}: {organiser} owes each payout (chouette --session {purse} settle).",
+            purse=info.purse.name,
+            organiser=info.rules.organiser,
+        )
+    )
+
+
+@event_app.command(cls=Command, name="undo")
+def event_undo(ctx: typer.Context, event: EventOption = None) -> None:
+    """Take back the last step of the event: an entry, a re-entry, a draw, a level closed
+    (and the next drawn), the end, an acceptance; with none, the event itself.
+
+    Refused when something was done at one of its tables since (undo that there first).
+
+    Example:
+
+    \b
+        chouette event undo
+    """
+    from chouette.words import said
+    from db.events import undo
+
+    with event_ledger(ctx, event) as (book, info):
+        what = undo(book, info)
+    say(said("Undone in {event}: {what}.", event=info.name, what=what))
 
 
 # ---------------------------------------------------------------- the table mode

@@ -51,15 +51,25 @@ if TYPE_CHECKING:  # the types of Typer's own Click, which Typer exports no name
 
 
 def commands_of(app: typer.Typer) -> dict[str, Any]:
-    """The app's commands by name, each as registered (a ``typer.models.CommandInfo``),
-    none made; in the app's order."""
+    """The app's commands by name, each as registered (a ``typer.models.CommandInfo``; a
+    group of commands added with ``add_typer`` and a name, ``chouette event``, a
+    ``typer.models.TyperInfo``), none made; in the app's order, the groups last."""
     from typer.main import get_command_name
 
-    return {
+    found: dict[str, Any] = {
         info.name or get_command_name(info.callback.__name__): info
         for info in app.registered_commands
         if info.callback is not None
     }
+    found.update((str(group.name), group) for group in app.registered_groups)
+    return found
+
+
+def group_of(info: Any) -> typer.Typer | None:
+    """The sub-app of a registered group of commands (``chouette event``); None for a
+    command."""
+    found: typer.Typer | None = getattr(info, "typer_instance", None)
+    return found
 
 
 def callback_of(info: Any) -> Callable[..., Any]:
@@ -73,19 +83,27 @@ def group_alone(app: typer.Typer) -> Any:
     but none of its commands made."""
     from typer.main import get_command
 
-    infos = app.registered_commands
-    app.registered_commands = []  # Typer would make every command here
+    infos, groups = app.registered_commands, app.registered_groups
+    app.registered_commands, app.registered_groups = [], []  # Typer would make them here
     try:
         return get_command(app)
     finally:
-        app.registered_commands = infos
+        app.registered_commands, app.registered_groups = infos, groups
 
 
 def made(app: typer.Typer, info: Any) -> Any:
-    """One command of the app, made from its registration as ``typer.main.get_command``
-    would make it."""
-    from typer.main import get_command_from_info
+    """One command of the app (or one group of them, with its commands), made from its
+    registration as ``typer.main.get_command`` would make it."""
+    from typer.main import get_command_from_info, get_group_from_info
+    from typer.models import TyperInfo
 
+    if isinstance(info, TyperInfo):
+        return get_group_from_info(
+            info,
+            pretty_exceptions_short=app.pretty_exceptions_short,
+            suggest_commands=app.suggest_commands,
+            rich_markup_mode=app.rich_markup_mode,
+        )
     return get_command_from_info(
         info,
         pretty_exceptions_short=app.pretty_exceptions_short,

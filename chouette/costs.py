@@ -7,7 +7,10 @@ to the cent among them, each owes the payer their share. A split that does not c
 even hands the cents left over, one each, to the first sharers in the order written, and
 says so.
 
-Either is a :class:`Charge`: who is owed (``to``), and each sharer's part. What it does to
+A **prize** is a chouette tournament's payout (``chouette event end``): the organiser, who
+holds the pool, owes a winner their share of it; ``settle`` in the event's purse pays it.
+
+Each is a :class:`Charge`: who is owed (``to``), and each sharer's part. What it does to
 the balances (:meth:`Charge.moves`) sums to zero, as every booking does.
 """
 
@@ -23,8 +26,8 @@ from chouette.money import Cents
 from chouette.text import check_note
 from chouette.words import Money, Sayable, joined, said, said_n
 
-Kind = Literal["fee", "expense"]
-KINDS: tuple[Kind, ...] = ("fee", "expense")
+Kind = Literal["fee", "expense", "prize"]
+KINDS: tuple[Kind, ...] = ("fee", "expense", "prize")
 
 
 @dataclass(frozen=True)
@@ -66,7 +69,7 @@ class Charge:
         """The charge in a sentence: ``bob, cat and dan owe ann 5.00 each (table fee)``;
         ``ann paid 10.00 (pizza), shared by ann, bob and cat: ann is owed 3.34 by bob and
         3.33 by cat``."""
-        if self.kind == "fee":
+        if self.kind in ("fee", "prize"):
             return said("{debts} ({note})", debts=self.debts_text(), note=self.note)
         return said(
             "{payer} paid {amount} ({note}), shared by {sharers}: {debts}",
@@ -168,6 +171,16 @@ def fee(cents: Cents, charged: Sequence[str], to: str, note: str, *, named: bool
     return Charge("fee", to, cents, tuple((name, cents) for name in debtors), _note(note))
 
 
+def prize(cents: Cents, winner: str, organiser: str, note: str) -> Charge:
+    """The ``organiser`` owes ``winner`` ``cents``: a payout of a tournament's pool."""
+    _amount(cents, "prize")
+    if winner == organiser:
+        raise ChouetteError(
+            said("{player} is the organiser: nobody owes themselves a prize", player=winner)
+        )
+    return Charge("prize", winner, cents, ((organiser, cents),), _note(note))
+
+
 def expense(payer: str, cents: Cents, among: Sequence[str], note: str) -> Charge:
     """``payer`` paid ``cents`` for ``among`` (the payer among them or not): each owes the
     payer their share, :func:`split` to the cent."""
@@ -185,10 +198,14 @@ def check_charge(charge: Charge, players: Collection[str], session: str) -> Char
     names only players of the session."""
     if charge.kind == "fee":
         made = fee(charge.cents, [n for n, _ in charge.shares], charge.to, charge.note)
+    elif charge.kind == "prize" and len(charge.shares) == 1:
+        made = prize(charge.cents, charge.to, charge.shares[0][0], charge.note)
     elif charge.kind == "expense":
         made = expense(charge.to, charge.cents, [n for n, _ in charge.shares], charge.note)
     else:
-        raise ChouetteError(said("{kind} is neither a fee nor an expense", kind=repr(charge.kind)))
+        raise ChouetteError(
+            said("{kind} is neither a fee, an expense nor a prize", kind=repr(charge.kind))
+        )
     if made != charge:
         raise ChouetteError(
             said(
@@ -209,12 +226,14 @@ def _of(kind: Kind, cents: Cents) -> Sayable:
     """``a fee of 5.00`` / ``a shared cost of 10.00``."""
     if kind == "fee":
         return said("a fee of {amount}", amount=Money(cents))
+    if kind == "prize":
+        return said("a prize of {amount}", amount=Money(cents))
     return said("a shared cost of {amount}", amount=Money(cents))
 
 
 def _amount(cents: Cents, kind: Kind) -> None:
     if cents <= 0:
-        what = said("a fee") if kind == "fee" else said("a shared cost")
+        what = {"fee": said("a fee"), "prize": said("a prize")}.get(kind, said("a shared cost"))
         raise ChouetteError(
             said("{what} must be more than zero, not {amount}", what=what, amount=Money(cents))
         )

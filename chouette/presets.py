@@ -451,12 +451,19 @@ PUBLISHED: tuple[Preset, ...] = (
         ),
         ours=_DEFAULTS_UNREAD,
         notes=(
-            marked("Re-entries are allowed through the 4th session: chouette bank NAME 50."),
             marked(
-                "The starting cube rises each session (1, 2, 4 … 64): a session plays its level "
-                "with --starting-cube N."
+                "Re-entries are allowed through the 4th session: chouette event reenter NAME "
+                "(in a session alone: chouette bank NAME 50)."
             ),
-            marked("Tables are drawn at random; a one-minute move clock can be imposed."),
+            marked(
+                "The starting cube rises each session (1, 2, 4 … 64): chouette event new NAME "
+                "--bank 50 --levels 1,2,4,8,16,32,64 --reentries-until 4 runs the whole event "
+                "(a session alone plays a level with --starting-cube N)."
+            ),
+            marked(
+                "Tables are drawn at random (chouette event draw); a one-minute move clock can be "
+                "imposed (chouette keeps a level's clock, --minutes, not the moves')."
+            ),
         ),
     ),
     Preset(

@@ -40,6 +40,7 @@ from db.codec import (
     said_detail,
     said_of,
 )
+from db.events import check_open
 from db.ledger import Ledger
 from db.values import Action, Finished, StoredGame
 
@@ -104,6 +105,7 @@ def amend(
     note = check_note(note).strip()
     if not note:
         raise ChouetteError("say why the game is amended: --note TEXT (it stays on the record)")
+    check_open(book, info)  # (a table of a tournament's level that is over: refused)
     stored = book.stored_games(info, from_number=number)
     if not stored or stored[0].number != number:
         raise ChouetteError(f"there is no game {number} in {info.name}")

@@ -5,8 +5,10 @@ readable as what its column holds). Then the contents: every game's bookings sum
 the bookings of every chouette game equal what replaying its stored events gives; imported
 games pay points × stake; payments balance; fees and shared costs are their splits; the
 running balances are the sums of the bookings; every session's games are numbered 1, 2, …;
-every player booked or seated is a player of the session; the line is consistent. Problems
-are listed, never repaired here.
+every player booked or seated is a player of the session; the line is consistent; every
+chouette tournament's journal replays, each draw is what its seed draws, and each level's
+banks add up to those carried into it (:func:`db.events.event_problems`). Problems are
+listed, never repaired here.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from chouette.outcome import settle_game
 from chouette.session import SessionInfo
 from chouette.words import Money, Sayable, said, said_n
 from db.codec import event_from_body, extras_from_detail, line_from_json
+from db.events import event_problems
 from db.journal import journal_problems
 from db.ledger import Ledger
 from db.values import Booking, StoredGame
@@ -158,6 +161,7 @@ def _contents(book: Ledger, audit: Audit) -> None:
         )
     audit.problems += _charges(book, sessions, by_charge)
     audit.problems += _balances(book, sessions, summed)
+    audit.problems += event_problems(book)
 
 
 def _charges(

@@ -191,7 +191,7 @@ def charge_from_row(kind: str, creditor: str, cents: int, shares: Any, note: str
             raise TypeError(f"a charge's share is [player, cents], not {part!r}")
         parts.append((part[0], part[1]))
     if kind not in KINDS:
-        raise ValueError(f"{kind!r} is neither a fee nor an expense")
+        raise ValueError(f"{kind!r} is neither a fee, an expense nor a prize")
     return Charge(kind, creditor, cents, tuple(parts), note)
 
 

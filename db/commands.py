@@ -60,6 +60,7 @@ from db.codec import (
     said_of,
 )
 from db.iban import checked_iban
+from db.events import check_line_act, check_open, check_undo
 from db.journal import check_entry, entry_name, entry_problem
 from db.ledger import Ledger
 from db.names import player_names
@@ -126,7 +127,8 @@ def play(
     stop = book.stop(info, live.number, in_progress=live.game is not None)
     if live.game is None:
         check_not_ended(stop, live.number)
-        check_covered(info.line, info.rules.starting_cube)  # table stakes: a box who can pay
+        if not check_open(book, info):  # (refused at a table of a level that is over)
+            check_covered(info.line, info.rules.starting_cube)  # table stakes: a box who can pay
     before = live.game or start(info.line, info.rules, live.carry)
     done = apply_all(before, events)
     game, applied = done.game, done.events
@@ -249,6 +251,7 @@ def record(
         name = normal_name(item.session) if item.session is not None else default
         if name not in ids:
             info = book.session(name, lock=True)
+            check_open(book, info)
             ids[name] = info.id
             if info.id not in infos:
                 live = book.live(info)
@@ -328,6 +331,8 @@ def change_line(
     back needs."""
     live = book.live(info)
     check_between_games(live.number if live.started else None)
+    check_open(book, info, "line")
+    check_line_act(book, info, noted.get("act") or ())
     line = change(info.line)
     book.journal(info, "line", {**said_detail(done), "line": line_to_dict(info.line), **noted})
     return book.save_line(info, line)
@@ -450,6 +455,7 @@ def split(book: Ledger, info: SessionInfo, name: str) -> tuple[SessionInfo, Sess
     table takes it back while nothing has happened since at either. Returns both sessions."""
     live = book.live(info)
     check_between_games(live.number if live.started else None)
+    check_open(book, info, "split")
     stay, go = split_line(info.line, info.rules)
     own = {p: info.player_stakes[p] for p in go.order if p in info.player_stakes}
     origin = book.origin(info)  # the same rules, from the same preset
@@ -672,6 +678,7 @@ def delete_session(book: Ledger, name: str) -> SessionInfo:
     payment): its line, players and journal go with it. A session with bookings is the
     ledger's record: undo them first."""
     info = book.session(normal_name(name), lock=True)
+    check_open(book, info, "delete")
     booked = book.booked_anything(info)
     if booked is not None:
         raise ChouetteError(_booked_already(info.name, booked))
@@ -692,6 +699,7 @@ def undo(book: Ledger, info: SessionInfo) -> Undone:
     from db.chained import refuse_unfit_journal
 
     journal = book.actions(info, limit=1)
+    check_undo(book, info, journal[0] if journal else None)
     if not journal:
         refuse_unfit_journal(book, info)  # (its entries all taken out?)
         undone = _undo_unjournaled(book, info)  # (no entry to forget: the chain is told here)

@@ -142,6 +142,22 @@ class Accept(_Line):
     at: Any
 
 
+class EventStep(_Line):
+    kind: StrictStr
+    at: Any
+    detail: dict[str, Any]
+
+
+class Event(_Line):
+    kind: Literal["event"]
+    name: StrictStr
+    terms: dict[str, Any]
+    purse: StrictStr
+    created_at: Any
+    tables: list[list[Any]]
+    steps: list[EventStep]
+
+
 class Link(_Line):
     seq: StrictInt
     at: StrictStr
@@ -168,6 +184,7 @@ MODELS: dict[str, type[_Line]] = {
     "source_file": SourceFile,
     "accept": Accept,
     "chain": Chain,
+    "event": Event,
 }
 #: The fields that hold times, wherever they are in a line.
 TIMES = frozenset(
@@ -175,7 +192,7 @@ TIMES = frozenset(
      "imported_at"}
 )  # fmt: skip
 #: Where a line's times are: top-level fields, or fields of its lists of objects.
-NESTED_TIMES = {"players": ("joined_at",)}
+NESTED_TIMES = {"players": ("joined_at",), "steps": ("at",)}
 
 
 def read_line(text: str, latest: int) -> dict[str, Any]:

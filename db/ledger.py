@@ -46,6 +46,7 @@ from chouette.review import Asked, CubeState, Equities
 from chouette.rules import HouseRules
 from chouette.session import LiveGame, SessionInfo
 from chouette.stop import StopState
+from chouette.words import said
 from db.bulk import (
     Columns,
     allocate_ids,
@@ -84,6 +85,9 @@ from db.models import (
     SessionRow,
     Setting,
     SourceFileRow,
+    TournamentRow,
+    TournamentStepRow,
+    TournamentTableRow,
 )
 from db.reads import Reads, runner
 from db.values import (
@@ -97,6 +101,8 @@ from db.values import (
     SourceFile,
     StoredGame,
     StoredPlayer,
+    Tournament,
+    TournamentTable,
     Won,
 )
 
@@ -230,15 +236,19 @@ class Ledger:
         current: bool = True,
         origin: Origin | None = None,
         night: str | None = None,
+        points_only: bool = False,
     ) -> SessionInfo:
         """A new session with its line and players (``players``: as an export lists them,
         with their own stakes and when they joined; by default the line, joining now),
         where its house rules came from (``origin``; None: not known) and the club night it
-        belongs to (``night``; None: the local date it began)."""
+        belongs to (``night``; None: the local date it began). ``points_only``: a table of
+        a chouette tournament, whose games move banks of points, never money (a stake of
+        0)."""
         name = name.strip()
         if not name:
             raise ChouetteError("a session needs a name")
-        check_stake(stake)
+        if not points_only or stake != 0:
+            check_stake(stake)
         if self._db.exec(select(SessionRow.id).where(SessionRow.name == name)).first():
             raise ChouetteError(f"there is already a session called {name}")
         row = SessionRow(
@@ -970,6 +980,128 @@ class Ledger:
             )
         )
         self._db.flush()
+
+    # -------------------------------------------------------- tournaments (chouette event)
+
+    def create_tournament(
+        self,
+        name: str,
+        terms: Mapping[str, Any],
+        purse: SessionInfo,
+        *,
+        at: datetime | None = None,
+    ) -> int:
+        """A new event (``terms``: :meth:`chouette.event.EventRules.to_dict`) whose entries
+        and payouts are booked in ``purse``, begun now or ``at`` (a restored export's): its
+        id."""
+        if self._db.exec(select(TournamentRow.id).where(TournamentRow.name == name)).first():
+            raise ChouetteError(said("there is already an event called {event}", event=name))
+        row = TournamentRow(
+            name=name,
+            terms=json.dumps(terms, ensure_ascii=False),
+            purse_id=purse.id,
+            created_at=at or self.now,
+        )
+        self._db.add(row)
+        self._db.flush()
+        assert row.id is not None
+        self.add_tournament_tables(row.id, [(purse.id, 0, 0)], closed=True)
+        return row.id
+
+    def tournaments(self) -> list[Tournament]:
+        """Every event, in the order they began."""
+        rows = self._db.exec(select(TournamentRow).order_by(col(TournamentRow.id))).all()
+        return [
+            Tournament(r.id or 0, r.name, _detail(r.terms), r.purse_id, utc(r.created_at))
+            for r in rows
+        ]
+
+    def drop_tournament(self, tournament_id: int) -> None:
+        """Take back an event with nothing in its journal: its tables' rows and itself (its
+        purse is the caller's)."""
+        for model in (TournamentStepRow, TournamentTableRow):
+            self._db.execute(delete(model).where(col(model.tournament_id) == tournament_id))
+        self._db.execute(delete(TournamentRow).where(col(TournamentRow.id) == tournament_id))
+
+    def add_step(
+        self, tournament_id: int, kind: str, detail: Mapping[str, Any], at: datetime | None = None
+    ) -> None:
+        """Note a step of an event (the one writer of its journal), now or ``at``."""
+        self._db.add(
+            TournamentStepRow(
+                tournament_id=tournament_id,
+                kind=kind,
+                detail=json.dumps(detail, ensure_ascii=False),
+                at=at or self.now,
+            )
+        )
+        self._db.flush()
+
+    def steps(self, tournament_id: int) -> list[Action]:
+        """An event's journal, the first step first."""
+        rows = self._db.exec(
+            select(TournamentStepRow)
+            .where(TournamentStepRow.tournament_id == tournament_id)
+            .order_by(col(TournamentStepRow.id))
+        ).all()
+        return [Action(r.id or 0, r.kind, _detail(r.detail), utc(r.at)) for r in rows]
+
+    def forget_step(self, step_id: int) -> None:
+        self._db.execute(delete(TournamentStepRow).where(col(TournamentStepRow.id) == step_id))
+
+    def add_tournament_tables(
+        self, tournament_id: int, tables: Sequence[tuple[int, int, int]], *, closed: bool = False
+    ) -> None:
+        """Sessions of an event: (session id, level, number) each."""
+        for session_id, level, number in tables:
+            self._db.add(
+                TournamentTableRow(
+                    session_id=session_id,
+                    tournament_id=tournament_id,
+                    level=level,
+                    number=number,
+                    closed=closed,
+                )
+            )
+        self._db.flush()
+
+    def tournament_tables(self, tournament_id: int) -> list[TournamentTable]:
+        """An event's sessions, by level and number (its purse first)."""
+        rows = self._db.exec(
+            select(TournamentTableRow)
+            .where(TournamentTableRow.tournament_id == tournament_id)
+            .order_by(col(TournamentTableRow.level), col(TournamentTableRow.number))
+        ).all()
+        return [TournamentTable(r.session_id, r.level, r.number, r.closed) for r in rows]
+
+    def tournament_of(self, session_id: int) -> tuple[str, TournamentTable] | None:
+        """The event a session belongs to (its name, and the session as its table or purse),
+        or None: one look-up by the session's id."""
+        found = self._db.exec(
+            select(TournamentRow.name, TournamentTableRow)
+            .join(TournamentRow, col(TournamentRow.id) == col(TournamentTableRow.tournament_id))
+            .where(TournamentTableRow.session_id == session_id)
+        ).first()
+        if found is None:
+            return None
+        name, r = found
+        return name, TournamentTable(r.session_id, r.level, r.number, r.closed)
+
+    def close_tables(self, session_ids: Sequence[int], closed: bool = True) -> None:
+        """Tables of an event closed (their level is over), or open again (an undo)."""
+        if session_ids:
+            self._db.execute(
+                update(TournamentTableRow)
+                .where(col(TournamentTableRow.session_id).in_(list(session_ids)))
+                .values(closed=closed)
+            )
+
+    def drop_tournament_table(self, session_id: int) -> None:
+        """A table of an event taken back (its draw undone): its row; the session is the
+        caller's to drop."""
+        self._db.execute(
+            delete(TournamentTableRow).where(col(TournamentTableRow.session_id) == session_id)
+        )
 
     # -------------------------------------------------------- the journal
 

@@ -321,6 +321,46 @@ def v18_kept_digests(conn: Connection) -> None:
     conn.execute(text("DROP TABLE game_digest"))
 
 
+def v19_tournaments(conn: Connection) -> None:
+    """Schema 19: chouette tournaments (``chouette event``): each event's terms and purse,
+    its journal of steps, and its sessions (the tables of each level, and the purse)."""
+    frozen = MetaData()
+    Table("session", frozen, Column("id", Integer, primary_key=True))
+    tournament = Table(
+        "tournament",
+        frozen,
+        Column("id", Integer, primary_key=True),
+        Column("name", String, nullable=False, unique=True),
+        Column("terms", String, nullable=False),
+        Column("purse_id", Integer, ForeignKey("session.id"), nullable=False, unique=True),
+        Column("created_at", DateTime(timezone=True), nullable=False),
+    )
+    step = Table(
+        "tournament_step",
+        frozen,
+        Column("id", Integer, primary_key=True),
+        Column("tournament_id", Integer, ForeignKey("tournament.id"), nullable=False),
+        Column("kind", String, nullable=False),
+        Column("detail", String, nullable=False),
+        Column("at", DateTime(timezone=True), nullable=False),
+    )
+    table = Table(
+        "tournament_table",
+        frozen,
+        Column("session_id", Integer, ForeignKey("session.id"), primary_key=True),
+        Column("tournament_id", Integer, ForeignKey("tournament.id"), nullable=False),
+        Column("level", Integer, nullable=False),
+        Column("number", Integer, nullable=False),
+        Column("closed", Boolean, nullable=False),
+    )
+    for made in (tournament, step, table):
+        made.create(conn)
+    conn.execute(text("CREATE INDEX step_by_tournament ON tournament_step (tournament_id, id)"))
+    conn.execute(
+        text("CREATE INDEX table_by_tournament ON tournament_table (tournament_id, level, number)")
+    )
+
+
 #: ``MIGRATIONS[i]`` brings a database from version ``i + 1`` to ``i + 2``.
 MIGRATIONS: list[Migration] = [
     v2_payments_and_imports,
@@ -340,6 +380,7 @@ MIGRATIONS: list[Migration] = [
     v16_every_session_chained,
     v17_accounts,
     v18_kept_digests,
+    v19_tournaments,
 ]
 LATEST = len(MIGRATIONS) + 1
 SCHEMA_LOCK = 0x63686F75  # PostgreSQL advisory lock key ("chou") held while creating the schema

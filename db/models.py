@@ -311,3 +311,47 @@ class EvaluationRow(SQLModel, table=True):
     double_pass: str
     engine: str
     at: datetime = Field(sa_column=Column(DateTime(timezone=True), nullable=False))
+
+
+class TournamentRow(SQLModel, table=True):
+    """A chouette tournament (an event, :mod:`chouette.event`; schema 19, named so beside the
+    game's ``event`` table): its terms (JSON, :meth:`chouette.event.EventRules.to_dict`) and
+    its purse, the session its entries and payouts are booked in."""
+
+    __tablename__ = "tournament"
+
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(unique=True)
+    terms: str
+    purse_id: int = Field(foreign_key="session.id", unique=True)
+    created_at: datetime = Field(sa_column=Column(DateTime(timezone=True), nullable=False))
+
+
+class TournamentStepRow(SQLModel, table=True):
+    """The event's journal, one row per command that changed it (an entry, a re-entry, a
+    draw, a level closed, the end, an acceptance), in order: the event is its steps replayed,
+    and ``event undo`` takes back the last. ``detail`` (JSON) holds what taking it back
+    needs."""
+
+    __tablename__ = "tournament_step"
+    __table_args__ = (Index("step_by_tournament", "tournament_id", "id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    tournament_id: int = Field(foreign_key="tournament.id")
+    kind: str
+    detail: str
+    at: datetime = Field(sa_column=Column(DateTime(timezone=True), nullable=False))
+
+
+class TournamentTableRow(SQLModel, table=True):
+    """A session of an event: a table of a level (``level`` 1 on, ``number`` 1 on), or its
+    purse (level 0). A table ``closed`` (its level is over) plays no more games."""
+
+    __tablename__ = "tournament_table"
+    __table_args__ = (Index("table_by_tournament", "tournament_id", "level", "number"),)
+
+    session_id: int = Field(foreign_key="session.id", primary_key=True)
+    tournament_id: int = Field(foreign_key="tournament.id")
+    level: int
+    number: int
+    closed: bool = False

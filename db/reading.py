@@ -35,7 +35,7 @@ if TYPE_CHECKING:  # the reports' reads load with the house rules: a Tab needs n
     from db.names import Run
     from db.reads import Reads
 
-SCHEMA = 18
+SCHEMA = 19
 TABLES = (
     "account",
     "action",
@@ -56,6 +56,9 @@ TABLES = (
     "session_origin",
     "setting",
     "source_file",
+    "tournament",
+    "tournament_step",
+    "tournament_table",
 )
 
 _opened: set[str] = set()

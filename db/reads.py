@@ -634,9 +634,12 @@ class Reads:
 
 def charge_entry(kind: str, creditor: str, player: str, note: str) -> str:
     """A charge's booking in the ledger: ``fee to ann: table``, ``fees charged: table``,
-    ``share of ann's cost: pizza``, ``a shared cost paid: pizza``."""
+    ``share of ann's cost: pizza``, ``a shared cost paid: pizza``, ``a prize to ann: 1st
+    place in fcc``, ``a prize won: 1st place in fcc``."""
     if kind == "fee":
         text = "fees charged" if player == creditor else f"fee to {creditor}"
+    elif kind == "prize":
+        text = "a prize won" if player == creditor else f"a prize to {creditor}"
     else:
         text = "a shared cost paid" if player == creditor else f"share of {creditor}'s cost"
     return f"{text}: {note}"

@@ -3,7 +3,8 @@
 ``chouette export`` writes, one JSON object per line: a heading, every session (house rules,
 stake, players and their stakes, the line), then every game (chouette games as their events,
 imported games as their results), payment and charge (a fee or a shared cost) in the order
-they were booked. ``chouette
+they were booked, then the acceptances, the chains and every chouette tournament (its terms,
+purse, tables and journal). ``chouette
 import`` of such a file into an empty database replays every chouette game through the
 rules and books it again, so the copy has identical standings, sheets and ledger.
 """
@@ -56,6 +57,8 @@ from db.codec import (
     line_to_dict,
     said_detail,
 )
+from db.events import export_item, points_only_problems
+from db.events import restore_item as restore_event
 from db.ledger import Ledger
 from db.migrations import LATEST
 from db.values import Charged, Finished, Paid, SourceFile, StoredGame, StoredPlayer
@@ -116,6 +119,8 @@ def export(book: Ledger) -> Iterator[dict[str, Any]]:
         links = book.chain(info)
         if links:
             yield {"kind": "chain", "session": info.name, "links": [k.to_dict() for k in links]}
+    for found in book.tournaments():  # each chouette tournament, its sessions named
+        yield export_item(book, found, names)
 
 
 def session_record(book: Ledger, info: SessionInfo, *, games: bool = True) -> list[dict[str, Any]]:
@@ -367,6 +372,9 @@ def read_export(
                 _account(book, item, seen)
             elif kind == "accept":
                 _acceptance(book, item, info)
+            elif kind == "event":
+                restore_event(book, item, _time)
+                counts["events"] = counts.get("events", 0) + 1
             elif kind == "chain":
                 if set(item) != {"kind", "session", "links"}:
                     raise ChouetteError("a chain line has kind, session and links, and no more")
@@ -386,6 +394,9 @@ def read_export(
         problems = session_problems(info, sorted(games), live)
         if problems:
             raise ChouetteError(f"line {given[name]}: {problems[0]}")
+    strays = points_only_problems(book)  # (a stake of 0: an event's table, given after it)
+    if strays:
+        raise ChouetteError(f"{strays[0]}: a stake is more than zero")
     found = []
     for name, info in sessions.items():  # each chain checks, and is kept as it is
         if name not in chains:
@@ -534,16 +545,18 @@ def _session(book: Ledger, item: dict[str, Any]) -> SessionInfo:
         raise ChouetteError(problems[0])
     origin = item.get("origin")  # (not in an export before schema 11)
     night = item.get("night")  # (not before schema 14: the local date it began)
+    stake = _whole(item["stake_cents"], "the stake")
     return book.create_session(
         name,
         line,
-        check_stake(_whole(item["stake_cents"], "the stake")),
+        stake if stake == 0 else check_stake(stake),  # (0: an event's table, checked after)
         HouseRules.from_dict(item["rules"]),
         created_at=_time(item["created_at"]),
         players=players,
         current=False,
         origin=None if origin is None else Origin.from_dict(origin),
         night=None if night is None else _text(night, "a session's night"),
+        points_only=stake == 0,
     )
 
 

@@ -188,3 +188,24 @@ class Action(NamedTuple):
     kind: str
     detail: dict[str, Any]
     at: datetime
+
+
+class Tournament(NamedTuple):
+    """An event as stored: its terms (read), its purse (the session its entries and payouts
+    are booked in), when it began (see :class:`db.models.TournamentRow`)."""
+
+    id: int
+    name: str
+    terms: dict[str, Any]
+    purse_id: int
+    created_at: datetime
+
+
+class TournamentTable(NamedTuple):
+    """A session of an event: a table of a level (``level`` 1 on), or its purse (level 0);
+    ``closed`` once its level is over."""
+
+    session_id: int
+    level: int
+    number: int
+    closed: bool

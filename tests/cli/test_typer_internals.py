@@ -60,6 +60,13 @@ def small_app() -> typer.Typer:
     def sit_out() -> None:
         """Sit out."""
 
+    group = typer.Typer(help="Events.")
+
+    @group.command(name="next")
+    def next_level() -> None:
+        """Next."""
+
+    app.add_typer(group, name="event")
     return app
 
 
@@ -81,13 +88,14 @@ def test_an_apps_commands_are_listed_and_made_one_at_a_time_as_typer_makes_them(
     app = small_app()
     with uses("how an app keeps its commands (Typer.registered_commands, CommandInfo)"):
         infos = inside.commands_of(app)
-        assert list(infos) == ["take", "sit-out"]
+        assert list(infos) == ["take", "sit-out", "event"]
         assert inside.callback_of(infos["take"]).__doc__ == "Take."
     with uses("how typer.main.get_command makes an app's group"):
         group = inside.group_alone(app)
         assert group.commands == {}
         assert [p.name for p in group.params] == ["db"]
         assert len(app.registered_commands) == 2  # the app is left as it was
+        assert len(app.registered_groups) == 1
     eager = typer.main.get_command(app)
     with uses("typer.main.get_command_from_info"):
         take = inside.made(app, infos["take"])
@@ -95,6 +103,11 @@ def test_an_apps_commands_are_listed_and_made_one_at_a_time_as_typer_makes_them(
         assert type(take) is type(expected)
         assert (take.name, take.help) == (expected.name, expected.help)
         assert [p.name for p in take.params] == [p.name for p in expected.params]
+    with uses("typer.main.get_group_from_info (a group of commands, add_typer)"):
+        event = inside.made(app, infos["event"])
+        expected = eager.commands["event"]  # type: ignore[attr-defined]
+        assert type(event) is type(expected) and event.help == "Events."
+        assert list(event.commands) == list(expected.commands) == ["next"]
 
 
 def test_a_parameters_coercion_can_be_put_off_and_built_when_asked():

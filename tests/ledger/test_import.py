@@ -185,6 +185,8 @@ def test_schema_4_notes_the_games_of_imports_a_schema_3_ledger_made(chouette, le
         raw.execute(text("ALTER TABLE session DROP COLUMN night"))  # and schema 14's nights
         raw.execute(text("DROP TABLE evaluation"))  # and schema 15's engine evaluations
         raw.execute(text("DROP TABLE account"))  # and schema 17's accounts
+        for table in ("tournament_table", "tournament_step", "tournament"):  # and schema 19's
+            raw.execute(text(f"DROP TABLE {table}"))
         raw.execute(text("UPDATE schema_version SET version = 3"))
     with engine.connect() as raw:
         assert raw.execute(text("SELECT COUNT(*) FROM source_file")).scalar() == 1

@@ -298,6 +298,41 @@ def test_a_first_schema_ledger_migrates_to_exactly_the_fresh_schema(tmp_path):
             assert after[table] == rows, table
 
 
+def set_back(url: str, version: int, statements: list[str]) -> tuple[dict[str, object], Dump]:
+    """A ledger with a game booked, its schema set back by ``statements`` to ``version``:
+    the schema a fresh ledger has, and its rows set back."""
+    rules = HouseRules()
+    with open_ledger(url, write=True, now=WHEN) as book:
+        info = book.create_session("friday", new_line(["ann", "bob", "cat"], rules), 1, rules)
+        play(book, info, [Double("box", ("bob",)), Answer("take", "bob"), End("box")], None)
+    fresh = schema(url)
+    dispose_all()
+    raw = create_engine(url)
+    with raw.begin() as conn:
+        for statement in [*statements, f"UPDATE schema_version SET version = {version}"]:
+            conn.execute(text(statement))
+    raw.dispose()
+    return fresh, dump(url)
+
+
+@pytest.mark.backends("sqlite", "postgres")
+def test_an_eighteenth_schema_ledger_migrates_to_tournaments_every_row_kept(url):
+    """Schema 19 adds the chouette tournaments' tables (``chouette event``), empty; a ledger
+    set back to schema 18 migrates to exactly a fresh ledger's schema."""
+    tables = ("tournament_table", "tournament_step", "tournament")
+    fresh, old = set_back(url, 18, [f"DROP TABLE {table}" for table in tables])
+    connect(url)
+    dispose_all()
+    assert schema(url) == fresh
+    after = dump(url)
+    assert after["schema_version"] == [(LATEST,)] == [(19,)]
+    for table in tables:
+        assert after.pop(table) == []
+    assert {t: r for t, r in after.items() if t != "schema_version"} == {
+        t: r for t, r in old.items() if t != "schema_version"
+    }
+
+
 V3 = DATA / "ledger-v3.sqlite"
 
 
@@ -366,25 +401,29 @@ def test_points_widen_to_64_bits_when_a_postgresql_ledger_migrates(url, ledger_u
     """A PostgreSQL ledger of the schema before points were widened (its points columns
     INTEGER, as schema 4 made them) migrates to exactly a fresh ledger's schema, every row
     kept, and then books points past 32 bits."""
-    rules = HouseRules()
-    with open_ledger(url, write=True, now=WHEN) as book:
-        info = book.create_session("friday", new_line(["ann", "bob", "cat"], rules), 1, rules)
-        play(book, info, [Double("box", ("bob",)), Answer("take", "bob"), End("box")], None)
-    fresh = schema(url)
-    dispose_all()
-    raw = create_engine(url)
-    later = ("action", "preset", "session_origin", "chain", "charge", "kept_digest")  # 7–18
-    later += ("evaluation", "account")  # schemas 15 and 17
-    with raw.begin() as conn:  # back to schema 5: points INTEGER, and no journal yet
-        conn.execute(text("ALTER TABLE session DROP COLUMN night"))
-        conn.execute(text("ALTER TABLE booking DROP COLUMN charge_id"))
-        for table in ("booking", "pair"):
-            conn.execute(text(f"ALTER TABLE {table} ALTER COLUMN points TYPE INTEGER"))
-        for table in reversed(later):
-            conn.execute(text(f"DROP TABLE {table}"))
-        conn.execute(text("UPDATE schema_version SET version = 5"))
-    raw.dispose()
-    old = dump(url)
+    later = (
+        "action",
+        "preset",
+        "session_origin",
+        "chain",
+        "charge",
+        "kept_digest",
+        "evaluation",
+        "account",
+        "tournament",
+        "tournament_step",
+        "tournament_table",
+    )  # 7–13, 15, 17, 18, 19
+    fresh, old = set_back(  # back to schema 5: points INTEGER, and no journal yet
+        url,
+        5,
+        [
+            "ALTER TABLE session DROP COLUMN night",
+            "ALTER TABLE booking DROP COLUMN charge_id",
+            *(f"ALTER TABLE {t} ALTER COLUMN points TYPE INTEGER" for t in ("booking", "pair")),
+            *(f"DROP TABLE {table}" for table in reversed(later)),
+        ],
+    )
     assert schema(url) != fresh
     connect(url)
     dispose_all()
@@ -579,6 +618,8 @@ def test_a_fourteenth_schema_ledger_gains_an_empty_store_of_the_engines_evaluati
     chouette("double", "bob", "--position", "4HPwATDgc/ABMA")
     engine = create_engine(url)
     with engine.begin() as conn:
+        for table in ("tournament_table", "tournament_step", "tournament"):  # schema 19's
+            conn.execute(text(f"DROP TABLE {table}"))
         conn.execute(text("DROP TABLE evaluation"))
         conn.execute(text("DROP TABLE account"))  # (schema 17's: not in a ledger of 14)
         before_kept_digests(conn)
@@ -592,6 +633,7 @@ def test_a_fourteenth_schema_ledger_gains_an_empty_store_of_the_engines_evaluati
     assert after.pop("evaluation") == [] and after.pop("schema_version") == [(LATEST,)]
     assert after.pop("account") == []
     kept_digests_migrated(before, after)
+    assert all(after.pop(t) == [] for t in ("tournament_table", "tournament_step", "tournament"))
     assert {k: v for k, v in before.items() if k != "schema_version"} == after
     monkeypatch.setenv("CHOUETTE_GNUBG", "/nowhere/gnubg")
     chouette("drop", "bob")
@@ -632,6 +674,8 @@ def test_a_sixteenth_schema_ledger_gains_accounts_and_keeps_every_row(url, choue
     dispose_all()
     raw = create_engine(url)
     with raw.begin() as conn:
+        for table in ("tournament_table", "tournament_step", "tournament"):  # schema 19's
+            conn.execute(text(f"DROP TABLE {table}"))
         conn.execute(text("DROP TABLE account"))
         before_kept_digests(conn)
         conn.execute(text("UPDATE schema_version SET version = 16"))
@@ -642,6 +686,7 @@ def test_a_sixteenth_schema_ledger_gains_accounts_and_keeps_every_row(url, choue
     after = dump(url)
     assert after.pop("account") == [] and after.pop("schema_version") == [(LATEST,)]
     kept_digests_migrated(before, after)
+    assert all(after.pop(t) == [] for t in ("tournament_table", "tournament_step", "tournament"))
     assert after == {k: v for k, v in before.items() if k != "schema_version"}
     chouette("account", "ann", "--phone", "12345678")  # and the migrated ledger keeps one
     assert chouette.json("account", "--list")["accounts"][0]["phone"] == "12345678"

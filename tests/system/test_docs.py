@@ -9,20 +9,29 @@ import pytest
 from cli import app
 from files.gnubg import find_gnubg
 from tests.paths import ROOT
-from typer_internals import callback_of, commands_of
+from typer_internals import callback_of, commands_of, group_of
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 
 
 def command_names() -> set[str]:
+    """The commands and the groups of commands (``event``) a line starts with."""
     return set(commands_of(app))
 
 
 def test_every_command_has_help(chouette):
+    commands = []
     for name, info in commands_of(app).items():
-        result = chouette(name, "--help")
-        assert "Usage: chouette " + name in result.stdout
-        assert (callback_of(info).__doc__ or "").strip(), name
+        group = group_of(info)
+        if group is None:
+            commands.append(((name,), info))
+            continue
+        assert (group.info.help or "").strip(), name
+        commands += [((name, sub), inner) for sub, inner in commands_of(group).items()]
+    for words, info in commands:
+        result = chouette(*words, "--help")
+        assert "Usage: chouette " + " ".join(words) in result.stdout
+        assert (callback_of(info).__doc__ or "").strip(), words
 
 
 def test_every_command_in_the_readme_exists():
@@ -87,6 +96,8 @@ def options() -> dict[str, set[str]]:
     found = {}
     for name, command in group.commands.items():  # type: ignore[attr-defined]
         found[name] = shared | {o for p in command.params for o in (*p.opts, *p.secondary_opts)}
+        for inner in getattr(command, "commands", {}).values():  # a group's: any of them
+            found[name] |= {o for p in inner.params for o in (*p.opts, *p.secondary_opts)}
     return found
 
 

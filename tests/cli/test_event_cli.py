@@ -1,0 +1,261 @@
+"""A chouette tournament through the commands (``chouette event``): an eight-player event of
+the Florida shape from ``event new`` to ``event end``, draws reproducible from their seed,
+a player busted and out of the next draw, a re-entry into the pool, banks carried across
+levels and summing right, payouts to the cent and booked so ``settle`` pays them; the JSON
+shapes of docs/INTERFACE.md; refusals that name the reason and write nothing."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+import pytest
+
+from tests.conftest import NOW
+from tests.dump import dump
+
+EIGHT = ("ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal")
+FLORIDA = (
+    "event", "new", "fcc", "--bank", "50", "--levels", "1,2,4,8,16,32,64", "--minutes", "45",
+    "--entry", "20", "--reentries-until", "4", "--payout", "50,30,20",
+    "--rules", "florida-challenge", "--organiser", "org",
+)  # fmt: skip
+
+
+def florida(chouette) -> dict:
+    """The event started, eight entered and accepted, level 1 drawn with seed 7."""
+    chouette(*FLORIDA)
+    chouette("event", "enter", *EIGHT)
+    chouette("event", "accept", "--all")
+    return chouette.json("event", "draw", "--seed", "7")
+
+
+def table_line(chouette, table: str) -> dict:
+    return chouette.json("--session", table, "status")
+
+
+def deal(chouette, table: str, member: str, points: int) -> None:
+    """At ``table``, the box and ``member`` settle their pair at ``points`` (the member's
+    side), every other member at 0: a game that moves the banks exactly that much."""
+    line = table_line(chouette, table)
+    for other in [line["captain"], *line["crew"]]:
+        chouette("--session", table, "deal", other, str(points if other == member else 0))
+
+
+def banks(chouette) -> dict[str, int]:
+    return {p["name"]: p["bank"] for p in chouette.json("event", "standings")["players"]}
+
+
+def test_a_florida_event_runs_from_new_to_end(chouette):
+    drawn = florida(chouette)
+    assert drawn == {
+        "event": "fcc",
+        "level": 1,
+        "cube": 1,
+        "seed": 7,
+        "repeats": 0,
+        "fewest_proven": True,
+        "tables": [
+            {"table": "fcc-L1-T1", "seats": ["hal", "eve", "cat", "gus"]},
+            {"table": "fcc-L1-T2", "seats": ["bob", "dan", "fay", "ann"]},
+        ],
+    }
+    assert table_line(chouette, "fcc-L1-T1")["banks"] == dict.fromkeys(
+        ["hal", "eve", "cat", "gus"], 50
+    )
+
+    # level 1: the box, hal, deals eve out of her whole bank: busted
+    deal(chouette, "fcc-L1-T1", "eve", -50)
+    assert banks(chouette) == {**dict.fromkeys(EIGHT, 50), "hal": 100, "eve": 0}
+
+    # the level closes: banks carried, eve out, and out of the next draw
+    level2 = chouette.json("event", "next", "--seed", "11")
+    assert (level2["closed"], level2["out"], level2["level"], level2["cube"]) == (1, ["eve"], 2, 2)
+    assert sum(level2["banks"].values()) == 400 and "eve" not in level2["banks"]
+    assert level2["tables"] == [
+        {"table": "fcc-L2-T1", "seats": ["fay", "bob", "gus", "hal"]},
+        {"table": "fcc-L2-T2", "seats": ["dan", "cat", "ann"]},
+    ]
+    assert level2["repeats"] == 3 and level2["fewest_proven"] is True
+    eve = next(p for p in chouette.json("event", "standings")["players"] if p["name"] == "eve")
+    assert eve == {"name": "eve", "bank": 0, "table": None, "out": True}
+    refused = chouette("--session", "fcc-L1-T1", "double", "cat", code=1)
+    assert "fcc-L1-T1 is a table of level 1 of the event fcc, which is over" in refused.stderr
+
+    # eve re-enters: a fresh bank, another entry into the pool, a seat at the smaller table
+    back = chouette.json("event", "reenter", "eve")
+    assert back == {
+        "event": "fcc",
+        "player": "eve",
+        "entries": 2,
+        "bank": 50,
+        "table": "fcc-L2-T2",
+        "pool_cents": 18000,
+    }
+
+    # level 2: a single at the starting cube of 2 moves each pair's banks by 2
+    chouette("--session", "fcc-L2-T1", "end", "team")
+    assert table_line(chouette, "fcc-L2-T1")["banks"] == {
+        "fay": 44, "bob": 52, "gus": 52, "hal": 102,
+    }  # fmt: skip
+    deal(chouette, "fcc-L2-T2", "cat", 50)  # dan, the box, all in to cat
+    assert banks(chouette) == {
+        "hal": 102, "cat": 100, "bob": 52, "gus": 52, "ann": 50, "eve": 50, "fay": 44, "dan": 0,
+    }  # fmt: skip
+    assert sum(banks(chouette).values()) == 450  # 400 carried in, and eve's fresh 50
+
+    # the end: ranked by bank, the pool of 180.00 paid 50/30/20 to the cent
+    ended = chouette.json("event", "end")
+    assert ended["pool_cents"] == 18000
+    assert [
+        (p["place"], p["name"], p["bank"], p["out_at"], p["cents"]) for p in ended["places"]
+    ] == [
+        (1, "hal", 102, None, 9000),
+        (2, "cat", 100, None, 5400),
+        (3, "bob", 52, None, 1800),  # bob and gus level: the third place's 36.00 shared
+        (3, "gus", 52, None, 1800),
+        (5, "ann", 50, None, 0),
+        (5, "eve", 50, None, 0),
+        (7, "fay", 44, None, 0),
+        (8, "dan", 0, 2, 0),
+    ]
+    assert ended["payouts"] == [
+        {"name": "hal", "cents": 9000},
+        {"name": "cat", "cents": 5400},
+        {"name": "bob", "cents": 1800},
+        {"name": "gus", "cents": 1800},
+    ]
+
+    # booked in the purse as prizes the organiser owes: settle pays them, net of the entries
+    purse = {
+        p["name"]: p["cents"] for p in chouette.json("--session", "fcc", "standings")["players"]
+    }
+    assert purse == {
+        "org": 0, "hal": 7000, "cat": 3400, "bob": -200, "gus": -200, "ann": -2000,
+        "eve": -4000, "fay": -2000, "dan": -2000,
+    }  # fmt: skip
+    settled = dict.fromkeys(purse, 0)
+    for payment in chouette.json("--session", "fcc", "settle")["payments"]:
+        settled[payment["from"]] -= payment["cents"]
+        settled[payment["to"]] += payment["cents"]
+    assert settled == purse
+    assert "The ledger is consistent" in chouette("check").stdout
+
+
+def test_the_same_seed_draws_the_same_tables_again(chouette):
+    drawn = florida(chouette)
+    assert chouette("event", "undo").stdout == "Undone in fcc: the draw of level 1.\n"
+    again = chouette.json("event", "draw", "--seed", "7")
+    assert again["tables"] == drawn["tables"]
+    seen = set()
+    for seed in range(4):  # other seeds draw other tables
+        chouette("event", "undo")
+        seen.add(str(chouette.json("event", "draw", "--seed", str(seed))["tables"]))
+    assert len(seen) > 1
+
+
+def test_a_draw_without_a_seed_says_the_seed_it_drew_with(chouette):
+    chouette(*FLORIDA)
+    chouette("event", "enter", *EIGHT)
+    said = chouette("event", "draw").stdout.splitlines()
+    assert said[0].startswith("Level 1 of fcc (starting cube 1), drawn with seed ")
+    assert said[1] == "0 pairings repeated from the earlier levels: the fewest possible."
+    assert said[2].split() == ["table", "line", "(banks)"]
+
+
+def test_standings_say_the_level_the_cube_the_clock_and_the_pool(chouette):
+    florida(chouette)
+    said = chouette("event", "standings").stdout.splitlines()
+    ends = datetime.fromisoformat(NOW).astimezone() + timedelta(minutes=45)
+    assert said[0] == (
+        f"fcc: level 1, starting cube 1, ends at {ends:%H:%M} (45:00 left); the pool is 160.00."
+    )
+    assert said[1].split() == ["player", "bank", "table", "entries", "out", "at", "level"]
+    shown = chouette.json("event", "standings")
+    assert set(shown) == {"event", "level", "cube", "pool_cents", "ends_at", "ended", "players"}
+    assert shown["ends_at"] == "2026-11-20T20:45:00+00:00"
+    assert set(shown["players"][0]) == {"name", "bank", "table", "out"}
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "said"),
+    [
+        (("event", "reenter", "ann"), 1, "ann still has 50 in the bank: a re-entry is for a "),
+        (("event", "reenter", "zed"), 1, "zed has not entered fcc (event enter zed)"),
+        (("event", "enter", "ann"), 1, "ann has entered already"),
+        (("event", "draw"), 1, "level 1 is drawn already (event next closes it"),
+        (("event", "accept", "ann"), 1, "ann accepted the event's rules already"),
+        (("event", "new", "x", "--bank", "5", "--levels", "1,3"), 1, "a power of two"),
+        (("event", "new", "x", "--bank", "5", "--levels", "1,x"), 2, "--levels: 'x' is not"),
+        (("event", "new", "x", "--bank", "5", "--levels", "1", "--payout", "60,30"), 1,
+         "add up to 100, not 90"),
+        (("event", "new", "fcc", "--bank", "5", "--levels", "1"), 1,
+         "there is already a session called fcc"),
+        (("--session", "fcc-L1-T1", "bank", "hal", "60"), 1,
+         "a bank is set anew by a re-entry (chouette event reenter NAME)"),
+        (("--session", "fcc-L1-T1", "join", "zed"), 1,
+         "a player joins it by entering the event (chouette event enter NAME)"),
+        (("--session", "fcc-L1-T1", "split", "x"), 1, "its tables are drawn, not split"),
+        (("sessions", "--delete", "fcc-L1-T2"), 1, "its tables are drawn, not split or deleted"),
+    ],
+)  # fmt: skip
+def test_what_the_event_refuses_is_said_with_the_reason_and_writes_nothing(
+    chouette, ledger_url, args, code, said
+):
+    florida(chouette)
+    before = dump(ledger_url)
+    result = chouette(*args, code=code)
+    assert said in result.stderr
+    assert dump(ledger_url) == before
+
+
+def test_reentries_close_after_their_level(chouette):
+    chouette(*FLORIDA[:-6], "--reentries-until", "1", "--organiser", "org")
+    chouette("event", "enter", *EIGHT)
+    drawn = chouette.json("event", "draw", "--seed", "7")
+    first = drawn["tables"][0]
+    deal(chouette, first["table"], first["seats"][1], -50)
+    chouette("event", "next", "--seed", "1")
+    result = chouette("event", "reenter", first["seats"][1], code=1)
+    assert result.stderr == "Error: re-entries closed after level 1 (this is level 2)\n"
+
+
+def test_the_level_does_not_close_with_a_game_in_progress(chouette):
+    drawn = florida(chouette)
+    table = drawn["tables"][1]["table"]
+    chouette("--session", table, "double", drawn["tables"][1]["seats"][1])
+    result = chouette("event", "next", code=1)
+    assert result.stderr == (
+        f"Error: game 1 is in progress at {table}: finish it or undo it before the level closes\n"
+    )
+
+
+def test_every_step_is_undone_back_to_nothing(chouette, ledger_url):
+    empty = dump(ledger_url)
+    chouette("new", "friday", "ann", "bob")  # (another session, kept)
+    start = dump(ledger_url)
+    drawn = florida(chouette)
+    first = drawn["tables"][0]
+    deal(chouette, first["table"], first["seats"][1], -50)
+    chouette("event", "next", "--seed", "3")
+    chouette("event", "reenter", first["seats"][1])
+    chouette("event", "end")
+    undone = []
+    refused = chouette("event", "undo")  # the end
+    undone.append(refused.stdout)
+    for _ in range(2):  # the re-entry, the close of level 1 and the draw of level 2
+        undone.append(chouette("event", "undo").stdout)
+    assert undone[:3] == [
+        "Undone in fcc: the end of fcc.\n",
+        f"Undone in fcc: the re-entry of {first['seats'][1]}.\n",
+        "Undone in fcc: the close of level 1 and the draw of level 2.\n",
+    ]
+    result = chouette("event", "undo", code=1)  # the deal at the table comes first
+    assert "something was done at fcc-L1-T1 since its draw: undo it there first" in (result.stderr)
+    for _ in range(3):  # the three deals of the game at the table
+        chouette("--session", first["table"], "undo")
+    for _ in range(3):  # the draw, the acceptance, the entries
+        chouette("event", "undo")
+    assert chouette("event", "undo").stdout == "Undone in fcc: the event fcc itself.\n"
+    after = dump(ledger_url)
+    after.pop("game_digest")  # (a game taken back keeps its digest, as anywhere: by design)
+    assert after == {k: v for k, v in start.items() if k != "game_digest"} != empty

@@ -1,0 +1,124 @@
+"""What the ledger keeps of a chouette tournament (schema 18): its journal, purse and tables
+exported and restored whole; ``chouette check`` replaying every event, drawing every level
+again from its seed and proving its banks; tampering named."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.cli.test_event_cli import EIGHT, FLORIDA, deal
+from tests.ledger.test_check_schema import run
+
+pytestmark = pytest.mark.backends("sqlite", "postgres")
+
+READS = [
+    ("event", "standings", "--json"),
+    ("event", "rules", "--json"),
+    ("--session", "fcc", "standings", "--json"),
+    ("--session", "fcc", "settle", "--json"),
+    ("--session", "fcc-L1-T1", "sheet", "--json"),
+    ("--session", "fcc-L2-T2", "status", "--json"),
+]
+
+
+def two_levels(chouette) -> None:
+    """The Florida event through level 1 and into level 2: eve busted, out, back in."""
+    chouette(*FLORIDA)
+    chouette("event", "enter", *EIGHT)
+    chouette("event", "accept", "ann", "bob")
+    chouette("event", "draw", "--seed", "7")
+    deal(chouette, "fcc-L1-T1", "eve", -50)
+    chouette("event", "next", "--seed", "11")
+    chouette("event", "reenter", "eve")
+    chouette("--session", "fcc-L2-T1", "end", "team")
+
+
+def test_an_event_is_exported_and_restored_whole(chouette, tmp_path, monkeypatch, backend, request):
+    two_levels(chouette)
+    before = {args: chouette(*args).stdout for args in READS}
+    export = tmp_path / "fcc.jsonl"
+    chouette("export", str(export))
+    lines = [json.loads(line) for line in export.read_text().splitlines()]
+    event = lines[-1]
+    assert event["kind"] == "event" and event["purse"] == "fcc"
+    assert [s["kind"] for s in event["steps"]] == ["enter", "accept", "draw", "next", "reenter"]
+    assert event["tables"][:2] == [["fcc", 0, 0, True], ["fcc-L1-T1", 1, 1, True]]
+    assert {line["name"]: line["stake_cents"] for line in lines if line["kind"] == "session"} == {
+        "fcc": 100, "fcc-L1-T1": 0, "fcc-L1-T2": 0, "fcc-L2-T1": 0, "fcc-L2-T2": 0,
+    }  # fmt: skip
+    if backend == "postgres":
+        copy = request.getfixturevalue("postgres_server").create_database()
+    else:
+        copy = str(tmp_path / "copy.db")
+    monkeypatch.setenv("CHOUETTE_DB", copy)
+    chouette("import", str(export))
+    assert {args: chouette(*args).stdout for args in READS} == before
+    assert chouette("check").stdout.startswith("The ledger is consistent: 5 sessions")
+    again = tmp_path / "again.jsonl"
+    chouette("export", str(again))
+    assert again.read_text().split("\n", 1)[1] == export.read_text().split("\n", 1)[1]
+    ended = chouette.json("event", "end")  # the restored event goes on
+    assert sum(p["cents"] for p in ended["payouts"]) == ended["pool_cents"] == 18000
+
+
+def test_a_restore_refuses_an_event_whose_banks_do_not_add_up(chouette, tmp_path, monkeypatch):
+    two_levels(chouette)
+    export = tmp_path / "fcc.jsonl"
+    chouette("export", str(export))
+    lines = export.read_text().splitlines()
+    event = json.loads(lines[-1])
+    event["steps"][3]["detail"]["banks"]["hal"] = 101  # level 1 closed with a point made up
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("\n".join([*lines[:-1], json.dumps(event)]) + "\n")
+    monkeypatch.setenv("CHOUETTE_DB", str(tmp_path / "copy.db"))
+    refused = chouette("import", str(bad), code=1).stderr
+    assert refused.startswith(f"Error: line {len(lines)}: level 1 of fcc closed with banks")
+
+
+@pytest.mark.parametrize(
+    ("sql", "problem"),
+    [
+        (
+            "UPDATE tournament_step SET detail = REPLACE(detail, '\"seed\": 7', '\"seed\": 8') "
+            "WHERE kind = 'draw'",
+            "level 1 of fcc: seed 8 draws other tables than the journal holds",
+        ),
+        (
+            "UPDATE session SET line = REPLACE(line, '[\"hal\", 102]', '[\"hal\", 112]') "
+            "WHERE name = 'fcc-L2-T1'",
+            "fcc: the banks of level 2 add up to 460, but 450 were carried into it and given "
+            "during it",
+        ),
+        (
+            "UPDATE session SET line = REPLACE(line, '[\"hal\", 100]', '[\"hal\", 90]') "
+            "WHERE name = 'fcc-L1-T1'",
+            "level 1 of fcc closed with banks its tables no longer hold: hal",
+        ),
+        (
+            "UPDATE session SET stake_cents = 0 WHERE name = 'fcc'",
+            "the session fcc has a stake of 0, and is no table of an event",
+        ),
+    ],
+    ids=["a draw", "the banks in play", "a closed table", "a stake of 0"],
+)
+def test_check_names_what_was_tampered_with(chouette, ledger_url, sql, problem):
+    two_levels(chouette)
+    chouette("check")
+    run(ledger_url, [sql])
+    result = chouette("check", code=1)
+    assert f"Problem: {problem}\n" in result.stderr, result.stderr
+
+
+def test_a_table_journal_says_what_the_event_did_there_and_refuses_to_undo_it(chouette):
+    two_levels(chouette)
+    log = chouette("--session", "fcc-L2-T2", "log").stdout
+    assert "eve joins, entering fcc" in log
+    refused = chouette("--session", "fcc-L2-T2", "undo", code=1)
+    assert refused.stderr == (
+        "Error: the last thing done to fcc-L2-T2 was done by the event fcc: chouette event "
+        "undo takes it back\n"
+    )
+    assert chouette("event", "undo").stdout == "Undone in fcc: the re-entry of eve.\n"
+    assert "eve" not in chouette.json("--session", "fcc-L2-T2", "status")["line"]
