@@ -6049,7 +6049,7 @@ def event_new(
     bank: Annotated[
         int,
         typer.Option(
-            "--bank", metavar="N", **bounds("--table-stakes"), help="Each entry's bank of points."
+            "--bank", metavar="N", **bounds("event new --bank"), help="Each entry's bank of points."
         ),
     ],
     levels: Annotated[
@@ -6062,7 +6062,9 @@ def event_new(
     ],
     minutes: Annotated[
         int | None,
-        typer.Option(metavar="M", min=1, max=24 * 60, help="How long a level lasts (the clock)."),
+        typer.Option(
+            metavar="M", **bounds("event new --minutes"), help="How long a level lasts (the clock)."
+        ),
     ] = None,
     table_size: Annotated[
         str, typer.Option("--table-size", metavar="FEWEST-MOST", help="Players at a table.")
@@ -6076,8 +6078,7 @@ def event_new(
         typer.Option(
             "--reentries-until",
             metavar="LEVEL",
-            min=1,
-            max=1024,
+            **bounds("event new --reentries-until"),
             help="Entries and re-entries until this level (default: entries at level 1 only, "
             "no re-entries).",
         ),

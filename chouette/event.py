@@ -29,7 +29,7 @@ from math import comb, factorial
 from typing import Any, Literal, Protocol, get_args
 
 from chouette.errors import ChouetteError
-from chouette.limits import LIMIT, MAX_CUBE, within
+from chouette.limits import LEVEL_MINUTES, LEVELS, LIMIT, MAX_CUBE, within
 from chouette.line import check_name, roll_off
 from chouette.money import Cents
 from chouette.names import case_twin
@@ -39,10 +39,9 @@ from chouette.words import Money, Said, marked, said, said_n
 Ties = Literal["split", "roll"]
 TIES: tuple[Ties, ...] = get_args(Ties)
 
-#: The most levels an event lists, places it pays, and minutes a level lasts.
+#: The most levels an event lists (its cubes), and places it pays.
 MOST_LEVELS = 64
 MOST_PLACES = 100
-LONGEST_LEVEL = 24 * 60
 #: The fewest and most players a table may be drawn with.
 SMALLEST_TABLE, LARGEST_TABLE = 2, 20
 #: A level's draw tries every possible set of tables when there are at most this many (the
@@ -116,7 +115,7 @@ class EventRules:
                     )
                 )
         if self.minutes is not None:
-            within(self.minutes, 1, LONGEST_LEVEL, "--minutes")
+            within(self.minutes, 1, LEVEL_MINUTES, "--minutes")
         least, most = self.table_size
         within(least, SMALLEST_TABLE, LARGEST_TABLE, "the smallest table")
         within(most, SMALLEST_TABLE, LARGEST_TABLE, "the largest table")
@@ -130,7 +129,7 @@ class EventRules:
             )
         within(self.entry, 0, LIMIT, "--entry (cents)")
         if self.reentries_until is not None:
-            within(self.reentries_until, 1, MOST_LEVELS * 16, "--reentries-until")
+            within(self.reentries_until, 1, LEVELS, "--reentries-until")
         self._check_payout()
         if self.ties not in TIES:
             raise ChouetteError(

@@ -48,6 +48,10 @@ SEED = 2**63 - 1
 ENTRIES = 10**9
 #: A TCP port (``serve --port``; 0: any free one).
 PORT = 65_535
+#: The longest level of a chouette tournament, in minutes (a day), and the last level an
+#: event may take entries until.
+LEVEL_MINUTES = 24 * 60
+LEVELS = 1_024
 
 #: Every bounded whole number, by the option or argument that takes it: (least, most).
 NUMBERS: dict[str, tuple[int, int]] = {
@@ -74,6 +78,12 @@ NUMBERS: dict[str, tuple[int, int]] = {
     "bank POINTS": (1, LIMIT),
     "--rounds": (1, GAMES),
     "serve --port": (0, PORT),
+    "event new --bank": (1, LIMIT),
+    "event new --minutes": (1, LEVEL_MINUTES),
+    "event new --reentries-until": (1, LEVELS),
+    "event draw --seed": (0, SEED),
+    "event next --seed": (0, SEED),
+    "event end --seed": (0, SEED),
 }
 
 

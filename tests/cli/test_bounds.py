@@ -17,7 +17,7 @@ from chouette.errors import ChouetteError
 from chouette.limits import MAX_CUBE, NUMBERS
 from chouette.rules import BOUNDS, HouseRules
 from db.codec import rules_from_json
-from tests.cli.test_echoes import INVOCATIONS
+from tests.cli.test_echoes import INVOCATIONS, commands
 from tests.dump import dump
 
 #: serve's invocation: refused before it serves (its numbers are checked as it is read).
@@ -27,14 +27,9 @@ NOT_CHECKED = {"table", "demo"}  # take no number
 
 def numbers() -> list[tuple[str, str, object]]:
     """Every whole-number parameter of every command: (command, its name, the parameter)."""
-    import typer.main
-
-    from cli import app
-
-    group = typer.main.get_command(app)
     found = []
-    for name, command in sorted(group.commands.items()):  # type: ignore[attr-defined]
-        for param in command.params:
+    for name, command in sorted(commands().items()):
+        for param in command.params:  # type: ignore[attr-defined]
             descriptor = getattr(param, "type_descriptor", None)
             annotation = getattr(descriptor, "annotation", None)
             kinds = set(typing.get_args(annotation)) or {annotation}
@@ -46,15 +41,10 @@ def numbers() -> list[tuple[str, str, object]]:
 
 def amounts() -> list[tuple[str, str, object]]:
     """Every parameter that takes an amount of money (its metavar says so)."""
-    import typer.main
-
-    from cli import app
-
-    group = typer.main.get_command(app)
     return [
         (name, param.opts[0] if param.param_type_name == "option" else param.metavar, param)
-        for name, command in sorted(group.commands.items())  # type: ignore[attr-defined]
-        for param in command.params
+        for name, command in sorted(commands().items())
+        for param in command.params  # type: ignore[attr-defined]
         if param.metavar and "AMOUNT" in param.metavar
     ]
 
@@ -64,13 +54,9 @@ def given(command: str, param: Any, value: str) -> list[str]:
     args = list(INVOCATIONS[command])
     if param.param_type_name == "option":
         return [*args, param.opts[0], value]
-    import typer.main
-
-    from cli import app
-
-    group = typer.main.get_command(app)
-    arguments = [p for p in group.commands[command].params if p.param_type_name == "argument"]
-    position = 1 + [p.name for p in arguments].index(param.name)
+    found = commands()[command]
+    arguments = [p for p in found.params if p.param_type_name == "argument"]  # type: ignore[attr-defined]
+    position = len(command.split()) + [p.name for p in arguments].index(param.name)
     if position < len(args):
         args[position] = value
     else:

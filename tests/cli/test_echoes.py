@@ -76,6 +76,16 @@ INVOCATIONS: dict[str, list[str]] = {
     "undo": ["undo"],
     "verify": ["verify", "backup.jsonl"],
     "where": ["where"],
+    "event accept": ["event", "accept", "ann"],
+    "event draw": ["event", "draw", "--seed", "1"],
+    "event end": ["event", "end"],
+    "event enter": ["event", "enter", "ann"],
+    "event new": ["event", "new", "cup", "--bank", "50", "--levels", "1,2"],
+    "event next": ["event", "next"],
+    "event reenter": ["event", "reenter", "ann"],
+    "event rules": ["event", "rules"],
+    "event standings": ["event", "standings"],
+    "event undo": ["event", "undo"],
 }
 #: Commands that do not end by themselves (a server, a prompt, a demo evening): their
 #: parameters are checked where they are tested (serve's by its own tests).
@@ -83,12 +93,21 @@ LONG_RUNNING = {"serve", "table", "demo"}
 
 
 def commands() -> dict[str, object]:
+    """Every command by the words that name it (``take``, ``event new``): a group's commands
+    in its place (the group itself takes nothing of its own)."""
     import typer.main
 
     from cli import app
 
     group = typer.main.get_command(app)
-    return dict(group.commands)  # type: ignore[attr-defined]
+    found: dict[str, object] = {}
+    for name, command in group.commands.items():  # type: ignore[attr-defined]
+        inner = getattr(command, "commands", None)
+        if inner is None:
+            found[name] = command
+        else:
+            found.update((f"{name} {sub}", made) for sub, made in inner.items())
+    return found
 
 
 def cases() -> list[tuple[str, list[str]]]:
@@ -98,7 +117,7 @@ def cases() -> list[tuple[str, list[str]]]:
         if name in LONG_RUNNING:
             continue
         base = INVOCATIONS[name]
-        position = 1
+        position = len(name.split())
         for param in command.params:  # type: ignore[attr-defined]
             if param.param_type_name == "argument":
                 args = list(base)

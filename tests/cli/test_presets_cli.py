@@ -523,6 +523,7 @@ ON_VALUES: dict[str, list[object]] = {
     "until": ["23:00"],
     "auto_doubles": [0, 2],
     "partner_share": [50, 30],
+    "starting_cube": [1, 4],
 }
 
 #: What a form needs beside it to be played at all (raccoons need beavers, …).
