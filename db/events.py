@@ -248,7 +248,7 @@ def _entry_fee(book: Ledger, info: EventInfo, players: Sequence[str], note: str)
     book.journal(
         info.purse,
         "charge",
-        {"id": charge_id, "said": f"fee: {made.said()}", "event": info.name},
+        {"id": charge_id, "said": f"fee: {made.told()}", "event": info.name},
     )
     return charge_id
 
@@ -532,7 +532,7 @@ def end(book: Ledger, info: EventInfo, seed: int) -> EventState:
         book.journal(
             info.purse,
             "charge",
-            {"id": charge_id, "said": f"prize: {made.said()}", "event": info.name},
+            {"id": charge_id, "said": f"prize: {made.told()}", "event": info.name},
         )
         charges.append(charge_id)
     book.close_tables(closed_ids)
