@@ -6675,7 +6675,7 @@ def event_end(
 
 
 @event_app.command(cls=Command, name="undo")
-def event_undo(ctx: typer.Context, event: EventOption = None) -> None:
+def event_undo(ctx: typer.Context, event: EventOption = None, as_json: JsonFlag = False) -> None:
     """Take back the last step of the event: an entry, a re-entry, a draw, a level closed
     (and the next drawn), the end, an acceptance; with none, the event itself.
 
@@ -6690,7 +6690,12 @@ def event_undo(ctx: typer.Context, event: EventOption = None) -> None:
     from db.events import undo
 
     with event_ledger(ctx, event) as (book, info):
+        steps = book.steps(info.id)
+        kind = steps[-1].kind if steps else "event"  # (no step left: the event itself)
         what = undo(book, info)
+    if as_json:
+        emit_json({"event": info.name, "undone": kind})
+        return
     say(said("Undone in {event}: {what}.", event=info.name, what=what))
 
 

@@ -253,7 +253,8 @@ def test_every_step_is_undone_back_to_nothing(chouette, ledger_url):
     assert "something was done at fcc-L1-T1 since its draw: undo it there first" in (result.stderr)
     for _ in range(3):  # the three deals of the game at the table
         chouette("--session", first["table"], "undo")
-    for _ in range(3):  # the draw, the acceptance, the entries
+    assert chouette.json("event", "undo") == {"event": "fcc", "undone": "draw"}
+    for _ in range(2):  # the acceptance, the entries
         chouette("event", "undo")
     assert chouette("event", "undo").stdout == "Undone in fcc: the event fcc itself.\n"
     after = dump(ledger_url)
