@@ -20,7 +20,7 @@ from chouette.outcome import ExtraResult
 from chouette.record import event_to_json, parse_event
 from chouette.report import extra_result_json
 from chouette.rules import HouseRules
-from chouette.words import Joined, Said, Sayable, as_data, from_data
+from chouette.words import Joined, Said, Sayable, as_data, from_data, said
 
 
 def line_to_dict(line: Line) -> dict[str, Any]:
@@ -200,6 +200,16 @@ def said_detail(what: Sayable) -> dict[str, Any]:
     and an older chouette read) and the same words as data (``say``), said in each reader's
     language when read (:func:`said_of`)."""
     return {"said": str(what), "say": as_data(what)}
+
+
+def charge_said(made: Charge) -> Said:
+    """A fee, a shared cost or a prize in a few words, as its journal entry says it: ``fee:
+    bob owes ann 5.00 (table fee)``, ``prize: ann owes bob 90.00 (1st place in fcc)``."""
+    if made.kind == "fee":
+        return said("fee: {charge}", charge=made.told())
+    if made.kind == "prize":
+        return said("prize: {charge}", charge=made.told())
+    return said("shared cost: {charge}", charge=made.told())
 
 
 def said_of(detail: Mapping[str, Any]) -> Sayable:

@@ -50,6 +50,7 @@ from chouette.text import check_note
 from chouette.words import Money, Said, Sayable, joined, said, said_n
 from db.amending import undo_amend
 from db.codec import (
+    charge_said,
     event_from_body,
     extras_to_detail,
     iso,
@@ -59,8 +60,8 @@ from db.codec import (
     said_detail,
     said_of,
 )
-from db.iban import checked_iban
 from db.events import check_line_act, check_open, check_undo
+from db.iban import checked_iban
 from db.journal import check_entry, entry_name, entry_problem
 from db.ledger import Ledger
 from db.names import player_names
@@ -609,13 +610,6 @@ def paid_said(paid: Paid) -> Said:
         payee=paid.payee,
         amount=Money(paid.cents),
     )
-
-
-def charge_said(made: Charge) -> Said:
-    """A fee or a shared cost in a few words: ``fee: bob owes ann 5.00 (table fee)``."""
-    if made.kind == "fee":
-        return said("fee: {charge}", charge=made.told())
-    return said("shared cost: {charge}", charge=made.told())
 
 
 def charge(book: Ledger, info: SessionInfo, made: Charge) -> Charge:

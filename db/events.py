@@ -24,6 +24,7 @@ from typing import Any
 
 from chouette import event as rules_of_events
 from chouette.card import Origin
+from chouette.chain import RESTORED
 from chouette.costs import fee, prize
 from chouette.errors import ChouetteError
 from chouette.event import (
@@ -46,7 +47,7 @@ from chouette.money import Cents
 from chouette.names import match
 from chouette.session import SessionInfo
 from chouette.words import Said, said
-from db.codec import line_from_dict, line_to_dict
+from db.codec import charge_said, line_from_dict, line_to_dict, said_detail
 from db.ledger import Ledger
 from db.values import Action, Charged, Tournament
 
@@ -248,7 +249,7 @@ def _entry_fee(book: Ledger, info: EventInfo, players: Sequence[str], note: str)
     book.journal(
         info.purse,
         "charge",
-        {"id": charge_id, "said": f"fee: {made.told()}", "event": info.name},
+        {"id": charge_id, **said_detail(charge_said(made)), "event": info.name},
     )
     return charge_id
 
@@ -263,7 +264,7 @@ def _seat_at(book: Ledger, info: EventInfo, state: EventState, player: str, tabl
         info,
         session,
         lambda line: join_line(line, player, rules),
-        f"{player} joins, entering {info.name}",
+        said("{player} joins, entering {event}", player=player, event=info.name),
         player=player,
     )
     book.save_player(session, player, None)
@@ -291,7 +292,7 @@ def _change_line(
     info: EventInfo,
     session: SessionInfo,
     change: Callable[[Line], Line],
-    words: str,
+    words: Said,
     **noted: Any,
 ) -> int:
     """The table's line changed by the event, between games, journalled at the table (its
@@ -309,7 +310,12 @@ def _change_line(
     book.journal(
         session,
         "line",
-        {"said": words, "line": line_to_dict(session.line), "event": info.name, **noted},
+        {
+            **said_detail(words),
+            "line": line_to_dict(session.line),
+            "event": info.name,
+            **noted,
+        },
     )
     book.save_line(session, line)
     return book.actions(session, limit=1)[0].id
@@ -355,7 +361,12 @@ def reenter(book: Ledger, info: EventInfo, typed: str) -> tuple[EventState, str]
             info,
             session,
             lambda line: set_bank(line, name, fresh, rules),
-            f"{name} re-enters {info.name}: a fresh bank of {fresh}",
+            said(
+                "{player} re-enters {event}: a fresh bank of {bank}",
+                player=name,
+                event=info.name,
+                bank=fresh,
+            ),
         )
         detail["session"] = session.id
     elif after.table_of(name) is not None:
@@ -532,7 +543,7 @@ def end(book: Ledger, info: EventInfo, seed: int) -> EventState:
         book.journal(
             info.purse,
             "charge",
-            {"id": charge_id, "said": f"prize: {made.told()}", "event": info.name},
+            {"id": charge_id, **said_detail(charge_said(made)), "event": info.name},
         )
         charges.append(charge_id)
     book.close_tables(closed_ids)
@@ -612,7 +623,7 @@ def _take_back_at_table(book: Ledger, session_id: int, player: str) -> None:
     session = book.session_by_id(session_id, lock=True)
     if session is None:
         raise ChouetteError(said("a table of the event is gone"))
-    newest = book.actions(session, limit=1)
+    newest = _fit_journal(book, session)
     if not newest or "event" not in newest[0].detail or newest[0].kind != "line":
         raise ChouetteError(
             said(
@@ -628,15 +639,48 @@ def _take_back_at_table(book: Ledger, session_id: int, player: str) -> None:
         book.restore_player(session, player, None)
 
 
+def _fit_journal(book: Ledger, session: SessionInfo) -> list[Action]:
+    """The newest entry of the journal of a session of the event (none: an empty list),
+    before ``event undo`` takes something back there: refused, nothing taken back, where
+    the journal is not the one the session's newest link was made with (an entry changed,
+    taken out, moved or added outside chouette) or where it begins with a restore (an
+    export does not carry the journal: what the event did there before is not in it)."""
+    from db.chained import refuse_unfit_journal  # (db.chained reads the exports: a cycle)
+
+    if session.id not in book.forgotten:  # (as the command began: before it took any back)
+        refuse_unfit_journal(book, session)
+    newest = book.actions(session, limit=1)
+    if newest and newest[0].kind == RESTORED:
+        raise ChouetteError(
+            said(
+                "what the event did at {session} before it was restored from an export is "
+                "not in this ledger's journal (an export does not carry it): event undo "
+                "cannot take it back; nothing was taken back",
+                session=session.name,
+            )
+        )
+    return newest
+
+
 def _drop_fee(book: Ledger, info: EventInfo, charge_id: int | None) -> None:
     """Take back an entry's fee (or a prize) in the purse, and its note in the purse's
     journal."""
     if charge_id is None:
         return
+    _fit_journal(book, info.purse)
+    noted = [a for a in book.actions(info.purse, kind="charge") if a.detail.get("id") == charge_id]
+    if not noted:
+        raise ChouetteError(
+            said(
+                "the journal of {purse} does not hold the charge the event booked there "
+                "(restored from an export, or taken out): event undo cannot take it back; "
+                "nothing was taken back",
+                purse=info.purse.name,
+            )
+        )
     book.drop_charge(charge_id)
-    for action in book.actions(info.purse, kind="charge"):
-        if action.detail.get("id") == charge_id:
-            book.forget_action(action)
+    for action in noted:
+        book.forget_action(action)
 
 
 def _drop_tables(book: Ledger, session_ids: Sequence[int]) -> None:
@@ -646,7 +690,7 @@ def _drop_tables(book: Ledger, session_ids: Sequence[int]) -> None:
         if session is None:
             book.drop_tournament_table(session_id)
             continue
-        if book.actions(session, limit=1) or book.booked_anything(session) is not None:
+        if _fit_journal(book, session) or book.booked_anything(session) is not None:
             raise ChouetteError(
                 said(
                     "something was done at {table} since its draw: undo it there first "

@@ -1,4 +1,4 @@
-"""What the ledger keeps of a chouette tournament (schema 18): its journal, purse and tables
+"""What the ledger keeps of a chouette tournament (schema 19): its journal, purse and tables
 exported and restored whole; ``chouette check`` replaying every event, drawing every level
 again from its seed and proving its banks; tampering named."""
 
@@ -9,7 +9,7 @@ import json
 import pytest
 
 from tests.cli.test_event_cli import EIGHT, FLORIDA, deal
-from tests.ledger.test_check_schema import run
+from tests.dump import dump, execute
 
 pytestmark = pytest.mark.backends("sqlite", "postgres")
 
@@ -106,7 +106,7 @@ def test_a_restore_refuses_an_event_whose_banks_do_not_add_up(chouette, tmp_path
 def test_check_names_what_was_tampered_with(chouette, ledger_url, sql, problem):
     two_levels(chouette)
     chouette("check")
-    run(ledger_url, [sql])
+    execute(ledger_url, sql)
     result = chouette("check", code=1)
     assert f"Problem: {problem}\n" in result.stderr, result.stderr
 
@@ -122,3 +122,87 @@ def test_a_table_journal_says_what_the_event_did_there_and_refuses_to_undo_it(ch
     )
     assert chouette("event", "undo").stdout == "Undone in fcc: the re-entry of eve.\n"
     assert "eve" not in chouette.json("--session", "fcc-L2-T2", "status")["line"]
+
+
+# ---------------------------------------------------------------- the event's journal lines
+
+
+def problems(chouette) -> list[str]:
+    return json.loads(chouette("check", "--json", code=None).stdout)["problems"]
+
+
+def test_the_event_s_journal_lines_are_chained_check_finds_one_edited(chouette, ledger_url):
+    """What the event writes in its sessions' journals (a player seated, a fresh bank, an
+    entry's fee) is in their chains (schema 18): an entry edited outside chouette is found
+    by check, and event undo refuses it, taking nothing back."""
+    two_levels(chouette)
+    assert problems(chouette) == []
+    execute(
+        ledger_url,
+        "UPDATE action SET detail = REPLACE(detail, '\"player\": \"eve\"', '\"player\": \"ann\"') "
+        "WHERE session_id = (SELECT id FROM session WHERE name = 'fcc-L2-T2')",
+    )
+    assert any(p.startswith("fcc-L2-T2's journal is not the one") for p in problems(chouette))
+    before = dump(ledger_url)
+    refused = chouette("event", "undo", code=1).stderr
+    assert refused.startswith("Error: fcc-L2-T2's journal is not the one its newest link")
+    assert refused.endswith("nothing was taken back\n")
+    assert dump(ledger_url) == before
+
+
+def test_a_purse_entry_taken_out_is_found_and_event_undo_refuses(chouette, ledger_url):
+    two_levels(chouette)
+    execute(
+        ledger_url,
+        "DELETE FROM action WHERE id = (SELECT max(id) FROM action WHERE session_id = "
+        "(SELECT id FROM session WHERE name = 'fcc'))",
+    )  # (eve's re-entry fee's entry)
+    assert any(p.startswith("fcc's journal is not the one") for p in problems(chouette))
+    before = dump(ledger_url)
+    assert "nothing was taken back" in chouette("event", "undo", code=1).stderr
+    assert dump(ledger_url) == before
+
+
+def test_the_event_s_journal_lines_keep_words_as_values(chouette):
+    """A table's journal line and the purse's fee are kept as words and values (``said``
+    and ``say``), so each reader's log says them in their language."""
+    two_levels(chouette)
+    assert "eve joins, entering fcc" in chouette("--session", "fcc-L2-T2", "log").stdout
+    danish = chouette("--lang", "da", "--session", "fcc-L2-T2", "log").stdout
+    assert "eve joins, entering fcc" not in danish and "eve" in danish and "fcc" in danish
+    czech = chouette("--lang", "cs", "--session", "fcc", "log").stdout
+    assert "fee:" not in czech and "org" in czech
+
+
+def test_after_a_restore_event_undo_stops_at_the_restore(chouette, tmp_path, monkeypatch):
+    """An export does not carry the journal: in a restored ledger event undo refuses to
+    take back what the event did before the restore (nothing taken back), as undo does,
+    and what is done after it is taken back as before; verify checks the export."""
+    two_levels(chouette)
+    export = tmp_path / "fcc.jsonl"
+    chouette("export", str(export))
+    checked = chouette.json("verify", str(export))
+    assert {"fcc", "fcc-L1-T1", "fcc-L2-T2"} <= {s["session"] for s in checked["sessions"]}
+    monkeypatch.setenv("CHOUETTE_DB", str(tmp_path / "copy.db"))
+    chouette("import", str(export))
+    refused = chouette("event", "undo", code=1).stderr
+    assert "before it was restored from an export" in refused
+    assert refused.endswith("nothing was taken back\n")
+    assert chouette.json("event", "standings")["pool_cents"] == 18000  # (nothing undone)
+    chouette("event", "enter", "ivy")
+    assert chouette("event", "undo").stdout == "Undone in fcc: the entry of ivy.\n"
+    assert chouette.json("event", "standings")["pool_cents"] == 18000
+    assert problems(chouette) == []
+
+
+def test_verify_refuses_an_export_whose_event_does_not_replay(chouette, tmp_path):
+    two_levels(chouette)
+    export = tmp_path / "fcc.jsonl"
+    chouette("export", str(export))
+    lines = export.read_text().splitlines()
+    event = json.loads(lines[-1])
+    event["steps"][2]["detail"]["seed"] = 8  # level 1 drawn from another seed
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("\n".join([*lines[:-1], json.dumps(event)]) + "\n")
+    refused = chouette("verify", str(bad), code=1).stderr
+    assert "seed 8 draws other tables than the journal holds" in refused
