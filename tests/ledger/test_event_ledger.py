@@ -139,7 +139,7 @@ def test_the_event_s_journal_lines_are_chained_check_finds_one_edited(chouette, 
     assert problems(chouette) == []
     execute(
         ledger_url,
-        "UPDATE action SET detail = REPLACE(detail, '\"player\": \"eve\"', '\"player\": \"ann\"') "
+        'UPDATE action SET detail = REPLACE(detail, \'"player": "eve"\', \'"player": "ann"\') '
         "WHERE session_id = (SELECT id FROM session WHERE name = 'fcc-L2-T2')",
     )
     assert any(p.startswith("fcc-L2-T2's journal is not the one") for p in problems(chouette))
