@@ -18,14 +18,13 @@ from chouette.chain import (
     chain_problem,
     fingerprint,
     item_digest,
-    journal_digest,
     journal_step,
     next_link,
     state_from,
 )
-from chouette.errors import ChouetteError
 from chouette.session import SessionInfo
 from chouette.words import Sayable, said, said_n
+from db.journal import journal_afresh
 from db.ledger import Ledger
 from db.transfer import game_items, session_record
 
@@ -136,38 +135,15 @@ def journal_state(
     """The digest of the session's journal as the command leaves it
     (:func:`chouette.chain.journal_digest`): its newest link's, stepped on by each entry the
     command wrote (``added``). Where the command took an entry back (``taken``: ``undo``,
-    which first made sure the journal was its newest link's, :func:`refuse_unfit_journal`),
-    or the newest link holds none (made before schema 18), the whole journal afresh."""
+    which first made sure the journal was its newest link's,
+    :func:`db.journal.refuse_unfit_journal`), or the newest link holds none (made before
+    schema 18), the whole journal afresh."""
     if taken or last is None or last.journal is None:
         return journal_afresh(book, info)
     found = last.journal
     for _, kind, detail, at in book.journal_entries(info, added) if added else []:
         found = journal_step(found, kind, detail, at)
     return found
-
-
-def journal_afresh(book: Ledger, info: SessionInfo) -> str:
-    """The digest of the session's journal as it stands, every entry digested again."""
-    return journal_digest((kind, detail, at) for _, kind, detail, at in book.journal_entries(info))
-
-
-def refuse_unfit_journal(book: Ledger, info: SessionInfo) -> None:
-    """Refuse (nothing taken back) to ``undo`` at a session whose journal is not the one its
-    newest link was made with: an entry edited, taken out, moved or added outside chouette
-    would have undo take back another act than the one it says."""
-    last = book.last_link(info)
-    if last is not None and last.journal is not None and journal_afresh(book, info) != last.journal:
-        raise ChouetteError(
-            said(
-                "{session}'s journal is not the one its newest link ({seq}, {at}) was made "
-                "with: an entry was changed, taken out, moved or added outside chouette, so "
-                "undo cannot know what to take back (chouette check says so too); nothing "
-                "was taken back",
-                session=info.name,
-                seq=last.seq,
-                at=last.at,
-            )
-        )
 
 
 def session_fingerprint(book: Ledger, info: SessionInfo) -> str | None:

@@ -62,7 +62,7 @@ from db.codec import (
 )
 from db.events import check_line_act, check_open, check_undo
 from db.iban import checked_iban
-from db.journal import check_entry, entry_name, entry_problem
+from db.journal import check_entry, entry_name, entry_problem, refuse_unfit_journal
 from db.ledger import Ledger
 from db.names import player_names
 from db.positions import undo_position
@@ -689,9 +689,7 @@ def undo(book: Ledger, info: SessionInfo) -> Undone:
     What an older chouette did before it kept a journal is taken back as it used to be: the
     last event of the session's games, or the import that booked its last games. A journal
     that is not the one the session's newest link was made with is refused, nothing taken
-    back (:func:`db.chained.refuse_unfit_journal`)."""
-    from db.chained import refuse_unfit_journal
-
+    back (:func:`db.journal.refuse_unfit_journal`)."""
     journal = book.actions(info, limit=1)
     check_undo(book, info, journal[0] if journal else None)
     if not journal:
@@ -872,8 +870,6 @@ def _undo_split(book: Ledger, info: SessionInfo, action: Action) -> None:
         if not found or found[0].kind != "split" or found[0].detail.get("id") != new.id:
             raise ChouetteError(_changed_since(first.name))
         entry, other = found[0], found[0]
-        from db.chained import refuse_unfit_journal
-
         refuse_unfit_journal(book, first)  # (its entry is taken back too)
     else:
         other_table = book.session_by_id(detail["id"], lock=True)

@@ -48,6 +48,7 @@ from chouette.names import match
 from chouette.session import SessionInfo
 from chouette.words import Said, said
 from db.codec import charge_said, line_from_dict, line_to_dict, said_detail
+from db.journal import refuse_unfit_journal
 from db.ledger import Ledger
 from db.values import Action, Charged, Tournament
 
@@ -645,8 +646,6 @@ def _fit_journal(book: Ledger, session: SessionInfo) -> list[Action]:
     the journal is not the one the session's newest link was made with (an entry changed,
     taken out, moved or added outside chouette) or where it begins with a restore (an
     export does not carry the journal: what the event did there before is not in it)."""
-    from db.chained import refuse_unfit_journal  # (db.chained reads the exports: a cycle)
-
     if session.id not in book.forgotten:  # (as the command began: before it took any back)
         refuse_unfit_journal(book, session)
     newest = book.actions(session, limit=1)

@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
 
-from chouette.chain import RESTORED
+from chouette.chain import RESTORED, journal_digest
 from chouette.errors import ChouetteError
 from chouette.game import End
 from chouette.record import parse_event
@@ -283,5 +283,29 @@ def check_entry(book: Ledger, info: SessionInfo, action: Action) -> None:
                 session=info.name,
                 entry=entry_name(info, action),
                 problem=problem,
+            )
+        )
+
+
+def journal_afresh(book: Ledger, info: SessionInfo) -> str:
+    """The digest of the session's journal as it stands, every entry digested again."""
+    return journal_digest((kind, detail, at) for _, kind, detail, at in book.journal_entries(info))
+
+
+def refuse_unfit_journal(book: Ledger, info: SessionInfo) -> None:
+    """Refuse (nothing taken back) to ``undo`` at a session whose journal is not the one its
+    newest link was made with: an entry edited, taken out, moved or added outside chouette
+    would have undo take back another act than the one it says."""
+    last = book.last_link(info)
+    if last is not None and last.journal is not None and journal_afresh(book, info) != last.journal:
+        raise ChouetteError(
+            said(
+                "{session}'s journal is not the one its newest link ({seq}, {at}) was made "
+                "with: an entry was changed, taken out, moved or added outside chouette, so "
+                "undo cannot know what to take back (chouette check says so too); nothing "
+                "was taken back",
+                session=info.name,
+                seq=last.seq,
+                at=last.at,
             )
         )
