@@ -4297,7 +4297,7 @@ class ToSettle(NamedTuple):
 
     found: "Settlement"
     prints: dict[str, str | None]
-    heading: str
+    heading: "Sayable"
     info: "SessionInfo | None" = None
     night: str | None = None
     carried: "Sequence[Debt]" = ()
@@ -4315,19 +4315,32 @@ def to_settle(
     if night is None:
         info = scope(book, ctx, every)
         balances = {p: c for p, (_, c) in book.totals(info).items()}
-        heading = "Every session" if info is None else f"{info.name} (night {info.night})"
         if player is None:
+            heading = (
+                said("Every session")
+                if info is None
+                else said("{session} (night {night})", session=info.name, night=info.night)
+            )
             return ToSettle(settlement(balances), fingerprints(book, info), heading, info)
         known = [*book.players(info), *(info.line.order if info is not None else ())]
         who = resolve(normal_name(player), known, "has played in no session here")
         paying = leaving(balances, who)
         found = Settlement(paying, len(paying), True)
-        heading += f": {who} leaving"
+        heading = (
+            said("Every session: {player} leaving", player=who)
+            if info is None
+            else said(
+                "{session} (night {night}): {player} leaving",
+                session=info.name,
+                night=info.night,
+                player=who,
+            )
+        )
         return ToSettle(found, fingerprints(book, info), heading, info, player=who)
     name, sessions = book.night(night or current(book, ctx).night)
     found = settle_night({p: c for p, (_, c) in book.totals(s).items()} for s in sessions)
     prints = {s.name: book.fingerprint(s) for s in sessions}
-    heading = f"Night {name} ({', '.join(prints)})"
+    heading = said("Night {night} ({sessions})", night=name, sessions=", ".join(prints))
     return ToSettle(found, prints, heading, None, name, carried_debts(book, name, sessions))
 
 

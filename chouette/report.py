@@ -57,6 +57,10 @@ class GameLine:
         return f"{self.box}+{self.partner}" if self.partner else self.box
 
 
+#: A game's booking's note in the ledger (its payments' and charges' say who and what).
+GAME_NOTE = said("game")
+
+
 @dataclass(frozen=True)
 class Entry:
     """One line of the ledger: a game's booking or a payment."""
@@ -67,7 +71,7 @@ class Entry:
     player: str
     points: int
     cents: Cents
-    note: str = "game"
+    note: Sayable = GAME_NOTE
 
 
 @dataclass(frozen=True)
@@ -805,7 +809,7 @@ def entry_json(e: Entry) -> dict[str, Any]:
         "player": e.player,
         "points": e.points,
         "cents": e.cents,
-        "note": e.note,
+        "note": str(e.note),
     }
 
 

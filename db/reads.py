@@ -32,12 +32,12 @@ from chouette.money import Cents
 from chouette.nights import Night, Table
 from chouette.outcome import ExtraResult, settle_game
 from chouette.payments import Account
-from chouette.report import Entry, GameLine, SessionSummary, standings
+from chouette.report import GAME_NOTE, Entry, GameLine, SessionSummary, standings
 from chouette.rules import HouseRules
 from chouette.session import LiveGame, SessionInfo
 from chouette.stop import StopState, stop_state
 from chouette.text import clipped
-from chouette.words import Sayable
+from chouette.words import Said, Sayable, said
 from db.codec import (
     amended_from_detail,
     charge_from_row,
@@ -385,7 +385,7 @@ class Reads:
             raise ChouetteError(f"there is no game {number} in {info.name}")
         game_id, number, kind, over, line_before, line_after, detail, started, ended = row
         bookings = [
-            Entry(moment(at), info.name, number, player, points, cents, "game")
+            Entry(moment(at), info.name, number, player, points, cents, GAME_NOTE)
             for at, player, points, cents in self._all(
                 "SELECT at, player, points, cents FROM booking WHERE game_id = ? ORDER BY id",
                 (game_id,),
@@ -622,27 +622,42 @@ class Reads:
             at, name, number, player, points, cents, paid, payer, payee, note = row[:10]
             if at != stored or when is None:
                 stored, when = at, moment(at)
+            text: Sayable
             if row[10] is not None:
                 text = charge_entry(row[10], row[11], player, row[12])
             elif paid is None:
-                text = "game"
+                text = GAME_NOTE
             else:
-                text = f"paid {payee}" if player == payer else f"paid by {payer}"
-                text = f"{text}: {note}" if note else text
+                text = paid_entry(player, payer, payee, note)
             yield Entry(when, name, number, player, points, cents, text)
 
 
-def charge_entry(kind: str, creditor: str, player: str, note: str) -> str:
+def paid_entry(player: str, payer: str, payee: str, note: str | None) -> Said:
+    """A payment's booking in the ledger: ``paid ann``, ``paid by bob: taxi``."""
+    if player == payer:
+        if note:
+            return said("paid {payee}: {note}", payee=payee, note=note)
+        return said("paid {payee}", payee=payee)
+    if note:
+        return said("paid by {payer}: {note}", payer=payer, note=note)
+    return said("paid by {payer}", payer=payer)
+
+
+def charge_entry(kind: str, creditor: str, player: str, note: str) -> Said:
     """A charge's booking in the ledger: ``fee to ann: table``, ``fees charged: table``,
     ``share of ann's cost: pizza``, ``a shared cost paid: pizza``, ``a prize to ann: 1st
     place in fcc``, ``a prize won: 1st place in fcc``."""
     if kind == "fee":
-        text = "fees charged" if player == creditor else f"fee to {creditor}"
-    elif kind == "prize":
-        text = "a prize won" if player == creditor else f"a prize to {creditor}"
-    else:
-        text = "a shared cost paid" if player == creditor else f"share of {creditor}'s cost"
-    return f"{text}: {note}"
+        if player == creditor:
+            return said("fees charged: {note}", note=note)
+        return said("fee to {creditor}: {note}", creditor=creditor, note=note)
+    if kind == "prize":
+        if player == creditor:
+            return said("a prize won: {note}", note=note)
+        return said("a prize to {creditor}: {note}", creditor=creditor, note=note)
+    if player == creditor:
+        return said("a shared cost paid: {note}", note=note)
+    return said("share of {creditor}'s cost: {note}", creditor=creditor, note=note)
 
 
 def reasons(game: Game | None, info: SessionInfo, detail: str | None = None) -> tuple[Sayable, ...]:

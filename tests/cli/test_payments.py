@@ -91,3 +91,25 @@ def test_a_player_leaving_early_has_their_balance_taken_over(chouette):
     players = {p["name"]: p["cents"] for p in chouette.json("standings")["players"]}
     assert players == {"ann": 0, "bob": -1000, "cat": 1000}
     assert sum(players.values()) == 0
+
+
+@pytest.mark.parametrize(
+    ("lang", "payer", "payee"),
+    [
+        ("da", "betalte ann: taxa", "betalt af bob: taxa"),
+        ("cs", "zaplatil(a) hráči ann: taxa", "zaplatil(a) bob: taxa"),
+    ],
+)
+def test_the_ledger_says_a_payment_in_the_readers_words_and_csv_in_english(
+    chouette, lang, payer, payee
+):
+    chouette("new", "friday", "ann", "bob", "cat")
+    for line in (["double", "bob"], ["drop", "bob"], ["end", "box"]):
+        chouette(*line)
+    chouette("pay", "bob", "ann", "1", "--note", "taxa")
+    table = chouette("--lang", lang, "ledger").stdout
+    assert payer in table and payee in table
+    game = {"da": "spil", "cs": "hra"}[lang]
+    assert table.splitlines()[2].rstrip().endswith(game)
+    csv = chouette("--lang", lang, "ledger", "--format", "csv").stdout
+    assert "paid ann: taxa" in csv and "paid by bob: taxa" in csv and ",game" in csv

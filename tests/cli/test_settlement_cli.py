@@ -36,7 +36,7 @@ def test_settle_prints_the_bound_when_the_payments_are_not_proven_fewest(chouett
             "da",
             ["fra", "til", "beløb"],
             [
-                "friday (night 2026-11-20): hvem betaler hvem",
+                "friday (aftenen 2026-11-20): hvem betaler hvem",
                 "bob betaler ann 2,50",
                 "cat betaler ann 1,25",
                 "alle er kvit",
@@ -47,7 +47,7 @@ def test_settle_prints_the_bound_when_the_payments_are_not_proven_fewest(chouett
             "cs",
             ["od", "komu", "částka"],
             [
-                "friday (night 2026-11-20): kdo platí komu",
+                "friday (večer 2026-11-20): kdo platí komu",
                 "bob platí hráči ann 2,50",
                 "cat platí hráči ann 1,25",
                 "všichni jsou vyrovnáni",
