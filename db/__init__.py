@@ -17,6 +17,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from chouette.errors import ChouetteError
+from chouette.words import Said, said
 from db.urls import database_url
 
 if TYPE_CHECKING:
@@ -116,11 +117,17 @@ def refusal(err: Exception, url: str) -> ChouetteError:
     from db.engine import first_line, full_disk, masked, unusable
 
     if isinstance(err, OverflowError):  # SQLite: a Python int beyond 64 bits
-        return ChouetteError(f"a number too large for the ledger ({err}); nothing was written")
+        return ChouetteError(
+            said(
+                "a number too large for the ledger ({reason}); nothing was written", reason=str(err)
+            )
+        )
     if isinstance(err, UnicodeEncodeError):  # a lone surrogate: bytes that were not UTF-8, say
         return ChouetteError(
-            "text that is not valid Unicode (from bytes that are not UTF-8?) cannot be "
-            "stored; nothing was written"
+            said(
+                "text that is not valid Unicode (from bytes that are not UTF-8?) cannot be "
+                "stored; nothing was written"
+            )
         )
     if not isinstance(err, DBAPIError):
         raise err
@@ -130,29 +137,49 @@ def refusal(err: Exception, url: str) -> ChouetteError:
     if isinstance(err, IntegrityError):
         # SQLite's writers never overlap (BEGIN IMMEDIATE): a clash there is the command's
         # own row against one the ledger holds; PostgreSQL's may meet another's at once.
-        why = (
-            "a row clashes with one the ledger already holds (is it damaged? `chouette check` says)"
-            if str(url).startswith("sqlite")
-            else "another command changed the ledger at the same moment, or a row clashes with "
-            "one the ledger already holds"
+        reason = masked(first_line(err), url)
+        if str(url).startswith("sqlite"):
+            return ChouetteError(
+                said(
+                    "a row clashes with one the ledger already holds (is it damaged? `chouette "
+                    "check` says); nothing was written ({reason})",
+                    reason=reason,
+                )
+            )
+        return ChouetteError(
+            said(
+                "another command changed the ledger at the same moment, or a row clashes with "
+                "one the ledger already holds; nothing was written ({reason})",
+                reason=reason,
+            )
         )
-        return ChouetteError(f"{why}; nothing was written ({masked(first_line(err), url)})")
     if isinstance(err, OperationalError):
         if _busy(err):
             from db.locks import timeout_text
 
             return ChouetteError(
-                f"the ledger is busy: another command held it longer than {timeout_text()} "
-                "(CHOUETTE_LOCK_TIMEOUT sets how long to wait); nothing was written, try again "
-                f"({masked(first_line(err), url)})"
+                said(
+                    "the ledger is busy: another command held it longer than {wait} "
+                    "(CHOUETTE_LOCK_TIMEOUT sets how long to wait); nothing was written, try "
+                    "again ({reason})",
+                    wait=timeout_text(),
+                    reason=masked(first_line(err), url),
+                )
             )
-        return ChouetteError(unusable(url, err) + "; nothing was written")
+        return ChouetteError(unwritten(unusable(url, err)))
     if getattr(err.orig, "sqlstate", None) == "22003":  # PostgreSQL: out of range
         return ChouetteError(
-            f"a number too large for the ledger ({masked(first_line(err), url)}); "
-            "nothing was written"
+            said(
+                "a number too large for the ledger ({reason}); nothing was written",
+                reason=masked(first_line(err), url),
+            )
         )
-    return ChouetteError(unusable(url, err) + "; nothing was written")
+    return ChouetteError(unwritten(unusable(url, err)))
+
+
+def unwritten(why: Said) -> Said:
+    """``why`` a command was refused, and that nothing was written."""
+    return said("{why}; nothing was written", why=why)
 
 
 def _busy(err: Any) -> bool:

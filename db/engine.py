@@ -79,9 +79,12 @@ def connect(
     given = url_options(url)
     if write and given.read_only:
         raise ChouetteError(
-            f"the ledger at {where(url)} is opened read-only (mode=ro in its URL): this "
-            "command writes, so nothing was written; leave ?mode=ro out of --db or "
-            "CHOUETTE_DB to write"
+            said(
+                "the ledger at {where} is opened read-only (mode=ro in its URL): this "
+                "command writes, so nothing was written; leave ?mode=ro out of --db or "
+                "CHOUETTE_DB to write",
+                where=where(url),
+            )
         )
     file = sqlite_file(url)
     if file is not None:
@@ -108,8 +111,11 @@ def connect(
     except UnicodeDecodeError:  # SQLite: the schema's own text, damaged
         engine.dispose()
         raise ChouetteError(
-            f"the ledger at {where(url)} is damaged (its schema is not readable text): "
-            "restore it from a backup"
+            said(
+                "the ledger at {where} is damaged (its schema is not readable text): "
+                "restore it from a backup",
+                where=where(url),
+            )
         ) from None
     except BaseException:
         engine.dispose()  # a refused ledger (newer schema, no server) leaves no connection open
@@ -125,31 +131,41 @@ def _check_schema(engine: Engine, schema: str, url: str) -> None:
         current = conn.execute(text("SELECT current_schema()")).scalar()
     if current != schema:
         raise ChouetteError(
-            f"the database {shown_url(url)} has no schema {schema} that chouette's role may "
-            f"use (its URL's search_path names it): create it (CREATE SCHEMA {schema}) or "
-            "correct the URL"
+            said(
+                "the database {url} has no schema {schema} that chouette's role may use (its "
+                "URL's search_path names it): create it (CREATE SCHEMA {schema}) or correct "
+                "the URL",
+                url=shown_url(url),
+                schema=schema,
+            )
         )
 
 
-def unusable(url: str, err: DBAPIError) -> str:
+def unusable(url: str, err: DBAPIError) -> Said:
     """Why the database at ``url`` cannot be used, for a person."""
     reason = masked(first_line(err), url)
     file = sqlite_file(url)
     if file is None:
-        return f"the database {shown_url(url)} cannot be used: {reason}"
+        return said(
+            "the database {url} cannot be used: {reason}", url=shown_url(url), reason=reason
+        )
     if "file is not a database" in reason:
-        return f"{file} is not a chouette ledger (not an SQLite database)"
+        return said("{file} is not a chouette ledger (not an SQLite database)", file=str(file))
     if "malformed" in reason or "no such table" in reason:
-        return (
-            f"the ledger at {file} is damaged ({reason}): restore it from a backup "
-            "(an export restores with `chouette import FILE` into an empty ledger)"
+        return said(
+            "the ledger at {file} is damaged ({reason}): restore it from a backup (an export "
+            "restores with `chouette import FILE` into an empty ledger)",
+            file=str(file),
+            reason=reason,
         )
     if ("read-only" in reason or _cannot_open(err)) and not _writable(file):
-        return (
-            f"the ledger at {file} is on a read-only disk or folder, or the file is "
-            f"read-only: it can be read, not written ({reason})"
+        return said(
+            "the ledger at {file} is on a read-only disk or folder, or the file is read-only: "
+            "it can be read, not written ({reason})",
+            file=str(file),
+            reason=reason,
         )
-    return f"the ledger at {file} cannot be used: {reason}"
+    return said("the ledger at {file} cannot be used: {reason}", file=str(file), reason=reason)
 
 
 #: SQLite: on an I/O error, a disk with less free space than this is taken to be full (the
@@ -207,20 +223,30 @@ def _wal_of(file: Path) -> Path:
     return file.with_name(file.name + "-wal")
 
 
+def cannot_use(file: Path | str, err: OSError) -> Said:
+    """The ledger at ``file`` cannot be used: the system's reason (``err``) after it."""
+    return said("cannot use the ledger at {file}: {reason}", file=str(file), reason=err.strerror)
+
+
 def _check_file(file: Path, *, create: bool) -> None:
     """The ledger's file is there (or, for a command that starts a ledger, made: 0600)."""
     try:
         there = file.exists()
     except OSError as err:  # a name too long for the filesystem, say
-        raise ChouetteError(f"cannot use the ledger at {file}: {err.strerror}") from None
+        raise ChouetteError(cannot_use(file, err)) from None
     if there:
         if not file.is_file():
-            raise ChouetteError(f"{file} is not a file: give --db the path of a ledger file")
+            raise ChouetteError(
+                said("{file} is not a file: give --db the path of a ledger file", file=str(file))
+            )
         return
     if not create:
         raise ChouetteError(
-            f"there is no ledger at {file}: `chouette new NAME PLAYER...` starts one "
-            "(or check --db and CHOUETTE_DB)"
+            said(
+                "there is no ledger at {file}: `chouette new NAME PLAYER...` starts one (or "
+                "check --db and CHOUETTE_DB)",
+                file=str(file),
+            )
         )
     try:
         if not file.parent.exists():
@@ -229,7 +255,11 @@ def _check_file(file: Path, *, create: bool) -> None:
     except FileExistsError:
         pass  # another command made it a moment ago
     except OSError as err:
-        raise ChouetteError(f"cannot create the ledger at {file}: {err.strerror}") from None
+        raise ChouetteError(
+            said(
+                "cannot create the ledger at {file}: {reason}", file=str(file), reason=err.strerror
+            )
+        ) from None
 
 
 def _engine(
@@ -246,7 +276,11 @@ def _engine(
             engine = create_engine(url, connect_args=_connect_args(given))
     except (ArgumentError, ImportError, ValueError) as err:
         raise ChouetteError(
-            f"cannot use the database {shown_url(url)}: {masked(str(err), url)}"
+            said(
+                "cannot use the database {url}: {reason}",
+                url=shown_url(url),
+                reason=masked(str(err), url),
+            )
         ) from None
     if engine.dialect.name == "sqlite":
         _sqlite_recipe(engine, read_only=not write)

@@ -21,6 +21,7 @@ from contextlib import contextmanager
 
 from chouette.errors import ChouetteError
 from chouette.text import clipped
+from chouette.words import Number, Said, said
 
 #: How long a command waits for another's lock, by default (milliseconds).
 BUSY_TIMEOUT_MS = 30_000
@@ -29,7 +30,7 @@ LOCK_SECONDS = (1, 3_600)
 #: After how many seconds of waiting the wait is said.
 NOTE_AFTER = 1.0
 
-_say: Callable[[str], None] | None = None
+_say: Callable[[Said], None] | None = None
 
 
 def lock_timeout_ms() -> int:
@@ -41,9 +42,14 @@ def lock_timeout_ms() -> int:
     least, most = LOCK_SECONDS
     if not (text.isascii() and text.isdigit() and least <= int(text[:6]) <= most):
         raise ChouetteError(
-            f"CHOUETTE_LOCK_TIMEOUT is {clipped(text)!r}: give the seconds a command waits "
-            f"for another's lock, a whole number from {least} to {most:,} "
-            f"(default {BUSY_TIMEOUT_MS // 1000})"
+            said(
+                "CHOUETTE_LOCK_TIMEOUT is {text}: give the seconds a command waits for "
+                "another's lock, a whole number from {least} to {most} (default {default})",
+                text=repr(clipped(text)),
+                least=least,
+                most=Number(most),
+                default=BUSY_TIMEOUT_MS // 1000,
+            )
         )
     return int(text) * 1000
 
@@ -53,7 +59,7 @@ def timeout_text() -> str:
     return f"{lock_timeout_ms() / 1000:g} s"
 
 
-def say_waits(say: Callable[[str], None] | None) -> None:
+def say_waits(say: Callable[[Said], None] | None) -> None:
     """Who says that a command waits (None: nobody, as in the server)."""
     global _say
     _say = say
@@ -86,8 +92,11 @@ class Watch:
             say = _say
             if waits and not self.done.is_set() and say is not None:
                 say(
-                    "waiting for another command that is writing to the ledger (giving up "
-                    f"after {timeout_text()}; CHOUETTE_LOCK_TIMEOUT sets how long)"
+                    said(
+                        "waiting for another command that is writing to the ledger (giving up "
+                        "after {wait}; CHOUETTE_LOCK_TIMEOUT sets how long)",
+                        wait=timeout_text(),
+                    )
                 )
                 return
 

@@ -17,18 +17,23 @@ from urllib.parse import parse_qsl, unquote, urlencode
 
 from chouette.errors import ChouetteError
 from chouette.text import clipped
+from chouette.words import Said, said, said_n
 
 
 def database_url(value: str) -> str:
     """A file path (SQLite) or an SQLAlchemy URL."""
     if "\x00" in value:
-        raise ChouetteError(f"{value!r} is no ledger's name: it holds a NUL character")
+        raise ChouetteError(
+            said("{value} is no ledger's name: it holds a NUL character", value=repr(value))
+        )
     if "://" in value:
         return value
     try:
         return "sqlite:///" + str(Path(value).expanduser().resolve())
     except (OSError, RuntimeError) as err:  # a name too long, a loop of links
-        raise ChouetteError(f"cannot use the ledger at {value}: {err}") from None
+        raise ChouetteError(
+            said("cannot use the ledger at {file}: {reason}", file=value, reason=str(err))
+        ) from None
 
 
 def sqlite_file(url: str) -> Path | None:
@@ -111,7 +116,9 @@ def url_options(url: str) -> UrlOptions:
     given: dict[str, str] = {}
     for key, value in parse_qsl(query, keep_blank_values=True):
         if key in given and given[key] != value:
-            raise ChouetteError(f"the ledger's URL gives {clipped(key)} twice: give it once")
+            raise ChouetteError(
+                said("the ledger's URL gives {key} twice: give it once", key=clipped(key))
+            )
         given[key] = value
     if url.startswith("sqlite"):
         return _sqlite_options(base, given)
@@ -121,12 +128,20 @@ def url_options(url: str) -> UrlOptions:
 
 
 def _sqlite_options(base: str, given: dict[str, str]) -> UrlOptions:
-    takes = "an SQLite ledger's URL takes mode=ro only: the ledger opened read-only"
+    takes = said("an SQLite ledger's URL takes mode=ro only: the ledger opened read-only")
     unknown = sorted(set(given) - {"mode"})
     if unknown:
-        raise ChouetteError(f"the ledger's URL has {_named(unknown)} ({takes})")
+        raise ChouetteError(
+            said("the ledger's URL has {options} ({takes})", options=_named(unknown), takes=takes)
+        )
     if "mode" in given and given["mode"] != "ro":
-        raise ChouetteError(f"the ledger's URL says mode={clipped(given['mode'])}: {takes}")
+        raise ChouetteError(
+            said(
+                "the ledger's URL says mode={mode}: {takes}",
+                mode=clipped(given["mode"]),
+                takes=takes,
+            )
+        )
     return UrlOptions(base, read_only="mode" in given)
 
 
@@ -134,28 +149,43 @@ def _postgres_options(base: str, given: dict[str, str]) -> UrlOptions:
     unknown = sorted(set(given) - LIBPQ)
     if unknown:
         raise ChouetteError(
-            f"the database URL has {_named(unknown)} (a PostgreSQL URL "
-            "takes libpq's connection parameters, such as sslmode or connect_timeout, and "
-            "options=-csearch_path=SCHEMA)"
+            said(
+                "the database URL has {options} (a PostgreSQL URL takes libpq's connection "
+                "parameters, such as sslmode or connect_timeout, and "
+                "options=-csearch_path=SCHEMA)",
+                options=_named(unknown),
+            )
         )
     schema = None
     if "options" in given:
         settings = _server_options(given.pop("options"))
         others = sorted(set(settings) - {"search_path"})
         if others:
-            hint = (
-                "; CHOUETTE_LOCK_TIMEOUT sets the lock timeout" if "lock_timeout" in others else ""
-            )
+            if "lock_timeout" in others:
+                raise ChouetteError(
+                    said(
+                        "the database URL's options set what chouette does not take: {names} "
+                        "(it takes -csearch_path=SCHEMA, the ledger's schema; "
+                        "CHOUETTE_LOCK_TIMEOUT sets the lock timeout)",
+                        names=_listed(others),
+                    )
+                )
             raise ChouetteError(
-                f"the database URL's options set what chouette does not take: "
-                f"{_listed(others)} (it takes -csearch_path=SCHEMA, the ledger's schema{hint})"
+                said(
+                    "the database URL's options set what chouette does not take: {names} (it "
+                    "takes -csearch_path=SCHEMA, the ledger's schema)",
+                    names=_listed(others),
+                )
             )
         if "search_path" in settings:
             schema = settings["search_path"].strip().lower()
             if not SCHEMA_NAME.fullmatch(schema):
                 raise ChouetteError(
-                    f"the database URL's search_path is {clipped(settings['search_path'])!r}: "
-                    "name the one schema the ledger lives in (letters, digits and _)"
+                    said(
+                        "the database URL's search_path is {schema}: name the one schema the "
+                        "ledger lives in (letters, digits and _)",
+                        schema=repr(clipped(settings["search_path"])),
+                    )
                 )
     query = urlencode(given)
     return UrlOptions(base + (f"?{query}" if query else ""), schema=schema)
@@ -175,23 +205,33 @@ def _server_options(text: str) -> dict[str, str]:
             word, at = word[2:], at + 1
         else:
             raise ChouetteError(
-                f"the database URL's options hold {clipped(word)!r}: chouette takes "
-                "-csearch_path=SCHEMA there"
+                said(
+                    "the database URL's options hold {word}: chouette takes "
+                    "-csearch_path=SCHEMA there",
+                    word=repr(clipped(word)),
+                )
             )
         name, equals, value = word.partition("=")
         if not equals:
             raise ChouetteError(
-                f"the database URL's options hold {clipped(word)!r}, which sets nothing: "
-                "write -csearch_path=SCHEMA"
+                said(
+                    "the database URL's options hold {word}, which sets nothing: write "
+                    "-csearch_path=SCHEMA",
+                    word=repr(clipped(word)),
+                )
             )
         settings[name.replace("-", "_").lower()] = value
     return settings
 
 
-def _named(names: list[str]) -> str:
+def _named(names: list[str]) -> Said:
     """``an option chouette does not take: foo`` (or ``options …: foo, bar``)."""
-    what = "an option" if len(names) == 1 else "options"
-    return f"{what} chouette does not take: {_listed(names)}"
+    return said_n(
+        "an option chouette does not take: {names}",
+        "options chouette does not take: {names}",
+        len(names),
+        names=_listed(names),
+    )
 
 
 def _listed(names: list[str]) -> str:

@@ -197,3 +197,35 @@ def test_a_postgres_url_with_an_option_chouette_does_not_take_is_refused(chouett
         result = chouette("--db", f"{ledger_url}?{query}", "new", "friday", "ann", "bob", code=1)
         assert result.stderr.startswith("Error: the database URL")
     assert "public" not in schema_of(ledger_url)
+
+
+@pytest.mark.backends("sqlite")
+@pytest.mark.parametrize(
+    ("lang", "read_only", "options", "missing"),
+    [
+        (
+            "da",
+            "er åbnet skrivebeskyttet (mode=ro i dets URL)",
+            "Fejl: regnskabets URL har en indstilling, chouette ikke tager: timeout (et SQLite",
+            "Fejl: der er intet regnskab i ",
+        ),
+        (
+            "cs",
+            "je otevřená jen pro čtení (mode=ro v její URL)",
+            "Chyba: URL knihy má volbu, kterou chouette nepřijímá: timeout (URL knihy SQLite",
+            "Chyba: v ",
+        ),
+    ],
+)
+def test_the_ledgers_refusals_are_said_in_the_readers_language(
+    chouette, ledger_file, tmp_path, lang, read_only, options, missing
+):
+    """db/engine.py and db/urls.py refuse a ledger in the terminal's language."""
+    chouette("new", "friday", "ann", "bob", "cat")
+    url = f"sqlite:///{ledger_file}"
+    refused = chouette("--lang", lang, "--db", url + "?mode=ro", "take", "bob", code=1)
+    assert read_only in refused.stderr
+    refused = chouette("--lang", lang, "--db", url + "?timeout=5", "standings", code=1)
+    assert refused.stderr.startswith(options)
+    nowhere = chouette("--lang", lang, "--db", str(tmp_path / "none.db"), "standings", code=1)
+    assert nowhere.stderr.startswith(missing) and "chouette new NAME" in nowhere.stderr
