@@ -237,8 +237,7 @@ def help_words(text: str) -> str:
 
 def help_text(text: str | None) -> str:
     """A command's help (its docstring as Typer keeps it) in the reader's words: each
-    paragraph the catalogue holds (:mod:`files.helps`: the summary, the examples' heading)
-    translated, the others as written."""
+    paragraph translated (:mod:`files.helps`), the examples' command lines as written."""
     if not text:
         return ""
     doc = inspect.cleandoc(text).partition("\f")[0]
@@ -248,9 +247,9 @@ def help_text(text: str | None) -> str:
     from files.helps import paragraph_key, paragraphs, translated
 
     shown = []
-    for index, paragraph in enumerate(paragraphs(doc)):
+    for paragraph in paragraphs(doc):
         key = paragraph_key(paragraph)
-        said_here = words.gettext(key) if translated(doc, index, paragraph) else key
+        said_here = words.gettext(key) if translated(paragraph) else key
         shown.append(paragraph if said_here == key else said_here)
     return "\n\n".join(shown)
 

@@ -1,12 +1,13 @@
-"""The words of chouette's help, for the catalogue: each command's one-line summary (the first
-paragraph of its docstring, as ``--help`` and the list of commands show it), the
-``Example:``/``Examples:`` headings, and every option's and argument's ``help=``, keyed by
-their English as written. ``cli.py`` says them in the reader's words (:func:`paragraphs`
-splits a docstring as the catalogue keys it); Babel finds them with :func:`extract`,
-registered in ``babel.cfg`` for ``cli.py`` (docs/TRANSLATING.md).
+"""The words of chouette's help, for the catalogue: every paragraph of each command's
+docstring (its one-line summary, as ``--help`` and the list of commands show it, each later
+paragraph on its own, so a translator sees one at a time, and the ``Example:``/``Examples:``
+headings), and every option's and argument's ``help=``, keyed by their English as written.
+``cli.py`` says them in the reader's words (:func:`paragraphs` splits a docstring as the
+catalogue keys it); Babel finds them with :func:`extract`, registered in ``babel.cfg`` for
+``cli.py`` (docs/TRANSLATING.md).
 
-The rest of a docstring (its later paragraphs, its examples) is shown in English in every
-language: only what is extracted here is translated.
+The examples themselves (the command lines of a ``\\b`` block, which Click shows as
+written) are the same in every language: a command's words are not translated.
 """
 
 from __future__ import annotations
@@ -15,9 +16,6 @@ import ast
 import io
 from collections.abc import Iterator
 from typing import IO, Any
-
-#: The headings of a docstring's examples, translated wherever they stand.
-HEADINGS = ("Example:", "Examples:")
 
 
 def paragraph_key(paragraph: str) -> str:
@@ -31,17 +29,16 @@ def paragraphs(doc: str) -> list[str]:
     return doc.split("\n\n")
 
 
-def translated(doc: str, index: int, paragraph: str) -> bool:
-    """Whether the catalogue holds this paragraph of a docstring: its first (the summary) and
-    its examples' heading; never one Click shows as written (``\\b``)."""
-    if paragraph.lstrip().startswith("\b"):
-        return False
-    return index == 0 or paragraph_key(paragraph) in HEADINGS
+def translated(paragraph: str) -> bool:
+    """Whether the catalogue holds this paragraph of a docstring: every one but those Click
+    shows as written (``\\b``: the examples' command lines)."""
+    return not paragraph.lstrip().startswith("\b")
 
 
 def help_words(source: str) -> Iterator[tuple[int, str]]:
-    """The help texts a module of commands writes (its line and the English): each command's
-    summary and headings, each ``help=`` given as text."""
+    """The help texts a module of commands writes (its line and the English): each paragraph
+    of each command's docstring but its examples' command lines, each ``help=`` given as
+    text."""
     import inspect
 
     for node in ast.walk(ast.parse(source)):
@@ -51,8 +48,8 @@ def help_words(source: str) -> Iterator[tuple[int, str]]:
             doc = ast.get_docstring(node, clean=False)
             if doc:
                 cleaned = inspect.cleandoc(doc).partition("\f")[0]
-                for index, paragraph in enumerate(paragraphs(cleaned)):
-                    if translated(cleaned, index, paragraph):
+                for paragraph in paragraphs(cleaned):
+                    if translated(paragraph):
                         yield node.lineno, paragraph_key(paragraph)
         elif isinstance(node, ast.keyword) and node.arg == "help":
             try:

@@ -251,3 +251,32 @@ def test_help_is_framed_in_the_readers_language(chouette, monkeypatch, lang, usa
     monkeypatch.setenv("LANGUAGE", lang)
     monkeypatch.delenv("CHOUETTE_LANG")
     assert chouette("--help").stdout.startswith(f"{usage} chouette [OPTIONS] COMMAND")
+
+
+def english_paragraphs(command: Any) -> list[str]:
+    """The paragraphs of a command's help that are words (its examples' command lines, a
+    ``\\b`` block, are the same in every language), each without its spaces (Click wraps
+    them, breaking a word at its hyphen)."""
+    import inspect
+
+    from files.helps import paragraphs, translated
+
+    doc = inspect.cleandoc(command.help or "").partition("\f")[0]
+    return ["".join(p.split()) for p in paragraphs(doc) if translated(p) and p.strip()]
+
+
+@pytest.mark.parametrize("lang", ["da", "cs"])
+def test_every_commands_help_is_in_the_readers_words_but_its_examples(chouette, lang):
+    """Issue 36: every paragraph of every command's help (its summary, its details, its
+    examples' heading) is in the reader's language; only the example command lines are
+    shown as written, and in English they all are."""
+    left = {}
+    for name, command in commands().items():
+        args = [name] if name else []
+        told = "".join(chouette("--lang", lang, *args, "--help").stdout.split())
+        english = "".join(chouette("--lang", "en", *args, "--help").stdout.split())
+        paragraphs = english_paragraphs(command)
+        assert all(p in english for p in paragraphs), name
+        if found := [p for p in paragraphs if p in told]:
+            left[name] = found
+    assert not left, left

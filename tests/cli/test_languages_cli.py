@@ -178,7 +178,7 @@ def test_help_says_each_commands_summary_and_options_in_the_readers_language(
     chouette, lang, summary, option, listed
 ):
     """A command's summary, its examples' heading and every option's help are in the
-    catalogue (files/helps.py); the rest of the docstring stays English."""
+    catalogue (files/helps.py), and so is every later paragraph (tests/cli/test_help.py)."""
     text = " ".join(chouette("--lang", lang, "new", "--help").stdout.split())
     assert summary in text and option in text
     assert "Start a session" not in text and "Money per point." not in text
