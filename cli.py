@@ -530,7 +530,7 @@ def argument_words(param: "Parameter") -> str:
     return f"{word}..." if param.nargs != 1 else word
 
 
-def damage(ctx: typer.Context) -> list[str]:
+def damage(ctx: typer.Context) -> "list[Sayable]":
     """What is damaged in the ledger the options name, if it was opened at all."""
     from db import reading
     from db.engine import opened

@@ -35,6 +35,7 @@ import db.models  # noqa: F401  (registers the tables)
 from chouette.card import Origin
 from chouette.errors import ChouetteError
 from chouette.rules import HouseRules
+from chouette.words import Said, Sayable, said
 from db.codec import charge_from_row, event_from_body, line_from_json
 
 
@@ -65,10 +66,10 @@ JSON_COLUMNS: dict[str, dict[str, Callable[[Any], object]]] = {
 _SHAPES = (ChouetteError, ValueError, KeyError, TypeError, AttributeError)
 
 
-def storage(conn: Connection) -> list[str]:
+def storage(conn: Connection) -> list[Sayable]:
     """The database file (SQLite's own checks) and every stored value: readable as what its
     column holds."""
-    problems = []
+    problems: list[Sayable] = []
     if conn.dialect.name == "sqlite":
         try:
             found = [row[0] for row in conn.exec_driver_sql("PRAGMA integrity_check").all()]
@@ -76,13 +77,22 @@ def storage(conn: Connection) -> list[str]:
             found = [str(err.orig)]
         if found != ["ok"]:
             problems += [
-                "the database file is damaged: "
-                + line.removeprefix("*** in database main ***\n").replace("\n", "; ")
+                said(
+                    "the database file is damaged: {detail}",
+                    detail=line.removeprefix("*** in database main ***\n").replace("\n", "; "),
+                )
                 for line in found
             ]
             return problems  # a damaged file: what is read from it cannot be trusted
         for table, rowid, parent, _ in conn.exec_driver_sql("PRAGMA foreign_key_check").all():
-            problems.append(f"{table} row {rowid} refers to a row of {parent} that is not there")
+            problems.append(
+                said(
+                    "{table} row {rowid} refers to a row of {parent} that is not there",
+                    table=table,
+                    rowid=rowid,
+                    parent=parent,
+                )
+            )
     return problems + schema(conn) + values(conn)
 
 
@@ -111,7 +121,7 @@ class TableShape:
     references: frozenset[tuple[tuple[str, ...], str, tuple[str, ...]]]
 
 
-def schema(conn: Connection) -> list[str]:
+def schema(conn: Connection) -> list[Said]:
     """What in the ledger's schema (on PostgreSQL: the schema it lives in) chouette does not
     make, or lacks what it makes: the file's tables, columns, indexes, constraints, triggers,
     views and rules against those of :func:`made`. A trigger planted on ``booking`` would
@@ -225,13 +235,34 @@ def _kind(kind: Any, dialect: Any) -> str:
         return str(getattr(kind, "__visit_name__", kind)).upper()
 
 
-def compare(want: Shape, have: Shape) -> list[str]:
+#: What the schema holds beside its tables, said: one planted (on its table, or not), one
+#: lacking; by kind (``trigger``, ``view``, ``rule``), whole sentences for each.
+BESIDE: dict[str, tuple[Said, Said, Said]] = {
+    "trigger": (
+        said("the schema holds a trigger chouette does not make: {name} on {table}"),
+        said("the schema holds a trigger chouette does not make: {name}"),
+        said("the schema lacks the trigger {name}"),
+    ),
+    "view": (
+        said("the schema holds a view chouette does not make: {name} on {table}"),
+        said("the schema holds a view chouette does not make: {name}"),
+        said("the schema lacks the view {name}"),
+    ),
+    "rule": (
+        said("the schema holds a rule chouette does not make: {name} on {table}"),
+        said("the schema holds a rule chouette does not make: {name}"),
+        said("the schema lacks the rule {name}"),
+    ),
+}
+
+
+def compare(want: Shape, have: Shape) -> list[Said]:
     """Each difference between the schema chouette makes and the ledger's, in words."""
     problems = []
     for name in sorted(have.tables.keys() - want.tables.keys()):
-        problems.append(f"the schema holds a table chouette does not make: {name}")
+        problems.append(said("the schema holds a table chouette does not make: {name}", name=name))
     for name in sorted(want.tables.keys() - have.tables.keys()):
-        problems.append(f"the schema lacks the table {name}")
+        problems.append(said("the schema lacks the table {name}", name=name))
     for name in sorted(want.tables.keys() & have.tables.keys()):
         problems += _table(name, want.tables[name], have.tables[name])
     for kind, wanted, held in (
@@ -239,77 +270,139 @@ def compare(want: Shape, have: Shape) -> list[str]:
         ("view", want.views, have.views),
         ("rule", want.rules, have.rules),
     ):
+        on_table, alone, lacking = BESIDE[kind]
         for name in sorted(held.keys() - wanted.keys()):
-            on = f" on {held[name]}" if held[name] != name else ""
-            problems.append(f"the schema holds a {kind} chouette does not make: {name}{on}")
+            planted = on_table if held[name] != name else alone
+            problems.append(_filled(planted, name=name, table=held[name]))
         for name in sorted(wanted.keys() - held.keys()):
-            problems.append(f"the schema lacks the {kind} {name}")
+            problems.append(_filled(lacking, name=name))
     return problems
 
 
-def _table(name: str, want: TableShape, have: TableShape) -> list[str]:
+def _filled(sentence: Said, **values: str) -> Said:
+    """``sentence`` with the values its placeholders name."""
+    wanted = {k: v for k, v in values.items() if "{" + k + "}" in sentence.text}
+    return Said(sentence.text, tuple(wanted.items()))
+
+
+def _table(name: str, want: TableShape, have: TableShape) -> list[Said]:
     problems = []
     for column in sorted(have.columns.keys() - want.columns.keys()):
-        kind = have.columns[column][0]
-        problems.append(f"table {name} holds a column chouette does not make: {column} {kind}")
+        problems.append(
+            said(
+                "table {table} holds a column chouette does not make: {column} {kind}",
+                table=name,
+                column=column,
+                kind=have.columns[column][0],
+            )
+        )
     for column in sorted(want.columns.keys() - have.columns.keys()):
-        problems.append(f"table {name} lacks the column {column}")
+        problems.append(said("table {table} lacks the column {column}", table=name, column=column))
     for column in sorted(want.columns.keys() & have.columns.keys()):
         if have.columns[column] != want.columns[column]:
             problems.append(
-                f"column {name}.{column} is {_column(have.columns[column])}, "
-                f"not {_column(want.columns[column])}"
+                said(
+                    "column {column} is {found}, not {wanted}",
+                    column=f"{name}.{column}",
+                    found=_column(have.columns[column]),
+                    wanted=_column(want.columns[column]),
+                )
             )
     if have.key != want.key:
         problems.append(
-            f"table {name}'s primary key is ({', '.join(have.key)}), not ({', '.join(want.key)})"
+            said(
+                "table {table}'s primary key is ({found}), not ({wanted})",
+                table=name,
+                found=", ".join(have.key),
+                wanted=", ".join(want.key),
+            )
         )
     for index in sorted(have.indexes.keys() - want.indexes.keys()):
         problems.append(
-            f"table {name} holds an index chouette does not make: {index} "
-            f"{_index(have.indexes[index])}"
+            said(
+                "table {table} holds an index chouette does not make: {index} {shape}",
+                table=name,
+                index=index,
+                shape=_index(have.indexes[index]),
+            )
         )
     for index in sorted(want.indexes.keys() - have.indexes.keys()):
-        problems.append(f"table {name} lacks the index {index} {_index(want.indexes[index])}")
+        problems.append(
+            said(
+                "table {table} lacks the index {index} {shape}",
+                table=name,
+                index=index,
+                shape=_index(want.indexes[index]),
+            )
+        )
     for index in sorted(want.indexes.keys() & have.indexes.keys()):
         if have.indexes[index] != want.indexes[index]:
             problems.append(
-                f"index {index} of table {name} is {_index(have.indexes[index])}, "
-                f"not {_index(want.indexes[index])}"
+                said(
+                    "index {index} of table {table} is {found}, not {wanted}",
+                    index=index,
+                    table=name,
+                    found=_index(have.indexes[index]),
+                    wanted=_index(want.indexes[index]),
+                )
             )
     for columns in sorted(have.uniques - want.uniques):
         problems.append(
-            f"table {name} holds a unique constraint chouette does not make: ({', '.join(columns)})"
+            said(
+                "table {table} holds a unique constraint chouette does not make: ({columns})",
+                table=name,
+                columns=", ".join(columns),
+            )
         )
     for columns in sorted(want.uniques - have.uniques):
-        problems.append(f"table {name} lacks its unique constraint on ({', '.join(columns)})")
+        problems.append(
+            said(
+                "table {table} lacks its unique constraint on ({columns})",
+                table=name,
+                columns=", ".join(columns),
+            )
+        )
     for columns, table, keys in sorted(have.references - want.references):
         problems.append(
-            f"table {name} holds a foreign key chouette does not make: "
-            f"({', '.join(columns)}) to {table} ({', '.join(keys)})"
+            said(
+                "table {table} holds a foreign key chouette does not make: ({columns}) to "
+                "{parent} ({keys})",
+                table=name,
+                columns=", ".join(columns),
+                parent=table,
+                keys=", ".join(keys),
+            )
         )
     for columns, table, keys in sorted(want.references - have.references):
         problems.append(
-            f"table {name} lacks its foreign key ({', '.join(columns)}) to {table} "
-            f"({', '.join(keys)})"
+            said(
+                "table {table} lacks its foreign key ({columns}) to {parent} ({keys})",
+                table=name,
+                columns=", ".join(columns),
+                parent=table,
+                keys=", ".join(keys),
+            )
         )
     return problems
 
 
 def _column(shape: tuple[str, bool]) -> str:
+    """A column's type as SQL writes it (``INTEGER NOT NULL``): the same in every language."""
     kind, nullable = shape
     return f"{kind}{'' if nullable else ' NOT NULL'}"
 
 
-def _index(shape: tuple[tuple[str, ...], bool]) -> str:
+def _index(shape: tuple[tuple[str, ...], bool]) -> Said:
     columns, unique = shape
-    return f"{'unique ' if unique else ''}on ({', '.join(columns)})"
+    if unique:
+        return said("unique on ({columns})", columns=", ".join(columns))
+    return said("on ({columns})", columns=", ".join(columns))
 
 
-def values(conn: Connection) -> list[str]:
+def values(conn: Connection) -> list[Said]:
     """Every stored value readable as its column's kind: whole numbers (SQLite keeps any
     value in any column), times, UTF-8 text, JSON."""
-    problems: list[str] = []
+    problems: list[Said] = []
     sqlite = conn.dialect.name == "sqlite"
     for table in SQLModel.metadata.sorted_tables:
         for column in table.columns:
@@ -322,7 +415,12 @@ def values(conn: Connection) -> list[str]:
                     f"WHERE typeof({name}) NOT IN {allowed} LIMIT 20"
                 ).all():
                     problems.append(
-                        f"{where} row {rowid}: {name} is {found} {value!r}, not a whole number"
+                        said(
+                            "{where} is {kind} {value}, not a whole number",
+                            where=_row(where, rowid, name),
+                            kind=found,
+                            value=repr(value),
+                        )
                     )
             elif sqlite and isinstance(kind, String | DateTime):
                 problems += _texts(
@@ -333,7 +431,12 @@ def values(conn: Connection) -> list[str]:
     return problems
 
 
-def _texts(conn: Connection, table: str, column: str, nullable: bool, time: bool) -> list[str]:
+def _row(table: str, rowid: int, column: str) -> Said:
+    """A stored value, by its table, row and column: ``game row 3: detail``."""
+    return said("{table} row {rowid}: {column}", table=table, rowid=rowid, column=column)
+
+
+def _texts(conn: Connection, table: str, column: str, nullable: bool, time: bool) -> list[Said]:
     """SQLite: a column of text holds UTF-8 text (a time: ISO 8601; JSON: JSON)."""
     problems = []
     json_text = column in JSON_COLUMNS.get(table, ())
@@ -342,19 +445,21 @@ def _texts(conn: Connection, table: str, column: str, nullable: bool, time: bool
     ).all():
         if found == "null" and nullable:
             continue
-        where = f"{table} row {rowid}: {column}"
+        where = _row(table, rowid, column)
         if found != "text":
-            problems.append(f"{where} is {found}, not text")
+            problems.append(said("{where} is {kind}, not text", where=where, kind=found))
             continue
         try:
             decoded = bytes(raw).decode("utf-8")
             if time:
                 datetime.fromisoformat(decoded)
         except UnicodeDecodeError:
-            problems.append(f"{where} is not UTF-8 text")
+            problems.append(said("{where} is not UTF-8 text", where=where))
             continue
         except ValueError:
-            problems.append(f"{where} is not a time: {decoded[:60]!r}")
+            problems.append(
+                said("{where} is not a time: {value}", where=where, value=repr(decoded[:60]))
+            )
             continue
         if json_text:
             problems += _readable(where, JSON_COLUMNS[table][column], decoded)
@@ -363,7 +468,7 @@ def _texts(conn: Connection, table: str, column: str, nullable: bool, time: bool
     return problems
 
 
-def _json_texts(conn: Connection, table: str, column: str) -> list[str]:
+def _json_texts(conn: Connection, table: str, column: str) -> list[Said]:
     """PostgreSQL: a column of JSON text holds JSON."""
     problems = []
     for key, body in conn.execute(text(f"SELECT id, {column} FROM {table}")).all():
@@ -372,20 +477,28 @@ def _json_texts(conn: Connection, table: str, column: str) -> list[str]:
     return problems
 
 
-def _readable(where: str, read: Callable[[Any], object], body: str) -> list[str]:
+def _readable(where: Sayable, read: Callable[[Any], object], body: str) -> list[Said]:
     """JSON text that reads as what its column holds (a line, house rules, an event)."""
     try:
         data = json.loads(body)
     except ValueError:
-        return [f"{where} is not JSON: {body[:60]!r}"]
+        return [said("{where} is not JSON: {body}", where=where, body=repr(body[:60]))]
     try:
         read(data)
     except _SHAPES as err:
-        return [f"{where} is not what it should hold ({err}): {body[:60]!r}"]
+        reason = err.said if isinstance(err, ChouetteError) else str(err)
+        return [
+            said(
+                "{where} is not what it should hold ({reason}): {body}",
+                where=where,
+                reason=reason,
+                body=repr(body[:60]),
+            )
+        ]
     return []
 
 
-def damage(url: str) -> list[str]:
+def damage(url: str) -> list[Sayable]:
     """The damage :func:`storage` finds in the ledger at ``url`` (none: it is sound), looked
     for after a command met data it could not read; read-only, on a connection of its own."""
     from db.engine import connect
@@ -393,5 +506,7 @@ def damage(url: str) -> list[str]:
     try:
         with connect(url, write=False).connect() as conn:
             return storage(conn)
-    except (ChouetteError, DBAPIError, ValueError) as err:
+    except ChouetteError as err:
+        return [err.said]
+    except (DBAPIError, ValueError) as err:
         return [str(err)]

@@ -46,7 +46,7 @@ from chouette.review import Asked, CubeState, Equities
 from chouette.rules import HouseRules
 from chouette.session import LiveGame, SessionInfo
 from chouette.stop import StopState
-from chouette.words import said
+from chouette.words import Sayable, said
 from db.bulk import (
     Columns,
     allocate_ids,
@@ -1447,7 +1447,7 @@ class Ledger:
 
     # -------------------------------------------------------- every row (check, export)
 
-    def storage_problems(self) -> list[str]:
+    def storage_problems(self) -> list[Sayable]:
         """What the database's own checks and a read of every stored value find wrong."""
         from db.integrity import storage
 

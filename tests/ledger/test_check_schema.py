@@ -104,6 +104,33 @@ def test_the_planted_trigger_forges_bookings_and_check_names_it(chouette, ledger
     assert any("does not sum to zero" in problem for problem in found_[1:])
 
 
+@pytest.mark.parametrize(
+    ("lang", "trigger", "index"),
+    [
+        (
+            "da",
+            "Problem: skemaet har en trigger, chouette ikke laver: bump på booking",
+            "Problem: tabellen game mangler indekset game_by_key entydigt på (game_key)",
+        ),
+        (
+            "cs",
+            "Problém: schéma má trigger, který chouette nevytváří: bump nad booking",
+            "Problém: tabulce game chybí index game_by_key jedinečný nad (game_key)",
+        ),
+    ],
+)
+def test_check_names_what_is_planted_in_the_readers_language(
+    chouette, ledger_url, backend, lang, trigger, index
+):
+    chouette("new", "friday", "ann", "bob", "cat")
+    execute(ledger_url, *TRIGGER[backend])
+    execute(ledger_url, "DROP INDEX game_by_key")
+    told = chouette("--lang", lang, "check", code=1).stderr.splitlines()
+    assert trigger in told and index in told
+    english = "the schema holds a trigger chouette does not make: bump on booking"
+    assert english in problems(chouette)  # --json: English
+
+
 @pytest.mark.backends("sqlite")
 def test_a_migrated_first_schema_ledger_has_exactly_the_schema_chouette_makes(tmp_path):
     old = tmp_path / "old.sqlite"
