@@ -33,6 +33,7 @@ from sqlmodel import SQLModel
 import db.models  # noqa: F401  (registers the tables)
 from chouette.errors import ChouetteError
 from chouette.nights import night_of
+from chouette.words import Sayable, said
 
 Migration = Callable[[Connection], None]
 
@@ -384,9 +385,11 @@ MIGRATIONS: list[Migration] = [
 ]
 LATEST = len(MIGRATIONS) + 1
 SCHEMA_LOCK = 0x63686F75  # PostgreSQL advisory lock key ("chou") held while creating the schema
+#: Where a database is, when the caller does not say.
+THIS_DATABASE = said("this database")
 
 
-def current_version(conn: Connection, where: str = "this database") -> int | None:
+def current_version(conn: Connection, where: Sayable = THIS_DATABASE) -> int | None:
     """The schema version of the database, or None for an empty one. A database holding
     other tables, or chouette's without a sound schema stamp, is refused: nothing in it is
     touched."""
@@ -397,32 +400,59 @@ def current_version(conn: Connection, where: str = "this database") -> int | Non
     if "schema_version" not in tables:
         if tables & known:
             raise ChouetteError(
-                f"the ledger at {where} has lost its schema stamp (chouette's tables, but no "
-                "schema_version table): it cannot be read safely; restore it from a backup"
+                said(
+                    "the ledger at {where} has lost its schema stamp (chouette's tables, but no "
+                    "schema_version table): it cannot be read safely; restore it from a backup",
+                    where=where,
+                )
             )
         others = sorted(tables)
         listed = ", ".join(others[:5]) + (", …" if len(others) > 5 else "")
         raise ChouetteError(
-            f"{where} is not a chouette ledger (it holds other tables: {listed}): "
-            "give chouette a database of its own with --db"
+            said(
+                "{where} is not a chouette ledger (it holds other tables: {tables}): give "
+                "chouette a database of its own with --db",
+                where=where,
+                tables=listed,
+            )
         )
     rows = conn.execute(text("SELECT version FROM schema_version")).all()
     stamp = rows[0][0] if len(rows) == 1 else None
     if not isinstance(stamp, int) or isinstance(stamp, bool) or stamp < 1:
-        found = "is empty" if not rows else "holds " + ", ".join(repr(r[0]) for r in rows[:3])
+        if not rows:
+            raise ChouetteError(
+                said(
+                    "the ledger at {where} has a damaged schema stamp (its schema_version table "
+                    "is empty): it cannot be read safely; restore it from a backup",
+                    where=where,
+                )
+            )
         raise ChouetteError(
-            f"the ledger at {where} has a damaged schema stamp (its schema_version table "
-            f"{found}): it cannot be read safely; restore it from a backup"
+            said(
+                "the ledger at {where} has a damaged schema stamp (its schema_version table "
+                "holds {found}): it cannot be read safely; restore it from a backup",
+                where=where,
+                found=", ".join(repr(r[0]) for r in rows[:3]),
+            )
         )
     if stamp > LATEST:
         raise ChouetteError(
-            f"the ledger at {where} was written by a newer chouette (schema {stamp}, "
-            f"this one knows {LATEST}): upgrade chouette"
+            said(
+                "the ledger at {where} was written by a newer chouette (schema {stamp}, this "
+                "one knows {latest}): upgrade chouette",
+                where=where,
+                stamp=stamp,
+                latest=LATEST,
+            )
         )
     if stamp == LATEST and known - tables:
         raise ChouetteError(
-            f"the ledger at {where} has lost tables ({', '.join(sorted(known - tables))}): "
-            "it cannot be read safely; restore it from a backup"
+            said(
+                "the ledger at {where} has lost tables ({tables}): it cannot be read safely; "
+                "restore it from a backup",
+                where=where,
+                tables=", ".join(sorted(known - tables)),
+            )
         )
     return stamp
 
@@ -432,7 +462,7 @@ def ensure_schema(
     *,
     write: bool = True,
     create: bool = True,
-    where: str = "this database",
+    where: Sayable = THIS_DATABASE,
     migrated: Callable[[Connection], None] | None = None,
 ) -> None:
     """Check the schema; for a write, bring an older ledger up to date (then ``migrated``,
@@ -452,13 +482,21 @@ def ensure_schema(
         return
     if version is None and not create:
         raise ChouetteError(
-            f"the ledger at {where} is empty: `chouette new NAME PLAYER...` starts one"
+            said(
+                "the ledger at {where} is empty: `chouette new NAME PLAYER...` starts one",
+                where=where,
+            )
         )
     if version is not None and not write:
         raise ChouetteError(
-            f"the ledger at {where} was written by an older chouette (schema {version}; this "
-            f"one uses {LATEST}): `chouette migrate` brings it up to date (so does any "
-            "command that writes); a report never changes the ledger"
+            said(
+                "the ledger at {where} was written by an older chouette (schema {version}; this "
+                "one uses {latest}): `chouette migrate` brings it up to date (so does any "
+                "command that writes); a report never changes the ledger",
+                where=where,
+                version=version,
+                latest=LATEST,
+            )
         )
     with engine.execution_options(chouette_write=True).begin() as conn:
         if conn.dialect.name == "postgresql":  # held until this transaction ends
@@ -466,7 +504,7 @@ def ensure_schema(
         version = current_version(conn, where)  # again, under the lock
         if version is None:
             if not create:
-                raise ChouetteError(f"the ledger at {where} is empty")
+                raise ChouetteError(said("the ledger at {where} is empty", where=where))
             SQLModel.metadata.create_all(conn)
             conn.execute(text("INSERT INTO schema_version (version) VALUES (:v)"), {"v": LATEST})
         elif version < LATEST:

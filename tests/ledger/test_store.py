@@ -23,6 +23,7 @@ from db.commands import play
 from db.engine import PAGE_SIZE, WRITE_CACHE_KB, connect, dispose_all
 from db.migrations import LATEST
 from db.values import Finished, Won
+from files.words import words
 from tests.dump import Dump, dump
 from tests.paths import DATA
 
@@ -231,8 +232,10 @@ def test_a_ledger_from_a_newer_chouette_is_refused(url):
     with raw.begin() as conn:
         conn.execute(text("UPDATE schema_version SET version = :v"), {"v": LATEST + 1})
     raw.dispose()
-    with pytest.raises(ChouetteError, match="written by a newer chouette"):
+    with pytest.raises(ChouetteError, match="written by a newer chouette") as refused:
         connect(url)
+    danish = words("da")(refused.value.said)
+    assert "er skrevet af en nyere chouette" in danish and "opgrader chouette" in danish
 
 
 def schema(url: str) -> dict[str, object]:
