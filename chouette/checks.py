@@ -68,7 +68,7 @@ def numbers_problems(info: SessionInfo, found: list[int]) -> list[Sayable]:
 
 
 def stranger_problems(
-    where: str, named: Collection[str], players: Collection[str]
+    where: Sayable, named: Collection[str], players: Collection[str]
 ) -> list[Sayable]:
     """Everyone seated in a session, booked in it or paying in it (``named``) is one of its
     ``players``."""
@@ -190,7 +190,7 @@ def engine_problems(
     return problems
 
 
-def line_problems(where: str, line: Line) -> list[Sayable]:
+def line_problems(where: Sayable, line: Line) -> list[Sayable]:
     """What is wrong with a line (``where``: the session, for the messages)."""
     problems: list[Sayable] = []
     if len(set(line.order)) != len(line.order):

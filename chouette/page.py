@@ -35,7 +35,7 @@ from chouette.rules import HouseRules
 from chouette.settlement import Payment, clears
 from chouette.stats import ROLES, PlayerStats, who_beats_whom
 from chouette.text import clipped
-from chouette.words import ENGLISH, Fixed, Sayable, Translator, Words, marked, marked_in
+from chouette.words import ENGLISH, Fixed, Sayable, Translator, Words, marked, marked_in, said
 
 # One colour per player, in the order they joined (Tableau 10: tells apart well on screen and
 # in print); past ten players the colours repeat with a dash pattern.
@@ -123,11 +123,17 @@ def check_currency(text: str) -> str:
     label = unicodedata.normalize("NFC", text).strip()
     if not label or len(label) > MAX_CURRENCY:
         raise ChouetteError(
-            f"{clipped(label, 40)!r} is no currency: give a code or sign of 1 to {MAX_CURRENCY} "
-            "characters (EUR, $, CHF)"
+            said(
+                "{label} is no currency: give a code or sign of 1 to {most} characters (EUR, $, "
+                "CHF)",
+                label=repr(clipped(label, 40)),
+                most=MAX_CURRENCY,
+            )
         )
     if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Zl", "Zp") for ch in label):
-        raise ChouetteError(f"{label!r} is no currency: it has control characters")
+        raise ChouetteError(
+            said("{label} is no currency: it has control characters", label=repr(label))
+        )
     return label
 
 

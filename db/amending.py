@@ -42,6 +42,7 @@ from db.codec import (
 )
 from db.events import check_open
 from db.ledger import Ledger
+from db.reads import no_game
 from db.values import Action, Finished, StoredGame
 
 
@@ -104,11 +105,13 @@ def amend(
     later game or change of the line no longer fits (:class:`chouette.amend.AmendRefused`)."""
     note = check_note(note).strip()
     if not note:
-        raise ChouetteError("say why the game is amended: --note TEXT (it stays on the record)")
+        raise ChouetteError(
+            said("say why the game is amended: --note TEXT (it stays on the record)")
+        )
     check_open(book, info)  # (a table of a tournament's level that is over: refused)
     stored = book.stored_games(info, from_number=number)
     if not stored or stored[0].number != number:
-        raise ChouetteError(f"there is no game {number} in {info.name}")
+        raise ChouetteError(no_game(number, info.name))
     target = stored[0]
     if target.kind != "chouette":
         raise ChouetteError(
@@ -136,11 +139,20 @@ def amend(
         recorded = replay(line_before, info.rules, events[: len(events) - 1]).cubes
         replay(line_before, info.rules, new_events)
     except RuleError as err:
-        raise ChouetteError(f"game {number}: {err}") from None
+        raise ChouetteError(
+            said("game {number}: {reason}", number=number, reason=err.said)
+        ) from None
     corrected = []
     for member, value in fixes.items():
         if recorded[member].value == value and not _fixed(events, member):
-            raise ChouetteError(f"{member}'s cube in game {number} was {value} already")
+            raise ChouetteError(
+                said(
+                    "{member}'s cube in game {number} was {value} already",
+                    member=member,
+                    number=number,
+                    value=value,
+                )
+            )
         corrected.append((member, recorded[member].value, value))
     games = [g for g in stored if g.kind == "chouette"]
     played = {g.number: tuple(event_from_body(b) for b in bodies.get(g.id, [])) for g in games}

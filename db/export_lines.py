@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, Validat
 
 from chouette.errors import ChouetteError
 from chouette.text import RepeatedKey, clipped, no_constant, unique_keys
+from chouette.words import Said, said
 
 #: The deepest nesting a line may have (an export's deepest is a few levels).
 MAX_DEPTH = 32
@@ -198,38 +199,45 @@ NESTED_TIMES = {"players": ("joined_at",), "steps": ("at",)}
 def read_line(text: str, latest: int) -> dict[str, Any]:
     """One line of an export, checked as the module says (``latest``: the newest schema
     this chouette knows); a ChouetteError says what is wrong (the caller names the line)."""
+    too_deep = said("it is nested more than {most} deep: no export line is", most=MAX_DEPTH)
     if text.count("[") + text.count("{") > MAX_DEPTH and _depth(text) > MAX_DEPTH:
-        raise ChouetteError(f"it is nested more than {MAX_DEPTH} deep: no export line is")
+        raise ChouetteError(too_deep)
     try:
         item = json.loads(text, object_pairs_hook=unique_keys, parse_constant=no_constant)
     except RepeatedKey as err:
         raise ChouetteError(clipped(str(err))) from None
     except RecursionError:
-        raise ChouetteError(f"it is nested more than {MAX_DEPTH} deep: no export line is") from None
+        raise ChouetteError(too_deep) from None
     except ValueError as err:
-        raise ChouetteError(f"it is not JSON ({clipped(str(err))})") from None
+        raise ChouetteError(said("it is not JSON ({reason})", reason=clipped(str(err)))) from None
     if not isinstance(item, dict):
-        raise ChouetteError("it is not a JSON object")
+        raise ChouetteError(said("it is not a JSON object"))
     kind = item.get("kind")
     model = MODELS.get(kind) if isinstance(kind, str) else None
     if model is None:
-        raise ChouetteError(f"unknown kind {clipped(repr(kind))}")
+        raise ChouetteError(said("unknown kind {kind}", kind=clipped(repr(kind))))
     shaped = {("schema_" if k == "schema" and model is Heading else k): v for k, v in item.items()}
     try:
         model.model_validate(shaped)
     except ValidationError as err:
-        raise ChouetteError(f"a {kind} line: {_said(err)}") from None
+        raise ChouetteError(
+            said("a {kind} line: {problem}", kind=kind, problem=_said(err))
+        ) from None
     for field in TIMES & item.keys():
         _check_time(item[field], field)
     for field, inner in NESTED_TIMES.items():
         for part in item.get(field) or ():
             for name in inner:
                 if isinstance(part, dict) and name in part:
-                    _check_time(part[name], f"{field}: {name}")
+                    _check_time(part[name], f"{field}: {name}")  # (field names: no words)
     if model is Heading and isinstance(item.get("schema"), int) and item["schema"] > latest:
         raise ChouetteError(
-            f"the export was written by a newer chouette (schema {item['schema']}; this one "
-            f"knows {latest}): upgrade chouette to restore it"
+            said(
+                "the export was written by a newer chouette (schema {schema}; this one knows "
+                "{latest}): upgrade chouette to restore it",
+                schema=item["schema"],
+                latest=latest,
+            )
         )
     return item
 
@@ -264,28 +272,46 @@ def _check_time(value: Any, field: str) -> None:
     if value is None and field in ("started_at", "ended_at", "exported_at"):
         return
     if not isinstance(value, str):
-        raise ChouetteError(f"{field} must be a time (ISO 8601 text), not {clipped(repr(value))}")
+        raise ChouetteError(
+            said(
+                "{field} must be a time (ISO 8601 text), not {value}",
+                field=field,
+                value=clipped(repr(value)),
+            )
+        )
     try:
         moment = datetime.fromisoformat(value)
         moment = moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
     except (ValueError, OverflowError):
         raise ChouetteError(
-            f"{field} is not a time chouette reads (ISO 8601, within the years {YEARS[0]} to "
-            f"{YEARS[1]}): {clipped(repr(value))}"
+            said(
+                "{field} is not a time chouette reads (ISO 8601, within the years {first} to "
+                "{last}): {value}",
+                field=field,
+                first=YEARS[0],
+                last=YEARS[1],
+                value=clipped(repr(value)),
+            )
         ) from None
     if not YEARS[0] <= moment.year <= YEARS[1]:
         raise ChouetteError(
-            f"{field} is {clipped(value)}: a time in an export is within the years "
-            f"{YEARS[0]} to {YEARS[1]}"
+            said(
+                "{field} is {value}: a time in an export is within the years {first} to {last}",
+                field=field,
+                value=clipped(value),
+                first=YEARS[0],
+                last=YEARS[1],
+            )
         )
 
 
-def _said(err: ValidationError) -> str:
-    """The first thing pydantic found, in words: the field, and what is wrong with it."""
+def _said(err: ValidationError) -> Said | str:
+    """The first thing pydantic found, in words: the field, and what is wrong with it
+    (pydantic's own words, in English, after the field's name)."""
     first = err.errors()[0]
     where = ".".join(str(part) for part in first["loc"]).replace("schema_", "schema")
     if first["type"] == "extra_forbidden":
-        return f"{clipped(where)!r} is no field of it"
+        return said("{field} is no field of it", field=repr(clipped(where)))
     if first["type"] == "missing":
-        return f"it has no {where}"
+        return said("it has no {field}", field=where)
     return f"{clipped(where)!r}: {first['msg'].lower()}"

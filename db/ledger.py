@@ -250,7 +250,7 @@ class Ledger:
         if not points_only or stake != 0:
             check_stake(stake)
         if self._db.exec(select(SessionRow.id).where(SessionRow.name == name)).first():
-            raise ChouetteError(f"there is already a session called {name}")
+            raise ChouetteError(said("there is already a session called {name}", name=name))
         row = SessionRow(
             name=name,
             stake_cents=stake,
@@ -301,7 +301,7 @@ class Ledger:
         """The session under a new name (the name used last follows it)."""
         taken = self._db.exec(select(SessionRow.id).where(SessionRow.name == name)).first()
         if taken is not None:
-            raise ChouetteError(f"there is already a session called {name}")
+            raise ChouetteError(said("there is already a session called {name}", name=name))
         was_current = self.current_name() == info.name
         self._db.execute(update(SessionRow).where(col(SessionRow.id) == info.id).values(name=name))
         if was_current:

@@ -382,7 +382,7 @@ class Reads:
             (info.id, number),
         )
         if row is None:
-            raise ChouetteError(f"there is no game {number} in {info.name}")
+            raise ChouetteError(no_game(number, info.name))
         game_id, number, kind, over, line_before, line_after, detail, started, ended = row
         bookings = [
             Entry(moment(at), info.name, number, player, points, cents, GAME_NOTE)
@@ -630,6 +630,11 @@ class Reads:
             else:
                 text = paid_entry(player, payer, payee, note)
             yield Entry(when, name, number, player, points, cents, text)
+
+
+def no_game(number: int, session: str) -> Said:
+    """The refusal of a game the session does not have."""
+    return said("there is no game {number} in {session}", number=number, session=session)
 
 
 def paid_entry(player: str, payer: str, payee: str, note: str | None) -> Said:

@@ -46,7 +46,7 @@ from chouette.presets import check_preset_name, preset_key
 from chouette.rules import HouseRules
 from chouette.session import SessionInfo
 from chouette.text import check_note, clipped
-from chouette.words import Sayable, said
+from chouette.words import Said, Sayable, said
 from db.codec import (
     amended_from_detail,
     charge_from_row,
@@ -298,8 +298,13 @@ def restore(book: Ledger, lines: Iterable[tuple[int, str]]) -> dict[str, int]:
     for verdict in found:
         if verdict.problem is not None and not verdict.unproven:
             raise ChouetteError(
-                f"line {verdict.line}: {verdict.session}'s chain does not check: "
-                f"{verdict.problem}; nothing was restored"
+                said(
+                    "line {line}: {session}'s chain does not check: {problem}; nothing was "
+                    "restored",
+                    line=verdict.line,
+                    session=verdict.session,
+                    problem=verdict.problem,
+                )
             )
     return counts
 
@@ -318,7 +323,7 @@ def read_export(
     from db.export_lines import read_line
 
     if book.all_sessions():
-        raise ChouetteError("an export is imported into an empty database only")
+        raise ChouetteError(said("an export is imported into an empty database only"))
     sessions: dict[str, SessionInfo] = {}
     counts = {"sessions": 0, "games": 0, "payments": 0, "charges": 0}
     current = None
@@ -336,9 +341,11 @@ def read_export(
             kind = item["kind"]
             if (kind == HEADING) != (not headed):
                 raise ChouetteError(
-                    "an export's heading is its first line, once"
+                    said("an export's heading is its first line, once")
                     if headed
-                    else 'an export starts with its heading ({"kind": "chouette-ledger", …})'
+                    else said(
+                        'an export starts with its heading ({{"kind": "chouette-ledger", …}})'
+                    )
                 )
             headed = True
             if kind in RECORD_KINDS:
@@ -346,14 +353,20 @@ def read_export(
                 booked[info.name] = booked.get(info.name, 0) + 1
             if kind == HEADING:
                 if item.get("format") != FORMAT:
-                    raise ChouetteError(f"export format {item.get('format')!r} is not {FORMAT}")
+                    raise ChouetteError(
+                        said(
+                            "export format {found} is not {format}",
+                            found=repr(item.get("format")),
+                            format=FORMAT,
+                        )
+                    )
                 schema = item.get("schema")
             elif kind == "session":
                 info = _session(book, item)
                 sessions[info.name] = info
                 given[info.name] = number
                 counts["sessions"] += 1
-                if _flag(item.get("current", False), "current"):
+                if _flag(item.get("current", False), said("current")):
                     current = info.name
             elif kind == "game":
                 _restore_game(book, item, info, seen)
@@ -377,26 +390,34 @@ def read_export(
                 counts["events"] = counts.get("events", 0) + 1
             elif kind == "chain":
                 if set(item) != {"kind", "session", "links"}:
-                    raise ChouetteError("a chain line has kind, session and links, and no more")
+                    raise ChouetteError(
+                        said("a chain line has kind, session and links, and no more")
+                    )
                 name = item["session"]
                 if name not in sessions or name in chains:
-                    raise ChouetteError(f"a chain for {name!r}, given before it or twice")
+                    raise ChouetteError(
+                        said("a chain for {session}, given before it or twice", session=repr(name))
+                    )
                 chains[name] = (number, links_from(item["links"]))
             else:
-                raise ChouetteError(f"unknown kind {kind!r}")
+                raise ChouetteError(said("unknown kind {kind}", kind=repr(kind)))
         except ChouetteError as err:
-            raise ChouetteError(f"line {number}: {err}") from None
+            raise ChouetteError(on_line(number, err.said)) from None
         except (ValueError, KeyError, TypeError, AttributeError) as err:
-            raise ChouetteError(f"line {number}: not a valid export line ({err!r})") from None
+            raise ChouetteError(
+                said(
+                    "line {line}: not a valid export line ({reason})", line=number, reason=repr(err)
+                )
+            ) from None
     for name, info in sessions.items():  # its games all given: numbered 1, 2, …, one in play
         games = seen.games.get(info.id, {})
         live = sum(not over for _, over in games.values())
         problems = session_problems(info, sorted(games), live)
         if problems:
-            raise ChouetteError(f"line {given[name]}: {problems[0]}")
+            raise ChouetteError(on_line(given[name], problems[0]))
     strays = points_only_problems(book)  # (a stake of 0: an event's table, given after it)
     if strays:
-        raise ChouetteError(f"{strays[0]}: a stake is more than zero")
+        raise ChouetteError(said("{where}: a stake is more than zero", where=strays[0]))
     found = []
     for name, info in sessions.items():  # each chain checks, and is kept as it is
         if name not in chains:
@@ -412,6 +433,11 @@ def read_export(
     if current is not None:
         book.use(current)
     return counts, found
+
+
+def on_line(number: int, problem: Sayable) -> Said:
+    """``problem`` found on line ``number`` of the export."""
+    return said("line {line}: {problem}", line=number, problem=problem)
 
 
 def _mark_restored(book: Ledger, info: SessionInfo, newest: Link) -> None:
@@ -492,13 +518,13 @@ class _Seen:
         #: Each session's games (by its id): number to kind and whether it is over.
         self.games: dict[int, dict[int, tuple[str, bool]]] = {}
 
-    def once(self, kind: str, value: object, what: str) -> None:
+    def once(self, kind: str, value: object, what: Sayable) -> None:
         if (kind, value) in self.given:
-            raise ChouetteError(f"{what} is given twice in the export")
+            raise ChouetteError(said("{what} is given twice in the export", what=what))
         self.given.add((kind, value))
 
 
-def _line(data: Any, where: str) -> Line:
+def _line(data: Any, where: Sayable) -> Line:
     """A line from the export: its seats named as players are, none twice, and whoever sits
     out, partners or is away one of them."""
     line = line_from_dict(data)
@@ -509,43 +535,49 @@ def _line(data: Any, where: str) -> Line:
     return line
 
 
-def _whole(value: Any, what: str) -> int:
+def _whole(value: Any, what: Sayable) -> int:
     """A whole number from the export (not true/false, not a fraction)."""
     if not isinstance(value, int) or isinstance(value, bool):
-        raise ChouetteError(f"{what} must be a whole number, not {value!r}")
+        raise ChouetteError(
+            said("{what} must be a whole number, not {value}", what=what, value=repr(value))
+        )
     return value
 
 
-def _flag(value: Any, what: str) -> bool:
+def _flag(value: Any, what: Sayable) -> bool:
     """true or false from the export (not "no", not 0 or 1)."""
     if not isinstance(value, bool):
-        raise ChouetteError(f"{what} must be true or false, not {value!r}")
+        raise ChouetteError(
+            said("{what} must be true or false, not {value}", what=what, value=repr(value))
+        )
     return value
 
 
-def _text(value: Any, what: str) -> str:
+def _text(value: Any, what: Sayable) -> str:
     """Text from the export (not a number, not a list)."""
     if not isinstance(value, str):
-        raise ChouetteError(f"{what} must be text, not {value!r}")
+        raise ChouetteError(said("{what} must be text, not {value}", what=what, value=repr(value)))
     return value
 
 
 def _session(book: Ledger, item: dict[str, Any]) -> SessionInfo:
-    name = check_session_name(_text(item["name"], "a session's name"))
-    line = _line(item["line"], f"the session {name}")
+    name = check_session_name(_text(item["name"], said("a session's name")))
+    line = _line(item["line"], said("the session {session}", session=name))
     players = []
     for p in item["players"]:
-        player = check_name(_text(p["name"], "a player's name"))
+        player = check_name(_text(p["name"], said("a player's name")))
         own = p["stake_cents"]
         if own is not None:
-            own = _whole(own, f"{player}'s stake")
+            own = _whole(own, said("{player}'s stake", player=player))
         players.append(StoredPlayer(player, own, _time(p["joined_at"])))
-    problems = stranger_problems(f"the session {name}", line.order, [p.name for p in players])
+    problems = stranger_problems(
+        said("the session {session}", session=name), line.order, [p.name for p in players]
+    )
     if problems:
         raise ChouetteError(problems[0])
     origin = item.get("origin")  # (not in an export before schema 11)
     night = item.get("night")  # (not before schema 14: the local date it began)
-    stake = _whole(item["stake_cents"], "the stake")
+    stake = _whole(item["stake_cents"], said("the stake"))
     return book.create_session(
         name,
         line,
@@ -555,21 +587,21 @@ def _session(book: Ledger, item: dict[str, Any]) -> SessionInfo:
         players=players,
         current=False,
         origin=None if origin is None else Origin.from_dict(origin),
-        night=None if night is None else _text(night, "a session's night"),
+        night=None if night is None else _text(night, said("a session's night")),
         points_only=stake == 0,
     )
 
 
 def _preset(book: Ledger, item: dict[str, Any], seen: _Seen) -> None:
     """A club's own preset."""
-    name = check_preset_name(_text(item["name"], "a preset's name"))
-    seen.once("preset", preset_key(name), f"the preset {name}")
+    name = check_preset_name(_text(item["name"], said("a preset's name")))
+    seen.once("preset", preset_key(name), said("the preset {preset}", preset=name))
     book.save_preset(
         ClubPreset(
             name,
             HouseRules.from_dict(item["rules"]),
             _time(item["saved_at"]),
-            check_session_name(_text(item["saved_from"], "a preset's session")),
+            check_session_name(_text(item["saved_from"], said("a preset's session"))),
         )
     )
 
@@ -578,15 +610,15 @@ def _account(book: Ledger, item: dict[str, Any], seen: _Seen) -> None:
     """Where a player is paid, checked as ``chouette account`` checks it."""
     from db.iban import checked_iban
 
-    player = check_name(_text(item["player"], "an account's player"))
-    seen.once("account", player, f"the account of {player}")
+    player = check_name(_text(item["player"], said("an account's player")))
+    seen.once("account", player, said("the account of {player}", player=player))
     book.save_account(
         Account(
             player,
-            check_holder(_text(item["holder"], "an account's holder")),
-            checked_iban(_text(item["iban"], "an account's IBAN")),
-            check_number(_text(item["phone"], "an account's phone"), said("phone number")),
-            check_number(_text(item["swish"], "an account's Swish"), said("Swish number")),
+            check_holder(_text(item["holder"], said("an account's holder"))),
+            checked_iban(_text(item["iban"], said("an account's IBAN"))),
+            check_number(_text(item["phone"], said("an account's phone")), said("phone number")),
+            check_number(_text(item["swish"], said("an account's Swish")), said("Swish number")),
         )
     )
 
@@ -595,9 +627,13 @@ def _acceptance(book: Ledger, item: dict[str, Any], info: SessionInfo) -> None:
     """Players' acceptance of a session's rules, a journal entry as it was."""
     players = item["players"]
     if not isinstance(players, list) or not players:
-        raise ChouetteError(f"an acceptance names its players, not {players!r}")
-    names = [check_name(_text(p, "a player's name")) for p in players]
-    problems = stranger_problems(f"an acceptance in {info.name}", names, book.player_names(info))
+        raise ChouetteError(
+            said("an acceptance names its players, not {found}", found=repr(players))
+        )
+    names = [check_name(_text(p, said("a player's name"))) for p in players]
+    problems = stranger_problems(
+        said("an acceptance in {session}", session=info.name), names, book.player_names(info)
+    )
     if problems:
         raise ChouetteError(problems[0])
     rules = HouseRules.from_dict(item["rules"]).to_dict()
@@ -607,7 +643,7 @@ def _acceptance(book: Ledger, item: dict[str, Any], info: SessionInfo) -> None:
         {
             "players": names,
             "rules": rules,
-            "stake_cents": check_stake(_whole(item["stake_cents"], "an accepted stake")),
+            "stake_cents": check_stake(_whole(item["stake_cents"], said("an accepted stake"))),
             **said_detail(
                 said("the acceptance of the rules by {players}", players=names_text(names))
             ),
@@ -617,14 +653,21 @@ def _acceptance(book: Ledger, item: dict[str, Any], info: SessionInfo) -> None:
 
 
 def _restore_game(book: Ledger, item: dict[str, Any], info: SessionInfo, seen: _Seen) -> None:
-    number = _whole(item["number"], "a game's number")
+    number = _whole(item["number"], said("a game's number"))
     if number < 1:
-        raise ChouetteError(f"a game's number must be 1 or more, not {number}")
-    seen.once("number", (info.id, number), f"game {number} of {info.name}")
-    where = f"{info.name} game {number}"
-    kind, over = item["type"], _flag(item["over"], f"{where}: over")
+        raise ChouetteError(said("a game's number must be 1 or more, not {number}", number=number))
+    of = said("game {number} of {session}", number=number, session=info.name)
+    seen.once("number", (info.id, number), of)
+    where = said("{session} game {number}", session=info.name, number=number)
+    kind, over = item["type"], _flag(item["over"], said("{where}: over", where=where))
     if kind not in ("chouette", "engine"):
-        raise ChouetteError(f"{where}: its type must be chouette or engine, not {kind!r}")
+        raise ChouetteError(
+            said(
+                "{where}: its type must be chouette or engine, not {kind}",
+                where=where,
+                kind=repr(kind),
+            )
+        )
     seen.games.setdefault(info.id, {})[number] = (kind, over)
     players = book.player_names(info)
     line = _line(item["line"], where)
@@ -633,31 +676,41 @@ def _restore_game(book: Ledger, item: dict[str, Any], info: SessionInfo, seen: _
         raise ChouetteError(problems[0])
     started = _time(item["started_at"])
     if over and "ended_at" in item and item["ended_at"] is None:
-        raise ChouetteError(f"{where}: a game that is over has the time it ended, not null")
+        raise ChouetteError(
+            said("{where}: a game that is over has the time it ended, not null", where=where)
+        )
     ended = _time(item["ended_at"]) if item.get("ended_at") else started
     if kind == "engine":
         if not over:
-            raise ChouetteError(f"{where}: an imported game is over, not in progress")
+            raise ChouetteError(
+                said("{where}: an imported game is over, not in progress", where=where)
+            )
         source = _source(item["source"])
         if source is not None:
             sha, index = source
-            seen.once("source", source, f"game {index} of the file {sha}")
+            seen.once(
+                "source", source, said("game {index} of the file {file}", index=index, file=sha)
+            )
         key = item.get("key")  # not in schema 4's export
         if key is not None:
-            seen.once("key", _text(key, f"{where}: its identity"), f"the game identity {key}")
+            identity = _text(key, said("{where}: its identity", where=where))
+            seen.once("key", identity, said("the game identity {key}", key=key))
         points: dict[str, int] = {}
         cents: dict[str, int] = {}
         for b in item["bookings"]:
             player = b["player"]
             if player not in players or player in points:
                 raise ChouetteError(
-                    f"game {number} of {info.name} books {player!r}: not a player of the "
-                    "session, or booked twice"
+                    said(
+                        "{game} books {player}: not a player of the session, or booked twice",
+                        game=of,
+                        player=repr(player),
+                    )
                 )
-            points[player] = _whole(b["points"], f"{player}'s points")
-            cents[player] = _whole(b["cents"], f"{player}'s money")
+            points[player] = _whole(b["points"], said("{player}'s points", player=player))
+            cents[player] = _whole(b["cents"], said("{player}'s money", player=player))
         if sum(points.values()) or sum(cents.values()):
-            raise ChouetteError(f"game {number} of {info.name}: its bookings do not sum to zero")
+            raise ChouetteError(said("{game}: its bookings do not sum to zero", game=of))
         booked = {player: (points[player], cents[player]) for player in points}
         problems = engine_problems(where, item["detail"], booked, info)
         if problems:
@@ -674,7 +727,7 @@ def _restore_game(book: Ledger, item: dict[str, Any], info: SessionInfo, seen: _
     events = [event_from_body(json.dumps(e)) for e in item["events"]]
     game = replay(line, info.rules, events)
     if game.over != over:
-        raise ChouetteError(f"game {number} of {item['session']}: its events disagree")
+        raise ChouetteError(said("{game}: its events disagree", game=of))
     if not game.over:  # the game in progress when the ledger was exported
         game_id = book.start_game(info, number, line, at=started)
         book.add_events(game_id, 0, events, at=started)
@@ -683,9 +736,18 @@ def _restore_game(book: Ledger, item: dict[str, Any], info: SessionInfo, seen: _
     try:
         trail = tuple(Correction.from_json(c) for c in item.get("amended") or ())
     except (ChouetteError, KeyError, TypeError, ValueError) as err:
-        raise ChouetteError(f"{where}: its corrections are not corrections ({err})") from None
+        reason = err.said if isinstance(err, ChouetteError) else str(err)
+        raise ChouetteError(
+            said(
+                "{where}: its corrections are not corrections ({reason})",
+                where=where,
+                reason=reason,
+            )
+        ) from None
     if trail and trail[-1].now != game.result:
-        raise ChouetteError(f"{where}: its last correction is not the end its events give")
+        raise ChouetteError(
+            said("{where}: its last correction is not the end its events give", where=where)
+        )
     detail = extras_to_detail(outcome.extras, trail)
     book.book_games(
         [
@@ -702,25 +764,32 @@ def _source(value: Any) -> tuple[str, int] | None:
     if value == [None, None]:
         return None
     if not isinstance(value, list) or len(value) != 2 or None in value:
-        raise ChouetteError(f"a game's source must be [file, index] or [null, null], not {value!r}")
-    return _text(value[0], "a game's file"), _whole(value[1], "a game's index in its file")
+        raise ChouetteError(
+            said(
+                "a game's source must be [file, index] or [null, null], not {value}",
+                value=repr(value),
+            )
+        )
+    return _text(value[0], said("a game's file")), _whole(
+        value[1], said("a game's index in its file")
+    )
 
 
 def _source_file(book: Ledger, item: dict[str, Any], info: SessionInfo, seen: _Seen) -> None:
     """An imported file, naming the session's engine games it booked (given before it)."""
-    sha = _text(item["sha256"], "a file's SHA-256")
-    seen.once("file", sha, f"the file {sha}")
+    sha = _text(item["sha256"], said("a file's SHA-256"))
+    seen.once("file", sha, said("the file {file}", file=sha))
     first, last = item.get("first_game"), item.get("last_game")  # not in schema 3's export
     source = SourceFile(
         sha256=sha,
-        name=_text(item["name"], "a file's name"),
-        format=_text(item["format"], "a file's format"),
+        name=_text(item["name"], said("a file's name")),
+        format=_text(item["format"], said("a file's format")),
         session_id=info.id,
         session=info.name,
-        games=_whole(item["games"], "a file's count of games"),
+        games=_whole(item["games"], said("a file's count of games")),
         imported_at=_time(item["imported_at"]),
-        first_game=None if first is None else _whole(first, "a file's first game"),
-        last_game=None if last is None else _whole(last, "a file's last game"),
+        first_game=None if first is None else _whole(first, said("a file's first game")),
+        last_game=None if last is None else _whole(last, said("a file's last game")),
     )
     kinds = {n: kind for n, (kind, _) in seen.games.get(info.id, {}).items()}
     problems = source_problems(info.name, source, kinds)
@@ -730,7 +799,7 @@ def _source_file(book: Ledger, item: dict[str, Any], info: SessionInfo, seen: _S
 
 
 def _payment(book: Ledger, item: dict[str, Any], info: SessionInfo) -> None:
-    cents = _whole(item["cents"], "a payment")
+    cents = _whole(item["cents"], said("a payment"))
     payer, payee = check_name(item["payer"]), check_name(item["payee"])
     check_payment(payer, payee, cents, book.player_names(info), info.name)
     book.book_payments(
@@ -740,7 +809,7 @@ def _payment(book: Ledger, item: dict[str, Any], info: SessionInfo) -> None:
                 payer,
                 payee,
                 cents,
-                check_note(_text(item.get("note", ""), "a payment's note")),
+                check_note(_text(item.get("note", ""), said("a payment's note"))),
                 _time(item["at"]),
             )
         ]
@@ -749,14 +818,14 @@ def _payment(book: Ledger, item: dict[str, Any], info: SessionInfo) -> None:
 
 def _charge(book: Ledger, item: dict[str, Any], info: SessionInfo) -> None:
     """A fee or a shared cost, which must be its own split among players of the session."""
-    cents = _whole(item["cents"], "a fee or a shared cost")
+    cents = _whole(item["cents"], said("a fee or a shared cost"))
     try:
         charge = charge_from_row(
-            _text(item["type"], "a charge's type"),
+            _text(item["type"], said("a charge's type")),
             check_name(item["to"]),
             cents,
             item["shares"],
-            check_note(_text(item["note"], "a charge's note")),
+            check_note(_text(item["note"], said("a charge's note"))),
         )
     except (TypeError, ValueError) as err:
         raise ChouetteError(str(err)) from None

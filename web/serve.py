@@ -60,10 +60,13 @@ def check_pin(pin: str) -> str:
     """A PIN given with ``--pin``: at least four characters, none of them blank or control."""
     if len(pin) < MIN_PIN:
         raise ChouetteError(
-            f"--pin: at least {MIN_PIN} characters (or leave it out for a random one)"
+            said(
+                "--pin: at least {least} characters (or leave it out for a random one)",
+                least=MIN_PIN,
+            )
         )
     if any(not ch.isprintable() or ch.isspace() for ch in pin):
-        raise ChouetteError("--pin: letters, digits and signs only (no spaces)")
+        raise ChouetteError(said("--pin: letters, digits and signs only (no spaces)"))
     return pin
 
 
@@ -74,7 +77,9 @@ def listen(host: str, port: int) -> socket.socket:
             host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
         )
     except socket.gaierror as err:
-        raise ChouetteError(f"--host {host}: no such address ({err.strerror})") from None
+        raise ChouetteError(
+            said("--host {host}: no such address ({reason})", host=host, reason=err.strerror)
+        ) from None
     family, kind, proto, _, address = found[0]
     sock = socket.socket(family, kind, proto)
     try:
@@ -86,11 +91,30 @@ def listen(host: str, port: int) -> socket.socket:
     except OSError as err:
         sock.close()
         if err.errno == errno.EADDRINUSE:
+            if not host:
+                raise ChouetteError(
+                    said(
+                        "port {port} is in use on this computer (another `chouette serve`?): "
+                        "choose another with --port",
+                        port=port,
+                    )
+                ) from None
             raise ChouetteError(
-                f"port {port} is in use on {host or 'this computer'} (another `chouette serve`?): "
-                "choose another with --port"
+                said(
+                    "port {port} is in use on {host} (another `chouette serve`?): choose "
+                    "another with --port",
+                    port=port,
+                    host=host,
+                )
             ) from None
-        raise ChouetteError(f"cannot listen on {host} port {port}: {err.strerror}") from None
+        raise ChouetteError(
+            said(
+                "cannot listen on {host} port {port}: {reason}",
+                host=host,
+                port=port,
+                reason=err.strerror,
+            )
+        ) from None
     return sock
 
 
@@ -219,11 +243,13 @@ def tls(certfile: Path | None, keyfile: Path | None) -> ssl.SSLContext | None:
     permissions."""
     if certfile is None:
         if keyfile is not None:
-            raise ChouetteError("--keyfile needs --certfile (the certificate it is the key of)")
+            raise ChouetteError(
+                said("--keyfile needs --certfile (the certificate it is the key of)")
+            )
         return None
     for path in (certfile, keyfile):
         if path is not None and not path.is_file():
-            raise ChouetteError(f"--certfile/--keyfile: no such file: {path}")
+            raise ChouetteError(said("--certfile/--keyfile: no such file: {file}", file=str(path)))
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     try:
         context.load_cert_chain(
@@ -232,15 +258,32 @@ def tls(certfile: Path | None, keyfile: Path | None) -> ssl.SSLContext | None:
     except _Encrypted:
         key = keyfile or certfile
         raise ChouetteError(
-            f"--keyfile: the key in {key} is encrypted (it asks for a pass phrase): chouette "
-            "serve needs an unencrypted key. Write one with `openssl pkey -in "
-            f"{key} -out club-key.pem` and keep that file readable by you alone"
+            said(
+                "--keyfile: the key in {file} is encrypted (it asks for a pass phrase): chouette "
+                "serve needs an unencrypted key. Write one with `openssl pkey -in {file} -out "
+                "club-key.pem` and keep that file readable by you alone",
+                file=str(key),
+            )
         ) from None
     except (ssl.SSLError, OSError) as err:
-        what = f"{certfile}" + ("" if keyfile is None else f" and {keyfile}")
+        reason = str(getattr(err, "reason", None) or err.strerror or err)
+        if keyfile is None:
+            raise ChouetteError(
+                said(
+                    "--certfile/--keyfile: {file} is no certificate with its key (PEM files; "
+                    "{reason})",
+                    file=str(certfile),
+                    reason=reason,
+                )
+            ) from None
         raise ChouetteError(
-            f"--certfile/--keyfile: {what} is no certificate with its key "
-            f"(PEM files; {getattr(err, 'reason', None) or err.strerror or err})"
+            said(
+                "--certfile/--keyfile: {file} and {key} are no certificate with its key (PEM "
+                "files; {reason})",
+                file=str(certfile),
+                key=str(keyfile),
+                reason=reason,
+            )
         ) from None
     return context
 

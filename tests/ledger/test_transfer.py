@@ -87,6 +87,28 @@ def test_an_export_goes_only_into_an_empty_database(chouette, tmp_path):
     chouette("export", str(export))
     result = chouette("import", str(export), code=1)
     assert result.stderr == "Error: an export is imported into an empty database only\n"
+    danish = chouette("--lang", "da", "import", str(export), code=1).stderr
+    assert danish == "Fejl: en eksport importeres kun i en tom database\n"
+
+
+@pytest.mark.parametrize(
+    ("lang", "message"),
+    [
+        ("da", "Fejl: linje 5: anns point skal være et helt tal, ikke 1.5"),
+        ("cs", "Chyba: řádek 5: body hráče ann: musí být celé číslo, ne 1.5"),
+    ],
+)
+def test_a_damaged_export_is_refused_in_the_readers_language(
+    chouette, tmp_path, monkeypatch, backend, request, lang, message
+):
+    import json
+
+    lines = _damage(_small_export(chouette, tmp_path), "points of a fraction")
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("".join(json.dumps(line) + "\n" for line in lines), "utf-8")
+    monkeypatch.setenv("CHOUETTE_DB", _empty_ledger(backend, request, tmp_path))
+    refused = chouette("--lang", lang, "import", str(bad), code=1).stderr
+    assert refused.startswith(message), refused
 
 
 def test_a_migrated_first_schema_ledger_moves_into_this_backend(
