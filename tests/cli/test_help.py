@@ -271,8 +271,8 @@ def test_every_commands_help_is_in_the_readers_words_but_its_examples(chouette, 
     examples' heading) is in the reader's language; only the example command lines are
     shown as written, and in English they all are."""
     left = {}
-    for name, command in commands().items():
-        args = [name] if name else []
+    for name, command in commands().items():  # a group's commands too (event new)
+        args = name.split()
         told = "".join(chouette("--lang", lang, *args, "--help").stdout.split())
         english = "".join(chouette("--lang", "en", *args, "--help").stdout.split())
         paragraphs = english_paragraphs(command)
