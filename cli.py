@@ -7216,6 +7216,16 @@ def serve(
             "night's totals; the scorekeeper picks the table the page runs.",
         ),
     ] = False,
+    event: Annotated[
+        bool,
+        typer.Option(
+            "--event",
+            help="A chouette tournament (the event used last): every table of its level "
+            "side by side with each player's bank, the level, its starting cube and a "
+            "countdown; each phone its player's bank and table; the scorekeeper's page runs "
+            "the draw, the next level, a re-entry and the end.",
+        ),
+    ] = False,
 ) -> None:
     """Serve a live scoreboard and a scorekeeper's page in the browser.
 
@@ -7228,6 +7238,12 @@ def serve(
     the shared pages: points only on the scoreboard, each player's money on their own phone.
     --room shows every table of the night (the sessions started that day) side by side on
     the scoreboard, with the night's totals; the scorekeeper's page runs the table it picks.
+    --event serves a chouette tournament (the event used last: chouette event standings
+    --event NAME makes NAME the one): every table of the level with each player's bank, the
+    level, its starting cube and a countdown to its end on the scoreboard; each player's
+    phone (their code is the event's, whatever their table) shows their bank, their table,
+    the event's card and the review of their decisions at their table; the scorekeeper's
+    page draws, closes a level, re-enters and ends it.
     Under the PIN it prints a one-time sign-in link (and its QR code) that signs the
     scorekeeper's phone in without the PIN, once, within 30 minutes; a restart prints a new
     one. A restart with the same PIN keeps the devices signed in. Plain HTTP unless --certfile
@@ -7241,8 +7257,11 @@ def serve(
         chouette --session friday serve --port 8080 --pin 2468
         chouette serve --host 0.0.0.0 --certfile club.pem --keyfile club-key.pem
         chouette serve --host 0.0.0.0 --lang da
+        chouette serve --host 0.0.0.0 --event
     """
     code = language_option(lang)
+    if room and event:
+        fail(said("--room or --event, not both (--event shows the event's tables)"), 2)
     try:
         from web.serve import run as serve_table
     except ImportError as err:
@@ -7269,6 +7288,7 @@ def serve(
             lang=code,
             private=private,
             room=room,
+            event="" if event else None,
             commands=run_words,
         )
     except ChouetteError as err:

@@ -734,6 +734,42 @@ def standings(book: Ledger, info: EventInfo) -> Standings:
     )
 
 
+def level_in_play(book: Ledger, info: EventInfo) -> list[int]:
+    """The session ids of the tables of the latest level drawn (none before the first
+    draw), in order: what the room shows and the keeper's page runs."""
+    tables = [t for t in book.tournament_tables(info.id) if t.level > 0]
+    last = max((t.level for t in tables), default=0)
+    return [t.session_id for t in sorted(tables, key=lambda t: t.number) if t.level == last]
+
+
+def tables_in_play(book: Ledger, info: EventInfo) -> list[str]:
+    """The names of the tables of :func:`level_in_play`, in order."""
+    found = (book.session_by_id(session_id) for session_id in level_in_play(book, info))
+    return [session.name for session in found if session is not None]
+
+
+def changes(book: Ledger, info: EventInfo) -> tuple[object, ...]:
+    """What a live page of the event watches, as one comparable value: every step of its
+    journal (what it is and when), its tables, and the last link of each one's chain (which
+    grows with every change there, :meth:`db.ledger.Ledger.chain_heads`). Three small
+    reads, however many tables."""
+    steps = tuple((a.id, a.kind, a.at) for a in book.steps(info.id))
+    tables = book.tournament_tables(info.id)
+    heads = book.chain_heads([t.session_id for t in tables])
+    return (info.name, steps, tuple(tables), tuple(sorted(heads.items())))
+
+
+def reentries(standings: Standings) -> tuple[str, ...]:
+    """Who may re-enter now (:func:`chouette.event.reentry_problem`), in the standings'
+    order."""
+    state = standings.state
+    return tuple(
+        p.name
+        for p in standings.players
+        if rules_of_events.reentry_problem(state, p.name, p.bank if p.table else None) is None
+    )
+
+
 def _level_started(state: EventState, actions: Sequence[Action]) -> datetime | None:
     """When the level in play was drawn (its clock starts then), or None."""
     if state.drawn is None:

@@ -1074,6 +1074,20 @@ class Ledger:
         ).all()
         return [TournamentTable(r.session_id, r.level, r.number, r.closed) for r in rows]
 
+    def chain_heads(self, session_ids: Sequence[int]) -> dict[int, int]:
+        """The last link of each session's chain (its ``seq``), by session id: one read. A
+        chain only grows (every command that changes a session adds a link, undo too), so
+        this changes whenever any of the sessions does: what a page of many tables watches
+        (``serve --event``)."""
+        if not session_ids:
+            return {}
+        rows = self._db.exec(
+            select(ChainRow.session_id, func.max(ChainRow.seq))
+            .where(col(ChainRow.session_id).in_(list(session_ids)))
+            .group_by(col(ChainRow.session_id))
+        ).all()
+        return {session_id: seq for session_id, seq in rows}
+
     def tournament_of(self, session_id: int) -> tuple[str, TournamentTable] | None:
         """The event a session belongs to (its name, and the session as its table or purse),
         or None: one look-up by the session's id."""

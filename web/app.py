@@ -49,7 +49,7 @@ from collections import Counter
 from collections.abc import AsyncIterator, Callable, Collection, Mapping, Sequence
 from contextlib import asynccontextmanager, suppress
 from datetime import datetime
-from functools import cache
+from functools import cache, lru_cache, partial
 from typing import Any
 from urllib.parse import parse_qsl, quote, urlsplit
 
@@ -79,11 +79,11 @@ from db.reviewing import Review
 from web.access import SERVE, STAMP, TOKEN_HOURS, Access, Refusal, Who, Writes, shown_code
 from web.board import Board
 from web.heard import Heard
-from web.hub import Frames, Hub
+from web.hub import Frames, Hub, Lazily
 from web.i18n import LANGUAGES, negotiate, translation, words
 from web.limits import STREAM_RETRY_SECONDS, Limits, Once, limits_for, quiet_loop
 from web.moves import line_of, session_alone
-from web.table import Snapshot, Table
+from web.table import EventView, Snapshot, Table
 
 log = logging.getLogger("chouette.serve")
 
@@ -298,6 +298,7 @@ def create_app(
         # who pays whom now: the keeper's page marks each payment made, each phone its own
         payments = [] if board is None else settle({s.name: s.cents for s in board.standings})
         # the tables whose phones are answered: the one shown; under --room, the night's
+        # (under --event, the event's: a phone's table is in its own part)
         tables = [] if board is None else [board]
         shown = {b.session for b in tables}
         tables += [b for b in (snapshot.room if table.room else ()) if b.session not in shown]
@@ -314,6 +315,27 @@ def create_app(
             }
             for code in langs
         }
+        event = snapshot.event
+        controls = {
+            code: templates(code)
+            .get_template("_controls.html")
+            .render(board=board, private=private, settlement=payments)
+            for code in langs
+        }
+        if table.event is not None:  # serve --event: the event's own controls come first
+            controls = {
+                code: templates(code).get_template("_event_controls.html").render(event=event)
+                + controls[code]
+                for code in langs
+            }
+        if table.event is None:
+            mine: dict[str, Mapping[str, Mapping[str, str]]] = {
+                code: {b.session: mine_frames(b, code, reviews) for b in tables} for code in langs
+            }
+            answered = {b.session: tuple(s.name for s in b.standings) for b in tables}
+        else:
+            mine = event_mine(event, reviews)
+            answered = {} if event is None else {event.name: tuple(p.name for p in event.players)}
         return Frames(
             board={
                 code: boards[code][board.session]
@@ -321,28 +343,74 @@ def create_app(
                 else templates(code).get_template("_board.html").render(board=None, private=private)
                 for code in langs
             },
-            controls={
-                code: templates(code)
-                .get_template("_controls.html")
-                .render(board=board, private=private, settlement=payments)
-                for code in langs
-            },
+            controls=controls,
             session=None if board is None else board.session,
             players=() if board is None else tuple(s.name for s in board.standings),
-            mine={
-                code: {b.session: mine_frames(b, code, reviews) for b in tables} for code in langs
-            },
-            room={
-                code: templates(code)
-                .get_template("_room.html")
-                .render(room=snapshot.room, night=night_totals(snapshot.room), private=private)
+            mine=mine,
+            room=room_frames(snapshot),
+            tables=answered,
+            boards=boards,
+            scope=None if event is None else event.name,
+            entrants=() if event is None else tuple(p.name for p in event.players),
+        )
+
+    def room_frames(snapshot: Snapshot) -> dict[str, str]:
+        """The TV's page of every table: the night's (``--room``) or the event's
+        (``--event``), by language."""
+        if table.event is not None:
+            return {
+                code: templates(code).get_template("_event.html").render(event=snapshot.event)
                 for code in langs
             }
-            if table.room
-            else {},
-            tables={b.session: tuple(s.name for s in b.standings) for b in tables},
-            boards=boards,
-        )
+        if not table.room:
+            return {}
+        return {
+            code: templates(code)
+            .get_template("_room.html")
+            .render(room=snapshot.room, night=night_totals(snapshot.room), private=private)
+            for code in langs
+        }
+
+    #: Each entrant's part of their phone as last made, by language and player, with what
+    #: it was made from (their table's board, as the table read it, their review and their
+    #: own facts).
+    made_mine: dict[tuple[str, str], tuple[Board | None, tuple[object, ...], str]] = {}
+
+    def event_mine(
+        event: EventView | None, reviews: Mapping[str, Mapping[str, Review]]
+    ) -> dict[str, Mapping[str, Mapping[str, str]]]:
+        """Each entrant's own part of their phone under ``serve --event``, by language (and
+        the event's name, as a phone's session): made when a phone first asks for it
+        (:class:`web.hub.Lazily`), and made again only when something it shows has changed
+        (a change at one table, the others' phones keep theirs)."""
+        if event is None:
+            return {}
+
+        def mine(code: str, player: str) -> str:
+            board = event.board_of(player)
+            review = None if board is None else reviews.get(board.session, {}).get(player)
+            facts = (
+                event.seat(player),
+                player in event.accepted,
+                event.ended,
+                event.places,
+                event.card,
+                event.name,
+                review,
+            )
+            found = made_mine.get((code, player))
+            if found is not None and found[0] is board and found[1] == facts:
+                return found[2]
+            html = (
+                templates(code)
+                .get_template("_mine_event.html")
+                .render(event=event, player=player, review=review)
+            )
+            made_mine[(code, player)] = (board, facts, html)
+            return html
+
+        entrants = [p.name for p in event.players]
+        return {code: {event.name: Lazily(entrants, partial(mine, code))} for code in langs}
 
     def mine_frames(
         board: Board, code: str, reviews: Mapping[str, Mapping[str, Review]]
@@ -393,7 +461,9 @@ def create_app(
         frames = hub.frames
         code = language(request)
         board = ""
-        if frames is not None:
+        if frames is not None and table_of is not None and table_of == frames.scope:
+            board = ""  # (serve --event: the phone's table is in its own part)
+        elif frames is not None:
             board = frames.boards.get(code, {}).get(table_of or "", frames.board[code])
         html = (
             templates(code)
@@ -437,15 +507,18 @@ def create_app(
 
     async def scoreboard(request: Request) -> Response:
         await hub.ready()
+        if table.event is not None:
+            return page(request, "event.html")
         return page(request, "room.html" if table.room else "board.html")
 
     def keeper_values(current: Who, lang: str) -> dict[str, Any]:
         """The devices and the players' codes the scorekeeper's page lists (in ``lang``)."""
         frames = shown()
         session = frames.session if frames else None
+        admits = frames.admits if frames else None
         codes = []
-        for name in frames.players if frames and session else ():
-            code = access.code(session or "", name)
+        for name in frames.people if frames and admits else ():
+            code = access.code(admits or "", name)
             url = f"{base_url}me?code={quote(code)}"
             qr = segno.make(url, error="m").svg_inline(
                 scale=3, title=words(lang)(said("{player}'s code", player=name))
@@ -457,7 +530,7 @@ def create_app(
             "codes": codes,
             "hours": TOKEN_HOURS,
             "tables": table.choices(),
-            "room": table.room,
+            "room": table.room or table.event is not None,
             "served": session,
         }
 
@@ -608,14 +681,14 @@ def create_app(
             return fields
         frames = shown()
         player = one(fields, "player")
-        if frames is None or frames.session is None or player not in frames.players:
+        if frames is None or frames.admits is None or player not in frames.people:
             return refuse(
                 request,
                 404,
                 said("{player} is no player of the session shown", player=repr(player[:80])),
                 False,
             )
-        await persist(access.new_code(frames.session, player))
+        await persist(access.new_code(frames.admits, player))
         return RedirectResponse("/keeper#codes", status_code=303)
 
     async def me(request: Request) -> Response:
@@ -648,8 +721,8 @@ def create_app(
             one(fields, "code"),
             request.headers.get("user-agent", ""),
             request.cookies.get(COOKIE, ""),
-            frames.session if frames else None,
-            frames.players if frames else (),
+            frames.admits if frames else None,
+            frames.people if frames else (),
             tables=frames.tables if frames else {},
         )
         if isinstance(result, Refusal):
@@ -669,9 +742,14 @@ def create_app(
         if isinstance(fields, Response):
             return fields
         heard = Heard(words(language(request)))
-        ok, lines = await run_in_threadpool(  # in the phone's own session (its table)
-            table.run_words, ["accept", "--", current.player], current.session, heard
-        )
+        frames = shown()
+        if frames is not None and frames.scope is not None:  # serve --event: the event's card
+            accepting = ["event", "accept", f"--event={frames.scope}", "--", current.player]
+            ok, lines = await run_in_threadpool(table.run_words, accepting, None, heard)
+        else:
+            ok, lines = await run_in_threadpool(  # in the phone's own session (its table)
+                table.run_words, ["accept", "--", current.player], current.session, heard
+            )
         if not ok:
             error = heard.words(said("Error: {message}", message=""))
             return refuse(request, 400, "\n".join(lines).removeprefix(error), False)
@@ -691,7 +769,7 @@ def create_app(
         )
 
     async def events(request: Request) -> Response:
-        return stream(request, ("room",) if table.room else ("board",))
+        return stream(request, ("room",) if table.room or table.event is not None else ("board",))
 
     async def pick_table(request: Request) -> Response:
         """The scorekeeper picks the session the keeper's page runs: one of the night's
@@ -752,7 +830,8 @@ def create_app(
             now = access.who(token, frames.tables if frames else ())
             return (now.player, now.session) == (player, at)
 
-        return stream(request, ("board", "mine"), still_in, player=player, session=at)
+        kinds = ("mine",) if table.event is not None else ("board", "mine")  # (its table's)
+        return stream(request, kinds, still_in, player=player, session=at)
 
     def stream(
         request: Request,
@@ -866,8 +945,10 @@ def create_app(
     return app
 
 
+@lru_cache(maxsize=64)
 def message(kind: str, data: str, version: int) -> str:
-    """One server-sent event: its name, id and data, a line of data per line of text."""
+    """One server-sent event: its name, id and data, a line of data per line of text. Made
+    once for every stream that sends it (a room of 128 screens gets one version 128 times)."""
     lines = "".join(f"data: {line}\n" for line in data.split("\n"))
     return f"event: {kind}\nid: {version}\n{lines}\n"
 

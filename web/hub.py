@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, field
 
@@ -25,6 +25,35 @@ log = logging.getLogger("chouette.serve")
 
 POLL_SECONDS = 0.25
 KEEP_ALIVE_SECONDS = 15.0
+
+
+class Lazily(Mapping[str, str]):
+    """Fragments by key (a player), each made when a page first asks for it, then kept: a
+    version's phones that nobody has open cost nothing. Equal only to itself (comparing
+    would make them all)."""
+
+    def __init__(self, keys: Sequence[str], make: Callable[[str], str]) -> None:
+        self._keys = tuple(keys)
+        self._make = make
+        self._made: dict[str, str] = {}
+
+    def __getitem__(self, key: str) -> str:
+        if key not in self._made:
+            if key not in self._keys:
+                raise KeyError(key)
+            self._made[key] = self._make(key)
+        return self._made[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._keys)
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+    __hash__ = object.__hash__
 
 
 @dataclass(frozen=True)
@@ -40,14 +69,30 @@ class Frames:
     #: Each player's own part of their phone (:file:`_mine.html`), by language, session and
     #: player.
     mine: Mapping[str, Mapping[str, Mapping[str, str]]] = field(default_factory=dict)
-    #: Every table of the night side by side (``serve --room``: :file:`_room.html`).
+    #: Every table of the night side by side (``serve --room``: :file:`_room.html`), or of
+    #: the event's level (``serve --event``: :file:`_event.html`).
     room: Mapping[str, str] = field(default_factory=dict)
     #: The sessions whose players' phones are answered, each with its players: the one
-    #: shown, and under ``serve --room`` every table of the night.
+    #: shown, and under ``serve --room`` every table of the night; under ``serve --event``
+    #: the event alone (by its name), with its entrants.
     tables: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     #: The board of each of those sessions, by language and session (a phone shows its own
-    #: table's).
+    #: table's; under ``serve --event`` a phone's table is in its own part).
     boards: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    #: Under ``serve --event``: the event's name and its entrants. A player's code and
+    #: phone are the event's then, not a table's (a player changes tables by level).
+    scope: str | None = None
+    entrants: tuple[str, ...] = ()
+
+    @property
+    def admits(self) -> str | None:
+        """What a player's code is for: the event, or the session shown."""
+        return self.scope if self.scope is not None else self.session
+
+    @property
+    def people(self) -> tuple[str, ...]:
+        """Who may have a code: the event's entrants, or the session's players."""
+        return self.entrants if self.scope is not None else self.players
 
 
 class Hub:

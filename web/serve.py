@@ -302,16 +302,20 @@ def run(
     lang: str | None = None,
     private: bool = False,
     room: bool = False,
+    event: str | None = None,
     commands: Commands | None = None,
 ) -> None:
     """Serve ``session`` (None: whichever is current) of the ledger at ``url``; every page
     in ``lang`` (None: as each browser asks); ``private``: money only on players' phones;
     ``room``: the scoreboard shows every table of the night, the keeper picks one;
+    ``event``: a chouette tournament's (its name; "": the event used last): the scoreboard
+    shows every table of its level, each phone its player's bank and table, the keeper's
+    page runs the event;
     ``commands``: what runs the CLI's words the pages post (the CLI's own, handed in by
     ``chouette serve``; None: the pages change nothing)."""
     pin = new_pin() if pin is None else check_pin(pin)
     tls(certfile, keyfile)
-    table = Table(url, session, clock, room=room, commands=commands)
+    table = Table(url, session, clock, room=room, event=event, commands=commands)
     served = table.open()
     terminal = Terminal(say)
     try:
@@ -396,7 +400,14 @@ def serve(
     )
     place = where(url)
     say(
-        said("Serving session {session} from {ledger}.", session=served, ledger=place)
+        said(
+            "Serving the event {event} (its table {session}) from {ledger}.",
+            event=table.event,
+            session=served or said("none yet"),
+            ledger=place,
+        )
+        if table.event is not None
+        else said("Serving session {session} from {ledger}.", session=served, ledger=place)
         if session is not None
         else said(
             "Serving the current session ({session}) from {ledger}.", session=served, ledger=place

@@ -19,11 +19,13 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from chouette.errors import ChouetteError
+from chouette.event import Place, card_lines
 from chouette.limits import LONGEST_LINE
 from chouette.session import SessionInfo
 from chouette.text import clipped
-from chouette.words import ENGLISH_WORDS, Number, said
+from chouette.words import ENGLISH_WORDS, Number, Said, said
 from db import Ledger, open_ledger
+from db import events as events_of
 from db.commands import undoable
 from db.reviewing import Review, gather, mine, scored
 from files.gnubg import DEFAULT_PLIES
@@ -40,14 +42,86 @@ class Snapshot:
 
     changes: tuple[object, ...]
     board: Board | None
-    #: Under ``serve --room``: every table of the night, the served one among them.
+    #: Under ``serve --room``: every table of the night, the served one among them; under
+    #: ``serve --event``: every table of the level in play.
     room: tuple[Board, ...] = ()
     #: Each player's cube decisions reviewed (``chouette review``), from the evaluations the
     #: ledger keeps: for their own phone only.
     reviews: Mapping[str, Review] = field(default_factory=dict)
     #: Under ``serve --room``: the other tables' reviews, by session (each player's phone at
-    #: that table shows their own).
+    #: that table shows their own); under ``serve --event``: every table's of the level.
     table_reviews: Mapping[str, Mapping[str, Review]] = field(default_factory=dict)
+    #: Under ``serve --event``: the event as it stands.
+    event: EventView | None = None
+
+
+@dataclass(frozen=True)
+class EventView:
+    """A chouette tournament as its pages show it (``serve --event``): its standings
+    (:func:`db.events.standings`), the boards of the level's tables, who may re-enter now,
+    its card and who accepted it."""
+
+    standings: events_of.Standings
+    boards: tuple[Board, ...]
+    reentry: tuple[str, ...]
+    card: tuple[tuple[str, Said], ...]
+    accepted: frozenset[str]
+
+    @property
+    def name(self) -> str:
+        return self.standings.event
+
+    @property
+    def level(self) -> int:
+        return self.standings.level
+
+    @property
+    def cube(self) -> int:
+        return self.standings.cube
+
+    @property
+    def pool(self) -> int:
+        return self.standings.pool
+
+    @property
+    def drawn(self) -> bool:
+        return self.standings.state.drawn is not None
+
+    @property
+    def ended(self) -> bool:
+        return self.standings.state.ended
+
+    @property
+    def left(self) -> int | None:
+        """Seconds left in the level (when the snapshot was read; None: no clock)."""
+        return self.standings.left
+
+    @property
+    def ends_ms(self) -> int | None:
+        """When the level ends, in milliseconds since 1970 (the page's countdown)."""
+        ends = self.standings.ends
+        return None if ends is None or self.ended else int(ends.timestamp() * 1000)
+
+    @property
+    def players(self) -> tuple[events_of.Seat, ...]:
+        return self.standings.players
+
+    @property
+    def places(self) -> tuple[Place, ...]:
+        return self.standings.final or ()
+
+    def seat(self, player: str) -> events_of.Seat | None:
+        return next((p for p in self.players if p.name == player), None)
+
+    def bank(self, player: str) -> int:
+        found = self.seat(player)
+        return 0 if found is None else found.bank
+
+    def board_of(self, player: str) -> Board | None:
+        """The board of ``player``'s table (None: at none)."""
+        found = self.seat(player)
+        table = None if found is None else found.table
+        return next((b for b in self.boards if b.session == table), None)
 
 
 #: The most sessions the keeper's page lists to switch to (the most recent).
@@ -65,6 +139,7 @@ class Table:
         clock: Callable[[], datetime],
         *,
         room: bool = False,
+        event: str | None = None,
         commands: Commands | None = None,
     ) -> None:
         self.url = url
@@ -73,7 +148,12 @@ class Table:
         self._pinned: tuple[str, int] | None = None  # the session served: its name, its id
         self.clock = clock
         self.room = room  # serve --room: every table of the night
+        self.event = event  # serve --event: the event's name ("": the one used last)
         self._writing = threading.Lock()
+        #: Under ``serve --event``: each table's board and its players' reviews by its
+        #: session's id, with the last link of its chain they were read at (a table is read
+        #: again only when it changed).
+        self._boards: dict[int, tuple[int | None, Board, dict[str, Review]]] = {}
 
     @contextmanager
     def _read(self) -> Iterator[Ledger]:
@@ -84,6 +164,9 @@ class Table:
         """The session served (None: no session yet), checking that the ledger can be read
         (a read never creates or migrates one) and that a named session is there."""
         with self._read() as book:
+            if self.event is not None:
+                self.event = events_of.find(book, self.event or None).name
+                return self._name(book)
             if self.session is not None:
                 info = book.session(self.session)
                 self.session, self._pinned = info.name, (info.name, info.id)
@@ -130,12 +213,18 @@ class Table:
         return found.name
 
     def _name(self, book: Ledger) -> str | None:
-        """The session the pages show: the one served, or the current one."""
+        """The session the pages show: the one served, or the current one (under ``serve
+        --event``: the table of the level the keeper's page picked, else its first)."""
         served = self._served(book)
+        if self.event is not None:
+            playing = events_of.tables_in_play(book, self._event(book))
+            return served if served in playing else (playing[0] if playing else None)
         return served if served is not None else book.current_name()
 
     def _changes(self, book: Ledger) -> tuple[object, ...]:
         served = self._served(book)
+        if self.event is not None:
+            return (served, events_of.changes(book, self._event(book)))
         if not self.room:
             return book.changes(served)
         tables = tonight(book, served if served is not None else book.current_name())
@@ -149,7 +238,11 @@ class Table:
     def choices(self) -> list[str]:
         """The sessions the keeper's page may switch to: under ``serve --room`` the night's
         tables, in order; else every session, the most recent first (the last
-        :data:`PICK_MOST`, and the one served, however old)."""
+        :data:`PICK_MOST`, and the one served, however old); under ``serve --event`` the
+        tables of the level in play."""
+        if self.event is not None:
+            with self._read() as book:
+                return events_of.tables_in_play(book, self._event(book))
         if self.room:
             return self.tables()
         with self._read() as book:
@@ -164,6 +257,8 @@ class Table:
         """Everything the pages show, read in one transaction."""
         with self._read() as book:
             changes = self._changes(book)
+            if self.event is not None:
+                return self._event_snapshot(book, changes)
             name = self._name(book)
             if name is None:
                 return Snapshot(changes, None)
@@ -175,6 +270,47 @@ class Table:
             reviews = _reviews(book, name)
             others = {b.session: _reviews(book, b.session) for b in room if b.session != name}
         return Snapshot(changes, board, room, reviews, others)
+
+    def _event(self, book: Ledger) -> events_of.EventInfo:
+        """The event served (``serve --event``)."""
+        return events_of.find(book, self.event or None)
+
+    def _event_snapshot(self, book: Ledger, changes: tuple[object, ...]) -> Snapshot:
+        """The event's pages' snapshot: the board the keeper's page runs (the table it
+        picked, else the level's first), every table of the level in play with its players'
+        reviews, and the event as it stands. A table is read again only when its chain has
+        grown since."""
+        info = self._event(book)
+        standings = events_of.standings(book, info)
+        playing = events_of.level_in_play(book, info)
+        heads = book.chain_heads(playing)
+        boards = []
+        reviews: dict[str, Mapping[str, Review]] = {}
+        for session_id in playing:
+            cached = self._boards.get(session_id)
+            if cached is None or cached[0] != heads.get(session_id):
+                session = book.session_by_id(session_id)
+                if session is None:
+                    continue
+                read = _board(book, session.name)
+                cached = (heads.get(session_id), read, _reviews(book, session.name))
+                self._boards[session_id] = cached
+            boards.append(cached[1])
+            reviews[cached[1].session] = cached[2]
+        self._boards = {k: v for k, v in self._boards.items() if k in playing}
+        served = self._served(book)
+        names = [b.session for b in boards]
+        name = served if served in names else (names[0] if names else None)
+        view = EventView(
+            standings,
+            tuple(boards),
+            events_of.reentries(standings),
+            tuple(card_lines(info.rules)),
+            standings.state.accepted,
+        )
+        board = next((b for b in boards if b.session == name), None)
+        mine = {} if name is None else dict(reviews.get(name, {}))
+        return Snapshot(changes, board, tuple(boards), mine, reviews, event=view)
 
     def run_line(
         self, text: str, session: str | None, heard: Heard | None = None

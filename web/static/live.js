@@ -221,6 +221,22 @@
     if (form && form.classList.contains("box-double")) { checkBoxDouble(form); }
   });
 
+  // ---------------------------------------------------------------- a level's countdown
+
+  // The level's clock of a tournament (serve --event) ticks here, from when the level ends
+  // (the server's time; this device's clock counts, so a clock set wrong shows it wrong).
+  function tick() {
+    document.querySelectorAll(".countdown[data-ends]").forEach(function (clock) {
+      var ends = Number(clock.getAttribute("data-ends"));
+      var left = Math.max(0, Math.round((ends - Date.now()) / 1000));
+      var seconds = left % 60;
+      var text = Math.floor(left / 60) + ":" + (seconds < 10 ? "0" : "") + seconds;
+      if (clock.textContent !== text) { clock.textContent = text; }
+    });
+  }
+
   document.querySelectorAll("form.box-double").forEach(checkBoxDouble);
+  tick();
+  window.setInterval(tick, 1000);
   connect();
 })();
