@@ -648,7 +648,7 @@ class Board:
             for raw in self.response:
                 text = raw.decode("utf-8").rstrip("\n")
                 if not text:
-                    if kind == "board":
+                    if kind in ("board", "room"):  # (serve --room, --event: room)
                         with self.changed:
                             self.boards.append((time.perf_counter(), "\n".join(data)))
                             self.changed.notify_all()
@@ -676,21 +676,23 @@ class Board:
         self.conn.close()
 
 
-def serve(folder: Path, evening: Path, rounds: int, seconds: float) -> None:
-    """`chouette serve` on the 500-game evening: how soon a scoreboard page shows an action
-    made on the scorekeeper's page or in a terminal, and how many actions a second the page
-    books while twenty scoreboards watch."""
-    import http.client
-    import signal
-    import threading
-    from urllib.parse import urlencode, urlsplit
-
-    db = folder / "serve.db"
-    db.write_bytes(evening.read_bytes())
+def server_env(db: Path) -> dict[str, str]:
+    """The environment of a command on the ledger ``db``, with the real clock."""
     env = {**os.environ, "CHOUETTE_DB": str(db), "PYTHONUNBUFFERED": "1"}
     env.pop("CHOUETTE_NOW", None)
+    return env
+
+
+def start_server(db: Path, *options: str) -> tuple[subprocess.Popen[str], str, int, str]:
+    """`chouette serve OPTIONS` on the ledger ``db`` with the PIN 2468 (its page's log lines
+    read and dropped): the server, its host and port, and the scorekeeper's cookie."""
+    import http.client
+    import threading
+    from urllib.parse import urlsplit
+
+    env = server_env(db)
     server = subprocess.Popen(
-        [*CHOUETTE, "serve", "--port", "0", "--pin", "2468"],
+        [*CHOUETTE, "serve", *options, "--port", "0", "--pin", "2468"],
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         text=True,
@@ -712,6 +714,22 @@ def serve(folder: Path, evening: Path, rounds: int, seconds: float) -> None:
     reply.read()
     cookie = (reply.getheader("set-cookie") or "").split(";")[0]
     conn.close()
+    return server, host, port, cookie
+
+
+def serve(folder: Path, evening: Path, rounds: int, seconds: float) -> None:
+    """`chouette serve` on the 500-game evening: how soon a scoreboard page shows an action
+    made on the scorekeeper's page or in a terminal, and how many actions a second the page
+    books while twenty scoreboards watch."""
+    import http.client
+    import signal
+    import threading
+    from urllib.parse import urlencode
+
+    db = folder / "serve.db"
+    db.write_bytes(evening.read_bytes())
+    server, host, port, cookie = start_server(db)
+    env = server_env(db)
     local = threading.local()
 
     def post(**fields: str) -> bool:
@@ -840,13 +858,133 @@ def serve(folder: Path, evening: Path, rounds: int, seconds: float) -> None:
         server.wait(timeout=30)
 
 
+def build_event(path: Path, players: int) -> None:
+    """A ledger holding a chouette tournament of ``players`` entries, level 1 drawn (tables
+    of 3 to 5: 26 tables for 128), a game in progress at its first table."""
+    from chouette.event import EventRules
+    from db import open_ledger
+    from db.commands import play
+    from db.events import create, draw, enter
+
+    url = f"sqlite:///{path}"
+    names = [f"p{i:03d}" for i in range(players)]
+    rules = EventRules(
+        bank=50,
+        levels=(1, 2, 4, 8),
+        organiser="org",
+        house=HouseRules(table_stakes=50),
+        minutes=45,
+        entry=1000,
+        payout=(50, 30, 20),
+    )
+    with open_ledger(url, write=True, now=NOW) as book:
+        info = create(book, "cup", rules, None)
+        enter(book, info, names)
+        draw(book, info, 1)
+    with open_ledger(url, write=True, now=NOW) as book:
+        table = book.session("cup-L1-T1", lock=True)
+        play(book, table, [Double("box", table.line.team[:2])], None)
+
+
+def open_boards(host: str, port: int, count: int, first: int = 1) -> list[Board]:
+    """``count`` scoreboards' event streams, each from its own loopback address (the server
+    keeps 20 streams a device), each once it has its first event."""
+    boards = [Board(host, port, f"127.0.2.{first + i}") for i in range(count)]
+    for board in boards:
+        board.next_after(0, timeout=120)
+    return boards
+
+
+def room(folder: Path, players: int, streams: int, changes: int, seconds: float) -> None:
+    """`chouette serve --event` at tournament scale: ``streams`` scoreboards (the phones and
+    the TV, each from its own address) on the live stream of a ``players``-player event;
+    how soon each change reaches every stream (wall), and the server's CPU for each change
+    beyond what it spends idle (the change itself included: an action of the keeper's page
+    at a table, run by the CLI in the server)."""
+    import http.client
+    import signal
+    from urllib.parse import urlencode
+
+    db = folder / "event.db"
+    build_event(db, players)
+    server, host, port, cookie = start_server(db, "--event")
+
+    def post(line: str) -> bool:
+        """One action of the keeper's page (a connection of its own: the server closes an
+        idle one after a few seconds, and opening the streams takes longer)."""
+        keeper = http.client.HTTPConnection(host, port, timeout=60)
+        body = urlencode({"line": line, "session": "cup-L1-T1"})
+        headers = {
+            "Content-Type": "application/x-www-form-urlencoded",
+            "Accept": "application/json",
+            "Cookie": cookie,
+        }
+        keeper.request("POST", "/keeper/act", body=body, headers=headers)
+        answer = keeper.getresponse()
+        done = answer.status == 200 and bool(json.loads(answer.read())["ok"])
+        keeper.close()
+        return done
+
+    ticks = os.sysconf("SC_CLK_TCK")
+
+    def cpu() -> float:
+        fields = Path(f"/proc/{server.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / ticks
+
+    def idle_rate() -> float:
+        before, start = cpu(), time.perf_counter()
+        time.sleep(seconds)
+        return (cpu() - before) / (time.perf_counter() - start)
+
+    def burst(boards: list[Board]) -> tuple[list[float], float]:
+        """``changes`` changes, one after another once every board has the one before:
+        each board's delay for each, and the CPU a change beyond idle."""
+        idle = idle_rate()
+        delays: list[float] = []
+        before, start = cpu(), time.perf_counter()
+        for i in range(changes):
+            seen = [len(b.boards) for b in boards]
+            began = time.perf_counter()
+            assert post("take --all" if i % 2 == 0 else "undo")
+            for board, count in zip(boards, seen, strict=True):
+                delays.append(board.next_after(count, timeout=60)[0] - began)
+        spent = cpu() - before - idle * (time.perf_counter() - start)
+        return delays, spent / changes
+
+    try:
+        for count in (0, streams // 2, streams):
+            boards = open_boards(host, port, count)
+            delays, each = burst(boards)
+            if delays:
+                delays.sort()
+                p99 = delays[min(len(delays) - 1, int(len(delays) * 0.99))]
+                line(
+                    f"`serve --event` ({players} players): a change reaches {count} streams",
+                    f"p99 {p99 * 1000:.0f} ms, worst {delays[-1] * 1000:.0f} ms",
+                    "p99 < 1 s",
+                    p99 < 1,
+                )
+            line(
+                f"`serve --event`: CPU a change costs beyond idle, {count} streams",
+                f"{each * 1000:.0f} ms",
+                "<= 50 ms" if count == streams else "(for comparison)",
+                each <= 0.05 or count != streams,
+            )
+            for board in boards:
+                board.close()
+            time.sleep(1)
+    finally:
+        server.send_signal(signal.SIGINT)
+        server.wait(timeout=30)
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="smaller sizes, fewer runs")
     parser.add_argument(
         "--only",
         help="one figure: oneshot, table, import, mat, bigfile, stream, reports, settle, "
-        "readers, serve",
+        "readers, serve, room",
     )
     args = parser.parse_args(argv)
     # the commands it times run as `python -c "import cli; ..."`: from the clone, wherever
@@ -869,6 +1007,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         "settle": lambda f, e: settlements(),
         "readers": lambda f, e: readers(),
         "serve": lambda f, e: serve(f, e, 10 if quick else 30, 3 if quick else 10),
+        "room": lambda f, e: room(
+            f, 128, 64 if quick else 128, 10 if quick else 30, 3 if quick else 10
+        ),
     }
     if args.only is not None and args.only not in steps:
         parser.error(f"--only: one of {', '.join(steps)}")
