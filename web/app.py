@@ -244,7 +244,7 @@ class Streams:
 class Stream(StreamingResponse):
     """An event stream that gives its place back however it ends."""
 
-    def __init__(self, body: AsyncIterator[str], release: Callable[[], None]) -> None:
+    def __init__(self, body: AsyncIterator[bytes], release: Callable[[], None]) -> None:
         super().__init__(
             body,
             media_type="text/event-stream",
@@ -858,14 +858,14 @@ def create_app(
 
         code = language(request)
 
-        async def sent() -> AsyncIterator[str]:
-            yield "retry: 1000\n\n"
+        async def sent() -> AsyncIterator[bytes]:
+            yield b"retry: 1000\n\n"
             told: str | None = "(not yet)"  # the first event says whether there is a problem
             async for version in hub.follow():
                 if not still_in():  # signed out, or expired: the page asks for the PIN (code)
                     return
                 if version is None:
-                    yield ": still here\n\n"
+                    yield b": still here\n\n"
                     continue
                 frames = hub.frames
                 if frames is not None:
@@ -946,11 +946,12 @@ def create_app(
 
 
 @lru_cache(maxsize=64)
-def message(kind: str, data: str, version: int) -> str:
-    """One server-sent event: its name, id and data, a line of data per line of text. Made
-    once for every stream that sends it (a room of 128 screens gets one version 128 times)."""
+def message(kind: str, data: str, version: int) -> bytes:
+    """One server-sent event: its name, id and data, a line of data per line of text, as
+    the bytes sent. Made once for every stream that sends it, encoded too (a room of 128
+    screens gets one version 128 times)."""
     lines = "".join(f"data: {line}\n" for line in data.split("\n"))
-    return f"event: {kind}\nid: {version}\n{lines}\n"
+    return f"event: {kind}\nid: {version}\n{lines}\n".encode()
 
 
 def one(fields: Mapping[str, Sequence[str]], key: str) -> str:

@@ -193,7 +193,7 @@ def test_between_games_the_line_can_change_and_the_game_can_start(chouette, ledg
 
 def test_an_event_carries_every_line_of_its_fragment():
     assert message("board", "<p>a</p>\n<p>b</p>", 7) == (
-        "event: board\nid: 7\ndata: <p>a</p>\ndata: <p>b</p>\n\n"
+        b"event: board\nid: 7\ndata: <p>a</p>\ndata: <p>b</p>\n\n"
     )
 
 
