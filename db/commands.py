@@ -628,6 +628,7 @@ def rename_session(book: Ledger, old: str, new: str) -> SessionInfo:
     """The session ``old`` is called ``new`` from now on (a journal entry: undo renames it
     back)."""
     info = book.session(normal_name(old), lock=True)
+    check_open(book, info, "rename")
     name = check_new_session_name(new)
     if name == info.name:
         raise ChouetteError(

@@ -783,11 +783,12 @@ def _level_started(state: EventState, actions: Sequence[Action]) -> datetime | N
 
 def check_open(book: Ledger, session: SessionInfo, doing: str = "play") -> bool:
     """Refuse what the event does not allow at one of its sessions (``doing``: ``play`` a
-    game or book one, ``line`` change the line, ``undo``, ``split``, ``delete``): nothing at
-    a table whose level is over, no game at the purse, no split of a table, no deleting
-    either (one look-up by the session's id). Whether the session is an event's (at its
-    table a game starts even when nobody seated can cover the level's starting cube: at a
-    high level nobody may, and everyone plays all in)."""
+    game or book one, ``line`` change the line, ``undo``, ``split``, ``delete``,
+    ``rename``): nothing at a table whose level is over, no game at the purse, no split of a
+    table, no deleting either, no new name for the purse (one look-up by the session's id).
+    Whether the session is an event's (at its table a game starts even when nobody seated
+    can cover the level's starting cube: at a high level nobody may, and everyone plays all
+    in)."""
     found = book.tournament_of(session.id)
     if found is None:
         return False
@@ -801,6 +802,17 @@ def check_open(book: Ledger, session: SessionInfo, doing: str = "play") -> bool:
                 event=event,
             )
         )
+    if doing == "rename":  # a table's name is its own; the purse's is the event's
+        if table.level == 0:
+            raise ChouetteError(
+                said(
+                    "{session} is the purse of the event {event}: it keeps the event's name "
+                    "(an export restores the event by it)",
+                    session=session.name,
+                    event=event,
+                )
+            )
+        return True
     if table.level == 0:
         if doing in ("play", "line"):
             raise ChouetteError(

@@ -196,6 +196,8 @@ def test_standings_say_the_level_the_cube_the_clock_and_the_pool(chouette):
          "a player joins it by entering the event (chouette event enter NAME)"),
         (("--session", "fcc-L1-T1", "split", "x"), 1, "its tables are drawn, not split"),
         (("sessions", "--delete", "fcc-L1-T2"), 1, "its tables are drawn, not split or deleted"),
+        (("sessions", "--rename", "fcc", "cup"), 1,
+         "fcc is the purse of the event fcc: it keeps the event's name"),
     ],
 )  # fmt: skip
 def test_what_the_event_refuses_is_said_with_the_reason_and_writes_nothing(
