@@ -115,13 +115,19 @@ def amend(
     target = stored[0]
     if target.kind != "chouette":
         raise ChouetteError(
-            f"game {number} is an imported engine game: its result is the file's (undo the "
-            "import and import a corrected file)"
+            said(
+                "game {number} is an imported engine game: its result is the file's (undo the "
+                "import and import a corrected file)",
+                number=number,
+            )
         )
     if not target.over:
         raise ChouetteError(
-            f"game {number} is in progress: amend corrects a game that is over (end it, or "
-            "undo its last event)"
+            said(
+                "game {number} is in progress: amend corrects a game that is over (end it, or "
+                "undo its last event)",
+                number=number,
+            )
         )
     bodies, booked = book.reads.game_contents(info.id, number, stored[-1].number)
     events = tuple(event_from_body(body) for body in bodies[target.id])

@@ -246,7 +246,7 @@ class Ledger:
         0)."""
         name = name.strip()
         if not name:
-            raise ChouetteError("a session needs a name")
+            raise ChouetteError(said("a session needs a name"))
         if not points_only or stake != 0:
             check_stake(stake)
         if self._db.exec(select(SessionRow.id).where(SessionRow.name == name)).first():

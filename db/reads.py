@@ -108,17 +108,24 @@ class Reads:
         if name is None:
             name = self.current_name()
             if name is None:
-                raise ChouetteError("no session yet: start one with `chouette new NAME PLAYER...`")
+                raise ChouetteError(
+                    said("no session yet: start one with `chouette new NAME PLAYER...`")
+                )
         sql = f"SELECT {SESSION_COLUMNS} FROM session WHERE name = ?"
         if lock and self.dialect != "sqlite":  # SQLite: the write transaction holds it all
             sql += " FOR UPDATE"
         row = None if "\x00" in name else self._first(sql, (name,))  # (PostgreSQL refuses NUL)
         if row is None:
             known = ", ".join(r[0] for r in self._all("SELECT name FROM session ORDER BY id"))
-            raise ChouetteError(
-                f"there is no session called {clipped(name)}"
-                + (f" (sessions: {known})" if known else "")
-            )
+            if known:
+                raise ChouetteError(
+                    said(
+                        "there is no session called {name} (sessions: {known})",
+                        name=clipped(name),
+                        known=known,
+                    )
+                )
+            raise ChouetteError(said("there is no session called {name}", name=clipped(name)))
         return self._info(row)
 
     def session_by_id(self, session_id: int, *, lock: bool = False) -> SessionInfo | None:
@@ -193,10 +200,15 @@ class Reads:
         found = [self._info(r) for r in self._all(sql, (night,))] if "\x00" not in night else []
         if not found:
             known = ", ".join(n for n, _ in self.nights())
-            raise ChouetteError(
-                f"there is no night called {clipped(night)}"
-                + (f" (nights: {known})" if known else "")
-            )
+            if known:
+                raise ChouetteError(
+                    said(
+                        "there is no night called {name} (nights: {known})",
+                        name=clipped(night),
+                        known=known,
+                    )
+                )
+            raise ChouetteError(said("there is no night called {name}", name=clipped(night)))
         return night, found
 
     def night_tables(self, name: str) -> tuple[str, list[Table]]:

@@ -64,7 +64,7 @@ from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Literal, Protocol
 
-from chouette.words import Said, Sayable, said, said_n
+from chouette.words import Number, Said, Sayable, said, said_n
 
 log = logging.getLogger("chouette.serve")
 
@@ -322,13 +322,15 @@ class Access:
         now: Callable[[], datetime],
         gate: Gate | None = None,
         retired: Callable[[str], None] | None = None,
-        note: Callable[[str], None] = log.warning,
+        note: Callable[[Sayable], None] = log.warning,
     ) -> None:
         self.pin = pin
         self.strong = False  # the PIN is one of strong_pin()'s: never retired
         self.wrong_pins = 0  # wrong tries of this PIN, from everyone
         self.wrong_codes = 0  # wrong players' codes since the server started
-        self.retired = retired or (lambda pin: note(f"the scorekeeper's PIN is now {pin}"))
+        self.retired = retired or (
+            lambda pin: note(said("the scorekeeper's PIN is now {pin}", pin=pin))
+        )
         self.note = note
         self.now = now
         self.gate = gate or Gate()
@@ -470,9 +472,13 @@ class Access:
             self.wrong_codes += 1
             if self.wrong_codes in CODES_TOLD:
                 self.note(
-                    f"{self.wrong_codes:,} wrong players' codes since the server started "
-                    f"({CODE_LENGTH} letters each: guessing one takes longer than the "
-                    "evening); devices already admitted are not affected"
+                    said(
+                        "{wrong} wrong players' codes since the server started ({length} "
+                        "letters each: guessing one takes longer than the evening); devices "
+                        "already admitted are not affected",
+                        wrong=Number(self.wrong_codes),
+                        length=CODE_LENGTH,
+                    )
                 )
             return refusal_of(WRONG_CODE_SAID)
         return self._admit(token, address, agent, player=found, session=session)

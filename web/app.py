@@ -74,7 +74,7 @@ from chouette.errors import ChouetteError
 from chouette.money import format_money
 from chouette.report import signed
 from chouette.settlement import settle
-from chouette.words import ENGLISH_WORDS, Fixed, Money, Said, Sayable, Words, said
+from chouette.words import ENGLISH_WORDS, Fixed, Money, Number, Said, Sayable, Words, said
 from db.reviewing import Review
 from web.access import SERVE, STAMP, TOKEN_HOURS, Access, Refusal, Who, Writes, shown_code
 from web.board import Board
@@ -223,13 +223,18 @@ class Streams:
         self.by_client: Counter[str] = Counter()
         self.total = 0
 
-    def take(self, address: str) -> str | None:
+    def take(self, address: str) -> Said | None:
         """One more stream for ``address``, or why not."""
         if self.total >= self.limits.streams:
-            return f"{self.total} event streams are open, the most this server keeps"
+            return said(
+                "{n} event streams are open, the most this server keeps", n=Number(self.total)
+            )
         if self.by_client[address] >= self.limits.streams_per_client:
-            held = self.by_client[address]
-            return f"{address} has {held} event streams open, the most for one device"
+            return said(
+                "{address} has {n} event streams open, the most for one device",
+                address=address,
+                n=self.by_client[address],
+            )
         self.by_client[address] += 1
         self.total += 1
         return None
@@ -442,7 +447,13 @@ def create_app(
         try:  # (the stamp tells every server on the ledger to read the devices again)
             await run_in_threadpool(table.put_settings, {**writes, STAMP: secrets.token_hex(8)})
         except ChouetteError as err:
-            once("persist", f"the devices signed in cannot be kept in the ledger now: {err}")
+            once(
+                "persist",
+                said(
+                    "the devices signed in cannot be kept in the ledger now: {reason}",
+                    reason=err.said,
+                ),
+            )
 
     async def who(request: Request) -> Who:
         """What this request may do (:meth:`web.access.Access.who`), noting its device as
@@ -844,7 +855,7 @@ def create_app(
         client = address(request)
         why = streams.take(client)
         if why is not None:
-            once("streams", f"an event stream is refused: {why}")
+            once("streams", said("an event stream is refused: {why}", why=why))
             busy = said(
                 "Error: the server has too many event streams open ({why}); the page retries",
                 why=why,

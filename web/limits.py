@@ -35,6 +35,8 @@ from uvicorn.config import Config
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.server import ServerState
 
+from chouette.words import Sayable, said, said_n
+
 log = logging.getLogger("chouette.serve")
 
 BACKLOG = 64  # connections waiting to be accepted (and accepted in one go)
@@ -47,7 +49,13 @@ REQUEST_SECONDS = 10.0  # to send a request whole: its line, headers and body
 KEEP_ALIVE_SECONDS = 5  # an idle kept-alive connection (uvicorn's timeout_keep_alive)
 MAX_HEAD = 16 * 1024  # bytes of a request's line and headers (uvicorn's h11 limit)
 STREAM_RETRY_SECONDS = 10  # Retry-After of a refused event stream
-WAIT_FOR_FILES = "no file descriptors left: new connections wait (the limit is {limit})"
+
+
+def wait_for_files(limit: int) -> Sayable:
+    """The server's log when no file descriptor is left."""
+    return said(
+        "no file descriptors left: new connections wait (the limit is {limit})", limit=limit
+    )
 
 
 @dataclass(frozen=True)
@@ -97,7 +105,7 @@ class Once:
 
     def __init__(
         self,
-        say: Callable[[str], None] = log.warning,
+        say: Callable[[Sayable], None] = log.warning,
         every: float = 60.0,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
@@ -105,14 +113,21 @@ class Once:
         self.last: dict[str, float] = {}
         self.since: Counter[str] = Counter()
 
-    def __call__(self, kind: str, text: str) -> None:
+    def __call__(self, kind: str, text: Sayable) -> None:
         now = self.clock()
         if kind in self.last and now - self.last[kind] < self.every:
             self.since[kind] += 1
             return
         more = self.since.pop(kind, 0)
         self.last[kind] = now
-        self.say(text if not more else f"{text} ({more} more like it since it was last said)")
+        if more:
+            text = said_n(
+                "{text} ({n} more like it since it was last said)",
+                "{text} ({n} more like it since it was last said)",
+                more,
+                text=text,
+            )
+        self.say(text)
 
 
 class Quiet(logging.Filter):
@@ -146,7 +161,7 @@ def quiet_loop(loop: asyncio.AbstractEventLoop, once: Once, limit: int) -> None:
 
     def handle(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
         if context.get("message") == "socket.accept() out of system resource":
-            once("files", WAIT_FOR_FILES.format(limit=limit))
+            once("files", wait_for_files(limit))
             return
         loop.default_exception_handler(context)
 
@@ -196,8 +211,13 @@ def protocol(limits: Limits, once: Once) -> type[H11Protocol]:
             ):
                 once(
                     "connections",
-                    f"too many connections ({len(self.connections) - 1} open, "
-                    f"{clients[address]} from {address}): a new one is refused",
+                    said(
+                        "too many connections ({open} open, {from_there} from {address}): a new "
+                        "one is refused",
+                        open=len(self.connections) - 1,
+                        from_there=clients[address],
+                        address=address,
+                    ),
                 )
                 transport.write(REFUSED)
                 transport.close()
@@ -238,8 +258,12 @@ def protocol(limits: Limits, once: Once) -> type[H11Protocol]:
             address = self.client[0] if self.client else "?"
             once(
                 "slow",
-                f"a request from {address} did not arrive whole in {REQUEST_SECONDS:.0f} s: "
-                "its connection is closed",
+                said(
+                    "a request from {address} did not arrive whole in {seconds} s: its "
+                    "connection is closed",
+                    address=address,
+                    seconds=f"{REQUEST_SECONDS:.0f}",
+                ),
             )
             if self.cycle is None or not self.cycle.response_started:
                 self.transport.write(TOO_SLOW)

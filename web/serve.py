@@ -25,7 +25,8 @@ import segno
 import uvicorn
 
 from chouette.errors import ChouetteError
-from chouette.words import Sayable, said
+from chouette.words import ENGLISH_WORDS, Joined, Sayable, Words, said
+from chouette.words import Said as Told
 from db.engine import dispose_all, where
 from web.access import LINK_MINUTES, PIN_TRIES, TOKEN_HOURS, Access, load
 from web.app import create_app
@@ -179,10 +180,21 @@ def host_names(host: str, urls: Sequence[str]) -> list[str]:
 
 
 class Said(logging.Formatter):
-    """The server's log on the terminal, as the CLI says things: ``Warning: …``."""
+    """The server's log on the terminal, as the CLI says things: ``Warning: …``; a line the
+    server says as a value (``said(...)``) in the terminal's ``words`` (uvicorn's and
+    asyncio's own lines as they write them: English)."""
+
+    def __init__(self, fmt: str, told: Words) -> None:
+        super().__init__(fmt)
+        self.told = told
 
     def format(self, record: logging.LogRecord) -> str:
-        text = super().format(record)
+        if isinstance(record.msg, Told | Joined) and not record.args and not record.exc_info:
+            text = self.told(record.msg)
+        else:
+            text = super().format(record)
+        if record.levelno == logging.WARNING:
+            return self.told(said("Warning: {message}", message=text))
         return f"{record.levelname.title()}: {text}"
 
 
@@ -191,15 +203,15 @@ class Said(logging.Formatter):
 LOGGERS = {"chouette.serve": logging.INFO, "uvicorn": logging.WARNING, "asyncio": logging.WARNING}
 
 
-def log_to_terminal(terminal: Terminal) -> None:
+def log_to_terminal(terminal: Terminal, told: Words = ENGLISH_WORDS) -> None:
     """Every log line of the server to standard error through ``terminal`` (never waiting
-    for it: :mod:`web.terminal`)."""
+    for it: :mod:`web.terminal`), what the server says itself in ``told``'s words."""
     for name, level in LOGGERS.items():
         logger = logging.getLogger(name)
         for old in [h for h in logger.handlers if isinstance(h, ToTerminal)]:
             logger.removeHandler(old)
         handler = ToTerminal(terminal)
-        handler.setFormatter(Said("%(message)s"))
+        handler.setFormatter(Said("%(message)s", told))
         logger.addHandler(handler)
         logger.setLevel(level)
         logger.propagate = False
@@ -220,7 +232,10 @@ def start_access(
         table.put_settings(writes)
     except ChouetteError as err:
         log.warning(
-            f"the ledger cannot keep the devices signed in ({err}): a restart signs them out"
+            said(
+                "the ledger cannot keep the devices signed in ({reason}): a restart signs them out",
+                reason=err.said,
+            )
         )
     return access
 
@@ -356,7 +371,7 @@ def serve(
 ) -> None:
     """:func:`run`'s server, everything it prints going through ``terminal``."""
     own = words(from_environment(os.environ))  # the terminal's language
-    log_to_terminal(terminal)
+    log_to_terminal(terminal, own)
 
     def say(what: Sayable, *, latest: str | None = None) -> None:
         terminal.say(own(what), latest=latest)

@@ -456,7 +456,10 @@ def command_words(text: str) -> list[str]:
             break
     if command in NOT_ON_THE_PAGE:
         raise ChouetteError(
-            f"{command} reads or writes files or holds the server: run it at a terminal"
+            said(
+                "{command} reads or writes files or holds the server: run it at a terminal",
+                command=command,
+            )
         )
     if command in ACCOUNTS:
         raise ChouetteError(
@@ -464,7 +467,10 @@ def command_words(text: str) -> list[str]:
         )
     if command in THE_SERVERS_OWN:
         raise ChouetteError(
-            f"{command} tells of the server's computer and its settings: run it at a terminal"
+            said(
+                "{command} tells of the server's computer and its settings: run it at a terminal",
+                command=command,
+            )
         )
     if command in THE_PLAYERS_OWN:
         raise ChouetteError(

@@ -267,3 +267,15 @@ def test_a_word_the_language_does_not_own_is_found(chouette, monkeypatch, tmp_pa
     """The check above can fail: English the catalogue has not translated is found."""
     left = words("Regnskabet stemmer: 1 night, 2 spil") - the_languages_own("da")
     assert left == {"night"}
+
+
+@pytest.mark.parametrize(
+    ("lang", "unknown"),
+    [
+        ("da", "Fejl: der er ingen session ved navn nope (sessioner: friday)\n"),
+        ("cs", "Chyba: sezení s názvem nope neexistuje (sezení: friday)\n"),
+    ],
+)
+def test_the_ledgers_refusal_of_a_session_is_said_in_the_readers_language(chouette, lang, unknown):
+    chouette("new", "friday", "ann", "bob", "cat")
+    assert chouette("--lang", lang, "--session", "nope", "status", code=1).stderr == unknown

@@ -191,7 +191,7 @@ def test_the_pin_is_retired_for_a_strong_one_after_ten_wrong_from_everyone():
 
 def test_wrong_codes_do_not_touch_the_pins_budget_and_the_log_tells_of_many():
     store, clocks = Memory(), Clocks()
-    notes: list[str] = []
+    notes: list[object] = []
     access, _ = started(store, clocks)
     access.note = notes.append
     for i in range(CODES_TOLD[0]):
@@ -200,7 +200,7 @@ def test_wrong_codes_do_not_touch_the_pins_budget_and_the_log_tells_of_many():
         assert result == Refusal(WRONG_CODE)
     assert access.wrong_pins == 0 and not access.strong
     assert admitted(access.enter_pin("10.0.9.1", PIN, "", ""), store)
-    assert notes == [
+    assert [str(note) for note in notes] == [
         "100 wrong players' codes since the server started (8 letters each: guessing one "
         "takes longer than the evening); devices already admitted are not affected"
     ]

@@ -87,7 +87,7 @@ def test_trouble_repeated_is_said_once_a_minute_with_how_often():
     now[0] = 61
     once("streams", "an event stream is refused")
     once("slow", "a request was too slow")
-    assert said == [
+    assert [str(line) for line in said] == [
         "an event stream is refused",
         "an event stream is refused (999 more like it since it was last said)",
         "a request was too slow",
@@ -366,3 +366,40 @@ def test_an_encrypted_key_is_refused_at_once_saying_so_with_no_pass_phrase_asked
             "chouette serve needs an unencrypted key. Write one with `openssl pkey -in "
             f"{key} -out club-key.pem` and keep that file readable by you alone\n"
         )
+
+
+@pytest.mark.parametrize(
+    ("lang", "line"),
+    [
+        (
+            "en",
+            "Warning: the scorekeeper's PIN is now 7f3a (1 more like it since it was last said)",
+        ),
+        (
+            "da",
+            "Advarsel: skriverens PIN er nu 7f3a (1 mere af samme slags, siden det sidst "
+            "blev sagt)",
+        ),
+        (
+            "cs",
+            "Varování: PIN zapisovatele je nyní 7f3a (1 další takový od chvíle, kdy to bylo "
+            "řečeno naposledy)",
+        ),
+    ],
+)
+def test_the_servers_own_log_lines_are_in_its_terminals_language(lang, line):
+    """What the server says in its log (``said(...)``) reads in the terminal's language;
+    a record's message stays the English for anything else that reads the log."""
+    from chouette.words import said as told
+    from files.words import words
+    from web.serve import Said
+
+    now = [0.0]
+    lines: list[object] = []
+    once = Once(lines.append, clock=lambda: now[0])
+    for moment in (0.0, 1.0, 61.0):  # said, held back, said with the one held back
+        now[0] = moment
+        once("pin", told("the scorekeeper's PIN is now {pin}", pin="7f3a"))
+    record = LogRecord("chouette.serve", WARNING, "", 0, lines[-1], (), None)
+    assert Said("%(message)s", words(lang)).format(record) == line
+    assert record.getMessage().startswith("the scorekeeper's PIN is now 7f3a")
