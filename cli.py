@@ -5613,8 +5613,8 @@ def import_json(summary: Any) -> dict[str, Any]:
         },
         "points": summary.points,
         "cents": summary.cents,
-        "notes": summary.notes,
-        "warnings": summary.warnings,
+        "notes": [str(n) for n in summary.notes],
+        "warnings": [str(w) for w in summary.warnings],
     }
 
 

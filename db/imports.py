@@ -31,7 +31,7 @@ from chouette.money import Cents
 from chouette.points import pair_money
 from chouette.session import SessionInfo
 from chouette.stop import check_not_ended
-from chouette.words import Said, joined, said
+from chouette.words import Said, Sayable, joined, said, said_n
 from db.codec import iso, line_to_json
 from db.ledger import Ledger
 from db.values import KeylessGame, SourceFile, Won
@@ -55,8 +55,8 @@ class ImportSummary:
     earlier: SourceFile | None = None  # the file was imported before: nothing booked now
     points: dict[str, int] = field(default_factory=dict)
     cents: dict[str, Cents] = field(default_factory=dict)
-    notes: list[str] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
+    notes: list[Sayable] = field(default_factory=list)
+    warnings: list[Sayable] = field(default_factory=list)
 
 
 def import_file(
@@ -161,21 +161,32 @@ def _book_games(
         seen.take(fresh, summary)
     for source, count in seen.elsewhere.items():
         found = book.source_file(source)
-        where = (
-            "another file"
-            if found is None
-            else f"{found.name} (imported into {found.session} on "
-            f"{found.imported_at.astimezone().date().isoformat()})"
-        )
+        if found is None:
+            summary.notes.append(
+                said_n(
+                    "{n} game of this file was booked already from another file: the same "
+                    "games, skipped",
+                    "{n} games of this file were booked already from another file: the same "
+                    "games, skipped",
+                    count,
+                    n=count,
+                )
+            )
+            continue
         summary.notes.append(
-            f"{plural_games(count)} of this file {'was' if count == 1 else 'were'} booked "
-            f"already from {where}: the same games, skipped"
+            said_n(
+                "{n} game of this file was booked already from {file} (imported into "
+                "{session} on {day}): the same games, skipped",
+                "{n} games of this file were booked already from {file} (imported into "
+                "{session} on {day}): the same games, skipped",
+                count,
+                n=count,
+                file=found.name,
+                session=found.session,
+                day=found.imported_at.astimezone().date().isoformat(),
+            )
         )
     return summary.booked
-
-
-def plural_games(count: int) -> str:
-    return f"{count} game" if count == 1 else f"{count} games"
 
 
 class _Players:
@@ -568,11 +579,15 @@ class _Legacy:
         if not held:
             return
         count, sha = covered
-        name = self.names.get(sha, "an earlier file")
+        name = self.names.get(sha) or said("an earlier file")
         if count == 1:
             self.summary.warnings.append(
-                f"game 1 is like game 1 of {name}, which an older chouette booked (before games "
-                "had identities): booked all the same; if it is the same game, undo this import"
+                said(
+                    "game 1 is like game 1 of {file}, which an older chouette booked (before "
+                    "games had identities): booked all the same; if it is the same game, undo "
+                    "this import",
+                    file=name,
+                )
             )
             count = 0
         skipped = [item for item in held if item[0].position <= count]
@@ -580,8 +595,13 @@ class _Legacy:
             self.summary.skipped += len(skipped)
             first, last = skipped[0][0].position, skipped[-1][0].position
             self.summary.notes.append(
-                f"games {first}–{last} of this file were booked by an older chouette from "
-                f"{name} (before games had identities): skipped"
+                said(
+                    "games {first}–{last} of this file were booked by an older chouette from "
+                    "{file} (before games had identities): skipped",
+                    first=first,
+                    last=last,
+                    file=name,
+                )
             )
         yield from (item for item in held if item[0].position > count)
 

@@ -93,6 +93,9 @@ def test_a_game_another_file_booked_is_named_though_its_cited_source_skips_it_fi
     done = chouette("import", str(write(tmp_path / "again.jsonl", [cited, record("may", 2)])))
     assert done.stdout.startswith("again.jsonl: 1 game booked into club, 1 already in the")
     assert "1 game of this file was booked already from another file" in done.stderr
+    chouette("undo")
+    told = chouette("--lang", "cs", "import", str(tmp_path / "again.jsonl")).stderr
+    assert "1 hra tohoto souboru už byla zapsána z jiného souboru: tytéž hry, přeskočeno" in told
     assert len(chouette.json("sheet")["games"]) == 2
     chouette("check")
 
