@@ -46,7 +46,7 @@ from chouette.line import join as join_line
 from chouette.money import Cents
 from chouette.names import match
 from chouette.session import SessionInfo
-from chouette.words import Said, said
+from chouette.words import Money, Said, Sayable, joined, said
 from db.codec import charge_said, line_from_dict, line_to_dict, said_detail
 from db.journal import refuse_unfit_journal
 from db.ledger import Ledger
@@ -957,7 +957,65 @@ def _problems(book: Ledger, info: EventInfo) -> list[Said]:
         problem = rules_of_events.bank_problem(state, _table_banks(info, state, tables))
         if problem is not None:
             problems.append(said("{event}: {problem}", event=info.name, problem=problem))
+    return problems + _money_problems(book, info, state)
+
+
+def _money_problems(book: Ledger, info: EventInfo, state: EventState) -> list[Said]:
+    """The money the event booked in its purse is the money its terms and journal make
+    (the terms are in no chain): each entry's and re-entry's fee, and the end's prizes."""
+    rules, purse = info.rules, info.purse
+    booked = {c.id: c.charge for c in book.charges(purse)}
+    problems: list[Said] = []
+    for action in book.steps(info.id):
+        detail = action.detail
+        if action.kind in ("enter", "reenter"):
+            players = detail["players"] if action.kind == "enter" else [detail["player"]]
+            debtors = [p for p in players if p != rules.organiser] if rules.entry else []
+            made = booked.get(detail["charge"]) if detail["charge"] is not None else None
+            found = None if made is None else (made.kind, made.to, made.shares)
+            wanted = ("fee", rules.organiser, tuple((p, rules.entry) for p in debtors))
+            if found != (wanted if debtors else None):
+                problems.append(
+                    said(
+                        "the entry fee {event} booked for {players} in its purse {purse} is "
+                        "not the entry its terms charge ({amount} each)",
+                        event=info.name,
+                        players=", ".join(players),
+                        purse=purse.name,
+                        amount=Money(rules.entry),
+                    )
+                )
+        elif action.kind == "end":
+            prizes = [booked.get(c) for c in detail["charges"]]
+            got = [
+                (c.to, c.cents)
+                for c in prizes
+                if c is not None and c.kind == "prize" and c.shares == ((rules.organiser, c.cents),)
+            ]
+            wanted_prizes = [
+                (p.name, p.cents)
+                for p in state.final or ()
+                if p.cents and p.name != rules.organiser
+            ]
+            if len(got) != len(prizes) or got != wanted_prizes:
+                problems.append(
+                    said(
+                        "the prizes {event} booked in its purse {purse} are not the payouts its "
+                        "terms and ranking make: {booked} booked; {made} made",
+                        event=info.name,
+                        purse=purse.name,
+                        booked=_paid(got),
+                        made=_paid(wanted_prizes),
+                    )
+                )
     return problems
+
+
+def _paid(prizes: Sequence[tuple[str, Cents]]) -> Sayable:
+    """Prizes in words: ``hal 90.00, cat 54.00`` (none: ``nothing``)."""
+    if not prizes:
+        return said("nothing")
+    return joined(said("{player} {amount}", player=p, amount=Money(c)) for p, c in prizes)
 
 
 def _table_banks(

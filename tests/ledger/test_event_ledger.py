@@ -111,6 +111,40 @@ def test_check_names_what_was_tampered_with(chouette, ledger_url, sql, problem):
     assert f"Problem: {problem}\n" in result.stderr, result.stderr
 
 
+@pytest.mark.parametrize(
+    ("ended", "was", "now", "problem"),
+    [
+        (
+            True,
+            '"payout": [50, 30, 20]',
+            '"payout": [100]',
+            "the prizes fcc booked in its purse fcc are not the payouts its terms and ranking "
+            "make: hal 90.00, bob 45.00, gus 45.00 booked; hal 180.00 made",
+        ),
+        (
+            False,
+            '"entry_cents": 2000',
+            '"entry_cents": 2500',
+            "the entry fee fcc booked for eve in its purse fcc is not the entry its terms "
+            "charge (25.00 each)",
+        ),
+    ],
+    ids=["a payout", "an entry"],
+)
+def test_check_finds_terms_that_no_longer_make_the_money_booked(
+    chouette, ledger_url, ended, was, now, problem
+):
+    """The terms are in no chain: a payout or an entry changed there has the event's
+    payouts or entries say other money than its purse booked. check names it."""
+    two_levels(chouette)
+    if ended:
+        chouette("event", "end")
+    chouette("check")
+    execute(ledger_url, f"UPDATE tournament SET terms = REPLACE(terms, '{was}', '{now}')")
+    result = chouette("check", code=1)
+    assert f"Problem: {problem}\n" in result.stderr, result.stderr
+
+
 def test_a_table_journal_says_what_the_event_did_there_and_refuses_to_undo_it(chouette):
     two_levels(chouette)
     log = chouette("--session", "fcc-L2-T2", "log").stdout
