@@ -331,6 +331,7 @@ def enter(book: Ledger, info: EventInfo, players: Sequence[str]) -> EventState:
     names = list(after.entered[len(state.entered) :])
     for name in names:
         book.save_player(info.purse, name, None)
+    book.changed(info.purse.id, f"{', '.join(names)} enter {info.name}")  # (with no fee too)
     charge = _entry_fee(book, info, names, f"entry to {info.name}")
     seated = []
     for name in names:
@@ -588,6 +589,7 @@ def undo(book: Ledger, info: EventInfo) -> Said:
         _drop_fee(book, info, detail["charge"])
         for player in detail["players"]:
             book.restore_player(info.purse, player, None)
+        book.changed(info.purse.id, f"undo: {', '.join(detail['players'])} enter {info.name}")
         done = said("the entry of {players}", players=", ".join(detail["players"]))
     elif last.kind == "reenter":
         if detail["session"] is not None:

@@ -145,6 +145,16 @@ def test_check_finds_terms_that_no_longer_make_the_money_booked(
     assert f"Problem: {problem}\n" in result.stderr, result.stderr
 
 
+def test_entries_without_a_fee_keep_the_purse_s_chain(chouette):
+    """An event without --entry books no fee: the players it adds to its purse (and takes
+    back at undo) are in the purse's chain all the same, and check finds nothing."""
+    chouette("event", "new", "cup", "--bank", "10", "--levels", "1")
+    chouette("event", "enter", "ann", "bob")
+    assert "The ledger is consistent" in chouette("check").stdout
+    chouette("event", "undo")
+    assert "The ledger is consistent" in chouette("check").stdout
+
+
 def test_a_table_journal_says_what_the_event_did_there_and_refuses_to_undo_it(chouette):
     two_levels(chouette)
     log = chouette("--session", "fcc-L2-T2", "log").stdout
