@@ -41,7 +41,14 @@ from chouette.event import (
     level_ends,
     seconds_left,
 )
-from chouette.line import Line, check_session_name, normal_name, seat, set_bank
+from chouette.line import (
+    MAX_NAME_LENGTH,
+    Line,
+    check_session_name,
+    normal_name,
+    seat,
+    set_bank,
+)
 from chouette.line import join as join_line
 from chouette.money import Cents
 from chouette.names import match
@@ -221,6 +228,17 @@ def create(book: Ledger, name: str, rules: EventRules, origin: Origin | None) ->
     """A new event ``name`` with ``rules``: its purse, a session of that name, holds the
     organiser (``origin``: where the tables' house rules came from)."""
     name = check_session_name(name)
+    longest = table_name(name, *LONGEST_TABLE)
+    if len(longest) > MAX_NAME_LENGTH:
+        raise ChouetteError(
+            said(
+                "an event's name is at most {most} characters, leaving room for its tables' "
+                "names ({table}): not {count}",
+                most=MAX_NAME_LENGTH - len(longest) + len(name),
+                table=table_name("NAME", *LONGEST_TABLE),
+                count=len(name),
+            )
+        )
     purse = book.create_session(
         name,
         Line((rules.organiser,)),
@@ -388,6 +406,10 @@ def accept(book: Ledger, info: EventInfo, players: Sequence[str]) -> list[str]:
 
 
 # ---------------------------------------------------------------- draws and levels
+
+
+#: The level and table numbers an event's name leaves room for in its tables' names.
+LONGEST_TABLE = (9999, 9999)
 
 
 def table_name(event: str, level: int, number: int) -> str:

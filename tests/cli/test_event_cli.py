@@ -196,6 +196,8 @@ def test_standings_say_the_level_the_cube_the_clock_and_the_pool(chouette):
          "a player joins it by entering the event (chouette event enter NAME)"),
         (("--session", "fcc-L1-T1", "split", "x"), 1, "its tables are drawn, not split"),
         (("sessions", "--delete", "fcc-L1-T2"), 1, "its tables are drawn, not split or deleted"),
+        (("event", "new", "x" * 69, "--bank", "5", "--levels", "1"), 1,
+         "an event's name is at most 68 characters, leaving room for its tables' names"),
         (("sessions", "--rename", "fcc", "cup"), 1,
          "fcc is the purse of the event fcc: it keeps the event's name"),
     ],
