@@ -438,8 +438,9 @@ def _check_open(state: EventState) -> None:
 def enter(state: EventState, players: Sequence[str]) -> EventState:
     """``players`` enter, each with a bank; during a drawn level each is seated at the table
     with the fewest players, if one has room (else the next draw seats them). Refused once
-    entries have closed, for a player who entered already (a re-entry is :func:`reenter`)
-    and for one named twice."""
+    entries have closed, for a player who entered already (a re-entry is :func:`reenter`),
+    for one named twice and for one whose name differs only in case from another's (the
+    organiser's too)."""
     _check_open(state)
     if not players:
         raise ChouetteError(said("name the players who enter"))
@@ -462,7 +463,7 @@ def enter(state: EventState, players: Sequence[str]) -> EventState:
                     "{player} has entered already (a re-entry: event reenter {player})", player=name
                 )
             )
-        twin = case_twin(name, [*state.entered, *seen])
+        twin = case_twin(name, [*state.entered, *seen, state.rules.organiser])
         if twin is not None:
             raise ChouetteError(
                 said(

@@ -162,6 +162,7 @@ def test_entries_close_after_the_reentries_level_and_a_late_entry_sits_where_the
         (["ann"], "ann has entered already"),
         (["zed", "zed"], "zed is named twice"),
         (["ANN"], "ann and ANN differ only in case"),
+        (["Org"], "org and Org differ only in case"),  # the organiser, who holds the pool
         (["box"], "cannot be a player's name"),
     ],
 )
