@@ -52,7 +52,7 @@ from chouette.line import normal_name  # noqa: E402
 from chouette.money import parse_money  # noqa: E402
 from chouette.names import match, resolve  # noqa: E402
 from chouette.text import clipped, clipped_words, json_safe, shown, shown_lines  # noqa: E402
-from chouette.words import Money, Number, joined, marked, said, said_n  # noqa: E402
+from chouette.words import Money, Number, joined, marked, said, said_in, said_n  # noqa: E402
 
 if TYPE_CHECKING:
     from datetime import date
@@ -73,7 +73,7 @@ if TYPE_CHECKING:
     from db.names import Run
     from db.reads import Reads
     from db.reviewing import Review
-    from db.values import Played
+    from db.values import Played, Proposed
     from typer_internals import Context, HelpFormatter, Parameter
 
 
@@ -5081,13 +5081,200 @@ def pay(
             }
         )
         return
+    say_paid(payer, payee, cents, info.name)
+
+
+def say_paid(payer: str, payee: str, cents: int, session: str) -> None:
+    """A payment booked, said."""
     say(
         said(
             "{payer} paid {payee} {amount} ({session}).",
             payer=payer,
             payee=payee,
             amount=Money(cents),
-            session=info.name,
+            session=session,
+        )
+    )
+
+
+@app.command(cls=Command)
+def proposals(
+    ctx: typer.Context,
+    every: Annotated[
+        bool, typer.Option("--all", help="Every proposal, answered ones too, with its answer.")
+    ] = False,
+    as_json: JsonFlag = False,
+) -> None:
+    """The lines players proposed from their phones, waiting for the keeper.
+
+    A player proposes, from their phone (chouette serve, /me), a line about themselves: a
+    take, drop or beaver of a double that waits on them, or a payment they made to whom the
+    settlement says. Each waits here, numbered, with who proposed it and when, until the
+    keeper approves it (chouette approve N: it runs then, as the command would) or refuses
+    it (chouette refuse N). --all lists the answered ones too.
+
+    Examples:
+
+    \b
+        chouette proposals
+        chouette proposals --all --json
+    """
+    with ledger(ctx, write=False) as book:
+        found = book.proposals(state=None if every else "waiting")
+        names = {p.session_id: book.session_by_id(p.session_id) for p in found}
+    sessions = {number: "" if info is None else info.name for number, info in names.items()}
+    if as_json:
+        emit_json({"proposals": [proposal_json(p, sessions[p.session_id]) for p in found]})
+        return
+    if not found:
+        say(said("No proposals wait for the keeper."))
+        return
+    emit_proposals(found, sessions)
+
+
+def proposal_json(proposed: "Proposed", session: str) -> dict[str, Any]:
+    """A proposal as ``proposals --json`` gives it (the words in English)."""
+    p = proposed.proposal
+    return {
+        "number": proposed.id,
+        "session": session,
+        "player": p.player,
+        "act": p.act,
+        "member": p.member or None,
+        "game": p.game or None,
+        "payee": p.payee or None,
+        "cents": p.cents if p.act == "pay" else None,
+        "line": shlex.join(p.words()),
+        "text": str(p.told()),
+        "proposed_at": proposed.proposed_at.isoformat(),
+        "state": proposed.state,
+        "reason": str(proposed.reason) if proposed.reason else None,
+        "decided_at": None if proposed.decided_at is None else proposed.decided_at.isoformat(),
+    }
+
+
+def emit_proposals(found: "Sequence[Proposed]", sessions: "Mapping[int, str]") -> None:
+    """Proposals as ``proposals`` lists them, in the reader's time."""
+    from chouette.report import local_time, time_heading
+
+    zone = local_zone()
+    states = {
+        "waiting": said_in("proposal", "waiting"),
+        "approved": said_in("proposal", "approved"),
+        "refused": said_in("proposal", "refused"),
+    }
+    rows = [
+        [
+            str(p.id),
+            sessions[p.session_id],
+            p.proposal.player,
+            p.proposal.told(),
+            local_time(p.proposed_at, datetime.astimezone, zone),
+            states.get(p.state, p.state),
+            p.reason,
+        ]
+        for p in found
+    ]
+    headers = [
+        "#",
+        marked("session"),
+        marked("proposed by"),
+        marked("proposal"),
+        time_heading(zone),
+        marked("state"),
+        marked("reason"),
+    ]
+    emit_rows(headers, rows, Format.table)
+
+
+@app.command(cls=Command)
+def approve(
+    ctx: typer.Context,
+    number: Annotated[
+        int, typer.Argument(metavar="N", help="The proposal's number (chouette proposals).")
+    ],
+    as_json: JsonFlag = False,
+) -> None:
+    """Approve a player's proposal: its line runs now, as the command would.
+
+    Checked again against the game and the balances as they stand: a double answered
+    meanwhile, another game, a payment no longer owed, and nothing is written; the proposal
+    is refused with the reason, which the player's phone shows. A proposal is approved or
+    refused once.
+
+    Example:
+
+    \b
+        chouette approve 3
+    """
+    from dataclasses import replace
+
+    from db.commands import NoLongerValid, approve_proposal, refuse_proposal
+
+    opts = options(ctx)
+    try:
+        with ledger_for(opts, write=True) as book:
+            done = approve_proposal(book, number)
+    except NoLongerValid as err:
+        with ledger(ctx, write=True) as book:
+            refuse_proposal(book, err.number, err.reason)
+        fail(err.said)
+    except ChouetteError as err:
+        fail(err.said)
+    p = done.proposed.proposal
+    if done.played is not None:
+        opts.booked = done.played.outcome is not None
+        if not as_json:
+            say(said("Proposal {number} approved: {proposal}.", number=number, proposal=p.told()))
+        report_played(done.played, done.before, as_json)
+        return
+    if done.against is not None and done.against.over:
+        warn(done.against.warning())
+    if as_json:
+        emit_json(proposal_json(replace(done.proposed, state="approved"), done.session))
+        return
+    say(said("Proposal {number} approved: {proposal}.", number=number, proposal=p.told()))
+    say_paid(p.player, p.payee, p.cents, done.session)
+
+
+@app.command(cls=Command)
+def refuse(
+    ctx: typer.Context,
+    number: Annotated[
+        int, typer.Argument(metavar="N", help="The proposal's number (chouette proposals).")
+    ],
+    why: Annotated[
+        str, typer.Option("--why", metavar="TEXT", help="Why: the player's phone shows it.")
+    ] = "",
+    as_json: JsonFlag = False,
+) -> None:
+    """Refuse a player's proposal: nothing is played or booked, and the phone shows why.
+
+    Example:
+
+    \b
+        chouette refuse 3 --why "the double was dropped at the table"
+    """
+    from chouette.text import check_note
+    from db.commands import refuse_proposal
+
+    try:
+        reason = check_note(why)
+    except ChouetteError as err:
+        fail(said("{option}: {reason}", option="--why", reason=err.said), 2)
+    with ledger(ctx, write=True) as book:
+        told = said("refused by the keeper: {why}", why=reason) if reason else ""
+        done = refuse_proposal(book, number, told)
+        session = book.session_by_id(done.session_id)
+    if as_json:
+        emit_json(proposal_json(done, "" if session is None else session.name))
+        return
+    say(
+        said(
+            "Proposal {number} refused: {proposal} ({reason}).",
+            number=number,
+            proposal=done.proposal.told(),
+            reason=done.reason,
         )
     )
 

@@ -41,8 +41,9 @@ The map of the house. Every room holds one job; a room imports only the rooms be
 - money: :mod:`~chouette.money` (cents), :mod:`~chouette.limits` (the largest numbers),
   :mod:`~chouette.settlement` (who pays whom), :mod:`~chouette.costs` (fees and shared
   costs), :mod:`~chouette.nights` (club nights and debts that last), :mod:`~chouette.payments`
-  (each player's account, and the payment code a bank app reads), :mod:`~chouette.stats`
-  (the club's memory);
+  (each player's account, and the payment code a bank app reads),
+  :mod:`~chouette.proposals` (what a player may propose from their phone for the keeper to
+  approve), :mod:`~chouette.stats` (the club's memory);
 - trust: :mod:`~chouette.chain` (the tamper-evident record), :mod:`~chouette.checks` (what is
   wrong with a record, as values);
 - words: :mod:`~chouette.words` (what is said, as values, and a reader's language),

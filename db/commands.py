@@ -12,7 +12,7 @@ makes one action; a press on the page is a command.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -22,7 +22,7 @@ from chouette.chain import RESTORED
 from chouette.costs import Charge, check_charge
 from chouette.errors import ChouetteError, LimitError
 from chouette.exposure import past_credit
-from chouette.game import Event, Game, apply_all, check_game, start
+from chouette.game import Answer, Event, Game, apply_all, check_game, start
 from chouette.line import (
     Line,
     check_between_games,
@@ -41,10 +41,13 @@ from chouette.names import as_known, match, resolve
 from chouette.outcome import Outcome, settle_game
 from chouette.payments import Account, check_holder, check_number
 from chouette.presets import check_preset_name, preset_key
+from chouette.proposals import Proposal, check_answer, check_waiting
+from chouette.proposals import check_payment as check_proposed_payment
 from chouette.record import Record, event_to_json, parse_event, play_record
 from chouette.report import Undone, joined_text
 from chouette.rules import EDITION, HouseRules
 from chouette.session import LiveGame, SessionInfo
+from chouette.settlement import settle
 from chouette.stop import check_not_ended, stop_state
 from chouette.text import check_note
 from chouette.words import Money, Said, Sayable, joined, said, said_n
@@ -66,7 +69,7 @@ from db.journal import check_entry, entry_name, entry_problem, refuse_unfit_jour
 from db.ledger import Ledger
 from db.names import player_names
 from db.positions import undo_position
-from db.values import Action, Charged, Finished, Paid, Played, StoredPlayer
+from db.values import Action, Charged, Finished, Paid, Played, Proposed, StoredPlayer
 
 # ---------------------------------------------------------------- the game in progress
 
@@ -1009,3 +1012,120 @@ def known_player(book: Ledger, typed: str) -> str:
     return resolve(
         normal_name(typed), player_names(book.reads.statements), "has played in no session here"
     )
+
+
+# ---------------------------------------------------------------- the players' proposals
+
+
+class NoLongerValid(ChouetteError):
+    """A proposal the keeper approved that the game or the balances no longer allow: the
+    door books nothing and records it refused with this reason
+    (:func:`refuse_proposal`)."""
+
+    def __init__(self, number: int, reason: Sayable) -> None:
+        super().__init__(
+            said(
+                "proposal {number} no longer applies, so it is refused: {reason}",
+                number=number,
+                reason=reason,
+            )
+        )
+        self.number = number
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class Approved:
+    """A proposal approved: what its line did (``played``: an answer; ``against``: a
+    payment, against the balances)."""
+
+    proposed: Proposed
+    session: str
+    played: Played | None = None
+    before: Game | None = None
+    against: Advance | None = None
+
+
+def balances_now(book: Ledger, info: SessionInfo) -> dict[str, Cents]:
+    """Each player's balance in the session as the settlement settles it."""
+    return {player: cents for player, (_points, cents) in book.totals(info).items()}
+
+
+def propose(book: Ledger, info: SessionInfo, proposal: Proposal) -> int:
+    """A player's proposal (from their phone), checked by the rules against the game and
+    the settlement as they stand, kept waiting for the keeper: its number. Refused past
+    :data:`chouette.proposals.MOST_WAITING` of the player's waiting at once, and the same
+    proposal twice."""
+    waiting = book.proposals([info.id], state="waiting", player=proposal.player)
+    if any(p.proposal == proposal for p in waiting):
+        raise ChouetteError(
+            said(
+                "{player} proposed this already: it waits for the keeper",
+                player=proposal.player,
+            )
+        )
+    check_waiting(proposal.player, len(waiting))
+    if proposal.act == "pay":
+        check_proposed_payment(settle(balances_now(book, info)), proposal)
+    else:
+        live = book.live(info)
+        check_answer(live.game, live.number, proposal)
+    return book.add_proposal(info.id, proposal)
+
+
+def waiting_proposal(book: Ledger, number: int) -> tuple[Proposed, SessionInfo]:
+    """Proposal ``number``, held for this transaction, and its session; refused if there
+    is none, or if the keeper answered it already (an approval is never run twice)."""
+    found = book.proposals(number=number, lock=True)
+    if not found:
+        raise ChouetteError(said("there is no proposal {number}", number=number))
+    (proposed,) = found
+    if proposed.state != "waiting":
+        if proposed.state == "approved":
+            raise ChouetteError(
+                said("proposal {number} was approved already: nothing written", number=number)
+            )
+        raise ChouetteError(
+            said("proposal {number} was refused already: nothing written", number=number)
+        )
+    info = book.session_by_id(proposed.session_id, lock=True)
+    if info is None:
+        raise NoLongerValid(number, said("its session is gone"))
+    return proposed, info
+
+
+def approve_proposal(book: Ledger, number: int) -> Approved:
+    """The keeper approves proposal ``number``: its line runs through the same use case as
+    the command (:func:`play`, :func:`pay`), checked again against the game as it stands,
+    in this transaction. A line no longer valid raises :class:`NoLongerValid` (nothing
+    written: the door records the refusal)."""
+    proposed, info = waiting_proposal(book, number)
+    p = proposed.proposal
+    done = Approved(proposed, info.name)
+    try:
+        if p.act == "pay":
+            done = replace(done, against=pay(book, info, p.player, p.payee, p.cents, ""))
+        else:
+            live = book.live(info)
+            check_answer(live.game, live.number, p)
+            event = Answer(p.act, p.member)
+            played = play(book, info, [event], p.game, live=live)
+            done = replace(done, played=played, before=live.game)
+    except NoLongerValid:
+        raise
+    except ChouetteError as err:
+        raise NoLongerValid(number, err.said) from None
+    book.decide_proposal(number, "approved")
+    return done
+
+
+def refuse_proposal(book: Ledger, number: int, reason: Sayable = "") -> Proposed:
+    """Proposal ``number`` refused, with ``reason`` (the keeper's words, or why it no longer
+    applies): its player's phone shows it."""
+    try:
+        proposed, _info = waiting_proposal(book, number)
+    except NoLongerValid:
+        (proposed,) = book.proposals(number=number)
+    why = reason or said("refused by the keeper")
+    book.decide_proposal(number, "refused", why)
+    return replace(proposed, state="refused", reason=why)

@@ -41,6 +41,7 @@ from chouette.line import Line, check_night_name
 from chouette.money import Cents, check_stake
 from chouette.nights import night_of
 from chouette.payments import Account
+from chouette.proposals import Proposal
 from chouette.report import Entry, GameLine, SessionSummary
 from chouette.review import Asked, CubeState, Equities
 from chouette.rules import HouseRules
@@ -63,6 +64,8 @@ from db.codec import (
     line_from_json,
     line_to_json,
     rules_to_json,
+    said_detail,
+    said_of,
     shares_to_json,
     utc,
 )
@@ -82,6 +85,7 @@ from db.models import (
     PaymentRow,
     PlayerRow,
     PresetRow,
+    ProposalRow,
     SessionRow,
     Setting,
     SourceFileRow,
@@ -98,6 +102,7 @@ from db.values import (
     GameView,
     KeylessGame,
     Paid,
+    Proposed,
     SourceFile,
     StoredGame,
     StoredPlayer,
@@ -1117,6 +1122,66 @@ class Ledger:
             delete(TournamentTableRow).where(col(TournamentTableRow.session_id) == session_id)
         )
 
+    # -------------------------------------------------------- the players' proposals
+
+    def add_proposal(self, session_id: int, proposal: Proposal) -> int:
+        """A player's proposal, waiting for the keeper (the one writer): its number."""
+        row = ProposalRow(
+            session_id=session_id,
+            player=proposal.player,
+            act=proposal.act,
+            member=proposal.member,
+            game=proposal.game,
+            origin=proposal.origin,
+            stage=proposal.stage,
+            payee=proposal.payee,
+            cents=proposal.cents,
+            proposed_at=self.now,
+            state="waiting",
+            reason="",
+        )
+        self._db.add(row)
+        self._db.flush()
+        assert row.id is not None
+        return row.id
+
+    def proposals(
+        self,
+        session_ids: Iterable[int] | None = None,
+        *,
+        state: str | None = None,
+        player: str | None = None,
+        number: int | None = None,
+        lock: bool = False,
+    ) -> list[Proposed]:
+        """The proposals kept (of the sessions ``session_ids``; None: every session), in
+        the order they were made; ``state``, ``player``, ``number``: those alone."""
+        query = select(ProposalRow).order_by(col(ProposalRow.id))
+        if session_ids is not None:
+            query = query.where(col(ProposalRow.session_id).in_(list(session_ids)))
+        if state is not None:
+            query = query.where(ProposalRow.state == state)
+        if player is not None:
+            query = query.where(ProposalRow.player == player)
+        if number is not None:
+            query = query.where(ProposalRow.id == number)
+        if lock:
+            query = query.with_for_update()
+        return [proposed_of(row) for row in self._db.exec(query).all()]
+
+    def decide_proposal(self, number: int, state: str, reason: Sayable = "") -> None:
+        """The keeper's answer to proposal ``number`` (``approved``, ``refused`` with its
+        ``reason``), now."""
+        self._db.execute(
+            update(ProposalRow)
+            .where(col(ProposalRow.id) == number)
+            .values(
+                state=state,
+                reason=json.dumps(said_detail(reason)) if reason else "",
+                decided_at=self.now,
+            )
+        )
+
     # -------------------------------------------------------- the journal
 
     def journal(
@@ -1716,3 +1781,28 @@ def _check_booking(player: str, points: int, cents: Cents) -> None:
     """A booking's points and money within the limit (else refused, naming the player)."""
     check_points(points, f"a booking of {player}")
     check_cents(cents, f"a booking of money to {player}")
+
+
+def proposed_of(row: ProposalRow) -> Proposed:
+    """A proposal as its row keeps it."""
+    assert row.id is not None
+    proposal = Proposal(
+        row.player,
+        row.act,  # type: ignore[arg-type]
+        row.member,
+        row.game,
+        row.origin,
+        row.stage,
+        row.payee,
+        row.cents,
+    )
+    reason = said_of(json.loads(row.reason)) if row.reason else ""
+    return Proposed(
+        row.id,
+        row.session_id,
+        proposal,
+        utc(row.proposed_at),
+        row.state,
+        reason,
+        None if row.decided_at is None else utc(row.decided_at),
+    )

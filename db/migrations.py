@@ -362,6 +362,30 @@ def v19_tournaments(conn: Connection) -> None:
     )
 
 
+def v20_proposals(conn: Connection) -> None:
+    """Schema 20: the lines players propose from their phones, waiting for the keeper
+    (``chouette proposals``, ``approve``, ``refuse``)."""
+    Table(
+        "proposal",
+        MetaData(),
+        Column("id", Integer, primary_key=True),
+        Column("session_id", Integer, nullable=False),
+        Column("player", String, nullable=False),
+        Column("act", String, nullable=False),
+        Column("member", String, nullable=False),
+        Column("game", Integer, nullable=False),
+        Column("origin", Integer, nullable=False),
+        Column("stage", String, nullable=False),
+        Column("payee", String, nullable=False),
+        Column("cents", BigInteger, nullable=False),
+        Column("proposed_at", DateTime(timezone=True), nullable=False),
+        Column("state", String, nullable=False),
+        Column("reason", String, nullable=False),
+        Column("decided_at", DateTime(timezone=True), nullable=True),
+    ).create(conn)
+    conn.execute(text("CREATE INDEX proposal_by_session ON proposal (session_id, state)"))
+
+
 #: ``MIGRATIONS[i]`` brings a database from version ``i + 1`` to ``i + 2``.
 MIGRATIONS: list[Migration] = [
     v2_payments_and_imports,
@@ -382,6 +406,7 @@ MIGRATIONS: list[Migration] = [
     v17_accounts,
     v18_kept_digests,
     v19_tournaments,
+    v20_proposals,
 ]
 LATEST = len(MIGRATIONS) + 1
 SCHEMA_LOCK = 0x63686F75  # PostgreSQL advisory lock key ("chou") held while creating the schema

@@ -355,3 +355,32 @@ class TournamentTableRow(SQLModel, table=True):
     level: int
     number: int
     closed: bool = False
+
+
+class ProposalRow(SQLModel, table=True):
+    """A line a player proposed from their phone, waiting for the keeper (schema 20,
+    :mod:`chouette.proposals`): who proposed it and when, in which session (its id: a
+    proposal is no part of the session's record, nor of an export), what (``act``: an
+    answer on ``member``'s cube in game ``game``, the double's ``origin`` and ``stage``; or
+    ``pay``: ``cents`` to ``payee``), and what became of it: ``state`` ``waiting``,
+    ``approved`` or ``refused``, ``reason`` (a refusal's words, as data) and when."""
+
+    __tablename__ = "proposal"
+    __table_args__ = (Index("proposal_by_session", "session_id", "state"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    session_id: int
+    player: str
+    act: str
+    member: str
+    game: int
+    origin: int
+    stage: str
+    payee: str
+    cents: int = Field(sa_column=Column(BigInteger, nullable=False))
+    proposed_at: datetime = Field(sa_column=Column(DateTime(timezone=True), nullable=False))
+    state: str
+    reason: str
+    decided_at: datetime | None = Field(
+        default=None, sa_column=Column(DateTime(timezone=True), nullable=True)
+    )

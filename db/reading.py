@@ -35,7 +35,7 @@ if TYPE_CHECKING:  # the reports' reads load with the house rules: a Tab needs n
     from db.names import Run
     from db.reads import Reads
 
-SCHEMA = 19
+SCHEMA = 20
 TABLES = (
     "account",
     "action",
@@ -51,6 +51,7 @@ TABLES = (
     "payment",
     "player",
     "preset",
+    "proposal",
     "schema_version",
     "session",
     "session_origin",

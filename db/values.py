@@ -16,6 +16,7 @@ from chouette.game import Event, Game
 from chouette.line import Line
 from chouette.money import Cents
 from chouette.outcome import Outcome
+from chouette.proposals import Proposal
 from chouette.report import Entry
 from chouette.session import SessionInfo
 from chouette.words import Sayable
@@ -209,3 +210,17 @@ class TournamentTable(NamedTuple):
     level: int
     number: int
     closed: bool
+
+
+@dataclass(frozen=True)
+class Proposed:
+    """A proposal as the ledger keeps it (:class:`db.models.ProposalRow`): its number
+    (``id``), the session it is for, what it proposes, when, and what became of it."""
+
+    id: int
+    session_id: int
+    proposal: Proposal
+    proposed_at: datetime
+    state: str = "waiting"
+    reason: Sayable = ""
+    decided_at: datetime | None = None

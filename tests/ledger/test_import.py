@@ -187,6 +187,7 @@ def test_schema_4_notes_the_games_of_imports_a_schema_3_ledger_made(chouette, le
         raw.execute(text("DROP TABLE account"))  # and schema 17's accounts
         for table in ("tournament_table", "tournament_step", "tournament"):  # and schema 19's
             raw.execute(text(f"DROP TABLE {table}"))
+        raw.execute(text("DROP TABLE proposal"))  # and schema 20's proposals
         raw.execute(text("UPDATE schema_version SET version = 3"))
     with engine.connect() as raw:
         assert raw.execute(text("SELECT COUNT(*) FROM source_file")).scalar() == 1

@@ -323,17 +323,45 @@ def test_an_eighteenth_schema_ledger_migrates_to_tournaments_every_row_kept(url)
     """Schema 19 adds the chouette tournaments' tables (``chouette event``), empty; a ledger
     set back to schema 18 migrates to exactly a fresh ledger's schema."""
     tables = ("tournament_table", "tournament_step", "tournament")
-    fresh, old = set_back(url, 18, [f"DROP TABLE {table}" for table in tables])
+    later = ["DROP TABLE proposal"]  # (schema 20's)
+    fresh, old = set_back(url, 18, [*later, *(f"DROP TABLE {table}" for table in tables)])
     connect(url)
     dispose_all()
     assert schema(url) == fresh
     after = dump(url)
-    assert after["schema_version"] == [(LATEST,)] == [(19,)]
-    for table in tables:
+    assert after["schema_version"] == [(LATEST,)]
+    for table in (*tables, "proposal"):
         assert after.pop(table) == []
     assert {t: r for t, r in after.items() if t != "schema_version"} == {
         t: r for t, r in old.items() if t != "schema_version"
     }
+
+
+@pytest.mark.backends("sqlite", "postgres")
+def test_a_nineteenth_schema_ledger_gains_proposals_every_row_kept(url, chouette):
+    """Schema 20 adds the players' proposals' table, empty: a ledger set back to schema 19
+    migrates to exactly a fresh ledger's schema, every row kept; and the migrated ledger
+    keeps a proposal and the keeper's answer."""
+    fresh, old = set_back(url, 19, ["DROP TABLE proposal"])
+    connect(url)
+    dispose_all()
+    assert schema(url) == fresh
+    after = dump(url)
+    assert after["schema_version"] == [(LATEST,)] == [(20,)]
+    assert after.pop("proposal") == []
+    assert {t: r for t, r in after.items() if t != "schema_version"} == {
+        t: r for t, r in old.items() if t != "schema_version"
+    }
+    from chouette.proposals import Proposal
+    from db.commands import propose
+
+    chouette("double", "--by", "box", "bob")
+    with open_ledger(url, write=True, now=WHEN) as book:
+        number = propose(
+            book, book.session("friday"), Proposal("bob", "take", "bob", 2, 0, "double")
+        )
+    chouette("approve", str(number))
+    assert chouette.json("proposals", "--all")["proposals"][0]["state"] == "approved"
 
 
 V3 = DATA / "ledger-v3.sqlite"
@@ -416,7 +444,8 @@ def test_points_widen_to_64_bits_when_a_postgresql_ledger_migrates(url, ledger_u
         "tournament",
         "tournament_step",
         "tournament_table",
-    )  # 7–13, 15, 17, 18, 19
+        "proposal",
+    )  # 7–13, 15, 17, 18, 19, 20
     fresh, old = set_back(  # back to schema 5: points INTEGER, and no journal yet
         url,
         5,
@@ -598,14 +627,18 @@ def test_a_session_of_an_older_chouette_keeps_its_scoring_and_checks_clean(choue
 
 
 def before_kept_digests(conn) -> None:
-    """Schema 18's journal in the chain and kept digests taken out: a ledger of before."""
+    """Schema 18's journal in the chain and kept digests taken out: a ledger of before (and
+    schema 20's proposals, later still)."""
+    conn.execute(text("DROP TABLE proposal"))
     conn.execute(text("DROP TABLE kept_digest"))
     conn.execute(text("ALTER TABLE chain DROP COLUMN journal"))
     conn.execute(text("CREATE TABLE game_digest (game_id INTEGER PRIMARY KEY, digest TEXT)"))
 
 
 def kept_digests_migrated(before, after) -> None:
-    """Schema 18 as it migrates: no digest kept yet, and no link holds a journal's."""
+    """Schema 18 as it migrates: no digest kept yet, and no link holds a journal's (and
+    schema 20: no proposal)."""
+    assert after.pop("proposal") == []
     assert before.pop("game_digest") == [] and after.pop("kept_digest") == []
     assert all(row[-1] is None for row in after["chain"])
     after["chain"] = [row[:-1] for row in after["chain"]]
