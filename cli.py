@@ -5191,7 +5191,10 @@ def emit_proposals(found: "Sequence[Proposed]", sessions: "Mapping[int, str]") -
 def approve(
     ctx: typer.Context,
     number: Annotated[
-        int, typer.Argument(metavar="N", help="The proposal's number (chouette proposals).")
+        int,
+        typer.Argument(
+            metavar="N", **bounds("approve N"), help="The proposal's number (chouette proposals)."
+        ),
     ],
     as_json: JsonFlag = False,
 ) -> None:
@@ -5241,7 +5244,10 @@ def approve(
 def refuse(
     ctx: typer.Context,
     number: Annotated[
-        int, typer.Argument(metavar="N", help="The proposal's number (chouette proposals).")
+        int,
+        typer.Argument(
+            metavar="N", **bounds("refuse N"), help="The proposal's number (chouette proposals)."
+        ),
     ],
     why: Annotated[
         str, typer.Option("--why", metavar="TEXT", help="Why: the player's phone shows it.")
@@ -7413,6 +7419,14 @@ def serve(
             "the draw, the next level, a re-entry and the end.",
         ),
     ] = False,
+    currency: Annotated[
+        PayCurrency,
+        typer.Option(
+            "--currency",
+            metavar="EUR|CZK|SEK|DKK",
+            help="The currency the players pay in: it chooses the payment code each phone shows.",
+        ),
+    ] = PayCurrency.EUR,
 ) -> None:
     """Serve a live scoreboard and a scorekeeper's page in the browser.
 
@@ -7433,7 +7447,11 @@ def serve(
     page draws, closes a level, re-enters and ends it.
     Under the PIN it prints a one-time sign-in link (and its QR code) that signs the
     scorekeeper's phone in without the PIN, once, within 30 minutes; a restart prints a new
-    one. A restart with the same PIN keeps the devices signed in. Plain HTTP unless --certfile
+    one. Each player's phone proposes their own answer to a double that waits on them, and
+    the payments they made (it shows the payment code for what they pay, in --currency,
+    from the payee's account): each waits for the keeper (the keeper's page, or chouette
+    proposals, approve, refuse). A restart with the same PIN keeps the devices signed in.
+    Plain HTTP unless --certfile
     is given. The pages speak English, Danish or Czech, as each browser asks, or --lang for
     every page. Needs the serve extra (pip install '.[serve]' in chouette's clone).
 
@@ -7477,6 +7495,7 @@ def serve(
             room=room,
             event="" if event else None,
             commands=run_words,
+            currency=currency.value,
         )
     except ChouetteError as err:
         fail(err.said)

@@ -66,6 +66,8 @@ NUMBERS: dict[str, tuple[int, int]] = {
     "extra --points": (1, LIMIT),
     "extra --premium": (0, LIMIT),
     "log --limit": (1, ENTRIES),
+    "approve N": (1, ENTRIES),
+    "refuse N": (1, ENTRIES),
     "new --seed": (0, SEED),
     "--auto-doubles": (0, DOUBLINGS),
     "--beaver-limit": (1, DOUBLINGS),

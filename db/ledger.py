@@ -1169,6 +1169,12 @@ class Ledger:
             query = query.with_for_update()
         return [proposed_of(row) for row in self._db.exec(query).all()]
 
+    def proposals_stamp(self) -> tuple[object, ...]:
+        """What changes whenever a proposal is made or answered (a live page watches it)."""
+        made = self._db.exec(select(func.count(), func.max(ProposalRow.id))).one()
+        waiting = self._db.exec(select(func.count()).where(ProposalRow.state == "waiting")).one()
+        return (*made, waiting)
+
     def decide_proposal(self, number: int, state: str, reason: Sayable = "") -> None:
         """The keeper's answer to proposal ``number`` (``approved``, ``refused`` with its
         ``reason``), now."""

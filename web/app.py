@@ -24,6 +24,9 @@ page behind the PIN, the players' phones, their event streams, and the actions.
     POST /me               a player's code: this phone speaks for that player
     POST /me/accept        the phone's player accepts the session's rules (for itself only)
     POST /me/devices       the phone signs out its player's other devices
+    POST /me/propose       the phone's player proposes a line about themselves (their answer
+                           to a double that waits on them, a payment they made), for the
+                           keeper to approve (``chouette approve N``, the keeper's page)
     GET  /me/events        ``board`` and ``mine`` (the player's own part), for the player's
                            phone only (it ends when signed out)
     GET  /whoami           JSON: ``{"keeper": bool, "player": name or null}``
@@ -50,7 +53,7 @@ from collections.abc import AsyncIterator, Callable, Collection, Mapping, Sequen
 from contextlib import asynccontextmanager, suppress
 from datetime import datetime
 from functools import cache, lru_cache, partial
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import parse_qsl, quote, urlsplit
 
 import segno
@@ -72,8 +75,11 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from chouette.errors import ChouetteError
 from chouette.money import format_money
+from chouette.payments import Currency, PaymentCode, payment_code, remittance
+from chouette.proposals import ANSWER_ACTS, Proposal
 from chouette.report import signed
 from chouette.settlement import settle
+from chouette.text import clipped
 from chouette.words import ENGLISH_WORDS, Fixed, Money, Number, Said, Sayable, Words, said
 from db.reviewing import Review
 from web.access import SERVE, STAMP, TOKEN_HOURS, Access, Refusal, Who, Writes, shown_code
@@ -83,7 +89,7 @@ from web.hub import Frames, Hub, Lazily
 from web.i18n import LANGUAGES, negotiate, translation, words
 from web.limits import STREAM_RETRY_SECONDS, Limits, Once, limits_for, quiet_loop
 from web.moves import line_of, session_alone
-from web.table import EventView, Snapshot, Table
+from web.table import EventView, Proposing, Snapshot, Table
 
 log = logging.getLogger("chouette.serve")
 
@@ -277,6 +283,7 @@ def create_app(
     once: Once | None = None,
     lang: str | None = None,
     private: bool = False,
+    currency: Currency = "EUR",
 ) -> Starlette:
     """The application serving ``table``; ``access`` says who may do what; ``hosts`` the
     names a request may give in ``Host``; ``base_url`` the address the players' QR codes
@@ -285,7 +292,8 @@ def create_app(
     terminal shows it, in its own words); ``once`` says repeated trouble once a minute in
     the server's log;
     ``lang``: the one language of every page (None: each browser's own, among
-    :data:`web.i18n.LANGUAGES`, English when it asks for none of them)."""
+    :data:`web.i18n.LANGUAGES`, English when it asks for none of them); ``currency``: what
+    the players pay in (it chooses the payment code their phones show)."""
     langs = (lang,) if lang is not None else tuple(LANGUAGES)
 
     def language(request: Request) -> str:
@@ -311,6 +319,10 @@ def create_app(
         reviews = {**snapshot.table_reviews}
         if board is not None:
             reviews[board.session] = snapshot.reviews
+        proposing = snapshot.proposing
+        waiting = [
+            (b.session, p) for b in tables for p in proposing.get(b.session, Proposing()).waiting()
+        ]
         boards = {
             code: {
                 b.session: templates(code)
@@ -324,7 +336,7 @@ def create_app(
         controls = {
             code: templates(code)
             .get_template("_controls.html")
-            .render(board=board, private=private, settlement=payments)
+            .render(board=board, private=private, settlement=payments, proposals=waiting)
             for code in langs
         }
         if table.event is not None:  # serve --event: the event's own controls come first
@@ -335,7 +347,11 @@ def create_app(
             }
         if table.event is None:
             mine: dict[str, Mapping[str, Mapping[str, str]]] = {
-                code: {b.session: mine_frames(b, code, reviews) for b in tables} for code in langs
+                code: {
+                    b.session: mine_frames(b, code, reviews, proposing.get(b.session, Proposing()))
+                    for b in tables
+                }
+                for code in langs
             }
             answered = {b.session: tuple(s.name for s in b.standings) for b in tables}
         else:
@@ -418,18 +434,46 @@ def create_app(
         return {code: {event.name: Lazily(entrants, partial(mine, code))} for code in langs}
 
     def mine_frames(
-        board: Board, code: str, reviews: Mapping[str, Mapping[str, Review]]
+        board: Board,
+        code: str,
+        reviews: Mapping[str, Mapping[str, Review]],
+        proposing: Proposing,
     ) -> dict[str, str]:
         """Each player's own part of their phone at ``board``'s table, in the language
         ``code`` (with who pays whom there now, and ``reviews``: each table's players' cube
-        decisions reviewed, each on their own phone alone)."""
+        decisions reviewed, each on their own phone alone; ``proposing``: what each may
+        propose, their proposals, and the payment code of each payment they make)."""
         payments = settle({s.name: s.cents for s in board.standings})
         players = {*board.line.order, *(s.name for s in board.standings)}
         mine = reviews.get(board.session, {})
+        text = remittance(board.session, proposing.night)
+        say = words(code)
+        codes = {
+            (p.payer, p.payee): phone_code(
+                payment_code(
+                    p.payer, p.payee, p.cents, proposing.accounts.get(p.payee), currency, text
+                ),
+                say,
+            )
+            for p in payments
+        }
         return {
             player: templates(code)
             .get_template("_mine.html")
-            .render(board=board, player=player, settlement=payments, review=mine.get(player))
+            .render(
+                board=board,
+                player=player,
+                settlement=payments,
+                review=mine.get(player),
+                offers=proposing.offers.get(player, ()),
+                proposals=proposing.of(player),
+                codes=codes,
+                paying={
+                    (p.proposal.payee, p.proposal.cents)
+                    for p in proposing.waiting()
+                    if p.proposal.player == player and p.proposal.act == "pay"
+                },
+            )
             for player in players
         }
 
@@ -706,21 +750,27 @@ def create_app(
         await hub.ready()
         current = await who(request)
         if current.player is not None:
-            frames = hub.frames
-            mine = ""
-            if frames is not None:
-                tables = frames.mine.get(language(request), {})
-                mine = tables.get(current.session or "", {}).get(current.player, "")
-            return page(
-                request,
-                "me.html",
-                table_of=current.session,
-                player=current.player,
-                keeper=current.keeper,
-                mine_html=mine,
-                others=len(access.others(current.device or "", player=True)),
-            )
+            return me_page(request, current)
         return page(request, "code.html", code=request.query_params.get("code", "")[:40])
+
+    def me_page(request: Request, current: Who, status: int = 200, **values: Any) -> Response:
+        """The phone's page of its player (``values``: what the page says besides)."""
+        frames = hub.frames
+        mine = ""
+        if frames is not None:
+            tables = frames.mine.get(language(request), {})
+            mine = tables.get(current.session or "", {}).get(current.player or "", "")
+        return page(
+            request,
+            "me.html",
+            status=status,
+            table_of=current.session,
+            player=current.player,
+            keeper=current.keeper,
+            mine_html=mine,
+            others=len(access.others(current.device or "", player=True)),
+            **values,
+        )
 
     async def enter_code(request: Request) -> Response:
         fields = await form(request)
@@ -771,6 +821,38 @@ def create_app(
             phone.items += heard.items
             tell(phone)
         return RedirectResponse("/me", status_code=303)
+
+    async def propose_mine(request: Request) -> Response:
+        """A player's phone proposes a line about its own player (the device's token says
+        who; the form says what: ``act`` ``take``/``drop``/``beaver`` with ``member``,
+        ``game``, ``origin``, ``stage`` as its page showed the double, or ``pay`` with
+        ``payee`` and ``cents`` as its settlement line), checked by the rules and kept for
+        the keeper; a refusal is the phone's page with the reason, nothing kept."""
+        current = await who(request)
+        if current.player is None or current.session is None:
+            return refuse(request, 401, NO_CODE, False)
+        fields = await form(request)
+        if isinstance(fields, Response):
+            return fields
+        try:
+            proposal = proposal_of(fields, current.player)
+            number = await run_in_threadpool(table.propose, current.session, proposal)
+        except ChouetteError as err:
+            await hub.ready()
+            return me_page(request, current, status=400, wrong=err.said)
+        hub.poke()
+        if tell is not None:
+            told = Heard(words(language(request)))
+            told.say(
+                said(
+                    "{player}'s phone proposes: {proposal} (chouette approve {number}).",
+                    player=current.player,
+                    proposal=proposal.told(),
+                    number=number,
+                )
+            )
+            tell(told)
+        return RedirectResponse("/me#proposals", status_code=303)
 
     async def whoami(request: Request) -> Response:
         current = await who(request)
@@ -943,6 +1025,7 @@ def create_app(
             Route("/me", enter_code, methods=["POST"]),
             Route("/me/accept", accept_mine, methods=["POST"]),
             Route("/me/devices", my_devices, methods=["POST"]),
+            Route("/me/propose", propose_mine, methods=["POST"]),
             Route("/me/events", me_events),
             Route("/whoami", whoami),
             Mount("/static", StaticFiles(packages=[("web", "static")]), name="static"),
@@ -954,6 +1037,60 @@ def create_app(
     app.state.access = access
     app.state.streams = streams
     return app
+
+
+#: The longest number a proposal's form gives (a game, an event's index, cents).
+LONGEST_NUMBER = 15
+
+
+def proposal_of(fields: Mapping[str, Sequence[str]], player: str) -> Proposal:
+    """What a phone's form proposes for its own ``player`` (never a player the form
+    names): refused if it is no proposal at all (the rules check the rest)."""
+    act = one(fields, "act")
+    if act == "pay":
+        return Proposal(player, "pay", payee=one(fields, "payee"), cents=number(fields, "cents"))
+    for answer in ANSWER_ACTS:
+        if act == answer:
+            return Proposal(
+                player,
+                answer,
+                one(fields, "member"),
+                number(fields, "game"),
+                number(fields, "origin"),
+                one(fields, "stage"),
+            )
+    raise ChouetteError(
+        said(
+            "a phone proposes a take, a drop, a beaver or a payment, not {act}",
+            act=repr(clipped(act, 40)),
+        )
+    )
+
+
+def number(fields: Mapping[str, Sequence[str]], key: str) -> int:
+    """A whole number a form gives, or a refusal naming the field."""
+    text = one(fields, key)
+    if not text.isascii() or not text.isdigit() or len(text) > LONGEST_NUMBER:
+        raise ChouetteError(said("the form's {field} is no number", field=key))
+    return int(text)
+
+
+class PhoneCode(NamedTuple):
+    """A payment as its payer's phone shows it: the line in words, and the code a bank app
+    scans (an SVG, or empty when the payee's account makes none)."""
+
+    said: Sayable
+    svg: str
+
+
+def phone_code(code: PaymentCode, say: Words) -> PhoneCode:
+    """A payment code drawn for the payer's phone (its title in ``say``'s words)."""
+    if not code.drawn:
+        return PhoneCode(code.said, "")
+    title = say(said("the payment code for {payee}", payee=code.payee))
+    return PhoneCode(
+        code.said, segno.make(code.payload, error="m").svg_inline(scale=4, title=title)
+    )
 
 
 @lru_cache(maxsize=64)

@@ -25,6 +25,7 @@ import segno
 import uvicorn
 
 from chouette.errors import ChouetteError
+from chouette.payments import CURRENCIES, Currency
 from chouette.words import ENGLISH_WORDS, Joined, Sayable, Words, said
 from chouette.words import Said as Told
 from db.engine import dispose_all, where
@@ -319,6 +320,7 @@ def run(
     room: bool = False,
     event: str | None = None,
     commands: Commands | None = None,
+    currency: str = "EUR",
 ) -> None:
     """Serve ``session`` (None: whichever is current) of the ledger at ``url``; every page
     in ``lang`` (None: as each browser asks); ``private``: money only on players' phones;
@@ -348,6 +350,7 @@ def run(
             keyfile=keyfile,
             lang=lang,
             private=private,
+            currency=currency,
         )
     finally:
         terminal.close()
@@ -368,6 +371,7 @@ def serve(
     keyfile: Path | None,
     lang: str | None,
     private: bool,
+    currency: str = "EUR",
 ) -> None:
     """:func:`run`'s server, everything it prints going through ``terminal``."""
     own = words(from_environment(os.environ))  # the terminal's language
@@ -412,6 +416,7 @@ def serve(
         once=once,
         lang=lang,
         private=private,
+        currency=currency_of(currency),
     )
     place = where(url)
     say(
@@ -488,3 +493,8 @@ def serve(
         sock.close()
         dispose_all()
     say(said("Stopped."))
+
+
+def currency_of(code: str) -> Currency:
+    """One of :data:`chouette.payments.CURRENCIES` (``EUR`` for one that is none)."""
+    return next((c for c in CURRENCIES if c == code), "EUR")

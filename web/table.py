@@ -21,13 +21,17 @@ from datetime import datetime
 from chouette.errors import ChouetteError
 from chouette.event import Place, card_lines
 from chouette.limits import LONGEST_LINE
+from chouette.payments import Account
+from chouette.proposals import Proposal, answers_open
 from chouette.session import SessionInfo
+from chouette.settlement import settle
 from chouette.text import clipped
 from chouette.words import ENGLISH_WORDS, Number, Said, said
 from db import Ledger, open_ledger
 from db import events as events_of
-from db.commands import undoable
+from db.commands import propose, undoable
 from db.reviewing import Review, gather, mine, scored
+from db.values import Proposed
 from files.gnubg import DEFAULT_PLIES
 from web.board import Board, build_board
 from web.heard import Commands, Heard
@@ -53,6 +57,10 @@ class Snapshot:
     table_reviews: Mapping[str, Mapping[str, Review]] = field(default_factory=dict)
     #: Under ``serve --event``: the event as it stands.
     event: EventView | None = None
+    #: What the players propose from their phones (:mod:`chouette.proposals`), by table
+    #: (every table whose phones are answered): each player's answers open now, the
+    #: proposals kept (waiting, and the latest answered), and where each payee is paid.
+    proposing: Mapping[str, Proposing] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -122,6 +130,32 @@ class EventView:
         found = self.seat(player)
         table = None if found is None else found.table
         return next((b for b in self.boards if b.session == table), None)
+
+
+@dataclass(frozen=True)
+class Proposing:
+    """A table's proposals: ``offers``, each player's answers they may propose now;
+    ``kept``, the proposals of the table, oldest first; ``accounts``, where each player the
+    table's settlement pays is paid (their phones' payment codes: never shown to anyone
+    else)."""
+
+    offers: Mapping[str, tuple[Proposal, ...]] = field(default_factory=dict)
+    kept: tuple[Proposed, ...] = ()
+    accounts: Mapping[str, Account] = field(default_factory=dict)
+    night: str = ""
+
+    def waiting(self) -> tuple[Proposed, ...]:
+        return tuple(p for p in self.kept if p.state == "waiting")
+
+    def of(self, player: str) -> tuple[Proposed, ...]:
+        """``player``'s own proposals, the latest :data:`SHOWN_PROPOSALS`, newest first."""
+        return tuple(p for p in reversed(self.kept) if p.proposal.player == player)[
+            :SHOWN_PROPOSALS
+        ]
+
+
+#: The most of a player's proposals their phone lists.
+SHOWN_PROPOSALS = 5
 
 
 #: The most sessions the keeper's page lists to switch to (the most recent).
@@ -225,10 +259,11 @@ class Table:
         served = self._served(book)
         if self.event is not None:
             return (served, events_of.changes(book, self._event(book)))
+        proposals = book.proposals_stamp()  # a phone's proposal, the keeper's answer
         if not self.room:
-            return book.changes(served)
+            return (proposals, *book.changes(served))
         tables = tonight(book, served if served is not None else book.current_name())
-        return (served, tuple(tables), *(book.changes(n) for n in tables))
+        return (proposals, served, tuple(tables), *(book.changes(n) for n in tables))
 
     def tables(self) -> list[str]:
         """The night's tables (``serve --room``): the served session's night, in order."""
@@ -269,7 +304,15 @@ class Table:
             )
             reviews = _reviews(book, name)
             others = {b.session: _reviews(book, b.session) for b in room if b.session != name}
-        return Snapshot(changes, board, room, reviews, others)
+            proposing = {b.session: _proposing(book, b) for b in (board, *room)}
+        return Snapshot(changes, board, room, reviews, others, proposing=proposing)
+
+    def propose(self, session: str, proposal: Proposal) -> int:
+        """A player's proposal from their phone, in ``session`` (their table), checked and
+        kept (:func:`db.commands.propose`): its number. A refusal raises, nothing written."""
+        writing = open_ledger(self.url, write=True, now=self.clock(), create=False)
+        with self._writing, writing as book:
+            return propose(book, book.session(session), proposal)
 
     def _event(self, book: Ledger) -> events_of.EventInfo:
         """The event served (``serve --event``)."""
@@ -367,6 +410,18 @@ def _board(book: Ledger, name: str) -> Board:
         card=book.card(info),
         stop=book.stop(info, live.number, in_progress=live.game is not None),
     )
+
+
+def _proposing(book: Ledger, board: Board) -> Proposing:
+    """The proposals of ``board``'s table, and what its players may propose now."""
+    info = book.session(board.session)
+    live = book.live(info)
+    players = {*board.line.order, *(s.name for s in board.standings)}
+    offers = {p: answers_open(live.game, live.number, p) for p in sorted(players)}
+    kept = book.proposals([info.id])
+    paid = {p.payee for p in settle({s.name: s.cents for s in board.standings})}
+    accounts = {name: a for name, a in book.accounts().items() if name in paid}
+    return Proposing({p: o for p, o in offers.items() if o}, tuple(kept), accounts, info.night)
 
 
 def _reviews(book: Ledger, name: str) -> dict[str, Review]:
