@@ -355,11 +355,10 @@ def test_a_nineteenth_schema_ledger_gains_proposals_every_row_kept(url, chouette
     from chouette.proposals import Proposal
     from db.commands import propose
 
-    chouette("double", "--by", "box", "bob")
+    (line, *_) = chouette.json("--session", "friday", "settle")["payments"]
+    paid = Proposal(line["from"], "pay", payee=line["to"], cents=line["cents"])
     with open_ledger(url, write=True, now=WHEN) as book:
-        number = propose(
-            book, book.session("friday"), Proposal("bob", "take", "bob", 2, 0, "double")
-        )
+        number = propose(book, book.session("friday"), paid)
     chouette("approve", str(number))
     assert chouette.json("proposals", "--all")["proposals"][0]["state"] == "approved"
 

@@ -295,7 +295,7 @@ def player_in(browser: Browser, server: Server, keeper: Page, name: str, lang: s
 def test_in_chromium_a_phone_proposes_the_keeper_approves_or_refuses(browser, ledger_url):
     procs.ok(ledger_url, "new", "friday", "ann", "bob", "cat", "--stake", "1")
     procs.ok(ledger_url, "account", "ann", "--iban", "DE89 3704 0044 0532 0130 00")
-    procs.ok(ledger_url, "double", "--by", "box", "bob", "cat")
+    procs.ok(ledger_url, "double", "--by", "box", "bob")
     with serving(ledger_url) as server:
         keeper = keeper_in(browser, server)
         bob = player_in(browser, server, keeper, "bob")
@@ -312,7 +312,8 @@ def test_in_chromium_a_phone_proposes_the_keeper_approves_or_refuses(browser, le
         expect(keeper.locator('.member[data-member="bob"] .state')).to_contain_text("cube 2")
         expect(bob.locator('#proposals li[data-state="approved"]')).to_have_count(1)
         expect(bob.locator("#propose")).to_have_count(0)  # nothing waits on him now
-        # cat (a Czech phone) proposes a drop; the keeper refuses it, saying why
+        # the box doubles cat (a Czech phone), who proposes a drop; the keeper refuses it
+        procs.ok(ledger_url, "double", "--by", "box", "cat")
         cat.get_by_role("button", name="cat nepřijímá zdvojení bankéře").click()
         refusing = keeper.locator('#controls li.proposal[data-player="cat"]')
         refusing.get_by_label("Why").fill("cat took it at the table")
@@ -321,16 +322,16 @@ def test_in_chromium_a_phone_proposes_the_keeper_approves_or_refuses(browser, le
         expect(cat.locator('#proposals li[data-state="refused"] .reason')).to_contain_text(
             "zamítnuto zapisovatelem: cat took it at the table"
         )
-        # the board's end: cat and bob pay ann; bob's phone shows the code and "I paid"
+        # the board's end: bob pays ann 2.00, cat 1.00; bob's phone shows the code, "I paid"
         procs.ok(ledger_url, "drop", "cat")
         procs.ok(ledger_url, "end", "box")
         owes = bob.locator("li.owes")
         expect(owes.locator("svg")).to_have_count(1)
         expect(owes).to_contain_text("scan the code to pay ann")
-        owes.get_by_role("button", name="I paid ann 4.00").click()
+        owes.get_by_role("button", name="I paid ann 2.00").click()
         expect(bob.locator(".paying")).to_have_text("Your payment waits for the keeper.")
         paying = keeper.locator('#controls li.proposal[data-player="bob"]')
-        expect(paying).to_contain_text("bob paid ann 4.00")
+        expect(paying).to_contain_text("bob paid ann 2.00")
         paying.get_by_role("button", name="Approve").click()
-        expect(keeper.locator("#said")).to_contain_text("bob paid ann 4.00 (friday).")
+        expect(keeper.locator("#said")).to_contain_text("bob paid ann 2.00 (friday).")
         expect(bob.locator("ul.settle")).to_contain_text("You are square.")
