@@ -54,6 +54,7 @@ SHARED = {
     "position", "id", "xgid",  # GNU Backgammon's "Position ID", and XG's: formats' names
     "partner",  # Danish and Czech for a partner
     "utc", "cet", "cest",  # the server's time zone, as its clock names it
+    "eur",  # a currency's code, as ISO 4217 writes it (a phone's payment line)
 }  # fmt: skip
 ALIKE = {
     "da": SHARED | {
@@ -64,7 +65,7 @@ ALIKE = {
         "i", "over", "for", "end", "session", "standard", "prompt", "note", "rotation",
         "terminal",
     },
-    "cs": SHARED | {"a", "server", "extra"},  # Czech "and"; a server; "extra sázka"
+    "cs": SHARED | {"a", "server", "extra", "to"},  # Czech "and"; a server; "extra sázka"; "it"
 }  # fmt: skip
 
 
