@@ -134,7 +134,7 @@ def test_without_a_session_the_board_says_so_and_a_named_session_must_exist(chou
     chouette("migrate")  # a ledger with no session yet
     assert table(ledger_url).open() is None
     empty = table(ledger_url).snapshot()
-    assert empty.board is None and empty.changes == (None,)
+    assert empty.board is None and empty.changes == ((0, None, 0), None)  # no proposal, no session
     chouette("new", "friday", "ann", "bob")
     assert table(ledger_url).open() == "friday"
     assert table(ledger_url).snapshot().changes != empty.changes
