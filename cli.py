@@ -7447,13 +7447,14 @@ def serve(
     page draws, closes a level, re-enters and ends it.
     Under the PIN it prints a one-time sign-in link (and its QR code) that signs the
     scorekeeper's phone in without the PIN, once, within 30 minutes; a restart prints a new
-    one. Each player's phone proposes their own answer to a double that waits on them, and
-    the payments they made (it shows the payment code for what they pay, in --currency,
-    from the payee's account): each waits for the keeper (the keeper's page, or chouette
-    proposals, approve, refuse). A restart with the same PIN keeps the devices signed in.
-    Plain HTTP unless --certfile
+    one. A restart with the same PIN keeps the devices signed in. Plain HTTP unless --certfile
     is given. The pages speak English, Danish or Czech, as each browser asks, or --lang for
     every page. Needs the serve extra (pip install '.[serve]' in chouette's clone).
+
+    Each player's phone proposes their own answer to a double that waits on them, and the
+    payments they made (it shows the payment code for what they pay, in --currency, from
+    the payee's account): each waits for the keeper (the keeper's page, or chouette
+    proposals, approve, refuse).
 
     Examples:
 
