@@ -648,7 +648,7 @@ class Board:
             for raw in self.response:
                 text = raw.decode("utf-8").rstrip("\n")
                 if not text:
-                    if kind in ("board", "room"):  # (serve --room, --event: room)
+                    if kind in ("board", "room", "parts"):  # (--room, --event: room, parts)
                         with self.changed:
                             self.boards.append((time.perf_counter(), "\n".join(data)))
                             self.changed.notify_all()

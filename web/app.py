@@ -85,7 +85,7 @@ from db.reviewing import Review
 from web.access import SERVE, STAMP, TOKEN_HOURS, Access, Refusal, Who, Writes, shown_code
 from web.board import Board
 from web.heard import Heard
-from web.hub import Frames, Hub, Lazily
+from web.hub import Frames, Hub, Lazily, Pieces, changed, pieces
 from web.i18n import LANGUAGES, negotiate, translation, words
 from web.limits import STREAM_RETRY_SECONDS, Limits, Once, limits_for, quiet_loop
 from web.moves import line_of, session_alone
@@ -97,6 +97,7 @@ COOKIE = "chouette-device"
 DEVICES_SECONDS = 1.0  # how often the ledger's stamp of the devices is read
 MAX_FORM = 64 * 1024  # bytes: a form of the page is a few hundred
 MAX_FIELDS = 500  # a form of the page has a handful
+UPDATES_KEPT = 64  # the room's changes from one version to another kept made
 SECURITY_HEADERS = [
     (
         b"content-security-policy",
@@ -357,6 +358,7 @@ def create_app(
         else:
             mine = event_mine(event, reviews)
             answered = {} if event is None else {event.name: tuple(p.name for p in event.players)}
+        room = room_frames(snapshot)
         return Frames(
             board={
                 code: boards[code][board.session]
@@ -368,7 +370,8 @@ def create_app(
             session=None if board is None else board.session,
             players=() if board is None else tuple(s.name for s in board.standings),
             mine=mine,
-            room=room_frames(snapshot),
+            room=room,
+            room_parts={code: pieces(html) for code, html in room.items()},
             tables=answered,
             boards=boards,
             scope=None if event is None else event.name,
@@ -478,6 +481,25 @@ def create_app(
         }
 
     hub = Hub(table, render) if interval is None else Hub(table, render, interval)
+
+    #: The room's parts that changed from one version to another, by language, made once
+    #: for every stream that sent the first and now sends the second (None: the whole room).
+    updates: dict[tuple[str, int, int], bytes | None] = {}
+
+    def room_message(
+        frames: Frames, code: str, sent: tuple[int, Pieces] | None, version: int
+    ) -> bytes:
+        """The room's message of ``frames`` (the hub's ``version``) for a stream that last
+        sent ``sent`` (its version and parts; None: nothing yet): the parts that changed
+        since, or the whole room."""
+        key = (code, -1 if sent is None else sent[0], version)
+        if key not in updates:
+            data = None if sent is None else changed(sent[1], sent[0], frames.room_parts[code])
+            updates[key] = None if data is None else message("parts", data, version)
+            while len(updates) > UPDATES_KEPT:
+                del updates[next(iter(updates))]
+        update = updates[key]
+        return update if update is not None else message("room", frames.room[code], version)
 
     def shown() -> Frames | None:
         return hub.frames
@@ -954,6 +976,7 @@ def create_app(
         async def sent() -> AsyncIterator[bytes]:
             yield b"retry: 1000\n\n"
             told: str | None = "(not yet)"  # the first event says whether there is a problem
+            room: tuple[int, Pieces] | None = None  # the room this stream sent last
             async for version in hub.follow():
                 if not still_in():  # signed out, or expired: the page asks for the PIN (code)
                     return
@@ -969,6 +992,9 @@ def create_app(
                         elif kind == "board" and session is not None:  # the phone's table
                             board = frames.boards.get(code, {}).get(session, frames.board[code])
                             yield message(kind, board, version)
+                        elif kind == "room":  # what changed since this stream's last room
+                            yield room_message(frames, code, room, version)
+                            room = (version, frames.room_parts[code])
                         else:
                             yield message(kind, getattr(frames, kind)[code], version)
                 if hub.problem != told:

@@ -11,10 +11,13 @@ page itself pokes the hub, so it does not wait for the next poll.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
+import re
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, field
+from html import unescape
 
 from starlette.concurrency import run_in_threadpool
 
@@ -25,6 +28,41 @@ log = logging.getLogger("chouette.serve")
 
 POLL_SECONDS = 0.25
 KEEP_ALIVE_SECONDS = 15.0
+
+#: A part of the room's page that can change alone (a table, the event's level and clock,
+#: the players away, the night's totals): marked so in the templates, its outer element
+#: naming it (``data-part``). Nothing a person writes can close or open one: the pages
+#: escape ``<``.
+PART = re.compile(r"<!--part-->(.*?)<!--/part-->", re.DOTALL)
+PART_NAME = re.compile(r'data-part="([^"]*)"')
+
+#: A page cut into its parts: what is left around them, and each part by name, in order.
+Pieces = tuple[str, tuple[tuple[str, str], ...]]
+
+
+def pieces(html: str) -> Pieces:
+    """``html`` (the room's page) cut into its parts."""
+    parts = []
+    for found in PART.finditer(html):
+        name = PART_NAME.search(found.group(1))
+        parts.append((unescape(name.group(1)) if name else "", found.group(1)))
+    return PART.sub("", html), tuple(parts)
+
+
+def changed(before: Pieces, since: int, after: Pieces) -> str | None:
+    """What a page showing ``before`` (the version ``since``) replaces to show ``after``,
+    as JSON: ``{"since": version, "parts": [[name, html], ...]}``, the parts that differ;
+    None if more than parts differ (another set of tables, the event ended: the whole page
+    is sent)."""
+    names = [name for name, _ in after[1]]
+    if not names or before[0] != after[0] or names != [name for name, _ in before[1]]:
+        return None
+    parts = [
+        [name, html]
+        for (name, html), (_, was) in zip(after[1], before[1], strict=True)
+        if html != was
+    ]
+    return json.dumps({"since": since, "parts": parts})
 
 
 class Lazily(Mapping[str, str]):
@@ -72,6 +110,9 @@ class Frames:
     #: Every table of the night side by side (``serve --room``: :file:`_room.html`), or of
     #: the event's level (``serve --event``: :file:`_event.html`).
     room: Mapping[str, str] = field(default_factory=dict)
+    #: The same cut into its parts (:func:`pieces`), by language: a stream that sent the
+    #: room of an earlier version sends only the parts that changed since.
+    room_parts: Mapping[str, Pieces] = field(default_factory=dict)
     #: The sessions whose players' phones are answered, each with its players: the one
     #: shown, and under ``serve --room`` every table of the night; under ``serve --event``
     #: the event alone (by its name), with its entrants.

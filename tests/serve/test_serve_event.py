@@ -10,6 +10,7 @@ import json
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
+from itertools import pairwise
 
 import pytest
 
@@ -20,9 +21,9 @@ from tests.chromium import chromium
 from tests.cli.test_event_cli import EIGHT, FLORIDA, deal
 from tests.dom import parse
 from tests.serve.test_serve_access import CERTAIN, codes_on, cookie_of, form
-from tests.serving import PIN, Keeper, serving
+from tests.serving import PIN, Keeper, Stream, serving
 from web.app import message, templates
-from web.hub import Lazily
+from web.hub import Lazily, changed, pieces
 from web.table import Table
 
 NOW = datetime.fromisoformat("2026-11-20T20:00:00+00:00")
@@ -167,6 +168,55 @@ def test_one_versions_message_is_made_once_for_every_stream():
     assert message("room", html, 4) != message("room", html, 3)
 
 
+def test_the_tvs_page_is_cut_into_the_parts_that_change_alone(chouette, ledger_url):
+    """The level's facts, each table and those away are parts; a change at one table
+    changes that table's part alone, and a level with other tables is the whole page."""
+    florida(chouette)
+    before = templates().get_template("_event.html").render(event=rendered_event(ledger_url))
+    cut = pieces(before)
+    assert [name for name, _ in cut[1]] == ["head", "table fcc-L1-T1", "table fcc-L1-T2"]
+    assert all(html not in cut[0] for _, html in cut[1])  # the parts are not left around
+    deal(chouette, "fcc-L1-T1", "eve", -20)
+    after = templates().get_template("_event.html").render(event=rendered_event(ledger_url))
+    update = json.loads(changed(cut, 4, pieces(after)) or "null")
+    assert update["since"] == 4
+    assert [name for name, _ in update["parts"]] == ["table fcc-L1-T1"]
+    table = parse(update["parts"][0][1]).one("section", "table")
+    assert table.attrs["data-part"] == "table fcc-L1-T1"
+    banks = {r.attrs["data-player"]: r.attrs["data-bank"] for r in table.all("tr", "bank")}
+    assert banks["eve"] == "30"
+    deal(chouette, "fcc-L1-T1", "eve", -30)
+    chouette("event", "next", "--seed", "11")  # eve out: another level, other tables
+    later = templates().get_template("_event.html").render(event=rendered_event(ledger_url))
+    assert changed(pieces(after), 5, pieces(later)) is None
+
+
+def rendered_event(ledger_url: str) -> object:
+    return Table(ledger_url, None, lambda: NOW, event="").snapshot().event
+
+
+def test_a_change_at_one_table_sends_the_streams_that_table_alone(chouette, ledger_url):
+    """Issue 39: a stream's first message is the whole room; after it, a change at one
+    table sends that table alone, from the version the stream sent last."""
+    florida(chouette)
+    with serving(ledger_url, serve=("--event",)) as server:
+        tv = Stream(server)
+        first = tv.wait_for(lambda e: e.kind == "room")
+        assert 'data-part="table fcc-L1-T2"' in first.data
+        deal(chouette, "fcc-L1-T1", "eve", -20)
+        eve = '<tr class="bank" data-player="eve" data-bank="30">'
+        last = tv.wait_for(lambda e: e.kind == "parts" and eve in e.data.replace("\\", ""))
+        tv.close()
+    sent = [e for e in tv.events if e.kind in ("room", "parts")]
+    assert [e.kind for e in sent[1:]] == ["parts"] * (len(sent) - 1)
+    for before, event in pairwise(sent):
+        update = json.loads(event.data)
+        assert update["since"] == int(before.id)
+        assert {name for name, _ in update["parts"]} <= {"table fcc-L1-T1"}
+        assert "fcc-L1-T2" not in event.data
+    assert len(last.data) < len(first.data) / 2
+
+
 # ---------------------------------------------------------------- phones on a real server
 
 
@@ -308,3 +358,55 @@ def test_a_florida_event_runs_on_the_pages_from_the_draw_to_the_end(browser, led
         cents = [int(places.nth(i).get_attribute("data-cents") or 0) for i in range(8)]
         assert sum(cents) == 18000
         expect(phone.locator("#mine .place")).to_have_count(1)
+
+
+@pytest.mark.slow
+def test_the_tv_replaces_the_table_that_changed_and_keeps_the_others(browser, ledger_url):
+    """Issue 39: the TV swaps in the one table that changed (the others, and the page, are
+    kept as they were); a TV that missed a change loads the whole page again."""
+    procs.ok(ledger_url, *FLORIDA)
+    procs.ok(ledger_url, "event", "enter", *EIGHT)
+    procs.ok(ledger_url, "event", "draw", "--seed", "7")
+    with serving(ledger_url, serve=("--event",)) as server:
+        tv = browser.new_context(viewport=TV, device_scale_factor=1).new_page()
+        tv.goto(server.url)
+        expect(tv.locator("section.table")).to_have_count(2)
+        tv.evaluate(
+            """() => {
+            window.kept = "yes";
+            document.querySelectorAll("section.table").forEach(function (table) {
+                table.setAttribute("data-mark", "before");
+            });
+        }"""
+        )
+        for member in ("cat", "gus", "eve"):  # fcc-L1-T1: hal | eve, cat, gus
+            procs.ok(
+                ledger_url,
+                "--session",
+                "fcc-L1-T1",
+                "deal",
+                member,
+                "-20" if member == "eve" else "0",
+            )
+        t1 = tv.locator('section.table[data-session="fcc-L1-T1"]')
+        t2 = tv.locator('section.table[data-session="fcc-L1-T2"]')
+        expect(t1.locator('tr.bank[data-player="eve"]')).to_have_attribute("data-bank", "30")
+        expect(t1).not_to_have_attribute("data-mark", "before")  # swapped in
+        expect(t2).to_have_attribute("data-mark", "before")  # kept as it was
+        expect(t2.locator('tr.bank[data-player="bob"]')).to_have_attribute("data-bank", "50")
+        assert tv.evaluate("window.kept") == "yes"  # not loaded again
+        # a TV that missed a version (as if a message were lost) loads the page afresh
+        tv.evaluate('document.getElementById("room").setAttribute("data-version", "0")')
+        for member in ("cat", "gus", "eve"):
+            procs.ok(
+                ledger_url,
+                "--session",
+                "fcc-L1-T1",
+                "deal",
+                member,
+                "-10" if member == "eve" else "0",
+            )
+        expect(t1.locator('tr.bank[data-player="eve"]')).to_have_attribute("data-bank", "20")
+        expect(t2).not_to_have_attribute("data-mark", "before")
+        assert tv.evaluate("window.kept") is None
+        expect(t2.locator('tr.bank[data-player="bob"]')).to_have_attribute("data-bank", "50")

@@ -4,10 +4,12 @@ and the scorekeeper's page for the table the keeper picks."""
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
 
 from tests.dom import parse
 from web.app import night_totals, templates
+from web.hub import Pieces, changed, pieces
 from web.table import Table
 
 NOW = datetime.fromisoformat("2026-11-20T20:00:00+00:00")
@@ -95,3 +97,30 @@ def test_without_room_the_keeper_may_switch_to_any_session_the_latest_first(
     assert picker.one("button").text() == "Run this session"
     alone = templates().get_template("keeper.html").render(tables=["green"], room=False)
     assert "pick-table" not in alone  # one session: nothing to pick
+
+
+def test_a_change_at_one_table_of_the_room_changes_that_table_and_the_nights_totals(
+    chouette, ledger_url
+):
+    """Issue 39: the room's page is cut into parts (each table, the night's totals); a
+    cube turned at one table changes that table's part alone, a game ended there the
+    night's totals too."""
+    two_tables(chouette)
+
+    def cut() -> Pieces:
+        snapshot = Table(ledger_url, "blue", lambda: NOW, room=True).snapshot()
+        return pieces(
+            templates()
+            .get_template("_room.html")
+            .render(room=snapshot.room, night=night_totals(snapshot.room), private=False)
+        )
+
+    before = cut()
+    assert [name for name, _ in before[1]] == ["table red", "table blue", "night"]
+    chouette("--session", "blue", "take", "eve")
+    taken = cut()
+    update = json.loads(changed(before, 7, taken) or "null")
+    assert update["since"] == 7 and [name for name, _ in update["parts"]] == ["table blue"]
+    chouette("--session", "blue", "end", "box")
+    update = json.loads(changed(taken, 8, cut()) or "null")
+    assert [name for name, _ in update["parts"]] == ["table blue", "night"]

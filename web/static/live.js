@@ -58,6 +58,27 @@
     if (id === "controls") { restore(target, values); }
   }
 
+  // The room's parts that changed (serve --room, --event): each replaces the part of that
+  // name, if the page shows the version they were made from; a page that missed one (or
+  // lacks a part) loads afresh rather than show a stale table.
+  function parts(event) {
+    var room = byId("room");
+    var update = JSON.parse(event.data);
+    if (!room || room.getAttribute("data-version") !== String(update.since)) {
+      window.location.reload();
+      return;
+    }
+    var found = {};
+    room.querySelectorAll("[data-part]").forEach(function (part) {
+      found[part.getAttribute("data-part")] = part;
+    });
+    for (var i = 0; i < update.parts.length; i += 1) {
+      if (!found[update.parts[i][0]]) { window.location.reload(); return; }
+    }
+    update.parts.forEach(function (part) { found[part[0]].outerHTML = part[1]; });
+    room.setAttribute("data-version", event.lastEventId);
+  }
+
   // A stream the server refused (401: this device is signed out, or the server restarted
   // with another PIN; 503: too many streams open) is not retried by the browser: ask the
   // server who this device is now, go to the PIN or code form if it is no longer what the
@@ -92,6 +113,7 @@
     stream.addEventListener("controls", function (event) { swap("controls", event); });
     stream.addEventListener("mine", function (event) { swap("mine", event); });
     stream.addEventListener("room", function (event) { swap("room", event); });
+    stream.addEventListener("parts", parts);
     stream.addEventListener("problem", function (event) {
       var banner = byId("problem");
       banner.textContent = event.data ? words.unreadable + event.data : "";
