@@ -360,6 +360,14 @@ def test_a_florida_event_runs_on_the_pages_from_the_draw_to_the_end(browser, led
         expect(phone.locator("#mine .place")).to_have_count(1)
 
 
+def eve_loses(ledger_url: str, points: int) -> None:
+    """At fcc-L1-T1 (hal | eve, cat, gus), the box wins ``points`` from eve (as a real
+    process: the server sees the ledger change)."""
+    for member in ("cat", "gus", "eve"):
+        deal = f"-{points}" if member == "eve" else "0"
+        procs.ok(ledger_url, "--session", "fcc-L1-T1", "deal", member, deal)
+
+
 @pytest.mark.slow
 def test_the_tv_replaces_the_table_that_changed_and_keeps_the_others(browser, ledger_url):
     """Issue 39: the TV swaps in the one table that changed (the others, and the page, are
@@ -379,15 +387,7 @@ def test_the_tv_replaces_the_table_that_changed_and_keeps_the_others(browser, le
             });
         }"""
         )
-        for member in ("cat", "gus", "eve"):  # fcc-L1-T1: hal | eve, cat, gus
-            procs.ok(
-                ledger_url,
-                "--session",
-                "fcc-L1-T1",
-                "deal",
-                member,
-                "-20" if member == "eve" else "0",
-            )
+        eve_loses(ledger_url, 20)
         t1 = tv.locator('section.table[data-session="fcc-L1-T1"]')
         t2 = tv.locator('section.table[data-session="fcc-L1-T2"]')
         expect(t1.locator('tr.bank[data-player="eve"]')).to_have_attribute("data-bank", "30")
@@ -397,15 +397,7 @@ def test_the_tv_replaces_the_table_that_changed_and_keeps_the_others(browser, le
         assert tv.evaluate("window.kept") == "yes"  # not loaded again
         # a TV that missed a version (as if a message were lost) loads the page afresh
         tv.evaluate('document.getElementById("room").setAttribute("data-version", "0")')
-        for member in ("cat", "gus", "eve"):
-            procs.ok(
-                ledger_url,
-                "--session",
-                "fcc-L1-T1",
-                "deal",
-                member,
-                "-10" if member == "eve" else "0",
-            )
+        eve_loses(ledger_url, 10)
         expect(t1.locator('tr.bank[data-player="eve"]')).to_have_attribute("data-bank", "20")
         expect(t2).not_to_have_attribute("data-mark", "before")
         assert tv.evaluate("window.kept") is None
