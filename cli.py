@@ -6607,6 +6607,7 @@ def event_reenter(
 
 def say_draw(info: Any, state: Any, book: "Ledger", as_json: bool) -> dict[str, Any]:
     """The level's tables as drawn, said (unless ``as_json``), and as JSON."""
+    from chouette.event import misfit
     from chouette.words import said, said_n
     from db.events import table_name
 
@@ -6640,6 +6641,9 @@ def say_draw(info: Any, state: Any, book: "Ledger", as_json: bool) -> dict[str, 
         "{n} pairings repeated from the earlier levels",
         made.repeats,
     )
+    note = misfit([len(seats) for seats in made.tables], *info.rules.table_size)
+    if note is not None:
+        say(note)
     if made.exact:
         say(said("{repeats}: the fewest possible.", repeats=repeats))
     else:

@@ -44,6 +44,9 @@ MOST_LEVELS = 64
 MOST_PLACES = 100
 #: The fewest and most players a table may be drawn with.
 SMALLEST_TABLE, LARGEST_TABLE = 2, 20
+#: The fewest a chouette is played by: a draw that cannot keep within the table size never
+#: sits fewer at a table (unless the table size allows fewer).
+CHOUETTE_LEAST = 3
 #: A level's draw tries every possible set of tables when there are at most this many (the
 #: fewest repeated pairings then proven); past it, a seeded search finds few.
 EXACT_DRAWS = 50_000
@@ -556,29 +559,54 @@ def reenter(state: EventState, player: str, bank: int | None) -> EventState:
 def table_sizes(count: int, least: int, most: int) -> tuple[int, ...]:
     """The tables ``count`` players sit at: as few as hold them at ``most`` a table, each of
     ``least`` or more, as even as can be (the larger first). Fewer players than ``least``
-    (a final table) sit at one table; 1 player, none."""
+    (a final table) sit at one table; 1 player, none (``event end`` finishes the event).
+
+    When no split is within the size (6 players at tables of 4 to 5), the nearest: the fewest
+    seats outside the size in all, then the fewest tables, as even as can be, and never a
+    table under :data:`CHOUETTE_LEAST` (nor under ``least``, if that is smaller); :func:`misfit`
+    says so."""
     if count < 2:
         raise ChouetteError(
             said_n(
-                "{n} player is in: a table needs two",
-                "{n} players are in: a table needs two",
+                "{n} player is in: a table needs two (event end finishes the event)",
+                "{n} players are in: a table needs two (event end finishes the event)",
                 count,
             )
         )
     if count < least:
         return (count,)
-    for tables in range(-(-count // most), count // least + 1):
+    floor = min(least, CHOUETTE_LEAST)
+    best: tuple[tuple[int, int], tuple[int, ...]] | None = None
+    for tables in range(1, count // floor + 1):
         base, more = divmod(count, tables)
-        if base >= least and base + (1 if more else 0) <= most:
-            return (base + 1,) * more + (base,) * (tables - more)
-    raise ChouetteError(
-        said_n(
-            "{n} player cannot sit at tables of {least} to {most}",
-            "{n} players cannot sit at tables of {least} to {most}",
-            count,
-            least=least,
-            most=most,
-        )
+        sizes = (base + 1,) * more + (base,) * (tables - more)
+        outside = sum(max(least - size, 0, size - most) for size in sizes)
+        if best is None or (outside, tables) < best[0]:
+            best = ((outside, tables), sizes)
+    assert best is not None  # count >= least >= floor: one table at least
+    return best[1]
+
+
+def misfit(sizes: Sequence[int], least: int, most: int) -> Said | None:
+    """What a draw says when its tables (of :func:`table_sizes`) are not all within the
+    table size of ``least`` to ``most``, or None when they are (or are one final table of
+    fewer than ``least``)."""
+    count = sum(sizes)
+    if count < least or all(least <= size <= most for size in sizes):
+        return None
+    split = said_n(
+        "one table of {sizes}",
+        "{n} tables of {sizes}",
+        len(sizes),
+        sizes=", ".join(str(size) for size in sizes),
+    )
+    return said_n(
+        "{n} player does not fit tables of {least} to {most}: {split}.",
+        "{n} players do not fit tables of {least} to {most}: {split}.",
+        count,
+        least=least,
+        most=most,
+        split=split,
     )
 
 

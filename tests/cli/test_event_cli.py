@@ -141,6 +141,24 @@ def test_a_florida_event_runs_from_new_to_end(chouette):
     assert "The ledger is consistent" in chouette("check").stdout
 
 
+def test_two_busts_leaving_six_at_tables_of_four_to_five_draw_one_table_of_six(chouette):
+    # issue 39: six do not split into tables of 4 to 5; the nearest split is drawn and said
+    chouette(*FLORIDA, "--table-size", "4-5")
+    chouette("event", "enter", *EIGHT)
+    chouette("event", "accept", "--all")
+    tables = chouette.json("event", "draw", "--seed", "7")["tables"]
+    assert [len(t["seats"]) for t in tables] == [4, 4]
+    busted = {t["seats"][1] for t in tables}
+    for table in tables:
+        deal(chouette, table["table"], table["seats"][1], -50)
+    said = chouette("event", "next", "--seed", "11").stdout
+    assert "6 players do not fit tables of 4 to 5: one table of 6." in said
+    players = chouette.json("event", "standings")["players"]
+    assert {p["name"]: p["table"] for p in players} == {
+        p: None if p in busted else "fcc-L2-T1" for p in EIGHT
+    }
+
+
 def test_the_same_seed_draws_the_same_tables_again(chouette):
     drawn = florida(chouette)
     assert chouette("event", "undo").stdout == "Undone in fcc: the draw of level 1.\n"

@@ -21,6 +21,7 @@ from chouette.event import (
     draw,
     drawn,
     enter,
+    misfit,
     new_event,
     possible_draws,
     table_sizes,
@@ -61,29 +62,69 @@ def repeats(state, tables) -> int:
         (16, (3, 5), (4, 4, 4, 4)),
         (128, (3, 5), (5,) * 24 + (4, 4)),
         (2, (3, 5), (2,)),  # fewer than a table's least: one final table
-        (6, (4, 4), None),
     ],
 )
 def test_tables_are_as_few_and_as_even_as_the_table_size_allows(count, size, sizes):
-    if sizes is None:
-        with pytest.raises(ChouetteError, match="6 players cannot sit at tables of 4 to 4"):
-            table_sizes(count, *size)
-    else:
-        assert table_sizes(count, *size) == sizes
+    assert table_sizes(count, *size) == sizes
+    assert misfit(sizes, *size) is None
+
+
+@pytest.mark.parametrize(
+    ("count", "size", "sizes", "note"),
+    [
+        # issue 39: eight at tables of 4 to 5, two busted: one table of 6 (1 seat outside;
+        # two tables of 3 would put 2 outside)
+        (6, (4, 5), (6,), "6 players do not fit tables of 4 to 5: one table of 6."),
+        # 4 + 3 puts 1 seat outside, one table of 7 two: two tables
+        (7, (4, 5), (4, 3), "7 players do not fit tables of 4 to 5: 2 tables of 4, 3."),
+        # 6 + 5 and 4 + 4 + 3 put 1 seat outside each: the fewer tables
+        (11, (4, 5), (6, 5), "11 players do not fit tables of 4 to 5: 2 tables of 6, 5."),
+        (6, (4, 4), (6,), "6 players do not fit tables of 4 to 4: one table of 6."),
+        # never a table under 3, though 3 + 2 would be nearer tables of 4
+        (5, (4, 4), (5,), "5 players do not fit tables of 4 to 4: one table of 5."),
+    ],
+)
+def test_players_who_do_not_fit_the_table_size_sit_at_the_nearest_split(count, size, sizes, note):
+    assert table_sizes(count, *size) == sizes
+    assert str(misfit(sizes, *size)) == note
+
+
+def test_one_player_left_is_refused_and_told_event_end_finishes():
+    with pytest.raises(ChouetteError, match=r"1 player is in: .*event end finishes the event"):
+        table_sizes(1, 4, 5)
+
+
+def test_the_nearest_split_is_drawn_again_from_the_same_seed():
+    state = event(6, (4, 5))
+    made = draw(state, 39, random.Random(39))
+    assert [len(t) for t in made.tables] == [6]
+    assert draw(state, 39, random.Random(39)) == made
+
+
+def outside(sizes, least: int, most: int) -> int:
+    return sum(max(least - s, 0, s - most) for s in sizes)
 
 
 @given(st.integers(2, 300), st.integers(2, 8), st.integers(0, 6))
-def test_table_sizes_seat_everyone_within_the_size(count, least, extra):
+def test_table_sizes_seat_everyone_once_within_the_size_whenever_a_split_is(count, least, extra):
     most = least + extra
-    try:
-        sizes = table_sizes(count, least, most)
-    except ChouetteError:
-        # only when no number of tables fits: k tables hold k*least to k*most
-        assert not any(k * least <= count <= k * most for k in range(1, count + 1))
-        return
+    sizes = table_sizes(count, least, most)
     assert sum(sizes) == count
     assert max(sizes) - min(sizes) <= 1
-    assert all(least <= s <= most for s in sizes) or sizes == (count,)
+    assert list(sizes) == sorted(sizes, reverse=True)
+    if count < least:  # a final table
+        assert sizes == (count,)
+        return
+    assert min(sizes) >= min(least, 3)
+    # k tables hold k*least to k*most: within the size whenever some k does
+    fits = any(k * least <= count <= k * most for k in range(1, count + 1))
+    assert (outside(sizes, least, most) == 0) == fits
+    assert (misfit(sizes, least, most) is None) == fits
+    # and no even split of tables of 3 or more is nearer, nor as near with fewer tables
+    for k in range(1, count // min(least, 3) + 1):
+        base, more = divmod(count, k)
+        other = (base + 1,) * more + (base,) * (k - more)
+        assert (outside(sizes, least, most), len(sizes)) <= (outside(other, least, most), k)
 
 
 def test_the_same_seed_draws_the_same_tables_and_another_seed_may_not():
