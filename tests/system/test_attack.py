@@ -778,7 +778,9 @@ def test_a_record_of_endless_standard_input_stops_at_the_limit(ledger_file):
         "records into smaller files\n"
     )
     assert process.returncode == 1
-    assert usage.ru_maxrss < 400 << 10  # KiB: the 64 MiB read, and Python around it
+    # KiB: the 64 MiB read, and Python around it (125 MiB measured alone, 403 MiB once in a
+    # whole CI run; unbounded reading would die at the 1 GiB limit, not say the above)
+    assert usage.ru_maxrss < 640 << 10
     tally("refused")
 
 
