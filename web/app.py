@@ -618,13 +618,19 @@ def create_app(
             return page(request, "pin.html")
         return page(request, "keeper.html", **keeper_values(current, language(request)))
 
-    async def enter_pin(request: Request) -> Response:
-        fields = await form(request)
-        if isinstance(fields, Response):
-            return fields
-        result = access.enter_pin(
+    async def signed_in(
+        request: Request,
+        enter: Callable[[str, str, str, str], tuple[str, Writes] | Refusal],
+        given: str,
+        then: Callable[[str], None] | None = None,
+    ) -> Response:
+        """The scorekeeper's sign-in of the device that sent ``request`` (``enter``: the PIN's
+        or the link's, :meth:`web.access.Access.enter_pin` or ``enter_link``, with what was
+        ``given``): on to the keeper's page, signed in (``then`` told its token once the
+        devices are kept), or the PIN page again, saying why not."""
+        result = enter(
             address(request),
-            one(fields, "pin"),
+            given,
             request.headers.get("user-agent", ""),
             request.cookies.get(COOKIE, ""),
         )
@@ -633,7 +639,15 @@ def create_app(
             return refused(request, "pin.html", result)
         token, writes = result
         await persist(writes)
+        if then is not None:
+            then(token)
         return admitted(RedirectResponse("/keeper", status_code=303), token)
+
+    async def enter_pin(request: Request) -> Response:
+        fields = await form(request)
+        if isinstance(fields, Response):
+            return fields
+        return await signed_in(request, access.enter_pin, one(fields, "pin"))
 
     async def enter_link(request: Request) -> Response:
         """The keeper's one-time link opened (scanned): this device the scorekeeper's, once;
@@ -641,18 +655,10 @@ def create_app(
         (a scanner app's look at the address before the browser opens it) takes nothing."""
         if request.method != "GET":
             return Response(headers={"cache-control": "no-store"})
-        result = access.enter_link(
-            address(request),
-            request.path_params["token"],
-            request.headers.get("user-agent", ""),
-            request.cookies.get(COOKIE, ""),
-        )
-        if isinstance(result, Refusal):
-            await hub.ready()
-            return refused(request, "pin.html", result)
-        token, writes = result
-        await persist(writes)
-        if tell is not None:
+
+        def took(token: str) -> None:
+            if tell is None:
+                return
             heard = Heard(words(language(request)))
             heard.say(
                 said(
@@ -663,7 +669,8 @@ def create_app(
                 )
             )
             tell(heard)
-        return admitted(RedirectResponse("/keeper", status_code=303), token)
+
+        return await signed_in(request, access.enter_link, request.path_params["token"], took)
 
     async def keeper_only(request: Request, as_json: bool) -> Who | Response:
         current = await who(request)
