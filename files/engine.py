@@ -45,7 +45,7 @@ from chouette.engines.text import (
 )
 from chouette.errors import EngineFileError
 from chouette.rules import HouseRules
-from chouette.words import Number, Said, joined, said
+from chouette.words import Number, Said, Sayable, joined, said
 
 BATCH = 5000
 #: How many bytes of a checked file's games are kept in memory; past that, on disk.
@@ -66,8 +66,8 @@ class Checked:
     encoding: Encoding | None  # None: a binary file (.xg, .bgf), not text
     format: str
     games: int
-    notes: tuple[str, ...] = ()  # what the reader says of the file (an unfinished game, …)
-    warnings: tuple[str, ...] = ()  # what a person should look at (a guessed encoding)
+    notes: tuple[Sayable, ...] = ()  # what the reader says of the file (an unfinished game, …)
+    warnings: tuple[Sayable, ...] = ()  # what a person should look at (a guessed encoding)
     kept: IO[bytes] = field(default_factory=io.BytesIO, repr=False)
     players: tuple[str, ...] = ()  # the players the file names
 
@@ -267,7 +267,7 @@ def check_file(
     holds is readable, it is money play (or ``match_as_money``). A file that is not UTF-8
     and does not say what it is is read again as Windows-1252 (then Latin-1), with a note."""
     encoding: Encoding | None = None
-    warnings: list[str] = []
+    warnings: list[Sayable] = []
     kept: IO[bytes] = tempfile.SpooledTemporaryFile(max_size=KEPT_IN_MEMORY)  # noqa: SIM115
 
     def keep(read: EngineRead) -> int:
@@ -301,7 +301,12 @@ def check_file(
                 if encoding is None:
                     raise EngineFileError(joined((path.name, err.said), ": ")) from None
                 warnings = [
-                    f"{path.name} is not {err.encoding.label} text: read as {encoding.label}"
+                    said(
+                        "{file} is not {encoding} text: read as {fallback}",
+                        file=path.name,
+                        encoding=err.encoding.label,
+                        fallback=encoding.label,
+                    )
                 ]
                 continue
             except _Unreadable:

@@ -71,12 +71,14 @@ from chouette.engines.model import (
     GameKey,
     Played,
     Scored,
+    point_count,
     roll,
 )
 from chouette.engines.text import GZIP_MAGIC
 from chouette.errors import EngineFileError
+from chouette.game import KINDS
 from chouette.points import fit_points, kind_of
-from chouette.words import Said, said, said_n
+from chouette.words import Said, Sayable, said, said_n
 
 Kind = Literal["xg", "bgf"]
 #: The binary engine files, by extension, and what they are called in messages.
@@ -237,11 +239,11 @@ def read_gammonview(doc: Mapping[str, Any], kind: Kind) -> EngineRead:
         tags={k: v for k in ("event", "site") if (v := _text(doc.get(k)))},
     )
     file = _File(kind, names, match_length, _date(doc.get("timestamp")))
-    notes: list[str] = []
+    notes: list[Sayable] = []
     return EngineRead(session, _games(games, file, notes), notes)
 
 
-def _games(games: list[Any], file: _File, notes: list[str]) -> Iterator[EngineGame]:
+def _games(games: list[Any], file: _File, notes: list[Sayable]) -> Iterator[EngineGame]:
     """Every game; a last game that has not ended is left out, with a note."""
     last = len(games)
     for number, game in enumerate(games, start=1):
@@ -270,8 +272,11 @@ def _games(games: list[Any], file: _File, notes: list[str]) -> Iterator[EngineGa
         if not ended or not isinstance(points, int) or points < 1:
             if number == last:
                 notes.append(
-                    f"game {number} has not ended: not booked; import the file again once it "
-                    "has (the games booked now are not booked twice)"
+                    said(
+                        "game {number} has not ended: not booked; import the file again once "
+                        "it has (the games booked now are not booked twice)",
+                        number=number,
+                    )
                 )
                 return
             raise EngineFileError(
@@ -288,7 +293,6 @@ def _settle(
     number: int, winner: int, points: int, plies: list[Any], file: _File, last: bool
 ) -> EngineGame:
     """One game as booked: the engine's points, the cube and how the game ended."""
-    label = f"game {number}"
     before = _fields(plies[0].get("ogid_before"), number)
     score = (_score(before, 6, number), _score(before, 7, number))
     final = plies[-1]
@@ -312,15 +316,20 @@ def _settle(
         end = "resign"
     else:  # the winner's side of the position is empty once every checker is off
         end = "bearoff" if at_end[winner] == "" else "resign"
-    warnings: list[str] = []
+    warnings: list[Sayable] = []
     need = file.match_length - score[winner] if file.match_length else 0
     scored: Scored
     if end == "forfeit":
         scored = "single"
         if points != cube:
             warnings.append(
-                f"{label}: a forfeit, which the file scores {_points(points)}: booked at the "
-                f"cube in force, {_points(cube)}"
+                said(
+                    "game {number}: a forfeit, which the file scores {points}: booked at the "
+                    "cube in force, {cube}",
+                    number=number,
+                    points=point_count(points),
+                    cube=point_count(cube),
+                )
             )
         points = cube
     elif (level := kind_of(points, cube)) is not None and (not dropped or points == cube):
@@ -328,9 +337,13 @@ def _settle(
     elif last and file.match_length and points <= need:
         scored, end = "single", "settle"
         warnings.append(
-            f"{label}: {_points(points)} at the cube {cube} is what the match scored "
-            "(capped), not the cube × 1, 2 or 3: booked at "
-            f"{_points(points)} as the file scored it"
+            said(
+                "game {number}: {points} at the cube {cube} is what the match scored (capped), "
+                "not the cube × 1, 2 or 3: booked at {points} as the file scored it",
+                number=number,
+                points=point_count(points),
+                cube=cube,
+            )
         )
     else:
         fit = fit_points(points, cube, "single")
@@ -348,13 +361,27 @@ def _settle(
         if end == "drop" and scored != "single":
             end = "resign"
         warnings.append(
-            f"{label}: the file says {_points(points)}, which does not fit the cube "
-            f"{1 << int(cube_field.group(2))} it ends at; booked as cube {cube}, {scored}"
+            said(
+                "game {number}: the file says {points}, which does not fit the cube {file_cube} "
+                "it ends at; booked as cube {cube}, {level}",
+                number=number,
+                points=point_count(points),
+                file_cube=1 << int(cube_field.group(2)),
+                cube=cube,
+                level=KINDS[scored],
+            )
         )
     if last and file.match_length and points > need > 0:
         warnings.append(
-            f"{label}: worth {_points(points)} at the cube {cube}, more than the {need} the "
-            f"match needed: booked at {points} as the file scored it"
+            said(
+                "game {number}: worth {points} at the cube {cube}, more than the {need} the "
+                "match needed: booked at {value} as the file scored it",
+                number=number,
+                points=point_count(points),
+                cube=cube,
+                need=need,
+                value=points,
+            )
         )
     return EngineGame(
         position=number,
@@ -488,10 +515,6 @@ def _date(timestamp: object) -> str | None:
         return datetime.fromtimestamp(timestamp, tz=UTC).date().isoformat()
     except (OverflowError, OSError, ValueError):
         return None
-
-
-def _points(points: int) -> str:
-    return f"{points} point" if points == 1 else f"{points} points"
 
 
 __all__ = [

@@ -47,11 +47,13 @@ from chouette.engines.model import (
     Played,
     Scored,
     numbered,
+    point_count,
     problem,
     roll,
     unplayed_tail,
 )
 from chouette.errors import EngineFileError
+from chouette.game import LEVELS
 from chouette.points import fit_points, is_cube_value, kind_of, pair_points, scored_kind
 from chouette.words import Said, Sayable, said, said_n
 
@@ -159,12 +161,14 @@ def read_mat(lines: Iterable[str], *, jacoby: bool, auto_doubles: int = 0) -> En
         raise problem(last, said("the file has no games (no ' Game 1' line)"))
     game_line, number = first
     names, score, score_line = _read_score(source, game_line)
-    notes: list[str] = []
+    notes: list[Sayable] = []
     site_money = match_length == GALAXY_MONEY and "galaxy" in _tag(tags, "Site").casefold()
     if site_money:
         notes.append(
-            "Backgammon Galaxy writes its money games as 16-point matches: read as money play, "
-            "each game booked as Galaxy settled it (at most 16 points)"
+            said(
+                "Backgammon Galaxy writes its money games as 16-point matches: read as money "
+                "play, each game booked as Galaxy settled it (at most 16 points)"
+            )
         )
         match_length = 0
     session = _session(tags, tag_lines, names, match_length)
@@ -341,14 +345,14 @@ def _checkers(variation: str | None) -> int:
     return _CHECKERS
 
 
-_NOT_CUMULATIVE = (
+_NOT_CUMULATIVE = said(
     "the score headers do not add up (every game starts at 0 : 0): each game is booked as "
     "its own 'Wins' line says"
 )
 
 
 def _games(
-    source: Iterator[tuple[int, str]], start: _Game, rules: _Rules, notes: list[str]
+    source: Iterator[tuple[int, str]], start: _Game, rules: _Rules, notes: list[Sayable]
 ) -> Iterator[EngineGame]:
     """Every game, each settled once the next game's score header is known. A last game
     that has not ended (the session is still being played, or the engine stopped) is left
@@ -420,8 +424,12 @@ def _games(
         raise EngineFileError(current.unreadable[1])
     if current.winner is None and current.dropped_by is None:
         notes.append(
-            f"game {current.number} (line {current.line}) has not ended: not booked; import "
-            "the file again once it has (the games booked now are not booked twice)"
+            said(
+                "game {number} (line {line}) has not ended: not booked; import the file again "
+                "once it has (the games booked now are not booked twice)",
+                number=current.number,
+                line=current.line,
+            )
         )
         return
     _close(current, None, rules)
@@ -718,9 +726,13 @@ def _by_header(game: _Game, index: int, following: _Game, rules: _Rules) -> Engi
     _, reason = game.unreadable or (game.line, "")
     winner, points = _header_result(game, following)
     cube, scored = fit_points(points, game.cube, "single") or (game.cube, "single")
-    warning = (
-        f"{reason}: game {game.number}'s lines from there are not read; booked as the next "
-        f"score header says, {_points(points)} to {rules.names[winner]}"
+    warning = said(
+        "{reason}: game {number}'s lines from there are not read; booked as the next score "
+        "header says, {points} to {player}",
+        reason=reason,
+        number=game.number,
+        points=point_count(points),
+        player=rules.names[winner],
     )
     # how it ended is in the lines not read: the header settled it; and its rolls are not
     # all known, so it is known by this file's own key alone
@@ -733,18 +745,17 @@ def _settle(
 ) -> EngineGame:
     """The game as booked: its own reading, checked against the next score header (or, for
     the ``last`` game and where the headers do not add up, its own lines alone)."""
-    label = f"game {game.number}"
     reading = _reading(game, rules)
     winner = game.winner if game.winner is not None else 0
-    warnings: list[str] = []
+    warnings: list[Sayable] = []
     end = game.end
     if following is None:
-        cube, scored, end, points = _own_worth(game, label, reading, rules, warnings, last)
+        cube, scored, end, points = _own_worth(game, reading, rules, warnings, last)
     else:
         winner, points = _header_result(game, following)
         fitted = _fit(points, reading, rules)
         forfeit = fitted is None and game.unknown_by == 1 - winner  # says why itself
-        note = None if forfeit else _explain(game, label, winner, points, reading, rules)
+        note = None if forfeit else _explain(game, winner, points, reading, rules)
         if note is not None:
             warnings.append(note)
         if fitted is not None:
@@ -752,9 +763,14 @@ def _settle(
         elif forfeit:
             cube, scored, end = reading.cube, "single", "forfeit"
             warnings.append(
-                f"{label}: a forfeit ({rules.names[1 - winner]}'s last move is '????', the "
-                f"next score header counting {_points(points)}): booked at the cube in force, "
-                f"{_points(cube)}"
+                said(
+                    "game {number}: a forfeit ({player}'s last move is '????', the next score "
+                    "header counting {points}): booked at the cube in force, {cube}",
+                    number=game.number,
+                    player=rules.names[1 - winner],
+                    points=point_count(points),
+                    cube=point_count(cube),
+                )
             )
             points = cube
         else:
@@ -784,7 +800,7 @@ def _booked(
     cube: int,
     scored: Scored,
     end: Ending,
-    warnings: list[str],
+    warnings: list[Sayable],
 ) -> EngineGame:
     """A game as it is booked, with its identities."""
     return EngineGame(
@@ -811,7 +827,7 @@ def _booked(
 
 
 def _own_worth(
-    game: _Game, label: str, reading: _Reading, rules: _Rules, warnings: list[str], last: bool
+    game: _Game, reading: _Reading, rules: _Rules, warnings: list[Sayable], last: bool
 ) -> tuple[int, Scored, Ending, int]:
     """What a game no score header follows is worth by its own lines: cube, level, end and
     points. A ``Wins`` line that is no cube × 1, 2 or 3 is booked as the file scored it
@@ -825,17 +841,31 @@ def _own_worth(
         wins = game.wins or 0
         if game.unknown_by == 1 - winner:
             warnings.append(
-                f"{label}: a forfeit ({rules.names[1 - winner]}'s last move is '????', then "
-                f"'Wins {_points(wins)}', which is no cube result): booked at the cube in "
-                f"force, {_points(cube)}"
+                said(
+                    "game {number}: a forfeit ({player}'s last move is '????', then '{wins}', "
+                    "which is no cube result): booked at the cube in force, {cube}",
+                    number=game.number,
+                    player=rules.names[1 - winner],
+                    wins=_wins(wins),
+                    cube=point_count(cube),
+                )
             )
             return cube, "single", "forfeit", cube
         if rules.match_length or rules.site_settles:
-            why = "the match" if rules.match_length else "Backgammon Galaxy"
+            worth = point_count(wins)
+            values = {"number": game.number, "wins": _wins(wins), "cube": cube, "points": worth}
             warnings.append(
-                f"{label}: 'Wins {_points(wins)}' at the cube {cube} is what {why} scored "
-                f"(capped), not the cube × 1, 2 or 3: booked at {_points(wins)} as the file "
-                "scored it"
+                said(
+                    "game {number}: '{wins}' at the cube {cube} is what the match scored "
+                    "(capped), not the cube × 1, 2 or 3: booked at {points} as the file scored it",
+                    **values,
+                )
+                if rules.match_length
+                else said(
+                    "game {number}: '{wins}' at the cube {cube} is what Backgammon Galaxy scored "
+                    "(capped), not the cube × 1, 2 or 3: booked at {points} as the file scored it",
+                    **values,
+                )
             )
             return cube, "single", "settle", wins
         raise problem(
@@ -852,17 +882,31 @@ def _own_worth(
     scored = reading.scored
     if reading.other_jacoby is not None and rules.jacoby:  # the line says more than booked
         warnings.append(
-            f"{label}: 'Wins {_points(game.wins)}' at a centred cube is booked as a single, "
-            f"{_points(pair_points(cube, scored))}, under Jacoby (gnubg writes the line without "
-            "it, and no score header follows to say what the engine scored); if the game was "
-            "played without Jacoby, import the file into a session without it"
+            said(
+                "game {number}: '{wins}' at a centred cube is booked as a single, {points}, under "
+                "Jacoby (gnubg writes the line without it, and no score header follows to say "
+                "what the engine scored); if the game was played without Jacoby, import the file "
+                "into a session without it",
+                number=game.number,
+                wins=_wins(game.wins),
+                points=point_count(pair_points(cube, scored)),
+            )
         )
     if rules.auto_doubles:
+        worth = point_count(pair_points(cube, scored))
+        values = {"number": game.number, "most": rules.auto_doubles, "points": worth}
         warnings.append(
-            f"{label}: no score header follows {'the last game' if last else 'it'}, so "
-            "automatic doubles "
-            f"(up to {rules.auto_doubles}) cannot be seen; booked at "
-            f"{_points(pair_points(cube, scored))} as the moves say"
+            said(
+                "game {number}: no score header follows the last game, so automatic doubles "
+                "(up to {most}) cannot be seen; booked at {points} as the moves say",
+                **values,
+            )
+            if last
+            else said(
+                "game {number}: no score header follows it, so automatic doubles (up to {most}) "
+                "cannot be seen; booked at {points} as the moves say",
+                **values,
+            )
         )
     return cube, scored, game.end, pair_points(cube, scored)
 
@@ -918,36 +962,50 @@ def _header_result(game: _Game, following: _Game) -> tuple[int, int]:
 
 
 def _explain(
-    game: _Game, label: str, winner: int, points: int, reading: _Reading, rules: _Rules
-) -> str | None:
+    game: _Game, winner: int, points: int, reading: _Reading, rules: _Rules
+) -> Said | None:
     """A warning for a score header the moves do not explain, or ``None`` if they do."""
-    names = rules.names
+    names, number = rules.names, game.number
     if winner != game.winner:
-        return (
-            f"{label}: the file's moves say {names[1 - winner]} won, "
-            f"the next score header says {names[winner]}"
+        return said(
+            "game {number}: the file's moves say {player} won, the next score header says {other}",
+            number=number,
+            player=names[1 - winner],
+            other=names[winner],
         )
     derived = reading.points
     if derived is None:
-        return (
-            f"{label}: 'Wins {_points(game.wins)}' does not fit the cube {reading.cube}; "
-            f"the next score header says {points}"
+        return said(
+            "game {number}: '{wins}' does not fit the cube {cube}; the next score header says "
+            "{points}",
+            number=number,
+            wins=_wins(game.wins),
+            cube=reading.cube,
+            points=points,
         )
     if _doublings(points, reading.cube, reading.scored, rules) is not None:
         return None
     if _doublings(points, reading.cube, reading.other_jacoby, rules) is not None:
         if rules.jacoby:
-            return (
-                f"{label}: the next score header counts the {reading.other_jacoby} at a "
-                f"centred cube ({_points(points)}), as if Jacoby were off"
+            return said(
+                "game {number}: the next score header counts {level} at a centred cube "
+                "({points}), as if Jacoby were off",
+                number=number,
+                level=LEVELS[False, str(reading.other_jacoby)],
+                points=point_count(points),
             )
-        return (
-            f"{label}: the next score header counts the {reading.scored} at a centred cube "
-            f"as a single ({_points(points)}), as if Jacoby were on"
+        return said(
+            "game {number}: the next score header counts {level} at a centred cube as a "
+            "single ({points}), as if Jacoby were on",
+            number=number,
+            level=LEVELS[False, str(reading.scored)],
+            points=point_count(points),
         )
-    return (
-        f"{label}: the file's moves say {_points(derived)}, "
-        f"the next score header says {_points(points)}"
+    return said(
+        "game {number}: the file's moves say {points}, the next score header says {header}",
+        number=number,
+        points=point_count(derived),
+        header=point_count(points),
     )
 
 
@@ -990,8 +1048,10 @@ def _no_double(name: str, word: str) -> Said:
     return replace(found, values=(("player", name),))
 
 
-def _points(points: int | None) -> str:
-    return f"{points} point" if points == 1 else f"{points} points"
+def _wins(points: int | None) -> str:
+    """A ``Wins`` line as the file writes it (its own words, quoted in a message as they
+    are, whatever the reader's language)."""
+    return f"Wins {points} point" if points == 1 else f"Wins {points} points"
 
 
 def _show(text: str) -> str:

@@ -9,7 +9,7 @@ from typing import Literal, NamedTuple
 
 from chouette.errors import EngineFileError
 from chouette.points import Kind
-from chouette.words import Sayable, said
+from chouette.words import Said, Sayable, said, said_n
 
 Scored = Kind  # the level a game was scored at
 Ending = Literal["bearoff", "drop", "resign", "settle", "forfeit"]
@@ -91,7 +91,8 @@ class EngineGame(NamedTuple):
     winner receives after Jacoby and automatic doubles; ``cube`` the cube value the game was
     decided at (for a drop: the value before the refused offer); ``result`` the level it was
     scored at (``points == cube × 1/2/3`` unless ``end`` is ``settle`` or ``forfeit``).
-    ``warnings`` are things a person should look at (the game is still booked as read).
+    ``warnings`` are things a person should look at (the game is still booked as read),
+    said as values (:func:`~chouette.words.said`) the door renders in its reader's words.
     ``number`` is the game's own number in its source (`` Game N`` in a ``.mat``, the
     record's ``game``); ``session``, ``rules`` and ``source`` are what a neutral record says
     of itself. ``key`` identifies the game by what it is — its players, its place in its
@@ -109,7 +110,7 @@ class EngineGame(NamedTuple):
     result: Scored
     end: Ending
     played_at: str | None = None
-    warnings: tuple[str, ...] = ()
+    warnings: tuple[Sayable, ...] = ()
     number: int | None = None
     session: str | None = None
     rules: str | None = None
@@ -145,12 +146,12 @@ class EngineSession:
 @dataclass(frozen=True)
 class EngineRead:
     """A file being read: its header now, its games as they stream, and ``notes`` that the
-    reader adds as it goes (an unfinished last game that is not booked, say), complete once
-    the games are read to the end."""
+    reader adds as it goes (an unfinished last game that is not booked, say; said as values,
+    made only when there is something to say), complete once the games are read to the end."""
 
     session: EngineSession
     games: Iterator[EngineGame]
-    notes: list[str] = field(default_factory=list)
+    notes: list[Sayable] = field(default_factory=list)
 
 
 class GameKey:
@@ -178,6 +179,12 @@ def game_key(kind: str, *parts: object) -> str:
     return hashlib.blake2b(
         kind.encode() + text.encode("utf-8", "surrogatepass"), digest_size=16
     ).hexdigest()
+
+
+def point_count(points: int) -> Said:
+    """``1 point``, ``4 points``: a count of points in a note or a warning, in the reader's
+    words (the number as the file wrote it, thousands not grouped)."""
+    return said_n("{n} point", "{n} points", points, n=points)
 
 
 def problem(line: int, reason: Sayable) -> EngineFileError:

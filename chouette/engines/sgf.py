@@ -37,7 +37,7 @@ from chouette.engines.model import (
     roll,
 )
 from chouette.points import fit_points, kind_of, pair_points
-from chouette.words import Said, said
+from chouette.words import Said, Sayable, said, said_n
 
 #: The properties read; every other value is skipped unread.
 _KEEP = frozenset(
@@ -78,7 +78,7 @@ def read_sgf(chunks: Iterable[str], *, jacoby: bool, auto_doubles: int = 0) -> E
     if first is None:
         raise problem(1, said("no game in the file (an SGF game starts with '(;')"))
     session = _session(first)
-    notes: list[str] = []
+    notes: list[Sayable] = []
     return EngineRead(session, _games(first, trees, notes), notes)
 
 
@@ -119,7 +119,7 @@ def _session(tree: _Tree) -> EngineSession:
     )
 
 
-def _games(first: _Tree, rest: Iterator[_Tree], notes: list[str]) -> Iterator[EngineGame]:
+def _games(first: _Tree, rest: Iterator[_Tree], notes: list[Sayable]) -> Iterator[EngineGame]:
     """Every game, checked against the score the next game starts from. A last game without
     a result (the session is still being played, or the engine stopped) is left out, with a
     note; a game without a result before the next one begins is an error.
@@ -134,8 +134,12 @@ def _games(first: _Tree, rest: Iterator[_Tree], notes: list[str]) -> Iterator[En
         current = following
     if "RE" not in current.root:
         notes.append(
-            f"game {index} (line {current.line}) has no result yet: not booked; import the "
-            "file again once it has (the games booked now are not booked twice)"
+            said(
+                "game {number} (line {line}) has no result yet: not booked; import the file "
+                "again once it has (the games booked now are not booked twice)",
+                number=index,
+                line=current.line,
+            )
         )
         return
     yield _settle(current, index, None, date)
@@ -181,7 +185,7 @@ def _settle(tree: _Tree, index: int, following: _Tree | None, date: str | None) 
     info = _info(tree)
     end: Ending = "drop" if tree.ended_by_drop else "resign" if result.group(3) else "bearoff"
     cube = tree.pays if tree.ended_by_drop and tree.pays is not None else tree.cube
-    warnings: list[str] = []
+    warnings: list[Sayable] = []
     level = kind_of(points, cube)
     if end == "drop" and level != "single":
         level = None
@@ -198,7 +202,14 @@ def _settle(tree: _Tree, index: int, following: _Tree | None, date: str | None) 
                 ),
             )
         warnings.append(
-            f"game {index}: RE[] gives {points} points, which does not fit the cube {cube}"
+            said_n(
+                "game {number}: RE[] gives {n} point, which does not fit the cube {cube}",
+                "game {number}: RE[] gives {n} points, which does not fit the cube {cube}",
+                points,
+                number=index,
+                n=points,
+                cube=cube,
+            )
         )
         cube, scored = fit
     else:
@@ -246,7 +257,7 @@ def _score_check(
     winner: int,
     points: int,
     names: tuple[str, str],
-) -> list[str]:
+) -> list[Sayable]:
     """A warning when the next game's starting score (``MI[ws:][bs:]``) disagrees with RE[]."""
     if following is None:
         return []
@@ -259,8 +270,18 @@ def _score_check(
     if gained == expected:
         return []
     return [
-        f"game {index}: RE[] gives {names[winner]} {points} points, but the next game starts "
-        f"{after['ws']}-{after['bs']} after {before['ws']}-{before['bs']}"
+        said_n(
+            "game {number}: RE[] gives {player} {n} point, but the next game starts {after} "
+            "after {before}",
+            "game {number}: RE[] gives {player} {n} points, but the next game starts {after} "
+            "after {before}",
+            points,
+            number=index,
+            player=names[winner],
+            n=points,
+            after=f"{after['ws']}-{after['bs']}",
+            before=f"{before['ws']}-{before['bs']}",
+        )
     ]
 
 

@@ -89,10 +89,10 @@ def test_every_real_file_books_its_games_as_the_score_headers_say(name: str) -> 
         else:
             assert game.points == points, (want["number"], game)
     if unfinished:
-        assert any(f"game {unfinished[0]['number']} (line " in n for n in notes), notes
+        assert any(f"game {unfinished[0]['number']} (line " in str(n) for n in notes), notes
     if "galaxy_money_as_16pt" in file["flags"]:
         assert any(
-            "Backgammon Galaxy writes its money games as 16-point matches" in n for n in notes
+            "Backgammon Galaxy writes its money games as 16-point matches" in str(n) for n in notes
         )
 
 

@@ -196,7 +196,7 @@ def test_the_last_game_of_a_mat_file_cannot_show_its_automatic_doubles() -> None
     assert truth["initial_cube"] == 2  # gnubg's opening double, not in the file
     assert (last.winner, last.points, last.end) == ("Big Al", 1, "drop")
     assert last.points * truth["initial_cube"] == truth["points_won"]
-    assert last.warnings == (
+    assert tuple(map(str, last.warnings)) == (
         "game 25: no score header follows the last game, so automatic doubles (up to 2) "
         "cannot be seen; booked at 1 point as the moves say",
     )
@@ -209,7 +209,7 @@ def test_automatic_doubles_beyond_the_house_rule_are_booked_as_the_headers_say()
     doubled = [t["game"] for t in truth[:-1] if t["initial_cube"] > 1]
     warned = [g.number for g in games if g.warnings]
     assert warned == doubled
-    assert games[1].warnings == (
+    assert tuple(map(str, games[1].warnings)) == (
         "game 2: the file's moves say 16 points, the next score header says 32 points",
     )
     assert games[-1].warnings == ()  # no automatic doubles by the house rule: nothing to doubt
@@ -239,7 +239,7 @@ def test_a_house_rule_without_jacoby_is_overruled_by_the_headers_with_a_warning(
     _, games, entry = data_read("s08_money_jacoby_scripted_never_doubles.mat", jacoby=False)
     assert [truth_row(g) for g in games[:-1]] == [expected_row(t) for t in entry["games"][:-1]]
     gammons = [number for number in centred_gammons(entry) if number < len(games)]
-    warned = {g.position: g.warnings for g in games if g.warnings}
+    warned = {g.position: tuple(map(str, g.warnings)) for g in games if g.warnings}
     assert sorted(warned) == gammons
     assert warned[gammons[0]] == (
         f"game {gammons[0]}: the next score header counts the gammon at a centred cube as a "
@@ -454,7 +454,7 @@ def test_the_next_score_header_decides_a_centred_gammon(
     text = mat(game(1, 0, 0, *ANN_GAMMON_CENTRED), game(2, *next_score, *ANN_DOUBLE_BOB_DROPS))
     first = read_text(text, jacoby=jacoby)[0]
     assert booked([first]) == [expected]
-    assert first.warnings == (() if warning is None else (warning,))
+    assert tuple(map(str, first.warnings)) == (() if warning is None else (warning,))
 
 
 def test_a_centred_gammon_in_the_last_game_follows_the_house_rule() -> None:
@@ -506,7 +506,7 @@ def test_an_automatic_double_is_seen_in_the_next_header() -> None:
     first, last = read_text(text, auto_doubles=2)
     assert booked([first]) == [("Ann", 4, 4, "single", "drop")]
     assert first.warnings == ()
-    assert last.warnings == (
+    assert tuple(map(str, last.warnings)) == (
         "game 2: no score header follows the last game, so automatic doubles (up to 2) "
         "cannot be seen; booked at 1 point as the moves say",
     )
@@ -713,7 +713,7 @@ def test_sgf_results_that_do_not_fit_the_cube_or_the_next_score_are_warned() -> 
     text = sgf_game(0, 0, 0, "W+8", "W[double]", "B[take]") + sgf_game(1, 4, 0, "B+1", "B[55]")
     first, second = read_sgf_text(text)
     assert booked([first]) == [("Ann", 8, 8, "single", "bearoff")]
-    assert first.warnings == (
+    assert tuple(map(str, first.warnings)) == (
         "game 1: RE[] gives 8 points, which does not fit the cube 2",
         "game 1: RE[] gives Ann 8 points, but the next game starts 4-0 after 0-0",
     )
@@ -1267,7 +1267,7 @@ def test_a_forfeit_in_the_middle_is_worth_the_cube_in_force_not_the_next_headers
     )
     games = read_text(mat(game(1, 0, 0, *forfeit), game(2, 4016, 0, *ANN_DOUBLE_BOB_DROPS)))
     assert booked(games) == [("Ann", 2, 2, "single", "forfeit"), ("Ann", 1, 1, "single", "drop")]
-    assert games[0].warnings == (
+    assert tuple(map(str, games[0].warnings)) == (
         "game 1: a forfeit (Bob's last move is '????', the next score header counting "
         "4016 points): booked at the cube in force, 2 points",
     )
