@@ -667,21 +667,19 @@ _chosen_language: "ContextVar[str | None]" = ContextVar("chouette_language", def
 
 
 def terminal_words() -> "Words":
-    """The terminal's language: ``--lang``, else ``CHOUETTE_LANG``, else the environment's
-    (``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``, ``LANG``, as gettext reads them), else
-    English."""
+    """The terminal's language: ``--lang``, else ``CHOUETTE_LANG`` if it names one chouette
+    speaks, else the environment's (``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``, ``LANG``, as
+    gettext reads them), else English. (A ``--lang`` chouette does not speak is refused where
+    it is given, in these words: no language is chosen yet.)"""
+    from chouette.words import check_language, from_environment
+    from files.words import words
+
     code = _chosen_language.get() or os.environ.get("CHOUETTE_LANG")
     if code:
-        from chouette.words import check_language
-        from files.words import words
-
         try:
             return words(check_language(code))
         except ChouetteError:
-            return words("en")  # (--lang is checked where it is given)
-    from chouette.words import from_environment
-    from files.words import words
-
+            pass  # an unknown CHOUETTE_LANG: the environment's language
     return words(from_environment(os.environ))
 
 

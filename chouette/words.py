@@ -67,7 +67,13 @@ def check_language(text: str) -> str:
     code = text.strip().lower().replace("_", "-").split("-", 1)[0]
     if code not in LANGUAGES:
         known = ", ".join(f"{c} ({name})" for c, name in LANGUAGES.items())
-        raise ChouetteError(f"{text[:20]!r} is not a language chouette speaks: {known}")
+        raise ChouetteError(
+            said(
+                "{language} is not a language chouette speaks: {known}",
+                language=repr(text[:20]),
+                known=known,
+            )
+        )
     return code
 
 

@@ -36,6 +36,45 @@ def test_a_language_chouette_does_not_speak_is_a_usage_error(chouette):
     assert "'de' is not a language chouette speaks: en (English), da (Dansk)" in result.stderr
 
 
+@pytest.mark.parametrize(
+    ("environ", "refused"),
+    [
+        (
+            {"LANG": "da_DK.UTF-8"},
+            "Fejl: Ugyldig værdi for '--lang': 'de' er ikke et sprog, chouette taler: "
+            "en (English), da (Dansk), cs (Čeština)\n",
+        ),
+        (
+            {"LC_ALL": "cs_CZ.UTF-8", "LANG": "da_DK.UTF-8"},
+            "Chyba: Neplatná hodnota pro '--lang': 'de' není jazyk, kterým chouette mluví: "
+            "en (English), da (Dansk), cs (Čeština)\n",
+        ),
+        (  # CHOUETTE_LANG names one chouette speaks: that one
+            {"CHOUETTE_LANG": "cs", "LANG": "da_DK.UTF-8"},
+            "Chyba: Neplatná hodnota pro '--lang': 'de' není jazyk",
+        ),
+        (  # CHOUETTE_LANG names none: the environment's
+            {"CHOUETTE_LANG": "xx", "LANG": "da_DK.UTF-8"},
+            "Fejl: Ugyldig værdi for '--lang': 'de' er ikke et sprog",
+        ),
+        ({"LANG": "C.UTF-8"}, "Error: Invalid value for '--lang': 'de' is not a language"),
+    ],
+)
+def test_an_unknown_lang_is_refused_in_the_language_the_environment_asks_for(
+    chouette, monkeypatch, environ, refused
+):
+    """No language is chosen yet when ``--lang`` is refused: the refusal is said in the
+    one the environment asks for (as gettext reads it; ``CHOUETTE_LANG`` if it names one
+    chouette speaks), English when it asks for none."""
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG", "CHOUETTE_LANG"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in environ.items():
+        monkeypatch.setenv(name, value)
+    said = chouette("--lang", "de", "status", code=2).stderr
+    assert said.split("\n\n", 1)[1].startswith(refused), said
+    assert said.startswith("Usage: " if "Error" in refused else ("Brug: ", "Použití: "))
+
+
 @pytest.mark.parametrize("lang", ["da", "cs"])
 def test_json_is_the_same_in_every_language(chouette, lang):
     chouette("new", "friday", "ann", "bob", "cat", "--stake", "2.50")

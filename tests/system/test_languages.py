@@ -18,6 +18,7 @@ from chouette.errors import ChouetteError
 from tests.paths import ROOT
 from tests.serving import serving
 from web.i18n import LANGUAGES, check_language, from_environment, negotiate, translation
+from web.i18n import words as spoken
 
 LOCALE = ROOT / "chouette" / "locale"
 TRANSLATED = [code for code in LANGUAGES if code != "en"]
@@ -173,6 +174,9 @@ def test_a_language_chouette_does_not_speak_is_refused_naming_those_it_does():
     assert str(err.value) == (
         "'de' is not a language chouette speaks: en (English), da (Dansk), cs (Čeština)"
     )
+    known = "en (English), da (Dansk), cs (Čeština)"
+    assert spoken("da")(err.value.said) == f"'de' er ikke et sprog, chouette taler: {known}"
+    assert spoken("cs")(err.value.said) == f"'de' není jazyk, kterým chouette mluví: {known}"
 
 
 # ---------------------------------------------------------------- the report
