@@ -245,7 +245,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def words(text: str) -> set[str]:
-    return {w.lower() for w in re.findall(r"[A-Za-zÀ-ž]+", FINGERPRINT.sub(" ", text))}
+    """The words of ``text``: runs of Latin letters (``×`` and ``÷`` are no letters)."""
+    letters = r"[A-Za-zÀ-ÖØ-öø-ž]+"
+    return {w.lower() for w in re.findall(letters, FINGERPRINT.sub(" ", text))}
 
 
 def the_languages_own(lang: str) -> set[str]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import codecs
 import gzip
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,7 @@ import pytest
 from chouette.engines import EngineGame, read_mat
 from chouette.rules import HouseRules
 from files.engine import Checked, check_file
-from tests.paths import CORPUS, DATA
+from tests.paths import CORPUS, DATA, ENGINE_DATA
 from tests.samples import SAMPLES
 
 MANIFEST = json.loads((SAMPLES / "manifest.json").read_text(encoding="utf-8"))
@@ -605,3 +606,86 @@ def test_an_unreadable_line_in_the_last_game_refuses_the_file(chouette, tmp_path
     assert refused.stderr.startswith("Error: damaged.mat: line "), refused.stderr
     assert "cannot read 'zz/99'" in refused.stderr
     assert chouette.json("sheet")["games"] == []
+
+
+# ---------------------------------------------------------------- in the reader's language
+
+#: Real files whose import says a note or a warning: the session's players, the options to
+#: import them with, and the names beside the players that the words say (programs, encodings).
+SAID: dict[str, tuple[Path, tuple[str, str], list[str]]] = {
+    "galaxy-money": (
+        CORPUS / "galaxy/bglab/match7986278.txt",
+        ("lasse", "Rival"),
+        ["--as", "robot=Rival"],
+    ),
+    "capped-last-game": (
+        CORPUS / "galaxy/bglab/match1245421.txt",
+        ("lasse", "sevelius"),
+        ["--match-as-money"],
+    ),
+    "forfeit": (
+        CORPUS / "backgammon-studio/bglab/Minchy - Llabba 13pt Backgammon Studio 2023_02_24 "
+        "19_44_27.txt",
+        ("Minchy", "Llabba"),
+        ["--match-as-money"],
+    ),
+    "not-ended": (
+        CORPUS / "derived/xg-mobile-money.unfinished-last-game.mat",
+        ("Ken", "XG-Intermediate"),
+        [],
+    ),
+    "encoding": (
+        CORPUS / "derived/xg-test.cp1252.mat",
+        ("Kévin Unger", "Maxence Job"),
+        ["--match-as-money"],
+    ),
+    "worth-more": (
+        CORPUS / "bgblitz-binary/gammonview/XCu3RJ0UvDg_Tldl.bgf",
+        ("Emberoak05", "Jade1"),
+        ["--match-as-money"],
+    ),
+    "header-jacoby": (SAMPLES / "gnubg/mat/s05_money_nocube.mat", ("gnubgA", "gnubgB"), []),
+    "header-moves": (ENGINE_DATA / "s04_money_autodoubles_raccoons.mat", ("Big Al", "Zoë"), []),
+}
+#: The names the notes say beside the players': programs, a site, encodings.
+PROGRAMS = {"galaxy", "gnubg", "utf", "windows"}
+
+
+def imported_in(chouette, monkeypatch, tmp_path, case: str, lang: str) -> tuple[str, str]:
+    """What importing ``case``'s file says on standard error with ``LANG`` for ``lang``, and
+    its ``--json`` (each into a ledger of its own)."""
+    path, players, options = SAID[case]
+    locale = {"en": "en_US.UTF-8", "da": "da_DK.UTF-8", "cs": "cs_CZ.UTF-8"}[lang]
+    monkeypatch.delenv("LANGUAGE", raising=False)
+    monkeypatch.setenv("LANG", locale)
+    said = []
+    for json_too in (False, True):
+        monkeypatch.setenv("CHOUETTE_DB", str(tmp_path / f"{case}-{lang}-{json_too}.db"))
+        chouette("new", "money", *players, *(["--jacoby"] if case == "header-jacoby" else []))
+        out = chouette("import", str(path), *options, *(["--json"] if json_too else []))
+        said.append(out.stdout if json_too else out.stderr)
+    return said[0], said[1]
+
+
+@pytest.mark.parametrize("case", sorted(SAID))
+@pytest.mark.parametrize("lang", ["da", "cs"])
+def test_an_engine_files_notes_and_warnings_are_said_in_the_readers_language(
+    chouette, monkeypatch, tmp_path, case, lang
+):
+    """Issue 36: under ``LANG=da_DK.UTF-8`` or ``cs_CZ.UTF-8`` the import's notes and warnings
+    have no English word but names and the file's own words (quoted as the file writes them:
+    ``'Wins 4 points'``, ``'????'``), and its ``--json`` is the same as in English."""
+    from tests.cli.test_languages_cli import NAMES, the_languages_own, words
+
+    english, english_json = imported_in(chouette, monkeypatch, tmp_path, case, "en")
+    told, told_json = imported_in(chouette, monkeypatch, tmp_path, case, lang)
+    assert told_json == english_json
+    json.loads(english_json)
+    assert english.startswith(("Note: ", "Warning: ")), english
+    assert len(told.splitlines()) == len(english.splitlines())
+    path, players, _ = SAID[case]
+    quoted = re.compile(r"'[^'\n]*'")  # the file's own words
+    unquoted = quoted.sub(" ", told.replace(path.name, " "))
+    names = NAMES | PROGRAMS | words(" ".join(players))
+    left = words(unquoted) & words(english) - names - the_languages_own(lang)
+    assert not left, (sorted(left), told)
