@@ -6463,7 +6463,7 @@ def event_accept(
     from db.events import accept, state_of
 
     if all == bool(players):
-        fail("name the players who accept the event's rules, or --all (not both)", 2)
+        fail(said("name the players who accept the event's rules, or --all (not both)"), 2)
     with event_ledger(ctx, event) as (book, info):
         names = list(players or [])
         if all:

@@ -85,7 +85,9 @@ class Origin:
                 overrides=overrides,
             )
         except (KeyError, TypeError, ValueError) as err:
-            raise ChouetteError(f"a session's rules origin is not readable ({err!r})") from None
+            raise ChouetteError(
+                said("a session's rules origin is not readable ({reason})", reason=repr(err))
+            ) from None
 
 
 #: A session started before chouette kept where its rules came from.

@@ -47,7 +47,7 @@ from chouette.review import Asked, CubeState, Equities
 from chouette.rules import HouseRules
 from chouette.session import LiveGame, SessionInfo
 from chouette.stop import StopState
-from chouette.words import Sayable, said
+from chouette.words import Said, Sayable, said
 from db.bulk import (
     Columns,
     allocate_ids,
@@ -374,7 +374,7 @@ class Ledger:
         :meth:`use` keeps."""
         for key, value in values.items():
             if key == CURRENT:
-                raise ChouetteError(f"the setting {key!r} is kept by `use`")
+                raise ChouetteError(said("the setting {key} is kept by `use`", key=repr(key)))
             if value is None:
                 self._db.execute(delete(Setting).where(col(Setting.key) == key))
                 cached = self._db.identity_map.get(self._db.identity_key(Setting, key))
@@ -542,7 +542,10 @@ class Ledger:
         ) in games:  # fmt: skip (unpacked once: the loop runs once a game)
             if sum(points.values()) or sum(cents.values()):
                 raise ChouetteError(
-                    f"internal error: game {number}'s bookings do not sum to zero; refused"
+                    said(
+                        "internal error: game {number}'s bookings do not sum to zero; refused",
+                        number=number,
+                    )
                 )
             game_id = next(ids) if row_id is None else row_id
             game_ids.append(game_id)
@@ -773,7 +776,7 @@ class Ledger:
         """A game as stored, by its id."""
         row = self._db.get(GameRow, game_id)
         if row is None:
-            raise ChouetteError(f"internal error: no game with id {game_id}")
+            raise ChouetteError(said("internal error: no game with id {id}", id=game_id))
         return _stored(row)
 
     def last_game(self, info: SessionInfo) -> StoredGame | None:
@@ -908,7 +911,7 @@ class Ledger:
         of a split): its journal, players, balances and row."""
         booked = self.booked_anything(info)
         if booked is not None:
-            raise ChouetteError(f"{info.name} has {booked} booked: it cannot be taken back")
+            raise ChouetteError(_cannot_take_back(info.name, booked))
         for rows in (
             ActionRow,
             BalanceRow,
@@ -1763,6 +1766,16 @@ def _detail(text: str) -> dict[str, Any]:
     if not isinstance(found, dict):
         return {"\x00unreadable": text[:200]}
     return found
+
+
+def _cannot_take_back(session: str, booked: str) -> Said:
+    """The refusal to take back a split's new table that has ``booked`` something
+    (:meth:`Ledger.booked_anything`): a bug, since ``undo`` takes a split back first."""
+    if booked == "a game":
+        return said("{session} has a game booked: it cannot be taken back", session=session)
+    if booked == "a payment":
+        return said("{session} has a payment booked: it cannot be taken back", session=session)
+    return said("{session} has a fee or cost booked: it cannot be taken back", session=session)
 
 
 def _stored(row: GameRow) -> StoredGame:

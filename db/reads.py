@@ -63,7 +63,9 @@ def runner(
     if paramstyle == "qmark":
         return execute
     if paramstyle not in ("format", "pyformat"):
-        raise ChouetteError(f"internal error: a database driver with {paramstyle} parameters")
+        raise ChouetteError(
+            said("internal error: a database driver with {style} parameters", style=paramstyle)
+        )
     converted: dict[str, str] = {}
 
     def run(sql: str, params: Sequence[Any]) -> Iterable[Sequence[Any]]:

@@ -730,3 +730,40 @@ def test_a_sixteenth_schema_ledger_gains_accounts_and_keeps_every_row(url, choue
         connect(fresh)
         dispose_all()
         assert schema(url) == schema(fresh)
+
+
+@pytest.mark.backends("sqlite")
+def test_the_ledgers_refusals_that_mean_a_bug_are_said_in_the_readers_words(url):
+    """What only a bug makes the ledger refuse (the setting ``use`` keeps, a game by an id
+    that is not there, taking back a table with a game booked, a driver's parameter style)
+    is said as words: Danish and Czech too."""
+    from db.ledger import CURRENT
+    from db.reads import runner
+
+    with open_ledger(url, write=True, now=WHEN) as book:
+        rules = HouseRules()
+        info = book.create_session("friday", new_line(["ann", "bob", "cat"], rules), 250, rules)
+        play(book, info, [Double("box", ("bob",)), Answer("drop", "bob")], None)
+        refusals = []
+        for act in (
+            lambda: book.put_settings({CURRENT: "x"}),
+            lambda: book.stored_game(10**6),
+            lambda: book.drop_session(info),
+            lambda: runner(lambda sql, params: [], "named"),
+        ):
+            with pytest.raises(ChouetteError) as refused:
+                act()
+            refusals.append(refused.value.said)
+    assert [str(r) for r in refusals] == [
+        "the setting 'current_session' is kept by `use`",
+        "internal error: no game with id 1000000",
+        "friday has a game booked: it cannot be taken back",
+        "internal error: a database driver with named parameters",
+    ]
+    assert [words("da")(r) for r in refusals] == [
+        "indstillingen 'current_session' holdes af `use`",
+        "intern fejl: intet spil med id 1000000",
+        "friday har et spil bogført: den kan ikke tages tilbage",
+        "intern fejl: en databasedriver med named-parametre",
+    ]
+    assert words("cs")(refusals[2]) == "friday má zapsanou hru: nelze je vrátit"

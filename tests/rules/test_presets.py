@@ -262,8 +262,10 @@ def test_the_origin_of_a_sessions_rules_round_trips_through_the_ledgers_text():
     _, plain = origin_of(HouseRules(), {"retention": "beat-all", "jacoby": True})
     assert plain.preset is None
     assert plain.overrides == (Override("retention", "captain", "beat-all"),)
-    with pytest.raises(ChouetteError, match="a session's rules origin is not readable"):
+    with pytest.raises(ChouetteError, match="a session's rules origin is not readable") as err:
         Origin.from_dict({"preset": "la"})
+    assert words("da")(err.value.said).startswith("hvor en sessions regler kommer fra, kan ikke")
+    assert words("cs")(err.value.said).startswith("původ pravidel sezení nelze přečíst (")
 
 
 @pytest.mark.parametrize(("rule", "off"), [(r, False) for r in FOLLOW_OFF if r != "partner_from"]
