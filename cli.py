@@ -2071,11 +2071,13 @@ def emit_presets(club: "list[ClubPreset]", as_json: bool) -> None:
             }
         )
         return
-    rows = [
+    rows: list[list[Any]] = [
         [
             p.name,
             p.title,
-            p.source.cite() + (" (partly read)" if p.source.partly_read else ""),
+            said("{source} (partly read)", source=p.source.cite())
+            if p.source.partly_read
+            else p.source.cite(),
             ", ".join(c.name for c in p.ours) or "-",
         ]
         for p in PUBLISHED
@@ -2085,13 +2087,17 @@ def emit_presets(club: "list[ClubPreset]", as_json: bool) -> None:
         rows.append(
             [
                 f"club:{p.name}" if shadowed else p.name,
-                "the club's own, saved "
-                f"{cards.when_text(p.saved_at, datetime.astimezone)} from {p.saved_from}",
+                said(
+                    "the club's own, saved {when} from {session}",
+                    when=cards.when_text(p.saved_at, datetime.astimezone),
+                    session=p.saved_from,
+                ),
                 "-",
                 "-",
             ]
         )
-    emit((["preset", "rules", "source", "chouette's choices"], rows))
+    headings = [marked("preset"), marked("rules"), marked("source"), marked("chouette's choices")]
+    emit((headings, rows))
 
 
 def emit_preset(name: str, club: "list[ClubPreset]", as_json: bool) -> None:
@@ -2104,7 +2110,7 @@ def emit_preset(name: str, club: "list[ClubPreset]", as_json: bool) -> None:
         if as_json:
             emit_json(cards.preset_json(found))
         else:
-            say("\n".join(cards.preset_lines(found)))
+            say(joined(cards.preset_lines(found, hearer().words), "\n"))
         return
     saved = {preset_key(p.name): p for p in club}.get(preset_key(name.removeprefix("club:")))
     if saved is None:  # a preset's name is a usage error, as new --rules has it
@@ -2118,7 +2124,8 @@ def emit_preset(name: str, club: "list[ClubPreset]", as_json: bool) -> None:
     if as_json:
         emit_json(cards.club_preset_json(saved))
     else:
-        say("\n".join(cards.club_preset_lines(saved, datetime.astimezone)))
+        lines = cards.club_preset_lines(saved, datetime.astimezone, hearer().words)
+        say(joined(lines, "\n"))
 
 
 def change_presets(
@@ -6432,7 +6439,7 @@ def event_rules(ctx: typer.Context, event: EventOption = None, as_json: JsonFlag
     say(said("The event {event}:", event=info.name))
     say_event_card(info.rules)
     say(said("Its tables' house rules (each level's starting cube apart):"))
-    say("\n".join(card_text(card, datetime.astimezone)[1:]))
+    say("\n".join(card_text(card, datetime.astimezone, words=hearer().words)[1:]))
     waiting = [p for p in state.entered if p not in state.accepted]
     if state.accepted:
         say(said("Accepted by: {players}.", players=", ".join(sorted(state.accepted))))

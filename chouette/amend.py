@@ -113,21 +113,21 @@ class Correction:
     def from_json(cls, data: Any) -> Correction:
         """:meth:`to_json`'s data read back; a ``TypeError`` or ``ValueError`` if it is not."""
         if not isinstance(data, dict) or not isinstance(data.get("note"), str):
-            raise TypeError("a correction is an object with its note")
+            raise TypeError(said("a correction is an object with its note"))
         was = parse_event(data["was"], "a corrected end", allow_end=True)
         now = parse_event(data["is"], "a corrected end", allow_end=True)
         if not isinstance(was, End) or not isinstance(now, End):
-            raise TypeError("a correction replaces a board's end")
+            raise TypeError(said("a correction replaces a board's end"))
         at = datetime.fromisoformat(data["at"])
         if at.tzinfo is None:
-            raise ValueError("a correction's time names its zone")
+            raise ValueError(said("a correction's time names its zone"))
         cubes = []
         for cube in data.get("cubes", []):
             member, was_value, value = cube["member"], cube["was"], cube["is"]
             if not isinstance(member, str) or not all(
                 isinstance(v, int) and not isinstance(v, bool) for v in (was_value, value)
             ):
-                raise TypeError("a corrected cube names its member and two values")
+                raise TypeError(said("a corrected cube names its member and two values"))
             cubes.append((member, was_value, value))
         return cls(at.astimezone(UTC), was, now, data["note"], tuple(cubes))
 

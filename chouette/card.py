@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, fields, replace
 from datetime import datetime
 from typing import Any, Literal
 
-from chouette.errors import ChouetteError
+from chouette.errors import ChouetteError, reason_of
 from chouette.money import Cents
 from chouette.presets import Override, Preset, published
 from chouette.report import Local, as_given
@@ -71,7 +71,9 @@ class Origin:
         try:
             kind = data["kind"]
             if kind not in (None, "published", "club"):
-                raise ValueError(f"a preset's kind is published or club, not {kind!r}")
+                raise ValueError(
+                    said("a preset's kind is published or club, not {kind}", kind=repr(kind))
+                )
             saved = data.get("saved_at")
             overrides = tuple(
                 Override(str(name).replace("-", "_"), preset, value)
@@ -86,7 +88,10 @@ class Origin:
             )
         except (KeyError, TypeError, ValueError) as err:
             raise ChouetteError(
-                said("a session's rules origin is not readable ({reason})", reason=repr(err))
+                said(
+                    "a session's rules origin is not readable ({reason})",
+                    reason=reason_of(err, repr),
+                )
             ) from None
 
 
@@ -940,45 +945,63 @@ class ClubPreset:
     saved_from: str
 
 
-def preset_lines(preset: Preset) -> list[str]:
+def preset_lines(preset: Preset, words: Words = ENGLISH_WORDS) -> list[Sayable]:
     """``chouette rules --preset NAME``: a published preset, its source, every option it sets
-    with the words that set it (options set by the same words together), and the rules in
-    words."""
+    with the words that set it (options set by the same words together: the source's own,
+    quoted as it writes them), and the rules in ``words``."""
     source = preset.source
-    partly = " (only partly read: its words here are the research notes' reading)"
-    lines = [
-        f"Preset {preset.name}: {preset.title}",
-        f"Source: {source.title}, {source.cite()}" + (partly if source.partly_read else ""),
+    values = {"title": source.title, "source": source.cite()}
+    lines: list[Sayable] = [
+        said("Preset {preset}: {title}", preset=preset.name, title=preset.title),
+        said(
+            "Source: {title}, {source} (only partly read: its words here are the research "
+            "notes' reading)",
+            **values,
+        )
+        if source.partly_read
+        else said("Source: {title}, {source}", **values),
         "",
-        "The source states:",
+        said("The source states:"),
     ]
     by_words: dict[str, list[str]] = {}
     for c in preset.stated:
         by_words.setdefault(c.words, []).append(f"{c.name} {value_text(c.value)}")
-    lines += [f"  {', '.join(options)}: \u201c{words}\u201d" for words, options in by_words.items()]
+    lines += [f"  {', '.join(options)}: \u201c{text}\u201d" for text, options in by_words.items()]
     if preset.ours:
-        lines.append("Chouette's choices where the source is silent:")
-        lines += [f"  {c.name} {value_text(c.value)}: {c.words}" for c in preset.ours]
-    lines.append("Every other house rule: chouette's default.")
+        lines.append(said("Chouette's choices where the source is silent:"))
+        lines += [
+            f"  {c.name} {value_text(c.value)}: {words.gettext(c.words)}" for c in preset.ours
+        ]
+    lines.append(said("Every other house rule: chouette's default."))
     if preset.notes:
-        lines.append("Not set by the preset:")
-        lines += [f"  {note}" for note in preset.notes]
+        lines.append(said("Not set by the preset:"))
+        lines += [f"  {words.gettext(note)}" for note in preset.notes]
     lines.append("")
-    width = max(len(topic) for topic, _ in TOPICS) + 2
-    lines += [f"  {topic + ':':<{width}}{text}" for topic, text in rule_lines(preset.rules)]
-    return lines
+    return lines + _rules_in_words(preset.rules, words)
+
+
+def _rules_in_words(rules: HouseRules, words: Words) -> list[Sayable]:
+    """Every house rule a line, under its topic's name, in ``words``."""
+    width = max(len(topic_name(topic, words)) for topic, _ in TOPICS) + 2
+    return [
+        f"  {topic_name(topic, words) + ':':<{width}}{text}"
+        for topic, text in rule_lines(rules, words)
+    ]
 
 
 def club_preset_lines(
-    preset: ClubPreset, local: Local = as_given, zone: str | None = None
-) -> list[str]:
+    preset: ClubPreset, local: Local = as_given, words: Words = ENGLISH_WORDS
+) -> list[Sayable]:
     """A club's own preset, as ``chouette rules --preset NAME`` prints it."""
-    width = max(len(topic) for topic, _ in TOPICS) + 2
     return [
-        f"Preset {preset.name}: the club's own, saved on {when_text(preset.saved_at, local)} "
-        f"from {preset.saved_from}",
+        said(
+            "Preset {preset}: the club's own, saved on {when} from {session}",
+            preset=preset.name,
+            when=when_text(preset.saved_at, local),
+            session=preset.saved_from,
+        ),
         "",
-        *[f"  {topic + ':':<{width}}{text}" for topic, text in rule_lines(preset.rules)],
+        *_rules_in_words(preset.rules, words),
     ]
 
 

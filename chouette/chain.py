@@ -234,15 +234,15 @@ def links_from(data: Iterable[Mapping[str, Any]]) -> list[Link]:
     for item in data:
         if not isinstance(item, Mapping) or set(item) - {"journal"} != fields:
             raise ValueError(
-                "a link has seq, at, what, state and hash (and journal), and nothing else"
+                said("a link has seq, at, what, state and hash (and journal), and nothing else")
             )
         seq, at, what, state, hashed = (item[k] for k in ("seq", "at", "what", "state", "hash"))
         journal = item.get("journal")
         if not isinstance(seq, int) or isinstance(seq, bool):
-            raise ValueError("a link's seq is a whole number")
+            raise ValueError(said("a link's seq is a whole number"))
         if not all(isinstance(v, str) for v in (at, what, state, hashed)):
-            raise ValueError("a link's at, what, state and hash are text")
+            raise ValueError(said("a link's at, what, state and hash are text"))
         if "journal" in item and not isinstance(journal, str):
-            raise ValueError("a link's journal is text")
+            raise ValueError(said("a link's journal is text"))
         found.append(Link(seq, at, what, state, hashed, journal))
     return found

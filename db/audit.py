@@ -28,7 +28,7 @@ from chouette.checks import (
     sum_problems,
 )
 from chouette.costs import check_charge
-from chouette.errors import ChouetteError
+from chouette.errors import ChouetteError, reason_of
 from chouette.game import replay
 from chouette.money import format_money
 from chouette.outcome import settle_game
@@ -61,12 +61,15 @@ def check(book: Ledger) -> Audit:
     except _UNREADABLE as err:
         if not audit.problems:
             raise
-        reason = str(err.orig) if isinstance(err, DBAPIError) else f"{type(err).__name__}: {err}"
+        if isinstance(err, DBAPIError):
+            reason: Sayable = str(err.orig)
+        else:
+            reason = reason_of(err, lambda e: f"{type(e).__name__}: {e}")
         audit.problems.append(
             said(
                 "the rest of the ledger cannot be checked until the problems above are mended "
                 "({reason})",
-                reason=reason.splitlines()[0][:200],
+                reason=reason.splitlines()[0][:200] if isinstance(reason, str) else reason,
             )
         )
     return audit
@@ -242,7 +245,7 @@ def _replayed(
         events = [event_from_body(body) for _, body in bodies]
         played = replay(line_from_json(game.line_before), info.rules, events)
     except (ChouetteError, ValueError, KeyError, TypeError) as err:
-        reason = err.said if isinstance(err, ChouetteError) else str(err)
+        reason = reason_of(err)
         return [
             said("{where}: its stored events do not replay ({reason})", where=where, reason=reason)
         ]

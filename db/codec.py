@@ -50,7 +50,7 @@ def line_from_dict(data: Mapping[str, Any]) -> Line:
     """A line from :func:`line_to_dict`'s data (an engine game's line holds its order only)."""
     order = data["order"]
     if not isinstance(order, list) or not all(isinstance(p, str) for p in order):
-        raise TypeError("a line's order is a list of names")
+        raise TypeError(said("a line's order is a list of names"))
     away = data.get("away") or ()
     if not all(
         isinstance(item, list)
@@ -59,9 +59,9 @@ def line_from_dict(data: Mapping[str, Any]) -> Line:
         and (item[1] is None or isinstance(item[1], str))
         for item in away
     ):
-        raise TypeError("a line's away players are [player, proxy] pairs")
-    banks = _pairs(data.get("banks"), "banks", "points")
-    credits = _pairs(data.get("credits"), "credits", "cents")
+        raise TypeError(said("a line's away players are [player, proxy] pairs"))
+    banks = _pairs(data.get("banks"), "banks")
+    credits = _pairs(data.get("credits"), "credits")
     return Line(
         order=tuple(order),
         sitting_out=frozenset(data.get("sitting_out") or ()),
@@ -74,7 +74,7 @@ def line_from_dict(data: Mapping[str, Any]) -> Line:
     )
 
 
-def _pairs(items: Any, what: str, unit: str) -> tuple[tuple[str, int], ...]:
+def _pairs(items: Any, what: str) -> tuple[tuple[str, int], ...]:
     """A line's ``[player, whole number]`` pairs (its banks, its credits)."""
     items = items or ()
     if not isinstance(items, list | tuple) or not all(
@@ -85,7 +85,9 @@ def _pairs(items: Any, what: str, unit: str) -> tuple[tuple[str, int], ...]:
         and not isinstance(item[1], bool)
         for item in items
     ):
-        raise TypeError(f"a line's {what} are [player, {unit}] pairs")
+        if what == "banks":
+            raise TypeError(said("a line's banks are [player, points] pairs"))
+        raise TypeError(said("a line's credits are [player, cents] pairs"))
     return tuple((player, number) for player, number in items)
 
 
@@ -96,7 +98,7 @@ def line_to_json(line: Line) -> str:
 def line_from_json(text: str) -> Line:
     data = json.loads(text)
     if not isinstance(data, dict):
-        raise TypeError("a line is a JSON object")
+        raise TypeError(said("a line is a JSON object"))
     return line_from_dict(data)
 
 
@@ -135,7 +137,7 @@ def _chouette_detail(text: str | None) -> dict[str, Any]:
         return {}
     data = json.loads(text)
     if not isinstance(data, dict) or not ({"extras", "amended"} & data.keys()):
-        raise TypeError("a chouette game's detail holds its extras or its corrections")
+        raise TypeError(said("a chouette game's detail holds its extras or its corrections"))
     return data
 
 
@@ -143,7 +145,7 @@ def extras_from_detail(text: str | None) -> tuple[ExtraResult, ...]:
     """A chouette game's extras as its row's detail keeps them (none without a detail)."""
     data = _chouette_detail(text)
     if not isinstance(data.get("extras", []), list):
-        raise TypeError("a chouette game's extras are a list")
+        raise TypeError(said("a chouette game's extras are a list"))
     return tuple(
         ExtraResult(e["team_side"], e["box_side"], int(e["points"]), int(e["cents"]))
         for e in data.get("extras", [])
@@ -155,7 +157,7 @@ def amended_from_detail(text: str | None) -> tuple[Correction, ...]:
     them (none without a detail)."""
     found = _chouette_detail(text).get("amended", [])
     if not isinstance(found, list):
-        raise TypeError("a chouette game's corrections are a list")
+        raise TypeError(said("a chouette game's corrections are a list"))
     return tuple(Correction.from_json(c) for c in found)
 
 
@@ -179,7 +181,7 @@ def charge_from_row(kind: str, creditor: str, cents: int, shares: Any, note: str
     text or as read."""
     found = json.loads(shares) if isinstance(shares, str) else shares
     if not isinstance(found, list) or not found:
-        raise TypeError("a charge's shares are a list of [player, cents]")
+        raise TypeError(said("a charge's shares are a list of [player, cents]"))
     parts = []
     for part in found:
         if not (
@@ -188,10 +190,12 @@ def charge_from_row(kind: str, creditor: str, cents: int, shares: Any, note: str
             and isinstance(part[0], str)
             and type(part[1]) is int
         ):
-            raise TypeError(f"a charge's share is [player, cents], not {part!r}")
+            raise TypeError(
+                said("a charge's share is [player, cents], not {part}", part=repr(part))
+            )
         parts.append((part[0], part[1]))
     if kind not in KINDS:
-        raise ValueError(f"{kind!r} is neither a fee, an expense nor a prize")
+        raise ValueError(said("{kind} is neither a fee, an expense nor a prize", kind=repr(kind)))
     return Charge(kind, creditor, cents, tuple(parts), note)
 
 

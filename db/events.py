@@ -26,7 +26,7 @@ from chouette import event as rules_of_events
 from chouette.card import Origin
 from chouette.chain import RESTORED
 from chouette.costs import fee, prize
-from chouette.errors import ChouetteError
+from chouette.errors import ChouetteError, reason_of
 from chouette.event import (
     Accepted,
     Closed,
@@ -926,7 +926,7 @@ def event_problems(book: Ledger) -> list[str]:
                     said(
                         "the event {event} cannot be read: {reason}",
                         event=found.name,
-                        reason=getattr(err, "said", repr(err)),
+                        reason=reason_of(err, repr),
                     )
                 )
             )

@@ -33,7 +33,7 @@ from sqlmodel import SQLModel
 
 import db.models  # noqa: F401  (registers the tables)
 from chouette.card import Origin
-from chouette.errors import ChouetteError
+from chouette.errors import ChouetteError, reason_of
 from chouette.rules import HouseRules
 from chouette.words import Said, Sayable, said
 from db.codec import charge_from_row, event_from_body, line_from_json
@@ -45,7 +45,7 @@ def _line(data: Any) -> object:
 
 def _detail(data: Any) -> object:
     if not isinstance(data, dict):
-        raise TypeError("not an object")
+        raise TypeError(said("not an object"))
     return data
 
 
@@ -486,7 +486,7 @@ def _readable(where: Sayable, read: Callable[[Any], object], body: str) -> list[
     try:
         read(data)
     except _SHAPES as err:
-        reason = err.said if isinstance(err, ChouetteError) else str(err)
+        reason = reason_of(err)
         return [
             said(
                 "{where} is not what it should hold ({reason}): {body}",
@@ -509,4 +509,4 @@ def damage(url: str) -> list[Sayable]:
     except ChouetteError as err:
         return [err.said]
     except (DBAPIError, ValueError) as err:
-        return [str(err)]
+        return [reason_of(err)]

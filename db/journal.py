@@ -15,7 +15,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
 
 from chouette.chain import RESTORED, journal_digest
-from chouette.errors import ChouetteError
+from chouette.errors import ChouetteError, reason_of
 from chouette.game import End
 from chouette.record import parse_event
 from chouette.session import SessionInfo
@@ -252,7 +252,7 @@ def _position_problem(book: Ledger, info: SessionInfo, entry: Position) -> Sayab
 
 def _reason(err: Exception) -> Sayable:
     """Why a value could not be read: chouette's own words, else Python's."""
-    return err.said if isinstance(err, ChouetteError) else str(err)
+    return reason_of(err)
 
 
 def journal_problems(book: Ledger, info: SessionInfo) -> list[Sayable]:

@@ -14,6 +14,8 @@ from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+from chouette.words import said
+
 #: ``run(sql, params)``: the rows of one statement (``?`` marks a parameter).
 Run = Callable[[str, Sequence[Any]], Iterable[Sequence[Any]]]
 
@@ -25,7 +27,7 @@ def moment(value: Any) -> datetime:
     if isinstance(value, str):
         value = datetime.fromisoformat(value)
     if not isinstance(value, datetime):
-        raise TypeError(f"a stored time is not a time: {value!r}")
+        raise TypeError(said("a stored time is not a time: {value}", value=repr(value)))
     return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
 
 

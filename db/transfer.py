@@ -36,7 +36,7 @@ from chouette.checks import (
     stranger_problems,
 )
 from chouette.costs import check_charge
-from chouette.errors import ChouetteError
+from chouette.errors import ChouetteError, reason_of
 from chouette.game import replay
 from chouette.line import Line, check_name, check_session_name
 from chouette.money import check_payment, check_stake
@@ -406,7 +406,9 @@ def read_export(
         except (ValueError, KeyError, TypeError, AttributeError) as err:
             raise ChouetteError(
                 said(
-                    "line {line}: not a valid export line ({reason})", line=number, reason=repr(err)
+                    "line {line}: not a valid export line ({reason})",
+                    line=number,
+                    reason=reason_of(err, repr),
                 )
             ) from None
     for name, info in sessions.items():  # its games all given: numbered 1, 2, …, one in play
@@ -736,7 +738,7 @@ def _restore_game(book: Ledger, item: dict[str, Any], info: SessionInfo, seen: _
     try:
         trail = tuple(Correction.from_json(c) for c in item.get("amended") or ())
     except (ChouetteError, KeyError, TypeError, ValueError) as err:
-        reason = err.said if isinstance(err, ChouetteError) else str(err)
+        reason = reason_of(err)
         raise ChouetteError(
             said(
                 "{where}: its corrections are not corrections ({reason})",
@@ -828,6 +830,6 @@ def _charge(book: Ledger, item: dict[str, Any], info: SessionInfo) -> None:
             check_note(_text(item["note"], said("a charge's note"))),
         )
     except (TypeError, ValueError) as err:
-        raise ChouetteError(str(err)) from None
+        raise ChouetteError(reason_of(err)) from None
     check_charge(charge, book.player_names(info), info.name)
     book.book_charge(Charged(info.id, charge, _time(item["at"])))

@@ -644,3 +644,24 @@ def test_a_rule_given_off_beside_a_preset_takes_the_rules_that_need_it_off_too(c
     assert (card["rules"]["extras"], card["rules"]["mandatory-extras"]) == (False, False)
     chouette("new", "sat", "ann", "bob", "--rules", "la", "--no-extras", "--mandatory-extras",
              code=1)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("lang", "heading", "states", "partly", "notes"),
+    [
+        ("da", "Forvalg la: ", "Kilden siger:", "(delvist læst)", "Ikke sat af forvalget:"),
+        ("cs", "Předvolba la: ", "Pramen uvádí:", "(přečteno zčásti)", "Předvolba nenastavuje:"),
+    ],
+)
+def test_a_preset_and_the_list_of_presets_are_said_in_the_readers_language(
+    chouette, lang, heading, states, partly, notes
+):
+    """Issue 36: ``rules --preset`` and ``rules --presets`` in the reader's words; what a
+    source says is quoted as it says it, and an option's name and value are typed words."""
+    one = chouette("--lang", lang, "rules", "--preset", "la").stdout.splitlines()
+    assert one[0].startswith(heading) and one[3] == states and notes in one
+    assert "  cubes multi: \u201cIndividual cubes;\u201d" in one  # the source's own words
+    assert "The source states:" not in one and "Every other house rule" not in "\n".join(one)
+    listed = chouette("--lang", lang, "rules", "--presets").stdout.splitlines()
+    assert "preset " not in listed[0] and "source" not in listed[0]
+    assert partly in next(line for line in listed if line.startswith("boston"))

@@ -139,3 +139,29 @@ def test_a_migrated_first_schema_ledger_has_exactly_the_schema_chouette_makes(tm
     with engine.connect() as conn:
         assert compare(made(conn.dialect), found(conn)) == []
     dispose_all()
+
+
+@pytest.mark.parametrize(
+    ("lang", "stored", "replayed"),
+    [
+        ("en", "(a line is a JSON object): '[1]'", "do not replay (a line is a JSON object)"),
+        (
+            "da",
+            "(en række er et JSON-objekt): '[1]'",
+            "afspilles igen (en række er et JSON-objekt)",
+        ),
+        ("cs", "(řada je objekt JSON): '[1]'", "přehrát (řada je objekt JSON)"),
+    ],
+)
+def test_a_stored_value_that_is_not_what_it_should_be_is_named_in_the_readers_language(
+    chouette, ledger_url, lang, stored, replayed
+):
+    """Why a stored value is not what its column holds is said in the reader's words too
+    (chouette's reason; what Python or the database says stays theirs)."""
+    chouette("new", "friday", "ann", "bob", "cat")
+    chouette("double", "bob")
+    chouette("drop", "bob")
+    execute(ledger_url, "UPDATE game SET line_before = '[1]'")
+    told = chouette("--lang", lang, "check", code=1).stderr.splitlines()
+    assert any(line.endswith(stored) for line in told), told
+    assert any(line.endswith(replayed) for line in told), told
