@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, fields, replace
 from datetime import datetime
 from typing import Any, Literal
 
-from chouette.errors import ChouetteError, reason_of
+from chouette.errors import ChouetteError
 from chouette.money import Cents
 from chouette.presets import Override, Preset, published
 from chouette.report import Local, as_given
@@ -31,6 +31,7 @@ from chouette.words import (
     Words,
     joined,
     marked,
+    reason_of,
     said,
     said_in,
     said_n,

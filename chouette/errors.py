@@ -8,10 +8,7 @@ Every message names the people involved and the reason, in table words:
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, cast
-
-from chouette.words import Joined, Said, Sayable
+from typing import Any
 
 
 class ChouetteError(Exception):
@@ -63,15 +60,3 @@ class LimitError(ChouetteError):
 class PositionError(ChouetteError):
     """A position typed for a cube decision (a Position ID, an XGID) that is none, or no
     board a game can have."""
-
-
-def reason_of(err: BaseException, text: Callable[[BaseException], str] = str) -> Sayable:
-    """Why ``err`` was raised, to be said in the reader's words: a :class:`ChouetteError`'s
-    words, or the words a :class:`TypeError` or :class:`ValueError` was raised with where
-    chouette reads a stored value (``TypeError(said("a line is a JSON object"))``); else
-    ``text`` of the error (Python's own words, as they are)."""
-    if isinstance(err, ChouetteError):
-        return cast(Sayable, err.said)
-    if len(err.args) == 1 and isinstance(err.args[0], Said | Joined):
-        return err.args[0]
-    return text(err)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import gettext
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Protocol, TypeAlias
@@ -329,6 +329,22 @@ class Hearer(Protocol):
     def write(self, text: str) -> None:
         """Text for a program (JSON, CSV), as it is, in every language."""
         ...
+
+
+def reason_of(err: BaseException, text: Callable[[BaseException], str] = str) -> Sayable:
+    """Why ``err`` was raised, to be said in the reader's words: a
+    :class:`~chouette.errors.ChouetteError`'s words, or the words a :class:`TypeError` or
+    :class:`ValueError` was raised with where chouette reads a stored value
+    (``TypeError(said("a line is a JSON object"))``); else ``text`` of the error (Python's
+    own words, as they are)."""
+    from chouette.errors import ChouetteError
+
+    if isinstance(err, ChouetteError):
+        found: Sayable = err.said
+        return found
+    if len(err.args) == 1 and isinstance(err.args[0], Said | Joined):
+        return err.args[0]
+    return text(err)
 
 
 # ---------------------------------------------------------------- kept as data

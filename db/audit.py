@@ -28,12 +28,12 @@ from chouette.checks import (
     sum_problems,
 )
 from chouette.costs import check_charge
-from chouette.errors import ChouetteError, reason_of
+from chouette.errors import ChouetteError
 from chouette.game import replay
 from chouette.money import format_money
 from chouette.outcome import settle_game
 from chouette.session import SessionInfo
-from chouette.words import Money, Sayable, said, said_n
+from chouette.words import Money, Sayable, reason_of, said, said_n
 from db.codec import event_from_body, extras_from_detail, line_from_json
 from db.events import event_problems
 from db.journal import journal_problems

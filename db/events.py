@@ -26,7 +26,7 @@ from chouette import event as rules_of_events
 from chouette.card import Origin
 from chouette.chain import RESTORED
 from chouette.costs import fee, prize
-from chouette.errors import ChouetteError, reason_of
+from chouette.errors import ChouetteError
 from chouette.event import (
     Accepted,
     Closed,
@@ -53,7 +53,7 @@ from chouette.line import join as join_line
 from chouette.money import Cents
 from chouette.names import match
 from chouette.session import SessionInfo
-from chouette.words import Money, Said, Sayable, joined, said
+from chouette.words import Money, Said, Sayable, joined, reason_of, said
 from db.codec import charge_said, line_from_dict, line_to_dict, said_detail
 from db.journal import refuse_unfit_journal
 from db.ledger import Ledger

@@ -33,9 +33,9 @@ from sqlmodel import SQLModel
 
 import db.models  # noqa: F401  (registers the tables)
 from chouette.card import Origin
-from chouette.errors import ChouetteError, reason_of
+from chouette.errors import ChouetteError
 from chouette.rules import HouseRules
-from chouette.words import Said, Sayable, said
+from chouette.words import Said, Sayable, reason_of, said
 from db.codec import charge_from_row, event_from_body, line_from_json
 
 

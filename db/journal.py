@@ -15,11 +15,11 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
 
 from chouette.chain import RESTORED, journal_digest
-from chouette.errors import ChouetteError, reason_of
+from chouette.errors import ChouetteError
 from chouette.game import End
 from chouette.record import parse_event
 from chouette.session import SessionInfo
-from chouette.words import Said, Sayable, said
+from chouette.words import Said, Sayable, reason_of, said
 from db.codec import line_from_dict
 from db.ledger import Ledger
 from db.values import Action

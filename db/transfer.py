@@ -36,7 +36,7 @@ from chouette.checks import (
     stranger_problems,
 )
 from chouette.costs import check_charge
-from chouette.errors import ChouetteError, reason_of
+from chouette.errors import ChouetteError
 from chouette.game import replay
 from chouette.line import Line, check_name, check_session_name
 from chouette.money import check_payment, check_stake
@@ -46,7 +46,7 @@ from chouette.presets import check_preset_name, preset_key
 from chouette.rules import HouseRules
 from chouette.session import SessionInfo
 from chouette.text import check_note, clipped
-from chouette.words import Said, Sayable, said
+from chouette.words import Said, Sayable, reason_of, said
 from db.codec import (
     amended_from_detail,
     charge_from_row,
