@@ -766,10 +766,8 @@ def _settle(
                 said(
                     "game {number}: a forfeit ({player}'s last move is '????', the next score "
                     "header counting {points}): booked at the cube in force, {cube}",
-                    number=game.number,
-                    player=rules.names[1 - winner],
                     points=point_count(points),
-                    cube=point_count(cube),
+                    **_forfeit(game, rules, winner, cube),
                 )
             )
             points = cube
@@ -844,10 +842,8 @@ def _own_worth(
                 said(
                     "game {number}: a forfeit ({player}'s last move is '????', then '{wins}', "
                     "which is no cube result): booked at the cube in force, {cube}",
-                    number=game.number,
-                    player=rules.names[1 - winner],
                     wins=_wins(wins),
-                    cube=point_count(cube),
+                    **_forfeit(game, rules, winner, cube),
                 )
             )
             return cube, "single", "forfeit", cube
@@ -986,20 +982,19 @@ def _explain(
     if _doublings(points, reading.cube, reading.scored, rules) is not None:
         return None
     if _doublings(points, reading.cube, reading.other_jacoby, rules) is not None:
+        level = reading.other_jacoby if rules.jacoby else reading.scored
+        values = {"number": number, "level": LEVELS[False, str(level)]}
+        values["points"] = point_count(points)
         if rules.jacoby:
             return said(
                 "game {number}: the next score header counts {level} at a centred cube "
                 "({points}), as if Jacoby were off",
-                number=number,
-                level=LEVELS[False, str(reading.other_jacoby)],
-                points=point_count(points),
+                **values,
             )
         return said(
             "game {number}: the next score header counts {level} at a centred cube as a "
             "single ({points}), as if Jacoby were on",
-            number=number,
-            level=LEVELS[False, str(reading.scored)],
-            points=point_count(points),
+            **values,
         )
     return said(
         "game {number}: the file's moves say {points}, the next score header says {header}",
@@ -1046,6 +1041,11 @@ def _no_double(name: str, word: str) -> Said:
         "Raccoons": said("{player} raccoons but no double is pending"),
     }[word]
     return replace(found, values=(("player", name),))
+
+
+def _forfeit(game: _Game, rules: _Rules, winner: int, cube: int) -> dict[str, object]:
+    """What a forfeit's warning names: the game, who forfeited it, the cube it is booked at."""
+    return {"number": game.number, "player": rules.names[1 - winner], "cube": point_count(cube)}
 
 
 def _wins(points: int | None) -> str:
