@@ -4620,7 +4620,11 @@ def stats(
         found = club_stats(book.sheet(None), shares=shares, local=datetime.astimezone, since=day)
     name = None
     if player is not None:
-        unknown = "has played no game in the ledger" + (f" since {day}" if day else "")
+        unknown = (
+            said("{player} has played no game in the ledger since {day}", day=day)
+            if day
+            else said("{player} has played no game in the ledger")
+        )
         try:
             name = resolve(normal_name(player), [s.name for s in found], unknown)
         except ChouetteError as err:
@@ -5066,9 +5070,10 @@ def pay(
     with ledger(ctx, write=True) as book:
         info = current(book, ctx, lock=True)
         known = book.players(info)
-        unknown = (
-            f"has not played in {info.name} (book a payment in the session they played in, "
-            "with --session)"
+        unknown = said(
+            "{player} has not played in {session} (book a payment in the session they played "
+            "in, with --session)",
+            session=info.name,
         )
         payer, payee = (resolve(normal_name(p), known, unknown) for p in (payer, payee))
         against = paid(book, info, payer, payee, cents, note, advance=advance)
@@ -5300,7 +5305,10 @@ class Sharers(NamedTuple):
     known: list[str]
 
     def named(self, typed: "Sequence[str]") -> list[str]:
-        unknown = f"has not played in {self.session} (name a player of the session, or --session)"
+        unknown = said(
+            "{player} has not played in {session} (name a player of the session, or --session)",
+            session=self.session,
+        )
         return [resolve(normal_name(p), self.known, unknown) for p in typed]
 
 

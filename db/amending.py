@@ -83,7 +83,7 @@ class Amended:
         now = self.session
         line = now.line if now.line != self.line_before else None
         later = [r.number for r in self.games[1:]]
-        cause = f"the correction of game {self.number} changed the line"
+        cause = said("the correction of game {number} changed the line", number=self.number)
         partner = partner_news(self.line_before, now.line, now.rules, cause)
         return amended_lines(
             self.correction, self.number, self.outcome, later, self.moved, line, partner

@@ -274,7 +274,7 @@ class Ledger:
         seated = players or [StoredPlayer(p, stakes.get(p), self.now) for p in line.order]
         for player in seated:
             if player.stake is not None:
-                check_stake(player.stake, f"{player.name}'s stake")
+                check_stake(player.stake, said("{player}'s stake", player=player.name))
         self._db.execute(
             insert(PlayerRow),
             [
@@ -1798,8 +1798,8 @@ def _stored(row: GameRow) -> StoredGame:
 
 def _check_booking(player: str, points: int, cents: Cents) -> None:
     """A booking's points and money within the limit (else refused, naming the player)."""
-    check_points(points, f"a booking of {player}")
-    check_cents(cents, f"a booking of money to {player}")
+    check_points(points, said("a booking of {player}", player=player))
+    check_cents(cents, said("a booking of money to {player}", player=player))
 
 
 def proposed_of(row: ProposalRow) -> Proposed:

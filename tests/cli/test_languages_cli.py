@@ -320,3 +320,28 @@ def test_a_word_the_language_does_not_own_is_found(chouette, monkeypatch, tmp_pa
 def test_the_ledgers_refusal_of_a_session_is_said_in_the_readers_language(chouette, lang, unknown):
     chouette("new", "friday", "ann", "bob", "cat")
     assert chouette("--lang", lang, "--session", "nope", "status", code=1).stderr == unknown
+
+
+@pytest.mark.parametrize(
+    ("lang", "stats", "paid"),
+    [
+        (
+            "da",
+            "Fejl: zed har ikke spillet noget spil i regnskabet siden 2026-01-01\n",
+            "Fejl: zed har ikke spillet i friday (bogfør en betaling i den session",
+        ),
+        (
+            "cs",
+            "Chyba: zed v knize od 2026-01-01 nehrál(a) žádnou hru\n",
+            "Chyba: zed nehrál v friday (platbu zapište",
+        ),
+    ],
+)
+def test_a_player_nobody_knows_is_refused_in_the_readers_language(chouette, lang, stats, paid):
+    """A name that is nobody's is refused in whole sentences of the reader's language (the
+    reason is no English tail glued after the name)."""
+    chouette("new", "friday", "ann", "bob", "cat")
+    assert chouette("--lang", lang, "stats", "zed", "--since", "2026-01-01", code=1).stderr == (
+        stats
+    )
+    assert chouette("--lang", lang, "pay", "zed", "ann", "5", code=1).stderr.startswith(paid)
