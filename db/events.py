@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -583,6 +583,16 @@ def end(book: Ledger, info: EventInfo, seed: int) -> EventState:
 # ---------------------------------------------------------------- undo
 
 
+def _undo_there_first(purse: str, booked: str) -> Said:
+    """The refusal to take back an event whose purse has ``booked`` something
+    (:meth:`Ledger.booked_anything`), a whole sentence for each."""
+    found = {
+        "a game": said("{purse} has a game booked: undo it there first"),
+        "a payment": said("{purse} has a payment booked: undo it there first"),
+    }.get(booked, said("{purse} has a fee or cost booked: undo it there first"))
+    return replace(found, values=(("purse", purse),))
+
+
 def undo(book: Ledger, info: EventInfo) -> Said:
     """Take back the last step of the event, whatever it was, and what it did to its purse
     and tables (refused when something was done at a table since: undo that there first);
@@ -592,13 +602,7 @@ def undo(book: Ledger, info: EventInfo) -> Said:
     if not steps:
         booked = book.booked_anything(info.purse)
         if booked is not None:
-            raise ChouetteError(
-                said(
-                    "{purse} has {booked} booked: undo it there first",
-                    purse=info.purse.name,
-                    booked=booked,
-                )
-            )
+            raise ChouetteError(_undo_there_first(info.purse.name, booked))
         book.drop_tournament(info.id)
         book.drop_session(info.purse)
         book.put_settings({CURRENT_EVENT: None})

@@ -250,3 +250,19 @@ def test_verify_refuses_an_export_whose_event_does_not_replay(chouette, tmp_path
     bad.write_text("\n".join([*lines[:-1], json.dumps(event)]) + "\n")
     refused = chouette("verify", str(bad), code=1).stderr
     assert "seed 8 draws other tables than the journal holds" in refused
+
+
+def test_an_events_purse_with_something_booked_is_refused_in_whole_sentences():
+    """``event undo`` of the event itself, its purse holding a booking: a sentence for each
+    kind of booking, in the reader's words (no English noun glued in)."""
+    from db.events import _undo_there_first
+    from files.words import words
+
+    refused = [_undo_there_first("fcc", kind) for kind in ("a game", "a payment", "a fee")]
+    assert [str(r) for r in refused] == [
+        "fcc has a game booked: undo it there first",
+        "fcc has a payment booked: undo it there first",
+        "fcc has a fee or cost booked: undo it there first",
+    ]
+    assert words("da")(refused[1]) == "fcc har en betaling bogført: fortryd den der først"
+    assert words("cs")(refused[0]) == "fcc má zapsanou hru: nejdřív ji tam vraťte"
