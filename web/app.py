@@ -51,6 +51,7 @@ import shlex
 from collections import Counter
 from collections.abc import AsyncIterator, Callable, Collection, Mapping, Sequence
 from contextlib import asynccontextmanager, suppress
+from dataclasses import replace
 from datetime import datetime
 from functools import cache, lru_cache, partial
 from typing import Any, NamedTuple
@@ -85,7 +86,7 @@ from db.reviewing import Review
 from web.access import SERVE, STAMP, TOKEN_HOURS, Access, Refusal, Who, Writes, shown_code
 from web.board import Board
 from web.heard import Heard
-from web.hub import Frames, Hub, Lazily, Pieces, changed, pieces
+from web.hub import Demand, Frames, Hub, Lazily, Pieces, V, changed, pieces
 from web.i18n import LANGUAGES, negotiate, translation, words
 from web.limits import STREAM_RETRY_SECONDS, Limits, Once, limits_for, quiet_loop
 from web.moves import line_of, session_alone
@@ -307,6 +308,11 @@ def create_app(
     once = once or Once()
     streams = Streams(limits)
 
+    #: The fragments the open event streams send, made with each version in the worker
+    #: thread; any other is made when a page first asks for it (a language nobody reads
+    #: costs nothing).
+    demand = Demand()
+
     def render(snapshot: Snapshot) -> Frames:
         board = snapshot.board
         # who pays whom now: the keeper's page marks each payment made, each phone its own
@@ -324,76 +330,88 @@ def create_app(
         waiting = [
             (b.session, p) for b in tables for p in proposing.get(b.session, Proposing()).waiting()
         ]
-        boards = {
-            code: {
-                b.session: templates(code)
-                .get_template("_board.html")
-                .render(board=b, private=private)
-                for b in tables
-            }
-            for code in langs
-        }
         event = snapshot.event
-        controls = {
-            code: templates(code)
-            .get_template("_controls.html")
-            .render(board=board, private=private, settlement=payments, proposals=waiting)
-            for code in langs
-        }
-        if table.event is not None:  # serve --event: the event's own controls come first
-            controls = {
-                code: templates(code).get_template("_event_controls.html").render(event=event)
-                + controls[code]
-                for code in langs
-            }
+        # what every fragment is made of: equal sources make equal pages (no new version)
+        source = replace(snapshot, changes=())
+
+        def lazily(make: Callable[[str], V]) -> Lazily[V]:
+            return Lazily(langs, make, source)
+
+        def boards_in(code: str) -> dict[str, str]:
+            made = templates(code).get_template("_board.html")
+            return {b.session: made.render(board=b, private=private) for b in tables}
+
+        boards = lazily(boards_in)
+
+        def board_in(code: str) -> str:
+            if board is None:
+                made = templates(code).get_template("_board.html")
+                return made.render(board=None, private=private)
+            return boards[code][board.session]
+
+        def controls_in(code: str) -> str:
+            html = (
+                templates(code)
+                .get_template("_controls.html")
+                .render(board=board, private=private, settlement=payments, proposals=waiting)
+            )
+            if table.event is not None:  # serve --event: the event's own controls come first
+                own = templates(code).get_template("_event_controls.html")
+                html = own.render(event=event) + html
+            return html
+
+        mine: Mapping[str, Mapping[str, Mapping[str, str]]]
         if table.event is None:
-            mine: dict[str, Mapping[str, Mapping[str, str]]] = {
-                code: {
+            mine = lazily(
+                lambda code: {
                     b.session: mine_frames(b, code, reviews, proposing.get(b.session, Proposing()))
                     for b in tables
                 }
-                for code in langs
-            }
+            )
             answered = {b.session: tuple(s.name for s in b.standings) for b in tables}
         else:
-            mine = event_mine(event, reviews)
+            mine = event_mine(event, reviews, source)
             answered = {} if event is None else {event.name: tuple(p.name for p in event.players)}
-        room = room_frames(snapshot)
-        return Frames(
-            board={
-                code: boards[code][board.session]
-                if board is not None
-                else templates(code).get_template("_board.html").render(board=None, private=private)
-                for code in langs
-            },
-            controls=controls,
+        room = room_frames(snapshot, source)
+        frames = Frames(
+            board=lazily(board_in),
+            controls=lazily(controls_in),
             session=None if board is None else board.session,
             players=() if board is None else tuple(s.name for s in board.standings),
             mine=mine,
             room=room,
-            room_parts={code: pieces(html) for code, html in room.items()},
+            room_parts=lazily(lambda code: pieces(room[code])) if room else {},
             tables=answered,
             boards=boards,
             scope=None if event is None else event.name,
             entrants=() if event is None else tuple(p.name for p in event.players),
         )
+        demand.make(frames)
+        return frames
 
-    def room_frames(snapshot: Snapshot) -> dict[str, str]:
+    def room_frames(snapshot: Snapshot, source: object) -> Mapping[str, str]:
         """The TV's page of every table: the night's (``--room``) or the event's
-        (``--event``), by language."""
+        (``--event``), by language (none without either)."""
         if table.event is not None:
-            return {
-                code: templates(code).get_template("_event.html").render(event=snapshot.event)
-                for code in langs
-            }
+            return Lazily(
+                langs,
+                lambda code: (
+                    templates(code).get_template("_event.html").render(event=snapshot.event)
+                ),
+                source,
+            )
         if not table.room:
             return {}
-        return {
-            code: templates(code)
-            .get_template("_room.html")
-            .render(room=snapshot.room, night=night_totals(snapshot.room), private=private)
-            for code in langs
-        }
+        night = night_totals(snapshot.room)
+        return Lazily(
+            langs,
+            lambda code: (
+                templates(code)
+                .get_template("_room.html")
+                .render(room=snapshot.room, night=night, private=private)
+            ),
+            source,
+        )
 
     #: Each entrant's part of their phone as last made, by language and player, with what
     #: it was made from (their table's board, as the table read it, their review and their
@@ -401,8 +419,10 @@ def create_app(
     made_mine: dict[tuple[str, str], tuple[Board | None, tuple[object, ...], str]] = {}
 
     def event_mine(
-        event: EventView | None, reviews: Mapping[str, Mapping[str, Review]]
-    ) -> dict[str, Mapping[str, Mapping[str, str]]]:
+        event: EventView | None,
+        reviews: Mapping[str, Mapping[str, Review]],
+        source: object,
+    ) -> Mapping[str, Mapping[str, Mapping[str, str]]]:
         """Each entrant's own part of their phone under ``serve --event``, by language (and
         the event's name, as a phone's session): made when a phone first asks for it
         (:class:`web.hub.Lazily`), and made again only when something it shows has changed
@@ -434,7 +454,8 @@ def create_app(
             return html
 
         entrants = [p.name for p in event.players]
-        return {code: {event.name: Lazily(entrants, partial(mine, code))} for code in langs}
+        name = event.name
+        return Lazily(langs, lambda code: {name: Lazily(entrants, partial(mine, code))}, source)
 
     def mine_frames(
         board: Board,
@@ -979,6 +1000,23 @@ def create_app(
             )
 
         code = language(request)
+        # the frames this stream sends, made with each version while it is open
+        wanted = [
+            (name, code)
+            for kind in kinds
+            for name in (
+                ("room", "room_parts")
+                if kind == "room"
+                else ("boards",)
+                if kind == "board" and session is not None
+                else (kind,)
+            )
+        ]
+        demand.add(wanted)
+
+        def release() -> None:
+            streams.give(client)
+            demand.drop(wanted)
 
         async def sent() -> AsyncIterator[bytes]:
             yield b"retry: 1000\n\n"
@@ -1008,7 +1046,7 @@ def create_app(
                     told = hub.problem
                     yield message("problem", told or "", version)
 
-        return Stream(sent(), lambda: streams.give(client))
+        return Stream(sent(), release)
 
     async def watch_devices() -> None:
         """Read the devices again whenever the ledger's stamp changes: another server on the

@@ -14,10 +14,12 @@ import asyncio
 import json
 import logging
 import re
-from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
+from collections import Counter
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, field
 from html import unescape
+from typing import TypeVar
 
 from starlette.concurrency import run_in_threadpool
 
@@ -25,6 +27,8 @@ from chouette.errors import ChouetteError
 from web.table import Snapshot, Table
 
 log = logging.getLogger("chouette.serve")
+
+V = TypeVar("V")
 
 POLL_SECONDS = 0.25
 KEEP_ALIVE_SECONDS = 15.0
@@ -65,17 +69,22 @@ def changed(before: Pieces, since: int, after: Pieces) -> str | None:
     return json.dumps({"since": since, "parts": parts})
 
 
-class Lazily(Mapping[str, str]):
-    """Fragments by key (a player), each made when a page first asks for it, then kept: a
-    version's phones that nobody has open cost nothing. Equal only to itself (comparing
-    would make them all)."""
+class Lazily(Mapping[str, V]):
+    """Fragments by key (a player, a language), each made when a page first asks for it,
+    then kept: a version's phones that nobody has open, and its pages in languages nobody
+    reads, cost nothing. Equal to another made from an equal ``source`` (what they are made
+    of: the same keys then make the same fragments) without making either; with no source,
+    only to itself."""
 
-    def __init__(self, keys: Sequence[str], make: Callable[[str], str]) -> None:
+    def __init__(
+        self, keys: Sequence[str], make: Callable[[str], V], source: object = None
+    ) -> None:
         self._keys = tuple(keys)
         self._make = make
-        self._made: dict[str, str] = {}
+        self._made: dict[str, V] = {}
+        self.source = source
 
-    def __getitem__(self, key: str) -> str:
+    def __getitem__(self, key: str) -> V:
         if key not in self._made:
             if key not in self._keys:
                 raise KeyError(key)
@@ -89,7 +98,11 @@ class Lazily(Mapping[str, str]):
         return len(self._keys)
 
     def __eq__(self, other: object) -> bool:
-        return self is other
+        if self is other:
+            return True
+        if self.source is None or not isinstance(other, Lazily):
+            return False
+        return self._keys == other._keys and self.source == other.source
 
     __hash__ = object.__hash__
 
@@ -134,6 +147,34 @@ class Frames:
     def people(self) -> tuple[str, ...]:
         """Who may have a code: the event's entrants, or the session's players."""
         return self.entrants if self.scope is not None else self.players
+
+
+class Demand:
+    """What the open event streams send, each a frame of :class:`Frames` in a language
+    (``("room", "da")``), counted as streams open and close: those are made with each
+    version, in the worker thread that makes it, so that the event loop sending it to every
+    stream only sends. A frame nobody streams is made when a page first asks for it."""
+
+    def __init__(self) -> None:
+        self._open: Counter[tuple[str, str]] = Counter()
+        #: What the streams open now send (replaced whole, read from the worker thread).
+        self.now: frozenset[tuple[str, str]] = frozenset()
+
+    def add(self, wanted: Iterable[tuple[str, str]]) -> None:
+        self._open.update(wanted)
+        self.now = frozenset(self._open)
+
+    def drop(self, wanted: Iterable[tuple[str, str]]) -> None:
+        self._open.subtract(wanted)
+        self._open = +self._open
+        self.now = frozenset(self._open)
+
+    def make(self, frames: Frames) -> None:
+        """Make ``frames``' fragments the open streams send."""
+        for name, code in self.now:
+            made = getattr(frames, name)
+            if code in made:
+                made[code]
 
 
 class Hub:

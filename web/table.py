@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import cached_property
 
 from chouette.errors import ChouetteError
 from chouette.event import Place, card_lines
@@ -118,8 +119,14 @@ class EventView:
     def places(self) -> tuple[Place, ...]:
         return self.standings.final or ()
 
+    @cached_property
+    def _seats(self) -> dict[str, events_of.Seat]:
+        """Each player's seat by name (the TV's page asks for every player's bank: a look-up
+        each, not a walk through all of them)."""
+        return {p.name: p for p in self.players}
+
     def seat(self, player: str) -> events_of.Seat | None:
-        return next((p for p in self.players if p.name == player), None)
+        return self._seats.get(player)
 
     def bank(self, player: str) -> int:
         found = self.seat(player)
