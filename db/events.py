@@ -466,13 +466,21 @@ def draw(book: Ledger, info: EventInfo, seed: int) -> EventState:
 
 
 def _level_tables(
-    book: Ledger, info: EventInfo, level: int, *, lock: bool = False
+    book: Ledger,
+    info: EventInfo,
+    level: int,
+    *,
+    lock: bool = False,
+    known: Mapping[int, SessionInfo] | None = None,
 ) -> list[SessionInfo]:
-    """The sessions of the tables of ``level``, in order (``lock``: held for a change)."""
+    """The sessions of the tables of ``level``, in order (``lock``: held for a change;
+    ``known``: sessions by id as they stand now, not read again)."""
     found = []
     for table in book.tournament_tables(info.id):
         if table.level == level:
-            session = book.session_by_id(table.session_id, lock=lock)
+            session = (known or {}).get(table.session_id) or book.session_by_id(
+                table.session_id, lock=lock
+            )
             if session is None:
                 raise ChouetteError(
                     said(
@@ -732,14 +740,17 @@ def _drop_tables(book: Ledger, session_ids: Sequence[int]) -> None:
 # ---------------------------------------------------------------- standings
 
 
-def standings(book: Ledger, info: EventInfo) -> Standings:
-    """The event as it stands: every bank live from its table."""
+def standings(
+    book: Ledger, info: EventInfo, known: Mapping[int, SessionInfo] | None = None
+) -> Standings:
+    """The event as it stands: every bank live from its table (``known``: tables' sessions
+    by id as they stand now, read already; the others are read)."""
     state, actions = state_of(book, info)
     live: dict[str, int] = {}
     tables: list[tuple[str, tuple[str, ...]]] = []
     where: dict[str, str] = {}
     if state.drawn is not None:
-        sessions = _level_tables(book, info, state.level)
+        sessions = _level_tables(book, info, state.level, known=known)
         live = _table_banks(info, state, sessions)
         for session, seats in zip(sessions, state.drawn.tables, strict=True):
             tables.append((session.name, session.line.order))

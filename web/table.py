@@ -191,10 +191,10 @@ class Table:
         self.room = room  # serve --room: every table of the night
         self.event = event  # serve --event: the event's name ("": the one used last)
         self._writing = threading.Lock()
-        #: Under ``serve --event``: each table's board and its players' reviews by its
-        #: session's id, with the last link of its chain they were read at (a table is read
-        #: again only when it changed).
-        self._boards: dict[int, tuple[int | None, Board, dict[str, Review]]] = {}
+        #: Under ``serve --event``: each table's board, its players' reviews and its session
+        #: by its session's id, with the last link of its chain they were read at (a table
+        #: is read again only when it changed).
+        self._boards: dict[int, tuple[int | None, Board, dict[str, Review], SessionInfo]] = {}
 
     @contextmanager
     def _read(self) -> Iterator[Ledger]:
@@ -298,9 +298,9 @@ class Table:
     def snapshot(self) -> Snapshot:
         """Everything the pages show, read in one transaction."""
         with self._read() as book:
-            changes = self._changes(book)
             if self.event is not None:
-                return self._event_snapshot(book, changes)
+                return self._event_snapshot(book)
+            changes = self._changes(book)
             name = self._name(book)
             if name is None:
                 return Snapshot(changes, None)
@@ -325,13 +325,14 @@ class Table:
         """The event served (``serve --event``)."""
         return events_of.find(book, self.event or None)
 
-    def _event_snapshot(self, book: Ledger, changes: tuple[object, ...]) -> Snapshot:
+    def _event_snapshot(self, book: Ledger) -> Snapshot:
         """The event's pages' snapshot: the board the keeper's page runs (the table it
         picked, else the level's first), every table of the level in play with its players'
-        reviews, and the event as it stands. A table is read again only when its chain has
-        grown since."""
+        reviews, and the event as it stands. A table (its session, its board) is read again
+        only when its chain has grown since."""
         info = self._event(book)
-        standings = events_of.standings(book, info)
+        served = self._served(book)
+        changes = (served, events_of.changes(book, info))
         playing = events_of.level_in_play(book, info)
         heads = book.chain_heads(playing)
         boards = []
@@ -343,12 +344,13 @@ class Table:
                 if session is None:
                     continue
                 read = _board(book, session.name)
-                cached = (heads.get(session_id), read, _reviews(book, session.name))
+                cached = (heads.get(session_id), read, _reviews(book, session.name), session)
                 self._boards[session_id] = cached
             boards.append(cached[1])
             reviews[cached[1].session] = cached[2]
         self._boards = {k: v for k, v in self._boards.items() if k in playing}
-        served = self._served(book)
+        known = {k: v[3] for k, v in self._boards.items()}
+        standings = events_of.standings(book, info, known)
         names = [b.session for b in boards]
         name = served if served in names else (names[0] if names else None)
         view = EventView(
