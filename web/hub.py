@@ -199,14 +199,20 @@ class Hub:
         self._poked = asyncio.Event()
         self._ready = asyncio.Event()
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._woken = 0.0  # when the streams were last woken (the loop's clock)
 
     async def run(self) -> None:
-        """Poll until closed."""
+        """Poll until closed; wake every stream after :data:`KEEP_ALIVE_SECONDS` without a
+        change."""
         self._loop = asyncio.get_running_loop()
+        self._woken = self._loop.time()
         while not self.closing:
+            if self._loop.time() - self._woken >= KEEP_ALIVE_SECONDS:
+                self.wake()
+            poked = self._poked.is_set()
             self._poked.clear()
             try:
-                await self.refresh()
+                await self.refresh(poked)
             except ChouetteError as err:  # the ledger cannot be read now: say so, keep trying
                 self._publish(self.frames, str(err))
             except Exception:  # a bug: log it, keep the pages up with what they show
@@ -214,12 +220,17 @@ class Hub:
             with suppress(TimeoutError):
                 await asyncio.wait_for(self._poked.wait(), self.interval)
 
-    async def refresh(self) -> None:
-        """Read the marker; on a change, the snapshot and its frames, and tell the pages."""
-        changes = await run_in_threadpool(self.table.changes)
-        if self.frames is not None and changes == self._changes and self.problem is None:
-            return
+    async def refresh(self, poked: bool = False) -> None:
+        """Read the marker; on a change, the snapshot and its frames, and tell the pages.
+        ``poked`` (a page here changed something): the snapshot at once, with its marker."""
+        known = self.frames is not None and self.problem is None
+        if not poked:
+            changes = await run_in_threadpool(self.table.changes)
+            if known and changes == self._changes:
+                return
         snapshot = await run_in_threadpool(self.table.snapshot)
+        if known and snapshot.changes == self._changes:
+            return
         frames = await run_in_threadpool(self.render, snapshot)
         self._changes = snapshot.changes
         self._publish(frames, None)
@@ -230,8 +241,7 @@ class Hub:
         self.frames, self.problem = frames, problem
         self.version += 1
         self._ready.set()
-        changed, self._changed = self._changed, asyncio.Event()
-        changed.set()
+        self.wake()
 
     def poke(self) -> None:
         """Something changed here: look now."""
@@ -241,6 +251,8 @@ class Hub:
         """Wake every event stream without a change (each then checks that its device is
         still signed in)."""
         changed, self._changed = self._changed, asyncio.Event()
+        if self._loop is not None:
+            self._woken = self._loop.time()
         changed.set()
 
     def close(self) -> None:
@@ -280,10 +292,6 @@ class Hub:
                 seen = self.version
                 yield seen
                 continue
-            try:
-                await asyncio.wait_for(changed.wait(), KEEP_ALIVE_SECONDS)
-            except TimeoutError:
-                yield None
-                continue
+            await changed.wait()  # (no timer of its own: the hub wakes every stream at once)
             if self.version == seen and not self.closing:
                 yield None  # woken without a change
