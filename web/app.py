@@ -1107,6 +1107,7 @@ def create_app(
     app.state.hub = hub
     app.state.access = access
     app.state.streams = streams
+    app.state.demand = demand
     return app
 
 

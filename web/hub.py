@@ -94,6 +94,11 @@ class Lazily(Mapping[str, V]):
     def __iter__(self) -> Iterator[str]:
         return iter(self._keys)
 
+    @property
+    def made(self) -> tuple[str, ...]:
+        """The keys made so far, in the order they were."""
+        return tuple(self._made)
+
     def __len__(self) -> int:
         return len(self._keys)
 

@@ -15,14 +15,16 @@ from itertools import pairwise
 import pytest
 
 from chouette.review import Asked, CubeState, Equities
-from db import open_ledger
+from db import Ledger, open_ledger
+from db.events import find, level_in_play
 from tests import procs
 from tests.chromium import chromium
 from tests.cli.test_event_cli import EIGHT, FLORIDA, deal
 from tests.dom import parse
 from tests.serve.test_serve_access import CERTAIN, codes_on, cookie_of, form
 from tests.serving import PIN, Keeper, Stream, serving
-from web.app import message, templates
+from web.access import Access
+from web.app import create_app, message, templates
 from web.hub import Lazily, changed, pieces
 from web.table import Table
 
@@ -145,6 +147,66 @@ def test_a_change_at_one_table_reads_that_tables_board_alone_again(chouette, led
     assert after.room[1] is before.room[1]  # fcc-L1-T2, as it was
     chouette("event", "standings")  # (reads only)
     assert table.changes() == after.changes
+
+
+def test_a_change_at_one_table_reads_that_tables_session_alone_for_the_banks(
+    chouette, ledger_url, monkeypatch
+):
+    """The banks come from every table's session; a change at one table reads that table's
+    session again, and the banks of the others as they were (issue 39: 26 tables at 128
+    players)."""
+    florida(chouette)
+    table = Table(ledger_url, None, lambda: NOW, event="")
+    table.snapshot()
+    read: list[int] = []
+    reading = Ledger.session_by_id
+
+    def session_by_id(book: Ledger, session_id: int, **how: bool) -> object:
+        read.append(session_id)
+        return reading(book, session_id, **how)
+
+    monkeypatch.setattr(Ledger, "session_by_id", session_by_id)
+    deal(chouette, "fcc-L1-T1", "eve", -20)
+    read.clear()
+    after = table.snapshot()
+    assert after.event is not None
+    ids = {b.session: i for i, b in zip(events_of_ids(ledger_url), after.room, strict=True)}
+    assert ids["fcc-L1-T1"] in read and ids["fcc-L1-T2"] not in read
+    assert after.event.bank("eve") == 30 and after.event.bank("hal") == 70
+    assert after.event.bank("bob") == 50  # fcc-L1-T2's, kept
+    fresh = Table(ledger_url, None, lambda: NOW, event="").snapshot().event
+    assert fresh is not None and fresh.players == after.event.players
+
+
+def events_of_ids(ledger_url: str) -> list[int]:
+    """The session ids of the level's tables, in order."""
+    with open_ledger(ledger_url, write=False, now=NOW) as book:
+        return level_in_play(book, find(book, None))
+
+
+def test_a_versions_pages_are_made_in_the_languages_streamed_and_others_when_asked(
+    chouette, ledger_url
+):
+    """A version makes, in the worker thread, the TV's page in the languages of the streams
+    open (a club reading Danish makes no English page for every change); a page in another
+    language is made when one asks for it, the same as made at once."""
+    florida(chouette)
+    table = Table(ledger_url, None, lambda: NOW, event="")
+    access = Access(PIN, b"k" * 32, now=lambda: NOW)
+    app = create_app(table, access, hosts=["127.0.0.1"])
+    render, demand = app.state.hub.render, app.state.demand
+    frames = render(table.snapshot())
+    assert frames.room.made == () and frames.controls.made == ()  # no stream: nothing made
+    demand.add([("room", "da"), ("room_parts", "da")])
+    frames = render(table.snapshot())
+    assert frames.room.made == ("da",) and frames.room_parts.made == ("da",)
+    assert frames.board.made == frames.controls.made == ()
+    assert "Niveau 1" in frames.room["da"]
+    english = frames.room["en"]  # a page asks for it
+    assert english == templates("en").get_template("_event.html").render(
+        event=table.snapshot().event
+    )
+    assert frames.room.made == ("da", "en")
 
 
 def test_phones_are_made_when_asked_for_once_a_version():

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 
 from chouette.errors import ChouetteError
-from web.hub import Frames, Hub
+from web.hub import Demand, Frames, Hub, Lazily
 from web.table import Snapshot
 
 
@@ -98,3 +98,126 @@ def test_a_page_that_connects_later_gets_the_board_at_once():
         return first, hub.frames.board if hub.frames else None
 
     assert asyncio.run(late()) == (2, "game 2")
+
+
+def test_a_page_that_falls_behind_skips_to_the_newest_version():
+    """Versions that come while a stream is busy sending are not queued for it: it sends
+    the newest next (the last state always arrives)."""
+
+    async def behind() -> list[tuple[int | None, str | None]]:
+        ledger = Ledger()
+        hub = Hub(ledger, render(ledger), interval=0.01)  # type: ignore[arg-type]
+        polling = asyncio.create_task(hub.run())
+        stream = hub.follow()
+        seen = [await anext(stream)]
+        for n in (2, 3, 4):  # three changes while the stream sends nothing
+            ledger.marker, ledger.shown = (n,), f"game {n}"
+            hub.poke()
+            while hub.version < n:
+                await asyncio.sleep(0.005)
+        seen.append(await asyncio.wait_for(anext(stream), 1))
+        hub.close()
+        await polling
+        return [(v, hub.frames.board if hub.frames else None) for v in seen]
+
+    assert asyncio.run(behind()) == [(1, "game 4"), (4, "game 4")]
+
+
+def test_every_stream_is_woken_at_once_after_a_while_without_a_change(monkeypatch):
+    """A stream has no timer of its own: the hub wakes them all (each sends its keep-alive
+    then), and again only after as long without a change."""
+    monkeypatch.setattr("web.hub.KEEP_ALIVE_SECONDS", 0.05)
+
+    async def quiet() -> list[list[int | None]]:
+        ledger = Ledger()
+        hub = Hub(ledger, render(ledger), interval=0.01)  # type: ignore[arg-type]
+        polling = asyncio.create_task(hub.run())
+        streams = [hub.follow() for _ in range(3)]
+        seen = [[await anext(s)] for s in streams]
+        for stream, got in zip(streams, seen, strict=True):
+            got.append(await asyncio.wait_for(anext(stream), 1))
+        hub.close()
+        await polling
+        return seen
+
+    assert asyncio.run(quiet()) == [[1, None]] * 3
+
+
+def test_a_poke_reads_the_snapshot_at_once_with_its_marker():
+    """A change made by a page of this server pokes the hub: it reads the snapshot (which
+    carries the marker) without reading the marker first; a poke that changed nothing makes
+    no new version."""
+
+    async def poked() -> tuple[int, int, int]:
+        ledger = CountingLedger()
+        hub = Hub(ledger, render(ledger), interval=60)  # type: ignore[arg-type]
+        polling = asyncio.create_task(hub.run())
+        await hub.ready()
+        before = ledger.markers
+        ledger.marker, ledger.shown = (2,), "game 2"
+        hub.poke()
+        await hub.newer(1, timeout=1)
+        after_change = ledger.markers - before
+        hub.poke()  # nothing changed
+        for _ in range(5):
+            await asyncio.sleep(0.01)
+        hub.close()
+        await polling
+        return after_change, ledger.snapshots, hub.version
+
+    assert asyncio.run(poked()) == (0, 3, 2)
+
+
+class CountingLedger(Ledger):
+    def __init__(self) -> None:
+        super().__init__()
+        self.markers = 0
+
+    def changes(self) -> tuple[object, ...]:
+        self.markers += 1
+        return super().changes()
+
+
+def test_frames_made_from_equal_snapshots_are_equal_without_being_made():
+    made: list[str] = []
+
+    def make(code: str) -> str:
+        made.append(code)
+        return f"<p>{code}</p>"
+
+    one, same = (
+        Lazily(["en", "da"], make, source=(1, "ann")),
+        Lazily(["en", "da"], make, (1, "ann")),
+    )
+    assert one == same and made == []  # an unchanged page: no new version, nothing made
+    assert one != Lazily(["en", "da"], make, (2, "ann")) and one != Lazily(["en"], make, (1, "ann"))
+    assert Lazily(["en"], make) != Lazily(["en"], make) and made == []  # no source: itself alone
+
+
+def test_the_frames_the_open_streams_send_are_made_with_each_version_and_no_other():
+    """The languages and frames the streams open now send are made in the worker thread
+    that makes the version; any other only when a page asks for it."""
+    made: list[tuple[str, str]] = []
+
+    def frames() -> Frames:
+        def lazily(name: str) -> Lazily[str]:
+            return Lazily(["en", "da", "cs"], lambda code: made.append((name, code)) or name)
+
+        return Frames(board=lazily("board"), controls=lazily("controls"), room=lazily("room"))
+
+    demand = Demand()
+    demand.make(frames())
+    assert made == []  # no stream open: nothing made
+    tv, phone = [("room", "da")], [("board", "en"), ("room", "da")]
+    demand.add(tv)
+    demand.add(phone)
+    demand.make(frames())
+    assert sorted(made) == [("board", "en"), ("room", "da")]  # once each, however many streams
+    made.clear()
+    demand.drop(phone)
+    demand.make(frames())
+    assert made == [("room", "da")]  # the TV's stream is still open
+    made.clear()
+    demand.drop(tv)
+    demand.make(frames())
+    assert made == [] and demand.now == frozenset()
