@@ -3,9 +3,12 @@
 The ledger is shared by separate processes (every terminal, ``chouette table``, this
 server), so the hub polls a cheap marker of what the pages show
 (:meth:`db.ledger.Ledger.changes`) a few times a second; when it changes, it reads the
-board once, renders the pages' fragments once, and wakes every page's event stream, which
-sends the newest frames (a slow page skips to the latest, it never queues). An action of the
-page itself pokes the hub, so it does not wait for the next poll.
+board once, renders the pages' fragments once (in the languages the open streams read:
+:class:`Demand`; any other when a page asks, :class:`Lazily`), and wakes every page's event
+stream at once, which sends the newest frames (a slow page skips to the latest, it never
+queues). An action of the page itself pokes the hub, so it does not wait for the next poll.
+A stream has no timer of its own: after :data:`KEEP_ALIVE_SECONDS` without a change the hub
+wakes them all (each sends a comment, and checks that its device is still signed in).
 """
 
 from __future__ import annotations
