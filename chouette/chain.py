@@ -82,7 +82,8 @@ def record_order(items: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
     charges = [i for i in items if i.get("kind") == "charge"]
     files = sorted((i for i in items if i.get("kind") == "source_file"), key=lambda i: i["sha256"])
     accepts = [i for i in items if i.get("kind") == "accept"]
-    return [*sessions, *games, *payments, *charges, *files, *accepts]
+    events = [i for i in items if i.get("kind") == "event"]
+    return [*sessions, *games, *payments, *charges, *files, *accepts, *events]
 
 
 @dataclass(frozen=True)
@@ -190,6 +191,23 @@ def journal_digest(entries: Iterable[tuple[str, str, str]]) -> str:
     for kind, detail, at in entries:
         found = journal_step(found, kind, detail, at)
     return found
+
+
+def event_head(name: str, terms: Mapping[str, Any], created_at: str) -> str:
+    """Where the chain of an event's steps begins (schema 21): the digest of its name, its
+    terms and when it began, so that terms changed afterwards show as an event whose chain
+    does not begin where it was made to."""
+    return hashlib.sha256(
+        canonical({"event": name, "terms": terms, "created_at": created_at})
+    ).hexdigest()
+
+
+def event_step(previous: str, kind: str, detail: Mapping[str, Any], at: str) -> str:
+    """The digest of an event's steps once this step follows those whose digest is
+    ``previous`` (the first step follows :func:`event_head`): its kind, its detail as an
+    export names it (sessions by level and table, charges by their place in the purse: the
+    same in a restored ledger) and its time."""
+    return follow(previous, hashlib.sha256(canonical([kind, detail, at])).hexdigest())
 
 
 def fingerprint(chain: Sequence[Link]) -> str | None:

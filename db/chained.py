@@ -24,6 +24,7 @@ from chouette.chain import (
 )
 from chouette.session import SessionInfo
 from chouette.words import Sayable, said, said_n
+from db.events import chain_unchained
 from db.journal import journal_afresh
 from db.ledger import Ledger
 from db.transfer import game_items, session_record
@@ -258,18 +259,21 @@ def journal_chain_problems(book: Ledger, info: SessionInfo, newest: Link) -> lis
 
 def chain_every_session(conn: Connection, now: datetime) -> None:
     """A first link for each session that has no chain: its record as it stands (the chain
-    proves nothing about what was changed before). Run as a ledger is migrated, by the
+    proves nothing about what was changed before); and a chain for the steps of each event
+    that has none, its purse sealed (schema 21). Run as a ledger is migrated, by the
     ledger's own writers, the schema being the newest."""
     from sqlmodel import Session
 
     unchained = conn.execute(
         text("SELECT id FROM session WHERE id NOT IN (SELECT session_id FROM chain)")
     ).all()
-    if not unchained:
+    events = conn.execute(text("SELECT count(*) FROM tournament")).scalar_one()
+    if not unchained and not events:
         return
     with Session(bind=conn) as session:
         book = Ledger(session, now)
         for (session_id,) in unchained:
             book.changed(session_id, "chained as its ledger moved to schema 16")
+        chain_unchained(book)  # (schema 21: each event's steps, its purse sealed)
         seal(book)
         session.flush()

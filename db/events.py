@@ -3,7 +3,10 @@ kept as three things (schema 19):
 
 - its **journal** of steps (:class:`db.models.TournamentStepRow`): the entries, re-entries,
   draws, levels closed, the end and the acceptances; the event is its steps replayed, and
-  ``event undo`` takes back the last;
+  ``event undo`` takes back the last. The steps are chained (schema 21,
+  :func:`chouette.chain.event_step`): each holds the digest of those before it, from the
+  event's terms on, and the purse's record the newest (:func:`record_item`), so the purse's
+  chain proves them; ``check`` names a step that does not fit (:func:`chain_problems`);
 - its **purse**, a session named as the event, where each entry is a fee owed to the
   organiser and each payout a prize the organiser owes (so ``settle`` there pays them);
 - its **tables**, a session for each table of each level (``NAME-L2-T1``): points only (a
@@ -19,12 +22,12 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from chouette import event as rules_of_events
 from chouette.card import Origin
-from chouette.chain import RESTORED
+from chouette.chain import RESTORED, event_head, event_step
 from chouette.costs import fee, prize
 from chouette.errors import ChouetteError
 from chouette.event import (
@@ -76,6 +79,7 @@ class EventInfo:
     rules: EventRules
     purse: SessionInfo
     created_at: datetime
+    head: str | None = None  # (where the chain of its steps begins: schema 21)
 
 
 @dataclass(frozen=True)
@@ -149,7 +153,12 @@ def _info(book: Ledger, found: Tournament) -> EventInfo:
     if purse is None:
         raise ChouetteError(said("the purse of the event {event} is gone", event=found.name))
     return EventInfo(
-        found.id, found.name, EventRules.from_dict(found.terms), purse, found.created_at
+        found.id,
+        found.name,
+        EventRules.from_dict(found.terms),
+        purse,
+        found.created_at,
+        found.digest,
     )
 
 
@@ -200,6 +209,115 @@ def _steps(action: Action) -> list[Step]:
     raise ChouetteError(said("{kind!r} is no step of an event", kind=action.kind[:40]))
 
 
+def _iso(when: datetime) -> str:
+    """A time as an event's chain digests it: ISO 8601 in UTC (the same however read)."""
+    return when.astimezone(UTC).isoformat()
+
+
+def _head(name: str, terms: Mapping[str, Any], created_at: datetime) -> str:
+    return event_head(name, terms, _iso(created_at))
+
+
+def _places(book: Ledger, info: EventInfo) -> Callable[[str, Mapping[str, Any]], dict[str, Any]]:
+    """How a step's detail is digested in the event's chain: each session it names by its
+    level and table (``[2, 1]``; the purse ``[0, 0]``), each charge by its place among the
+    purse's charges, as an export names them, so that a restored ledger, whose ids are
+    others, digests the same (None: not the event's)."""
+    tables = {t.session_id: [t.level, t.number] for t in book.tournament_tables(info.id)}
+    charges = {c.id: i for i, c in enumerate(book.charges(info.purse))}
+    return lambda kind, detail: _mapped(kind, detail, tables.get, charges.get)
+
+
+def _add_step(book: Ledger, info: EventInfo, kind: str, detail: Mapping[str, Any]) -> None:
+    """Note a step of the event, chained on from the steps before it (schema 21), and seal
+    its purse, whose record holds the chain's newest digest."""
+    digests = book.step_digests(info.id)
+    previous = (digests[-1] if digests else None) or info.head
+    if previous is None:  # (an event the migration to schema 21 did not reach)
+        previous = _head(info.name, info.rules.to_dict(), info.created_at)
+    digest = event_step(previous, kind, _places(book, info)(kind, detail), _iso(book.now))
+    book.add_step(info.id, kind, detail, digest=digest)
+    book.changed(info.purse.id, f"{info.name}: {kind}")
+
+
+def record_item(book: Ledger, session: SessionInfo) -> list[dict[str, Any]]:
+    """What the purse's record holds of its event (none for any other session): the chain
+    of its steps as it stands (its newest digest and how many), so that the purse's chain
+    and fingerprint prove the event's steps too (schema 21)."""
+    found = book.tournament_of(session.id)
+    if found is None or found[1].level != 0:
+        return []
+    event = next(t for t in book.tournaments() if t.name == found[0])
+    digests = book.step_digests(event.id)
+    newest = digests[-1] if digests else event.digest
+    return [{"kind": "event", "name": event.name, "steps": len(digests), "digest": newest}]
+
+
+def chain_problems(book: Ledger, found: Tournament) -> list[Said]:
+    """Where the chain of an event's steps does not fit: its terms (or name, or start) not
+    those it began with, a step changed (or one before it taken out, moved or added) outside
+    chouette since it was noted, each step named by its number, kind and time."""
+    info = _info(book, found)
+    head = _head(found.name, found.terms, found.created_at)
+    problems: list[Said] = []
+    if found.digest != head:
+        problems.append(_unfit_terms(found.name))
+    portable = _places(book, info)
+    previous = found.digest or head
+    for number, (action, digest) in enumerate(
+        zip(book.steps(found.id), book.step_digests(found.id), strict=True), start=1
+    ):
+        try:
+            afresh = event_step(
+                previous, action.kind, portable(action.kind, action.detail), _iso(action.at)
+            )
+        except (KeyError, TypeError, ValueError, AttributeError):
+            afresh = None
+        if digest is None or digest != afresh:
+            problems.append(_unfit_step(number, found.name, action.kind, action.at))
+        previous = digest or afresh or previous
+    return problems
+
+
+def _unfit_terms(event: str) -> Said:
+    return said(
+        "the terms of the event {event} are not those the chain of its steps began with: "
+        "they were changed outside chouette",
+        event=event,
+    )
+
+
+def _unfit_step(number: int, event: str, kind: str, at: datetime) -> Said:
+    return said(
+        "step {number} of the event {event} ({kind}, {at}) is not the one its chain was made "
+        "with: it was changed outside chouette, or a step before it taken out, moved or added",
+        number=number,
+        event=event,
+        kind=kind[:40],
+        at=at.isoformat(timespec="seconds"),
+    )
+
+
+def chain_unchained(book: Ledger) -> None:
+    """Chain the steps of every event that has no chain yet, as they stand, and mark its
+    purse changed (its seal's record holds the chain): a ledger moving to schema 21. The
+    chain proves nothing about what was changed before."""
+    for found in book.tournaments():
+        if found.digest is not None and None not in book.step_digests(found.id):
+            continue
+        info = _info(book, found)
+        portable = _places(book, info)
+        previous = head = _head(found.name, found.terms, found.created_at)
+        digests = []
+        for action in book.steps(found.id):
+            previous = event_step(
+                previous, action.kind, portable(action.kind, action.detail), _iso(action.at)
+            )
+            digests.append(previous)
+        book.chain_event(found.id, head, digests)
+        book.changed(found.purse_id, "its event's steps chained as its ledger moved to schema 21")
+
+
 def _drawn(detail: Mapping[str, Any]) -> Drawn:
     return Drawn(
         detail["seed"],
@@ -247,8 +365,9 @@ def create(book: Ledger, name: str, rules: EventRules, origin: Origin | None) ->
         current=False,
         origin=origin,
     )
-    tournament_id = book.create_tournament(name, rules.to_dict(), purse)
-    info = EventInfo(tournament_id, name, rules, purse, book.now)
+    head = _head(name, rules.to_dict(), book.now)
+    tournament_id = book.create_tournament(name, rules.to_dict(), purse, digest=head)
+    info = EventInfo(tournament_id, name, rules, purse, book.now, head)
     use(book, info)
     return info
 
@@ -356,7 +475,7 @@ def enter(book: Ledger, info: EventInfo, players: Sequence[str]) -> EventState:
         table = after.table_of(name)
         if table is not None:
             seated.append([name, _seat_at(book, info, after, name, table)])
-    book.add_step(info.id, "enter", {"players": names, "charge": charge, "seated": seated})
+    _add_step(book, info, "enter", {"players": names, "charge": charge, "seated": seated})
     use(book, info)
     return after
 
@@ -391,7 +510,7 @@ def reenter(book: Ledger, info: EventInfo, typed: str) -> tuple[EventState, str]
         detail["session"] = session.id
     elif after.table_of(name) is not None:
         detail["session"] = _seat_at(book, info, after, name, after.table_of(name) or 0)
-    book.add_step(info.id, "reenter", detail)
+    _add_step(book, info, "reenter", detail)
     use(book, info)
     return after, name
 
@@ -401,7 +520,7 @@ def accept(book: Ledger, info: EventInfo, players: Sequence[str]) -> list[str]:
     state, _ = state_of(book, info)
     names = [match(normal_name(p), list(state.entered)) or normal_name(p) for p in players]
     rules_of_events.accept(state, names)
-    book.add_step(info.id, "accept", {"players": names, "terms": info.rules.to_dict()})
+    _add_step(book, info, "accept", {"players": names, "terms": info.rules.to_dict()})
     return names
 
 
@@ -460,7 +579,7 @@ def draw(book: Ledger, info: EventInfo, seed: int) -> EventState:
     made = rules_of_events.draw(state, seed, _dice(seed))
     after = rules_of_events.drawn(state, made)
     sessions = _make_tables(book, info, after)
-    book.add_step(info.id, "draw", _draw_detail(after, made, sessions))
+    _add_step(book, info, "draw", _draw_detail(after, made, sessions))
     use(book, info)
     return after
 
@@ -536,8 +655,9 @@ def next_level(book: Ledger, info: EventInfo, seed: int) -> tuple[EventState, Ev
     after = rules_of_events.drawn(closed, made)
     book.close_tables(closed_ids)
     sessions = _make_tables(book, info, after)
-    book.add_step(
-        info.id,
+    _add_step(
+        book,
+        info,
         "next",
         {
             "level": state.level,
@@ -579,8 +699,9 @@ def end(book: Ledger, info: EventInfo, seed: int) -> EventState:
         )
         charges.append(charge_id)
     book.close_tables(closed_ids)
-    book.add_step(
-        info.id,
+    _add_step(
+        book,
+        info,
         "end",
         {"banks": banks, "seed": rolled, "charges": charges, "closed": closed_ids},
     )
@@ -651,6 +772,7 @@ def undo(book: Ledger, info: EventInfo) -> Said:
             "the acceptance of the rules by {players}", players=", ".join(detail["players"])
         )
     book.forget_step(last.id)
+    book.changed(info.purse.id, f"undo in {info.name}: {last.kind}")  # (its chain's newest)
     return done
 
 
@@ -934,6 +1056,7 @@ def event_problems(book: Ledger) -> list[str]:
     problems: list[str] = points_only_problems(book)
     for found in book.tournaments():
         try:
+            problems += [str(p) for p in chain_problems(book, found)]
             problems += [str(p) for p in _problems(book, _info(book, found))]
         except (ChouetteError, KeyError, TypeError, ValueError, IndexError) as err:
             problems.append(
@@ -1000,8 +1123,8 @@ def _problems(book: Ledger, info: EventInfo) -> list[Said]:
 
 
 def _money_problems(book: Ledger, info: EventInfo, state: EventState) -> list[Said]:
-    """The money the event booked in its purse is the money its terms and journal make
-    (the terms are in no chain): each entry's and re-entry's fee, and the end's prizes."""
+    """The money the event booked in its purse is the money its terms and journal make:
+    each entry's and re-entry's fee, and the end's prizes."""
     rules, purse = info.rules, info.purse
     booked = {c.id: c.charge for c in book.charges(purse)}
     problems: list[Said] = []
@@ -1123,13 +1246,15 @@ def export_item(book: Ledger, found: Tournament, names: Mapping[int, str]) -> di
         "purse": names[found.purse_id],
         "created_at": found.created_at.isoformat(),
         "tables": [[names[t.session_id], t.level, t.number, t.closed] for t in tables],
+        "digest": found.digest,
         "steps": [
             {
                 "kind": step.kind,
                 "at": step.at.isoformat(),
                 "detail": _mapped(step.kind, step.detail, names.__getitem__, charges.__getitem__),
+                "digest": digest,
             }
-            for step in book.steps(found.id)
+            for step, digest in zip(book.steps(found.id), book.step_digests(found.id), strict=True)
         ],
     }
 
@@ -1155,15 +1280,25 @@ def restore_item(book: Ledger, item: Mapping[str, Any], at: Callable[[Any], date
             raise ChouetteError(said("it names a charge of its purse that is not there"))
         return charges[value]
 
-    tournament_id = book.create_tournament(name, rules.to_dict(), purse, at=at(item["created_at"]))
+    created = at(item["created_at"])
+    head = _head(name, rules.to_dict(), created)
+    if item.get("digest", head) != head:
+        raise ChouetteError(_unfit_terms(name))
+    tournament_id = book.create_tournament(name, rules.to_dict(), purse, at=created, digest=head)
     for table, level, number, closed in item["tables"]:
         if level == 0:
             continue  # (the purse's own row, made with the event)
         book.add_tournament_tables(tournament_id, [(session(table), level, number)], closed=closed)
-    for step in item["steps"]:
-        detail = _mapped(step["kind"], step["detail"], session, charge)
-        book.add_step(tournament_id, step["kind"], detail, at=at(step["at"]))
     info = _info(book, book.tournaments()[-1])
+    portable = _places(book, info)
+    previous = head
+    for number, step in enumerate(item["steps"], start=1):
+        kind, when = step["kind"], at(step["at"])
+        detail = _mapped(kind, step["detail"], session, charge)
+        previous = event_step(previous, kind, portable(kind, detail), _iso(when))
+        if step.get("digest", previous) != previous:  # (an export before schema 21 has none)
+            raise ChouetteError(_unfit_step(number, name, kind, when))
+        book.add_step(tournament_id, kind, detail, at=when, digest=previous)
     problems = _problems(book, info)
     if problems:
         raise ChouetteError(problems[0])

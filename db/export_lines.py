@@ -147,6 +147,7 @@ class EventStep(_Line):
     kind: StrictStr
     at: Any
     detail: dict[str, Any]
+    digest: StrictStr | None = None  # (from schema 21)
 
 
 class Event(_Line):
@@ -156,6 +157,7 @@ class Event(_Line):
     purse: StrictStr
     created_at: Any
     tables: list[list[Any]]
+    digest: StrictStr | None = None  # (from schema 21)
     steps: list[EventStep]
 
 

@@ -998,10 +998,11 @@ class Ledger:
         purse: SessionInfo,
         *,
         at: datetime | None = None,
+        digest: str | None = None,
     ) -> int:
         """A new event (``terms``: :meth:`chouette.event.EventRules.to_dict`) whose entries
-        and payouts are booked in ``purse``, begun now or ``at`` (a restored export's): its
-        id."""
+        and payouts are booked in ``purse``, begun now or ``at`` (a restored export's), the
+        chain of its steps beginning at ``digest``: its id."""
         if self._db.exec(select(TournamentRow.id).where(TournamentRow.name == name)).first():
             raise ChouetteError(said("there is already an event called {event}", event=name))
         row = TournamentRow(
@@ -1009,6 +1010,7 @@ class Ledger:
             terms=json.dumps(terms, ensure_ascii=False),
             purse_id=purse.id,
             created_at=at or self.now,
+            digest=digest,
         )
         self._db.add(row)
         self._db.flush()
@@ -1020,7 +1022,7 @@ class Ledger:
         """Every event, in the order they began."""
         rows = self._db.exec(select(TournamentRow).order_by(col(TournamentRow.id))).all()
         return [
-            Tournament(r.id or 0, r.name, _detail(r.terms), r.purse_id, utc(r.created_at))
+            Tournament(r.id or 0, r.name, _detail(r.terms), r.purse_id, utc(r.created_at), r.digest)
             for r in rows
         ]
 
@@ -1032,18 +1034,54 @@ class Ledger:
         self._db.execute(delete(TournamentRow).where(col(TournamentRow.id) == tournament_id))
 
     def add_step(
-        self, tournament_id: int, kind: str, detail: Mapping[str, Any], at: datetime | None = None
+        self,
+        tournament_id: int,
+        kind: str,
+        detail: Mapping[str, Any],
+        at: datetime | None = None,
+        digest: str | None = None,
     ) -> None:
-        """Note a step of an event (the one writer of its journal), now or ``at``."""
+        """Note a step of an event (the one writer of its journal), now or ``at``, with the
+        digest of the event's steps up to it (:func:`chouette.chain.event_step`)."""
         self._db.add(
             TournamentStepRow(
                 tournament_id=tournament_id,
                 kind=kind,
                 detail=json.dumps(detail, ensure_ascii=False),
                 at=at or self.now,
+                digest=digest,
             )
         )
         self._db.flush()
+
+    def step_digests(self, tournament_id: int) -> list[str | None]:
+        """The digest each step of an event holds, the first step first (None: a step noted
+        before schema 21 and not chained since)."""
+        return list(
+            self._db.exec(
+                select(TournamentStepRow.digest)
+                .where(TournamentStepRow.tournament_id == tournament_id)
+                .order_by(col(TournamentStepRow.id))
+            ).all()
+        )
+
+    def chain_event(self, tournament_id: int, head: str, digests: Sequence[str]) -> None:
+        """Where an event's chain begins, and each of its steps' digest, in order (a ledger
+        moving to schema 21)."""
+        self._db.execute(
+            update(TournamentRow).where(col(TournamentRow.id) == tournament_id).values(digest=head)
+        )
+        ids = self._db.exec(
+            select(TournamentStepRow.id)
+            .where(TournamentStepRow.tournament_id == tournament_id)
+            .order_by(col(TournamentStepRow.id))
+        ).all()
+        for step_id, digest in zip(ids, digests, strict=True):
+            self._db.execute(
+                update(TournamentStepRow)
+                .where(col(TournamentStepRow.id) == step_id)
+                .values(digest=digest)
+            )
 
     def steps(self, tournament_id: int) -> list[Action]:
         """An event's journal, the first step first."""

@@ -386,6 +386,16 @@ def v20_proposals(conn: Connection) -> None:
     conn.execute(text("CREATE INDEX proposal_by_session ON proposal (session_id, state)"))
 
 
+def v21_event_chains(conn: Connection) -> None:
+    """Schema 21: an event's steps are chained. Each step holds the digest of the event's
+    steps up to it, and each event where that chain begins (its name, terms and start); the
+    purse's record holds the newest, so its chain proves the steps too. The command that
+    migrates chains the steps each event has, as they stand, and seals its purse
+    (``migrated``: :func:`db.chained.chain_every_session`), in the same transaction."""
+    conn.execute(text("ALTER TABLE tournament ADD COLUMN digest VARCHAR"))
+    conn.execute(text("ALTER TABLE tournament_step ADD COLUMN digest VARCHAR"))
+
+
 #: ``MIGRATIONS[i]`` brings a database from version ``i + 1`` to ``i + 2``.
 MIGRATIONS: list[Migration] = [
     v2_payments_and_imports,
@@ -407,6 +417,7 @@ MIGRATIONS: list[Migration] = [
     v18_kept_digests,
     v19_tournaments,
     v20_proposals,
+    v21_event_chains,
 ]
 LATEST = len(MIGRATIONS) + 1
 SCHEMA_LOCK = 0x63686F75  # PostgreSQL advisory lock key ("chou") held while creating the schema

@@ -316,7 +316,8 @@ class EvaluationRow(SQLModel, table=True):
 class TournamentRow(SQLModel, table=True):
     """A chouette tournament (an event, :mod:`chouette.event`; schema 19, named so beside the
     game's ``event`` table): its terms (JSON, :meth:`chouette.event.EventRules.to_dict`) and
-    its purse, the session its entries and payouts are booked in."""
+    its purse, the session its entries and payouts are booked in; ``digest`` where the chain
+    of its steps begins (:func:`chouette.chain.event_head`; schema 21, None before)."""
 
     __tablename__ = "tournament"
 
@@ -325,13 +326,15 @@ class TournamentRow(SQLModel, table=True):
     terms: str
     purse_id: int = Field(foreign_key="session.id", unique=True)
     created_at: datetime = Field(sa_column=Column(DateTime(timezone=True), nullable=False))
+    digest: str | None = None
 
 
 class TournamentStepRow(SQLModel, table=True):
     """The event's journal, one row per command that changed it (an entry, a re-entry, a
     draw, a level closed, the end, an acceptance), in order: the event is its steps replayed,
     and ``event undo`` takes back the last. ``detail`` (JSON) holds what taking it back
-    needs."""
+    needs; ``digest`` the chain of the event's steps up to this one
+    (:func:`chouette.chain.event_step`; schema 21, None before)."""
 
     __tablename__ = "tournament_step"
     __table_args__ = (Index("step_by_tournament", "tournament_id", "id"),)
@@ -341,6 +344,7 @@ class TournamentStepRow(SQLModel, table=True):
     kind: str
     detail: str
     at: datetime = Field(sa_column=Column(DateTime(timezone=True), nullable=False))
+    digest: str | None = None
 
 
 class TournamentTableRow(SQLModel, table=True):

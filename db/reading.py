@@ -35,7 +35,7 @@ if TYPE_CHECKING:  # the reports' reads load with the house rules: a Tab needs n
     from db.names import Run
     from db.reads import Reads
 
-SCHEMA = 20
+SCHEMA = 21
 TABLES = (
     "account",
     "action",

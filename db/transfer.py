@@ -57,7 +57,7 @@ from db.codec import (
     line_to_dict,
     said_detail,
 )
-from db.events import export_item, points_only_problems
+from db.events import export_item, points_only_problems, record_item
 from db.events import restore_item as restore_event
 from db.ledger import Ledger
 from db.migrations import LATEST
@@ -123,9 +123,13 @@ def export(book: Ledger) -> Iterator[dict[str, Any]]:
         yield export_item(book, found, names)
 
 
-def session_record(book: Ledger, info: SessionInfo, *, games: bool = True) -> list[dict[str, Any]]:
+def session_record(
+    book: Ledger, info: SessionInfo, *, games: bool = True, event: bool = True
+) -> list[dict[str, Any]]:
     """The session's record as ``export`` writes it, in :func:`chouette.chain.record_order`:
-    what its chain's digest is taken of (without its games, for ``games`` False)."""
+    what its chain's digest is taken of (without its games, for ``games`` False); an
+    event's purse, the chain of the event's steps (:func:`db.events.record_item`; not for
+    ``event`` False: as an export before schema 21 digested it)."""
     items: list[dict[str, Any]] = [_session_item(book, info, None)]
     if games:
         items += [_game(book, g, info.name) for g in book.stored_games(info)]
@@ -133,6 +137,8 @@ def session_record(book: Ledger, info: SessionInfo, *, games: bool = True) -> li
     items += [_charge_item(c, info.name) for c in book.charges(info)]
     items += [_source_item(s) for s in book.source_files(info)]
     items += _accept_items(book, info)
+    if event:
+        items += record_item(book, info)
     return [dict(i) for i in record_order(items)]
 
 
@@ -274,6 +280,9 @@ CHAINS_FROM = 12
 #: The first schema under which every session of a ledger is chained (a ledger migrated to
 #: it has every session chained as it moves): its exports give every session a chain.
 ALL_CHAINED_FROM = 16
+#: The first schema whose purses' records hold the chain of their event's steps: an older
+#: export's purse is checked without it, and sealed with it as it is restored.
+EVENTS_CHAINED_FROM = 21
 
 
 @dataclass(frozen=True)
@@ -426,12 +435,16 @@ def read_export(
             found.append(_unchained(name, given[name], schema, booked.get(name, 0)))
             continue
         number, links = chains[name]
-        problem = chain_problem(links, state_digest(session_record(book, book.session(name))))
+        chained = schema is None or schema >= EVENTS_CHAINED_FROM
+        record = session_record(book, book.session(name), event=chained)
+        problem = chain_problem(links, state_digest(record))
         found.append(Verified(name, fingerprint(links), problem, number))
         if problem is None:
             book.add_links(info, links)
             _mark_restored(book, info, links[-1])
             book.touched.pop(info.id, None)  # restored as it was: no link of its own
+            if not chained and record_item(book, info):  # its event's steps chained now
+                book.changed(info.id, "its event's steps chained as it was restored")
     if current is not None:
         book.use(current)
     return counts, found

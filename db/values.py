@@ -200,6 +200,7 @@ class Tournament(NamedTuple):
     terms: dict[str, Any]
     purse_id: int
     created_at: datetime
+    digest: str | None = None  # (where the chain of its steps begins: schema 21)
 
 
 class TournamentTable(NamedTuple):

@@ -63,6 +63,14 @@ def test_an_event_is_exported_and_restored_whole(chouette, tmp_path, monkeypatch
     assert sum(p["cents"] for p in ended["payouts"]) == ended["pool_cents"] == 18000
 
 
+def unchained(event: dict) -> None:
+    """An exported event with the chain of its steps taken out (as an export before schema
+    21): what is wrong in it is found by its replay."""
+    del event["digest"]
+    for step in event["steps"]:
+        del step["digest"]
+
+
 def test_a_restore_refuses_an_event_whose_banks_do_not_add_up(chouette, tmp_path, monkeypatch):
     two_levels(chouette)
     export = tmp_path / "fcc.jsonl"
@@ -70,6 +78,7 @@ def test_a_restore_refuses_an_event_whose_banks_do_not_add_up(chouette, tmp_path
     lines = export.read_text().splitlines()
     event = json.loads(lines[-1])
     event["steps"][3]["detail"]["banks"]["hal"] = 101  # level 1 closed with a point made up
+    unchained(event)
     bad = tmp_path / "bad.jsonl"
     bad.write_text("\n".join([*lines[:-1], json.dumps(event)]) + "\n")
     monkeypatch.setenv("CHOUETTE_DB", str(tmp_path / "copy.db"))
@@ -134,7 +143,7 @@ def test_check_names_what_was_tampered_with(chouette, ledger_url, sql, problem):
 def test_check_finds_terms_that_no_longer_make_the_money_booked(
     chouette, ledger_url, ended, was, now, problem
 ):
-    """The terms are in no chain: a payout or an entry changed there has the event's
+    """A payout or an entry changed in the terms has the event's
     payouts or entries say other money than its purse booked. check names it."""
     two_levels(chouette)
     if ended:
@@ -246,6 +255,7 @@ def test_verify_refuses_an_export_whose_event_does_not_replay(chouette, tmp_path
     lines = export.read_text().splitlines()
     event = json.loads(lines[-1])
     event["steps"][2]["detail"]["seed"] = 8  # level 1 drawn from another seed
+    unchained(event)
     bad = tmp_path / "bad.jsonl"
     bad.write_text("\n".join([*lines[:-1], json.dumps(event)]) + "\n")
     refused = chouette("verify", str(bad), code=1).stderr
@@ -266,3 +276,80 @@ def test_an_events_purse_with_something_booked_is_refused_in_whole_sentences():
     ]
     assert words("da")(refused[1]) == "fcc har en betaling bogført: fortryd den der først"
     assert words("cs")(refused[0]) == "fcc má zapsanou hru: nejdřív ji tam vraťte"
+
+
+# ---------------------------------------------------------------- the chain of its steps
+
+
+@pytest.mark.parametrize(
+    ("sql", "problem"),
+    [
+        (
+            "UPDATE tournament_step SET detail = REPLACE(detail, '\"bob\"', '\"cat\"') "
+            "WHERE kind = 'accept'",
+            "step 2 of the event fcc (accept, 2026-11-20T20:00:00+00:00) is not the one its "
+            "chain was made with",
+        ),
+        (
+            "UPDATE tournament_step SET detail = REPLACE(detail, '\"seed\": 7', "
+            "'\"seed\": 8') WHERE kind = 'draw'",
+            "step 3 of the event fcc (draw, 2026-11-20T20:00:00+00:00) is not the one its "
+            "chain was made with",
+        ),
+        (
+            "UPDATE tournament SET terms = REPLACE(terms, '\"entry_cents\": 2000', "
+            "'\"entry_cents\": 2500')",
+            "the terms of the event fcc are not those the chain of its steps began with",
+        ),
+        (
+            "DELETE FROM tournament_step WHERE id = (SELECT max(id) FROM tournament_step)",
+            "fcc's chain: ",
+        ),
+    ],
+    ids=["a step that still replays", "a draw", "the terms", "the last step taken out"],
+)
+def test_check_names_a_step_edited_behind_the_program_s_back(chouette, ledger_url, sql, problem):
+    """The event's steps are chained (schema 21): each holds the digest of the steps up to
+    it, the event where they began (its terms), and the purse's record the newest, so its
+    chain and fingerprint prove them. A step edited outside chouette (even one whose event
+    still replays), the terms changed, or the last step taken out: check names it."""
+    two_levels(chouette)
+    assert problems(chouette) == []
+    execute(ledger_url, sql)
+    found = problems(chouette)
+    assert any(p.startswith(problem) for p in found), found
+
+
+def test_an_export_keeps_the_chain_of_the_steps_and_a_restore_checks_it(
+    chouette, tmp_path, monkeypatch
+):
+    """The export carries each step's digest; a restore (and verify) digests each step
+    again and refuses one edited, naming it, even where the event still replays."""
+    two_levels(chouette)
+    export = tmp_path / "fcc.jsonl"
+    chouette("export", str(export))
+    lines = export.read_text().splitlines()
+    event = json.loads(lines[-1])
+    assert len({step["digest"] for step in event["steps"]}) == 5
+    event["steps"][1]["detail"]["players"] = ["ann", "cat"]  # (still replays)
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("\n".join([*lines[:-1], json.dumps(event)]) + "\n")
+    refused = chouette("verify", str(bad), code=1).stderr
+    assert f"line {len(lines)}: step 2 of the event fcc (accept, " in refused
+    unchained(event)  # the digests taken out too: the purse's chain does not fit
+    bad.write_text("\n".join([*lines[:-1], json.dumps(event)]) + "\n")
+    monkeypatch.setenv("CHOUETTE_DB", str(tmp_path / "copy.db"))
+    refused = chouette("import", str(bad), code=1).stderr
+    assert "fcc's chain does not check" in refused, refused
+
+
+def test_an_event_s_steps_are_sealed_in_its_purse_s_chain(chouette):
+    """Every step of the event (and its undo) is a link of its purse's chain: its
+    fingerprint changes with each."""
+    chouette(*FLORIDA)
+    seen = {chouette.json("--session", "fcc", "sheet")["fingerprint"]}
+    for step in (("event", "enter", *EIGHT), ("event", "draw", "--seed", "7"), ("event", "undo")):
+        chouette(*step)
+        seen.add(chouette.json("--session", "fcc", "sheet")["fingerprint"])
+    assert len(seen) == 4
+    assert problems(chouette) == []

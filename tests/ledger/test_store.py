@@ -24,7 +24,7 @@ from db.engine import PAGE_SIZE, WRITE_CACHE_KB, connect, dispose_all
 from db.migrations import LATEST
 from db.values import Finished, Won
 from files.words import words
-from tests.dump import Dump, dump
+from tests.dump import Dump, dump, execute
 from tests.paths import DATA
 
 pytestmark = pytest.mark.backends("sqlite", "postgres")
@@ -337,17 +337,52 @@ def test_an_eighteenth_schema_ledger_migrates_to_tournaments_every_row_kept(url)
     }
 
 
+#: Schema 21's chain of each event's steps taken out: a ledger of before.
+BEFORE_EVENT_CHAINS = [
+    "ALTER TABLE tournament_step DROP COLUMN digest",
+    "ALTER TABLE tournament DROP COLUMN digest",
+]
+
+
+@pytest.mark.backends("sqlite", "postgres")
+def test_a_twentieth_schema_ledger_chains_its_events_steps(url, chouette):
+    """Schema 21 chains each event's steps: a ledger of schema 20 holding an event
+    migrates to a fresh ledger's schema, every step digested as it stands and the purse
+    sealed with them (a link more), check finds nothing; then a step edited is named."""
+    chouette("event", "new", "cup", "--bank", "10", "--levels", "1,2", "--entry", "5")
+    chouette("event", "enter", "ann", "bob", "cat")
+    chouette("event", "draw", "--seed", "3")
+    fresh = schema(url)
+    dispose_all()
+    raw = create_engine(url)
+    with raw.begin() as conn:
+        for statement in [*BEFORE_EVENT_CHAINS, "UPDATE schema_version SET version = 20"]:
+            conn.execute(text(statement))
+    raw.dispose()
+    old = dump(url)
+    chouette("migrate")
+    dispose_all()
+    assert schema(url) == fresh
+    after = dump(url)
+    assert [r[:-1] for r in after["tournament_step"]] == old["tournament_step"]
+    assert None not in {r[-1] for r in after["tournament_step"]}
+    assert len(after["chain"]) == len(old["chain"]) + 1  # (the purse's seal)
+    assert chouette("check").stdout.startswith("The ledger is consistent")
+    execute(url, "UPDATE tournament_step SET kind = 'accept' WHERE kind = 'draw'")
+    assert "step 2 of the event cup (accept, " in chouette("check", code=1).stderr
+
+
 @pytest.mark.backends("sqlite", "postgres")
 def test_a_nineteenth_schema_ledger_gains_proposals_every_row_kept(url, chouette):
     """Schema 20 adds the players' proposals' table, empty: a ledger set back to schema 19
     migrates to exactly a fresh ledger's schema, every row kept; and the migrated ledger
     keeps a proposal and the keeper's answer."""
-    fresh, old = set_back(url, 19, ["DROP TABLE proposal"])
+    fresh, old = set_back(url, 19, ["DROP TABLE proposal", *BEFORE_EVENT_CHAINS])
     connect(url)
     dispose_all()
     assert schema(url) == fresh
     after = dump(url)
-    assert after["schema_version"] == [(LATEST,)] == [(20,)]
+    assert after["schema_version"] == [(LATEST,)] == [(21,)]
     assert after.pop("proposal") == []
     assert {t: r for t, r in after.items() if t != "schema_version"} == {
         t: r for t, r in old.items() if t != "schema_version"
