@@ -38,7 +38,7 @@ from chouette.line import (
     withdraw_proxy,
 )
 from chouette.money import Cents
-from chouette.outcome import Outcome, settle_game
+from chouette.outcome import Outcome, Reentry, settle_game
 from chouette.record import event_to_json, parse_event
 from chouette.rules import HouseRules
 from chouette.text import clipped
@@ -47,6 +47,7 @@ from chouette.words import Number, Said, Sayable, joined, said
 #: How a change of the line is made again (the journal's ``act``): the verb and its names.
 SEAT_ACTS = (
     "join", "leave", "sit-out", "sit-in", "proxy", "withdraw", "partner", "bank", "credit",
+    "reenter",
 )  # fmt: skip
 
 
@@ -274,11 +275,13 @@ def play_again(
     rules: HouseRules,
     stakes: Callable[[Iterable[str]], Mapping[str, Cents]],
     check: Callable[[Game], None] = lambda game: None,
+    reentry: Reentry = "bank",
 ) -> tuple[list[Replayed], Line]:
     """The games of ``steps`` played again in order, the first from its own line, each later
     one from the line the one before left, the changes of the line made again between them;
     and the line after the last. ``check``: the limits a game is held to (raises
-    :class:`RuleError`). Raises :class:`AmendRefused` naming the first step that breaks."""
+    :class:`RuleError`); ``reentry``: the table's kind (what a game says of a player it
+    busts). Raises :class:`AmendRefused` naming the first step that breaks."""
     played: list[Replayed] = []
     line: Line | None = None
     sat_out: dict[str, Line] = {}  # who sat out since the last game, and the line then
@@ -291,7 +294,7 @@ def play_again(
         try:
             game = replay(start, rules, step.events)
             check(game)
-            outcome = settle_game(game, stakes(game.players)) if game.over else None
+            outcome = settle_game(game, stakes(game.players), reentry) if game.over else None
         except RuleError as err:
             if start == step.line_before:
                 refusal = said(
@@ -344,6 +347,20 @@ def _seat_again(step: SeatStep, line: Line, rules: HouseRules, sat_out: dict[str
         )
     verb, *names = act
     name, rest = (names[0] if names else ""), names[1:]
+    if verb == "reenter" and line.bank(name) != 0:
+        raise AmendRefused(
+            step.next_game,
+            said(
+                "{player} re-entered the event after their bank was gone ('{change}', before "
+                "game {number}), but with this correction {player} would still have {now} in "
+                "the bank: a correction does not take a re-entry back (chouette event undo "
+                "does, while it is the event's last step: then correct the game)",
+                player=name,
+                change=step.said,
+                number=step.next_game,
+                now=line.bank(name),
+            ),
+        )
     if verb == "bank" and line.bank(name) != step.before.bank(name):
         raise AmendRefused(
             step.next_game,
@@ -375,7 +392,7 @@ def _seat_again(step: SeatStep, line: Line, rules: HouseRules, sat_out: dict[str
             return name_proxy(line, name, rest[0] if rest else FOLLOWS, rules)
         if verb == "partner":
             return choose_partner(line, name or None, rules)
-        if verb == "bank":
+        if verb in ("bank", "reenter"):
             return set_bank(line, name, int(rest[0]), rules)
         return withdraw_proxy(line, name)
     except RuleError as err:

@@ -33,6 +33,7 @@ from chouette.limits import LEVEL_MINUTES, LEVELS, LIMIT, MAX_CUBE, within
 from chouette.line import check_name, roll_off
 from chouette.money import Cents
 from chouette.names import case_twin
+from chouette.outcome import Reentry
 from chouette.rules import HouseRules
 from chouette.words import Money, Said, marked, said, said_n
 
@@ -534,6 +535,14 @@ def reentry_problem(state: EventState, player: str, bank: int | None) -> Said | 
         player=player,
         bank=left,
     )
+
+
+def reentry_at(rules: EventRules, level: int) -> Reentry:
+    """How a player busted at a table of ``level`` gets back in (what its games say of
+    them, :func:`chouette.outcome.emptied`): by the event's re-entry, up to the re-entries'
+    last level; past it, not at all."""
+    last = rules.reentries_until
+    return "event" if last is not None and level <= last else "over"
 
 
 def reenter(state: EventState, player: str, bank: int | None) -> EventState:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Literal
 
 from chouette.errors import RuleError
 from chouette.game import CaptainResign, End, Extra, ExtraCube, Game, declared_winner
@@ -18,7 +19,7 @@ from chouette.line import Line, Rotation, banks_after, partner_news, rotation, s
 from chouette.money import Cents, share
 from chouette.points import MULTIPLIER, pair_money, pair_stake, signed_points
 from chouette.rules import HouseRules
-from chouette.words import Money, Sayable, joined, said, said_in, said_n
+from chouette.words import Money, Said, Sayable, joined, said, said_in, said_n
 
 
 def extra_points(extra: Extra, result: End | None, cube: ExtraCube | None = None) -> int:
@@ -449,8 +450,37 @@ def cap_pairs(
     return capped, why
 
 
-def settle_game(game: Game, stakes: Mapping[str, Cents]) -> Outcome:
-    """The outcome of a finished game; ``stakes`` gives every player's stake per point."""
+#: How a player whose bank is gone gets back into play, by the kind of table: ``bank`` at a
+#: session of table stakes (a new bank, ``chouette bank``), ``event`` at a table of an event
+#: that still takes re-entries (``chouette event reenter``), ``over`` at one past its
+#: re-entries' last level (none: out when the level closes).
+Reentry = Literal["bank", "event", "over"]
+
+
+def emptied(player: str, reentry: Reentry) -> Said:
+    """What a game says of a player whose bank it emptied, and how they get back in."""
+    if reentry == "event":
+        return said(
+            "{player}'s bank is empty: {player} sits out (chouette event reenter {player} "
+            "for a re-entry into the event)",
+            player=player,
+        )
+    if reentry == "over":
+        return said(
+            "{player}'s bank is empty: {player} sits out, and is out of the event when the "
+            "level closes (its re-entries are over)",
+            player=player,
+        )
+    return said(
+        "{player}'s bank is empty: {player} sits out (chouette bank {player} POINTS for a "
+        "re-entry)",
+        player=player,
+    )
+
+
+def settle_game(game: Game, stakes: Mapping[str, Cents], reentry: Reentry = "bank") -> Outcome:
+    """The outcome of a finished game; ``stakes`` gives every player's stake per point;
+    ``reentry`` how a player whose bank it empties gets back in (the table's kind)."""
     if not game.over:
         live = ", ".join(m for m, c in game.cubes.items() if c.live)
         raise RuleError(said("the game is not over: {members} still playing", members=live))
@@ -497,14 +527,7 @@ def settle_game(game: Game, stakes: Mapping[str, Cents]) -> Outcome:
         *booked,
         decision.why,
         *moved.why,
-        *(
-            said(
-                "{player}'s bank is empty: {player} sits out (chouette bank {player} POINTS for "
-                "a re-entry)",
-                player=p,
-            )
-            for p in broke
-        ),
+        *(emptied(p, reentry) for p in broke),
         *partner_news(game.start_line, seated, game.rules),
     )
     return Outcome(capped, points, cents, seated, tuple(extras), why)

@@ -40,7 +40,7 @@ from db.codec import (
     said_detail,
     said_of,
 )
-from db.events import check_open
+from db.events import check_open, reentry_of
 from db.ledger import Ledger
 from db.reads import no_game
 from db.values import Action, Finished, StoredGame
@@ -164,7 +164,11 @@ def amend(
     played = {g.number: tuple(event_from_body(b) for b in bodies.get(g.id, [])) for g in games}
     steps = _steps(book, info, games, {**played, number: new_events})
     replayed, line = play_again(
-        steps, info.rules, info.stakes, lambda game: check_game(game, info.stakes(game.players))
+        steps,
+        info.rules,
+        info.stakes,
+        lambda game: check_game(game, info.stakes(game.players)),
+        reentry_of(book, info),
     )
     by_number = {g.number: g for g in games}
     touched = [
@@ -304,6 +308,8 @@ def _between(
         )
     for action, before, left in zip(actions, befores, afters, strict=True):
         act = ["split"] if action.kind == "split" else action.detail.get("act")
+        if act is None and "event" in action.detail:
+            act = _event_act(before, left)
         steps.append(
             SeatStep(
                 said_of(action.detail),
@@ -313,6 +319,19 @@ def _between(
                 next_game,
             )
         )
+
+
+def _event_act(before: Line, after: Line) -> list[str] | None:
+    """What an event did to a table's line, as an act a correction can make again (its
+    journal entry notes the lines, not the act): a player seated (``join``, as ``event
+    enter`` seats one), or a fresh bank for one whose bank was gone (``reenter``)."""
+    joined = [p for p in after.order if p not in before.order]
+    if len(joined) == 1:
+        return ["join", joined[0]]
+    fresh = [p for p, bank in after.banks if before.bank(p) == 0 and bank > 0]
+    if len(fresh) == 1:
+        return ["reenter", fresh[0], str(after.bank(fresh[0]))]
+    return None
 
 
 def _moved(

@@ -63,7 +63,7 @@ from db.codec import (
     said_detail,
     said_of,
 )
-from db.events import check_line_act, check_open, check_undo
+from db.events import check_line_act, check_open, check_undo, reentry_of
 from db.iban import checked_iban
 from db.journal import check_entry, entry_name, entry_problem, refuse_unfit_journal
 from db.ledger import Ledger
@@ -161,7 +161,7 @@ def play(
     )
     outcome = None
     if game.over:
-        outcome = settle_game(game, info.stakes(game.players))
+        outcome = settle_game(game, info.stakes(game.players), reentry_of(book, info))
         book.book_games([finished(info, live.number, game, outcome, book, row_id=game_id)])
         info = replace(info, line=outcome.next_line)
         if stop is not None and (stop.last_round or stop.last == live.number):
@@ -295,7 +295,7 @@ def record(
             check_game(game, info.stakes(game.players))
         except LimitError as err:
             raise LimitError(said("{where}: {reason}", where=where, reason=err.said)) from None
-        outcome = settle_game(game, info.stakes(game.players))
+        outcome = settle_game(game, info.stakes(game.players), reentry_of(book, info))
         info = infos[key] = replace(info, line=outcome.next_line)
         played.append(Played(info, numbers[key], game, outcome, tuple(notices)))
         numbers[key] += 1

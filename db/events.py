@@ -55,6 +55,7 @@ from chouette.line import (
 from chouette.line import join as join_line
 from chouette.money import Cents
 from chouette.names import match
+from chouette.outcome import Reentry
 from chouette.session import SessionInfo
 from chouette.words import Money, Said, Sayable, joined, reason_of, said
 from db.codec import charge_said, line_from_dict, line_to_dict, said_detail
@@ -997,6 +998,21 @@ def check_open(book: Ledger, session: SessionInfo, doing: str = "play") -> bool:
             )
         )
     return True
+
+
+def reentry_of(book: Ledger, session: SessionInfo) -> Reentry:
+    """How a player busted at ``session`` gets back in (the table's kind): ``bank`` at a
+    session of no event, else as the event's re-entries allow at the table's level."""
+    found = book.tournament_of(session.id)
+    if found is None or found[1].level == 0:
+        return "bank"
+    terms = next(t.terms for t in book.tournaments() if t.name == found[0])
+    return reentry_at(terms, found[1].level)
+
+
+def reentry_at(terms: Mapping[str, Any], level: int) -> Reentry:
+    """:func:`chouette.event.reentry_at` of an event's stored terms."""
+    return rules_of_events.reentry_at(EventRules.from_dict(terms), level)
 
 
 def check_line_act(book: Ledger, session: SessionInfo, act: Sequence[str]) -> None:

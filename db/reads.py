@@ -26,11 +26,12 @@ from chouette.amend import Correction
 from chouette.card import UNKNOWN, Acceptance, Card, ClubPreset, Origin
 from chouette.chain import FINGERPRINT
 from chouette.errors import ChouetteError
+from chouette.event import EventRules, reentry_at
 from chouette.game import Event, Game, carried_over, replay
 from chouette.line import normal_name
 from chouette.money import Cents
 from chouette.nights import Night, Table
-from chouette.outcome import ExtraResult, settle_game
+from chouette.outcome import ExtraResult, Reentry, settle_game
 from chouette.payments import Account
 from chouette.report import GAME_NOTE, Entry, GameLine, SessionSummary, standings
 from chouette.rules import HouseRules
@@ -416,14 +417,27 @@ class Reads:
             detail=json.loads(detail) if detail else None,
             line_after=line_from_json(line_after) if line_after else None,
             bookings=bookings,
-            why=reasons(game, info, detail),
+            why=reasons(game, info, detail, self.reentry(info)),
         )
+
+    def reentry(self, info: SessionInfo) -> Reentry:
+        """How a player busted at the session gets back in (:func:`db.events.reentry_of`, in
+        one read)."""
+        found = self._first(
+            "SELECT t.terms, tt.level FROM tournament_table tt JOIN tournament t ON t.id = "
+            "tt.tournament_id WHERE tt.session_id = ?",
+            (info.id,),
+        )
+        if found is None or found[1] == 0:
+            return "bank"
+        return reentry_at(EventRules.from_dict(json.loads(found[0])), found[1])
 
     def reasons(self, info: SessionInfo) -> dict[int, tuple[Sayable, ...]]:
         """Why each finished chouette game of the session went as it did (its decisions'
         reasons, :attr:`chouette.outcome.Outcome.why`), by number: every game replayed from
         its events, as stored (one query)."""
         found: dict[int, tuple[Sayable, ...]] = {}
+        reentry = self.reentry(info)
         current: tuple[int, str, str | None] | None = None
         events: list[Event] = []
         for number, line_before, detail, body in self._stream(
@@ -434,14 +448,17 @@ class Reads:
         ):
             if current is not None and current[0] != number:
                 found[current[0]] = reasons(
-                    replay(line_from_json(current[1]), info.rules, events), info, current[2]
+                    replay(line_from_json(current[1]), info.rules, events),
+                    info,
+                    current[2],
+                    reentry,
                 )
                 events = []
             current = (number, line_before, detail)
             events.append(event_from_body(body))
         if current is not None:
             found[current[0]] = reasons(
-                replay(line_from_json(current[1]), info.rules, events), info, current[2]
+                replay(line_from_json(current[1]), info.rules, events), info, current[2], reentry
             )
         return found
 
@@ -679,16 +696,19 @@ def charge_entry(kind: str, creditor: str, player: str, note: str) -> Said:
     return said("share of {creditor}'s cost: {note}", creditor=creditor, note=note)
 
 
-def reasons(game: Game | None, info: SessionInfo, detail: str | None = None) -> tuple[Sayable, ...]:
+def reasons(
+    game: Game | None, info: SessionInfo, detail: str | None = None, reentry: Reentry = "bank"
+) -> tuple[Sayable, ...]:
     """Why a stored chouette game went as it did, replayed: its outcome's reasons once it is
-    over, its own so far while it is in progress (none for an imported game); and the
-    corrections its row's ``detail`` keeps, each in a sentence."""
+    over (``reentry``: the table's kind, :func:`chouette.outcome.emptied`), its own so far
+    while it is in progress (none for an imported game); and the corrections its row's
+    ``detail`` keeps, each in a sentence."""
     if game is None:
         return ()
     if not game.over:
         return game.why
     trail = tuple(str(c.text(datetime.astimezone)) for c in amended_from_detail(detail))
-    return settle_game(game, info.stakes(game.players)).why + trail
+    return settle_game(game, info.stakes(game.players), reentry).why + trail
 
 
 def _game_line(row: Sequence[Any], points: dict[str, int], cents: dict[str, Cents]) -> GameLine:

@@ -281,3 +281,79 @@ def test_every_step_is_undone_back_to_nothing(chouette, ledger_url):
     assert chouette("event", "undo").stdout == "Undone in fcc: the event fcc itself.\n"
     after = dump(ledger_url)
     assert after == start != empty  # (the tables' kept digests go with their sessions)
+
+
+# ---------------------------------------------------------------- a busted player at a table
+
+
+def busted(chouette, *terms: str) -> str:
+    """A three-player event of banks of 2 at level 1 (``terms`` more): the box beats bob,
+    the captain, on a cube of 2, and bob's bank is gone. What the game said."""
+    chouette(
+        "event", "new", "cup", "--bank", "2", "--levels", "1,2", "--organiser", "org",
+        "--rules", "florida-challenge", *terms,
+    )  # fmt: skip
+    chouette("event", "enter", "ann", "bob", "cat")
+    chouette("event", "draw", "--seed", "1")
+    assert table_line(chouette, "cup-L1-T1")["line"] == ["ann", "bob", "cat"]
+    chouette("--session", "cup-L1-T1", "double", "bob")
+    chouette("--session", "cup-L1-T1", "take", "bob")
+    return chouette("--session", "cup-L1-T1", "end", "box").stdout
+
+
+@pytest.mark.parametrize(
+    ("terms", "hint"),
+    [
+        (
+            ("--reentries-until", "1"),
+            "bob's bank is empty: bob sits out (chouette event reenter bob for a re-entry into "
+            "the event)",
+        ),
+        (
+            (),
+            "bob's bank is empty: bob sits out, and is out of the event when the level closes "
+            "(its re-entries are over)",
+        ),
+    ],
+    ids=["re-entries open", "no re-entries"],
+)
+def test_a_player_busted_at_an_event_s_table_is_told_the_event_s_way_back(chouette, terms, hint):
+    """Not `chouette bank` (refused at an event's table): the event's re-entry while it
+    takes them, or nothing; the game's reasons say the same afterwards, in the reader's
+    language too."""
+    said = busted(chouette, *terms)
+    assert hint in said and "chouette bank" not in said
+    assert hint in chouette("--session", "cup-L1-T1", "game", "1").stdout
+    assert [hint] == [
+        w for w in chouette.json("--session", "cup-L1-T1", "sheet")["games"][0]["why"]
+        if "bank is empty" in w
+    ]  # fmt: skip
+    danish = chouette("--lang", "da", "--session", "cup-L1-T1", "game", "1").stdout
+    assert hint not in danish and "chouette event reenter bob" in danish if terms else True
+
+
+def test_amend_before_a_re_entry_makes_it_again_or_says_why_not(chouette, ledger_url):
+    """A game corrected at an event's table with a re-entry after it: the re-entry stands
+    when the corrected game still empties the player's bank; when it no longer does,
+    amend refuses, saying the player re-entered since (not "an older chouette"), and
+    nothing is written."""
+    busted(chouette, "--reentries-until", "1")
+    chouette("event", "reenter", "bob")
+    chouette("--session", "cup-L1-T1", "end", "team")  # game 2, bob back in
+    chouette(
+        "--session", "cup-L1-T1", "amend", "1", "gammon", "--result", "box", "--note", "g"
+    )  # fmt: skip  (bob all in still: the re-entry stands)
+    assert table_line(chouette, "cup-L1-T1")["banks"]["bob"] == 3  # (2, and game 2 won)
+    chouette("--session", "cup-L1-T1", "undo")
+    before = dump(ledger_url)
+    refused = chouette(
+        "--session", "cup-L1-T1", "amend", "1", "--result", "team", "--note", "team", code=1
+    ).stderr  # fmt: skip
+    assert "older chouette" not in refused
+    assert refused.startswith(
+        "Error: bob re-entered the event after their bank was gone ('bob re-enters cup: a "
+        "fresh bank of 2', before game 2), but with this correction bob would still have 3 in "
+        "the bank: a correction does not take a re-entry back (chouette event undo does"
+    ), refused
+    assert dump(ledger_url) == before
+    assert chouette.json("event", "standings")["pool_cents"] == 0

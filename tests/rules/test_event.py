@@ -31,6 +31,7 @@ from chouette.event import (
     parse_payout,
     parse_table_size,
     reenter,
+    reentry_at,
     reentry_problem,
     replay,
     seconds_left,
@@ -288,3 +289,13 @@ def test_the_card_says_every_term():
     assert said["Entries"] == "Each entry pays 20.00 into the prize pool, held by org."
     assert "until level 4" in said["Re-entries"] and "50%, 30%, 20%" in said["Payouts"]
     assert said["Clock"] == "A level lasts 45 minutes."
+
+
+def test_a_table_s_way_back_in_is_the_event_s_re_entry_until_its_last_level():
+    """What a table of level N tells a busted player (:func:`chouette.outcome.emptied`):
+    the event's re-entry up to ``--reentries-until``, none past it or without re-entries."""
+    rules = florida()
+    assert [reentry_at(rules, level) for level in (1, 4, 5, 7)] == [
+        "event", "event", "over", "over",
+    ]  # fmt: skip
+    assert reentry_at(florida(reentries_until=None), 1) == "over"

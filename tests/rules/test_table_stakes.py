@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from chouette.errors import ChouetteError
 from chouette.line import check_covered, join, leave, new_line, set_bank, sit_in, sit_out
-from chouette.outcome import cap_pairs
+from chouette.outcome import cap_pairs, settle_game
 from chouette.rules import HouseRules
 from tests.examples import examples
 from tests.table import outcome, play, show
@@ -32,6 +32,38 @@ def test_a_box_all_in_shares_its_bank_by_what_each_member_won():
     assert "B's bank is empty: B sits out (chouette bank B POINTS for a re-entry)" in tuple(
         map(str, result.why)
     )
+
+
+@pytest.mark.parametrize(
+    ("reentry", "hint"),
+    [
+        ("bank", "B's bank is empty: B sits out (chouette bank B POINTS for a re-entry)"),
+        (
+            "event",
+            "B's bank is empty: B sits out (chouette event reenter B for a re-entry into the "
+            "event)",
+        ),
+        (
+            "over",
+            "B's bank is empty: B sits out, and is out of the event when the level closes "
+            "(its re-entries are over)",
+        ),
+    ],
+)
+def test_a_busted_player_is_told_how_to_get_back_in_by_the_table_s_kind(reentry, hint):
+    """The way back in is the table's, not the text's: a new bank at a plain table-stakes
+    session, the event's re-entry at a table of an event that still takes them, none past
+    its re-entries' last level."""
+    game = play(
+        new_line(["B", "C", "M1", "M2"], FLORIDA),
+        *("double C", "take C", "double M1 M2", "take M1", "take M2", "end team gammon"),
+        rules=FLORIDA,
+    )
+    result = settle_game(game, dict.fromkeys(["B", "C", "M1", "M2"], 1), reentry)
+    said = tuple(map(str, result.why))
+    assert hint in said
+    assert sum("bank is empty" in line for line in said) == 1
+    assert result.next_line == outcome(game).next_line  # (the kind changes the words only)
 
 
 def test_a_member_all_in_loses_their_bank_and_no_more():
