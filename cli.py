@@ -6620,7 +6620,7 @@ def event_reenter(
 
 def say_draw(info: Any, state: Any, book: "Ledger", as_json: bool) -> dict[str, Any]:
     """The level's tables as drawn, said (unless ``as_json``), and as JSON."""
-    from chouette.event import misfit
+    from chouette.event import last_two, misfit
     from chouette.words import said, said_n
     from db.events import table_name
 
@@ -6657,6 +6657,9 @@ def say_draw(info: Any, state: Any, book: "Ledger", as_json: bool) -> dict[str, 
     note = misfit([len(seats) for seats in made.tables], *info.rules.table_size)
     if note is not None:
         say(note)
+    final = last_two(made)
+    if final is not None:
+        say(final)
     if made.exact:
         say(said("{repeats}: the fewest possible.", repeats=repeats))
     else:

@@ -619,6 +619,24 @@ def misfit(sizes: Sequence[int], least: int, most: int) -> Said | None:
     )
 
 
+def last_two(made: Drawn) -> Said | None:
+    """What a draw says when it seats the last two players in at one table (None when it
+    does not): a chouette of two is a plain game, the box against the captain with one
+    cube between them, played on as the published finals are (CNB Italy's last two at a
+    starting cube of 8; backgammonchouette.com's "last with chips") until one of them has
+    every point; ``event end`` ranks them by bank whenever the organiser stops."""
+    if len(made.tables) != 1 or len(made.tables[0]) != 2:
+        return None
+    first, second = sorted(made.tables[0])
+    return said(
+        "{first} and {second} are the last two in: they play head to head, the box against "
+        "the captain with one cube, until one of them has every point (chouette event end "
+        "ranks them by bank whenever the event stops).",
+        first=first,
+        second=second,
+    )
+
+
 def possible_draws(sizes: Sequence[int]) -> int:
     """How many ways there are to sit ``sum(sizes)`` players at tables of ``sizes`` (tables
     of one size told apart only by who sits there)."""

@@ -357,3 +357,26 @@ def test_amend_before_a_re_entry_makes_it_again_or_says_why_not(chouette, ledger
     ), refused
     assert dump(ledger_url) == before
     assert chouette.json("event", "standings")["pool_cents"] == 0
+
+
+def test_the_last_two_play_head_to_head_until_one_is_left(chouette):
+    """With two players left, event next seats them head to head (one table of two: the box
+    against the captain, one cube) and says so; their game moves their banks at the level's
+    cube, all in; once one is busted, event next refuses and event end pays the winner."""
+    busted(chouette)  # (no re-entries: bob is out when level 1 closes)
+    said = chouette("event", "next", "--seed", "2").stdout
+    assert "ann and cat are the last two in: they play head to head" in said
+    line = table_line(chouette, "cup-L2-T1")
+    assert len(line["line"]) == 2 and line["crew"] == []
+    before = banks(chouette)
+    box, captain = line["box"], line["captain"]
+    chouette("--session", "cup-L2-T1", "double", captain)
+    chouette("--session", "cup-L2-T1", "take", captain)
+    chouette("--session", "cup-L2-T1", "end", "box")
+    after = banks(chouette)
+    assert sum(after.values()) == sum(before.values())
+    assert after[captain] == 0 and after[box] == before[box] + before[captain]  # all in
+    refused = chouette("event", "next", "--seed", "3", code=1).stderr
+    assert "event end closes the level and ends the event" in refused
+    ended = chouette.json("event", "end")
+    assert ended["places"][0]["name"] == box

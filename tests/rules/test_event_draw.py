@@ -21,6 +21,7 @@ from chouette.event import (
     draw,
     drawn,
     enter,
+    last_two,
     misfit,
     new_event,
     possible_draws,
@@ -219,3 +220,19 @@ def test_a_level_is_drawn_once_and_needs_two_players_in():
         draw(drawn(state, made), 2, random.Random(2))
     with pytest.raises(ChouetteError, match="1 player is in: a table needs two"):
         draw(event(1), 1, random.Random(1))
+
+
+@pytest.mark.parametrize("size", [(3, 5), (2, 4), (4, 6)])
+def test_the_last_two_in_are_drawn_head_to_head_and_told_so(size):
+    """Two players left make one table of two, whatever the table size: a chouette of two
+    is a plain game, box against captain with one cube (CNB Italy's last two;
+    backgammonchouette.com's last with chips), and the draw says so. Three make a
+    chouette, and the draw says nothing of the kind."""
+    made = draw(event(2, size), 5, random.Random(5))
+    assert [len(t) for t in made.tables] == [2]
+    assert str(last_two(made)) == (
+        "p000 and p001 are the last two in: they play head to head, the box against the "
+        "captain with one cube, until one of them has every point (chouette event end ranks "
+        "them by bank whenever the event stops)."
+    )
+    assert last_two(draw(event(3, size), 5, random.Random(5))) is None
