@@ -6123,6 +6123,7 @@ def check(ctx: typer.Context, as_json: JsonFlag = False) -> None:
             {
                 "ok": not found.problems,
                 "problems": [str(problem) for problem in found.problems],
+                "notes": [str(note) for note in found.notes],
                 "sessions": found.sessions,
                 "games": found.games,
                 "bookings": found.bookings,
@@ -6131,6 +6132,8 @@ def check(ctx: typer.Context, as_json: JsonFlag = False) -> None:
         if found.problems:
             raise typer.Exit(1)
         return
+    for note in found.notes:
+        say(said("Note: {note}", note=note))
     if found.problems:
         for problem in found.problems:
             say(said("Problem: {problem}", problem=problem), err=True)
@@ -6824,6 +6827,8 @@ def event_standings(
         [said("player"), said("bank"), said("table"), said("entries"), said("out at level")],
         rows,
     )
+    for undone in shown.undone:
+        say(said("Taken back: {draw}.", draw=undone.said(info.name)))
 
 
 @event_app.command(cls=Command, name="end")

@@ -35,7 +35,7 @@ from chouette.outcome import settle_game
 from chouette.session import SessionInfo
 from chouette.words import Money, Sayable, reason_of, said, said_n
 from db.codec import event_from_body, extras_from_detail, line_from_json
-from db.events import event_problems
+from db.events import event_notes, event_problems
 from db.journal import journal_problems
 from db.ledger import Ledger
 from db.values import Booking, StoredGame
@@ -50,6 +50,7 @@ class Audit:
     games: int = 0
     bookings: int = 0
     problems: list[Sayable] = field(default_factory=list)  # (in the reader's words)
+    notes: list[Sayable] = field(default_factory=list)  # (not problems: draws taken back)
 
 
 def check(book: Ledger) -> Audit:
@@ -165,6 +166,7 @@ def _contents(book: Ledger, audit: Audit) -> None:
     audit.problems += _charges(book, sessions, by_charge)
     audit.problems += _balances(book, sessions, summed)
     audit.problems += event_problems(book)
+    audit.notes += event_notes(book)
 
 
 def _charges(

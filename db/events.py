@@ -63,6 +63,10 @@ from db.journal import refuse_unfit_journal
 from db.ledger import Ledger
 from db.values import Action, Charged, Tournament
 
+#: A step that notes a draw taken back by ``event undo``: the draw's level, seed and tables
+#: and when it was drawn, kept in the journal, its chain and its export for good (a redraw is
+#: visible forever); it changes nothing, and ``event undo`` never takes it back.
+UNDONE = "undone"
 #: The setting that names the event used last (``--event`` names another).
 CURRENT_EVENT = "current_event"
 #: Each session an event makes is its purse's stake (money per point: no game is played
@@ -101,6 +105,47 @@ class Seat:
 
 
 @dataclass(frozen=True)
+class UndoneDraw:
+    """A draw ``event undo`` took back: its level, seed, and when it was drawn and taken
+    back (on the record for good, :data:`UNDONE`)."""
+
+    level: int
+    seed: int
+    drawn_at: datetime
+    undone_at: datetime
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "level": self.level,
+            "seed": self.seed,
+            "drawn_at": self.drawn_at.isoformat(),
+            "undone_at": self.undone_at.isoformat(),
+        }
+
+    def said(self, event: str) -> Said:
+        return said(
+            "level {level} of {event} was drawn with seed {seed} at {drawn} and that draw "
+            "was taken back at {undone} (event undo)",
+            level=self.level,
+            event=event,
+            seed=self.seed,
+            drawn=self.drawn_at.isoformat(timespec="seconds"),
+            undone=self.undone_at.isoformat(timespec="seconds"),
+        )
+
+
+def undone_draws(actions: Sequence[Action]) -> tuple[UndoneDraw, ...]:
+    """The draws taken back, from an event's journal, the first first."""
+    return tuple(
+        UndoneDraw(
+            a.detail["level"], a.detail["seed"], datetime.fromisoformat(a.detail["drawn_at"]), a.at
+        )
+        for a in actions
+        if a.kind == UNDONE
+    )
+
+
+@dataclass(frozen=True)
 class Standings:
     """The event as ``event standings`` and the room show it: the level in play, its cube
     and clock, the pool, every table (its session's name and seats, as its line stands now),
@@ -113,6 +158,7 @@ class Standings:
     started: datetime | None
     ends: datetime | None
     left: int | None
+    undone: tuple[UndoneDraw, ...] = ()
 
     @property
     def level(self) -> int:
@@ -139,6 +185,7 @@ class Standings:
             "pool_cents": self.pool,
             "ends_at": None if self.ends is None else self.ends.isoformat(),
             "ended": self.state.ended,
+            "undone_draws": [u.to_json() for u in self.undone],
             "players": [
                 {"name": p.name, "bank": p.bank, "table": p.table, "out": p.out}
                 for p in self.players
@@ -207,6 +254,8 @@ def _steps(action: Action) -> list[Step]:
         return [Ended(None if banks is None else dict(banks), detail.get("seed"))]
     if action.kind == "accept":
         return [Accepted(tuple(detail["players"]))]
+    if action.kind == UNDONE:
+        return []  # (a draw taken back: on the record, changing nothing)
     raise ChouetteError(said("{kind!r} is no step of an event", kind=action.kind[:40]))
 
 
@@ -729,6 +778,17 @@ def undo(book: Ledger, info: EventInfo) -> Said:
     with no step, the event itself (its purse too, if nothing is booked there). What was
     taken back, in words."""
     steps = book.steps(info.id)
+    if steps and steps[-1].kind == UNDONE:
+        drawn = steps[-1].detail
+        raise ChouetteError(
+            said(
+                "the draw of level {level} of {event} (seed {seed}) was taken back, and stays "
+                "on the record: what was done before it is not taken back",
+                level=drawn["level"],
+                event=info.name,
+                seed=drawn["seed"],
+            )
+        )
     if not steps:
         booked = book.booked_anything(info.purse)
         if booked is not None:
@@ -739,6 +799,7 @@ def undo(book: Ledger, info: EventInfo) -> Said:
         return said("the event {event} itself", event=info.name)
     last = steps[-1]
     detail = last.detail
+    undone: Mapping[str, Any] | None = None
     if last.kind == "enter":
         for player, session_id in detail["seated"]:
             _take_back_at_table(book, session_id, player)
@@ -755,8 +816,10 @@ def undo(book: Ledger, info: EventInfo) -> Said:
     elif last.kind == "draw":
         _drop_tables(book, detail["sessions"])
         done = said("the draw of level {level}", level=detail["level"])
+        undone = detail
     elif last.kind == "next":
         _drop_tables(book, detail["draw"]["sessions"])
+        undone = detail["draw"]
         book.close_tables(detail["closed"], closed=False)
         done = said(
             "the close of level {level} and the draw of level {next}",
@@ -774,6 +837,9 @@ def undo(book: Ledger, info: EventInfo) -> Said:
         )
     book.forget_step(last.id)
     book.changed(info.purse.id, f"undo in {info.name}: {last.kind}")  # (its chain's newest)
+    if undone is not None:  # the draw stays on the record, for good
+        kept = {k: undone[k] for k in ("level", "seed", "tables", "repeats", "exact")}
+        _add_step(book, info, UNDONE, {**kept, "drawn_at": _iso(last.at)})
     return done
 
 
@@ -893,6 +959,7 @@ def standings(
         started,
         None if started is None else level_ends(started, minutes),
         None if started is None or state.ended else seconds_left(started, minutes, book.now),
+        undone_draws(actions),
     )
 
 
@@ -1085,6 +1152,19 @@ def event_problems(book: Ledger) -> list[str]:
                 )
             )
     return problems
+
+
+def event_notes(book: Ledger) -> list[Said]:
+    """What ``check`` notes of the ledger's events without calling it a problem: every draw
+    taken back and drawn again (the seed of each is on the record: anyone can see a level
+    was drawn twice, and draw both again)."""
+    notes: list[Said] = []
+    for found in book.tournaments():
+        try:
+            notes += [u.said(found.name) for u in undone_draws(book.steps(found.id))]
+        except (KeyError, TypeError, ValueError):
+            continue  # (a damaged step: event_problems names it)
+    return notes
 
 
 def _problems(book: Ledger, info: EventInfo) -> list[Said]:

@@ -380,3 +380,45 @@ def test_the_last_two_play_head_to_head_until_one_is_left(chouette):
     assert "event end closes the level and ends the event" in refused
     ended = chouette.json("event", "end")
     assert ended["places"][0]["name"] == box
+
+
+# ---------------------------------------------------------------- a draw taken back
+
+
+def test_a_draw_taken_back_stays_on_the_record_for_good(chouette, tmp_path, monkeypatch):
+    """An organiser could undo draws until the tables suit a friend: every draw taken back
+    stays in the event's journal (and chain and export) with its seed, `event standings`
+    and `check` say the level was drawn again, and event undo never takes that record back
+    (nor what came before it). A draw with a game played at its tables is not taken back
+    at all while the game stands."""
+    florida(chouette)  # level 1 drawn with seed 7
+    chouette("--session", "fcc-L1-T1", "double", "eve")  # a game in progress
+    refused = chouette("event", "undo", code=1).stderr
+    assert refused.startswith("Error: something was done at fcc-L1-T1 since its draw")
+    chouette("--session", "fcc-L1-T1", "undo")
+    assert chouette("event", "undo").stdout == "Undone in fcc: the draw of level 1.\n"
+    chouette("event", "draw", "--seed", "9")
+    shown = chouette.json("event", "standings")
+    assert [(u["level"], u["seed"]) for u in shown["undone_draws"]] == [(1, 7)]
+    said = chouette("event", "standings").stdout
+    assert "Taken back: level 1 of fcc was drawn with seed 7 at 2026-" in said
+    assert "and that draw was taken back at" in said
+    checked = chouette("check")
+    assert "Note: level 1 of fcc was drawn with seed 7" in checked.stdout
+    assert "The ledger is consistent" in checked.stdout
+    notes = chouette.json("check")["notes"]
+    assert len(notes) == 1 and notes[0].startswith("level 1 of fcc was drawn with seed 7")
+    chouette("event", "undo")  # the second draw taken back too: both on the record
+    refused = chouette("event", "undo", code=1).stderr
+    assert refused == (
+        "Error: the draw of level 1 of fcc (seed 9) was taken back, and stays on the record: "
+        "what was done before it is not taken back\n"
+    )
+    chouette("event", "draw", "--seed", "11")
+    export = tmp_path / "fcc.jsonl"
+    chouette("export", str(export))
+    monkeypatch.setenv("CHOUETTE_DB", str(tmp_path / "copy.db"))
+    chouette("import", str(export))
+    restored = chouette.json("event", "standings")["undone_draws"]
+    assert [(u["level"], u["seed"]) for u in restored] == [(1, 7), (1, 9)]
+    assert len(chouette.json("check")["notes"]) == 2

@@ -115,6 +115,7 @@ def test_undo_pay_and_check_report_in_json(chouette):
     assert chouette.json("check") == {
         "ok": True,
         "problems": [],
+        "notes": [],
         "sessions": 1,
         "games": 1,
         "bookings": 2,
