@@ -18,7 +18,7 @@ from chouette.amend import (
 )
 from chouette.errors import RuleError
 from chouette.game import Answer, CubeFix, Double, End, replay
-from chouette.line import new_line, sit_out
+from chouette.line import new_line, set_bank, sit_out
 from chouette.outcome import settle_game
 from chouette.rules import HouseRules
 from files.words import words
@@ -177,3 +177,37 @@ def test_a_correction_and_its_refusal_are_said_in_the_readers_words():
     assert words("cs")(refused.value.said) == (
         "hra 3 už tak skončila (běžná výhra bankéře): není co opravit"
     )
+
+
+TABLE_STAKES = HouseRules(table_stakes=2, jacoby=False)
+
+
+@pytest.mark.parametrize(
+    ("corrected", "bank"),
+    [((End("box", "gammon"),), 2), ((End("team"),), None)],
+    ids=["still busted", "no longer busted"],
+)
+def test_a_re_entry_is_made_again_only_while_the_corrected_game_empties_the_bank(corrected, bank):
+    """An event's re-entry after a game (``reenter``: a fresh bank for an empty one) is made
+    again on the corrected line while the corrected game still empties that bank; a
+    correction that leaves the player points is refused, naming the re-entry."""
+    players = ("ann", "bob", "cat")
+    line = new_line(players, TABLE_STAKES)
+    played = (Double("box", ("bob",)), Answer("take", "bob"))
+    as_played = settle_game(replay(line, TABLE_STAKES, (*played, End("box"))), stakes(players))
+    assert as_played.next_line.bank("bob") == 0
+    fresh = set_bank(as_played.next_line, "bob", 2, TABLE_STAKES)
+    steps = [
+        GameStep(1, (*played, *corrected), line),
+        SeatStep("bob re-enters cup: a fresh bank of 2", as_played.next_line, fresh,
+                 ("reenter", "bob", "2"), 2),
+        GameStep(2, (End("box"),), fresh),
+    ]  # fmt: skip
+    if bank is None:
+        with pytest.raises(AmendRefused, match="bob re-entered the event after") as refused:
+            play_again(steps, TABLE_STAKES, stakes)
+        assert refused.value.number == 2
+        return
+    again, _ = play_again(steps, TABLE_STAKES, stakes)
+    assert again[0].outcome is not None and again[0].outcome.next_line != as_played.next_line
+    assert again[1].line_before.bank("bob") == bank
