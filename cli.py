@@ -6917,10 +6917,10 @@ def event_undo(ctx: typer.Context, event: EventOption = None, as_json: JsonFlag 
         chouette event undo
     """
     from chouette.words import said
-    from db.events import undo
+    from db.events import UNDONE, undo
 
     with event_ledger(ctx, event) as (book, info):
-        steps = book.steps(info.id)
+        steps = [s for s in book.steps(info.id) if s.kind != UNDONE]  # (draws taken back stay)
         kind = steps[-1].kind if steps else "event"  # (no step left: the event itself)
         what = undo(book, info)
     if as_json:

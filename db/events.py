@@ -65,7 +65,8 @@ from db.values import Action, Charged, Tournament
 
 #: A step that notes a draw taken back by ``event undo``: the draw's level, seed and tables
 #: and when it was drawn, kept in the journal, its chain and its export for good (a redraw is
-#: visible forever); it changes nothing, and ``event undo`` never takes it back.
+#: visible forever); it changes nothing, and ``event undo`` never takes it back (it takes back
+#: the steps before it, and the whole event with it once nothing else is left).
 UNDONE = "undone"
 #: The setting that names the event used last (``--event`` names another).
 CURRENT_EVENT = "current_event"
@@ -355,16 +356,7 @@ def chain_unchained(book: Ledger) -> None:
     for found in book.tournaments():
         if found.digest is not None and None not in book.step_digests(found.id):
             continue
-        info = _info(book, found)
-        portable = _places(book, info)
-        previous = head = _head(found.name, found.terms, found.created_at)
-        digests = []
-        for action in book.steps(found.id):
-            previous = event_step(
-                previous, action.kind, portable(action.kind, action.detail), _iso(action.at)
-            )
-            digests.append(previous)
-        book.chain_event(found.id, head, digests)
+        _rechain(book, _info(book, found), _head(found.name, found.terms, found.created_at))
         book.changed(found.purse_id, "its event's steps chained as its ledger moved to schema 21")
 
 
@@ -778,17 +770,8 @@ def undo(book: Ledger, info: EventInfo) -> Said:
     with no step, the event itself (its purse too, if nothing is booked there). What was
     taken back, in words."""
     steps = book.steps(info.id)
-    if steps and steps[-1].kind == UNDONE:
-        drawn = steps[-1].detail
-        raise ChouetteError(
-            said(
-                "the draw of level {level} of {event} (seed {seed}) was taken back, and stays "
-                "on the record: what was done before it is not taken back",
-                level=drawn["level"],
-                event=info.name,
-                seed=drawn["seed"],
-            )
-        )
+    marks = [s for s in steps if s.kind == UNDONE]  # (draws taken back: they stay)
+    steps = [s for s in steps if s.kind != UNDONE]
     if not steps:
         booked = book.booked_anything(info.purse)
         if booked is not None:
@@ -836,11 +819,28 @@ def undo(book: Ledger, info: EventInfo) -> Said:
             "the acceptance of the rules by {players}", players=", ".join(detail["players"])
         )
     book.forget_step(last.id)
+    if marks and marks[-1].id > last.id:  # the draws taken back since stay, chained anew
+        _rechain(book, info, info.head or _head(info.name, info.rules.to_dict(), info.created_at))
     book.changed(info.purse.id, f"undo in {info.name}: {last.kind}")  # (its chain's newest)
     if undone is not None:  # the draw stays on the record, for good
         kept = {k: undone[k] for k in ("level", "seed", "tables", "repeats", "exact")}
         _add_step(book, info, UNDONE, {**kept, "drawn_at": _iso(last.at)})
     return done
+
+
+def _rechain(book: Ledger, info: EventInfo, head: str) -> None:
+    """The chain of the event's steps digested afresh from ``head``, as they now stand (a
+    ledger moving to schema 21; ``event undo`` took back a step that the record of a draw
+    taken back follows)."""
+    portable = _places(book, info)
+    previous = head
+    digests = []
+    for action in book.steps(info.id):
+        previous = event_step(
+            previous, action.kind, portable(action.kind, action.detail), _iso(action.at)
+        )
+        digests.append(previous)
+    book.chain_event(info.id, head, digests)
 
 
 def _take_back_at_table(book: Ledger, session_id: int, player: str) -> None:

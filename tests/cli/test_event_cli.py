@@ -6,6 +6,7 @@ shapes of docs/INTERFACE.md; refusals that name the reason and write nothing."""
 
 from __future__ import annotations
 
+import json
 from datetime import datetime, timedelta
 
 import pytest
@@ -189,7 +190,9 @@ def test_standings_say_the_level_the_cube_the_clock_and_the_pool(chouette):
     )
     assert said[1].split() == ["player", "bank", "table", "entries", "out", "at", "level"]
     shown = chouette.json("event", "standings")
-    assert set(shown) == {"event", "level", "cube", "pool_cents", "ends_at", "ended", "players"}
+    assert set(shown) == {
+        "event", "level", "cube", "pool_cents", "ends_at", "ended", "undone_draws", "players",
+    }  # fmt: skip
     assert shown["ends_at"] == "2026-11-20T20:45:00+00:00"
     assert set(shown["players"][0]) == {"name", "bank", "table", "out"}
 
@@ -385,12 +388,16 @@ def test_the_last_two_play_head_to_head_until_one_is_left(chouette):
 # ---------------------------------------------------------------- a draw taken back
 
 
+def problems_of(chouette) -> list[str]:
+    return json.loads(chouette("check", "--json", code=None).stdout)["problems"]
+
+
 def test_a_draw_taken_back_stays_on_the_record_for_good(chouette, tmp_path, monkeypatch):
     """An organiser could undo draws until the tables suit a friend: every draw taken back
     stays in the event's journal (and chain and export) with its seed, `event standings`
     and `check` say the level was drawn again, and event undo never takes that record back
-    (nor what came before it). A draw with a game played at its tables is not taken back
-    at all while the game stands."""
+    (it takes back the steps before it). A draw with a game played at its tables is not
+    taken back at all while the game stands."""
     florida(chouette)  # level 1 drawn with seed 7
     chouette("--session", "fcc-L1-T1", "double", "eve")  # a game in progress
     refused = chouette("event", "undo", code=1).stderr
@@ -409,11 +416,10 @@ def test_a_draw_taken_back_stays_on_the_record_for_good(chouette, tmp_path, monk
     notes = chouette.json("check")["notes"]
     assert len(notes) == 1 and notes[0].startswith("level 1 of fcc was drawn with seed 7")
     chouette("event", "undo")  # the second draw taken back too: both on the record
-    refused = chouette("event", "undo", code=1).stderr
-    assert refused == (
-        "Error: the draw of level 1 of fcc (seed 9) was taken back, and stays on the record: "
-        "what was done before it is not taken back\n"
-    )
+    assert chouette("event", "undo").stdout.startswith("Undone in fcc: the acceptance")
+    assert len(chouette.json("event", "standings")["undone_draws"]) == 2  # (they stay)
+    assert problems_of(chouette) == []  # (their chain made afresh after the step taken back)
+    chouette("event", "accept", "--all")
     chouette("event", "draw", "--seed", "11")
     export = tmp_path / "fcc.jsonl"
     chouette("export", str(export))
