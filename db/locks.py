@@ -69,19 +69,29 @@ class Watch:
     """A watch over a statement or a transaction that may wait for another writer's lock:
     once it has run :data:`NOTE_AFTER` seconds and ``blocked()`` says it waits for a lock
     (where that can be asked: PostgreSQL; else any wait is one), the wait is said, once;
-    asked again each second until :meth:`stop`."""
+    asked again each second until :meth:`stop`, which returns only when the watch is over:
+    a look at the server (on a connection of its own) never outlives what it watched."""
 
     def __init__(self, blocked: Callable[[], bool] | None = None) -> None:
         self.blocked = blocked
         self.done = threading.Event()
+        self.thread: threading.Thread | None = None
 
     def start(self) -> Watch:
         if _say is not None:
-            threading.Thread(target=self._watch, name="chouette-lock-wait", daemon=True).start()
+            self.thread = threading.Thread(
+                target=self._watch, name="chouette-lock-wait", daemon=True
+            )
+            self.thread.start()
         return self
 
     def stop(self) -> None:
+        """End the watch, and wait for a look at the server under way: its connection is
+        back in the engine's pool before the transaction ends (an engine disposed after it
+        would leave that connection open, for the garbage collector to find)."""
         self.done.set()
+        if self.thread is not None and self.thread is not threading.current_thread():
+            self.thread.join()
 
     def _watch(self) -> None:
         while not self.done.wait(NOTE_AFTER):

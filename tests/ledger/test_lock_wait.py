@@ -9,15 +9,22 @@ that it waits (after a moment), goes on when the lock is released, and gives up 
 
 from __future__ import annotations
 
+import gc
 import json
 import sqlite3
 import subprocess
+import threading
+import time
+import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import UTC, datetime
 
 import pytest
-from sqlalchemy import create_engine, text
+from sqlalchemy import Engine, create_engine, text
 
+from db import locks, open_ledger
+from db.engine import connect, dispose_all
 from tests import procs
 from tests.dump import dump
 
@@ -122,3 +129,46 @@ def test_a_lock_timeout_that_is_no_whole_number_of_seconds_is_refused(chouette, 
             f"Error: CHOUETTE_LOCK_TIMEOUT is {shown!r}: give the seconds a command waits for "
             "another's lock, a whole number from 1 to 3,600 (default 30)\n"
         )
+
+
+@pytest.mark.backends("postgres")
+def test_a_writers_look_at_the_server_is_over_when_its_transaction_is(
+    chouette, ledger_url, monkeypatch
+):
+    """The watch over a writer asks the server, on another pooled connection, whether the
+    writer waits for a lock. A look still under way when the transaction ended gave its
+    connection back after the engine was disposed, to the pool thrown away, where only the
+    garbage collector found it, open, during some later test (twice in CI). The transaction
+    now ends after the look: every connection is back in the pool, and none is left open."""
+    chouette("new", "friday", "ann", "bob", "cat")
+    dispose_all()
+    monkeypatch.setattr(locks, "_say", lambda said: None)  # a command that says its waits
+    monkeypatch.setattr(locks, "NOTE_AFTER", 0.01)  # a look at once, not after a second
+    looks: list[str] = []
+    looking = Engine.raw_connection
+
+    def slow_look(engine: Engine) -> object:
+        raw = looking(engine)
+        if threading.current_thread().name == "chouette-lock-wait":
+            looks.append("looked")  # (not the connection: that would keep it alive)
+            time.sleep(0.5)  # a look under load, still at the server when the writer ends
+        return raw
+
+    monkeypatch.setattr(Engine, "raw_connection", slow_look)
+    with open_ledger(ledger_url, write=True, now=datetime.now(UTC)) as book:
+        book.session("friday", lock=True)
+        for _ in range(500):
+            if looks:
+                break
+            time.sleep(0.01)
+        engine = connect(ledger_url)
+    assert looks, "the watch never looked"
+    assert engine.pool.checkedout() == 0  # the look's connection too
+    dispose_all()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for thread in threading.enumerate():  # (a look that outlived the writer ends now)
+            if thread.name == "chouette-lock-wait":
+                thread.join()
+        gc.collect()
+    assert [str(w.message) for w in caught if issubclass(w.category, ResourceWarning)] == []
