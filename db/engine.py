@@ -360,11 +360,21 @@ def _postgres_waits(engine: Engine) -> None:
 
     def on_end(conn: Any) -> None:
         watch = conn.info.pop("chouette_watch", None)
+        if watch is not None:  # (this event comes before the COMMIT: no wait with the lock)
+            watch.stop(wait=False)
+            conn.info["chouette_looking"] = watch
+
+    def on_checkin(_dbapi_connection: Any, record: Any) -> None:
+        # The transaction over, its connection back: a look still under way ends first, so
+        # that its own connection comes back to this pool, never to one the command has
+        # disposed of by then (where it stayed open for the garbage collector to find).
+        watch = record.info.pop("chouette_looking", None)
         if watch is not None:
             watch.stop()
 
     event.listen(engine, "commit", on_end)
     event.listen(engine, "rollback", on_end)
+    event.listen(engine, "checkin", on_checkin)
 
 
 @contextmanager

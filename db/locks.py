@@ -69,8 +69,8 @@ class Watch:
     """A watch over a statement or a transaction that may wait for another writer's lock:
     once it has run :data:`NOTE_AFTER` seconds and ``blocked()`` says it waits for a lock
     (where that can be asked: PostgreSQL; else any wait is one), the wait is said, once;
-    asked again each second until :meth:`stop`, which returns only when the watch is over:
-    a look at the server (on a connection of its own) never outlives what it watched."""
+    asked again each second until :meth:`stop`, which can wait for a look under way (on a
+    connection of its own) to end."""
 
     def __init__(self, blocked: Callable[[], bool] | None = None) -> None:
         self.blocked = blocked
@@ -85,12 +85,12 @@ class Watch:
             self.thread.start()
         return self
 
-    def stop(self) -> None:
-        """End the watch, and wait for a look at the server under way: its connection is
-        back in the engine's pool before the transaction ends (an engine disposed after it
-        would leave that connection open, for the garbage collector to find)."""
+    def stop(self, *, wait: bool = True) -> None:
+        """End the watch, and (``wait``) wait for a look at the server under way: its
+        connection is then back in the engine's pool (an engine disposed before it came
+        back would leave that connection open, for the garbage collector to find)."""
         self.done.set()
-        if self.thread is not None and self.thread is not threading.current_thread():
+        if wait and self.thread is not None and self.thread is not threading.current_thread():
             self.thread.join()
 
     def _watch(self) -> None:
