@@ -426,5 +426,5 @@ def test_an_ignored_automatic_double_says_why_in_the_readers_words():
         "det uafgjorte slag dobler intet, da automatiske doblinger er slået fra i denne session"
     )
     assert words("cs")(why) == (
-        "shodný hod nic nezdvojuje, protože automatická zdvojení jsou v této session vypnutá"
+        "shodný hod nic nezdvojuje, protože automatická zdvojení jsou v tomto sezení vypnutá"
     )
