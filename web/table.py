@@ -20,7 +20,7 @@ from datetime import datetime
 from functools import cached_property
 
 from chouette.errors import ChouetteError
-from chouette.event import Place, card_lines
+from chouette.event import Place, card_lines, last_two
 from chouette.limits import LONGEST_LINE
 from chouette.payments import Account
 from chouette.proposals import Proposal, answers_open
@@ -118,6 +118,17 @@ class EventView:
     @property
     def places(self) -> tuple[Place, ...]:
         return self.standings.final or ()
+
+    @property
+    def notes(self) -> tuple[Said, ...]:
+        """What ``event draw`` and ``event standings`` say of the level beside its tables:
+        the last two in, playing head to head; every draw taken back, with its seed."""
+        drawn = self.standings.state.drawn
+        final = None if drawn is None or self.ended else last_two(drawn)
+        undone = tuple(
+            said("Taken back: {draw}.", draw=u.said(self.name)) for u in self.standings.undone
+        )
+        return (*(() if final is None else (final,)), *undone)
 
     @cached_property
     def _seats(self) -> dict[str, events_of.Seat]:

@@ -19,7 +19,7 @@ from db import Ledger, open_ledger
 from db.events import find, level_in_play
 from tests import procs
 from tests.chromium import chromium
-from tests.cli.test_event_cli import EIGHT, FLORIDA, deal
+from tests.cli.test_event_cli import EIGHT, FLORIDA, busted, deal
 from tests.dom import parse
 from tests.serve.test_serve_access import CERTAIN, codes_on, cookie_of, form
 from tests.serving import PIN, Keeper, Stream, serving
@@ -85,6 +85,29 @@ def test_after_a_level_the_tv_shows_the_next_and_who_is_out(chouette, ledger_url
     assert page.one("p", "clock").text() == "The event has ended."
     places = {r.attrs["data-player"]: int(r.attrs["data-cents"]) for r in page.all("tr", "place")}
     assert places["hal"] == 8000 and sum(places.values()) == 16000
+
+
+def test_the_tv_says_every_draw_taken_back_as_event_standings_does(chouette, ledger_url):
+    """The TV and the keeper's page say what `event standings` says of a draw taken back:
+    the level, its seed and when, beside the tables drawn again."""
+    florida(chouette)
+    page, _ = rendered(ledger_url, "_event.html")
+    assert page.all("p", "note") == []  # nothing to say of a draw that stands
+    chouette("event", "undo")
+    chouette("event", "draw", "--seed", "9")
+    page, _ = rendered(ledger_url, "_event.html")
+    [note] = [p.text() for p in page.all("p", "note")]
+    assert note.startswith("Taken back: level 1 of fcc was drawn with seed 7 at 2026-")
+    assert note in chouette("event", "standings").stdout
+
+
+def test_the_tv_says_the_last_two_play_head_to_head_as_the_draw_does(chouette, ledger_url):
+    busted(chouette)
+    said = chouette("event", "next", "--seed", "2").stdout
+    page, _ = rendered(ledger_url, "_event.html")
+    [note] = [p.text() for p in page.all("p", "note")]
+    assert note.startswith("ann and cat are the last two in: they play head to head")
+    assert note in said
 
 
 def test_a_players_phone_shows_their_bank_their_table_and_the_card(chouette, ledger_url):
