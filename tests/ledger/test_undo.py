@@ -385,8 +385,8 @@ def test_any_command_followed_by_undo_changes_nothing(commands, options):
         os.environ["CHOUETTE_DB"] = str(Path(folder) / "ledger.db")
         try:
             chouette("new", "club", "ann", "bob", "cat", "dan", "--auto-doubles", "1", *options)
+            before = reports(chouette)  # read again only after a step that changed something
             for step, command in enumerate(commands, start=1):
-                before = reports(chouette)
                 done = run_command(chouette, command, Path(folder), step)
                 if done.exit_code != 0:
                     assert done.exit_code == 1 and done.stderr.startswith("Error: "), done
@@ -398,6 +398,7 @@ def test_any_command_followed_by_undo_changes_nothing(commands, options):
                 assert said.startswith("Undone: took back "), said
                 assert reports(chouette) == before, (command, said)
                 assert run_command(chouette, command, Path(folder), step).exit_code == 0
+                before = reports(chouette)
             chouette("check")
         finally:
             dispose_all()
@@ -453,8 +454,8 @@ def test_any_club_command_followed_by_undo_changes_nothing(commands):
             def seen() -> dict[str, object]:
                 return {**reports(chouette), "sessions": chouette.json("sessions")}
 
+            before = seen()  # read again only after a step that changed something
             for command in commands:
-                before = seen()
                 done = chouette("--session", "club", *command, code=None)
                 if done.exit_code != 0:
                     assert done.exit_code == 1 and done.stderr.startswith("Error: "), done
@@ -464,6 +465,7 @@ def test_any_club_command_followed_by_undo_changes_nothing(commands):
                 assert said.startswith("Undone: took back "), said
                 assert seen() == before, (command, said)
                 assert chouette("--session", "club", *command, code=None).exit_code == 0
+                before = seen()
             chouette("check")
         finally:
             dispose_all()
