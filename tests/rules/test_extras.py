@@ -202,8 +202,8 @@ def test_an_extra_moves_money_only_between_its_two_players_by_its_worth(data):
     each extra's worth (premium and points × the board's level, at the pair's stake), paid
     between its two players; the pairs with the box and the next line do not change."""
     rules = replace(data.draw(house_rules()), extras=True, table_stakes=None)
-    line, rules, game, _ = data.draw(games(rules=rules))
-    assume(game.extras)
+    line, rules, game, _ = data.draw(games(rules=rules, with_extra=True))
+    assume(game.extras)  # (none legal: every member away, say)
     stakes = {p: data.draw(st.integers(1, 500), label=f"stake {p}") for p in game.players}
     extra_events = (Extra, ExtraDouble, ExtraAnswer)  # the extras, and their redoubles
     plain = replay(line, rules, [e for e in game.events if not isinstance(e, extra_events)])
