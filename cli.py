@@ -31,7 +31,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import ExitStack, contextmanager, suppress
+from contextlib import ExitStack, closing, contextmanager, suppress
 from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -5376,7 +5376,7 @@ def charge_json(session: str, made: "Charge") -> dict[str, Any]:
         "kind": made.kind,
         "to": made.to,
         "cents": made.cents,
-        "note": made.note,
+        "note": str(made.note),
         "shares": [{"player": p, "cents": c} for p, c in made.shares],
         "moves": made.moves(),
         "left_over": list(made.left_over),
@@ -5850,8 +5850,8 @@ def restore_export(ctx: typer.Context, path: Path) -> None:
     from db.transfer import restore
     from files.whole import export_lines
 
-    with ledger(ctx, write=True, create=True) as book:
-        counts = restore(book, export_lines(path))
+    with ledger(ctx, write=True, create=True) as book, closing(export_lines(path)) as lines:
+        counts = restore(book, lines)
     sessions = said_n("{n} session", "{n} sessions", counts["sessions"], n=counts["sessions"])
     games = said_n("{n} game", "{n} games", counts["games"], n=counts["games"])
     payments = said_n("{n} payment", "{n} payments", counts["payments"], n=counts["payments"])
@@ -5908,7 +5908,8 @@ def verify(
     from files.whole import Unreadable, export_lines
 
     try:
-        found = verified(export_lines(path), clock())
+        with closing(export_lines(path)) as lines:  # (the file closed when a line is refused)
+            found = verified(lines, clock())
     except Unreadable as err:  # (its message names the file)
         fail(err.said)
     except ChouetteError as err:
@@ -6849,8 +6850,9 @@ def event_end(
     \b
         chouette event end
     """
+    from chouette.event import ordinal
     from chouette.words import Money, said
-    from db.events import end, ordinal
+    from db.events import end
 
     with event_ledger(ctx, event) as (book, info):
         after = end(book, info, a_seed(seed))

@@ -40,7 +40,9 @@ class Charge:
     to: str
     cents: Cents
     shares: tuple[tuple[str, Cents], ...]
-    note: str
+    #: What the charge is for: as typed (a fee's, a cost's), or said by chouette (an event's
+    #: entries and prizes: ``entry to fcc``), in the reader's words.
+    note: Sayable
 
     @property
     def debts(self) -> tuple[tuple[str, Cents], ...]:
@@ -121,7 +123,7 @@ class Charge:
             "to": self.to,
             "cents": self.cents,
             "shares": [[name, cents] for name, cents in self.shares],
-            "note": self.note,
+            "note": str(self.note),
         }
 
 
@@ -143,7 +145,9 @@ def split(total: Cents, among: Sequence[str]) -> tuple[tuple[str, Cents], ...]:
     return tuple((name, each + (1 if i < rest else 0)) for i, name in enumerate(among))
 
 
-def fee(cents: Cents, charged: Sequence[str], to: str, note: str, *, named: bool = True) -> Charge:
+def fee(
+    cents: Cents, charged: Sequence[str], to: str, note: Sayable, *, named: bool = True
+) -> Charge:
     """Each of ``charged`` owes ``to`` ``cents`` (the organiser, if among them, is left
     out: nobody owes themselves). ``named``: whether the players were named (else they are
     everyone of the session, and the organiser alone among them is no mistake)."""
@@ -171,7 +175,7 @@ def fee(cents: Cents, charged: Sequence[str], to: str, note: str, *, named: bool
     return Charge("fee", to, cents, tuple((name, cents) for name in debtors), _note(note))
 
 
-def prize(cents: Cents, winner: str, organiser: str, note: str) -> Charge:
+def prize(cents: Cents, winner: str, organiser: str, note: Sayable) -> Charge:
     """The ``organiser`` owes ``winner`` ``cents``: a payout of a tournament's pool."""
     _amount(cents, "prize")
     if winner == organiser:
@@ -181,7 +185,7 @@ def prize(cents: Cents, winner: str, organiser: str, note: str) -> Charge:
     return Charge("prize", winner, cents, ((organiser, cents),), _note(note))
 
 
-def expense(payer: str, cents: Cents, among: Sequence[str], note: str) -> Charge:
+def expense(payer: str, cents: Cents, among: Sequence[str], note: Sayable) -> Charge:
     """``payer`` paid ``cents`` for ``among`` (the payer among them or not): each owes the
     payer their share, :func:`split` to the cent."""
     _amount(cents, "expense")
@@ -250,7 +254,9 @@ def _once(people: Sequence[str]) -> None:
         )
 
 
-def _note(note: str) -> str:
+def _note(note: Sayable) -> Sayable:
+    if not isinstance(note, str):  # said by chouette, not typed
+        return note
     note = check_note(note).strip()
     if not note:
         raise ChouetteError(said("say what it is for (--note TEXT): the club will ask"))

@@ -1097,3 +1097,30 @@ TOPIC_WORDS = (
     "Payouts",
     "Ties",
 )
+
+
+def ordinal(place: int) -> Said:
+    """A place as the reader's language writes it: ``1st``, ``2nd``, ``11th``, ``22nd`` in
+    English; ``1.``, ``22.`` in Danish and Czech."""
+    if 10 <= place % 100 <= 20 or place % 10 not in (1, 2, 3):
+        return said("{place}th", place=place)
+    if place % 10 == 1:
+        return said("{place}st", place=place)
+    if place % 10 == 2:
+        return said("{place}nd", place=place)
+    return said("{place}rd", place=place)
+
+
+def entry_note(event: str) -> Said:
+    """The note of an entry's fee in the purse: ``entry to fcc``."""
+    return said("entry to {event}", event=event)
+
+
+def reentry_note(event: str) -> Said:
+    """The note of a re-entry's fee in the purse: ``re-entry to fcc``."""
+    return said("re-entry to {event}", event=event)
+
+
+def place_note(place: int, event: str) -> Said:
+    """The note of a payout in the purse: ``1st place in fcc``."""
+    return said("{place} place in {event}", place=ordinal(place), event=event)

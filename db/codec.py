@@ -176,9 +176,29 @@ def shares_to_json(charge: Charge) -> str:
     return json.dumps([[name, cents] for name, cents in charge.shares], ensure_ascii=False)
 
 
-def charge_from_row(kind: str, creditor: str, cents: int, shares: Any, note: str) -> Charge:
+def note_words(note: Sayable) -> str | None:
+    """A charge's note as its ``words`` column keeps it: a note chouette said, as words
+    kept as data (JSON); None for a note as typed."""
+    return None if isinstance(note, str) else json.dumps(as_data(note), ensure_ascii=False)
+
+
+def said_note(note: str, words: Any) -> Sayable:
+    """A stored (or exported) charge's note: the words chouette said it in (``words``, as
+    :func:`note_words` writes them, as text or as read), to be said in the reader's
+    language; else the note as it is (typed, or kept before schema 22). Words that do not
+    say the note in English are not read: the note is, and the chain, which digests both,
+    finds the change. Words that are not words raise ValueError."""
+    if words is None:
+        return note
+    found = from_data(json.loads(words) if isinstance(words, str) else words)
+    return found if str(found) == note else note
+
+
+def charge_from_row(
+    kind: str, creditor: str, cents: int, shares: Any, note: str, words: Any = None
+) -> Charge:
     """A stored (or exported) charge; its shares as :func:`shares_to_json` writes them, as
-    text or as read."""
+    text or as read; its note as :func:`said_note` reads it."""
     found = json.loads(shares) if isinstance(shares, str) else shares
     if not isinstance(found, list) or not found:
         raise TypeError(said("a charge's shares are a list of [player, cents]"))
@@ -196,7 +216,7 @@ def charge_from_row(kind: str, creditor: str, cents: int, shares: Any, note: str
         parts.append((part[0], part[1]))
     if kind not in KINDS:
         raise ValueError(said("{kind} is neither a fee, an expense nor a prize", kind=repr(kind)))
-    return Charge(kind, creditor, cents, tuple(parts), note)
+    return Charge(kind, creditor, cents, tuple(parts), said_note(note, words))
 
 
 def said_detail(what: Sayable) -> dict[str, Any]:

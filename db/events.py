@@ -417,7 +417,7 @@ def create(book: Ledger, name: str, rules: EventRules, origin: Origin | None) ->
 # ---------------------------------------------------------------- entries
 
 
-def _entry_fee(book: Ledger, info: EventInfo, players: Sequence[str], note: str) -> int | None:
+def _entry_fee(book: Ledger, info: EventInfo, players: Sequence[str], note: Said) -> int | None:
     """Each of ``players`` owes the organiser the entry (a fee in the purse; the organiser,
     if among them, holds their own): the charge's id, or None when there is none."""
     rules = info.rules
@@ -511,7 +511,7 @@ def enter(book: Ledger, info: EventInfo, players: Sequence[str]) -> EventState:
     for name in names:
         book.save_player(info.purse, name, None)
     book.changed(info.purse.id, f"{', '.join(names)} enter {info.name}")  # (with no fee too)
-    charge = _entry_fee(book, info, names, f"entry to {info.name}")
+    charge = _entry_fee(book, info, names, rules_of_events.entry_note(info.name))
     seated = []
     for name in names:
         table = after.table_of(name)
@@ -532,7 +532,7 @@ def reenter(book: Ledger, info: EventInfo, typed: str) -> tuple[EventState, str]
     session = None if table is None else _table(book, info, state.level, table)
     bank = None if session is None else session.line.bank(name)
     after = rules_of_events.reenter(state, name, bank)
-    charge = _entry_fee(book, info, [name], f"re-entry to {info.name}")
+    charge = _entry_fee(book, info, [name], rules_of_events.reentry_note(info.name))
     detail: dict[str, Any] = {"player": name, "charge": charge, "session": None}
     if session is not None:
         rules = session.rules
@@ -712,12 +712,6 @@ def next_level(book: Ledger, info: EventInfo, seed: int) -> tuple[EventState, Ev
     return closed, after
 
 
-def ordinal(place: int) -> str:
-    """``1st``, ``2nd``, ``3rd``, ``11th``, ``22nd``."""
-    suffix = "th" if 10 <= place % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
-    return f"{place}{suffix}"
-
-
 def end(book: Ledger, info: EventInfo, seed: int) -> EventState:
     """The event ends: the level in play closes (as :func:`next_level` closes it), the
     players are ranked and the pool paid out, each payout booked in the purse as a prize the
@@ -731,7 +725,7 @@ def end(book: Ledger, info: EventInfo, seed: int) -> EventState:
     for place in after.final or ():
         if place.cents == 0 or place.name == info.rules.organiser:
             continue
-        note = f"{ordinal(place.place)} place in {info.name}"
+        note = rules_of_events.place_note(place.place, info.name)
         made = prize(place.cents, place.name, info.rules.organiser, note)
         charge_id = book.book_charge(Charged(info.purse.id, made, book.now))
         book.journal(

@@ -120,6 +120,7 @@ class Charge(_Line):
     shares: list[Any]
     note: Any
     at: Any
+    words: dict[str, Any] | None = None
 
 
 class SourceFile(_Line):

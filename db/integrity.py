@@ -35,7 +35,7 @@ import db.models  # noqa: F401  (registers the tables)
 from chouette.card import Origin
 from chouette.errors import ChouetteError
 from chouette.rules import HouseRules
-from chouette.words import Said, Sayable, reason_of, said
+from chouette.words import Said, Sayable, from_data, reason_of, said
 from db.codec import charge_from_row, event_from_body, line_from_json
 
 
@@ -61,7 +61,7 @@ JSON_COLUMNS: dict[str, dict[str, Callable[[Any], object]]] = {
     "action": {"detail": _detail},
     "preset": {"rules": HouseRules.from_dict},
     "session_origin": {"detail": Origin.from_dict},
-    "charge": {"shares": _shares},
+    "charge": {"shares": _shares, "words": from_data},
 }
 _SHAPES = (ChouetteError, ValueError, KeyError, TypeError, AttributeError)
 

@@ -63,6 +63,7 @@ from db.codec import (
     event_to_body,
     line_from_json,
     line_to_json,
+    note_words,
     rules_to_json,
     said_detail,
     said_of,
@@ -683,7 +684,8 @@ class Ledger:
             creditor=charge.to,
             cents=charge.cents,
             shares=shares_to_json(charge),
-            note=charge.note,
+            note=str(charge.note),
+            words=note_words(charge.note),
             at=charged.at,
         )
         at = bind(self._conn(), BookingRow, "at", charged.at)
@@ -1678,7 +1680,7 @@ class Ledger:
         return [
             Charged(
                 r.session_id,
-                charge_from_row(r.kind, r.creditor, r.cents, r.shares, r.note),
+                charge_from_row(r.kind, r.creditor, r.cents, r.shares, r.note, r.words),
                 utc(r.at),
                 r.id or 0,
             )

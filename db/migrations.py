@@ -396,6 +396,13 @@ def v21_event_chains(conn: Connection) -> None:
     conn.execute(text("ALTER TABLE tournament_step ADD COLUMN digest VARCHAR"))
 
 
+def v22_said_notes(conn: Connection) -> None:
+    """Schema 22: a charge's note chouette says itself (an event's entries and prizes) is
+    also kept as words and their values, to be said in the reader's language. Notes booked
+    before keep their English and read as it."""
+    conn.execute(text("ALTER TABLE charge ADD COLUMN words VARCHAR"))
+
+
 #: ``MIGRATIONS[i]`` brings a database from version ``i + 1`` to ``i + 2``.
 MIGRATIONS: list[Migration] = [
     v2_payments_and_imports,
@@ -418,6 +425,7 @@ MIGRATIONS: list[Migration] = [
     v19_tournaments,
     v20_proposals,
     v21_event_chains,
+    v22_said_notes,
 ]
 LATEST = len(MIGRATIONS) + 1
 SCHEMA_LOCK = 0x63686F75  # PostgreSQL advisory lock key ("chou") held while creating the schema

@@ -146,6 +146,10 @@ class ChargeRow(SQLModel, table=True):
     shares: str
     note: str
     at: datetime = Field(sa_column=Column(DateTime(timezone=True), nullable=False))
+    #: A note chouette said rather than a person typed (an event's entries and prizes), as
+    #: words kept as data (:func:`chouette.words.as_data`, JSON) to be said in the reader's
+    #: language; ``note`` keeps its English. None: the note is as typed (schema 22).
+    words: str | None = None
 
 
 class ActionRow(SQLModel, table=True):

@@ -35,7 +35,7 @@ if TYPE_CHECKING:  # the reports' reads load with the house rules: a Tab needs n
     from db.names import Run
     from db.reads import Reads
 
-SCHEMA = 21
+SCHEMA = 22
 TABLES = (
     "account",
     "action",

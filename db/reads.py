@@ -46,6 +46,7 @@ from db.codec import (
     extras_from_detail,
     line_from_json,
     rules_from_json,
+    said_note,
 )
 from db.names import Run, moment
 from db.names import current_name as current_name_of
@@ -528,7 +529,7 @@ class Reads:
         """What fees and shared costs did to each balance (owed to them +, owed by them −;
         in the session, or in every session); a player in none is left out. Read from the
         charges themselves, a few rows, however long the ledger."""
-        sql = "SELECT kind, creditor, cents, shares, note FROM charge"
+        sql = "SELECT kind, creditor, cents, shares, note, words FROM charge"
         params: tuple[Any, ...] = ()
         if info is not None:
             sql, params = sql + " WHERE session_id = ?", (info.id,)
@@ -640,7 +641,7 @@ class Reads:
         """Every booking, oldest first: games and payments (one query, streamed)."""
         sql = (
             "SELECT b.at, s.name, g.number, b.player, b.points, b.cents, p.id, "
-            "p.payer, p.payee, p.note, c.kind, c.creditor, c.note "
+            "p.payer, p.payee, p.note, c.kind, c.creditor, c.note, c.words "
             "FROM booking b JOIN session s ON s.id = b.session_id "
             "LEFT JOIN game g ON g.id = b.game_id LEFT JOIN payment p ON p.id = b.payment_id "
             "LEFT JOIN charge c ON c.id = b.charge_id"
@@ -655,7 +656,7 @@ class Reads:
                 stored, when = at, moment(at)
             text: Sayable
             if row[10] is not None:
-                text = charge_entry(row[10], row[11], player, row[12])
+                text = charge_entry(row[10], row[11], player, said_note(row[12], row[13]))
             elif paid is None:
                 text = GAME_NOTE
             else:
@@ -679,7 +680,7 @@ def paid_entry(player: str, payer: str, payee: str, note: str | None) -> Said:
     return said("paid by {payer}", payer=payer)
 
 
-def charge_entry(kind: str, creditor: str, player: str, note: str) -> Said:
+def charge_entry(kind: str, creditor: str, player: str, note: Sayable) -> Said:
     """A charge's booking in the ledger: ``fee to ann: table``, ``fees charged: table``,
     ``share of ann's cost: pizza``, ``a shared cost paid: pizza``, ``a prize to ann: 1st
     place in fcc``, ``a prize won: 1st place in fcc``."""

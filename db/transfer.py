@@ -46,7 +46,7 @@ from chouette.presets import check_preset_name, preset_key
 from chouette.rules import HouseRules
 from chouette.session import SessionInfo
 from chouette.text import check_note, clipped
-from chouette.words import Said, Sayable, reason_of, said
+from chouette.words import Said, Sayable, as_data, reason_of, said
 from db.codec import (
     amended_from_detail,
     charge_from_row,
@@ -181,8 +181,9 @@ def _charge_item(row: Charged, session: str) -> dict[str, Any]:
         "to": charge.to,
         "cents": charge.cents,
         "shares": [[name, cents] for name, cents in charge.shares],
-        "note": charge.note,
+        "note": str(charge.note),
         "at": iso(row.at),
+        **({} if isinstance(charge.note, str) else {"words": as_data(charge.note)}),
     }
 
 
@@ -841,8 +842,11 @@ def _charge(book: Ledger, item: dict[str, Any], info: SessionInfo) -> None:
             cents,
             item["shares"],
             check_note(_text(item["note"], said("a charge's note"))),
+            item.get("words"),
         )
     except (TypeError, ValueError) as err:
         raise ChouetteError(reason_of(err)) from None
+    if "words" in item and isinstance(charge.note, str):
+        raise ChouetteError(said("a charge's words do not say its note"))
     check_charge(charge, book.player_names(info), info.name)
     book.book_charge(Charged(info.id, charge, _time(item["at"])))

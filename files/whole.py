@@ -16,7 +16,7 @@ import os
 import stat
 import sys
 import tempfile
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Generator, Iterable, Sequence
 from contextlib import suppress
 from pathlib import Path
 from typing import BinaryIO
@@ -200,7 +200,7 @@ class Unreadable(ChouetteError):
     """A file that cannot be read as text, its message naming it."""
 
 
-def export_lines(path: Path, longest: int | None = None) -> Iterator[tuple[int, str]]:
+def export_lines(path: Path, longest: int | None = None) -> Generator[tuple[int, str]]:
     """The lines of the export at ``path``, numbered from 1, as restore and ``verify`` read
     them: UTF-8 text (a byte-order mark first is skipped), no line longer than ``longest``
     characters (:data:`MAX_EXPORT_LINE` by default). A device, a pipe or a folder is refused

@@ -353,3 +353,77 @@ def test_an_event_s_steps_are_sealed_in_its_purse_s_chain(chouette):
         seen.add(chouette.json("--session", "fcc", "sheet")["fingerprint"])
     assert len(seen) == 4
     assert problems(chouette) == []
+
+
+def test_the_purse_s_own_notes_are_said_in_the_reader_s_language(chouette, tmp_path, monkeypatch):
+    """Issue 36: the notes chouette writes in the purse (an entry, a re-entry, a place) are
+    kept as words and their values: ``ledger`` says them in Danish and in Czech with no
+    English word, its ``--json`` and the export keep the English (with the words beside it),
+    a restored ledger says them again, and the place is written as each language does."""
+    from tests.cli.test_languages_cli import the_languages_own, words
+
+    two_levels(chouette)
+    chouette("event", "end")
+    purse = ("--session", "fcc", "ledger")
+    english = chouette(*purse).stdout
+    for note in ("entry to fcc", "re-entry to fcc", "1st place in fcc", "2nd place in fcc"):
+        assert note in english
+    names = {*EIGHT, "fcc", "org", "utc"}
+    told = {lang: chouette("--lang", lang, *purse).stdout for lang in ("da", "cs")}
+    for lang, text in told.items():
+        assert not words(text) & words(english) - names - the_languages_own(lang), lang
+        same = chouette("--lang", lang, *purse, "--json").stdout
+        assert same == chouette(*purse, "--json").stdout
+    assert "1. plads i fcc" in told["da"] and "genindskud til fcc" in told["da"]
+    assert "1. místo v fcc" in told["cs"] and "opětovný vklad do fcc" in told["cs"]
+    export = tmp_path / "fcc.jsonl"
+    chouette("export", str(export))
+    lines = [json.loads(line) for line in export.read_text().splitlines()]
+    charges = [line for line in lines if line["kind"] == "charge"]
+    assert {c["note"] for c in charges} >= {"entry to fcc", "re-entry to fcc", "1st place in fcc"}
+    assert all(c["words"]["values"]["event"] == "fcc" for c in charges)
+    monkeypatch.setenv("CHOUETTE_DB", str(tmp_path / "copy.db"))
+    chouette("import", str(export))
+    assert chouette("--lang", "da", *purse).stdout == told["da"]
+
+
+@pytest.mark.backends("sqlite")
+@pytest.mark.parametrize(
+    ("words", "problem"),
+    [
+        ("REPLACE(words, 'entry to', 're-entry to')", "fcc's chain: the record is not the one"),
+        ("'{\"said\": 5}'", "charge row 1: words is not what it should hold"),
+    ],
+    ids=["other words", "no words"],
+)
+def test_a_purse_note_s_words_changed_behind_the_program_s_back_are_found(
+    chouette, ledger_url, words, problem
+):
+    """The words of a note chouette said are in the purse's chain: words edited to say
+    another note are never shown (the note is, as written) and ``check`` names the chain;
+    words that are no words are named where they are."""
+    chouette(*FLORIDA)
+    chouette("event", "enter", "ann", "bob")
+    execute(ledger_url, f"UPDATE charge SET words = {words} WHERE id = 1")
+    assert f"Problem: {problem}" in chouette("check", code=1).stderr
+    if problem.startswith("fcc's chain"):
+        shown = chouette("--lang", "da", "--session", "fcc", "ledger").stdout
+        assert "gebyr til org: entry to fcc" in shown and "genindskud" not in shown
+
+
+@pytest.mark.backends("sqlite")
+def test_a_restore_refuses_a_purse_note_whose_words_say_another(chouette, tmp_path, monkeypatch):
+    """An export whose note's words say something else than the note is refused, by line,
+    and nothing is written."""
+    chouette(*FLORIDA)
+    chouette("event", "enter", "ann", "bob")
+    export = tmp_path / "fcc.jsonl"
+    chouette("export", str(export))
+    lines = [json.loads(line) for line in export.read_text().splitlines()]
+    (number, charge), *_ = [(n, c) for n, c in enumerate(lines, 1) if c["kind"] == "charge"]
+    charge["words"]["said"] = "re-entry to {event}"
+    export.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    monkeypatch.setenv("CHOUETTE_DB", str(tmp_path / "copy.db"))
+    refused = chouette("import", str(export), code=1).stderr
+    assert refused == f"Error: line {number}: a charge's words do not say its note\n"
+    assert not (tmp_path / "copy.db").exists() or "fcc" not in chouette("sessions").stdout

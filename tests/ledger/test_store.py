@@ -323,7 +323,7 @@ def test_an_eighteenth_schema_ledger_migrates_to_tournaments_every_row_kept(url)
     """Schema 19 adds the chouette tournaments' tables (``chouette event``), empty; a ledger
     set back to schema 18 migrates to exactly a fresh ledger's schema."""
     tables = ("tournament_table", "tournament_step", "tournament")
-    later = ["DROP TABLE proposal"]  # (schema 20's)
+    later = ["DROP TABLE proposal", *BEFORE_SAID_NOTES]  # (schema 20's and 22's)
     fresh, old = set_back(url, 18, [*later, *(f"DROP TABLE {table}" for table in tables)])
     connect(url)
     dispose_all()
@@ -337,8 +337,12 @@ def test_an_eighteenth_schema_ledger_migrates_to_tournaments_every_row_kept(url)
     }
 
 
-#: Schema 21's chain of each event's steps taken out: a ledger of before.
+#: Schema 22's words of the notes chouette says taken out: a ledger of before.
+BEFORE_SAID_NOTES = ["ALTER TABLE charge DROP COLUMN words"]
+#: Schema 21's chain of each event's steps taken out: a ledger of before (and schema 22's
+#: words of the notes).
 BEFORE_EVENT_CHAINS = [
+    *BEFORE_SAID_NOTES,
     "ALTER TABLE tournament_step DROP COLUMN digest",
     "ALTER TABLE tournament DROP COLUMN digest",
 ]
@@ -373,6 +377,36 @@ def test_a_twentieth_schema_ledger_chains_its_events_steps(url, chouette):
 
 
 @pytest.mark.backends("sqlite", "postgres")
+def test_a_twenty_first_schema_ledger_keeps_its_purse_notes_in_the_english_it_wrote(
+    url, chouette, monkeypatch
+):
+    """Schema 22 keeps the words of the notes chouette says (an event's entry): a ledger of
+    schema 21, whose purse notes an older chouette wrote as English text, migrates to a fresh
+    ledger's schema, every row kept, no words given to them, its chain still whole; its
+    notes read as they were written, in every language, and a new entry's are said."""
+    from chouette import event
+
+    with monkeypatch.context() as older:
+        older.setattr(event, "entry_note", lambda name: f"entry to {name}")  # as 21 wrote
+        chouette("event", "new", "cup", "--bank", "10", "--levels", "1,2", "--entry", "5")
+        chouette("event", "enter", "ann", "bob", "cat")
+    fresh = schema(url)
+    dispose_all()
+    execute(url, *BEFORE_SAID_NOTES, "UPDATE schema_version SET version = 21")
+    old = dump(url)
+    chouette("migrate")
+    dispose_all()
+    assert schema(url) == fresh
+    after = dump(url)
+    assert [r[:-1] for r in after["charge"]] == old["charge"] and after["charge"][0][-1] is None
+    assert chouette("check").stdout.startswith("The ledger is consistent")
+    chouette("event", "enter", "dan")
+    danish = chouette("--lang", "da", "--session", "cup", "ledger").stdout
+    assert danish.count("gebyr til organiser: entry to cup") == 3  # as it was written
+    assert danish.count("gebyr til organiser: indskud til cup") == 1  # said anew
+
+
+@pytest.mark.backends("sqlite", "postgres")
 def test_a_nineteenth_schema_ledger_gains_proposals_every_row_kept(url, chouette):
     """Schema 20 adds the players' proposals' table, empty: a ledger set back to schema 19
     migrates to exactly a fresh ledger's schema, every row kept; and the migrated ledger
@@ -382,7 +416,7 @@ def test_a_nineteenth_schema_ledger_gains_proposals_every_row_kept(url, chouette
     dispose_all()
     assert schema(url) == fresh
     after = dump(url)
-    assert after["schema_version"] == [(LATEST,)] == [(21,)]
+    assert after["schema_version"] == [(LATEST,)] == [(22,)]
     assert after.pop("proposal") == []
     assert {t: r for t, r in after.items() if t != "schema_version"} == {
         t: r for t, r in old.items() if t != "schema_version"
@@ -664,6 +698,8 @@ def before_kept_digests(conn) -> None:
     """Schema 18's journal in the chain and kept digests taken out: a ledger of before (and
     schema 20's proposals, later still)."""
     conn.execute(text("DROP TABLE proposal"))
+    for statement in BEFORE_SAID_NOTES:  # (and schema 22's)
+        conn.execute(text(statement))
     conn.execute(text("DROP TABLE kept_digest"))
     conn.execute(text("ALTER TABLE chain DROP COLUMN journal"))
     conn.execute(text("CREATE TABLE game_digest (game_id INTEGER PRIMARY KEY, digest TEXT)"))
