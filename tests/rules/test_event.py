@@ -299,3 +299,20 @@ def test_a_table_s_way_back_in_is_the_event_s_re_entry_until_its_last_level():
         "event", "event", "over", "over",
     ]  # fmt: skip
     assert reentry_at(florida(reentries_until=None), 1) == "over"
+
+
+@pytest.mark.parametrize(
+    ("place", "english"),
+    [(1, "1st"), (2, "2nd"), (3, "3rd"), (4, "4th"), (11, "11th"), (12, "12th"), (13, "13th"),
+     (21, "21st"), (22, "22nd"), (23, "23rd"), (101, "101st"), (111, "111th"), (112, "112th")],
+)  # fmt: skip
+def test_a_place_is_written_as_each_language_writes_it(place, english):
+    """``1st``, ``11th``, ``22nd`` in English; ``22.`` in Danish and Czech, in a purse's
+    note too."""
+    from chouette.event import ordinal, place_note
+    from files.words import words
+
+    assert str(ordinal(place)) == english
+    assert str(place_note(place, "fcc")) == f"{english} place in fcc"
+    assert words("da")(place_note(place, "fcc")) == f"{place}. plads i fcc"
+    assert words("cs")(place_note(place, "fcc")) == f"{place}. místo v fcc"
