@@ -103,7 +103,7 @@ def test_a_damaged_export_is_refused_in_the_readers_language(
 ):
     import json
 
-    lines = _damage(_small_export(chouette, tmp_path), "points of a fraction")
+    lines = _damage(_small_export(chouette, tmp_path, backend), "points of a fraction")
     bad = tmp_path / "bad.jsonl"
     bad.write_text("".join(json.dumps(line) + "\n" for line in lines), "utf-8")
     monkeypatch.setenv("CHOUETTE_DB", _empty_ledger(backend, request, tmp_path))
@@ -270,8 +270,22 @@ def test_an_export_whose_times_carry_another_offset_restores_the_same_moments(
     )
 
 
-def _small_export(chouette, tmp_path):
-    """An export of two chouette games, an imported file of two games and a payment."""
+# The small export on each backend, made once (the clock is pinned: every test would make
+# the same) and copied for each test to damage.
+_SMALL_EXPORTS: dict[str, list[dict]] = {}
+
+
+def _small_export(chouette, tmp_path, backend):
+    """An export of two chouette games, an imported file of two games and a payment (in the
+    test's own ledger the first time on its backend; a copy of that export after)."""
+    import copy
+
+    if backend not in _SMALL_EXPORTS:
+        _SMALL_EXPORTS[backend] = _export_small(chouette, tmp_path)
+    return copy.deepcopy(_SMALL_EXPORTS[backend])
+
+
+def _export_small(chouette, tmp_path):
     import json
 
     chouette("new", "club", "ann", "bob")
@@ -443,7 +457,7 @@ def test_a_damaged_export_is_refused_naming_the_line_and_restores_nothing(
     naming its line, not a clash with "another command", and nothing is written."""
     import json
 
-    lines = _damage(_small_export(chouette, tmp_path), how)
+    lines = _damage(_small_export(chouette, tmp_path, backend), how)
     bad = tmp_path / "bad.jsonl"
     bad.write_text("".join(json.dumps(line) + "\n" for line in lines), "utf-8")
     monkeypatch.setenv("CHOUETTE_DB", _empty_ledger(backend, request, tmp_path))
