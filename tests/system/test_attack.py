@@ -101,6 +101,16 @@ def digest(*files: Path) -> list[str | None]:
     return [hashlib.sha256(f.read_bytes()).hexdigest() if f.exists() else None for f in files]
 
 
+def begun(chouette) -> None:
+    """The session friday of ann and bob, begun in this process (the command the test runs as
+    a process of its own comes after): every connection closed, the ledger whole in its
+    file."""
+    from db.engine import dispose_all
+
+    chouette("new", "friday", "ann", "bob")
+    dispose_all()
+
+
 def evening(chouette) -> None:
     """A session with a booked game, a game in progress and a payment."""
     chouette("new", "friday", "ann", "bob", "cat", "--stake", "2.50")
@@ -741,8 +751,10 @@ def test_a_database_url_that_cannot_be_used_is_said_without_its_password(chouett
 
 @SLOW
 @pytest.mark.parametrize("source", ["/dev/zero", "/dev/urandom", "folder", "fifo"])
-def test_a_record_of_anything_but_a_regular_file_is_refused_at_once(ledger_file, tmp_path, source):
-    assert run(ledger_file, "new", "friday", "ann", "bob").returncode == 0
+def test_a_record_of_anything_but_a_regular_file_is_refused_at_once(
+    chouette, ledger_file, tmp_path, source
+):
+    begun(chouette)
     if source == "folder":
         source = str(tmp_path)
     elif source == "fifo":
@@ -757,10 +769,10 @@ def test_a_record_of_anything_but_a_regular_file_is_refused_at_once(ledger_file,
 
 
 @SLOW
-def test_a_record_of_endless_standard_input_stops_at_the_limit(ledger_file):
+def test_a_record_of_endless_standard_input_stops_at_the_limit(chouette, ledger_file):
     """`chouette record - < /dev/zero` grew without bound; it reads 64 MiB at most, in
     bounded memory (the process may not take more than 1 GiB of address space)."""
-    assert run(ledger_file, "new", "friday", "ann", "bob").returncode == 0
+    begun(chouette)
     said = ledger_file.with_name("said.txt")
     with open("/dev/zero", "rb") as zeros, open(said, "wb") as err:
         process = subprocess.Popen(
@@ -825,9 +837,9 @@ BAD_TEXT = [
 @pytest.mark.parametrize(("data", "said"), BAD_TEXT)
 @pytest.mark.parametrize("how", ["file", "stdin"])
 def test_text_that_is_not_valid_unicode_is_refused_with_a_message(
-    ledger_file, tmp_path, data, said, how
+    chouette, ledger_file, tmp_path, data, said, how
 ):
-    assert run(ledger_file, "new", "friday", "ann", "bob").returncode == 0
+    begun(chouette)
     before = digest(ledger_file)
     if how == "file":
         (tmp_path / "r.json").write_bytes(data)
@@ -840,10 +852,10 @@ def test_text_that_is_not_valid_unicode_is_refused_with_a_message(
 
 
 @SLOW
-def test_arguments_that_are_not_utf8_are_refused_with_a_message(ledger_file):
+def test_arguments_that_are_not_utf8_are_refused_with_a_message(chouette, ledger_file):
     """Bytes that are not UTF-8 in a name or a note reach Python as lone surrogates, which no
     database stores."""
-    assert run(ledger_file, "new", "friday", "ann", "bob").returncode == 0
+    begun(chouette)
     before = digest(ledger_file)
     for args in (
         ["pay", "ann", "bob", "1", "--advance", "--note", "caf\udce9"],
