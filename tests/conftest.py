@@ -11,6 +11,8 @@ SQLite file.
 
 from __future__ import annotations
 
+import os
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -117,6 +119,10 @@ def ledger_file(backend: str, tmp_path: Path) -> Path:
     return tmp_path / "ledger.db"
 
 
+#: The ledger files :meth:`Chouette.begun` made, by the commands that made them.
+_BEGUN: dict[tuple[tuple[str, ...], ...], bytes] = {}
+
+
 class Chouette:
     """``chouette(...)`` as a user types it, through Typer's CliRunner."""
 
@@ -133,6 +139,32 @@ class Chouette:
         if code is not None:
             assert result.exit_code == code, (result.stdout, result.stderr)
         return result
+
+    def begun(self, *commands: tuple[str, ...]) -> None:
+        """The test's ledger as ``commands`` leave a new one (each must succeed). On SQLite
+        the ledger is made once a run for these commands and its file copied: a new ledger
+        costs as much as the rest of a small test, and the pinned clock makes every copy
+        the ledger the commands would have made. A test of the commands themselves runs
+        them."""
+        from db.engine import dispose_all
+
+        target = os.environ["CHOUETTE_DB"]
+        if "://" in target:  # PostgreSQL: the commands, run
+            for command in commands:
+                self(*command)
+            return
+        if commands not in _BEGUN:
+            with tempfile.TemporaryDirectory() as made:
+                os.environ["CHOUETTE_DB"] = str(Path(made) / "ledger.db")
+                try:
+                    for command in commands:
+                        self(*command)
+                    dispose_all()  # every connection closed: the file holds the whole ledger
+                    assert [p.name for p in Path(made).iterdir()] == ["ledger.db"]
+                    _BEGUN[commands] = (Path(made) / "ledger.db").read_bytes()
+                finally:
+                    os.environ["CHOUETTE_DB"] = target
+        Path(target).write_bytes(_BEGUN[commands])
 
     def json(self, *args: str) -> object:
         import json

@@ -95,8 +95,7 @@ def cases() -> list[tuple[str, list[str], str]]:
 
 @pytest.mark.parametrize(("what", "args", "said"), cases(), ids=[c[0] for c in cases()])
 def test_a_number_past_its_bounds_is_refused_naming_them(chouette, ledger_url, what, args, said):
-    chouette("new", "friday", "ann", "bob", "cat")
-    chouette("double", "bob")
+    chouette.begun(("new", "friday", "ann", "bob", "cat"), ("double", "bob"))
     before = dump(ledger_url)
     result = chouette(*args, code=2)
     assert result.stderr.splitlines()[-1] == said

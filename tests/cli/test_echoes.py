@@ -147,8 +147,7 @@ def test_every_command_is_in_the_table_of_invocations():
 @pytest.mark.parametrize(("what", "args"), cases(), ids=[c[0] for c in cases()])
 def test_an_error_echoes_a_10kb_value_clipped(chouette, tmp_path, monkeypatch, what, args):
     monkeypatch.chdir(tmp_path)
-    chouette("new", "friday", "ann", "bob", "cat")
-    chouette("double", "bob")
+    chouette.begun(("new", "friday", "ann", "bob", "cat"), ("double", "bob"))
     result = chouette(*args, code=None)
     assert result.exit_code in (0, 1, 2), (what, result.exit_code, result.exception)
     assert len(result.stderr) <= MOST, (what, result.stderr[:300])

@@ -336,30 +336,6 @@ def run_command(chouette, command, folder: Path, step: int):
     return chouette(*command, code=None)
 
 
-# The ledger each example of a law starts from, by the command that started it: made once
-# (a new ledger's schema and its first session cost as much as the rest of an example) and
-# copied, byte for byte, into the example's own folder.
-_STARTED: dict[tuple[str, ...], bytes] = {}
-
-
-def started(folder: Path, *new: str) -> str:
-    """A ledger in ``folder`` as ``chouette *new`` leaves a fresh one (made once, copied);
-    its path."""
-    from db.engine import dispose_all
-    from tests.conftest import Chouette
-
-    if new not in _STARTED:
-        with tempfile.TemporaryDirectory() as made:
-            os.environ["CHOUETTE_DB"] = str(Path(made) / "ledger.db")
-            Chouette()(*new)
-            dispose_all()  # every connection closed: the file holds the whole ledger
-            assert sorted(p.name for p in Path(made).iterdir()) == ["ledger.db"]
-            _STARTED[new] = (Path(made) / "ledger.db").read_bytes()
-    path = folder / "ledger.db"
-    path.write_bytes(_STARTED[new])
-    return str(path)
-
-
 @settings(max_examples=examples(30), deadline=None)
 @given(st.lists(st.sampled_from(COMMANDS), min_size=1, max_size=14), st.sampled_from(RULES))
 # drawn at random, an answer to a beaver, a player sitting back in or one joining again
@@ -404,12 +380,11 @@ def test_any_command_followed_by_undo_changes_nothing(commands, options):
     from db.engine import dispose_all
     from tests.conftest import Chouette
 
-    chouette = Chouette()  # the ledger is made anew for each example, below
+    chouette = Chouette()  # the ledger is made anew for each example, below (a copy)
     with tempfile.TemporaryDirectory() as folder:
-        os.environ["CHOUETTE_DB"] = started(
-            Path(folder), "new", "club", "ann", "bob", "cat", "dan", "--auto-doubles", "1",
-            *options,
-        )  # fmt: skip
+        os.environ["CHOUETTE_DB"] = str(Path(folder) / "ledger.db")
+        chouette.begun(("new", "club", "ann", "bob", "cat", "dan", "--auto-doubles", "1",
+                        *options))  # fmt: skip
         try:
             before = reports(chouette)  # read again only after a step that changed something
             for step, command in enumerate(commands, start=1):
@@ -474,10 +449,9 @@ def test_any_club_command_followed_by_undo_changes_nothing(commands):
 
     chouette = Chouette()
     with tempfile.TemporaryDirectory() as folder:
-        os.environ["CHOUETTE_DB"] = started(
-            Path(folder), "new", "club", "ann", "bob", "cat", "dan", "eve", "fay", "--extras",
-            "--proxies",
-        )  # fmt: skip
+        os.environ["CHOUETTE_DB"] = str(Path(folder) / "ledger.db")
+        chouette.begun(("new", "club", "ann", "bob", "cat", "dan", "eve", "fay", "--extras",
+                        "--proxies"))  # fmt: skip
         try:
 
             def seen() -> dict[str, object]:
