@@ -34,11 +34,13 @@ FINGERPRINT = re.compile(r"^Fingerprint of friday: ([0-9a-f]{10})$", re.M)
 
 
 def evening(chouette) -> None:
-    chouette("new", "friday", "ann", "bob", "cat")
-    chouette("double", "bob")
-    chouette("take", "bob")
-    chouette("end", "box")  # ann +4.00, bob -2.00... as the rules book it
-    chouette("pay", "bob", "ann", "1.00", "--note", "cash")
+    chouette.begun(
+        ("new", "friday", "ann", "bob", "cat"),
+        ("double", "bob"),
+        ("take", "bob"),
+        ("end", "box"),  # ann +4.00, bob -2.00... as the rules book it
+        ("pay", "bob", "ann", "1.00", "--note", "cash"),
+    )
 
 
 def printed(chouette) -> str:

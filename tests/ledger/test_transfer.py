@@ -52,9 +52,9 @@ CLUB = [
 
 
 def club_ledger(chouette):
-    """Several evenings: partner, single cube, a payment, an imported file, a live game."""
-    for command in CLUB:
-        chouette(*shlex.split(command))
+    """Several evenings: partner, single cube, a payment, an imported file, a live game (on
+    SQLite, a copy of the ledger the commands made once)."""
+    chouette.begun(*(tuple(shlex.split(command)) for command in CLUB))
 
 
 def reports(chouette):
