@@ -14,6 +14,7 @@ from the models themselves, and refuse a column a model lacks.
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -100,8 +101,14 @@ def text_of(node: ast.expr, known: Mapping[str, str]) -> str | None:
     return None
 
 
-def sql_texts(path: Path) -> Iterator[Sql]:
-    """Every SQL text of a module, docstrings aside."""
+@functools.cache
+def sql_texts(path: Path) -> tuple[Sql, ...]:
+    """Every SQL text of a module, docstrings aside (read once a run: the tests that rename
+    a column read the same sources, which cost a second each time)."""
+    return tuple(_sql_texts(path))
+
+
+def _sql_texts(path: Path) -> Iterator[Sql]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
     known = constants(tree)
     docstrings = {
