@@ -265,7 +265,9 @@ HELP_WORDS = (
     marked("Commands"),
     marked("Usage: "),
 )
-HELP_EXTRA = re.compile(r"\[(env var|default|required)(?=[:\]])")
+#: Click's words in the brackets after an option's help (``[env var: …; default: …]``,
+#: ``[1 to 10; required]``): each first or after ``; ``.
+HELP_EXTRA = re.compile(r"(\[|; )(env var|default|required)(?=[:\]])")
 
 
 def option_help(english: str | None, shown: str) -> str:
@@ -273,7 +275,7 @@ def option_help(english: str | None, shown: str) -> str:
     …]`` and the like), in the reader's words."""
     if english and shown.startswith(english):
         shown = help_words(english) + shown[len(english) :]
-    shown = HELP_EXTRA.sub(lambda m: "[" + help_words(m[1]), shown)
+    shown = HELP_EXTRA.sub(lambda m: m[1] + help_words(m[2]), shown)
     return RANGE.sub(
         lambda m: hearer().words(
             said("{least} to {most}", least=Number(int(m[1])), most=Number(int(m[2])))

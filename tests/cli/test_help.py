@@ -268,8 +268,9 @@ def english_paragraphs(command: Any) -> list[str]:
 @pytest.mark.parametrize("lang", ["da", "cs"])
 def test_every_commands_help_is_in_the_readers_words_but_its_examples(chouette, lang):
     """Issue 36: every paragraph of every command's help (its summary, its details, its
-    examples' heading) is in the reader's language; only the example command lines are
-    shown as written, and in English they all are."""
+    examples' heading) is in the reader's language, and so are Click's words after an
+    option's help (``[påkrævet]``, also after a number's bounds); only the example command
+    lines are shown as written, and in English they all are."""
     left = {}
     for name, command in commands().items():  # a group's commands too (event new)
         args = name.split()
@@ -277,6 +278,12 @@ def test_every_commands_help_is_in_the_readers_words_but_its_examples(chouette, 
         english = "".join(chouette("--lang", "en", *args, "--help").stdout.split())
         paragraphs = english_paragraphs(command)
         assert all(p in english for p in paragraphs), name
-        if found := [p for p in paragraphs if p in told]:
+        found = [p for p in paragraphs if p in told] + CLICK_EXTRA.findall(told)
+        if found:
             left[name] = found
     assert not left, left
+
+
+#: Click's own words in the brackets after an option's or argument's help, each first or
+#: after ``;`` (``[1 to 1,000,000,000; required]``), as a help without its spaces has them.
+CLICK_EXTRA = re.compile(r"[\[;](envvar|default|required)(?=[:\]])")
