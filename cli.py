@@ -185,6 +185,10 @@ def text_first(params: Sequence[Any]) -> None:
             inside.put_off(param, TextFirst(build, annotation, info))
 
 
+#: A period inside a command's summary while Click shortens it (the same width).
+INNER_DOT = "\u2024"
+
+
 class Worded:
     """Help in the reader's words (the terminal's language, or a page's): the usage line, a
     command's text, its arguments and options and the list of commands are said from the
@@ -206,9 +210,13 @@ class Worded:
                 formatter.write_text(text)
 
     def get_short_help_str(self, limit: int = 45) -> str:
+        """The help's first paragraph in the reader's words, shortened to ``limit``. It is one
+        sentence: a period inside it (Danish ``pr.``) does not end it, as Click would read."""
         worded = copy.copy(self)
-        worded.help = help_text(self.help)
-        return str(TyperCommand.get_short_help_str(worded, limit))  # type: ignore[arg-type]
+        summary = summary_sentence(help_text(self.help))
+        worded.help = summary[:-1].replace(".", INNER_DOT) + summary[-1:]
+        short = TyperCommand.get_short_help_str(worded, limit)  # type: ignore[arg-type]
+        return str(short).replace(INNER_DOT, ".")
 
     def format_options(self, ctx: "Context", formatter: "HelpFormatter") -> None:
         arguments, options = [], []
@@ -2643,7 +2651,7 @@ def change_the_line(
         info = current(book, ctx, lock=True)
         before = info.line
         told, change, act = plan(info)
-        info = change_line(book, info, change, str(told), act=act)
+        info = change_line(book, info, change, told, act=act)
     said_now: list[Sayable] = [line_said(told, info)]
     if named:
         ended = partner_ended(before, info.line, info.rules)
@@ -7093,16 +7101,17 @@ def table_help(words: Sequence[str], opts: Options) -> None:
             )
             return
         text = found.get_help(typer.Context(found, info_name=words[0], parent=root))
-        text = text.replace(f"Usage: chouette {words[0]}", f"Usage: {words[0]}", 1)
+        usage = help_words("Usage: ")
+        text = text.replace(f"{usage}chouette {words[0]}", f"{usage}{words[0]}", 1)
         say(text.replace("\n      chouette ", "\n      "))  # its examples as typed here
         return
     say(said("The table's commands (help COMMAND explains one; Tab completes):"))
     rows = [
-        (name, first_sentence(inside.callback_of(info).__doc__ or ""))
+        (name, summary_sentence(help_text(summary_of(info))))
         for name, info in inside.commands_of(app).items()
         if name not in (*NOT_AT_TABLE, "help")
     ]
-    rows.append(("quit", "Leave the table (or Ctrl-D)."))
+    rows.append(("quit", hearer().words(said("Leave the table (or Ctrl-D)."))))
     columns = max(shutil.get_terminal_size().columns, 60)
     listing = typer.Context(group, terminal_width=columns).make_formatter()
     with listing.indentation():  # Click's list of commands, as in --help, the screen wide
@@ -7110,12 +7119,20 @@ def table_help(words: Sequence[str], opts: Options) -> None:
     say(listing.getvalue().rstrip("\n"))
 
 
-def first_sentence(doc: str) -> str:
-    """A command's help in one sentence: the first of its docstring's first paragraph
-    (which may run over more than one line)."""
-    paragraph = " ".join(re.split(r"\n\s*\n", doc.strip(), maxsplit=1)[0].split())
-    end = re.search(r"(?<!\.)\.\s", paragraph)  # (PLAYER... is no sentence's end)
-    return paragraph if end is None else paragraph[: end.start() + 1]
+def summary_of(info: Any) -> str:
+    """A registered command's help as written: its function's docstring, or a group's
+    (``chouette event``) own help."""
+    group = inside.group_of(info)
+    if group is not None:
+        return str(group.info.help or "")
+    return inside.callback_of(info).__doc__ or ""
+
+
+def summary_sentence(doc: str) -> str:
+    """A command's summary: its help's first paragraph (one sentence, which may run over
+    more than one line, and whose abbreviations, Danish ``pr.``, do not end it), on one
+    line."""
+    return " ".join(re.split(r"\n\s*\n", doc.strip(), maxsplit=1)[0].split())
 
 
 def table_loop(

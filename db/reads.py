@@ -708,7 +708,7 @@ def reasons(
         return ()
     if not game.over:
         return game.why
-    trail = tuple(str(c.text(datetime.astimezone)) for c in amended_from_detail(detail))
+    trail = tuple(c.text(datetime.astimezone) for c in amended_from_detail(detail))
     return settle_game(game, info.stakes(game.players), reentry).why + trail
 
 

@@ -231,16 +231,34 @@ EVENING = [
     "new friday ann bob cat dan --stake 5.00",
     "double bob cat", "drop cat", "beaver bob", "take bob", "status",
     "end box --gammon", "double dan --by member", "take dan", "end team",
+    "credit bob 10", "amend 1 --result box --note ann",
     "standings", "sheet", "settle", "settle --message", "rules", "log", "game 1", "night",
     "owed", "ledger", "stats", "check", "pay bob ann 10", "undo", "double ann --by member",
     "undo", "drop zed", "take", "sessions",
 ]  # fmt: skip
-#: Names (the players', the session's, the Jacoby rule's), and the words of command lines the
-#: output echoes (the log, a game's events).
-NAMES = {"ann", "bob", "cat", "dan", "zed", "friday", "utc", "chouette", "jacoby"}
+#: The README's tournament, small: its rules card, entries, a draw, a game at one table,
+#: the next level, the standings and the end with its places.
+TOURNAMENT = [
+    "event new fcc --bank 50 --levels 1,2,4 --minutes 45 --entry 20 --payout 50,30,20 "
+    "--rules florida-challenge --organiser org",
+    "event enter ann bob cat dan eve fay gus hal", "event enter ann", "event draw --seed 7",
+    "--session fcc-L1-T1 double eve", "--session fcc-L1-T1 take eve",
+    "--session fcc-L1-T1 end box", "event next --seed 11", "event reenter eve",
+    "event standings", "event end", "event standings",
+]  # fmt: skip
+#: Names (the players', the session's and the event's, its tables' ``fcc-L1-T1``, the Jacoby
+#: rule's), and the words of command lines the output echoes (the log, a game's events).
+NAMES = {"ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal", "org", "zed", "friday", "fcc",
+         "l", "t", "utc", "chouette", "jacoby"}  # fmt: skip
 COMMAND_WORDS = {"new", "double", "drop", "beaver", "take", "end", "box", "team", "by",
                  "member", "gammon", "single", "accept", "player", "all"}  # fmt: skip
 FINGERPRINT = re.compile(r"\b[0-9a-f]*[0-9][0-9a-f]*\b")
+#: A command line a sentence names, as it is typed in every language: a command (``chouette
+#: rules``, ``chouette --session fcc settle``, ``event reenter eve``), an option, an
+#: argument's name (``LEVEL``).
+TYPED = re.compile(
+    r"\bchouette (--session \S+ )?(event )?[a-z-]+|\bevent [a-z-]+|--[\w-]+|\b[A-Z]{3,}\b"
+)
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -275,14 +293,16 @@ def the_languages_own(lang: str) -> set[str]:
 JSON_REPORTS = ["status", "standings", "sheet", "settle", "log", "night", "owed", "stats"]
 
 
-def evening(chouette, monkeypatch, tmp_path, lang: str) -> tuple[str, list[str]]:
-    """The README's evening at a terminal speaking ``lang``: all it printed, and each
-    report's --json after it."""
+def evening(
+    chouette, monkeypatch, tmp_path, lang: str, lines: list[str] = EVENING
+) -> tuple[str, list[str]]:
+    """The README's evening (or ``lines``) at a terminal speaking ``lang``: all it printed,
+    and each report's --json after it."""
     monkeypatch.setenv("CHOUETTE_DB", str(tmp_path / f"{lang}.db"))
     monkeypatch.setenv("CHOUETTE_NOW", "2026-11-27T20:00:00+00:00")
     monkeypatch.setenv("CHOUETTE_LANG", lang)
     said = []
-    for line in EVENING:
+    for line in lines:
         result = chouette(*line.split(), code=None)
         said.append(result.stdout + result.stderr)
     reports = [chouette(*report.split(), "--json").stdout for report in JSON_REPORTS]
@@ -290,18 +310,47 @@ def evening(chouette, monkeypatch, tmp_path, lang: str) -> tuple[str, list[str]]
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("lines", [EVENING, TOURNAMENT], ids=["evening", "tournament"])
 @pytest.mark.parametrize("lang", ["da", "cs"])
 def test_the_readme_evening_prints_no_english_and_the_same_json(
-    chouette, monkeypatch, tmp_path, lang
+    chouette, monkeypatch, tmp_path, lang, lines
 ):
-    """Issue 36: the evening played with the terminal in Danish and in Czech writes the
-    same --json as in English, and no English word but names, the command lines it echoes
-    and the words the language itself writes as English does (:func:`the_languages_own`)."""
-    english, english_json = evening(chouette, monkeypatch, tmp_path, "en")
-    told, json_told = evening(chouette, monkeypatch, tmp_path, lang)
+    """Issue 36: the evening (and a tournament) played with the terminal in Danish and in
+    Czech writes the same --json as in English, and no English word but names, the command
+    lines it echoes and the words the language itself writes as English does
+    (:func:`the_languages_own`)."""
+    english, english_json = evening(chouette, monkeypatch, tmp_path, "en", lines)
+    told, json_told = evening(chouette, monkeypatch, tmp_path, lang, lines)
     assert json_told == english_json
+    english, told = TYPED.sub(" ", english), TYPED.sub(" ", told)
     left = words(told) & words(english) - NAMES - COMMAND_WORDS - the_languages_own(lang)
-    assert not left, sorted(left)
+    assert not left, " ".join(sorted(left))
+
+
+def listed(text: str) -> dict[str, str]:
+    """``chouette table``'s list of commands (``help``): each command's summary by name."""
+    rows: dict[str, str] = {}
+    for line in text.splitlines()[1:]:
+        if line.startswith("  ") and not line.startswith("   "):
+            name, _, summary = line.strip().partition(" ")
+            rows[name] = summary.strip()
+        elif rows:
+            rows[name] += " " + line.strip()
+    return rows
+
+
+@pytest.mark.parametrize("lang", ["da", "cs"])
+def test_the_tables_list_of_commands_is_in_the_readers_words(chouette, lang):
+    """``help`` at ``chouette table`` lists every command with its summary in the reader's
+    language, whole (Danish ``pr.`` ends no sentence), ``quit`` and ``event`` too."""
+    chouette("new", "friday", "ann", "bob", "cat")
+    english = listed(chouette("table", input="help\n").stdout)
+    told = listed(chouette("--lang", lang, "table", input="help\n").stdout)
+    assert told.keys() == english.keys() and {"event", "quit", "standings"} <= told.keys()
+    assert [name for name in told if told[name] == english[name]] == []
+    assert english["event"].startswith("A chouette tournament: banks, levels")
+    summary = {"da": "Point og penge pr. spiller.", "cs": "Body a peníze po hráčích."}[lang]
+    assert told["standings"] == summary
 
 
 def test_a_word_the_language_does_not_own_is_found(chouette, monkeypatch, tmp_path):
