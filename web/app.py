@@ -570,7 +570,7 @@ def create_app(
                 board_html=board,
                 room_html=frames.room.get(code, "") if frames else "",
                 controls_html=frames.controls[code] if frames else "",
-                problem=hub.problem,
+                problem=words(code)(hub.problem) if hub.problem else None,
                 version=hub.version,
                 pin_letters=access.strong,  # (a PIN retired for letters: see web.access)
                 **values,
@@ -1020,7 +1020,7 @@ def create_app(
 
         async def sent() -> AsyncIterator[bytes]:
             yield b"retry: 1000\n\n"
-            told: str | None = "(not yet)"  # the first event says whether there is a problem
+            told: Sayable | None = "(not yet)"  # the first event says whether there is a problem
             room: tuple[int, Pieces] | None = None  # the room this stream sent last
             async for version in hub.follow():
                 if not still_in():  # signed out, or expired: the page asks for the PIN (code)
@@ -1044,7 +1044,7 @@ def create_app(
                             yield message(kind, getattr(frames, kind)[code], version)
                 if hub.problem != told:
                     told = hub.problem
-                    yield message("problem", told or "", version)
+                    yield message("problem", words(code)(told) if told else "", version)
 
         return Stream(sent(), release)
 

@@ -27,6 +27,7 @@ from typing import TypeVar
 from starlette.concurrency import run_in_threadpool
 
 from chouette.errors import ChouetteError
+from chouette.words import Sayable
 from web.table import Snapshot, Table
 
 log = logging.getLogger("chouette.serve")
@@ -200,7 +201,7 @@ class Hub:
         self.interval = interval
         self.version = 0
         self.frames: Frames | None = None
-        self.problem: str | None = None
+        self.problem: Sayable | None = None  # why the ledger cannot be read now (said)
         self.closing = False
         self._changes: tuple[object, ...] | None = None
         self._changed = asyncio.Event()
@@ -222,7 +223,7 @@ class Hub:
             try:
                 await self.refresh(poked)
             except ChouetteError as err:  # the ledger cannot be read now: say so, keep trying
-                self._publish(self.frames, str(err))
+                self._publish(self.frames, err.said)
             except Exception:  # a bug: log it, keep the pages up with what they show
                 log.exception("reading the ledger failed")
             with suppress(TimeoutError):
@@ -243,7 +244,7 @@ class Hub:
         self._changes = snapshot.changes
         self._publish(frames, None)
 
-    def _publish(self, frames: Frames | None, problem: str | None) -> None:
+    def _publish(self, frames: Frames | None, problem: Sayable | None) -> None:
         if frames == self.frames and problem == self.problem and self._ready.is_set():
             return
         self.frames, self.problem = frames, problem

@@ -17,7 +17,7 @@ class Ledger:
     def __init__(self) -> None:
         self.marker: tuple[object, ...] = (1,)
         self.shown = "game 1"
-        self.broken: str | None = None
+        self.broken: object = None
         self.snapshots = 0
 
     def changes(self) -> tuple[object, ...]:
@@ -79,6 +79,35 @@ def test_the_hub_tells_the_pages_what_changed_and_only_that():
         (3, "game 2", "the ledger is busy"),  # the pages keep what they show, and say why
         (4, "game 3", None),
     ]
+
+
+def test_why_the_ledger_cannot_be_read_is_kept_said_for_each_pages_language():
+    """The hub keeps the refusal as said (one hub for every page): each page renders it in
+    its own language, the Danish page in Danish."""
+    from chouette.words import said
+    from web.i18n import words
+
+    busy = said(
+        "the ledger is busy: another command held it longer than {wait} "
+        "(CHOUETTE_LOCK_TIMEOUT sets how long to wait); nothing was written, try "
+        "again ({reason})",
+        wait="5 s",
+        reason="database is locked",
+    )
+
+    async def broken() -> object:
+        ledger = Ledger()
+        ledger.broken = busy
+        hub = Hub(ledger, render(ledger), interval=0.01)  # type: ignore[arg-type]
+        polling = asyncio.create_task(hub.run())
+        await hub.ready()
+        hub.close()
+        await asyncio.wait_for(polling, 1)
+        return hub.problem
+
+    problem = asyncio.run(broken())
+    assert words("da")(problem).startswith("regnskabet er optaget: en anden kommando holdt det")
+    assert str(problem).startswith("the ledger is busy: another command held it")
 
 
 def test_a_page_that_connects_later_gets_the_board_at_once():
