@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Hashable, Iterator
 from pathlib import Path
 
 import pytest
@@ -119,8 +119,8 @@ def ledger_file(backend: str, tmp_path: Path) -> Path:
     return tmp_path / "ledger.db"
 
 
-#: The ledger files :meth:`Chouette.begun` made, by the commands that made them.
-_BEGUN: dict[tuple[tuple[str, ...], ...], bytes] = {}
+#: The ledger files :meth:`Chouette.built` made, by what made them.
+_BEGUN: dict[Hashable, bytes] = {}
 
 
 class Chouette:
@@ -146,25 +146,35 @@ class Chouette:
         costs as much as the rest of a small test, and the pinned clock makes every copy
         the ledger the commands would have made. A test of the commands themselves runs
         them."""
+
+        def run(chouette: Chouette) -> None:
+            for command in commands:
+                chouette(*command)
+
+        self.built(run, commands)
+
+    def built(self, build: Callable[[Chouette], None], key: Hashable = None) -> None:
+        """The test's ledger as ``build(chouette)`` leaves a new one: on SQLite, made once a
+        run (for ``build``, or ``key``: the same key, the same ledger) and copied, as
+        :meth:`begun` does; on PostgreSQL, built."""
         from db.engine import dispose_all
 
         target = os.environ["CHOUETTE_DB"]
-        if "://" in target:  # PostgreSQL: the commands, run
-            for command in commands:
-                self(*command)
+        if "://" in target:  # PostgreSQL: built
+            build(self)
             return
-        if commands not in _BEGUN:
+        key = build if key is None else key
+        if key not in _BEGUN:
             with tempfile.TemporaryDirectory() as made:
                 os.environ["CHOUETTE_DB"] = str(Path(made) / "ledger.db")
                 try:
-                    for command in commands:
-                        self(*command)
+                    build(self)
                     dispose_all()  # every connection closed: the file holds the whole ledger
                     assert [p.name for p in Path(made).iterdir()] == ["ledger.db"]
-                    _BEGUN[commands] = (Path(made) / "ledger.db").read_bytes()
+                    _BEGUN[key] = (Path(made) / "ledger.db").read_bytes()
                 finally:
                     os.environ["CHOUETTE_DB"] = target
-        Path(target).write_bytes(_BEGUN[commands])
+        Path(target).write_bytes(_BEGUN[key])
 
     def json(self, *args: str) -> object:
         import json

@@ -24,7 +24,12 @@ READS = [
 
 
 def two_levels(chouette) -> None:
-    """The Florida event through level 1 and into level 2: eve busted, out, back in."""
+    """The Florida event through level 1 and into level 2: eve busted, out, back in (on
+    SQLite, a copy of the ledger made once)."""
+    chouette.built(play_two_levels)
+
+
+def play_two_levels(chouette) -> None:
     chouette(*FLORIDA)
     chouette("event", "enter", *EIGHT)
     chouette("event", "accept", "ann", "bob")
