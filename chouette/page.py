@@ -978,7 +978,8 @@ def _sheet(
         ]
         corrected += [
             f'<span class="correction" data-game="{line.number}">'
-            f"{_e(line.session) + ' ' if by_session else ''}{game_word}: {_e(c.text(local))}</span>"
+            f"{_e(line.session) + ' ' if by_session else ''}{game_word}: "
+            f"{_e(_words(tr)(c.text(local)))}</span>"
             for c in line.amended
         ]
         yield (

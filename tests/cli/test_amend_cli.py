@@ -107,7 +107,10 @@ def test_the_trail_is_on_the_sheet_the_game_the_log_and_the_export(chouette, tmp
     html = page.read_text(encoding="utf-8")
     assert '<span class="amended">(rettet)</span>' in html
     assert "Rettede spil (chouette amend): " in html
-    assert "is box backgammon, resigned (ann and bob agree it was a gammon)" in html
+    assert (  # the trail in the page's words, the note as typed
+        "rettet 2026-11-20 20:00 UTC: brættets afslutning var almindelig sejr til boksen, er "
+        "backgammon til boksen, opgivet (ann and bob agree it was a gammon)"
+    ) in html
     export = tmp_path / "friday.jsonl"
     chouette("export", str(export))
     assert chouette("verify", str(export)).exit_code == 0
