@@ -654,6 +654,13 @@ def test_help_at_the_table_lists_its_commands_as_typed_there(chouette):
     assert out.count("Usage: take [OPTIONS] [MEMBER]") == 3 and "Usage: chouette" not in out
 
 
+@pytest.mark.parametrize(("lang", "usage"), [("da", "Brug: "), ("cs", "Použití: ")])
+def test_help_at_the_table_shows_a_command_as_typed_there_in_every_language(chouette, lang, usage):
+    chouette("new", "friday", "ann", "bob", "cat")
+    out = chouette("--lang", lang, "table", input="help take\ntake -h\n").stdout
+    assert out.count(f"{usage}take [OPTIONS] [MEMBER]") == 2 and f"{usage}chouette" not in out
+
+
 def test_tab_at_the_table_completes_what_the_shells_tab_does(chouette, tmp_path, monkeypatch):
     from cli import Options, table_choices
 
