@@ -225,6 +225,14 @@ def test_help_says_each_commands_summary_and_options_in_the_readers_language(
     assert listed.split(",")[0] in commands
 
 
+@pytest.mark.parametrize(("lang", "amount"), [("da", "f.eks. 12,50."), ("cs", "např. 12,50.")])
+def test_an_amount_in_help_is_written_as_the_reader_writes_money(chouette, lang, amount):
+    """An amount a help's words give is written with the language's decimal comma (an
+    example's command line keeps what is typed: either is read)."""
+    text = " ".join(chouette("--lang", lang, "pay", "--help").stdout.split())
+    assert amount in text and "12.50." not in text.replace("pay bob ann 30.00", "")
+
+
 # ---------------------------------------------------------------- the README's evening
 
 EVENING = [
