@@ -649,13 +649,15 @@ def apply(game: Game, event: Event) -> Game:
         new = _buy_out(game)
     else:
         new = _end(game, event)
-    if new.lone_taker is game.lone_taker and not isinstance(event, Extra):
-        new = replace(new, lone_taker=None)  # only extras keep the lone taker's choice open
+    kept = new.lone_taker is not game.lone_taker or isinstance(event, Extra)
     ended = tuple(m for m, c in game.cubes.items() if c.live and not new.cubes[m].live)
-    if ended:
-        new = replace(new, last_ended=ended)
-    after = _pass_captaincy(replace(new, events=(*game.events, event)))
-    return _acting_captain_why(game, after)
+    new = replace(  # one copy of the game made (each costs as much as the event's rule)
+        new,
+        events=(*game.events, event),
+        lone_taker=new.lone_taker if kept else None,  # only extras keep its choice open
+        last_ended=ended or new.last_ended,
+    )
+    return _acting_captain_why(game, _pass_captaincy(new))
 
 
 def exchange_of(before: Game, after: Game, member: str) -> int | None:
