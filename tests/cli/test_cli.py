@@ -352,7 +352,7 @@ BAD_RECORDS = [
 
 @pytest.mark.parametrize(("text", "message"), BAD_RECORDS)
 def test_a_bad_record_is_refused_whole_and_writes_nothing(chouette, ledger_url, text, message):
-    chouette("new", "friday", "ann", "bob", "cat")
+    chouette.begun(("new", "friday", "ann", "bob", "cat"))
     before = dump(ledger_url)
     result = chouette("record", "-", input=text, code=1)
     assert message in result.stderr
@@ -378,9 +378,7 @@ REFUSALS = [
 
 @pytest.mark.parametrize(("args", "message"), REFUSALS)
 def test_refusals_name_the_people_exit_1_and_write_nothing(chouette, ledger_url, args, message):
-    chouette("new", "friday", "ann", "bob", "cat")
-    chouette("end", "box")
-    chouette("double", "bob")
+    chouette.begun(("new", "friday", "ann", "bob", "cat"), ("end", "box"), ("double", "bob"))
     before = dump(ledger_url)
     result = chouette(*args, code=1)
     assert result.stderr == f"Error: {message}\n" or message in result.stderr
@@ -429,7 +427,7 @@ def test_an_ignored_automatic_double_says_so_and_writes_nothing(chouette, ledger
     ],
 )
 def test_bad_usage_exits_2(chouette, args, message):
-    chouette("new", "friday", "ann", "bob")
+    chouette.begun(("new", "friday", "ann", "bob"))
     assert message in chouette(*args, code=2).stderr
 
 

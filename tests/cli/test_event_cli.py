@@ -226,7 +226,12 @@ def test_standings_say_the_level_the_cube_the_clock_and_the_pool(chouette):
 def test_what_the_event_refuses_is_said_with_the_reason_and_writes_nothing(
     chouette, ledger_url, args, code, said
 ):
-    florida(chouette)
+    chouette.begun(  # florida(chouette), made once on SQLite
+        tuple(FLORIDA),
+        ("event", "enter", *EIGHT),
+        ("event", "accept", "--all"),
+        ("event", "draw", "--seed", "7", "--json"),
+    )
     before = dump(ledger_url)
     result = chouette(*args, code=code)
     assert said in result.stderr

@@ -288,8 +288,7 @@ def test_a_session_without_a_preset_says_the_options_given(chouette):
 def test_refusals_of_the_rules_commands_name_the_players_and_write_nothing(
     chouette, ledger_url, args, code, message
 ):
-    chouette("new", "fri", "ann", "bob", "cat")
-    chouette("accept", "ann")
+    chouette.begun(("new", "fri", "ann", "bob", "cat"), ("accept", "ann"))
     before = dump(ledger_url)
     assert chouette(*args, code=code).stderr == f"Error: {message}\n"
     assert dump(ledger_url) == before
