@@ -7087,7 +7087,8 @@ def table_help(words: Sequence[str], opts: Options) -> None:
     import shutil
 
     group = get_command_once()
-    root = typer.Context(group, info_name="chouette", obj=opts)
+    # (with the app's -h: Click keeps the first help option it makes a command, -h or not)
+    root = typer.Context(group, info_name="chouette", obj=opts, **group.context_settings)
     if words:
         found = group.get_command(root, words[0]) if isinstance(group, Commands) else None
         if found is None or words[0] in NOT_AT_TABLE:

@@ -657,6 +657,8 @@ def test_help_at_the_table_shows_a_command_as_typed_there_in_every_language(chou
     chouette("new", "friday", "ann", "bob", "cat")
     out = chouette("--lang", lang, "table", input="help take\ntake -h\n").stdout
     assert out.count(f"{usage}take [OPTIONS] [MEMBER]") == 2 and f"{usage}chouette" not in out
+    # the table's help leaves -h to the commands run after it in the same process
+    assert chouette("take", "-h").stdout.startswith("Usage: chouette take [OPTIONS] [MEMBER]")
 
 
 def test_tab_at_the_table_completes_what_the_shells_tab_does(chouette, tmp_path, monkeypatch):
