@@ -197,6 +197,31 @@ def serving(
         server.stop()
 
 
+# ---------------------------------------------------------------- a terminal beside it
+
+
+def typed(url: str, *args: str, input: str | None = None) -> str:
+    """``chouette ARGS`` typed at a terminal beside the server, which must succeed: its
+    standard output. As :func:`tests.procs.ok` runs it (on the ledger at ``url``, with the
+    real clock), but in the test's own process, which is another process than the server's
+    all the same: a command in a process of its own pays Python's start and the imports
+    again, about a second of CPU for one that writes."""
+    from unittest import mock
+
+    from typer.testing import CliRunner
+
+    import cli
+
+    with mock.patch.object(cli, "STARTED", time.time()):  # given now, as a process started now
+        result = CliRunner().invoke(
+            cli.app, list(args), input=input, env={"CHOUETTE_DB": url, "CHOUETTE_NOW": None}
+        )
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    assert result.exit_code == 0, (args, result.exit_code, result.stdout, result.stderr)
+    return result.stdout
+
+
 # ---------------------------------------------------------------- a page's event stream
 
 

@@ -853,7 +853,7 @@ def create_app(
         if isinstance(fields, Response):
             return fields
         heard = Heard(words(language(request)))
-        frames = shown()
+        frames, seen = shown(), hub.version
         if frames is not None and frames.scope is not None:  # serve --event: the event's card
             accepting = ["event", "accept", f"--event={frames.scope}", "--", current.player]
             ok, lines = await run_in_threadpool(table.run_words, accepting, None, heard)
@@ -870,6 +870,7 @@ def create_app(
             phone.say(said("{player}'s phone:", player=current.player))
             phone.items += heard.items
             tell(phone)
+        await hub.newer(seen, timeout=2.0)  # the page it goes back to shows the acceptance
         return RedirectResponse("/me", status_code=303)
 
     async def propose_mine(request: Request) -> Response:

@@ -23,7 +23,7 @@ from tests import procs
 from tests.dom import Node, parse
 from tests.invariants import check_ledger
 from tests.paths import ROOT
-from tests.serving import PIN, Keeper, Stream, serving
+from tests.serving import PIN, Keeper, Stream, serving, typed
 from web.serve import addresses, check_pin, lan_address, new_pin, qr_code
 
 SERVER_MODULES = ("starlette", "uvicorn", "jinja2", "segno", "anyio", "web")
@@ -152,7 +152,7 @@ def board_says(text: str):
 
 @pytest.mark.slow
 def test_the_server_prints_its_address_a_qr_code_the_pin_and_the_keepers_link(ledger_url):
-    procs.ok(ledger_url, "new", "friday", "ann", "bob")
+    typed(ledger_url, "new", "friday", "ann", "bob")
     with serving(ledger_url) as server:
         printed = "\n".join(server.lines)
         assert server.url.startswith("http://127.0.0.1:")
@@ -216,7 +216,7 @@ def test_a_terminal_that_takes_nothing_never_stops_the_server(ledger_url):
     once the pipe is read again, the server says once how many lines it left out."""
     import fcntl
 
-    procs.ok(ledger_url, "new", "friday", "ann", "bob")
+    typed(ledger_url, "new", "friday", "ann", "bob")
     with serving(ledger_url, held=True) as server:
         assert server.proc.stdout is not None
         room = fcntl.fcntl(server.proc.stdout.fileno(), 1032)  # F_GETPIPE_SZ (Linux)
@@ -240,7 +240,7 @@ def test_a_terminal_that_takes_nothing_never_stops_the_server(ledger_url):
 
 @pytest.mark.slow
 def test_a_random_pin_is_printed_when_none_is_given(ledger_url):
-    procs.ok(ledger_url, "new", "friday", "ann", "bob")
+    typed(ledger_url, "new", "friday", "ann", "bob")
     proc = subprocess.Popen(
         [procs.script(), "serve", "--port", "0"],
         stdout=subprocess.PIPE,
@@ -263,7 +263,7 @@ def test_a_random_pin_is_printed_when_none_is_given(ledger_url):
 
 @pytest.mark.slow
 def test_the_scorekeepers_page_and_actions_need_the_pin(ledger_url):
-    procs.ok(ledger_url, "new", "friday", "ann", "bob", "cat")
+    typed(ledger_url, "new", "friday", "ann", "bob", "cat")
     with serving(ledger_url) as server:
         status, page = server.get("/keeper")
         assert status == 200 and 'id="pin-form"' in page and "Take" not in page
@@ -301,7 +301,7 @@ def test_the_scorekeepers_page_and_actions_need_the_pin(ledger_url):
         statuses = [Keeper(server, "0000").status for _ in range(5)]
         assert statuses == [403, 403, 403, 403, 429]
         assert Keeper(server).status == 429
-        cubes = json.loads(procs.ok(ledger_url, "status", "--json"))["game"]["cubes"]
+        cubes = json.loads(typed(ledger_url, "status", "--json"))["game"]["cubes"]
         assert cubes["bob"]["pending"] == "box"  # the page's double, and nothing else
 
 
@@ -309,7 +309,7 @@ def test_the_scorekeepers_page_and_actions_need_the_pin(ledger_url):
 def test_the_scorekeepers_page_works_without_its_script(ledger_url):
     """A browser that runs no script posts the form itself and gets the page back, with what
     the action did and the board after it."""
-    procs.ok(ledger_url, "new", "friday", "ann", "bob", "cat")
+    typed(ledger_url, "new", "friday", "ann", "bob", "cat")
     with serving(ledger_url) as server:
         keeper = Keeper(server)
         headers = {"Content-Type": "application/x-www-form-urlencoded", "Cookie": keeper.cookie}
@@ -342,8 +342,8 @@ def test_the_scorekeepers_page_works_without_its_script(ledger_url):
 
 @pytest.mark.slow
 def test_a_refused_action_shows_the_clis_message(ledger_url):
-    procs.ok(ledger_url, "new", "friday", "ann", "bob", "cat")
-    procs.ok(ledger_url, "double", "bob")
+    typed(ledger_url, "new", "friday", "ann", "bob", "cat")
+    typed(ledger_url, "double", "bob")
     with serving(ledger_url) as server:
         keeper = Keeper(server)
         for line in ("end box --game 1", "raccoon bob --game 1", "double bob", "join centre"):
@@ -360,7 +360,7 @@ def test_a_refused_action_shows_the_clis_message(ledger_url):
 def test_a_refusal_comes_back_in_the_pages_language(ledger_url):
     """A page's refusal (no PIN, a form refused) is said in the page's language: the
     server's --lang, else the browser's; English stays as it was."""
-    procs.ok(ledger_url, "new", "friday", "ann", "bob", "cat")
+    typed(ledger_url, "new", "friday", "ann", "bob", "cat")
     with serving(ledger_url, serve=("--lang", "da")) as server:
         outsider = Keeper(server, "9999")
         status, answer = outsider.post({"line": "double bob", "session": "friday"})
@@ -382,7 +382,7 @@ def test_the_scoreboard_shows_every_terminals_change(ledger_url):
     """A change made by a terminal, the page and a `chouette table` prompt each reaches the
     scoreboard's stream. How soon is measured in bench/run.py (`serve`), not here: a busy
     machine would fail a time bound."""
-    procs.ok(ledger_url, "new", "friday", "ann", "bob", "cat", "dan", "--stake", "5.00")
+    typed(ledger_url, "new", "friday", "ann", "bob", "cat", "dan", "--stake", "5.00")
     with serving(ledger_url) as server:
         board = Stream(server)
         board.wait_for(board_says("friday"))
@@ -398,7 +398,7 @@ def test_the_scoreboard_shows_every_terminals_change(ledger_url):
             (["drop", "cat"], "out, -1 (cat dropped)"),
         ]:
             after = len(board.events)
-            procs.ok(ledger_url, *words)
+            typed(ledger_url, *words)
             shown(text, after)
         # the page
         after = len(board.events)
@@ -436,7 +436,7 @@ def test_the_scoreboard_shows_every_terminals_change(ledger_url):
         table.stdout.close()
         # the standings as the CLI reads them, on the board
         final = board.boards()[-1].data
-        for player in json.loads(procs.ok(ledger_url, "standings", "--json"))["players"]:
+        for player in json.loads(typed(ledger_url, "standings", "--json"))["players"]:
             assert f'data-player="{player["name"]}" data-points="{player["points"]}" ' \
                    f'data-cents="{player["cents"]}"' in final  # fmt: skip
         board.close()
@@ -448,7 +448,7 @@ def test_actions_from_the_page_and_the_terminals_at_once_lose_nothing(ledger_url
     """The page works bob's and cat's cubes while two terminals work dan's and eve's, all at
     the same time: every action is booked, none twice, and the board ends where the ledger
     does."""
-    procs.ok(ledger_url, "new", "friday", "ann", "bob", "cat", "dan", "eve")
+    typed(ledger_url, "new", "friday", "ann", "bob", "cat", "dan", "eve")
     steps = [
         ["double", "{m}", "--by", "member"],
         ["take", "{m}", "--game", "1"],
@@ -474,7 +474,7 @@ def test_actions_from_the_page_and_the_terminals_at_once_lose_nothing(ledger_url
             jobs += [pool.submit(terminal, "dan"), pool.submit(terminal, "eve")]
             for job in jobs:
                 job.result()
-        status = json.loads(procs.ok(ledger_url, "status", "--json"))
+        status = json.loads(typed(ledger_url, "status", "--json"))
         assert {m: (c["value"], c["owner"]) for m, c in status["game"]["cubes"].items()} == {
             m: (4, m) for m in ("bob", "cat", "dan", "eve")
         }
@@ -483,18 +483,18 @@ def test_actions_from_the_page_and_the_terminals_at_once_lose_nothing(ledger_url
         board.wait_for(board_says("Game 1 is over"))
     facts = check_ledger(ledger_url)
     assert facts.finished["friday"] == [1] and facts.events[("friday", 1)] == 17
-    standings = json.loads(procs.ok(ledger_url, "standings", "--json"))["players"]
+    standings = json.loads(typed(ledger_url, "standings", "--json"))["players"]
     assert {p["name"]: p["points"] for p in standings} == {
         "ann": 16, "bob": -4, "cat": -4, "dan": -4, "eve": -4}  # fmt: skip
 
 
 @pytest.mark.slow
 def test_a_new_session_started_elsewhere_takes_over_the_board(ledger_url):
-    procs.ok(ledger_url, "new", "friday", "ann", "bob")
+    typed(ledger_url, "new", "friday", "ann", "bob")
     with serving(ledger_url) as server:
         board = Stream(server)
         board.wait_for(board_says('id="session">friday<'))
-        procs.ok(ledger_url, "new", "saturday", "cat", "dan")
+        typed(ledger_url, "new", "saturday", "cat", "dan")
         board.wait_for(board_says('id="session">saturday<'))
     with serving(ledger_url, "--session", "friday") as pinned:
         board = Stream(pinned)
@@ -503,14 +503,14 @@ def test_a_new_session_started_elsewhere_takes_over_the_board(ledger_url):
         keeper.act("end team --game 1", "friday")
         board.wait_for(board_says("Game 1 is over"))
     # an action on the session --session names makes it the current one, as the CLI does
-    assert json.loads(procs.ok(ledger_url, "status", "--json"))["session"] == "friday"
+    assert json.loads(typed(ledger_url, "status", "--json"))["session"] == "friday"
 
 
 @pytest.mark.slow
 def test_ctrl_c_stops_the_server_with_pages_connected(ledger_url):
     """Open scoreboard streams do not hold the server up: Ctrl-C ends it on its own (stop()
     fails the test if it must kill it). How soon is not a test's to bound."""
-    procs.ok(ledger_url, "new", "friday", "ann", "bob")
+    typed(ledger_url, "new", "friday", "ann", "bob")
     with serving(ledger_url) as server:
         streams = [Stream(server) for _ in range(3)]
         for stream in streams:
@@ -523,7 +523,7 @@ def test_ctrl_c_stops_the_server_with_pages_connected(ledger_url):
 def test_the_static_folder_gives_only_its_own_files(ledger_url):
     """Paths that climb out of /static/ (plain, percent-encoded, doubled) find nothing: not
     the server's code, not the ledger."""
-    procs.ok(ledger_url, "new", "friday", "ann", "bob")
+    typed(ledger_url, "new", "friday", "ann", "bob")
     with serving(ledger_url) as server:
         assert server.get("/static/live.css")[0] == 200
         for path in ("/static/../app.py", "/static/..%2fapp.py", "/static/%2e%2e/%2e%2e/cli.py",

@@ -27,7 +27,7 @@ from chouette.review import Asked, CubeState, Equities
 from db import open_ledger
 from tests import procs
 from tests.paths import ROOT
-from tests.serving import PIN, Keeper, Server, Stream, serving
+from tests.serving import PIN, Keeper, Server, Stream, serving, typed
 from web.access import (
     ADMITTED_A_MINUTE,
     CODE_LENGTH,
@@ -448,7 +448,7 @@ def test_an_attacker_on_the_wifi_keeps_nobody_out_and_finds_no_pin(ledger_url):
     attacker guessing PINs and codes from rotating addresses as fast as it can retires the
     six-digit PIN after ten, for a strong one the terminal prints, and while it goes on
     every right PIN and every right code is admitted; the keeper's device never notices."""
-    procs.ok(ledger_url, "new", "friday", "ann", "bob", "cat")
+    typed(ledger_url, "new", "friday", "ann", "bob", "cat")
     with serving(ledger_url) as server:
         keeper = Keeper(server, source="127.0.0.2")
         assert keeper.status == 303
@@ -501,7 +501,7 @@ def test_an_attacker_on_the_wifi_keeps_nobody_out_and_finds_no_pin(ledger_url):
 
 @pytest.mark.slow
 def test_each_device_gets_its_own_token_listed_and_revocable_on_the_keeper_page(ledger_url):
-    procs.ok(ledger_url, "new", "friday", "ann", "bob")
+    typed(ledger_url, "new", "friday", "ann", "bob")
     with serving(ledger_url) as server:
         phone, tablet = Keeper(server), Keeper(server)
         assert phone.cookie != tablet.cookie
@@ -550,7 +550,7 @@ def test_a_restart_with_the_same_pin_keeps_the_keeper_in_and_a_new_pin_asks_at_o
     """Issue 21: after a restart the keeper's phone hung on "Reconnecting…". With the same
     PIN (here from CHOUETTE_PIN) the phone is still in; with a new one, its event stream
     answers 401 at once (the page's script then shows the PIN form)."""
-    procs.ok(ledger_url, "new", "friday", "ann", "bob")
+    typed(ledger_url, "new", "friday", "ann", "bob")
     port = restart_port()
     with serving(ledger_url, port=port) as first:
         keeper = Keeper(first)
@@ -574,7 +574,7 @@ def test_a_restart_with_the_same_pin_keeps_the_keeper_in_and_a_new_pin_asks_at_o
 
 @pytest.mark.slow
 def test_a_phone_speaks_for_the_player_whose_code_it_gave_and_for_nobody_else(ledger_url):
-    procs.ok(ledger_url, "new", "friday", "ann", "bob", "<b>cat</b>")
+    typed(ledger_url, "new", "friday", "ann", "bob", "<b>cat</b>")
     with serving(ledger_url) as server:
         keeper = Keeper(server)
         status, page = server.get("/keeper", {"Cookie": keeper.cookie})
@@ -636,20 +636,20 @@ def test_under_room_a_phone_speaks_for_its_player_at_its_own_table_of_tonight(le
     table alone: its board, its player's part there, its rules, its player's devices there.
     A code or a phone of another night's session is nobody's, and a form naming another
     table or player changes nothing of theirs."""
-    procs.ok(ledger_url, "new", "last", "ann", "bob", "--night", "old")
+    typed(ledger_url, "new", "last", "ann", "bob", "--night", "old")
     with serving(ledger_url) as server:  # without --room the keeper may run last week's
         keeper = Keeper(server)
         old_code = codes_on(server.get("/keeper", {"Cookie": keeper.cookie})[1])["ann"]
         old = cookie_of(form(server, "/me", {"code": old_code})[2])
         assert "You are <strong>ann</strong>" in server.get("/me", {"Cookie": old})[1]
-    procs.ok(ledger_url, "new", "red", "ann", "bob", "cat", "--stake", "1", "--no-beavers")
-    procs.ok(ledger_url, "double", "bob", "--position", CERTAIN)
-    procs.ok(ledger_url, "take", "bob")  # a point given away: the doubler bears off for sure
-    procs.ok(ledger_url, "end", "box")
+    typed(ledger_url, "new", "red", "ann", "bob", "cat", "--stake", "1", "--no-beavers")
+    typed(ledger_url, "double", "bob", "--position", CERTAIN)
+    typed(ledger_url, "take", "bob")  # a point given away: the doubler bears off for sure
+    typed(ledger_url, "end", "box")
     with open_ledger(ledger_url, write=True, now=datetime.now(UTC)) as book:
         kept = {Asked(CERTAIN, CubeState(True, True)): Equities(*map(Decimal, ("1", "2", "1")))}
         book.keep_evaluations(kept, beavers=False, plies=2, engine="GNU Backgammon 1.07")
-    procs.ok(ledger_url, "new", "blue", "dan", "eve", "ann")
+    typed(ledger_url, "new", "blue", "dan", "eve", "ann")
     with serving(ledger_url, serve=("--room",)) as server:
         keeper = Keeper(server)
 
@@ -688,7 +688,7 @@ def test_under_room_a_phone_speaks_for_its_player_at_its_own_table_of_tonight(le
         # bob's stream follows red, where the keeper's page is not
         mine = Stream(server, "/me/events", headers={"Cookie": bob})
         mine.wait_for(lambda e: e.kind == "board" and '<h1 id="session">red</h1>' in e.data)
-        procs.ok(ledger_url, "--session", "red", "double", "bob")  # a terminal at red
+        typed(ledger_url, "--session", "red", "double", "bob")  # a terminal at red
         mine.wait_for(lambda e: e.kind == "mine" and "Your cube:" in e.data)
         assert codes_at("red") == red and codes_at("blue") == blue  # the keeper switches
         assert not mine.ended.is_set()
@@ -719,7 +719,7 @@ CERTAIN = "YAAAGAAAAAAAAA"
 
 def accepted(url: str, session: str) -> list[str]:
     """Who has accepted ``session``'s rules, as ``rules --json`` says."""
-    card = json.loads(procs.ok(url, "--session", session, "rules", "--json"))
+    card = json.loads(typed(url, "--session", session, "rules", "--json"))
     return [a["player"] for a in card["accepted"]]
 
 
@@ -727,7 +727,7 @@ def accepted(url: str, session: str) -> list[str]:
 def test_many_wrong_pins_at_once_retire_the_pin_once(ledger_url):
     """Thirty wrong PINs posted at the same moment from thirty addresses: each is checked and
     refused, and the PIN is retired once, for one strong PIN."""
-    procs.ok(ledger_url, "new", "friday", "ann", "bob")
+    typed(ledger_url, "new", "friday", "ann", "bob")
     with serving(ledger_url) as server:
         results: list[int] = []
         lock = threading.Lock()
@@ -750,9 +750,9 @@ def test_many_wrong_pins_at_once_retire_the_pin_once(ledger_url):
 
 @pytest.mark.slow
 def test_a_players_phone_shows_their_seat_money_and_debts_and_accepts_for_them_only(ledger_url):
-    procs.ok(ledger_url, "new", "friday", "ann", "bob", "cat", "--stake", "1")
-    procs.ok(ledger_url, "double", "bob")
-    procs.ok(ledger_url, "take", "bob")
+    typed(ledger_url, "new", "friday", "ann", "bob", "cat", "--stake", "1")
+    typed(ledger_url, "double", "bob")
+    typed(ledger_url, "take", "bob")
     with serving(ledger_url) as server:
         keeper = Keeper(server)
         bob = phone_of(server, keeper, "bob")
@@ -762,14 +762,14 @@ def test_a_players_phone_shows_their_seat_money_and_debts_and_accepts_for_them_o
         assert "You are square." in page and "I accept the rules" in page
         mine = Stream(server, "/me/events", headers={"Cookie": bob})
         mine.wait_for(lambda e: e.kind == "mine" and "You are the captain." in e.data)
-        procs.ok(ledger_url, "end", "box")  # bob -2.00, cat -1.00, ann +3.00
+        typed(ledger_url, "end", "box")  # bob -2.00, cat -1.00, ann +3.00
         event = mine.wait_for(lambda e: e.kind == "mine" and "You pay ann 2.00." in e.data)
         assert 'data-cents="-200"' in event.data and "You are in the crew" in event.data
         mine.close()
         # bob accepts the rules from his phone: for bob, and bob alone
         status, _, headers = form(server, "/me/accept", {"player": "ann"}, bob)
         assert status == 303 and headers["location"] == "/me"
-        card = json.loads(procs.ok(ledger_url, "rules", "--json"))
+        card = json.loads(typed(ledger_url, "rules", "--json"))
         assert [a["player"] for a in card["accepted"]] == ["bob"]
         assert "I accept the rules" not in server.get("/me", {"Cookie": bob})[1]
         assert form(server, "/me/accept", {}, keeper.cookie)[0] == 401  # the keeper is nobody
@@ -778,8 +778,8 @@ def test_a_players_phone_shows_their_seat_money_and_debts_and_accepts_for_them_o
 
 @pytest.mark.slow
 def test_private_serving_keeps_money_off_the_shared_pages_and_on_each_phone(ledger_url):
-    procs.ok(ledger_url, "new", "friday", "ann", "bob", "cat", "--stake", "7")
-    procs.ok(ledger_url, "end", "box")  # ann +14.00, bob and cat -7.00 each
+    typed(ledger_url, "new", "friday", "ann", "bob", "cat", "--stake", "7")
+    typed(ledger_url, "end", "box")  # ann +14.00, bob and cat -7.00 each
     with serving(ledger_url, serve=("--private",)) as server:
         status, board = server.get("/")
         assert status == 200 and 'data-player="ann" data-points="2"' in board
@@ -805,7 +805,7 @@ def test_a_leaked_code_admits_a_few_devices_and_all_but_this_one_signs_the_rest_
     "Sign out every other device" leaves only the keeper's own."""
     from tests.forms import forms
 
-    procs.ok(ledger_url, "new", "friday", "ann", "bob", "cat")
+    typed(ledger_url, "new", "friday", "ann", "bob", "cat")
     with serving(ledger_url) as server:
         keeper = Keeper(server)
         helper = Keeper(server, source="127.0.0.3")
@@ -886,7 +886,7 @@ def test_a_sign_out_on_one_server_reaches_a_second_server_on_the_same_ledger(led
     first is bob's on the second within a few seconds; signed out on the first, it is
     refused on the second as soon as the second reads the ledger again (its event stream
     ends), and neither server, nor a restart, brings it back."""
-    procs.ok(ledger_url, "new", "friday", "ann", "bob", "cat")
+    typed(ledger_url, "new", "friday", "ann", "bob", "cat")
     with serving(ledger_url) as first, serving(ledger_url) as second:
         keeper = Keeper(first)
         bob = phone_of(first, keeper, "bob")

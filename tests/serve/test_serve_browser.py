@@ -14,10 +14,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests import procs
 from tests.chromium import chromium, decode_png
 from tests.dump import unchained
-from tests.serving import PIN, Server, serving
+from tests.serving import PIN, Server, serving, typed
 
 try:
     from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
@@ -176,7 +175,7 @@ def test_a_whole_evening_on_the_pages_books_what_the_cli_books_and_shows_on_the_
     """Issue 21: the whole evening, new session to settlement, driven only through the
     keeper's page in headless Chromium (its buttons and forms; one answer typed at its
     command line), while the TV follows each step by itself; the CLI books the same."""
-    procs.ok(ledger_url, "migrate")  # the club's ledger, with no session yet
+    typed(ledger_url, "migrate")  # the club's ledger, with no session yet
     with serving(ledger_url) as server:
         keeper = open_pages(browser, server, None)
         page, tv = keeper.page, keeper.tv
@@ -372,10 +371,10 @@ def test_a_whole_evening_on_the_pages_books_what_the_cli_books_and_shows_on_the_
         chouette("--db", str(cli), *shlex.split(line))
     for session in ("friday", "friday-2"):
         for report in ("sheet", "settle"):
-            page_said = json.loads(procs.ok(ledger_url, "--session", session, report, "--json"))
+            page_said = json.loads(typed(ledger_url, "--session", session, report, "--json"))
             cli_said = chouette.json("--db", str(cli), "--session", session, report)
             assert unchained(page_said) == unchained(cli_said), (session, report)
-    players = json.loads(procs.ok(ledger_url, "standings", "--json"))["players"]
+    players = json.loads(typed(ledger_url, "standings", "--json"))["players"]
     assert shown == {p["name"]: (p["points"], p["cents"]) for p in players}
 
     # the TV's screenshot: the whole board on one 1080p screen, every player's dot in the
@@ -407,7 +406,7 @@ def test_an_answer_that_is_not_json_is_shown_and_the_buttons_work_again(browser,
     every later button did nothing, silently, until the page was reloaded."""
     import re
 
-    procs.ok(ledger_url, "new", "friday", "ann", "bob", "cat")
+    typed(ledger_url, "new", "friday", "ann", "bob", "cat")
     with serving(ledger_url) as server:
         keeper = open_pages(browser, server)
         page = keeper.page
@@ -430,9 +429,9 @@ def test_a_past_game_is_corrected_from_the_scorekeepers_page(browser, ledger_url
     """The keeper corrects game 1 (a gammon recorded as a single): the page says what
     `chouette amend` says, the TV's standings follow, and the sheet keeps the trail. (The
     command line, the payment form and settle are in the whole evening's test.)"""
-    procs.ok(ledger_url, "new", "friday", "ann", "bob", "cat", "--stake", "1.00")
-    procs.ok(ledger_url, "end", "box")
-    procs.ok(ledger_url, "end", "box")
+    typed(ledger_url, "new", "friday", "ann", "bob", "cat", "--stake", "1.00")
+    typed(ledger_url, "end", "box")
+    typed(ledger_url, "end", "box")
     with serving(ledger_url) as server:
         keeper = open_pages(browser, server)
         tv = keeper.tv
@@ -448,7 +447,7 @@ def test_a_past_game_is_corrected_from_the_scorekeepers_page(browser, ledger_url
         expect(tv.locator('#standings tr.standing[data-player="ann"]')).to_have_attribute(
             "data-cents", "-300"
         )
-    sheet = procs.ok(ledger_url, "sheet")
+    sheet = typed(ledger_url, "sheet")
     assert "1 (amended)" in sheet and "(it was a gammon for the team)" in sheet
 
 
@@ -458,7 +457,7 @@ def test_a_restart_keeps_the_keeper_in_and_a_new_pin_is_asked_for_at_once(browse
     it shows the PIN form by itself, and a player's phone stays the player's."""
     import socket
 
-    procs.ok(ledger_url, "new", "friday", "ann", "bob", "cat")
+    typed(ledger_url, "new", "friday", "ann", "bob", "cat")
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -499,12 +498,12 @@ def test_the_tv_fits_eight_players_and_fifteen_games_on_one_1080p_screen(browser
     """Issue 21: a club's TV shows the whole board of a full table without scrolling (with
     the box's partner's seat too)."""
     players = ["ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal"]
-    procs.ok(ledger_url, "new", "friday", *players, "--stake", "5.00", "--partner-from", "8")
+    typed(ledger_url, "new", "friday", *players, "--stake", "5.00", "--partner-from", "8")
     ends = [
         f"end {'box' if number % 3 else 'team'}{' --gammon' if number % 2 else ''}"
         for number in range(15)
     ]
-    procs.ok(ledger_url, "table", input="\n".join(ends) + "\n")  # one process, 15 games
+    typed(ledger_url, "table", input="\n".join(ends) + "\n")  # one table prompt, 15 games
     with serving(ledger_url) as server:
         tv = browser.new_context(viewport=TV, device_scale_factor=1).new_page()
         tv.goto(server.url)
@@ -525,15 +524,15 @@ def test_the_tv_fits_eight_players_and_fifteen_games_on_one_1080p_screen(browser
 def test_the_room_shows_every_table_and_the_keeper_picks_one(browser, ledger_url):
     """``serve --room`` (issue 22): the TV shows both tables of the night side by side and
     follows a terminal at either; the keeper's page runs the table the keeper picks."""
-    procs.ok(ledger_url, "new", "red", "ann", "bob", "cat")
-    procs.ok(ledger_url, "new", "blue", "dan", "eve", "fay")
+    typed(ledger_url, "new", "red", "ann", "bob", "cat")
+    typed(ledger_url, "new", "blue", "dan", "eve", "fay")
     with serving(ledger_url, serve=("--room",)) as server:
         tv = browser.new_context(viewport=TV, device_scale_factor=1).new_page()
         tv.goto(server.url)
         tables = tv.locator("section.table")
         expect(tables).to_have_count(2)
         expect(tables.nth(0).locator("h2")).to_contain_text("red")
-        procs.ok(ledger_url, "--session", "red", "end", "box")
+        typed(ledger_url, "--session", "red", "end", "box")
         expect(tv.locator('tr.night-total[data-player="ann"]')).to_have_attribute(
             "data-cents", "200"
         )
@@ -543,7 +542,7 @@ def test_the_room_shows_every_table_and_the_keeper_picks_one(browser, ledger_url
         keeper = Keeper(phone, tv)
         keeper.click(keeper.button("Double the box", keeper.card("fay")))
         # the keeper's buttons follow a terminal at the table it runs
-        procs.ok(ledger_url, "--session", "blue", "take", "fay")
+        typed(ledger_url, "--session", "blue", "take", "fay")
         expect(keeper.button("Take", keeper.card("fay"))).to_be_disabled()
         expect(keeper.form("double-box").get_by_label("fay")).to_be_enabled()  # a redouble
         expect(tables.nth(1).locator('li.cube[data-member="fay"]')).to_have_count(1)
@@ -569,7 +568,7 @@ def test_a_player_named_like_an_option_is_a_name_on_every_page(
             "Game 1: --all drops."
         )
         assert keeper.click(keeper.button("Take", keeper.card("-h")))[0] == "Game 1: -h takes."
-        cubes = json.loads(procs.ok(ledger_url, "status", "--json"))["game"]["cubes"]
+        cubes = json.loads(typed(ledger_url, "status", "--json"))["game"]["cubes"]
         assert {m: (c["out"], c["pending"]) for m, c in cubes.items()} == {
             "--all": (True, None), "-h": (False, None), "cat": (False, "cat")}  # fmt: skip
         code = keeper.page.locator('#codes li[data-player="--all"] code').inner_text()
@@ -579,7 +578,7 @@ def test_a_player_named_like_an_option_is_a_name_on_every_page(
         expect(phone.locator("#me")).to_have_text("You are --all.")
         phone.get_by_role("button", name="I accept the rules").click()
         expect(phone.get_by_role("button", name="I accept the rules")).to_have_count(0)
-        card = json.loads(procs.ok(ledger_url, "rules", "--json"))
+        card = json.loads(typed(ledger_url, "rules", "--json"))
         assert [a["player"] for a in card["accepted"]] == ["--all"]
         assert card["not_accepted"] == ["ann", "-h", "cat"]
 
@@ -589,8 +588,8 @@ def test_under_room_a_players_phone_works_at_any_table_the_keeper_runs_or_not(br
     ran (``/me`` answered 401 once the keeper switched). Now bob's phone at red stays bob's
     at red, with red's board and his own part following red, when the keeper runs blue; it
     accepts red's rules; and cat's code for red admits cat while the keeper runs blue."""
-    procs.ok(ledger_url, "new", "red", "ann", "bob", "cat")
-    procs.ok(ledger_url, "new", "blue", "dan", "eve", "fay")
+    typed(ledger_url, "new", "red", "ann", "bob", "cat")
+    typed(ledger_url, "new", "blue", "dan", "eve", "fay")
     with serving(ledger_url, serve=("--room",)) as server:
         keeper = signed_in(browser, server)
         expect(keeper.locator("#session")).to_have_text("blue")  # the current session
@@ -605,7 +604,7 @@ def test_under_room_a_players_phone_works_at_any_table_the_keeper_runs_or_not(br
         bob.get_by_role("button", name="Open").click()
         expect(bob.locator("#me")).to_have_text("You are bob.")
         run_table(keeper, "blue")
-        procs.ok(ledger_url, "--session", "red", "double", "bob")  # a terminal at red
+        typed(ledger_url, "--session", "red", "double", "bob")  # a terminal at red
         expect(bob.locator("#mine .cube")).to_contain_text("double to 2 pending")
         expect(bob.locator("#session")).to_have_text("red")  # his table's board
         bob.reload()
@@ -613,7 +612,7 @@ def test_under_room_a_players_phone_works_at_any_table_the_keeper_runs_or_not(br
         expect(bob.locator("#session")).to_have_text("red")
         bob.get_by_role("button", name="I accept the rules").click()
         expect(bob.get_by_role("button", name="I accept the rules")).to_have_count(0)
-        red = json.loads(procs.ok(ledger_url, "--session", "red", "rules", "--json"))
+        red = json.loads(typed(ledger_url, "--session", "red", "rules", "--json"))
         assert [a["player"] for a in red["accepted"]] == ["bob"]
         cat = browser.new_context(viewport=PHONE, is_mobile=True).new_page()
         cat.goto(f"{server.url}me?code={codes['cat'].replace('-', '')}")

@@ -17,12 +17,11 @@ import pytest
 from chouette.review import Asked, CubeState, Equities
 from db import Ledger, open_ledger
 from db.events import find, level_in_play
-from tests import procs
 from tests.chromium import chromium
 from tests.cli.test_event_cli import EIGHT, FLORIDA, busted, deal
 from tests.dom import parse
 from tests.serve.test_serve_access import CERTAIN, codes_on, cookie_of, form
-from tests.serving import PIN, Keeper, Stream, serving
+from tests.serving import PIN, Keeper, Stream, serving, typed
 from web.access import Access
 from web.app import create_app, message, templates
 from web.hub import Lazily, changed, pieces
@@ -310,16 +309,16 @@ def test_under_event_a_phone_is_its_players_at_the_event_with_their_review(ledge
     keeper's page lists every entrant's, a phone that gives one answers for its player at
     whatever table they sit, with the review of their cube decisions there as main's
     phones have it, and a table's own code (``serve --room``'s) admits nobody."""
-    procs.ok(ledger_url, *FLORIDA)
-    procs.ok(ledger_url, "event", "enter", *EIGHT)
-    procs.ok(ledger_url, "event", "draw", "--seed", "7")  # fcc-L1-T1: hal | eve, cat, gus
-    procs.ok(ledger_url, "--session", "fcc-L1-T1", "double", "eve", "--position", CERTAIN)
-    procs.ok(ledger_url, "--session", "fcc-L1-T1", "take", "eve")
-    procs.ok(ledger_url, "--session", "fcc-L1-T1", "end", "box")
+    typed(ledger_url, *FLORIDA)
+    typed(ledger_url, "event", "enter", *EIGHT)
+    typed(ledger_url, "event", "draw", "--seed", "7")  # fcc-L1-T1: hal | eve, cat, gus
+    typed(ledger_url, "--session", "fcc-L1-T1", "double", "eve", "--position", CERTAIN)
+    typed(ledger_url, "--session", "fcc-L1-T1", "take", "eve")
+    typed(ledger_url, "--session", "fcc-L1-T1", "end", "box")
     with open_ledger(ledger_url, write=True, now=datetime.now(UTC)) as book:
         kept = {Asked(CERTAIN, CubeState(True, True)): Equities(*map(Decimal, ("1", "2", "1")))}
         book.keep_evaluations(kept, beavers=True, plies=2, engine="GNU Backgammon 1.07")
-    procs.ok(ledger_url, "--session", "fcc-L1-T2", "end", "box")  # (a change: read again)
+    typed(ledger_url, "--session", "fcc-L1-T2", "end", "box")  # (a change: read again)
     with serving(ledger_url) as server:  # eve's code at her table, as plain serve gives it
         keeper = Keeper(server)
         assert form(server, "/keeper/table", {"table": "fcc-L1-T1"}, keeper.cookie)[0] == 200
@@ -379,8 +378,8 @@ def test_a_florida_event_runs_on_the_pages_from_the_draw_to_the_end(browser, led
     player, the keeper closes the level (the busted player out of the next draw), re-enters
     her (the pool grows) and ends the event; the TV follows each step, the countdown ticks,
     and a player's phone shows their bank and table."""
-    procs.ok(ledger_url, *FLORIDA)
-    procs.ok(ledger_url, "event", "enter", *EIGHT)
+    typed(ledger_url, *FLORIDA)
+    typed(ledger_url, "event", "enter", *EIGHT)
     with serving(ledger_url, serve=("--event",)) as server:
         tv = browser.new_context(viewport=TV, device_scale_factor=1).new_page()
         tv.goto(server.url)
@@ -415,10 +414,10 @@ def test_a_florida_event_runs_on_the_pages_from_the_draw_to_the_end(browser, led
         captain = str(tv.locator("section.table").nth(0).locator("tr.bank").nth(1).get_attribute(
             "data-player"
         ))  # fmt: skip
-        line = procs.ok(ledger_url, "--session", seated, "status", "--json")
+        line = typed(ledger_url, "--session", seated, "status", "--json")
         members = [json.loads(line)["captain"], *json.loads(line)["crew"]]
         for member in members:
-            procs.ok(
+            typed(
                 ledger_url, "--session", seated, "deal", member, "-50" if member == captain else "0"
             )
         expect(phone.locator("#mine .bank")).to_have_text("Your bank: 100 points.")
@@ -450,16 +449,16 @@ def eve_loses(ledger_url: str, points: int) -> None:
     process: the server sees the ledger change)."""
     for member in ("cat", "gus", "eve"):
         deal = f"-{points}" if member == "eve" else "0"
-        procs.ok(ledger_url, "--session", "fcc-L1-T1", "deal", member, deal)
+        typed(ledger_url, "--session", "fcc-L1-T1", "deal", member, deal)
 
 
 @pytest.mark.slow
 def test_the_tv_replaces_the_table_that_changed_and_keeps_the_others(browser, ledger_url):
     """Issue 39: the TV swaps in the one table that changed (the others, and the page, are
     kept as they were); a TV that missed a change loads the whole page again."""
-    procs.ok(ledger_url, *FLORIDA)
-    procs.ok(ledger_url, "event", "enter", *EIGHT)
-    procs.ok(ledger_url, "event", "draw", "--seed", "7")
+    typed(ledger_url, *FLORIDA)
+    typed(ledger_url, "event", "enter", *EIGHT)
+    typed(ledger_url, "event", "draw", "--seed", "7")
     with serving(ledger_url, serve=("--event",)) as server:
         tv = browser.new_context(viewport=TV, device_scale_factor=1).new_page()
         tv.goto(server.url)

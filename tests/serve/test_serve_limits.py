@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from tests import procs
-from tests.serving import Keeper, Server, Stream, serving
+from tests.serving import Keeper, Server, Stream, serving, typed
 from tests.terminal import Terminal
 from web.app import host_name
 from web.limits import (
@@ -122,7 +122,7 @@ def test_only_the_names_the_server_printed_are_answered(ledger_url):
     computer, posts to it with its own name in both Host and Origin. Refused before any
     route, even with the scorekeeper's cookie (which the browser would not send, but a
     token sniffed on the wifi would be)."""
-    procs.ok(ledger_url, "new", "friday", "ann", "bob")
+    typed(ledger_url, "new", "friday", "ann", "bob")
     with serving(ledger_url) as server:
         keeper = Keeper(server)
         port = server.port
@@ -148,7 +148,7 @@ def test_only_the_names_the_server_printed_are_answered(ledger_url):
             answer = request(server, f"GET / HTTP/1.1\r\nHost: {name}\r\n"
                                      "Connection: close\r\n\r\n".encode())  # fmt: skip
             assert answer.startswith(b"HTTP/1.1 200 OK\r\n"), name
-    cubes = procs.ok(ledger_url, "status", "--json")
+    cubes = typed(ledger_url, "status", "--json")
     assert '"pending"' not in cubes  # the rebinding page's double was never booked
 
 
@@ -163,7 +163,7 @@ def streams_from(server: Server, path: str, count: int, first: int = 1) -> list[
 
 @pytest.mark.slow
 def test_event_streams_are_capped_per_client_and_refused_with_a_retry(ledger_url):
-    procs.ok(ledger_url, "new", "friday", "ann", "bob")
+    typed(ledger_url, "new", "friday", "ann", "bob")
     with serving(ledger_url) as server:
         mine = [Stream(server, source="127.4.0.1") for _ in range(STREAMS_PER_CLIENT)]
         assert {s.status for s in mine} == {200}
@@ -187,7 +187,7 @@ def test_more_streams_than_the_open_file_limit_leave_the_scoreboard_answering(le
     answering anyone, and 55,000 tracebacks poured out. Here the server's limit is 256 (set
     in its own process): 300 streams from 15 addresses, the ones past the cap refused with
     503 at once, and the scoreboard and the scorekeeper's page still load."""
-    procs.ok(ledger_url, "new", "friday", "ann", "bob")
+    typed(ledger_url, "new", "friday", "ann", "bob")
     limits = limits_for(256)
     with serving(ledger_url, files=256) as server:
         keeper = Keeper(server, source="127.0.0.2")
@@ -223,7 +223,7 @@ def test_a_thousand_connections_that_never_finish_their_headers_are_dropped(ledg
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft != resource.RLIM_INFINITY and soft < 2048:  # this test process holds 1,000
         resource.setrlimit(resource.RLIMIT_NOFILE, (min(2048, hard), hard))
-    procs.ok(ledger_url, "new", "friday", "ann", "bob")
+    typed(ledger_url, "new", "friday", "ann", "bob")
     with serving(ledger_url) as server:
         held = [partial(server, f"127.5.{i // 50}.{i % 50 + 1}") for i in range(1000)]
         status, page = server.get("/", source="127.6.0.1")
@@ -263,7 +263,7 @@ def drained(socks: list[socket.socket], timeout: float) -> list[bytes]:
 
 @pytest.mark.slow
 def test_a_body_sent_a_byte_a_second_is_dropped(ledger_url):
-    procs.ok(ledger_url, "new", "friday", "ann", "bob")
+    typed(ledger_url, "new", "friday", "ann", "bob")
     with serving(ledger_url) as server:
         sock = socket.create_connection((server.host, server.port), timeout=30)
         sock.sendall(b"POST /keeper HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 200\r\n"
@@ -295,7 +295,7 @@ def test_https_with_the_clubs_own_certificate(ledger_url, tmp_path):
     certificate.private_key_pem.write_to_path(str(key))
     trusted = ssl.create_default_context()
     authority.configure_trust(trusted)
-    procs.ok(ledger_url, "new", "friday", "ann", "bob")
+    typed(ledger_url, "new", "friday", "ann", "bob")
     serve = ("--certfile", str(cert), "--keyfile", str(key))
     with serving(ledger_url, serve=serve, tls=trusted) as server:
         assert server.url.startswith("https://127.0.0.1:")
@@ -350,7 +350,7 @@ def test_an_encrypted_key_is_refused_at_once_saying_so_with_no_pass_phrase_asked
         check=True,
     )
     assert "ENCRYPTED" in key.read_text()
-    procs.ok(ledger_url, "new", "friday", "ann", "bob")
+    typed(ledger_url, "new", "friday", "ann", "bob")
     for options in (["--certfile", cert, "--keyfile", key], ["--certfile", key]):
         if options[-1] == key and len(options) == 2:  # the key and its certificate in one file
             key.write_text(key.read_text() + cert.read_text())

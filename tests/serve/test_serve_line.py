@@ -16,10 +16,9 @@ from chouette.errors import ChouetteError
 from chouette.words import ENGLISH_WORDS
 from cli import run_words
 from files.words import words
-from tests import procs
 from tests.dump import dump
 from tests.paths import ROOT
-from tests.serving import Keeper, serving
+from tests.serving import Keeper, serving, typed
 from web.heard import Heard
 from web.table import command_words
 
@@ -154,7 +153,7 @@ def test_the_pages_session_holds_whatever_words_the_line_holds(chouette, ledger_
 
 @pytest.mark.slow  # a real server process, and the CLI's for each line
 def test_an_evening_from_the_command_line_of_the_page(ledger_url):
-    procs.ok(ledger_url, "new", "thursday", "dan", "eve")  # the club's ledger, last week's
+    typed(ledger_url, "new", "thursday", "dan", "eve")  # the club's ledger, last week's
     with serving(ledger_url) as server:
         keeper = Keeper(server)
 
@@ -169,7 +168,7 @@ def test_an_evening_from_the_command_line_of_the_page(ledger_url):
             assert (status, answer["ok"]) == (200, True), (line, answer)
         assert answer["said"] == str(answer["message"]).splitlines()
         assert "Game 1 is over." in answer["said"]  # type: ignore[operator]
-        standings = json.loads(procs.ok(ledger_url, "standings", "--json"))
+        standings = json.loads(typed(ledger_url, "standings", "--json"))
         assert {p["name"]: p["cents"] for p in standings["players"]} == {
             "ann": 1500,
             "bob": -1000,

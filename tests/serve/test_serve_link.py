@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from tests import procs
 from tests.serve.test_serve_access import Clocks, admitted, restart_port, started
-from tests.serving import PIN, Keeper, Server, serving
+from tests.serving import PIN, Keeper, Server, serving, typed
 from web.access import (
     ADMITTED_A_MINUTE,
     LINK_BYTES,
@@ -168,7 +168,7 @@ def open_link(
 
 @pytest.mark.slow
 def test_the_printed_link_signs_in_once_then_is_refused_and_is_never_logged(ledger_url):
-    procs.ok(ledger_url, "new", "friday", "ann", "bob")
+    typed(ledger_url, "new", "friday", "ann", "bob")
     with serving(ledger_url) as server:
         path = printed_link(server)
         token = path.rsplit("/", 1)[1]
@@ -216,7 +216,7 @@ def test_the_printed_link_signs_in_once_then_is_refused_and_is_never_logged(ledg
 
 @pytest.mark.slow
 def test_two_phones_opening_the_link_at_once_on_the_server_exactly_one_wins(ledger_url):
-    procs.ok(ledger_url, "new", "friday", "ann", "bob")
+    typed(ledger_url, "new", "friday", "ann", "bob")
     with serving(ledger_url) as server:
         path = printed_link(server)
         phones = 6
@@ -236,8 +236,8 @@ def test_two_phones_opening_the_link_at_once_on_the_server_exactly_one_wins(ledg
 
 @pytest.mark.slow
 def test_under_room_a_restart_prints_a_new_link_and_the_old_one_admits_nobody(ledger_url):
-    procs.ok(ledger_url, "new", "red", "ann", "bob", "--night", "friday")
-    procs.ok(ledger_url, "new", "blue", "cat", "dan", "--night", "friday")
+    typed(ledger_url, "new", "red", "ann", "bob", "--night", "friday")
+    typed(ledger_url, "new", "blue", "cat", "dan", "--night", "friday")
     port = restart_port()
     with serving(ledger_url, port=port, serve=("--room",)) as first:
         old = printed_link(first)
@@ -263,7 +263,7 @@ def test_in_chromium_the_link_lands_on_the_keepers_page_and_a_second_browser_is_
 
     from tests.chromium import chromium
 
-    procs.ok(ledger_url, "new", "friday", "ann", "bob")
+    typed(ledger_url, "new", "friday", "ann", "bob")
     with serving(ledger_url) as server, sync_playwright() as driver:
         link = server.url.rstrip("/") + printed_link(server)
         browser = driver.chromium.launch(

@@ -14,16 +14,15 @@ from collections.abc import Iterator
 import pytest
 
 from chouette.proposals import MOST_WAITING
-from tests import procs
 from tests.chromium import chromium
 from tests.dump import dump
 from tests.serve.test_serve_access import codes_on, cookie_of, form, phone_of
-from tests.serving import PIN, Keeper, Server, Stream, serving
+from tests.serving import PIN, Keeper, Server, Stream, serving, typed
 
 
 def proposals(url: str, *args: str) -> list[dict[str, object]]:
     """The proposals as the keeper's terminal lists them."""
-    return json.loads(procs.ok(url, "proposals", *args, "--json"))["proposals"]
+    return json.loads(typed(url, "proposals", *args, "--json"))["proposals"]
 
 
 def shown(server: Server, cookie: str, text: str, lang: str = "en") -> str:
@@ -55,8 +54,8 @@ def answer_fields(page: str, act: str, member: str) -> dict[str, str]:
 
 
 def test_a_phone_proposes_its_take_and_it_runs_once_the_keeper_approves(ledger_url):
-    procs.ok(ledger_url, "new", "friday", "ann", "bob", "cat", "--stake", "1")
-    procs.ok(ledger_url, "double", "--by", "box", "bob")
+    typed(ledger_url, "new", "friday", "ann", "bob", "cat", "--stake", "1")
+    typed(ledger_url, "double", "--by", "box", "bob")
     with serving(ledger_url) as server:
         keeper = Keeper(server)
         bob, cat = phone_of(server, keeper, "bob"), phone_of(server, keeper, "cat")
@@ -75,13 +74,13 @@ def test_a_phone_proposes_its_take_and_it_runs_once_the_keeper_approves(ledger_u
         event = controls.wait_for(lambda e: e.kind == "controls" and "data-number" in e.data)
         assert "bob takes the box&#39;s double" in event.data and "proposed by bob" in event.data
         controls.close()
-        assert procs.ok(ledger_url, "status", "--json").count('"value": 2') == 0
+        assert typed(ledger_url, "status", "--json").count('"value": 2') == 0
         status, said = keeper.post({"line": f"approve -- {waiting['number']}"})
         assert status == 200 and said["said"][:2] == [
             f"Proposal {waiting['number']} approved: bob takes the box's double.",
             "Game 1: bob takes.",
         ]
-        cube = json.loads(procs.ok(ledger_url, "status", "--json"))["game"]["cubes"]["bob"]
+        cube = json.loads(typed(ledger_url, "status", "--json"))["game"]["cubes"]["bob"]
         assert cube["value"] == 2
         shown(server, bob, 'data-state="approved"')
         # the same form again (a replay): the double it answered is no longer waiting
@@ -96,8 +95,8 @@ def test_a_phone_proposes_its_take_and_it_runs_once_the_keeper_approves(ledger_u
 
 
 def test_a_refused_proposal_comes_back_to_the_phone_with_its_reason_in_its_language(ledger_url):
-    procs.ok(ledger_url, "new", "friday", "ann", "bob", "cat", "--stake", "1")
-    procs.ok(ledger_url, "double", "--by", "box", "bob")
+    typed(ledger_url, "new", "friday", "ann", "bob", "cat", "--stake", "1")
+    typed(ledger_url, "double", "--by", "box", "bob")
     with serving(ledger_url) as server:
         keeper = Keeper(server)
         bob = phone_of(server, keeper, "bob")
@@ -111,15 +110,15 @@ def test_a_refused_proposal_comes_back_to_the_phone_with_its_reason_in_its_langu
         )
         assert status == 200, said
         shown(server, bob, "refused: refused by the keeper: you said take at the table")
-        procs.ok(ledger_url, "take", "bob")  # typed at the table: the take no longer waits
+        typed(ledger_url, "take", "bob")  # typed at the table: the take no longer waits
         status, said = keeper.post({"line": f"approve -- {second}"})
         assert status == 400 and "no longer applies" in said["message"]
         shown(server, bob, "afvist: doblingen på bobs terning, som bob svarede på, venter", "da")
 
 
 def test_a_phone_cannot_propose_for_anyone_else_nor_forge_its_way_past_the_rules(ledger_url):
-    procs.ok(ledger_url, "new", "friday", "ann", "bob", "cat", "dan", "--stake", "1")
-    procs.ok(ledger_url, "double", "--by", "box", "cat")
+    typed(ledger_url, "new", "friday", "ann", "bob", "cat", "dan", "--stake", "1")
+    typed(ledger_url, "double", "--by", "box", "cat")
     with serving(ledger_url) as server:
         keeper = Keeper(server)
         bob, cat = phone_of(server, keeper, "bob"), phone_of(server, keeper, "cat")
@@ -146,8 +145,8 @@ def test_a_phone_cannot_propose_for_anyone_else_nor_forge_its_way_past_the_rules
         assert form(server, "/me/propose", take, keeper.cookie)[0] == 401  # the keeper's PIN
         assert dump(ledger_url) == before  # nothing kept of any of them
         # a payment is the payer's: the payee cannot claim it was paid
-        procs.ok(ledger_url, "drop", "cat")
-        procs.ok(ledger_url, "end", "box")  # cat 1.00, bob 1.00, dan 1.00 to ann
+        typed(ledger_url, "drop", "cat")
+        typed(ledger_url, "end", "box")  # cat 1.00, bob 1.00, dan 1.00 to ann
         ann = phone_of(server, keeper, "ann")
         paid = {"act": "pay", "payee": "ann", "cents": "100"}
         assert form(server, "/me/propose", {**paid, "payee": "cat"}, ann)[0] == 400
@@ -158,15 +157,15 @@ def test_a_phone_cannot_propose_for_anyone_else_nor_forge_its_way_past_the_rules
 
 
 def test_a_signed_out_phone_and_another_night_s_phone_propose_nothing(ledger_url):
-    procs.ok(ledger_url, "new", "last", "ann", "bob", "--night", "old")
-    procs.ok(ledger_url, "double", "--by", "box", "bob")
+    typed(ledger_url, "new", "last", "ann", "bob", "--night", "old")
+    typed(ledger_url, "double", "--by", "box", "bob")
     with serving(ledger_url) as server:  # last week's phone, while that session was served
         keeper = Keeper(server)
         old = phone_of(server, keeper, "bob")
         take = answer_fields(server.get("/me", {"Cookie": old})[1], "take", "bob")
-    procs.ok(ledger_url, "new", "red", "ann", "bob", "cat")
-    procs.ok(ledger_url, "new", "blue", "dan", "eve", "fay")
-    procs.ok(ledger_url, "--session", "blue", "double", "--by", "box", "eve")
+    typed(ledger_url, "new", "red", "ann", "bob", "cat")
+    typed(ledger_url, "new", "blue", "dan", "eve", "fay")
+    typed(ledger_url, "--session", "blue", "double", "--by", "box", "eve")
     with serving(ledger_url, serve=("--room",)) as server:
         keeper = Keeper(server)
         assert form(server, "/me/propose", take, old)[0] == 401  # last week's: nobody's now
@@ -195,9 +194,9 @@ def test_a_signed_out_phone_and_another_night_s_phone_propose_nothing(ledger_url
 
 
 def test_a_flood_of_proposals_from_one_phone_is_capped(ledger_url):
-    procs.ok(ledger_url, "new", "friday", "ann", "bob", "cat", "--stake", "1")
-    procs.ok(ledger_url, "double", "--by", "box", "bob")
-    procs.ok(ledger_url, "pay", "cat", "bob", "1", "--advance")  # a line bob pays, too
+    typed(ledger_url, "new", "friday", "ann", "bob", "cat", "--stake", "1")
+    typed(ledger_url, "double", "--by", "box", "bob")
+    typed(ledger_url, "pay", "cat", "bob", "1", "--advance")  # a line bob pays, too
     with serving(ledger_url) as server:
         keeper = Keeper(server)
         bob = phone_of(server, keeper, "bob")
@@ -213,17 +212,17 @@ def test_a_flood_of_proposals_from_one_phone_is_capped(ledger_url):
             assert status == 400 and f"bob has {MOST_WAITING} proposals waiting" in page
         assert len(proposals(ledger_url)) == MOST_WAITING
         # the keeper answers one: the phone may propose one more
-        procs.ok(ledger_url, "refuse", str(proposals(ledger_url)[0]["number"]))
+        typed(ledger_url, "refuse", str(proposals(ledger_url)[0]["number"]))
         assert form(server, "/me/propose", made[MOST_WAITING], bob)[0] == 303
 
 
 def test_each_phone_shows_the_code_for_what_it_pays_and_the_paid_button_books_it(ledger_url):
-    procs.ok(ledger_url, "new", "friday", "ann", "bob", "cat", "--stake", "1")
-    procs.ok(ledger_url, "account", "ann", "--iban", "DE89 3704 0044 0532 0130 00",
+    typed(ledger_url, "new", "friday", "ann", "bob", "cat", "--stake", "1")
+    typed(ledger_url, "account", "ann", "--iban", "DE89 3704 0044 0532 0130 00",
              "--name", "Ann Smith")  # fmt: skip
-    procs.ok(ledger_url, "double", "--by", "box", "bob")
-    procs.ok(ledger_url, "drop", "bob")
-    procs.ok(ledger_url, "end", "box")  # bob and cat pay ann 1.00 each
+    typed(ledger_url, "double", "--by", "box", "bob")
+    typed(ledger_url, "drop", "bob")
+    typed(ledger_url, "end", "box")  # bob and cat pay ann 1.00 each
     with serving(ledger_url, serve=("--currency", "EUR")) as server:
         keeper = Keeper(server)
         bob, ann = phone_of(server, keeper, "bob"), phone_of(server, keeper, "ann")
@@ -240,7 +239,7 @@ def test_each_phone_shows_the_code_for_what_it_pays_and_the_paid_button_books_it
         (paid,) = proposals(ledger_url)
         status, said = keeper.post({"line": f"approve -- {paid['number']}"})
         assert status == 200 and said["said"][-1] == "bob paid ann 1.00 (friday)."
-        payments = json.loads(procs.ok(ledger_url, "settle", "--json"))["payments"]
+        payments = json.loads(typed(ledger_url, "settle", "--json"))["payments"]
         assert [(p["from"], p["to"]) for p in payments] == [("cat", "ann")]
         shown(server, bob, "You are square.")
 
@@ -293,9 +292,9 @@ def player_in(browser: Browser, server: Server, keeper: Page, name: str, lang: s
 
 @pytest.mark.slow
 def test_in_chromium_a_phone_proposes_the_keeper_approves_or_refuses(browser, ledger_url):
-    procs.ok(ledger_url, "new", "friday", "ann", "bob", "cat", "--stake", "1")
-    procs.ok(ledger_url, "account", "ann", "--iban", "DE89 3704 0044 0532 0130 00")
-    procs.ok(ledger_url, "double", "--by", "box", "bob")
+    typed(ledger_url, "new", "friday", "ann", "bob", "cat", "--stake", "1")
+    typed(ledger_url, "account", "ann", "--iban", "DE89 3704 0044 0532 0130 00")
+    typed(ledger_url, "double", "--by", "box", "bob")
     with serving(ledger_url) as server:
         keeper = keeper_in(browser, server)
         bob = player_in(browser, server, keeper, "bob")
@@ -313,7 +312,7 @@ def test_in_chromium_a_phone_proposes_the_keeper_approves_or_refuses(browser, le
         expect(bob.locator('#proposals li[data-state="approved"]')).to_have_count(1)
         expect(bob.locator("#propose")).to_have_count(0)  # nothing waits on him now
         # the box doubles cat (a Czech phone), who proposes a drop; the keeper refuses it
-        procs.ok(ledger_url, "double", "--by", "box", "cat")
+        typed(ledger_url, "double", "--by", "box", "cat")
         cat.get_by_role("button", name="cat nepřijímá zdvojení bankéře").click()
         refusing = keeper.locator('#controls li.proposal[data-player="cat"]')
         refusing.get_by_label("Why").fill("cat took it at the table")
@@ -323,8 +322,8 @@ def test_in_chromium_a_phone_proposes_the_keeper_approves_or_refuses(browser, le
             "zamítnuto zapisovatelem: cat took it at the table"
         )
         # the board's end: bob pays ann 2.00, cat 1.00; bob's phone shows the code, "I paid"
-        procs.ok(ledger_url, "drop", "cat")
-        procs.ok(ledger_url, "end", "box")
+        typed(ledger_url, "drop", "cat")
+        typed(ledger_url, "end", "box")
         owes = bob.locator("li.owes")
         expect(owes.locator("svg")).to_have_count(1)
         expect(owes).to_contain_text("scan the code to pay ann")

@@ -10,10 +10,9 @@ import json
 import pytest
 
 from files.gnubg import find_gnubg
-from tests import procs
 from tests.dump import dump
 from tests.serve.test_serve_browser import PHONE, Keeper, browser, open_pages
-from tests.serving import serving
+from tests.serving import serving, typed
 
 try:
     from playwright.sync_api import expect
@@ -28,7 +27,7 @@ START = "4HPwATDgc/ABMA"
 
 
 def test_the_keeper_gives_a_board_beside_the_cube_buttons(browser, ledger_url):
-    procs.ok(ledger_url, "new", "friday", "ann", "bob", "cat")
+    typed(ledger_url, "new", "friday", "ann", "bob", "cat")
     with serving(ledger_url) as server:
         keeper = open_pages(browser, server)
         card = keeper.card("bob")
@@ -45,18 +44,18 @@ def test_the_keeper_gives_a_board_beside_the_cube_buttons(browser, ledger_url):
         box.get_by_label("cat").check()
         box.get_by_label("Position").fill(START)
         keeper.click(keeper.button("Double the checked members", box))
-    events = json.loads(procs.ok(ledger_url, "game", "1", "--json"))["events"]
+    events = json.loads(typed(ledger_url, "game", "1", "--json"))["events"]
     assert [e.get("position") for e in events] == [ACE_AGAINST_SIX, None, START]
 
 
 @pytest.mark.skipif(find_gnubg() is None, reason="gnubg is not installed")
 def test_a_members_review_is_on_their_own_phone_and_nowhere_else(browser, ledger_url):
-    procs.ok(ledger_url, "new", "friday", "ann", "bob", "cat", "--stake", "5")
-    procs.ok(ledger_url, "double", "bob", "cat", "--position", ACE_AGAINST_SIX)
-    procs.ok(ledger_url, "take", "bob")
-    procs.ok(ledger_url, "drop", "cat")
-    procs.ok(ledger_url, "end", "box")
-    procs.ok(ledger_url, "review")  # the engine's answers kept in the ledger
+    typed(ledger_url, "new", "friday", "ann", "bob", "cat", "--stake", "5")
+    typed(ledger_url, "double", "bob", "cat", "--position", ACE_AGAINST_SIX)
+    typed(ledger_url, "take", "bob")
+    typed(ledger_url, "drop", "cat")
+    typed(ledger_url, "end", "box")
+    typed(ledger_url, "review")  # the engine's answers kept in the ledger
     with serving(ledger_url) as server:
         keeper: Keeper = open_pages(browser, server)
         codes = {
