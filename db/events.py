@@ -26,7 +26,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from chouette import event as rules_of_events
-from chouette.card import Origin
+from chouette.card import Origin, when_text
 from chouette.chain import RESTORED, event_head, event_step
 from chouette.costs import fee, prize
 from chouette.errors import ChouetteError
@@ -130,8 +130,8 @@ class UndoneDraw:
             level=self.level,
             event=event,
             seed=self.seed,
-            drawn=self.drawn_at.isoformat(timespec="seconds"),
-            undone=self.undone_at.isoformat(timespec="seconds"),
+            drawn=when_text(self.drawn_at),
+            undone=when_text(self.undone_at),
         )
 
 
