@@ -55,7 +55,8 @@ def session_problems(info: SessionInfo, found: list[int], live: int) -> list[Say
 def numbers_problems(info: SessionInfo, found: list[int]) -> list[Sayable]:
     if found == list(range(1, len(found) + 1)):
         return []
-    gaps = sorted(set(range(1, max(found) + 1)) - set(found))[:5]
+    given = set(found)  # the first five gaps are among the first len(found) + 5 numbers
+    gaps = [n for n in range(1, min(max(found), len(found) + 5) + 1) if n not in given][:5]
     return [
         said(
             "{where}: its games are not numbered 1 to {count} (missing: {missing}; numbers "

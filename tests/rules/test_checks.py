@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from chouette.checks import (
     by_player,
     engine_problems,
@@ -43,6 +46,27 @@ def test_games_are_numbered_one_two_three_without_a_gap():
     assert numbers_problems(info, [1, 2, 3]) == []
     (said,) = numbers_problems(info, [1, 3])
     assert str(said).startswith("friday: its games are not numbered 1 to 2 (missing: 2;")
+
+
+@given(st.lists(st.integers(-3, 40), min_size=1, max_size=12))
+def test_the_gaps_named_are_the_first_five_missing_numbers(found):
+    """The law: the numbers named missing are the first five of 1 … the highest number
+    found that are not found."""
+    said = numbers_problems(friday(), found)
+    gaps = sorted(set(range(1, max(found) + 1)) - set(found))[:5]
+    if found == list(range(1, len(found) + 1)):
+        assert said == []
+    else:
+        (problem,) = said
+        shown = str(problem).split("(missing: ")[1].split(";")[0]
+        assert shown == (", ".join(map(str, gaps)) or "none")
+
+
+def test_a_game_numbered_past_a_billion_is_named_without_counting_to_it():
+    """An export or a damaged ledger may number a game 10**18: the gaps named are the first
+    five, found without listing every number up to it (that took all the memory there was)."""
+    (said,) = numbers_problems(friday(), [1, 10**18])
+    assert "(missing: 2, 3, 4, 5, 6;" in str(said)
 
 
 def test_bookings_sum_to_zero_and_are_summed_per_player():
