@@ -529,7 +529,7 @@ class Reads:
         """What fees and shared costs did to each balance (owed to them +, owed by them −;
         in the session, or in every session); a player in none is left out. Read from the
         charges themselves, a few rows, however long the ledger."""
-        sql = "SELECT kind, creditor, cents, shares, note, words FROM charge"
+        sql = "SELECT kind, creditor, cents, shares, note FROM charge"  # (moves: no words read)
         params: tuple[Any, ...] = ()
         if info is not None:
             sql, params = sql + " WHERE session_id = ?", (info.id,)
